@@ -1,0 +1,43 @@
+// Builds the three bundles (extension host, CLI/MCP, webview) and copies the wasm and codicon assets
+// next to them, so the packaged extension never loads anything from node_modules at run time.
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const out = 'dist';
+
+function copyAssets() {
+  mkdirSync(join(out, 'media'), { recursive: true });
+  cpSync('node_modules/sql.js/dist/sql-wasm.wasm', join(out, 'sql-wasm.wasm'));
+  const ts = 'node_modules/@vscode/tree-sitter-wasm/wasm';
+  for (const f of readdirSync(ts)) {
+    if (f === 'tree-sitter.wasm' || /^tree-sitter-(typescript|tsx|javascript|python|go|java|rust|c-sharp)\.wasm$/.test(f)) {
+      cpSync(join(ts, f), join(out, f));
+    }
+  }
+  cpSync('node_modules/@vscode/codicons/dist/codicon.css', join(out, 'media', 'codicon.css'));
+  cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', join(out, 'media', 'codicon.ttf'));
+}
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: join(out, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: join(out, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/webview/main.ts'], outfile: join(out, 'webview.js'), platform: 'browser', format: 'iife', target: 'es2022' },
+];
+
+copyAssets();
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

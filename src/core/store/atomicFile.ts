@@ -1,0 +1,50 @@
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Writes a file so that readers see either the old or the new content, never half of it: write a
+ * temp file in the same folder, fsync it, then rename over the target.
+ */
+export function writeFileAtomic(path: string, data: Uint8Array): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw err;
+  }
+}
+
+/** Removes temp files left by a process killed mid-write (older than maxAgeMs). */
+export function removeStaleTempFiles(dir: string, target: string, maxAgeMs = 60_000): number {
+  let removed = 0;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  const prefix = `.${target}.`;
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const p = join(dir, name);
+    try {
+      if (Date.now() - statSync(p).mtimeMs > maxAgeMs) {
+        unlinkSync(p);
+        removed++;
+      }
+    } catch {
+      // Another process may have renamed or removed it.
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,135 @@
+/**
+ * Numbered schema migrations. Each database keeps `PRAGMA user_version` = number of migrations
+ * applied. Append new steps; never edit a released one.
+ *
+ * Two databases live in the state directory:
+ * - `durable.db`: user data that must never be lost (subscriptions, feedback, suggestion history,
+ *   watch subscriptions, chat memory, recorded decisions). Written under a lock with re-read and
+ *   replay, so the extension and the MCP server can share it.
+ * - `index.db`: a rebuildable cache (code index, co-change model, text search over docs and ADRs).
+ */
+
+export const durableMigrations: readonly string[] = [
+  // 1: subscriptions, suggestions and feedback, watches, memory episodes, recorded decisions.
+  `
+  CREATE TABLE subscriptions (
+    id TEXT PRIMARY KEY,
+    scope TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    options TEXT NOT NULL DEFAULT '{}',
+    created_at INTEGER NOT NULL,
+    renewed_at INTEGER NOT NULL,
+    last_hash TEXT,
+    UNIQUE (scope, kind, target)
+  );
+  CREATE TABLE suggestions (
+    id TEXT PRIMARY KEY,
+    created_at INTEGER NOT NULL,
+    trigger_type TEXT NOT NULL,
+    trigger_source TEXT NOT NULL,
+    context_key TEXT NOT NULL,
+    status TEXT NOT NULL,
+    latency_ms REAL NOT NULL,
+    item_count INTEGER NOT NULL
+  );
+  CREATE INDEX suggestions_created ON suggestions (created_at);
+  CREATE TABLE suggestion_items (
+    suggestion_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    entity_id TEXT NOT NULL,
+    title TEXT NOT NULL,
+    score REAL NOT NULL,
+    status TEXT NOT NULL DEFAULT 'shown',
+    PRIMARY KEY (suggestion_id, idx)
+  );
+  CREATE INDEX suggestion_items_entity ON suggestion_items (entity_id);
+  CREATE TABLE feedback (
+    id TEXT PRIMARY KEY,
+    entity_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    context_key TEXT NOT NULL,
+    action TEXT NOT NULL,
+    score REAL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX feedback_entity ON feedback (entity_id, context_key);
+  CREATE TABLE watches (
+    id TEXT PRIMARY KEY,
+    patterns TEXT NOT NULL,
+    min_score REAL NOT NULL,
+    max_per_trigger INTEGER NOT NULL,
+    cooldown_ms INTEGER NOT NULL,
+    last_triggered_at INTEGER,
+    enabled INTEGER NOT NULL DEFAULT 1,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE episodes (
+    id TEXT PRIMARY KEY,
+    conversation_id TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE VIRTUAL TABLE episodes_fts USING fts4 (id, prompt, answer, tokenize=unicode61);
+  CREATE TABLE recorded_decisions (
+    id TEXT PRIMARY KEY,
+    path TEXT NOT NULL,
+    title TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  `,
+];
+
+export const indexMigrations: readonly string[] = [
+  // 1: files, symbols, calls, imports, co-change, text search.
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    lang TEXT,
+    size INTEGER NOT NULL,
+    mtime INTEGER NOT NULL,
+    indexed_at INTEGER NOT NULL
+  );
+  CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    container TEXT,
+    exported INTEGER NOT NULL DEFAULT 0,
+    deprecated INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX symbols_name ON symbols (name);
+  CREATE INDEX symbols_path ON symbols (path);
+  CREATE TABLE calls (
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualifier TEXT,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    enclosing TEXT
+  );
+  CREATE INDEX calls_name ON calls (name);
+  CREATE INDEX calls_path ON calls (path);
+  CREATE TABLE imports (
+    path TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    resolved TEXT,
+    names TEXT NOT NULL DEFAULT '[]',
+    line INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX imports_path ON imports (path);
+  CREATE INDEX imports_resolved ON imports (resolved);
+  CREATE TABLE cochange_files (path TEXT PRIMARY KEY, commits INTEGER NOT NULL, last_time INTEGER NOT NULL);
+  CREATE TABLE cochange_pairs (a TEXT NOT NULL, b TEXT NOT NULL, count INTEGER NOT NULL, last_time INTEGER NOT NULL, PRIMARY KEY (a, b));
+  CREATE INDEX cochange_pairs_b ON cochange_pairs (b);
+  CREATE VIRTUAL TABLE docs_fts USING fts4 (path, heading, line, body, tokenize=unicode61);
+  CREATE VIRTUAL TABLE decisions_fts USING fts4 (path, title, body, tokenize=unicode61);
+  `,
+];

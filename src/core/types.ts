@@ -1,0 +1,52 @@
+/** Shared data shapes of the engine (DESIGN §4). */
+
+export type SuggestionType = 'decision' | 'change' | 'cochange' | 'doc' | 'related_code' | 'warning';
+export const SUGGESTION_TYPES: readonly SuggestionType[] = ['decision', 'warning', 'change', 'cochange', 'related_code', 'doc'];
+
+export type SuggestionStatus = 'pending' | 'shown' | 'used' | 'dismissed';
+
+export interface Location {
+  /** Relative to the workspace root, forward slashes. */
+  path: string;
+  line?: number;
+  endLine?: number;
+  /** A commit the item is about (changes). */
+  commit?: string;
+  /** An ADR the item is about (decisions). */
+  adr?: string;
+}
+
+export interface SuggestionItem {
+  type: SuggestionType;
+  title: string;
+  summary: string;
+  relevanceScore: number;
+  reason: string;
+  location: Location;
+  entityId: string;
+  /** Unix ms, for items that have an age (commits, reports, decisions). */
+  timestamp?: number;
+  /** Free-form details an adapter may show (author, support, status...). */
+  meta?: Record<string, string | number | boolean>;
+}
+
+export interface ProactiveQuery {
+  currentFile?: string;
+  cursorPosition?: { line: number; column: number };
+  selection?: { startLine: number; endLine: number };
+  currentSymbol?: string;
+  recentFiles?: string[];
+  sessionId?: string;
+}
+
+export interface ContextSuggestion {
+  id: string;
+  trigger: { type: 'file_change' | 'symbol_focus' | 'activity' | 'time' | 'manual'; source: string };
+  query: ProactiveQuery;
+  items: SuggestionItem[];
+  status: SuggestionStatus;
+  createdAt: number;
+  latencyMs: number;
+  /** Why some sources gave nothing (not a git repo, index still building...). */
+  notes?: string[];
+}
