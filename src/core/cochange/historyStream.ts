@@ -1,0 +1,108 @@
+import { streamGit, type GitFailure } from '../git/gitExec';
+
+/** One first-parent commit and the files it changed. */
+export interface ChangeSet {
+  hash: string;
+  /** Committer time, unix milliseconds. */
+  time: number;
+  files: string[];
+  /** Per file: 'A' added, 'M' modified, 'D' deleted, 'T' type change; only when asked for. */
+  statuses?: string[];
+}
+
+export interface HistoryOptions {
+  cwd: string;
+  /** A revision range such as `abc..HEAD`; HEAD when absent. */
+  range?: string;
+  withStatus?: boolean;
+  maxCount?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface HistoryResult {
+  ok: boolean;
+  failure?: GitFailure;
+  stderr?: string;
+}
+
+const MARK = 0x01;
+
+/**
+ * Reads `git log --first-parent` as a stream and hands each commit to onCommit, newest first.
+ * Merges count as one change set against their first parent, so a merged branch is one change.
+ */
+export async function streamHistory(options: HistoryOptions, onCommit: (c: ChangeSet) => void): Promise<HistoryResult> {
+  const args = ['log', '--no-renames', '--first-parent', '-m', '--format=%x01%H%x00%ct', '-z', options.withStatus ? '--name-status' : '--name-only'];
+  if (options.maxCount) args.push(`--max-count=${options.maxCount}`);
+  args.push(options.range ?? 'HEAD', '--');
+  const parser = new HistoryParser(Boolean(options.withStatus), onCommit);
+  const res = await streamGit(args, { cwd: options.cwd, timeoutMs: options.timeoutMs ?? 120_000, signal: options.signal, onData: (chunk) => parser.push(chunk) });
+  if (res.ok) parser.end();
+  return { ok: res.ok, failure: res.failure, stderr: res.stderr };
+}
+
+/** Incremental parser of NUL-separated `git log -z` output; holds at most one partial token. */
+export class HistoryParser {
+  private pending: Buffer | undefined;
+  private current: ChangeSet | undefined;
+  private expectTime = false;
+  private status: string | undefined;
+
+  constructor(private readonly withStatus: boolean, private readonly onCommit: (c: ChangeSet) => void) {}
+
+  push(chunk: Buffer): void {
+    const buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    let start = 0;
+    for (let i = 0; i < buf.length; i++) {
+      if (buf[i] === 0) {
+        this.token(buf.toString('utf8', start, i));
+        start = i + 1;
+      }
+    }
+    this.pending = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
+  }
+
+  end(): void {
+    if (this.pending) this.token(this.pending.toString('utf8'));
+    this.pending = undefined;
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.current) this.onCommit(this.current);
+    this.current = undefined;
+  }
+
+  private token(raw: string): void {
+    if (raw.charCodeAt(0) === MARK) {
+      this.flush();
+      this.current = { hash: raw.slice(1), time: 0, files: [], statuses: this.withStatus ? [] : undefined };
+      this.expectTime = true;
+      this.status = undefined;
+      return;
+    }
+    if (!this.current) return;
+    if (this.expectTime) {
+      this.current.time = Number(raw) * 1000;
+      this.expectTime = false;
+      return;
+    }
+    // The first name after the header follows a newline.
+    const text = raw.charCodeAt(0) === 10 ? raw.slice(1) : raw;
+    if (!text) return;
+    if (this.withStatus && this.status === undefined) {
+      this.status = text;
+      return;
+    }
+    if (this.current.files.includes(text)) {
+      this.status = undefined;
+      return;
+    }
+    this.current.files.push(text);
+    if (this.withStatus) {
+      this.current.statuses!.push((this.status ?? 'M').charAt(0));
+      this.status = undefined;
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { posix } from 'node:path';
+
+const TEST_DIRS = new Set(['__tests__', 'test', 'tests', '__test__', 'spec', 'specs']);
+
+/** True when the path looks like a test by the usual conventions of JS/TS, Python, Go, Java and friends. */
+export function isTestFile(path: string): boolean {
+  const base = posix.basename(path);
+  if (/[._-](test|spec|tests|specs)\.[^.]+$/i.test(base)) return true;
+  if (/^test_.+\.py$/i.test(base)) return true;
+  if (/_test\.(go|py|rb|exs?|dart|cc|cpp|c)$/i.test(base)) return true;
+  if (/[a-z0-9](Test|Tests|Spec|IT)\.(java|kt|scala|cs|swift|groovy|php)$/.test(base)) return true;
+  return path.split('/').slice(0, -1).some((d) => TEST_DIRS.has(d));
+}
+
+/**
+ * The name a test and its implementation share: `foo.test.ts`, `foo.spec.ts`, `__tests__/foo.ts`,
+ * `test_foo.py`, `foo_test.go`, `FooTest.java` and `foo.ts` all give `foo`.
+ */
+export function testStem(path: string): string {
+  let base = posix.basename(path);
+  const dot = base.indexOf('.');
+  // Drop every extension (`.test.ts`, `.d.ts`, `.spec.tsx`).
+  let stem = dot > 0 ? base.slice(0, dot) : base;
+  base = stem;
+  stem = stem.replace(/^test_/i, '').replace(/_(test|spec)$/i, '').replace(/-(test|spec)$/i, '');
+  if (stem === base) stem = stem.replace(/(?<=[a-z0-9])(Tests?|Spec|IT)$/, '');
+  return stem.toLowerCase().replace(/[-_]/g, '');
+}
+
+/** Number of directory steps between two files (0 = same folder). */
+export function dirDistance(a: string, b: string): number {
+  const da = a.split('/').slice(0, -1);
+  const db = b.split('/').slice(0, -1);
+  let i = 0;
+  while (i < da.length && i < db.length && da[i] === db[i]) i++;
+  return da.length - i + (db.length - i);
+}
+
+/** The files of a tree, indexed by folder and by test stem. */
+export class FileIndex {
+  private readonly byDir = new Map<string, string[]>();
+  private readonly byStem = new Map<string, string[]>();
+  private readonly all: Set<string>;
+
+  constructor(paths: Iterable<string>) {
+    this.all = new Set(paths);
+    for (const p of this.all) {
+      const dir = posix.dirname(p);
+      push(this.byDir, dir, p);
+      push(this.byStem, testStem(p), p);
+    }
+  }
+
+  has(path: string): boolean {
+    return this.all.has(path);
+  }
+
+  get size(): number {
+    return this.all.size;
+  }
+
+  inDirectory(dir: string): readonly string[] {
+    return this.byDir.get(dir) ?? [];
+  }
+
+  /** Tests of an implementation, or implementations of a test, nearest first. */
+  testPartners(path: string): string[] {
+    const stem = testStem(path);
+    if (stem.length < 2) return [];
+    const test = isTestFile(path);
+    const ext = extFamily(path);
+    const out = (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
+    out.sort((x, y) => dirDistance(path, x) - dirDistance(path, y) || (x < y ? -1 : 1));
+    return out.filter((p) => dirDistance(path, p) <= 4).slice(0, 3);
+  }
+}
+
+function extFamily(path: string): string {
+  const m = /\.([^./]+)$/.exec(path);
+  const ext = m ? m[1].toLowerCase() : '';
+  if (/^[cm]?[jt]sx?$/.test(ext) || ext === 'vue' || ext === 'svelte') return 'js';
+  return ext;
+}
+
+function push(m: Map<string, string[]>, k: string, v: string): void {
+  const a = m.get(k);
+  if (a) a.push(v);
+  else m.set(k, [v]);
+}

@@ -1,0 +1,70 @@
+import type { CoreConfig } from '../config';
+import type { Logger } from '../logger';
+import type { Store } from '../store/store';
+import type { SuggestionItem } from '../types';
+
+/** What the provider asks a signal source about: the code under the cursor, root-relative. */
+export interface SourceQuery {
+  /** The active file, relative to the root, forward slashes. */
+  file?: string;
+  /** 1-based cursor line in `file`. */
+  line?: number;
+  /** Name of the symbol under the cursor. */
+  symbol?: string;
+  /** 1-based, inclusive line range of that symbol in `file`. */
+  symbolRange?: { start: number; end: number };
+  /** Root-relative paths that `file` imports (resolved by the code index). */
+  importsOfFile?: string[];
+  /** Root-relative paths of recently active files, most recent first. */
+  recentFiles?: string[];
+  /** The editor's current text of `file` when it has unsaved changes; read from disk otherwise. */
+  fileText?: string;
+}
+
+/** Shared wiring of every signal source. */
+export interface SourceContext {
+  /** Absolute path of the workspace root. */
+  root: string;
+  /** Holds the rebuildable text indexes (docs_fts, decisions_fts); without it text relevance is skipped. */
+  store?: Store;
+  config?: CoreConfig;
+  logger?: Logger;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+export interface RefreshStats {
+  /** Files looked at. */
+  files: number;
+  /** Files (re)parsed because they were new or changed. */
+  parsed: number;
+  /** Files skipped (binary, too large, unreadable, malformed). */
+  skipped: number;
+  /** Items now held in memory (decisions, failed tests, doc sections). */
+  entries: number;
+  ms: number;
+}
+
+/**
+ * A source of suggestion candidates. `refresh()` does the reading and indexing (startup, file changes);
+ * `query()` only looks at what is in memory, so the provider can call it on every cursor stop.
+ */
+export interface SignalSource {
+  readonly name: string;
+  refresh(signal?: AbortSignal): Promise<RefreshStats>;
+  query(q: SourceQuery): SuggestionItem[];
+}
+
+/** Clamps a score into 0..1 with two decimals, so equal links compare equal. */
+export function score(n: number): number {
+  return Math.round(Math.min(1, Math.max(0, n)) * 100) / 100;
+}
+
+/** "3 h ago"-style age used in reasons. */
+export function formatAge(ms: number, now: number): string {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}

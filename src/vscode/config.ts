@@ -1,0 +1,41 @@
+import * as vscode from 'vscode';
+import { resolveConfig, type CoreConfig } from '../core/config';
+import { ids } from './ids';
+
+/** The one place that reads settings: returns the frozen snapshot the core works with. */
+export function readConfig(scope?: vscode.ConfigurationScope): CoreConfig {
+  const c = vscode.workspace.getConfiguration(ids.configSection, scope);
+  const extraGlobs = c.get<string[]>('testReportGlobs', []).filter((g) => typeof g === 'string' && g.trim());
+  const base = resolveConfig();
+  return resolveConfig({
+    enabledKinds: {
+      decision: c.get('show.decisions', true),
+      warning: c.get('show.warnings', true),
+      change: c.get('show.changes', true),
+      cochange: c.get('show.coChange', true),
+      related_code: c.get('show.callers', true),
+      doc: c.get('show.docs', true),
+    },
+    maxSuggestions: c.get('maxSuggestions', base.maxSuggestions),
+    minRelevanceScore: c.get('minRelevanceScore', base.minRelevanceScore),
+    recentChangeDays: c.get('recentChangeDays', base.recentChangeDays),
+    debounceMs: c.get('debounceMs', base.debounceMs),
+    cooldownMs: c.get('cooldownMinutes', base.cooldownMs / 60000) * 60000,
+    subscriptions: {
+      maxActive: c.get('subscriptions.maxActive', base.subscriptions.maxActive),
+      maxChars: c.get('subscriptions.maxChars', base.subscriptions.maxChars),
+      expiryHours: c.get('subscriptions.expiryHours', base.subscriptions.expiryHours),
+    },
+    decisionFolders: c.get<string[]>('decisionFolders', []).filter((f) => typeof f === 'string' && f.trim()),
+    testReportGlobs: [...base.testReportGlobs, ...extraGlobs],
+  });
+}
+
+export function readStateDirSetting(): string | undefined {
+  const v = vscode.workspace.getConfiguration(ids.configSection).get<string>('stateDirectory', '').trim();
+  return v || undefined;
+}
+
+export function affectsConfig(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration(ids.configSection);
+}

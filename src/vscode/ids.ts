@@ -1,0 +1,24 @@
+/** Identifiers shared with package.json contributions. */
+export const ids = {
+  container: 'proactiveContext',
+  view: 'proactiveContext.suggestions',
+  participant: 'proactive-context.context',
+  mcpProvider: 'proactiveContext.mcp',
+  configSection: 'proactiveContext',
+  command: {
+    refresh: 'proactiveContext.refresh',
+    reindex: 'proactiveContext.reindex',
+    subscribeFile: 'proactiveContext.subscribeFile',
+    subscribeSelection: 'proactiveContext.subscribeSelection',
+    subscribeSymbol: 'proactiveContext.subscribeSymbol',
+    subscribePattern: 'proactiveContext.subscribePattern',
+    subscribeMemory: 'proactiveContext.subscribeMemory',
+    unsubscribe: 'proactiveContext.unsubscribe',
+    unsubscribeAll: 'proactiveContext.unsubscribeAll',
+    listSubscriptions: 'proactiveContext.listSubscriptions',
+    recordDecision: 'proactiveContext.recordDecision',
+    consolidateMemory: 'proactiveContext.consolidateMemory',
+    showMetrics: 'proactiveContext.showMetrics',
+    showLog: 'proactiveContext.showLog',
+  },
+} as const;

@@ -1,0 +1,130 @@
+/**
+ * Turns engine results into the panel's view model. Plain functions with no `vscode` import, so the
+ * extension builds the state the page renders and tests can build the very same state in Node.
+ */
+import type { SuggestionItem, SuggestionType } from '../../core/types';
+import { LIMITS, PANEL_ITEM_TYPES, emptyCounts, type IndexingProgress, type PanelItem, type PanelPhase, type PanelState } from '../../shared/protocol';
+
+/** Codicon per kind; the group headers use the same ones. */
+export const ITEM_ICONS: Readonly<Record<SuggestionType, string>> = {
+  decision: 'law',
+  warning: 'warning',
+  change: 'git-commit',
+  cochange: 'files',
+  related_code: 'call-incoming',
+  doc: 'book',
+};
+
+export interface PanelStateInput {
+  phase: PanelPhase;
+  file?: string;
+  symbol?: string;
+  /** Ranked, most relevant first. */
+  items?: readonly SuggestionItem[];
+  notes?: readonly string[];
+  indexing?: IndexingProgress;
+  message?: string;
+  /** Entity ids the user marked useful / pinned to chat, shown as toggled buttons. */
+  useful?: ReadonlySet<string>;
+  pinned?: ReadonlySet<string>;
+  /** Unix ms used for the age labels; defaults to now. */
+  now?: number;
+}
+
+/**
+ * Builds a state that passes `isPanelState`: text is cut to the protocol limits and titles and reasons
+ * are folded onto one line. A `ready` state without items becomes `empty`.
+ */
+export function buildPanelState(input: PanelStateInput): PanelState {
+  const now = input.now ?? Date.now();
+  const source = (input.items ?? []).filter((i) => PANEL_ITEM_TYPES.includes(i.type) && i.entityId.length > 0);
+  const seen = new Set<string>();
+  const items: PanelItem[] = [];
+  for (const item of source) {
+    const entityId = clip(item.entityId, LIMITS.entityId);
+    if (seen.has(entityId)) continue;
+    seen.add(entityId);
+    items.push(toPanelItem(item, items.length, now, input));
+    if (items.length >= LIMITS.items) break;
+  }
+  const counts = emptyCounts();
+  for (const item of items) counts[item.type]++;
+  counts.total = items.length;
+  const phase = input.phase === 'ready' && items.length === 0 ? 'empty' : input.phase;
+  const state: PanelState = {
+    phase,
+    items,
+    notes: (input.notes ?? []).slice(0, LIMITS.notes).map((n) => clip(oneLine(n), LIMITS.text)),
+    counts,
+  };
+  if (input.file !== undefined) state.file = clip(input.file, LIMITS.text);
+  if (input.symbol !== undefined) state.symbol = clip(oneLine(input.symbol), LIMITS.short);
+  if (input.indexing) state.indexing = normaliseProgress(input.indexing);
+  if (input.message !== undefined) state.message = clip(input.message, LIMITS.text);
+  return state;
+}
+
+export function toPanelItem(
+  item: SuggestionItem,
+  index: number,
+  now: number,
+  marks: { useful?: ReadonlySet<string>; pinned?: ReadonlySet<string> } = {},
+): PanelItem {
+  const loc = item.location;
+  const location: PanelItem['location'] = { path: clip(loc.path, LIMITS.text) };
+  if (isLine(loc.line)) location.line = loc.line;
+  if (isLine(loc.endLine)) location.endLine = loc.endLine;
+  if (loc.commit) location.commit = clip(loc.commit, LIMITS.short);
+  if (loc.adr) location.adr = clip(loc.adr, LIMITS.text);
+  const panelItem: PanelItem = {
+    index,
+    type: item.type,
+    entityId: clip(item.entityId, LIMITS.entityId),
+    title: clip(oneLine(item.title), LIMITS.text),
+    summary: clip(item.summary, LIMITS.summary),
+    reason: clip(oneLine(item.reason), LIMITS.text),
+    relevanceScore: Number.isFinite(item.relevanceScore) ? Math.min(1, Math.max(0, item.relevanceScore)) : 0,
+    location,
+    icon: ITEM_ICONS[item.type],
+  };
+  if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = ageLabel(item.timestamp, now);
+  if (marks.useful?.has(item.entityId)) panelItem.useful = true;
+  if (marks.pinned?.has(item.entityId)) panelItem.pinned = true;
+  return panelItem;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** "just now", "5 min ago", "3 hours ago", "2 days ago", "4 months ago", "2 years ago". */
+export function ageLabel(timestamp: number, now: number): string {
+  const ms = now - timestamp;
+  if (ms < MINUTE) return 'just now';
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min ago`;
+  if (ms < DAY) return plural(Math.floor(ms / HOUR), 'hour');
+  if (ms < 30 * DAY) return plural(Math.floor(ms / DAY), 'day');
+  if (ms < 365 * DAY) return plural(Math.floor(ms / (30 * DAY)), 'month');
+  return plural(Math.floor(ms / (365 * DAY)), 'year');
+}
+
+function plural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+}
+
+function isLine(n: number | undefined): n is number {
+  return n !== undefined && Number.isInteger(n) && n >= 1;
+}
+
+function normaliseProgress(p: IndexingProgress): IndexingProgress {
+  const total = Math.max(0, Math.floor(p.total));
+  return { done: Math.min(total, Math.max(0, Math.floor(p.done))), total };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}

@@ -1,0 +1,189 @@
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import {
+  indexingMessage,
+  isPageMessage,
+  isPanelState,
+  stateMessage,
+  type HostMessage,
+  type IndexingProgress,
+  type PageCommand,
+  type PanelState,
+} from '../../shared/protocol';
+import { buildPanelState } from './panelModel';
+import { panelHtml } from './panelHtml';
+
+/**
+ * The Suggestions view in the Proactive Context container. The host owns the state: the page is
+ * rebuilt whenever the view is shown again (no retainContextWhenHidden), asks for the state with
+ * `ready`, and sends the user's actions back as commands for the extension to carry out.
+ */
+export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewType = 'proactiveContext.suggestions';
+
+  private view: vscode.WebviewView | undefined;
+  private viewDisposables: vscode.Disposable[] = [];
+  private state: PanelState = buildPanelState({ phase: 'loading' });
+  private readonly commandEmitter = new vscode.EventEmitter<PageCommand>();
+  private readonly visibilityEmitter = new vscode.EventEmitter<boolean>();
+
+  /** open / useful / dismiss / pin / copy (with the item's entityId), refresh, showLog, openSettings. */
+  readonly onDidReceiveCommand: vscode.Event<PageCommand> = this.commandEmitter.event;
+  /** Fires true when the view is resolved or shown again, false when it is hidden or closed. */
+  readonly onDidChangeVisibility: vscode.Event<boolean> = this.visibilityEmitter.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly logger: vscode.LogOutputChannel,
+  ) {}
+
+  /** Registers the provider and puts it, and its registration, in `context.subscriptions`. */
+  register(context: vscode.ExtensionContext): vscode.Disposable {
+    const registration = vscode.window.registerWebviewViewProvider(SuggestionsViewProvider.viewType, this);
+    context.subscriptions.push(registration, this);
+    return registration;
+  }
+
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** The last state given to `setState`. */
+  get currentState(): PanelState {
+    return this.state;
+  }
+
+  /**
+   * Replaces the whole view model and sends it to the page if the view is showing; otherwise it is
+   * sent when the view is shown. Build it with `buildPanelState`; a state that does not pass the
+   * protocol guard is logged and dropped.
+   */
+  setState(state: PanelState): void {
+    if (!isPanelState(state)) {
+      this.logger.error(`Suggestions view: dropped an invalid state (phase ${describe((state as { phase?: unknown })?.phase)})`);
+      return;
+    }
+    this.state = state;
+    this.updateChrome();
+    this.post(stateMessage(state));
+  }
+
+  /** Updates the indexing progress bar without re-rendering the items; `null` hides it. */
+  setIndexing(progress: IndexingProgress | null): void {
+    const next = { ...this.state };
+    if (progress) next.indexing = { done: progress.done, total: progress.total };
+    else delete next.indexing;
+    if (!isPanelState(next)) {
+      this.logger.warn(`Suggestions view: ignored invalid indexing progress ${describe(progress)}`);
+      return;
+    }
+    this.state = next;
+    this.post(indexingMessage(next.indexing ?? null));
+  }
+
+  /** Brings the view forward, resolving it first if it was never opened. */
+  async show(preserveFocus = true): Promise<void> {
+    if (this.view) this.view.show(preserveFocus);
+    else await vscode.commands.executeCommand(`${SuggestionsViewProvider.viewType}.focus`, { preserveFocus });
+  }
+
+  resolveWebviewView(webviewView: vscode.WebviewView, _context: vscode.WebviewViewResolveContext, _token: vscode.CancellationToken): void {
+    this.disposeView();
+    this.view = webviewView;
+    const webview = webviewView.webview;
+    webview.options = {
+      enableScripts: true,
+      enableCommandUris: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    };
+    webview.html = this.html(webview);
+    this.viewDisposables.push(
+      webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      webviewView.onDidChangeVisibility(() => {
+        if (webviewView.visible) this.post(stateMessage(this.state));
+        this.visibilityEmitter.fire(webviewView.visible);
+      }),
+      webviewView.onDidDispose(() => {
+        if (this.view === webviewView) {
+          this.disposeView();
+          this.visibilityEmitter.fire(false);
+        }
+      }),
+    );
+    this.updateChrome();
+    this.visibilityEmitter.fire(webviewView.visible);
+  }
+
+  dispose(): void {
+    this.disposeView();
+    this.commandEmitter.dispose();
+    this.visibilityEmitter.dispose();
+  }
+
+  private receive(message: unknown): void {
+    if (!isPageMessage(message)) {
+      this.logger.warn(`Suggestions view: ignored a malformed message from the page: ${describe(message)}`);
+      return;
+    }
+    if (message.type === 'ready') {
+      this.post(stateMessage(this.state));
+      return;
+    }
+    this.logger.trace(`Suggestions view: ${message.type}${'entityId' in message ? ` ${message.entityId}` : ''}`);
+    this.commandEmitter.fire(message);
+  }
+
+  private post(message: HostMessage): void {
+    const view = this.view;
+    if (!view?.visible) return;
+    view.webview.postMessage(message).then(
+      (delivered) => {
+        if (!delivered) this.logger.debug(`Suggestions view: ${message.type} not delivered; the page will ask again when ready`);
+      },
+      (err: unknown) => this.logger.warn(`Suggestions view: could not send ${message.type}: ${describe(err)}`),
+    );
+  }
+
+  /** The file name next to the view title, and the warning count on the activity-bar icon. */
+  private updateChrome(): void {
+    const view = this.view;
+    if (!view) return;
+    const file = this.state.file;
+    view.description = file ? file.slice(file.lastIndexOf('/') + 1) : undefined;
+    const warnings = this.state.counts.warning;
+    view.badge = warnings > 0 ? { value: warnings, tooltip: warnings === 1 ? '1 warning for this code' : `${warnings} warnings for this code` } : undefined;
+  }
+
+  private html(webview: vscode.Webview): string {
+    const uri = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...segments)).toString();
+    return panelHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64url'),
+      scriptUri: uri('dist', 'webview.js'),
+      stylesheetUris: [uri('dist', 'media', 'codicon.css'), uri('media', 'panel.css')],
+    });
+  }
+
+  private disposeView(): void {
+    for (const d of this.viewDisposables) d.dispose();
+    this.viewDisposables = [];
+    this.view = undefined;
+  }
+}
+
+/** Creates the provider, registers it, and returns it for the extension to feed and listen to. */
+export function registerSuggestionsView(context: vscode.ExtensionContext, logger: vscode.LogOutputChannel): SuggestionsViewProvider {
+  const provider = new SuggestionsViewProvider(context.extensionUri, logger);
+  provider.register(context);
+  return provider;
+}
+
+function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = value instanceof Error ? value.message : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 200 ? text.slice(0, 200) + '…' : text;
+}

@@ -1,0 +1,166 @@
+// `npm run test:integration`: runs test/integration/*.test.ts with mocha INSIDE a real VS Code
+// extension host (code-server's VS Code server), the workbench client being headless Chromium.
+//
+//   node test/harness/integration.mjs [--grep <regex>] [--no-build] [--verbose]
+//
+// Environment: PC_SKIP_BUILD=1 (same as --no-build), PC_INTEGRATION_TIMEOUT_S (default 300),
+// PC_KEEP_RUN_DIR=1 (keep the run folder for inspection), PC_VERBOSE=1 (echo server + browser logs).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  REPO_ROOT,
+  RESULTS_DIR,
+  ensureTestVSCode,
+  fail,
+  formatPrintf,
+  freePort,
+  launchChromium,
+  log,
+  makeRunDir,
+  npmRun,
+  prepareWorkspace,
+  runMain,
+  spawnGroup,
+  waitForHttp,
+} from './vscode-env.mjs';
+
+const TESTS_SRC = path.join(REPO_ROOT, 'test', 'integration');
+const TESTS_OUT = path.join(REPO_ROOT, 'out', 'test', 'integration');
+// Prefix (two zero-width spaces) that test/integration/index.ts puts on the tests' console output.
+const MARK = '\u200b\u200b';
+
+/** Compiles test/integration/**.ts to out/test/integration (CommonJS, as the extension host loads it). */
+export async function compileIntegrationTests() {
+  const esbuild = await import('esbuild');
+  const entryPoints = fs
+    .readdirSync(TESTS_SRC, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => path.join(TESTS_SRC, f));
+  if (!entryPoints.some((f) => path.basename(f) === 'index.ts')) fail(`${TESTS_SRC}/index.ts (the run() entry) is missing`);
+  // Start clean so a test deleted from the sources cannot linger as a stale .js.
+  fs.rmSync(TESTS_OUT, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints,
+    outdir: TESTS_OUT,
+    outbase: TESTS_SRC,
+    bundle: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  return path.join(TESTS_OUT, 'index.js');
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      grep: { type: 'string' },
+      'no-build': { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+    },
+  });
+  const verbose = values.verbose || !!process.env.PC_VERBOSE;
+  const timeoutMs = Number(process.env.PC_INTEGRATION_TIMEOUT_S ?? 300) * 1000;
+  const started = Date.now();
+
+  const vscode = await ensureTestVSCode();
+  if (!values['no-build'] && !process.env.PC_SKIP_BUILD) {
+    log('building the extension (npm run build)');
+    if (npmRun('build') !== 0) fail('npm run build failed');
+  }
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) fail('dist/extension.js is missing: run npm run build');
+  const testsEntry = await compileIntegrationTests();
+
+  const run = makeRunDir('integration');
+  const logsDir = path.join(RESULTS_DIR, 'logs');
+  fs.mkdirSync(logsDir, { recursive: true });
+  const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
+  const port = await freePort();
+  const env = { ...run.env };
+  env.PC_INTEGRATION_MARK = MARK;
+  if (values.grep) env.PC_INTEGRATION_GREP = values.grep;
+
+  log(`starting VS Code server on 127.0.0.1:${port} (workspace ${workspace})`);
+  const serverLog = path.join(logsDir, 'integration-server.log');
+  fs.writeFileSync(serverLog, '');
+  const server = spawnGroup(
+    vscode.node,
+    [
+      vscode.serverMain,
+      '--host', '127.0.0.1',
+      '--port', String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--disable-telemetry',
+      '--disable-workspace-trust',
+      '--enable-smoke-test-driver',
+      '--user-data-dir', run.path('user-data'),
+      '--extensions-dir', run.path('extensions'),
+      '--server-data-dir', run.path('server-data'),
+    ],
+    { env, cwd: run.dir, logFile: serverLog, echo: verbose, prefix: 'server' },
+  );
+  await waitForHttp(`http://127.0.0.1:${port}/`, { timeoutMs: 60_000, proc: server });
+
+  const { page } = await launchChromium(run);
+  const browserLog = fs.createWriteStream(path.join(logsDir, 'integration-browser.log'));
+  page.on('console', (msg) => {
+    browserLog.write(`[${msg.type()}] ${msg.text()}\n`);
+    if (verbose) process.stdout.write(`[browser:${msg.type()}] ${msg.text()}\n`);
+  });
+  page.on('pageerror', (err) => browserLog.write(`[pageerror] ${err.stack ?? err}\n`));
+
+  let finish;
+  const exitCode = new Promise((resolve) => {
+    finish = resolve;
+  });
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const line = formatPrintf(args);
+    browserLog.write(`[automation:${type}] ${line}\n`);
+    // Lines the tests (and the extension) wrote during the run carry the marker; the rest is the
+    // workbench's own log, which is mostly noise offline (open-vsx, GitHub auth, ...).
+    const fromTests = line.startsWith(MARK);
+    if (fromTests || verbose) {
+      (type === 'error' ? process.stderr : process.stdout).write(`${fromTests ? line.slice(MARK.length) : `[workbench:${type}] ${line}`}\n`);
+    }
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
+
+  const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(REPO_ROOT)],
+    ['extensionTestsPath', remote(testsEntry)],
+  ];
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  log('opening the workbench; tests run in the extension host');
+  await page.goto(url);
+
+  let timer;
+  let settled = false;
+  const code = await Promise.race([
+    exitCode,
+    server.exited.then(({ code: c, signal }) => {
+      if (settled) return 1;
+      log(`VS Code server exited early (code ${c}, signal ${signal}); see ${path.relative(REPO_ROOT, serverLog)}`);
+      return 1;
+    }),
+    new Promise((resolve) => {
+      timer = setTimeout(() => {
+        log(`integration tests did not finish within ${timeoutMs / 1000} s; logs in ${path.relative(REPO_ROOT, logsDir)}`);
+        resolve(1);
+      }, timeoutMs);
+    }),
+  ]);
+  settled = true;
+  clearTimeout(timer);
+  browserLog.end();
+  log(`integration tests ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (code !== 0) log(`workbench and server logs: ${path.relative(REPO_ROOT, logsDir)}/integration-*.log`);
+  return code;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) runMain(main);

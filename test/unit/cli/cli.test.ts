@@ -1,0 +1,63 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const cli = join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js');
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('CLI', () => {
+  let root: string;
+  let state: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'pc-cli-root-'));
+    state = mkdtempSync(join(tmpdir(), 'pc-cli-state-'));
+  });
+  after(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it('prints help listing every command with exit code 0', () => {
+    const r = run(['--help']);
+    assert.equal(r.code, 0);
+    for (const c of ['index', 'suggest', 'subscribe', 'unsubscribe', 'subscriptions', 'materialize', 'eval', 'bench', 'mcp']) {
+      assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'), `help lists ${c}`);
+    }
+    assert.match(r.stdout, /Exit codes: 0 success, 1 failure, 2 bad usage/);
+  });
+
+  it('exits 2 with a one-line message on an unknown flag', () => {
+    const r = run(['index', '--bogus']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split('\n').length, 1);
+    assert.match(r.stderr, /unknown option --bogus/);
+    assert.equal(r.stdout, '');
+  });
+
+  it('exits 2 on an unknown command and on a missing value', () => {
+    assert.equal(run(['frobnicate']).code, 2);
+    const r = run(['index', '--root']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /--root needs a value/);
+  });
+
+  it('exits 2 when --root is not a folder', () => {
+    const r = run(['index', '--root', join(root, 'missing'), '--state-dir', state]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /is not a folder/);
+  });
+
+  it('prints the store stats as JSON for index --json', () => {
+    const r = run(['index', '--root', root, '--state-dir', state, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const stats = JSON.parse(r.stdout);
+    assert.equal(stats.stateDir, state);
+    assert.ok(stats.schema.durable >= 1 && stats.schema.index >= 1);
+  });
+});

@@ -1,0 +1,172 @@
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store, StoreSchemaError } from '../../../src/core/store/store';
+import { durableMigrations, indexMigrations } from '../../../src/core/store/migrations';
+import { all, one } from '../../../src/core/store/sqlite';
+import { MemoryLogger } from '../../../src/core/logger';
+
+const writer = join(__dirname, '..', '..', 'fixtures', 'store', 'writer.js');
+
+function runWriter(stateDir: string, prefix: string, count: number): Promise<number> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [writer, stateDir, prefix, String(count)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolveRun(code) : reject(new Error(`writer ${prefix} exited ${code}: ${err}`))));
+  });
+}
+
+function addSubscription(store: Store, id: string, target = `${id}.ts`): void {
+  store.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', [id, 'workspace', 'file', target, 1, 1]));
+}
+
+function subscriptionIds(store: Store): string[] {
+  return store.read((db) => all<{ id: string }>(db, 'SELECT id FROM subscriptions ORDER BY id').map((r) => r.id));
+}
+
+describe('Store', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pc-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates both databases at the latest schema version', async () => {
+    const store = await Store.open({ stateDir: dir });
+    const stats = store.stats();
+    assert.equal(stats.schema.durable, durableMigrations.length);
+    assert.equal(stats.schema.index, indexMigrations.length);
+    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    assert.ok(tables.includes('symbols') && tables.includes('cochange_pairs') && tables.includes('docs_fts'));
+    store.dispose();
+  });
+
+  it('keeps durable rows across close and reopen', async () => {
+    const a = await Store.open({ stateDir: dir });
+    addSubscription(a, 'abc123');
+    a.dispose();
+    const b = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(b), ['abc123']);
+    b.dispose();
+  });
+
+  it('supports FTS4 search in the durable database', async () => {
+    const store = await Store.open({ stateDir: dir });
+    store.write((db) => db.run('INSERT INTO episodes_fts (id, prompt, answer) VALUES (?, ?, ?)', ['e1', 'why do we use a ledger', 'because refunds']));
+    const hit = store.read((db) => one<{ id: string }>(db, 'SELECT id FROM episodes_fts WHERE episodes_fts MATCH ?', ['ledger']));
+    assert.equal(hit?.id, 'e1');
+    store.dispose();
+  });
+
+  it('writes atomically: no temp file is left and the file is complete', async () => {
+    const store = await Store.open({ stateDir: dir });
+    addSubscription(store, 'one');
+    store.flush();
+    const names = readdirSync(dir);
+    assert.ok(names.includes('durable.db'));
+    assert.equal(names.filter((n) => n.endsWith('.tmp')).length, 0);
+    store.dispose();
+  });
+
+  it('keeps the old file intact when a writer is killed mid-write', async function () {
+    this.timeout(30000);
+    const first = await Store.open({ stateDir: dir });
+    first.index.run('CREATE TABLE marker (v TEXT)');
+    first.index.run("INSERT INTO marker VALUES ('original')");
+    first.markIndexDirty();
+    first.dispose();
+    const child = spawn(process.execPath, [writer, dir, 'x', '0', 'big-index'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((r) => child.stdout.once('data', () => r()));
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const reopened = await Store.open({ stateDir: dir });
+    // Either the old or a complete new file: never a half-written database.
+    assert.equal(reopened.notices.length, 0, 'no corruption was detected');
+    assert.equal(one<{ v: string }>(reopened.index, 'SELECT v FROM marker')?.v, 'original');
+    reopened.dispose();
+  });
+
+  it('moves a corrupt durable file aside, restores the last good copy and tells the user', async () => {
+    const a = await Store.open({ stateDir: dir });
+    addSubscription(a, 'keepme');
+    a.dispose();
+    writeFileSync(join(dir, 'durable.db'), 'this is not a database at all'.repeat(50));
+    const logger = new MemoryLogger();
+    const b = await Store.open({ stateDir: dir, logger });
+    assert.equal(b.notices.length, 1);
+    assert.equal(b.notices[0].kind, 'restored');
+    assert.ok(b.notices[0].movedTo && existsSync(b.notices[0].movedTo));
+    assert.match(readFileSync(b.notices[0].movedTo!, 'utf8'), /not a database/);
+    assert.deepEqual(subscriptionIds(b), ['keepme']);
+    assert.ok(logger.lines.some((l) => l.level === 'warn' && /damaged/.test(l.message)));
+    b.dispose();
+  });
+
+  it('starts clean when the file is corrupt and there is no usable copy', async () => {
+    writeFileSync(join(dir, 'durable.db'), Buffer.alloc(8192, 7));
+    const store = await Store.open({ stateDir: dir });
+    assert.equal(store.notices[0]?.kind, 'recovered');
+    assert.match(store.notices[0].message, /starting with empty data/);
+    assert.deepEqual(subscriptionIds(store), []);
+    addSubscription(store, 'fresh');
+    store.dispose();
+    const again = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(again), ['fresh']);
+    again.dispose();
+  });
+
+  it('rebuilds a corrupt index cache without touching durable data', async () => {
+    const a = await Store.open({ stateDir: dir });
+    addSubscription(a, 'durable-row');
+    a.dispose();
+    writeFileSync(join(dir, 'index.db'), 'garbage');
+    const b = await Store.open({ stateDir: dir });
+    assert.equal(b.notices[0]?.kind, 'recovered');
+    assert.match(b.notices[0].message, /index cache/);
+    assert.deepEqual(subscriptionIds(b), ['durable-row']);
+    b.resetIndex();
+    assert.deepEqual(subscriptionIds(b), ['durable-row']);
+    b.dispose();
+  });
+
+  it('refuses a database written by a newer schema with a clear message', async () => {
+    const a = await Store.open({ stateDir: dir });
+    a.write((db) => db.run(`PRAGMA user_version = ${durableMigrations.length + 5}`));
+    a.dispose();
+    await assert.rejects(Store.open({ stateDir: dir }), (err: unknown) => {
+      assert.ok(err instanceof StoreSchemaError);
+      assert.match((err as Error).message, /newer release/);
+      return true;
+    });
+  });
+
+  it('sees rows written by another store instance on the same directory', async () => {
+    const a = await Store.open({ stateDir: dir });
+    const b = await Store.open({ stateDir: dir });
+    addSubscription(a, 'from-a');
+    a.flush();
+    assert.deepEqual(subscriptionIds(b), ['from-a']);
+    addSubscription(b, 'from-b');
+    b.flush();
+    assert.deepEqual(subscriptionIds(a), ['from-a', 'from-b']);
+    a.dispose();
+    b.dispose();
+  });
+
+  it('loses no rows when two processes write at the same time', async function () {
+    this.timeout(60000);
+    const n = 60;
+    await Promise.all([runWriter(dir, 'p1', n), runWriter(dir, 'p2', n)]);
+    const store = await Store.open({ stateDir: dir });
+    const ids = subscriptionIds(store);
+    assert.equal(ids.length, 2 * n, `expected ${2 * n} rows, got ${ids.length}`);
+    assert.equal(ids.filter((i) => i.startsWith('p1-')).length, n);
+    assert.equal(ids.filter((i) => i.startsWith('p2-')).length, n);
+    store.dispose();
+  });
+});
