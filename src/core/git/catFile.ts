@@ -29,7 +29,7 @@ export function readBlobs(cwd: string, oids: readonly string[], options: { timeo
   if (oids.length === 0 || options.signal?.aborted) return Promise.resolve(result);
   return new Promise((resolve) => {
     const child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let done = false;
     const finish = (): void => {
       if (done) return;
