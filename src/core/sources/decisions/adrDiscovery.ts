@@ -69,7 +69,9 @@ export function listAdrFiles(root: string, folders: readonly string[]): { path: 
       const path = `${folder}/${f}`;
       if (seen.has(path)) continue;
       seen.add(path);
-      out.push({ path, folder });
+      // A file belongs to the most specific decision folder that holds it.
+      const owner = folders.filter((f) => path.startsWith(f + '/')).sort((a, b) => b.length - a.length)[0] ?? folder;
+      out.push({ path, folder: owner });
     }
   }
   return out;

@@ -113,7 +113,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
 
   const date = parseDate(str(data.date) ?? fields.date ?? plainDate);
   const deciders = listOf(data.deciders ?? fields.deciders);
-  const technicalStory = fields['technical story'] ?? str(data['technical-story']);
+  const technicalStory = fields['technical story'] ?? /^\s*Technical Story\s*:\s*(.+)$/im.exec(body)?.[1]?.trim() ?? str(data['technical-story']);
   const decisionKey = Object.keys(sections).find((h) => /^decision( outcome)?$/i.test(h)) ?? Object.keys(sections).find((h) => /decision/i.test(h) && !/driver/i.test(h));
   const contextKey = Object.keys(sections).find((h) => /context/i.test(h));
   const summary = summarize(sections[decisionKey ?? ''] || sections[contextKey ?? ''] || stripFields(body)) || title;

@@ -1,0 +1,109 @@
+import picomatch from 'picomatch';
+import { posix } from 'node:path';
+
+/** A code location named in an ADR's text. */
+export interface PathMention {
+  kind: 'file' | 'dir' | 'glob';
+  /** As written, normalized to a root-relative form where possible. */
+  text: string;
+  /** 1-based line in the ADR file. */
+  line: number;
+  match: (file: string) => boolean;
+}
+
+/** What an ADR names: paths, globs, identifiers and plain words, extracted once at refresh. */
+export interface AdrLinks {
+  paths: PathMention[];
+  /** Identifiers written in backticks (`applyDiscount`, `Ledger.post()` → Ledger, post). */
+  codeIdentifiers: Map<string, number>;
+  /** CamelCase / camelCase words of the prose, with their first line. */
+  camelWords: Map<string, number>;
+  /** Lower-case words (3+ letters). */
+  words: Set<string>;
+}
+
+const CODE_EXT = 'ts|tsx|js|jsx|mjs|cjs|mts|cts|py|java|kt|kts|scala|go|rs|rb|php|cs|fs|swift|m|mm|c|cc|cpp|cxx|h|hpp|vue|svelte|sql|proto|graphql|gql|yaml|yml|json|toml|xml|gradle|sh|ex|exs|erl|dart|lua|clj|hs|ml|tf';
+const FILE_NAME = new RegExp(`^[\\w@.$-]+\\.(?:${CODE_EXT})$`, 'i');
+const PATHISH = /(?:^|[\s(["'<,])((?:\.{1,2}\/)?(?:[\w@.$*{}-]+\/)+[\w@.$*{},-]*\/?)(?=$|[\s)\]"'>,;:!?])/g;
+const BARE_FILE = new RegExp(`(?:^|[\\s(\\["'<,])([\\w@.$-]+\\.(?:${CODE_EXT}))(?=$|[\\s)\\]"'>,;:!?])`, 'gi');
+
+/** Extracts the code an ADR body names. `adrDir` resolves relative markdown links (`../../src/x.ts`). */
+export function extractLinks(body: string, bodyStartLine: number, adrDir: string): AdrLinks {
+  const paths: PathMention[] = [];
+  const seen = new Set<string>();
+  const codeIdentifiers = new Map<string, number>();
+  const camelWords = new Map<string, number>();
+  const words = new Set<string>();
+  const lines = body.split(/\r?\n/);
+  let inFence = false;
+
+  const addPath = (raw: string, line: number, fromLink: boolean) => {
+    let t = raw.trim().replace(/^<|>$/g, '').replace(/[.,;:!?]+$/, '').replace(/#.*$/, '');
+    if (!t || /^[a-z][\w+.-]*:/i.test(t) || t.startsWith('//')) return;
+    if (fromLink || t.startsWith('./') || t.startsWith('../')) {
+      const resolved = posix.normalize(posix.join(adrDir, t));
+      if (resolved.startsWith('..')) return;
+      t = resolved + (raw.trim().endsWith('/') && !resolved.endsWith('/') ? '/' : '');
+    }
+    t = t.replace(/^\/+/, '');
+    if (/^\d+(\/\d+)+$/.test(t) || t.length < 3) return;
+    if (/\.md$/i.test(t) && !t.includes('/')) return;
+    const key = t;
+    if (seen.has(key)) return;
+    const m = toMention(t, line);
+    if (!m) return;
+    seen.add(key);
+    paths.push(m);
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const lineNo = bodyStartLine + i;
+    if (/^\s{0,3}(`{3,}|~{3,})/.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    for (const w of line.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []) words.add(w);
+    const prose = line.replace(/https?:\/\/\S+/g, ' ');
+    // Markdown link targets: relative to the ADR's own folder.
+    for (const m of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      if (!/\.md$/i.test(m[1]) || !/(^|\/)\d+[-_][^/]*\.md$/i.test(m[1])) addPath(m[1], lineNo, true);
+    }
+    const withoutLinks = prose.replace(/\]\([^)]*\)/g, ']');
+    for (const m of withoutLinks.matchAll(/`([^`]+)`/g)) {
+      const span = m[1].trim();
+      if (span.includes('/') || FILE_NAME.test(span)) addPath(span, lineNo, false);
+      for (const id of span.match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3 && !codeIdentifiers.has(id)) codeIdentifiers.set(id, lineNo);
+    }
+    if (inFence) {
+      for (const id of line.match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3 && !codeIdentifiers.has(id)) codeIdentifiers.set(id, lineNo);
+      continue;
+    }
+    const noTicks = withoutLinks.replace(/`[^`]*`/g, ' ');
+    for (const m of noTicks.matchAll(PATHISH)) addPath(m[1], lineNo, false);
+    for (const m of noTicks.matchAll(BARE_FILE)) addPath(m[1], lineNo, false);
+    for (const w of noTicks.match(/\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g) ?? []) if (!camelWords.has(w)) camelWords.set(w, lineNo);
+  }
+  return { paths, codeIdentifiers, camelWords, words };
+}
+
+function toMention(t: string, line: number): PathMention | undefined {
+  if (/[*?{]/.test(t)) {
+    const patterns = t.startsWith('**/') ? [t] : [t, `**/${t}`];
+    let matchers: ((s: string) => boolean)[];
+    try {
+      matchers = patterns.map((p) => picomatch(p, { dot: true }));
+    } catch {
+      return undefined;
+    }
+    // `src/payments/**` also governs files right under it, and a trailing `/*` names a folder's files.
+    return { kind: 'glob', text: t, line, match: (f) => matchers.some((m) => m(f)) };
+  }
+  const last = t.replace(/\/$/, '').split('/').pop() ?? '';
+  if (!t.endsWith('/') && /\.[A-Za-z0-9]{1,6}$/.test(last)) {
+    return { kind: 'file', text: t, line, match: (f) => f === t || f.endsWith('/' + t) };
+  }
+  if (!t.includes('/')) return undefined;
+  const dir = t.replace(/\/+$/, '');
+  return { kind: 'dir', text: dir + '/', line, match: (f) => f.startsWith(dir + '/') || f.includes('/' + dir + '/') };
+}

@@ -1,0 +1,59 @@
+/** References to decisions written in code comments: `ADR-12`, `docs/adr/0012-x.md`, `DECISION:` notes. */
+
+export interface InlineAdrRef {
+  line: number;
+  number?: number;
+  /** A path to an ADR file as written. */
+  path?: string;
+  text: string;
+}
+
+export interface DecisionNote {
+  line: number;
+  endLine: number;
+  text: string;
+}
+
+export interface InlineScan {
+  refs: InlineAdrRef[];
+  notes: DecisionNote[];
+}
+
+const COMMENT = /(\/\/|\/\*|^\s*\*|#|--|<!--|^\s*;|"""|''')/;
+const ADR_NUMBER = /\bADR[-_ ]?#?(\d{1,5})\b/gi;
+const ADR_PATH = /((?:[\w.@-]+\/)*\d{1,5}[-_][\w.-]+\.md)\b/g;
+const NOTE = /\bDECISION\s*:\s*(.*)$/;
+
+/** Finds decision references and notes inside the comments of a source file. */
+export function scanInline(text: string): InlineScan {
+  const refs: InlineAdrRef[] = [];
+  const notes: DecisionNote[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const c = COMMENT.exec(line);
+    if (!c) continue;
+    const comment = line.slice(c.index);
+    for (const m of comment.matchAll(ADR_PATH)) refs.push({ line: i + 1, path: m[1], text: m[1] });
+    for (const m of comment.matchAll(ADR_NUMBER)) refs.push({ line: i + 1, number: Number(m[1]), text: m[0] });
+    const note = NOTE.exec(comment);
+    if (note) {
+      const parts = [cleanComment(note[1])];
+      let end = i;
+      // A note continues on the following comment lines until a blank comment or code.
+      for (let j = i + 1; j < lines.length && j <= i + 5; j++) {
+        const cont = /^\s*(\/\/|\*(?!\/)|#|--|;)\s?(.*)$/.exec(lines[j]);
+        if (!cont || !cont[2].trim() || /\b[A-Z]{3,}\s*:/.test(cont[2])) break;
+        parts.push(cleanComment(cont[2]));
+        end = j;
+      }
+      const textOut = parts.filter(Boolean).join(' ').trim();
+      if (textOut) notes.push({ line: i + 1, endLine: end + 1, text: textOut });
+    }
+  }
+  return { refs, notes };
+}
+
+function cleanComment(s: string): string {
+  return s.replace(/\*\/\s*$/, '').replace(/-->\s*$/, '').trim();
+}

@@ -1,0 +1,84 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { FIXTURES } from './sourceFixtures';
+
+const read = (p: string) => readFileSync(join(FIXTURES, p), 'utf8');
+const NYGARD = 'nygard-repo/doc/architecture/decisions';
+
+describe('parseAdr', () => {
+  it('reads a Nygard record that was superseded, with its successor link', () => {
+    const adr = parseAdr('0002-write-ledger-entries-directly.md', read(`${NYGARD}/0002-write-ledger-entries-directly.md`));
+    assert.equal(adr.number, 2);
+    assert.equal(adr.title, 'Write ledger entries directly');
+    assert.equal(adr.status, 'superseded');
+    assert.deepEqual(adr.supersededBy && { number: adr.supersededBy.number, target: adr.supersededBy.target }, { number: 4, target: '0004-use-events-for-ledger-updates.md' });
+    assert.equal(adr.date, Date.UTC(2024, 1, 10));
+    assert.equal(adr.style, 'nygard');
+    assert.equal(adr.titleStyle, 'numbered');
+    assert.ok(adr.sections['Decision'].includes('postEntry'));
+    assert.match(adr.summary, /^Every payment path calls postEntry synchronously/);
+  });
+
+  it('reads the successor side of a Nygard supersession', () => {
+    const adr = parseAdr('0004-use-events-for-ledger-updates.md', read(`${NYGARD}/0004-use-events-for-ledger-updates.md`));
+    assert.equal(adr.status, 'accepted');
+    assert.deepEqual(adr.supersedes.map((s) => s.number), [2]);
+    assert.equal(adr.supersededBy, undefined);
+  });
+
+  it('reads MADR with YAML front matter, including a superseded status and deciders', () => {
+    const adr = parseAdr('0005-use-structured-json-logs.md', read('adr/madr-frontmatter.md'));
+    assert.equal(adr.number, 5);
+    assert.equal(adr.title, 'Use structured JSON logs');
+    assert.equal(adr.status, 'superseded');
+    assert.equal(adr.supersededBy?.number, 7);
+    assert.equal(adr.supersededBy?.target, '0007-use-opentelemetry.md');
+    assert.deepEqual(adr.deciders, ['Alice Martin', 'Bob Chen']);
+    assert.equal(adr.date, Date.UTC(2023, 10, 14));
+    assert.equal(adr.style, 'madr-frontmatter');
+    assert.ok('Context and Problem Statement' in adr.sections);
+    assert.match(adr.summary, /JSON lines through pino/);
+  });
+
+  it('reads MADR 2 bullet fields without front matter, and the technical story', () => {
+    const adr = parseAdr('0012-use-keycloak.md', read('adr/madr-bullets.md'));
+    assert.equal(adr.number, 12);
+    assert.equal(adr.status, 'accepted');
+    assert.deepEqual(adr.deciders, ['Dana Ortiz', 'Eli Novak']);
+    assert.equal(adr.date, Date.UTC(2022, 4, 3));
+    assert.equal(adr.style, 'madr-bullets');
+    assert.equal(adr.bullet, '*');
+    assert.match(adr.technicalStory ?? '', /AUTH-112/);
+  });
+
+  it('reads a log4brains record with a dash status line that names its successor by file', () => {
+    const adr = parseAdr('20220930-move-search-to-opensearch.md', read('adr/log4brains.md'));
+    assert.equal(adr.status, 'superseded');
+    assert.equal(adr.supersededBy?.target, '20230412-use-managed-search.md');
+    assert.equal(adr.date, Date.UTC(2022, 8, 30));
+    assert.equal(adr.bullet, '-');
+    assert.equal(adr.title, 'Move the search index to OpenSearch');
+  });
+
+  it('gives a record without any status the status unknown instead of failing', () => {
+    const adr = parseAdr('cache-images.md', read('adr/no-status.md'));
+    assert.equal(adr.status, 'unknown');
+    assert.equal(adr.number, undefined);
+    assert.equal(adr.title, 'Cache product images at the edge');
+  });
+
+  it('takes the number from an `ADR-7:` title when the file name has none', () => {
+    const adr = parseAdr('tracing.md', '# ADR-7: Use OpenTelemetry\n\nStatus: proposed\n\n## Context\n\nWe trace nothing.\n');
+    assert.equal(adr.number, 7);
+    assert.equal(adr.title, 'Use OpenTelemetry');
+    assert.equal(adr.status, 'proposed');
+    assert.equal(adr.titleStyle, 'adr-prefix');
+  });
+
+  it('survives empty and garbage input', () => {
+    assert.equal(parseAdr('x.md', '').status, 'unknown');
+    assert.equal(parseAdr('x.md', '---\nstatus: [\n---\n\u0000\u0001').title.length >= 0, true);
+  });
+});
