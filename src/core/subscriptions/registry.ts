@@ -244,13 +244,15 @@ export class SubscriptionRegistry {
   }
 
   /** Records what a turn was given (content hashes) and renews those subscriptions: using one keeps it alive. */
-  recordMaterialized(entries: readonly { id: string; hash: string }[]): void {
-    if (!entries.length) return;
+  recordMaterialized(entries: readonly { id: string; hash: string }[]): { renewedAt: number; expiresAt: number } {
     const now = this.now();
+    const stamp = { renewedAt: now, expiresAt: now + this.expiryMs };
+    if (!entries.length) return stamp;
     const list = entries.map((e) => ({ ...e }));
     this.store.write((db) => {
       for (const e of list) run(db, 'UPDATE subscriptions SET last_hash = ?, renewed_at = ? WHERE id = ?', [e.hash, now, e.id]);
     });
+    return stamp;
   }
 
   /** Notifies on changes made through this registry (adapters refresh their lists). */

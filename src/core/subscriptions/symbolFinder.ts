@@ -101,7 +101,6 @@ function indentEnd(lines: string[], start: number, to: number): number {
 function bracketEnd(lines: string[], start: number, to: number, kind: DeclKind): number {
   let depth = 0;
   let sawBrace = false;
-  let sawBracket = false;
   let quote: string | undefined;
   let blockComment = false;
   for (let i = start; i <= to; i++) {
@@ -133,7 +132,6 @@ function bracketEnd(lines: string[], start: number, to: number, kind: DeclKind):
       }
       if (ch === '{' || ch === '(' || ch === '[') {
         depth++;
-        sawBracket = true;
         if (ch === '{') sawBrace = true;
       } else if (ch === '}' || ch === ')' || ch === ']') {
         depth = Math.max(0, depth - 1);
@@ -147,7 +145,7 @@ function bracketEnd(lines: string[], start: number, to: number, kind: DeclKind):
     if (depth === 0 && kind === 'value' && !blockComment && !quote) {
       const t = line.trimEnd();
       const continues = /(=>|[=,+\-*/?:|&(.[{])$/.test(t) || (i + 1 <= to && /^\s*[.?:|&+\-*/]/.test(lines[i + 1] ?? '') && !/^\s*\/[/*]/.test(lines[i + 1] ?? ''));
-      if ((sawBracket || !continues) && !continues) return i;
+      if (!continues) return i;
     }
   }
   return to;
