@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { posix, resolve } from 'node:path';
+import { isAbsolute, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { toRelative } from '../core/paths';
 
 /** The resources the server knows, as parsed from their URIs. */
@@ -48,8 +48,16 @@ function encodePath(relPath: string): string {
   return relPath.split('/').map(encodeURIComponent).join('/');
 }
 
-export function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
+/**
+ * A request the server refuses; answered as a JSON-RPC error with code -32602 (invalid params)
+ * and this message. Tool handlers turn it into a tool error carrying the same message.
+ */
+export class InvalidParamsError extends Error {
+  readonly code = ErrorCode.InvalidParams;
+}
+
+export function invalidParams(message: string): InvalidParamsError {
+  return new InvalidParamsError(message);
 }
 
 /**
@@ -108,6 +116,19 @@ export function confineRelativePath(input: string): string {
   return norm;
 }
 
+/**
+ * A path given to a tool: root-relative, or absolute but inside the root (agents often send
+ * absolute paths). Returns the normalized root-relative form or throws InvalidParams.
+ */
+export function workspacePathFromInput(input: string, root: string): string {
+  if (typeof input === 'string' && isAbsolute(input)) {
+    const rel = toRelative(root, input) ?? toRelative(realRoot(root), input);
+    if (rel === undefined) throw invalidParams(`Path ${input} is outside the workspace root.`);
+    return confineRelativePath(rel);
+  }
+  return confineRelativePath(input);
+}
+
 function fileUrlToRelative(uri: string, root: string): string {
   let abs: string;
   try {
@@ -117,7 +138,7 @@ function fileUrlToRelative(uri: string, root: string): string {
     // The URL parser already folds `.`, `..` and their percent-encoded forms.
     abs = fileURLToPath(url);
   } catch (err) {
-    if (err instanceof McpError) throw err;
+    if (err instanceof InvalidParamsError) throw err;
     throw invalidParams(`Malformed file URI ${uri}: ${(err as Error).message}`);
   }
   const rel = toRelative(root, abs) ?? toRelative(realRoot(root), abs);

@@ -1,0 +1,254 @@
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ContextSuggestion } from '../core/types';
+import type { DecisionRecord, McpBackend, SubscriptionInfo } from './backend';
+import {
+  DECISIONS_URI,
+  SUBSCRIPTIONS_URI,
+  URI_TEMPLATES,
+  decisionUri,
+  invalidParams,
+  parseResourceUri,
+  subscriptionUri,
+  type ResourceRef,
+} from './uris';
+
+/** Folders where decision records usually live; watched when they exist, in addition to the folders of known decisions. */
+export const DEFAULT_DECISION_DIRS = ['docs/adr', 'docs/decisions', 'docs/architecture/decisions', 'doc/adr', 'adr', 'decisions'];
+
+/**
+ * Everything the server exposes as resources: listing, templates, reading, and a cheap content
+ * fingerprint used to tell whether a resource really changed before telling a client so.
+ */
+export class ResourceCatalog {
+  constructor(private readonly backend: McpBackend) {}
+
+  parse(uri: string): ResourceRef {
+    return parseResourceUri(uri, this.backend.root);
+  }
+
+  async list(): Promise<Resource[]> {
+    const subs = await this.backend.listSubscriptions();
+    return [
+      {
+        uri: SUBSCRIPTIONS_URI,
+        name: 'Active subscriptions',
+        description: 'Every active context subscription with its kind, target and expiry.',
+        mimeType: 'application/json',
+      },
+      {
+        uri: DECISIONS_URI,
+        name: 'Decisions',
+        description: 'Decision records (ADRs) of the workspace: number, title, status, path.',
+        mimeType: 'application/json',
+      },
+      ...subs.map((s) => ({
+        uri: subscriptionUri(s.id),
+        name: `Subscription ${describeSubscription(s)}`,
+        description: `Current content of the ${s.kind} subscription on ${s.target}, expires ${new Date(s.expiresAt).toISOString()}.`,
+        mimeType: 'text/plain',
+      })),
+    ];
+  }
+
+  templates(): ResourceTemplate[] {
+    return [
+      {
+        uriTemplate: URI_TEMPLATES.subscription,
+        name: 'Subscription content',
+        description: 'The current materialized content of one subscription.',
+        mimeType: 'text/plain',
+      },
+      {
+        uriTemplate: URI_TEMPLATES.suggestions,
+        name: 'Suggestions for a file',
+        description: 'Ranked context suggestions for a workspace file (root-relative path).',
+        mimeType: 'application/json',
+      },
+      {
+        uriTemplate: URI_TEMPLATES.decision,
+        name: 'Decision record',
+        description: 'One decision record by its number.',
+        mimeType: 'text/markdown',
+      },
+      {
+        uriTemplate: URI_TEMPLATES.file,
+        name: 'Workspace file',
+        description: 'A file inside the workspace root (root-relative path); file:/// URIs inside the root work too.',
+      },
+    ];
+  }
+
+  async read(uri: string, ref: ResourceRef = this.parse(uri)): Promise<ReadResourceResult> {
+    switch (ref.kind) {
+      case 'subscriptions': {
+        const subs = await this.backend.listSubscriptions();
+        const body = subs.map((s) => ({ ...s, uri: subscriptionUri(s.id) }));
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
+      }
+      case 'subscription': {
+        await this.requireSubscription(ref.id);
+        const m = await this.backend.materialize(ref.id);
+        const text = m.text || (m.note ? `(${m.note})` : '');
+        return {
+          contents: [{ uri, mimeType: 'text/plain', text, _meta: { hash: m.hash, truncated: m.truncated, ...(m.note ? { note: m.note } : {}) } }],
+        };
+      }
+      case 'suggestions': {
+        const s = await this.backend.suggest({ file: ref.path });
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(s, null, 2) }] };
+      }
+      case 'decisions': {
+        const list = (await this.backend.decisions()).map(({ body: _body, ...d }) => ({ ...d, ...(d.number !== undefined ? { uri: decisionUri(d.number) } : {}) }));
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(list, null, 2) }] };
+      }
+      case 'decision': {
+        const d = await this.decision(ref.number);
+        if (!d) throw invalidParams(`No decision numbered ${ref.number}.`);
+        return { contents: [{ uri, mimeType: 'text/markdown', text: d.body }] };
+      }
+      case 'file': {
+        let text: string;
+        try {
+          text = await this.backend.readFile(ref.path);
+        } catch (err) {
+          throw invalidParams(`Cannot read ${ref.path}: ${(err as Error).message}`);
+        }
+        return { contents: [{ uri, mimeType: mimeTypeOf(ref.path), text }] };
+      }
+    }
+  }
+
+  /**
+   * A short digest of what reading the resource would return now. Volatile parts (suggestion ids,
+   * timings, subscription renewal times) are left out so that only real changes count.
+   */
+  async fingerprint(ref: ResourceRef): Promise<string> {
+    switch (ref.kind) {
+      case 'subscriptions': {
+        const subs = await this.backend.listSubscriptions();
+        return digest(
+          subs
+            .map((s) => ({ id: s.id, kind: s.kind, target: s.target, lines: s.lines, pattern: s.pattern }))
+            .sort((a, b) => a.id.localeCompare(b.id)),
+        );
+      }
+      case 'subscription': {
+        const subs = await this.backend.listSubscriptions();
+        if (!subs.some((s) => s.id === ref.id)) return 'gone';
+        try {
+          return (await this.backend.materialize(ref.id)).hash;
+        } catch (err) {
+          return 'error:' + (err as Error).message;
+        }
+      }
+      case 'suggestions':
+        return suggestionFingerprint(await this.backend.suggest({ file: ref.path }));
+      case 'decisions':
+        return digest((await this.backend.decisions()).map(({ body: _body, ...d }) => d));
+      case 'decision': {
+        const d = await this.decision(ref.number);
+        return d ? digest(d) : 'gone';
+      }
+      case 'file':
+        try {
+          return digest(await this.backend.readFile(ref.path));
+        } catch (err) {
+          return 'error:' + (err as Error).message;
+        }
+    }
+  }
+
+  /** Throws InvalidParams when the resource cannot be served now (unknown id, missing file, secret...). */
+  async assertReadable(uri: string, ref: ResourceRef): Promise<void> {
+    await this.read(uri, ref);
+  }
+
+  /** Root-relative folders whose changes may change the resource. */
+  async dependencies(ref: ResourceRef, subs: SubscriptionInfo[], decisionDirs: string[]): Promise<string[]> {
+    switch (ref.kind) {
+      case 'file':
+        return [dirOf(ref.path)];
+      case 'suggestions':
+        return [dirOf(ref.path), ...decisionDirs];
+      case 'decisions':
+      case 'decision':
+        return decisionDirs;
+      case 'subscription': {
+        const s = subs.find((x) => x.id === ref.id);
+        if (!s) return [];
+        if (s.kind === 'file' || s.kind === 'lines' || s.kind === 'pattern') return [dirOf(s.target)];
+        // Symbols and memory queries can be anywhere; decisions are the common source.
+        return decisionDirs;
+      }
+      case 'subscriptions':
+        return [];
+    }
+  }
+
+  async decisionDirs(exists: (rel: string) => boolean): Promise<string[]> {
+    const dirs = new Set<string>();
+    try {
+      for (const d of await this.backend.decisions()) dirs.add(dirOf(d.path));
+    } catch {
+      // No decisions available: only the usual folders.
+    }
+    for (const d of DEFAULT_DECISION_DIRS) if (exists(d)) dirs.add(d);
+    return [...dirs];
+  }
+
+  private async decision(n: number): Promise<DecisionRecord | undefined> {
+    return (await this.backend.decisions()).find((d) => d.number === n);
+  }
+
+  private async requireSubscription(id: string): Promise<void> {
+    const subs = await this.backend.listSubscriptions();
+    if (!subs.some((s) => s.id === id)) throw invalidParams(`No subscription with id ${id}.`);
+  }
+}
+
+export function describeSubscription(s: SubscriptionInfo): string {
+  let text = `${s.kind} ${s.target}`;
+  if (s.lines) text += `:${s.lines.start}-${s.lines.end}`;
+  if (s.pattern) text += ` /${s.pattern}/`;
+  return text;
+}
+
+function suggestionFingerprint(s: ContextSuggestion): string {
+  return digest({
+    items: s.items.map((i) => [i.entityId, i.type, i.title, i.summary, i.reason, Math.round(i.relevanceScore * 1000), i.location]),
+    notes: s.notes ?? [],
+  });
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256')
+    .update(typeof value === 'string' ? value : JSON.stringify(value))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+function dirOf(rel: string): string {
+  const d = posix.dirname(rel);
+  return d === '.' ? '' : d;
+}
+
+const MIME_TYPES: Record<string, string> = {
+  '.md': 'text/markdown',
+  '.json': 'application/json',
+  '.ts': 'text/x-typescript',
+  '.tsx': 'text/x-typescript',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.cjs': 'text/javascript',
+  '.py': 'text/x-python',
+  '.html': 'text/html',
+  '.css': 'text/css',
+  '.yaml': 'application/yaml',
+  '.yml': 'application/yaml',
+};
+
+function mimeTypeOf(rel: string): string {
+  return MIME_TYPES[posix.extname(rel).toLowerCase()] ?? 'text/plain';
+}
