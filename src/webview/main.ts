@@ -1,0 +1,6 @@
+/** Entry point of the Suggestions page (bundled to dist/webview.js). */
+import { Panel, type PageState } from './panel';
+import { getVsCodeApi } from './vscodeApi';
+
+const root = document.getElementById('app');
+if (root) new Panel(root, getVsCodeApi<PageState>()).start();

@@ -1,0 +1,505 @@
+/**
+ * The Suggestions page: renders the host's PanelState and turns clicks and keys into commands. It keeps
+ * only view details of its own (expanded groups, focused row, scroll position) in the webview state,
+ * so they survive the page being rebuilt each time the view is shown.
+ */
+import type { SuggestionType } from '../core/types';
+import {
+  PANEL_ITEM_TYPES,
+  isHostMessage,
+  isPanelState,
+  itemCommand,
+  panelCommand,
+  readyMessage,
+  type ItemCommandType,
+  type PanelCommandType,
+  type PanelItem,
+  type PanelLocation,
+  type PanelState,
+} from '../shared/protocol';
+import { clear, codicon, el } from './dom';
+import { GROUPS, KEYBOARD_HELP, baseName, dirName, formatCount, phaseMessage } from './labels';
+import type { WebviewApi } from './vscodeApi';
+
+/** Items shown per group before "Show N more". */
+export const VISIBLE_PER_GROUP = 3;
+
+export interface PageState {
+  v: 1;
+  expanded: SuggestionType[];
+  /** entityId of the current row, or `more:<type>` for a group's "Show more" row. */
+  focusedId?: string;
+  scrollY: number;
+  /** The last state the host sent, drawn at once when the page is rebuilt. */
+  last?: PanelState;
+}
+
+const HELP_ID = 'pc-keyboard-help';
+
+const ITEM_ACTIONS: readonly { action: ItemCommandType; icon: string; pressedIcon?: string; label: string; key: string }[] = [
+  { action: 'open', icon: 'go-to-file', label: 'Open', key: 'Enter' },
+  { action: 'useful', icon: 'thumbsup', pressedIcon: 'thumbsup-filled', label: 'Useful', key: 'U' },
+  { action: 'pin', icon: 'pin', pressedIcon: 'pinned', label: 'Pin to chat', key: 'P' },
+  { action: 'copy', icon: 'copy', label: 'Copy', key: 'C' },
+  { action: 'dismiss', icon: 'close', label: 'Dismiss', key: 'Delete' },
+];
+
+const KEY_ACTIONS: Readonly<Record<string, ItemCommandType>> = {
+  Enter: 'open',
+  Delete: 'dismiss',
+  Backspace: 'dismiss',
+  u: 'useful',
+  U: 'useful',
+  p: 'pin',
+  P: 'pin',
+  c: 'copy',
+  C: 'copy',
+};
+
+export class Panel {
+  private state: PanelState | undefined;
+  private page: PageState;
+  private rejected = 0;
+  private scrollRestored = false;
+  private scrollFrame = 0;
+
+  private readonly progress = el('div', { class: 'progress', hidden: true }, el('div', { class: 'progress-bit' }));
+  private readonly header = el('header', { class: 'header', hidden: true });
+  private readonly notes = el('div', { class: 'notes', role: 'status', hidden: true });
+  private readonly content = el('main', { class: 'content' });
+  private list: HTMLElement | undefined;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly api: WebviewApi<PageState>,
+  ) {
+    this.page = restorePageState(api.getState());
+  }
+
+  start(): void {
+    this.root.replaceChildren(
+      this.progress,
+      this.header,
+      this.notes,
+      this.content,
+      el('div', { id: HELP_ID, class: 'visually-hidden' }, KEYBOARD_HELP),
+    );
+    window.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
+    window.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    this.content.addEventListener('click', (event) => this.onClick(event));
+    this.content.addEventListener('keydown', (event) => this.onKeyDown(event));
+    this.content.addEventListener('focusin', (event) => this.onFocusIn(event));
+    if (this.page.last) {
+      this.state = this.page.last;
+      this.render();
+    }
+    this.api.postMessage(readyMessage());
+  }
+
+  receive(data: unknown): void {
+    if (!isHostMessage(data)) {
+      this.rejected++;
+      document.body.dataset.rejectedMessages = String(this.rejected);
+      return;
+    }
+    if (data.type === 'state') {
+      this.state = data.state;
+      this.page.last = data.state;
+      this.save();
+      this.render();
+    } else if (this.state) {
+      const next: PanelState = { ...this.state };
+      if (data.progress) next.indexing = data.progress;
+      else delete next.indexing;
+      this.state = next;
+      this.page.last = next;
+      this.save();
+      this.renderProgress();
+      this.renderHeader();
+    }
+  }
+
+  // ---- rendering
+
+  private render(): void {
+    const s = this.state;
+    if (!s) return;
+    const rowsBefore = this.rows();
+    const active = document.activeElement;
+    const hadFocus = !!this.list && !!active && this.list.contains(active);
+    const oldPosition = hadFocus ? rowsBefore.findIndex((r) => r.contains(active)) : -1;
+
+    this.renderProgress();
+    this.renderHeader();
+    this.renderNotes();
+    this.renderContent();
+
+    document.body.dataset.phase = s.phase;
+    document.body.dataset.itemCount = String(s.items.length);
+    this.restoreRoving(hadFocus, oldPosition);
+    if (!this.scrollRestored && s.items.length > 0) {
+      this.scrollRestored = true;
+      if (this.page.scrollY > 0) window.scrollTo(0, this.page.scrollY);
+    }
+  }
+
+  private renderProgress(): void {
+    const s = this.state;
+    const bit = this.progress.firstElementChild as HTMLElement;
+    if (s?.indexing && s.indexing.total > 0) {
+      const { done, total } = s.indexing;
+      this.progress.hidden = false;
+      this.progress.className = 'progress determinate';
+      this.progress.setAttribute('role', 'progressbar');
+      this.progress.setAttribute('aria-label', 'Indexing the workspace');
+      this.progress.setAttribute('aria-valuemin', '0');
+      this.progress.setAttribute('aria-valuemax', String(total));
+      this.progress.setAttribute('aria-valuenow', String(done));
+      bit.style.width = `${Math.round((done / total) * 100)}%`;
+    } else if (s?.phase === 'loading') {
+      this.progress.hidden = false;
+      this.progress.className = 'progress indeterminate';
+      this.progress.setAttribute('role', 'progressbar');
+      this.progress.setAttribute('aria-label', 'Looking for suggestions');
+      for (const a of ['aria-valuemin', 'aria-valuemax', 'aria-valuenow']) this.progress.removeAttribute(a);
+      bit.style.width = '';
+    } else {
+      this.progress.hidden = true;
+      this.progress.removeAttribute('role');
+    }
+  }
+
+  private renderHeader(): void {
+    const s = this.state;
+    clear(this.header);
+    if (!s) return;
+    if (s.file) {
+      const dir = dirName(s.file);
+      this.header.append(
+        el(
+          'div',
+          { class: 'header-row header-file', title: s.file },
+          codicon('file'),
+          el('span', { class: 'header-name' }, baseName(s.file)),
+          dir ? el('span', { class: 'header-description' }, dir) : null,
+        ),
+      );
+    }
+    if (s.symbol) {
+      this.header.append(el('div', { class: 'header-row header-symbol', title: s.symbol }, codicon('symbol-method'), el('span', { class: 'header-name' }, s.symbol)));
+    }
+    if (s.indexing && s.indexing.total > 0) {
+      const { done, total } = s.indexing;
+      this.header.append(
+        el(
+          'div',
+          { class: 'header-row header-indexing' },
+          codicon('sync', 'codicon-modifier-spin'),
+          el('span', {}, `Indexing ${formatCount(done)} of ${formatCount(total)} files`),
+        ),
+      );
+    }
+    this.header.hidden = this.header.childElementCount === 0;
+  }
+
+  private renderNotes(): void {
+    const s = this.state;
+    clear(this.notes);
+    for (const note of s?.notes ?? []) {
+      this.notes.append(el('div', { class: 'note' }, codicon('info'), el('span', {}, note)));
+    }
+    this.notes.hidden = this.notes.childElementCount === 0;
+  }
+
+  private renderContent(): void {
+    const s = this.state;
+    this.list = undefined;
+    if (!s) return;
+    const message = phaseMessage(s.phase, s.file);
+    if (message) {
+      const primary: PanelCommandType = s.phase === 'error' ? 'showLog' : 'refresh';
+      const buttons: PanelCommandType[] = [primary, primary === 'refresh' ? 'showLog' : 'refresh'];
+      if (message.settings) buttons.push('openSettings');
+      this.content.replaceChildren(
+        el(
+          'div',
+          { class: `message message-${s.phase}`, role: s.phase === 'error' ? 'alert' : 'status' },
+          codicon(message.icon, 'message-icon'),
+          el('h2', { class: 'message-heading' }, message.heading),
+          el('p', { class: 'message-detail' }, message.detail),
+          s.message ? el('p', { class: 'message-host' }, s.message) : null,
+          el('div', { class: 'message-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0))),
+        ),
+      );
+      return;
+    }
+    if (s.items.length === 0) {
+      this.content.replaceChildren(el('p', { class: 'placeholder', role: 'status' }, 'Looking for context…'));
+      return;
+    }
+    this.list = this.buildList(s);
+    this.content.replaceChildren(this.list);
+  }
+
+  private buildList(s: PanelState): HTMLElement {
+    const label = s.file ? `Suggestions for ${baseName(s.file)}` : 'Suggestions';
+    const list = el('div', { class: 'list', role: 'listbox', 'aria-label': label, 'aria-describedby': HELP_ID });
+    for (const type of PANEL_ITEM_TYPES) {
+      const items = s.items.filter((i) => i.type === type).sort((a, b) => a.index - b.index);
+      if (items.length === 0) continue;
+      const group = GROUPS[type];
+      const expanded = this.page.expanded.includes(type);
+      const shown = expanded ? items : items.slice(0, VISIBLE_PER_GROUP);
+      const headerId = `pc-group-${type}`;
+      const section = el(
+        'div',
+        { class: 'group', role: 'group', 'aria-labelledby': headerId, 'data-group': type },
+        el(
+          'div',
+          { class: 'group-header', id: headerId },
+          codicon(group.icon, 'group-icon'),
+          el('span', { class: 'group-title' }, group.title),
+          el('span', { class: 'badge', 'aria-label': `${items.length} ${items.length === 1 ? group.kind.toLowerCase() : group.plural}` }, String(items.length)),
+        ),
+        ...shown.map((item) => itemRow(item, group.kind)),
+      );
+      const hidden = items.length - VISIBLE_PER_GROUP;
+      if (hidden > 0) {
+        const text = expanded ? 'Show fewer' : `Show ${hidden} more`;
+        section.append(
+          el(
+            'div',
+            {
+              class: 'more',
+              role: 'option',
+              tabindex: -1,
+              'aria-selected': 'false',
+              'aria-expanded': String(expanded),
+              'aria-label': expanded ? `Show fewer ${group.plural}` : `Show ${hidden} more ${group.plural}`,
+              'data-more': type,
+            },
+            codicon(expanded ? 'chevron-up' : 'chevron-down'),
+            el('span', {}, text),
+          ),
+        );
+      }
+      list.append(section);
+    }
+    return list;
+  }
+
+  // ---- roving focus
+
+  private rows(): HTMLElement[] {
+    return this.list ? Array.from(this.list.querySelectorAll<HTMLElement>('.item, .more')) : [];
+  }
+
+  private restoreRoving(hadFocus: boolean, oldPosition: number): void {
+    const rows = this.rows();
+    if (rows.length === 0) return;
+    let current = rows.find((r) => rowKey(r) === this.page.focusedId);
+    if (!current && hadFocus && oldPosition >= 0) current = rows[Math.min(oldPosition, rows.length - 1)];
+    this.setCurrent(current ?? rows[0], hadFocus, current !== undefined);
+  }
+
+  /** Makes `row` the one tab stop of the list; `remember` keeps it across page rebuilds. */
+  private setCurrent(row: HTMLElement, focus: boolean, remember = true): void {
+    for (const r of this.rows()) {
+      const isCurrent = r === row;
+      r.tabIndex = isCurrent ? 0 : -1;
+      r.setAttribute('aria-selected', String(isCurrent));
+      r.classList.toggle('current', isCurrent && remember);
+    }
+    if (focus) row.focus({ preventScroll: false });
+    if (remember) {
+      const key = rowKey(row);
+      if (key !== this.page.focusedId) {
+        this.page.focusedId = key;
+        this.save();
+      }
+    }
+  }
+
+  private onFocusIn(event: FocusEvent): void {
+    const row = (event.target as Element | null)?.closest<HTMLElement>('.item, .more');
+    if (row && (row.tabIndex !== 0 || !row.classList.contains('current'))) this.setCurrent(row, false);
+  }
+
+  // ---- input
+
+  private onClick(event: MouseEvent): void {
+    const target = event.target as Element | null;
+    if (!target) return;
+    const command = target.closest<HTMLElement>('[data-command]');
+    if (command) {
+      this.api.postMessage(panelCommand(command.dataset.command as PanelCommandType));
+      return;
+    }
+    const more = target.closest<HTMLElement>('.more');
+    if (more) {
+      this.toggleGroup(more.dataset.more as SuggestionType, true);
+      return;
+    }
+    const row = target.closest<HTMLElement>('.item');
+    if (!row) return;
+    const action = target.closest<HTMLElement>('[data-action]');
+    this.setCurrent(row, true);
+    this.postItem((action?.dataset.action as ItemCommandType | undefined) ?? 'open', row);
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    const row = (event.target as Element | null)?.closest<HTMLElement>('.item, .more');
+    if (!row || event.altKey || event.ctrlKey || event.metaKey) return;
+    const rows = this.rows();
+    const at = rows.indexOf(row);
+    let next: HTMLElement | undefined;
+    switch (event.key) {
+      case 'ArrowDown':
+        next = rows[Math.min(at + 1, rows.length - 1)];
+        break;
+      case 'ArrowUp':
+        next = rows[Math.max(at - 1, 0)];
+        break;
+      case 'Home':
+        next = rows[0];
+        break;
+      case 'End':
+        next = rows[rows.length - 1];
+        break;
+    }
+    if (next) {
+      event.preventDefault();
+      this.setCurrent(next, true);
+      return;
+    }
+    if (row.classList.contains('more')) {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        this.toggleGroup(row.dataset.more as SuggestionType, true);
+      }
+      return;
+    }
+    const action = KEY_ACTIONS[event.key];
+    if (action) {
+      event.preventDefault();
+      this.postItem(action, row);
+    }
+  }
+
+  private postItem(action: ItemCommandType, row: HTMLElement): void {
+    const entityId = row.dataset.entityId;
+    if (entityId) this.api.postMessage(itemCommand(action, entityId));
+  }
+
+  private toggleGroup(type: SuggestionType, keepFocus: boolean): void {
+    if (!PANEL_ITEM_TYPES.includes(type)) return;
+    const expanded = new Set(this.page.expanded);
+    if (expanded.has(type)) expanded.delete(type);
+    else expanded.add(type);
+    this.page.expanded = PANEL_ITEM_TYPES.filter((t) => expanded.has(t));
+    this.page.focusedId = `more:${type}`;
+    this.save();
+    this.renderContent();
+    this.restoreRoving(keepFocus, -1);
+  }
+
+  private onScroll(): void {
+    if (this.scrollFrame) return;
+    this.scrollFrame = requestAnimationFrame(() => {
+      this.scrollFrame = 0;
+      this.page.scrollY = Math.round(window.scrollY);
+      this.save();
+    });
+  }
+
+  private save(): void {
+    this.api.setState(this.page);
+  }
+}
+
+function itemRow(item: PanelItem, kind: string): HTMLElement {
+  const score = `Relevance ${item.relevanceScore.toFixed(2)}`;
+  const where = locationText(item.location);
+  const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';
+  const tooltip = [score, where, summary].filter(Boolean).join('\n');
+  const spoken = [`${kind}: ${item.title}`, item.reason, item.age].filter(Boolean).join('. ');
+  return el(
+    'div',
+    {
+      class: 'item',
+      role: 'option',
+      tabindex: -1,
+      'aria-selected': 'false',
+      'aria-label': spoken,
+      title: tooltip,
+      'data-entity-id': item.entityId,
+      'data-type': item.type,
+    },
+    codicon(item.icon, 'item-icon'),
+    el(
+      'div',
+      { class: 'item-main' },
+      el('div', { class: 'item-line' }, el('span', { class: 'item-title' }, item.title), item.age ? el('span', { class: 'item-age' }, item.age) : null),
+      item.reason ? el('div', { class: 'item-reason' }, item.reason) : null,
+    ),
+    el(
+      'div',
+      { class: 'item-actions' },
+      ...ITEM_ACTIONS.map((a) => {
+        const pressed = (a.action === 'useful' && item.useful) || (a.action === 'pin' && item.pinned);
+        return el(
+          'button',
+          {
+            class: 'action',
+            type: 'button',
+            tabindex: -1,
+            'data-action': a.action,
+            'aria-label': `${a.label}: ${item.title}`,
+            title: `${a.label} (${a.key})`,
+            'aria-pressed': a.pressedIcon ? String(!!pressed) : undefined,
+          },
+          codicon(pressed && a.pressedIcon ? a.pressedIcon : a.icon),
+        );
+      }),
+    ),
+  );
+}
+
+const COMMAND_BUTTONS: Readonly<Record<PanelCommandType, { label: string; icon: string }>> = {
+  refresh: { label: 'Refresh', icon: 'refresh' },
+  showLog: { label: 'Show Log', icon: 'output' },
+  openSettings: { label: 'Settings', icon: 'settings-gear' },
+};
+
+function commandButton(command: PanelCommandType, primary: boolean): HTMLButtonElement {
+  const b = COMMAND_BUTTONS[command];
+  return el('button', { class: primary ? 'button' : 'button secondary', type: 'button', 'data-command': command }, codicon(b.icon), el('span', {}, b.label));
+}
+
+function locationText(loc: PanelLocation): string {
+  if (loc.adr && !loc.path) return loc.adr;
+  let text = loc.path;
+  if (loc.line !== undefined) text += `:${loc.line}${loc.endLine !== undefined && loc.endLine !== loc.line ? `-${loc.endLine}` : ''}`;
+  if (loc.commit) text += `${text ? ' @ ' : ''}${loc.commit.slice(0, 8)}`;
+  return text;
+}
+
+function clipText(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+
+function rowKey(row: HTMLElement): string {
+  return row.dataset.entityId ?? `more:${row.dataset.more ?? ''}`;
+}
+
+function restorePageState(saved: unknown): PageState {
+  const fresh: PageState = { v: 1, expanded: [], scrollY: 0 };
+  if (typeof saved !== 'object' || saved === null) return fresh;
+  const s = saved as Partial<PageState>;
+  if (s.v !== 1) return fresh;
+  if (Array.isArray(s.expanded)) fresh.expanded = PANEL_ITEM_TYPES.filter((t) => (s.expanded as unknown[]).includes(t));
+  if (typeof s.focusedId === 'string' && s.focusedId.length <= 600) fresh.focusedId = s.focusedId;
+  if (typeof s.scrollY === 'number' && Number.isFinite(s.scrollY) && s.scrollY >= 0) fresh.scrollY = s.scrollY;
+  if (isPanelState(s.last)) fresh.last = s.last;
+  return fresh;
+}
