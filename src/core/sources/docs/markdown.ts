@@ -175,7 +175,7 @@ export function identifierWords(s: string): string[] {
 export const GENERIC_NAMES = new Set([
   'index', 'main', 'util', 'utils', 'helpers', 'types', 'type', 'common', 'shared', 'lib', 'src', 'app', 'test', 'tests',
   'spec', 'core', 'base', 'mod', 'init', '__init__', 'constants', 'config', 'readme', 'docs', 'doc', 'data', 'model',
-  'models', 'service', 'services', 'default', 'package', 'setup', 'the', 'and', 'for', 'with', 'this', 'that', 'from',
+  'models', 'service', 'services', 'default', 'package', 'setup', 'tools', 'tool', 'scripts', 'script', 'bin', 'internal', 'pkg', 'cmd', 'the', 'and', 'for', 'with', 'this', 'that', 'from',
 ]);
 
 /** Escapes a string for use inside a RegExp. */

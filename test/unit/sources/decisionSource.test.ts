@@ -1,0 +1,202 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { resolveConfig } from '../../../src/core/config';
+import { MemoryLogger } from '../../../src/core/logger';
+import { DecisionSource } from '../../../src/core/sources/decisions/decisionSource';
+import { all } from '../../../src/core/store/sqlite';
+import { openWorkspace, type Workspace } from './sourceFixtures';
+
+const NOW = Date.UTC(2024, 6, 1, 12);
+
+describe('DecisionSource', () => {
+  let ws: Workspace;
+  let source: DecisionSource;
+  let logger: MemoryLogger;
+
+  afterEach(() => ws?.dispose());
+
+  async function open(fixture?: string, config = {}) {
+    ws = await openWorkspace(fixture);
+    logger = new MemoryLogger();
+    source = new DecisionSource({ root: ws.root, store: ws.store, logger, now: () => NOW, config: resolveConfig(config) });
+  }
+
+  describe('discovery and indexing', () => {
+    it('finds ADRs in the folder named by .adr-dir, skipping README and templates', async () => {
+      await open('nygard-repo');
+      const stats = await source.refresh();
+      assert.deepEqual(source.decisionFolders, ['doc/architecture/decisions']);
+      assert.deepEqual(source.list().map((d) => d.label).sort(), ['0001', '0002', '0003', '0004']);
+      assert.equal(stats.entries, 4);
+      const rows = all<{ path: string }>(ws.store.index, "SELECT path FROM decisions_fts WHERE decisions_fts MATCH 'rounding'");
+      assert.deepEqual(rows.map((r) => r.path), ['doc/architecture/decisions/0003-price-rules-in-billing.md']);
+    });
+
+    it('skips a binary file named .md and says why in the log', async () => {
+      await open('nygard-repo');
+      writeFileSync(join(ws.root, 'doc/architecture/decisions/0005-diagram.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]));
+      const stats = await source.refresh();
+      assert.equal(stats.skipped, 1);
+      assert.ok(!source.list().some((d) => d.path.endsWith('0005-diagram.md')));
+      assert.ok(logger.lines.some((l) => l.level === 'warn' && l.message.includes('0005-diagram.md') && /binary/.test(l.message)));
+    });
+
+    it('keeps an ADR without status as unknown and logs it at debug level', async () => {
+      await open();
+      mkdirSync(join(ws.root, 'docs/decisions'), { recursive: true });
+      writeFileSync(join(ws.root, 'docs/decisions/0001-cache-images.md'), '# Cache product images\n\n## Decision\n\nUse a CDN.\n');
+      await source.refresh();
+      assert.equal(source.list()[0].status, 'unknown');
+      assert.ok(logger.lines.some((l) => l.level === 'debug' && l.message.includes('no status')));
+    });
+
+    it('finds decisions in a configured folder', async () => {
+      await open();
+      mkdirSync(join(ws.root, 'architecture/records'), { recursive: true });
+      writeFileSync(join(ws.root, 'architecture/records/0001-use-grpc.md'), '# 1. Use gRPC\n\n## Status\n\nAccepted\n');
+      source = new DecisionSource({ root: ws.root, store: ws.store, config: resolveConfig({ decisionFolders: ['architecture/records'] }) });
+      await source.refresh();
+      assert.deepEqual(source.list().map((d) => d.title), ['Use gRPC']);
+    });
+
+    it('re-reads only changed files and drops deleted ones on refresh', async () => {
+      await open('nygard-repo');
+      await source.refresh();
+      const again = await source.refresh();
+      assert.equal(again.parsed, 0);
+      const p = join(ws.root, 'doc/architecture/decisions/0003-price-rules-in-billing.md');
+      writeFileSync(p, readFileSync(p, 'utf8').replace('## Status\n\nAccepted', '## Status\n\nDeprecated'));
+      utimesSync(p, new Date(NOW), new Date(NOW));
+      const third = await source.refresh();
+      assert.equal(third.parsed, 1);
+      assert.equal(source.list().find((d) => d.label === '0003')?.status, 'deprecated');
+      rmSync(join(ws.root, 'doc/architecture/decisions/0001-record-architecture-decisions.md'));
+      assert.equal((await source.refresh()).entries, 3);
+      assert.equal(all(ws.store.index, 'SELECT path FROM decisions_fts').length, 3);
+    });
+  });
+
+  describe('linking to code', () => {
+    beforeEach(async () => {
+      await open('nygard-repo');
+      await source.refresh();
+    });
+
+    it('warns that code governed by a superseded ADR should follow its successor', () => {
+      const items = source.query({ file: 'src/payments/ledger.ts' });
+      const warning = items.find((i) => i.type === 'warning');
+      assert.ok(warning, 'a warning item');
+      assert.equal(warning.title, 'Governed by superseded ADR 0002 — see ADR 0004: Use events for ledger updates');
+      assert.equal(warning.reason, 'ADR 0002 names src/payments/ledger.ts');
+      assert.equal(warning.location.path, 'doc/architecture/decisions/0002-write-ledger-entries-directly.md');
+      const successor = items.find((i) => i.entityId === 'decision:doc/architecture/decisions/0004-use-events-for-ledger-updates.md');
+      assert.ok(successor, 'the successor is suggested too');
+      assert.match(successor.reason, /supersedes ADR 0002/);
+      assert.ok(!items.some((i) => i.entityId === 'decision:doc/architecture/decisions/0002-write-ledger-entries-directly.md'), 'the retired ADR is shown only as a warning');
+    });
+
+    it('links an ADR through an inline ADR-3 comment and reads DECISION: notes as decisions at their line', () => {
+      const items = source.query({ file: 'src/payments/ledger.ts', line: 10 });
+      const adr3 = items.find((i) => i.location.adr === '0003');
+      assert.ok(adr3);
+      assert.equal(adr3.reason, 'line 14 of src/payments/ledger.ts refers to ADR-3');
+      assert.ok(adr3.relevanceScore >= 0.9);
+      const note = items.find((i) => i.title.startsWith('Decision note:'));
+      assert.ok(note);
+      assert.equal(note.type, 'decision');
+      assert.deepEqual(note.location, { path: 'src/payments/ledger.ts', line: 8, endLine: 9 });
+      assert.equal(note.summary, 'refunds are posted as negative entries, never as deletions, so the audit trail stays complete.');
+    });
+
+    it('reads inline references from unsaved editor text when given', () => {
+      const items = source.query({ file: 'src/new.ts', fileText: 'export const x = 1; // see docs/adr/0004-use-events-for-ledger-updates.md\n' });
+      assert.equal(items[0]?.location.adr, '0004');
+    });
+
+    it('links files under a glob an ADR names, above a mere symbol mention', () => {
+      const items = source.query({ file: 'src/billing/discounts.ts', symbol: 'applyDiscount' });
+      const adr3 = items.find((i) => i.location.adr === '0003');
+      assert.ok(adr3);
+      assert.equal(adr3.reason, 'ADR 0003 covers src/billing/** (src/billing/discounts.ts is under it)');
+      assert.equal(adr3.relevanceScore, 0.86);
+    });
+
+    it('links by a backticked symbol when the path is not named', () => {
+      const items = source.query({ file: 'lib/pricing.ts', symbol: 'applyDiscount' });
+      const adr3 = items.find((i) => i.location.adr === '0003');
+      assert.ok(adr3);
+      assert.equal(adr3.reason, 'ADR 0003 mentions `applyDiscount`');
+      assert.ok(adr3.relevanceScore < 0.86 && adr3.relevanceScore >= 0.7);
+    });
+
+    it('links files under a directory an ADR names', () => {
+      const items = source.query({ file: 'src/ledger-consumer/worker.ts' });
+      const adr4 = items.find((i) => i.location.adr === '0004');
+      assert.ok(adr4);
+      assert.equal(adr4.reason, 'ADR 0004 governs src/ledger-consumer/ (src/ledger-consumer/worker.ts is under it)');
+    });
+
+    it('falls back to full-text relevance, ranked below explicit links', () => {
+      const items = source.query({ file: 'src/report/summary.ts', symbol: 'consistentBalances' });
+      assert.equal(items[0]?.location.adr, '0004');
+      assert.equal(items[0].reason, 'ADR 0004 talks about consistent, balances');
+      assert.ok(items[0].relevanceScore <= 0.35 && items[0].relevanceScore > 0);
+    });
+
+    it('returns nothing for unrelated code', () => {
+      assert.deepEqual(source.query({ file: 'tools/format.sh' }), []);
+    });
+  });
+
+  describe('recordDecision', () => {
+    it('numbers after the highest ADR and copies the Nygard format and zero padding', async () => {
+      await open('nygard-repo');
+      await source.refresh();
+      const path = await source.recordDecision({ title: 'Use Café/Ledger (v2)!', context: 'Ctx.', decision: 'We do it.', consequences: 'Fine.' });
+      assert.equal(path, 'doc/architecture/decisions/0005-use-cafe-ledger-v2.md');
+      const text = readFileSync(join(ws.root, path), 'utf8');
+      assert.match(text, /^# 5\. Use Café\/Ledger \(v2\)!\n\nDate: 2024-07-01\n\n## Status\n\nAccepted\n/);
+      assert.ok(source.list().some((d) => d.path === path), 'the new ADR is indexed at once');
+    });
+
+    it('copies MADR front matter from the newest ADR', async () => {
+      await open();
+      mkdirSync(join(ws.root, 'docs/decisions'), { recursive: true });
+      writeFileSync(join(ws.root, 'docs/decisions/007-use-json-logs.md'), readFileSync(join(__dirname, '../../../../test/fixtures/sources/adr/madr-frontmatter.md')));
+      await source.refresh();
+      const path = await source.recordDecision({ title: 'Trace with OpenTelemetry', context: 'c', decision: 'd', consequences: 'e', status: 'proposed' });
+      assert.equal(path, 'docs/decisions/008-trace-with-opentelemetry.md');
+      assert.match(readFileSync(join(ws.root, path), 'utf8'), /^---\nstatus: proposed\ndate: 2024-07-01\n---\n\n# Trace with OpenTelemetry\n\n## Context and Problem Statement/);
+    });
+
+    it('copies MADR bullet fields from the newest ADR', async () => {
+      await open();
+      mkdirSync(join(ws.root, 'docs/adr'), { recursive: true });
+      writeFileSync(join(ws.root, 'docs/adr/0012-use-keycloak.md'), readFileSync(join(__dirname, '../../../../test/fixtures/sources/adr/madr-bullets.md')));
+      await source.refresh();
+      const path = await source.recordDecision({ title: 'Rotate keys monthly', context: 'c', decision: 'd', consequences: 'e' });
+      assert.equal(path, 'docs/adr/0013-rotate-keys-monthly.md');
+      assert.match(readFileSync(join(ws.root, path), 'utf8'), /^# Rotate keys monthly\n\n\* Status: accepted\n\* Date: 2024-07-01\n/);
+    });
+
+    it('creates docs/adr with 0001 when the repo has no decisions yet', async () => {
+      await open();
+      await source.refresh();
+      const path = await source.recordDecision({ title: 'Record architecture decisions', context: 'c', decision: 'd', consequences: 'e' });
+      assert.equal(path, 'docs/adr/0001-record-architecture-decisions.md');
+    });
+
+    it('refuses to overwrite when the next number is already taken', async () => {
+      await open('nygard-repo');
+      await source.refresh();
+      const dir = join(ws.root, 'doc/architecture/decisions');
+      // A draft someone keeps under the next number must not be clobbered or shadowed.
+      writeFileSync(join(dir, '0005-draft.txt'), 'keep me');
+      await assert.rejects(source.recordDecision({ title: 'Anything', context: '', decision: '', consequences: '' }), /already taken/);
+      assert.equal(readFileSync(join(dir, '0005-draft.txt'), 'utf8'), 'keep me');
+      assert.ok(!readdirSync(dir).some((n) => n.startsWith('0005-anything')));
+      assert.ok(existsSync(join(dir, '0004-use-events-for-ledger-updates.md')));
+    });
+  });
+});
