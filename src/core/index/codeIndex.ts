@@ -1,0 +1,605 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CoreConfig } from '../config';
+import type { Logger } from '../logger';
+import { nullLogger } from '../logger';
+import { toRelative } from '../paths';
+import { looksBinary, scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
+import type { Store } from '../store/store';
+import { all, one, type Database, type SqlValue } from '../store/sqlite';
+import { extractFacts, type FileFacts, type ImportName, type SymbolKind } from './extract';
+import { familyOf, languageOf, parserFor, type LangId } from './languages';
+import { FileSet, ImportResolver, type ResolvedImport } from './resolve';
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+}
+
+export interface BuildOptions {
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** Use this file list instead of scanning the workspace. */
+  files?: readonly ScannedFile[];
+}
+
+export interface BuildStats {
+  /** Code files considered. */
+  files: number;
+  /** Files parsed in this run (new or changed content). */
+  parsed: number;
+  /** Files left as they were (same content hash). */
+  skipped: number;
+  /** Files that could not be read or parsed. */
+  failed: number;
+  /** Rows in the index after the run. */
+  symbols: number;
+  calls: number;
+  imports: number;
+  ms: number;
+  capped?: ScanCap;
+}
+
+export interface IndexedSymbol {
+  path: string;
+  name: string;
+  kind: SymbolKind;
+  startLine: number;
+  endLine: number;
+  container?: string;
+  exported: boolean;
+  deprecated: boolean;
+}
+
+/**
+ * How sure a caller is:
+ * - `resolved`: the call's name is bound to the definition's file through imports (named, renamed,
+ *   namespace, default, `export … from` chains, star imports), lives in the same file, or in the same
+ *   Go/Java/C# package folder; for methods, a static call through the class name, or `this.m()` in
+ *   the file defining the class.
+ * - `likely`: a method call `x.m()` in a file where the method's class is in scope (defined or
+ *   imported), the receiver's type unknown.
+ * - `name`: only the name matches; returned only when no resolved or likely caller exists.
+ */
+export type CallerConfidence = 'resolved' | 'likely' | 'name';
+
+export interface CallerRef {
+  path: string;
+  line: number;
+  column: number;
+  enclosing?: string;
+  confidence: CallerConfidence;
+}
+
+export interface DeprecatedUse {
+  name: string;
+  line: number;
+  column: number;
+  enclosing?: string;
+  confidence: Exclude<CallerConfidence, 'name'>;
+  definition: { path: string; line: number; endLine: number; container?: string };
+}
+
+export interface UpdateResult {
+  status: 'parsed' | 'unchanged' | 'removed' | 'skipped';
+  ms: number;
+}
+
+interface SymbolRow {
+  path: string;
+  name: string;
+  kind: string;
+  start_line: number;
+  end_line: number;
+  container: string | null;
+  exported: number;
+  deprecated: number;
+}
+
+interface CallRow {
+  path: string;
+  name: string;
+  qualifier: string | null;
+  line: number;
+  col: number;
+  enclosing: string | null;
+}
+
+interface Binding {
+  file: string;
+  local: string;
+  how: 'direct' | 'namespace' | 'scope';
+}
+
+interface PendingFile {
+  path: string;
+  hash: string;
+  lang: LangId;
+  size: number;
+  mtime: number;
+  facts?: FileFacts;
+  imports?: ResolvedImport[];
+}
+
+const RANK: Record<CallerConfidence, number> = { resolved: 0, likely: 1, name: 2 };
+const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
+const SLICE_MS = 12;
+const MAX_BINDING_STEPS = 5000;
+const LAST_BUILD_KEY = 'codeIndex.lastBuild';
+
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * The multi-language code index: definitions, call sites and imports of every code file, kept in
+ * the store's index database and updated file by file when content changes.
+ */
+export class CodeIndex {
+  private fileSet: FileSet | undefined;
+  private resolver: ImportResolver | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly root: string,
+    private readonly config: CoreConfig,
+    private readonly logger: Logger = nullLogger,
+  ) {}
+
+  private get db(): Database {
+    return this.store.index;
+  }
+
+  // ------------------------------------------------------------ building
+
+  /** Indexes the workspace in the background: never blocks for long, reports progress, can be cancelled. */
+  async build(options: BuildOptions = {}): Promise<BuildStats> {
+    const started = Date.now();
+    const { signal, onProgress } = options;
+    let capped: ScanCap | undefined;
+    let scanned = options.files;
+    if (!scanned) {
+      const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger });
+      scanned = scan.files;
+      capped = scan.capped;
+    }
+    const code = scanned.filter((f) => languageOf(f.path) && f.size <= this.config.index.maxFileBytes);
+    const known = new Map<string, { hash: string; size: number; mtime: number }>();
+    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(this.db, 'SELECT path, hash, size, mtime FROM files')) known.set(r.path, r);
+
+    this.fileSet = new FileSet(code.map((f) => f.path));
+    this.resolver = new ImportResolver(this.root, this.fileSet);
+
+    // Files gone from the workspace (unless the scan was cut short and simply did not reach them).
+    if (!capped) {
+      const present = new Set(code.map((f) => f.path));
+      const gone = [...known.keys()].filter((p) => !present.has(p));
+      if (gone.length) this.writeBatch([], gone);
+    }
+
+    const stats: BuildStats = { files: code.length, parsed: 0, skipped: 0, failed: 0, symbols: 0, calls: 0, imports: 0, ms: 0, capped };
+    let batch: PendingFile[] = [];
+    let sliceStart = Date.now();
+    const total = code.length;
+    onProgress?.({ done: 0, total });
+    for (let i = 0; i < code.length; i++) {
+      if (signal?.aborted) {
+        this.writeBatch(batch);
+        throw signal.reason instanceof Error ? signal.reason : new Error('Indexing was cancelled.');
+      }
+      const f = code[i];
+      const prev = known.get(f.path);
+      if (prev && prev.size === f.size && prev.mtime === f.mtime) {
+        stats.skipped++;
+      } else {
+        const entry = await this.prepare(f.path, f, prev?.hash);
+        if (entry === 'unchanged') {
+          stats.skipped++;
+          batch.push({ path: f.path, hash: prev!.hash, lang: languageOf(f.path)!, size: f.size, mtime: f.mtime });
+        } else if (entry) {
+          stats.parsed++;
+          batch.push(entry);
+        } else stats.failed++;
+      }
+      if (Date.now() - sliceStart >= SLICE_MS || i === code.length - 1) {
+        this.writeBatch(batch);
+        batch = [];
+        onProgress?.({ done: i + 1, total });
+        await yieldToLoop();
+        sliceStart = Date.now();
+      }
+    }
+    this.writeBatch(batch);
+    const counts = this.counts();
+    Object.assign(stats, counts, { ms: Date.now() - started });
+    this.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [LAST_BUILD_KEY, JSON.stringify({ ...stats, at: Date.now() })]);
+    this.store.markIndexDirty();
+    this.logger.info(`Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed) in ${stats.ms} ms`);
+    return stats;
+  }
+
+  /** Re-indexes one file after a save or external change; removes it when it no longer exists. */
+  async updateFile(path: string): Promise<UpdateResult> {
+    const started = performance.now();
+    const rel = this.rel(path);
+    const done = (status: UpdateResult['status']): UpdateResult => ({ status, ms: performance.now() - started });
+    if (rel === undefined) return done('skipped');
+    if (/(^|\/)(tsconfig|jsconfig)\.json$|(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
+      this.resolver?.invalidateConfig();
+      return done('skipped');
+    }
+    const lang = languageOf(rel);
+    if (!lang) return done('skipped');
+    let st;
+    try {
+      st = await stat(join(this.root, rel));
+    } catch {
+      this.removeFile(rel);
+      return done('removed');
+    }
+    if (!st.isFile()) return done('skipped');
+    if (st.size > this.config.index.maxFileBytes) {
+      this.removeFile(rel);
+      return done('skipped');
+    }
+    this.ensureResolver().files.add(rel);
+    const prev = one<{ hash: string }>(this.db, 'SELECT hash FROM files WHERE path = ?', [rel]);
+    const entry = await this.prepare(rel, { path: rel, size: st.size, mtime: Math.round(st.mtimeMs) }, prev?.hash);
+    if (entry === 'unchanged') {
+      this.db.run('UPDATE files SET size = ?, mtime = ? WHERE path = ?', [st.size, Math.round(st.mtimeMs), rel]);
+      this.store.markIndexDirty();
+      return done('unchanged');
+    }
+    if (!entry) {
+      this.removeFile(rel);
+      return done('skipped');
+    }
+    this.writeBatch([entry]);
+    this.store.markIndexDirty();
+    return done('parsed');
+  }
+
+  /** Drops a file (deleted or renamed away) from the index. */
+  removeFile(path: string): void {
+    const rel = this.rel(path);
+    if (rel === undefined) return;
+    this.fileSet?.delete(rel);
+    this.writeBatch([], [rel]);
+    this.store.markIndexDirty();
+  }
+
+  // ------------------------------------------------------------ queries
+
+  /** The innermost definition whose lines contain `line` (1-based). */
+  symbolAt(path: string, line: number): IndexedSymbol | undefined {
+    const rel = this.rel(path);
+    if (rel === undefined) return undefined;
+    const row = one<SymbolRow>(
+      this.db,
+      'SELECT * FROM symbols WHERE path = ? AND start_line <= ? AND end_line >= ? ORDER BY (end_line - start_line) ASC, start_line DESC LIMIT 1',
+      [rel, line, line],
+    );
+    return row && toSymbol(row);
+  }
+
+  /** Every definition of a name, exported ones first. */
+  definitions(name: string): IndexedSymbol[] {
+    return all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ? ORDER BY exported DESC, path, start_line', [name]).map(toSymbol);
+  }
+
+  symbolsIn(path: string): IndexedSymbol[] {
+    const rel = this.rel(path);
+    if (rel === undefined) return [];
+    return all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE path = ? ORDER BY start_line, end_line DESC', [rel]).map(toSymbol);
+  }
+
+  /** Call sites of a function, method or class (constructions), best evidence first; see CallerConfidence. */
+  callers(target: { name: string; path?: string }, limit = 200): CallerRef[] {
+    const rel = target.path === undefined ? undefined : this.rel(target.path);
+    let defs = rel === undefined
+      ? all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ?', [target.name])
+      : all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ? AND path = ?', [target.name, rel]);
+    if (!defs.length && rel !== undefined) {
+      defs = [{ path: rel, name: target.name, kind: 'function', start_line: 0, end_line: 0, container: null, exported: 1, deprecated: 0 }];
+    }
+    const found = new Map<string, CallerRef>();
+    const memo = new Map<string, Array<{ path: string; names: string }>>();
+    for (const def of defs) {
+      for (const ref of this.callsTo(def, memo)) keepBest(found, ref);
+    }
+    if (!found.size) {
+      for (const c of all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ? ORDER BY path, line LIMIT ?', [target.name, limit])) {
+        keepBest(found, { ...callRef(c), confidence: 'name' });
+      }
+    }
+    return [...found.values()]
+      .sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column))
+      .slice(0, limit);
+  }
+
+  /** Workspace files this file imports. */
+  importsOf(path: string): string[] {
+    const rel = this.rel(path);
+    if (rel === undefined) return [];
+    return all<{ resolved: string }>(this.db, 'SELECT DISTINCT resolved FROM imports WHERE path = ? AND resolved IS NOT NULL AND resolved <> path ORDER BY resolved', [rel]).map((r) => r.resolved);
+  }
+
+  /** Workspace files that import this file. */
+  importersOf(path: string): string[] {
+    const rel = this.rel(path);
+    if (rel === undefined) return [];
+    return all<{ path: string }>(this.db, 'SELECT DISTINCT path FROM imports WHERE resolved = ? AND path <> resolved ORDER BY path', [rel]).map((r) => r.path);
+  }
+
+  /** Calls in a file to definitions marked deprecated, resolved by the same rules as callers(). */
+  deprecatedUsedIn(path: string): DeprecatedUse[] {
+    const rel = this.rel(path);
+    if (rel === undefined) return [];
+    const names = all<{ name: string }>(this.db, 'SELECT DISTINCT name FROM calls WHERE path = ?', [rel]).map((r) => r.name);
+    const defs: SymbolRow[] = [];
+    for (let i = 0; i < names.length; i += 500) {
+      const chunk = names.slice(i, i + 500);
+      defs.push(...all<SymbolRow>(this.db, `SELECT * FROM symbols WHERE deprecated = 1 AND name IN (${chunk.map(() => '?').join(',')})`, chunk));
+    }
+    const out = new Map<string, DeprecatedUse>();
+    const memo = new Map<string, Array<{ path: string; names: string }>>();
+    for (const def of defs) {
+      for (const ref of this.callsTo(def, memo, rel)) {
+        if (ref.confidence === 'name') continue;
+        const key = `${ref.line}:${ref.column}`;
+        const prev = out.get(key);
+        if (prev && RANK[prev.confidence] <= RANK[ref.confidence]) continue;
+        out.set(key, {
+          name: def.name,
+          line: ref.line,
+          column: ref.column,
+          enclosing: ref.enclosing,
+          confidence: ref.confidence,
+          definition: { path: def.path, line: def.start_line, endLine: def.end_line, container: def.container ?? undefined },
+        });
+      }
+    }
+    return [...out.values()].sort((a, b) => a.line - b.line || a.column - b.column);
+  }
+
+  stats(): { files: number; symbols: number; calls: number; imports: number; byLanguage: Record<string, number>; lastBuild?: BuildStats & { at: number } } {
+    const byLanguage: Record<string, number> = {};
+    for (const r of all<{ lang: string; n: number }>(this.db, 'SELECT lang, count(*) AS n FROM files GROUP BY lang')) byLanguage[r.lang ?? 'other'] = r.n;
+    const files = Object.values(byLanguage).reduce((a, b) => a + b, 0);
+    const last = one<{ value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?', [LAST_BUILD_KEY]);
+    let lastBuild: (BuildStats & { at: number }) | undefined;
+    try {
+      lastBuild = last ? JSON.parse(last.value) : undefined;
+    } catch {
+      lastBuild = undefined;
+    }
+    return { files, ...this.counts(), byLanguage, lastBuild };
+  }
+
+  // ------------------------------------------------------------ internals
+
+  private rel(path: string): string | undefined {
+    const rel = toRelative(this.root, path);
+    return rel === '' ? undefined : rel;
+  }
+
+  private ensureResolver(): ImportResolver {
+    if (!this.resolver) {
+      this.fileSet = new FileSet(all<{ path: string }>(this.db, 'SELECT path FROM files').map((r) => r.path));
+      this.resolver = new ImportResolver(this.root, this.fileSet);
+    }
+    return this.resolver;
+  }
+
+  private counts(): { symbols: number; calls: number; imports: number } {
+    const n = (table: string) => Number(one<{ n: number }>(this.db, `SELECT count(*) AS n FROM ${table}`)?.n ?? 0);
+    return { symbols: n('symbols'), calls: n('calls'), imports: n('imports') };
+  }
+
+  /** Reads, hashes and (when the content changed) parses one file; nothing is written yet. */
+  private async prepare(rel: string, f: Pick<ScannedFile, 'path' | 'size' | 'mtime'>, prevHash: string | undefined): Promise<PendingFile | 'unchanged' | undefined> {
+    const lang = languageOf(rel);
+    if (!lang) return undefined;
+    let buf: Buffer;
+    try {
+      buf = await readFile(join(this.root, rel));
+    } catch (err) {
+      this.logger.debug(`Cannot read ${rel}: ${(err as Error).message}`);
+      return undefined;
+    }
+    if (buf.length > this.config.index.maxFileBytes || looksBinary(buf)) return undefined;
+    const hash = createHash('sha1').update(buf).digest('hex');
+    if (hash === prevHash) return 'unchanged';
+    const parser = await parserFor(lang);
+    const tree = parser.parse(buf.toString('utf8'));
+    if (!tree) return undefined;
+    let facts: FileFacts;
+    try {
+      facts = extractFacts(lang, tree);
+    } catch (err) {
+      this.logger.warn(`Could not index ${rel}: ${(err as Error).message}`);
+      return undefined;
+    } finally {
+      tree.delete();
+    }
+    const resolver = this.ensureResolver();
+    const imports = facts.imports.flatMap((imp) => resolver.resolve(rel, lang, imp));
+    return { path: rel, hash, lang, size: f.size, mtime: f.mtime, facts, imports };
+  }
+
+  /** Replaces the rows of the given files (and deletes `removed`) in one transaction. */
+  private writeBatch(entries: readonly PendingFile[], removed: readonly string[] = []): void {
+    if (!entries.length && !removed.length) return;
+    const db = this.db;
+    const now = Date.now();
+    const stmts = {
+      delSymbols: db.prepare('DELETE FROM symbols WHERE path = ?'),
+      delCalls: db.prepare('DELETE FROM calls WHERE path = ?'),
+      delImports: db.prepare('DELETE FROM imports WHERE path = ?'),
+      delFile: db.prepare('DELETE FROM files WHERE path = ?'),
+      file: db.prepare('INSERT OR REPLACE INTO files (path, hash, lang, size, mtime, indexed_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      touch: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
+      symbol: db.prepare('INSERT INTO symbols (path, name, kind, start_line, end_line, container, exported, deprecated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      call: db.prepare('INSERT INTO calls (path, name, qualifier, line, col, enclosing) VALUES (?, ?, ?, ?, ?, ?)'),
+      import: db.prepare('INSERT INTO imports (path, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
+    };
+    const exec = (s: { run(p: SqlValue[]): void }, p: SqlValue[]) => s.run(p);
+    db.run('BEGIN');
+    try {
+      for (const p of removed) {
+        for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports, stmts.delFile]) exec(s, [p]);
+      }
+      for (const e of entries) {
+        if (!e.facts) {
+          exec(stmts.touch, [e.size, e.mtime, e.path]);
+          continue;
+        }
+        for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports]) exec(s, [e.path]);
+        exec(stmts.file, [e.path, e.hash, e.lang, e.size, e.mtime, now]);
+        for (const s of e.facts.symbols) exec(stmts.symbol, [e.path, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0]);
+        for (const c of e.facts.calls) exec(stmts.call, [e.path, c.name, c.qualifier ?? null, c.line, c.column, c.enclosing ?? null]);
+        for (const i of e.imports ?? []) exec(stmts.import, [e.path, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
+      }
+      db.run('COMMIT');
+    } catch (err) {
+      db.run('ROLLBACK');
+      throw err;
+    } finally {
+      for (const s of Object.values(stmts)) s.free();
+    }
+    this.store.markIndexDirty();
+  }
+
+  private importersWithNames(file: string, memo: Map<string, Array<{ path: string; names: string }>>): Array<{ path: string; names: string }> {
+    let rows = memo.get(file);
+    if (!rows) {
+      rows = all<{ path: string; names: string }>(this.db, 'SELECT path, names FROM imports WHERE resolved = ? AND path <> resolved', [file]);
+      memo.set(file, rows);
+    }
+    return rows;
+  }
+
+  /** Files and local names through which `name`, defined in `defPath`, is reachable. */
+  private bindingsOf(defPath: string, name: string, isDefault: boolean, memo: Map<string, Array<{ path: string; names: string }>>): Binding[] {
+    const out: Binding[] = [{ file: defPath, local: name, how: 'scope' }];
+    const lang = languageOf(defPath);
+    const family = lang && familyOf(lang);
+    if (family === 'go' || family === 'java' || family === 'csharp') {
+      // One package (or namespace folder) shares its top-level names without imports.
+      const dir = defPath.includes('/') ? defPath.slice(0, defPath.lastIndexOf('/')) : '';
+      const ext = defPath.slice(defPath.lastIndexOf('.'));
+      for (const f of this.ensureResolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, local: name, how: 'scope' });
+    }
+    const queue: Array<[string, string]> = [[defPath, name]];
+    const seen = new Set<string>([`${defPath}\0${name}`]);
+    const push = (file: string, local: string) => {
+      const key = `${file}\0${local}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      queue.push([file, local]);
+    };
+    let steps = 0;
+    while (queue.length && steps < MAX_BINDING_STEPS) {
+      const [file, n] = queue.shift()!;
+      for (const row of this.importersWithNames(file, memo)) {
+        steps++;
+        let names: ImportName[];
+        try {
+          names = JSON.parse(row.names) as ImportName[];
+        } catch {
+          continue;
+        }
+        for (const entry of names) {
+          if (entry.reexport) {
+            if (entry.name === n && entry.local !== '*') push(row.path, entry.local);
+            else if (entry.name === '*' && entry.local === '*') push(row.path, n);
+            continue;
+          }
+          const named = entry.name === n || (entry.name === 'default' && isDefault && file === defPath);
+          if (named) {
+            out.push({ file: row.path, local: entry.local, how: 'direct' });
+            // An imported name can be imported again from the importing module (Python, `export { x }`).
+            push(row.path, entry.local);
+          } else if (entry.name === '*') {
+            if (entry.local === '*') {
+              out.push({ file: row.path, local: n, how: 'scope' });
+              push(row.path, n);
+            } else out.push({ file: row.path, local: entry.local, how: 'namespace' });
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Calls that reach one definition, optionally only those inside one file. */
+  private callsTo(def: SymbolRow, memo: Map<string, Array<{ path: string; names: string }>>, onlyFile?: string): CallerRef[] {
+    const out: CallerRef[] = [];
+    const isMethod = def.kind === 'method' && !!def.container;
+    const bound = isMethod ? def.container! : def.name;
+    const bindings = this.bindingsOf(def.path, bound, def.exported === 2, memo).filter((b) => onlyFile === undefined || b.file === onlyFile);
+    const family = familyOf(languageOf(def.path) ?? 'typescript');
+    const implicitThis = family === 'java' || family === 'csharp';
+    const callsByFile = new Map<string, CallRow[]>();
+    const callsIn = (file: string) => {
+      let rows = callsByFile.get(file);
+      if (!rows) {
+        rows = all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ?', [file, def.name]);
+        callsByFile.set(file, rows);
+      }
+      return rows;
+    };
+    for (const b of bindings) {
+      for (const c of callsIn(b.file)) {
+        const q = c.qualifier;
+        let confidence: CallerConfidence | undefined;
+        if (!isMethod) {
+          if (b.how === 'namespace') confidence = q !== null && (q === b.local || lastSegment(q) === b.local) ? 'resolved' : undefined;
+          // A direct binding under another local name is matched by the query below.
+          else if (b.how === 'scope' || b.local === def.name) confidence = q === null ? 'resolved' : undefined;
+        } else if (q === null) {
+          // Implicit `this` in Java and C#.
+          confidence = b.how === 'scope' && implicitThis ? 'likely' : undefined;
+        } else if (q === b.local || (b.how === 'namespace' && q === `${b.local}.${bound}`)) {
+          confidence = 'resolved';
+        } else if (SELF_RECEIVERS.has(q)) {
+          confidence = b.file === def.path ? 'resolved' : 'likely';
+        } else {
+          confidence = 'likely';
+        }
+        if (confidence) out.push({ ...callRef(c), confidence });
+      }
+      if (!isMethod && b.how === 'direct' && b.local !== def.name) {
+        for (const c of all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ? AND qualifier IS NULL', [b.file, b.local])) out.push({ ...callRef(c), confidence: 'resolved' });
+      }
+    }
+    return out;
+  }
+}
+
+function lastSegment(q: string): string {
+  const parts = q.split(/::|\./);
+  return parts[parts.length - 1];
+}
+
+function callRef(c: CallRow): Omit<CallerRef, 'confidence'> {
+  return { path: c.path, line: c.line, column: c.col, enclosing: c.enclosing ?? undefined };
+}
+
+function keepBest(found: Map<string, CallerRef>, ref: CallerRef): void {
+  const key = `${ref.path}:${ref.line}:${ref.column}`;
+  const prev = found.get(key);
+  if (!prev || RANK[ref.confidence] < RANK[prev.confidence]) found.set(key, ref);
+}
+
+function toSymbol(r: SymbolRow): IndexedSymbol {
+  return {
+    path: r.path,
+    name: r.name,
+    kind: r.kind as SymbolKind,
+    startLine: r.start_line,
+    endLine: r.end_line,
+    container: r.container ?? undefined,
+    exported: r.exported > 0,
+    deprecated: r.deprecated === 1,
+  };
+}
