@@ -439,8 +439,15 @@ function itemRow(item: PanelItem, kind: string): HTMLElement {
     el(
       'div',
       { class: 'item-main' },
-      el('div', { class: 'item-line' }, el('span', { class: 'item-title' }, item.title), item.age ? el('span', { class: 'item-age' }, item.age) : null),
-      item.reason ? el('div', { class: 'item-reason' }, item.reason) : null,
+      el('div', { class: 'item-title' }, item.title),
+      item.reason || item.age
+        ? el(
+            'div',
+            { class: 'item-detail' },
+            item.reason ? el('span', { class: 'item-reason' }, item.reason) : null,
+            item.age ? el('span', { class: 'item-age' }, item.age) : null,
+          )
+        : null,
     ),
     el(
       'div',
