@@ -225,7 +225,7 @@ export class SubscriptionRegistry {
     const s = scope === undefined ? undefined : normalizeScope(scope);
     const { rows, expired } = this.store.read((db) => ({
       rows: s === undefined
-        ? all<Row>(db, 'SELECT * FROM subscriptions WHERE renewed_at > ? ORDER BY created_at, id', [cutoff])
+        ? all<Row>(db, 'SELECT * FROM subscriptions WHERE renewed_at > ? ORDER BY created_at, rowid', [cutoff])
         : activeRows(db, s, cutoff, 'created_at'),
       expired: all<{ id: string }>(db, 'SELECT id FROM subscriptions WHERE renewed_at <= ?', [cutoff]).map((r) => r.id),
     }));
@@ -422,7 +422,7 @@ function findByKey(db: Database, scope: string, kind: string, target: string): R
 }
 
 function activeRows(db: Database, scope: string, cutoff: number, order: 'renewed_at' | 'created_at' = 'renewed_at'): Row[] {
-  const orderBy = order === 'renewed_at' ? 'renewed_at, created_at, id' : 'created_at, id';
+  const orderBy = order === 'renewed_at' ? 'renewed_at, created_at, rowid' : 'created_at, rowid';
   return all<Row>(db, `SELECT * FROM subscriptions WHERE scope = ? AND renewed_at > ? ORDER BY ${orderBy}`, [scope, cutoff]);
 }
 
