@@ -239,8 +239,8 @@ export async function consolidateEpisodes(episodes: readonly Episode[], model: T
       model.complete(prompt, controller.signal),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
+          reject(new MemoryError(`The model did not answer within ${(timeoutMs / 1000).toLocaleString('en-US')} s.`));
           controller.abort();
-          reject(new MemoryError(`The model did not answer within ${Math.round(timeoutMs / 1000)} s.`));
         }, timeoutMs);
       }),
       new Promise<never>((_, reject) => {
