@@ -210,6 +210,17 @@ describe('Suggestions page (Chromium)', function () {
     assert.equal(await focusedId(), 'change');
   });
 
+  it('keeps the scroll position across a reload', async () => {
+    await page.setViewportSize({ width: 320, height: 260 });
+    await showState(page, protocol, ready());
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.waitForFunction(() => JSON.parse(sessionStorage.getItem('vscode-webview-state')).scrollY === 300);
+    await page.reload();
+    await waitForReady(page);
+    await showState(page, protocol, ready());
+    assert.equal(await page.evaluate(() => Math.round(window.scrollY)), 300);
+  });
+
   it('draws the last state at once when the page is rebuilt, before the host answers', async () => {
     await showState(page, protocol, ready());
     await page.reload();
