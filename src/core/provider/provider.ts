@@ -72,6 +72,8 @@ export interface SuggestOptions {
   record?: boolean;
   /** Per-source time limit (ms). */
   sourceTimeoutMs?: number;
+  /** The definition around the cursor when the adapter knows it (editor symbols). */
+  symbolRange?: { name: string; startLine: number; endLine: number };
 }
 
 const SUGGESTION_HISTORY = 2000;
@@ -101,7 +103,7 @@ export class ProactiveContextProvider {
     const notes: string[] = [];
     const signal = options.signal ?? new AbortController().signal;
     const line = query.cursorPosition?.line;
-    const symbolRange = query.currentFile && line !== undefined ? this.resolveSymbol(query.currentFile, line) : undefined;
+    const symbolRange = options.symbolRange ?? (query.currentFile && line !== undefined ? this.resolveSymbol(query.currentFile, line) : undefined);
     const q: ProactiveQuery = { ...query, currentSymbol: query.currentSymbol ?? symbolRange?.name };
     const ctx: SourceContext = { query: q, symbolRange, config, now, signal, note: (t) => notes.includes(t) || notes.push(t) };
 

@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { ActivityTracker, relativePath } from './vscode/activityTracker';
+import { registerChatParticipant } from './vscode/chat/participant';
+import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
+import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
+import { affectsConfig, readConfig } from './vscode/config';
+import { EngineHost } from './vscode/engines';
+import { languageServerSource } from './vscode/languageServer';
+import { asLogger, createLog } from './vscode/log';
+import { registerMcpProvider } from './vscode/mcpProvider';
+import { registerGitContentProvider } from './vscode/openItem';
+import { SuggestionsStatusBar } from './vscode/statusBar';
+import { SuggestionsController } from './vscode/suggestionsController';
+import { registerTools } from './vscode/tools/tools';
+import { SuggestionsViewProvider } from './vscode/views/suggestionsView';
+
+let host: EngineHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = createLog();
+  context.subscriptions.push(log);
+  const logger = asLogger(log);
+  host = new EngineHost(logger);
+  const tracker = new ActivityTracker(() => readConfig().debounceMs);
+  const view = new SuggestionsViewProvider(context.extensionUri, log);
+  view.register(context);
+  const status = new SuggestionsStatusBar();
+  const controller = new SuggestionsController(host, tracker, view, status, log, subscribeToItem);
+  context.subscriptions.push(host, tracker, status, controller);
+
+  registerWorkspaceCommands(context, host, tracker, controller, log);
+  registerSubscriptionCommands(context, host, tracker);
+  registerChatParticipant(context, { host, tracker, log });
+  registerTools(context, { host, tracker, log });
+  registerMcpProvider(context, (folder) => host!.stateDirFor(folder));
+  registerGitContentProvider(context, async (root) => {
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === root);
+    return folder ? host!.get(folder) : undefined;
+  });
+  wireEngines(context, host, tracker, view, controller, log);
+
+  // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
+  setTimeout(() => tracker.refresh(), 0);
+}
+
+function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
+  context.subscriptions.push(
+    engines.onDidOpenEngine(({ folder, engine }) => {
+      engine.addSource(languageServerSource(folder));
+      for (const n of engine.store.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
+      engine.onDidChangeIndexing((progress) => {
+        view.setIndexing(progress ?? null);
+        if (!progress) controller.render();
+      });
+      engine.onDidChangeWorkspaceData(() => tracker.refresh());
+      void engine.startBackgroundWork().catch((err) => log.error(`Background indexing of ${folder.name} failed: ${(err as Error).message}`));
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!affectsConfig(e)) return;
+      for (const { folder, engine } of await engines.opened()) engine.setConfig(readConfig(folder.uri));
+      tracker.refresh();
+    }),
+  );
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+  const onFile = (deleted: boolean) => async (uri: vscode.Uri) => {
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder || uri.scheme !== 'file') return;
+    const path = relativePath(folder, uri);
+    if (path.startsWith('.git/') || path.includes('/node_modules/') || path.startsWith('node_modules/')) return;
+    for (const o of await engines.opened()) if (o.folder === folder) o.engine.fileChanged(path, deleted);
+  };
+  context.subscriptions.push(watcher, watcher.onDidChange(onFile(false)), watcher.onDidCreate(onFile(false)), watcher.onDidDelete(onFile(true)));
+}
+
+export async function deactivate(): Promise<void> {
+  await host?.disposeAll();
+  host = undefined;
+}

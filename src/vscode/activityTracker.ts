@@ -1,0 +1,163 @@
+import * as vscode from 'vscode';
+
+/** What the user is looking at, after the cursor has stopped for the debounce time. */
+export type Activity =
+  | {
+      kind: 'file';
+      uri: vscode.Uri;
+      folder: vscode.WorkspaceFolder;
+      /** Root-relative, forward slashes. */
+      path: string;
+      line: number; // 1-based
+      column: number; // 1-based
+      selection?: { startLine: number; endLine: number };
+      /** Innermost document symbol at the cursor (from the editor's language support). */
+      symbol?: { name: string; startLine: number; endLine: number };
+      recentFiles: string[];
+      languageId: string;
+    }
+  | { kind: 'none'; reason: 'no-workspace' | 'no-editor' | 'unsupported-document' | 'outside-workspace'; detail?: string };
+
+export interface ActivityEvent {
+  activity: Activity;
+  /** Aborted as soon as a newer activity arrives: work for this one is stale. */
+  signal: AbortSignal;
+}
+
+const SYMBOL_TIMEOUT_MS = 400;
+const MAX_RECENT = 10;
+
+/**
+ * Turns editor events into debounced Activity events. Untitled, output, virtual and
+ * out-of-workspace documents become an honest 'none' activity, never an error; a new event
+ * cancels the work still running for the previous one.
+ */
+export class ActivityTracker implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ActivityEvent>();
+  readonly onDidChangeActivity = this.emitter.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private current: AbortController | undefined;
+  private readonly recent: string[] = [];
+  private last: Activity | undefined;
+
+  constructor(private readonly debounceMs: () => number) {
+    this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.textEditor === vscode.window.activeTextEditor) this.schedule();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule(0)),
+      this.emitter,
+    );
+  }
+
+  get lastActivity(): Activity | undefined {
+    return this.last;
+  }
+
+  /** Recomputes now (refresh command, view opened). */
+  refresh(): void {
+    this.schedule(0);
+  }
+
+  private schedule(delay = this.debounceMs()): void {
+    clearTimeout(this.timer);
+    this.current?.abort();
+    this.timer = setTimeout(() => void this.fire(), delay);
+  }
+
+  private async fire(): Promise<void> {
+    const controller = new AbortController();
+    this.current?.abort();
+    this.current = controller;
+    const activity = await this.compute(controller.signal);
+    if (controller.signal.aborted) return;
+    this.last = activity;
+    this.emitter.fire({ activity, signal: controller.signal });
+  }
+
+  private async compute(signal: AbortSignal): Promise<Activity> {
+    if (!vscode.workspace.workspaceFolders?.length) return { kind: 'none', reason: 'no-workspace' };
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) return { kind: 'none', reason: 'no-editor' };
+    const doc = editor.document;
+    if (doc.uri.scheme !== 'file') {
+      return { kind: 'none', reason: 'unsupported-document', detail: doc.isUntitled ? 'an unsaved (untitled) editor' : `a ${doc.uri.scheme}: document` };
+    }
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+    if (!folder) return { kind: 'none', reason: 'outside-workspace', detail: vscode.workspace.asRelativePath(doc.uri) };
+    const path = relativePath(folder, doc.uri);
+    this.remember(path);
+    const pos = editor.selection.active;
+    const sel = editor.selection;
+    const symbol = await symbolAt(doc.uri, pos, signal);
+    return {
+      kind: 'file',
+      uri: doc.uri,
+      folder,
+      path,
+      line: pos.line + 1,
+      column: pos.character + 1,
+      selection: sel.isEmpty ? undefined : { startLine: sel.start.line + 1, endLine: sel.end.line + 1 },
+      symbol,
+      recentFiles: this.recent.filter((p) => p !== path),
+      languageId: doc.languageId,
+    };
+  }
+
+  private remember(path: string): void {
+    const i = this.recent.indexOf(path);
+    if (i >= 0) this.recent.splice(i, 1);
+    this.recent.unshift(path);
+    if (this.recent.length > MAX_RECENT) this.recent.length = MAX_RECENT;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.current?.abort();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function relativePath(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string {
+  const root = folder.uri.path.endsWith('/') ? folder.uri.path : folder.uri.path + '/';
+  return uri.path.startsWith(root) ? uri.path.slice(root.length) : vscode.workspace.asRelativePath(uri, false);
+}
+
+const SYMBOL_KINDS = new Set([
+  vscode.SymbolKind.Function,
+  vscode.SymbolKind.Method,
+  vscode.SymbolKind.Constructor,
+  vscode.SymbolKind.Class,
+  vscode.SymbolKind.Interface,
+  vscode.SymbolKind.Enum,
+  vscode.SymbolKind.Struct,
+  vscode.SymbolKind.Module,
+  vscode.SymbolKind.Namespace,
+]);
+
+/** The innermost function/class around the cursor from the editor's document symbols, bounded by a timeout. */
+async function symbolAt(uri: vscode.Uri, pos: vscode.Position, signal: AbortSignal): Promise<{ name: string; startLine: number; endLine: number } | undefined> {
+  let symbols: (vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined;
+  try {
+    symbols = await Promise.race([
+      Promise.resolve(vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', uri)),
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), SYMBOL_TIMEOUT_MS)),
+    ]);
+  } catch {
+    return undefined;
+  }
+  if (!symbols || signal.aborted) return undefined;
+  let best: { name: string; startLine: number; endLine: number } | undefined;
+  const visit = (list: (vscode.DocumentSymbol | vscode.SymbolInformation)[]) => {
+    for (const s of list) {
+      const range = 'range' in s ? s.range : s.location.range;
+      if (!range.contains(pos)) continue;
+      if (SYMBOL_KINDS.has(s.kind)) best = { name: s.name, startLine: range.start.line + 1, endLine: range.end.line + 1 };
+      if ('children' in s && s.children?.length) visit(s.children);
+    }
+  };
+  visit(symbols);
+  return best;
+}

@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import type { Engine } from '../../core/engine';
+import { percentile, type ProviderMetrics } from '../../core/provider/provider';
+import type { ActivityTracker } from '../activityTracker';
+import type { EngineHost } from '../engines';
+import { ids } from '../ids';
+import type { SuggestionsController } from '../suggestionsController';
+
+async function activeEngine(host: EngineHost): Promise<{ engine: Engine; folder: vscode.WorkspaceFolder } | undefined> {
+  const folder = host.activeFolder();
+  if (!folder) {
+    void vscode.window.showWarningMessage('Proactive Context works on a workspace folder: open a folder first.');
+    return undefined;
+  }
+  try {
+    return { engine: await host.get(folder), folder };
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Proactive Context could not open its data for ${folder.name}: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+export function registerWorkspaceCommands(context: vscode.ExtensionContext, host: EngineHost, tracker: ActivityTracker, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
+  const reg = (id: string, fn: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+
+  reg(ids.command.refresh, () => tracker.refresh());
+  reg(ids.command.showLog, () => log.show());
+
+  reg(ids.command.reindex, async () => {
+    const a = await activeEngine(host);
+    if (!a) return;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Proactive Context: rebuilding the index', cancellable: true }, async (progress, token) => {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      let last = 0;
+      const stats = await a.engine.rebuildIndex({
+        signal: ac.signal,
+        onProgress: (done, total) => {
+          const pct = total ? Math.floor((done / total) * 100) : 0;
+          if (pct > last) {
+            progress.report({ increment: pct - last, message: `${done} of ${total} files` });
+            last = pct;
+          }
+        },
+      });
+      if (ac.signal.aborted) {
+        void vscode.window.showInformationMessage('Index rebuild cancelled; the partial index is kept and completed in the background later.');
+        return;
+      }
+      void vscode.window.showInformationMessage(`Proactive Context indexed ${stats.files} files (${stats.symbols} definitions) in ${(stats.ms / 1000).toFixed(1)} s${stats.capped ? `; stopped at the ${stats.capped.reason} limit (${stats.capped.limit})` : ''}.`);
+    });
+    tracker.refresh();
+  });
+
+  reg(ids.command.showMetrics, async () => {
+    const a = await activeEngine(host);
+    if (!a) return;
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: metricsMarkdown(a.folder.name, a.engine.provider.metrics(), controller.latencies, a.engine) });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  });
+
+  reg(ids.command.recordDecision, async () => {
+    const a = await activeEngine(host);
+    if (!a) return;
+    const title = await vscode.window.showInputBox({
+      title: 'Record a decision (1/3)',
+      prompt: 'Title of the decision, e.g. “Use a Money type for all amounts”',
+      validateInput: (v) => (v.trim().length < 3 ? 'Enter a title of at least three characters' : v.length > 200 ? 'Keep the title under 200 characters' : undefined),
+    });
+    if (!title) return;
+    const ctxText = await vscode.window.showInputBox({ title: 'Record a decision (2/3)', prompt: 'Context: what problem or forces led to this decision?', validateInput: (v) => (v.trim() ? undefined : 'Describe the context') });
+    if (ctxText === undefined) return;
+    const decision = await vscode.window.showInputBox({ title: 'Record a decision (3/3)', prompt: 'The decision: what will we do?', validateInput: (v) => (v.trim() ? undefined : 'Describe the decision') });
+    if (decision === undefined) return;
+    try {
+      const path = await a.engine.decisions.recordDecision({ title: title.trim(), context: ctxText.trim(), decision: decision.trim(), consequences: '' });
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(a.folder.uri, ...path.split('/')));
+      await vscode.window.showTextDocument(doc);
+      void vscode.window.showInformationMessage(`Recorded ${path}. Commit it so the team shares the decision.`);
+      tracker.refresh();
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Could not record the decision: ${(err as Error).message}`);
+    }
+  });
+
+  reg(ids.command.consolidateMemory, async () => {
+    const a = await activeEngine(host);
+    if (!a) return;
+    const episodes = a.engine.memory.recentEpisodes({ limit: 50 });
+    if (episodes.length === 0) {
+      void vscode.window.showInformationMessage('There is no chat memory yet: ask @context a few questions first.');
+      return;
+    }
+    const [model] = await vscode.lm.selectChatModels();
+    if (!model) {
+      void vscode.window.showWarningMessage('No language model is available to propose decisions. Sign in to a chat model provider and try again.');
+      return;
+    }
+    const proposals = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Proposing decisions from ${episodes.length} conversations…`, cancellable: true }, async (_p, token) => {
+      const ac = new AbortController();
+      token.onCancellationRequested(() => ac.abort());
+      try {
+        return await a.engine.memory.consolidate(episodes, {
+          async complete(prompt, signal) {
+            const cts = new vscode.CancellationTokenSource();
+            signal?.addEventListener('abort', () => cts.cancel());
+            const res = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, cts.token);
+            let text = '';
+            for await (const part of res.text) text += part;
+            return text;
+          },
+        }, { signal: ac.signal });
+      } catch (err) {
+        if (err instanceof vscode.LanguageModelError) {
+          void vscode.window.showErrorMessage(`The language model could not answer (${err.code}): ${err.message}`);
+          return [];
+        }
+        throw err;
+      }
+    });
+    if (!proposals.length) {
+      void vscode.window.showInformationMessage('The model proposed no decisions from your chat memory.');
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      proposals.map((p) => ({ label: p.title, detail: p.decision, p, picked: false })),
+      { title: 'Review proposed decisions: pick the ones to record as ADRs', canPickMany: true },
+    );
+    if (!picked?.length) return;
+    const written: string[] = [];
+    for (const { p } of picked) written.push(await a.engine.decisions.recordDecision({ title: p.title, context: p.context, decision: p.decision, consequences: p.consequences }));
+    void vscode.window.showInformationMessage(`Recorded ${written.join(', ')}.`);
+  });
+}
+
+function metricsMarkdown(folder: string, m: ProviderMetrics, panelLatencies: readonly number[], engine: Engine): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const lines = [
+    `# Proactive Context metrics — ${folder}`,
+    '',
+    '| Metric | Value |',
+    '|---|---|',
+    `| Suggestions generated | ${m.count} |`,
+    `| Used rate | ${pct(m.usedRate)} |`,
+    `| Dismissed rate | ${pct(m.dismissedRate)} |`,
+    `| Suggestion latency p50 / p95 | ${m.latencyMs.p50.toFixed(1)} ms / ${m.latencyMs.p95.toFixed(1)} ms |`,
+    `| Panel update after cursor stop p50 / p95 (this window) | ${panelLatencies.length ? `${percentile([...panelLatencies], 50).toFixed(1)} ms / ${percentile([...panelLatencies], 95).toFixed(1)} ms` : 'no data yet'} |`,
+    '',
+    '## By kind',
+    '',
+    '| Kind | Shown | Used | Dismissed |',
+    '|---|---|---|---|',
+    ...Object.entries(m.typeDistribution).map(([k, v]) => `| ${k} | ${v.shown} | ${v.used} | ${v.dismissed} |`),
+    '',
+    '## Score versus use',
+    '',
+    '| Score | Shown | Used | Used rate |',
+    '|---|---|---|---|',
+    ...m.scoreVersusUse.map((b) => `| ${b.bucket} | ${b.shown} | ${b.used} | ${pct(b.usedRate)} |`),
+    '',
+    `State directory: \`${engine.stateDir}\``,
+  ];
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+import type { SourceContext, SuggestionSource } from '../core/provider/provider';
+import type { SuggestionItem } from '../core/types';
+import { relativePath } from './activityTracker';
+
+const CALL_HIERARCHY_TIMEOUT_MS = 700;
+
+async function withTimeout<T>(p: Thenable<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([Promise.resolve(p), new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Enriches the engine through its ports with what the editor's language servers know: callers from
+ * the call hierarchy (when a provider exists, bounded by a timeout) and usages tagged deprecated
+ * in the diagnostics.
+ */
+export function languageServerSource(folder: vscode.WorkspaceFolder): SuggestionSource {
+  return {
+    name: 'Language server',
+    kinds: ['related_code', 'warning'],
+    async collect(ctx: SourceContext): Promise<SuggestionItem[]> {
+      const file = ctx.query.currentFile;
+      if (!file) return [];
+      const uri = vscode.Uri.joinPath(folder.uri, ...file.split('/'));
+      const [callers, deprecated] = await Promise.all([ctx.config.enabledKinds.related_code ? incomingCalls(folder, uri, ctx) : [], ctx.config.enabledKinds.warning ? deprecatedDiagnostics(uri, file) : []]);
+      return [...callers, ...deprecated];
+    },
+  };
+}
+
+async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ctx: SourceContext): Promise<SuggestionItem[]> {
+  const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
+  if (line === undefined) return [];
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (!doc) return [];
+  // Put the position on the symbol's name: call hierarchy needs an identifier.
+  let position = new vscode.Position(Math.max(0, (ctx.query.cursorPosition?.line ?? line) - 1), Math.max(0, (ctx.query.cursorPosition?.column ?? 1) - 1));
+  const name = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
+  if (ctx.symbolRange && name) {
+    for (let l = ctx.symbolRange.startLine - 1; l < Math.min(doc.lineCount, ctx.symbolRange.startLine + 2); l++) {
+      const col = doc.lineAt(l).text.indexOf(name);
+      if (col >= 0) {
+        position = new vscode.Position(l, col);
+        break;
+      }
+    }
+  }
+  const started = Date.now();
+  const items = await withTimeout(vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, position), CALL_HIERARCHY_TIMEOUT_MS);
+  if (!items?.length || ctx.signal.aborted) return [];
+  const remaining = Math.max(100, CALL_HIERARCHY_TIMEOUT_MS - (Date.now() - started));
+  const calls = await withTimeout(vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', items[0]), remaining);
+  if (!calls) return [];
+  const out: SuggestionItem[] = [];
+  for (const call of calls.slice(0, 30)) {
+    const f = vscode.workspace.getWorkspaceFolder(call.from.uri);
+    if (!f || f.uri.toString() !== folder.uri.toString()) continue;
+    const path = relativePath(folder, call.from.uri);
+    const at = call.fromRanges[0]?.start.line ?? call.from.selectionRange.start.line;
+    out.push({
+      type: 'related_code',
+      title: `${call.from.name} — ${path}:${at + 1}`,
+      summary: `${call.from.name} calls ${items[0].name}${call.fromRanges.length > 1 ? ` (${call.fromRanges.length} times)` : ''}.`,
+      relevanceScore: 0.85,
+      reason: `calls ${items[0].name} (language server)`,
+      location: { path, line: at + 1 },
+      entityId: `caller:${path}:${call.from.name}:${items[0].name}`,
+      meta: { source: 'language-server', enclosing: call.from.name },
+    });
+  }
+  return out;
+}
+
+function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] {
+  return vscode.languages
+    .getDiagnostics(uri)
+    .filter((d) => d.tags?.includes(vscode.DiagnosticTag.Deprecated))
+    .slice(0, 20)
+    .map((d) => {
+      const line = d.range.start.line + 1;
+      const message = d.message.split('\n')[0];
+      return {
+        type: 'warning' as const,
+        title: `Deprecated API used at line ${line}`,
+        summary: message,
+        relevanceScore: 0.8,
+        reason: `the language server marks this usage deprecated: ${message}`,
+        location: { path: file, line },
+        entityId: `deprecated-diag:${file}:${line}:${message.slice(0, 80)}`,
+        meta: { source: 'diagnostics' },
+      };
+    });
+}

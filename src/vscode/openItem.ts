@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import type { Engine } from '../core/engine';
+import type { SuggestionItem } from '../core/types';
+
+export const GIT_SCHEME = 'proactive-context-git';
+
+interface GitDocQuery {
+  root: string;
+  ref: string;
+  path: string;
+}
+
+/** Serves file contents at a revision for the diff editor (read-only, never touches the work tree). */
+export function registerGitContentProvider(context: vscode.ExtensionContext, engineForRoot: (root: string) => Promise<Engine | undefined>): void {
+  const provider: vscode.TextDocumentContentProvider = {
+    async provideTextDocumentContent(uri) {
+      let q: GitDocQuery;
+      try {
+        q = JSON.parse(uri.query) as GitDocQuery;
+      } catch {
+        return '';
+      }
+      const engine = await engineForRoot(q.root);
+      return engine ? engine.fileAtRevision(q.ref, q.path) : '';
+    },
+  };
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, provider));
+}
+
+function gitUri(root: string, ref: string, path: string): vscode.Uri {
+  const q: GitDocQuery = { root, ref, path };
+  return vscode.Uri.from({ scheme: GIT_SCHEME, path: '/' + path, query: JSON.stringify(q) });
+}
+
+/** Opens what an item is about: the file at its range, the ADR, the commit's diff, the test report entry. */
+export async function openSuggestionItem(engine: Engine, folder: vscode.WorkspaceFolder, item: SuggestionItem): Promise<void> {
+  const loc = item.location;
+  const fileUri = vscode.Uri.joinPath(folder.uri, ...loc.path.split('/'));
+  if (item.type === 'change' && (loc.commit || item.meta?.uncommitted)) {
+    const line = Math.max(0, (loc.line ?? 1) - 1);
+    const options: vscode.TextDocumentShowOptions = { preview: true, selection: new vscode.Range(line, 0, line, 0) };
+    if (loc.commit) {
+      const short = loc.commit.slice(0, 7);
+      await vscode.commands.executeCommand('vscode.diff', gitUri(engine.root, `${loc.commit}^`, loc.path), gitUri(engine.root, loc.commit, loc.path), `${loc.path} (${short}) — ${item.title}`, options);
+    } else {
+      await vscode.commands.executeCommand('vscode.diff', gitUri(engine.root, 'HEAD', loc.path), fileUri, `${loc.path} (uncommitted changes)`, options);
+    }
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(fileUri);
+  const start = Math.max(0, Math.min(doc.lineCount - 1, (loc.line ?? 1) - 1));
+  const end = Math.max(start, Math.min(doc.lineCount - 1, (loc.endLine ?? loc.line ?? 1) - 1));
+  const range = new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
+  const editor = await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(start, 0, start, 0) });
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}

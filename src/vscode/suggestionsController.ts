@@ -1,0 +1,190 @@
+import * as vscode from 'vscode';
+import type { Engine } from '../core/engine';
+import type { ContextSuggestion, SuggestionItem } from '../core/types';
+import type { PageCommand } from '../shared/protocol';
+import type { Activity, ActivityEvent, ActivityTracker } from './activityTracker';
+import type { EngineHost } from './engines';
+import { openSuggestionItem } from './openItem';
+import type { SuggestionsStatusBar } from './statusBar';
+import { buildPanelState } from './views/panelModel';
+import type { SuggestionsViewProvider } from './views/suggestionsView';
+
+const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], string> = {
+  'no-workspace': 'Open a folder to see the decisions, changes and warnings for your code.',
+  'no-editor': 'Open a file of this workspace to see its context.',
+  'unsupported-document': 'This editor is not a file of the workspace, so there is no context to show.',
+  'outside-workspace': 'This file is outside the workspace folders; open its folder to see its context.',
+};
+
+/**
+ * Connects editor activity to the engine and the engine's results to the panel and status bar.
+ * Holds the last suggestion so the panel's actions (open, useful, dismiss, pin, copy) apply to it.
+ */
+export class SuggestionsController implements vscode.Disposable {
+  private last: { suggestion: ContextSuggestion; engine: Engine; folder: vscode.WorkspaceFolder; activity: Extract<Activity, { kind: 'file' }> } | undefined;
+  private readonly useful = new Set<string>();
+  private readonly pinned = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly panelLatencies: number[] = [];
+
+  constructor(
+    private readonly host: EngineHost,
+    private readonly tracker: ActivityTracker,
+    private readonly view: SuggestionsViewProvider,
+    private readonly status: SuggestionsStatusBar,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly subscribeItem: (engine: Engine, item: SuggestionItem) => Promise<void>,
+  ) {
+    this.disposables.push(
+      tracker.onDidChangeActivity((e) => void this.onActivity(e)),
+      view.onDidReceiveCommand((c) => void this.onCommand(c)),
+      view.onDidChangeVisibility((visible) => {
+        if (visible && this.last) this.last.engine.provider.markShown(this.last.suggestion.id);
+      }),
+    );
+  }
+
+  /** Milliseconds from the cursor stopping to the panel state being sent, most recent last. */
+  get latencies(): readonly number[] {
+    return this.panelLatencies;
+  }
+
+  get lastSuggestion(): ContextSuggestion | undefined {
+    return this.last?.suggestion;
+  }
+
+  private async onActivity(event: ActivityEvent): Promise<void> {
+    const { activity, signal } = event;
+    const stoppedAt = performance.now();
+    if (activity.kind === 'none') {
+      this.last = undefined;
+      const phase = activity.reason === 'outside-workspace' ? 'unsupported-document' : activity.reason;
+      this.view.setState(buildPanelState({ phase, message: NONE_MESSAGES[activity.reason] + (activity.detail ? ` (${activity.detail})` : '') }));
+      this.status.showIdle(NONE_MESSAGES[activity.reason]);
+      return;
+    }
+    let engine: Engine;
+    try {
+      engine = await this.host.get(activity.folder);
+    } catch (err) {
+      this.fail(`Could not open the Proactive Context data for ${activity.folder.name}: ${(err as Error).message}`);
+      return;
+    }
+    if (signal.aborted) return;
+    if (!this.last || this.last.activity.path !== activity.path) {
+      // Keep the old items while the new ones load; say which file they are for.
+      this.view.setState(buildPanelState({ phase: 'loading', file: activity.path, symbol: activity.symbol?.name, indexing: engine.indexingProgress }));
+    }
+    let suggestion: ContextSuggestion;
+    try {
+      suggestion = await engine.suggest(
+        {
+          currentFile: activity.path,
+          cursorPosition: { line: activity.line, column: activity.column },
+          selection: activity.selection,
+          currentSymbol: activity.symbol?.name,
+          recentFiles: activity.recentFiles,
+        },
+        { signal, symbolRange: activity.symbol },
+      );
+    } catch (err) {
+      if (signal.aborted) return;
+      this.fail((err as Error).message);
+      return;
+    }
+    if (signal.aborted) return;
+    this.last = { suggestion, engine, folder: activity.folder, activity };
+    this.render();
+    const elapsed = performance.now() - stoppedAt;
+    this.panelLatencies.push(elapsed);
+    if (this.panelLatencies.length > 200) this.panelLatencies.shift();
+    this.log.trace(`Suggestions for ${activity.path}:${activity.line} in ${suggestion.latencyMs} ms (panel updated ${elapsed.toFixed(1)} ms after the cursor stopped)`);
+    if (this.view.visible) engine.provider.markShown(suggestion.id);
+  }
+
+  /** Re-renders the current suggestion (after dismiss/useful/pin, or indexing progress). */
+  render(): void {
+    if (!this.last) return;
+    const { suggestion, activity, engine } = this.last;
+    this.view.setState(
+      buildPanelState({
+        phase: 'ready',
+        file: activity.path,
+        symbol: activity.symbol?.name ?? suggestion.query.currentSymbol,
+        items: suggestion.items,
+        notes: suggestion.notes,
+        indexing: engine.indexingProgress,
+        useful: this.useful,
+        pinned: this.pinned,
+      }),
+    );
+    const warnings = suggestion.items.filter((i) => i.type === 'warning').length;
+    this.status.showCounts(activity.path, suggestion.items.length - warnings, warnings);
+  }
+
+  private fail(message: string): void {
+    this.log.error(message);
+    this.view.setState(buildPanelState({ phase: 'error', message }));
+    this.status.showError(message);
+  }
+
+  private async onCommand(command: PageCommand): Promise<void> {
+    switch (command.type) {
+      case 'refresh':
+        this.tracker.refresh();
+        return;
+      case 'showLog':
+        this.log.show(true);
+        return;
+      case 'openSettings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:proactive-context.proactive-context');
+        return;
+    }
+    const last = this.last;
+    const item = last?.suggestion.items.find((i) => i.entityId === command.entityId);
+    if (!last || !item) {
+      this.log.warn(`The panel asked for an item that is no longer shown (${command.entityId}).`);
+      return;
+    }
+    const { engine, suggestion, folder } = last;
+    try {
+      switch (command.type) {
+        case 'open':
+          engine.provider.markUsed(suggestion.id, item.entityId);
+          await openSuggestionItem(engine, folder, item);
+          return;
+        case 'useful':
+          engine.provider.markUsed(suggestion.id, item.entityId);
+          this.useful.add(item.entityId);
+          this.render();
+          return;
+        case 'dismiss':
+          engine.provider.dismiss(suggestion.id, item.entityId);
+          suggestion.items = suggestion.items.filter((i) => i.entityId !== item.entityId);
+          this.render();
+          return;
+        case 'pin':
+          await this.subscribeItem(engine, item);
+          this.pinned.add(item.entityId);
+          this.render();
+          return;
+        case 'copy':
+          await vscode.env.clipboard.writeText(copyText(item));
+          vscode.window.setStatusBarMessage('$(copy) Copied to the clipboard', 2000);
+          return;
+      }
+    } catch (err) {
+      this.log.error(`Could not ${command.type} '${item.title}': ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(`Proactive Context: could not ${command.type} “${item.title}”: ${(err as Error).message}`);
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+export function copyText(item: SuggestionItem): string {
+  const where = item.location.line ? `${item.location.path}:${item.location.line}` : item.location.path;
+  return [item.title, item.summary, `Why: ${item.reason}`, item.location.commit ? `Commit: ${item.location.commit}` : '', `Where: ${where}`].filter(Boolean).join('\n');
+}
