@@ -102,6 +102,8 @@ export async function runStdioServer(backend: McpBackend, logger: Logger = nullL
   };
   process.stdin.once('end', stop);
   process.stdin.once('close', stop);
+  // The client went away mid-write: nothing left to talk to.
+  process.stdout.once('error', stop);
   await server.connect(transport);
   logger.info(`mcp: serving ${backend.root} on stdio`);
   return server;

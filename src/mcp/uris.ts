@@ -23,6 +23,7 @@ export const URI_TEMPLATES = {
   file: 'context://file/{+path}',
 } as const;
 
+const ROOT_IS_NOT_A_FILE = 'The workspace root itself is not a file.';
 const SUBSCRIPTION_PREFIX = 'context://subscription/';
 const SUGGESTIONS_PREFIX = 'context://suggestions/';
 const DECISION_PREFIX = 'context://decision/';
@@ -112,7 +113,7 @@ export function confineRelativePath(input: string): string {
   if (posix.isAbsolute(input) || /^[A-Za-z]:/.test(input)) throw invalidParams(`Path ${input} must be relative to the workspace root.`);
   if (input.split('/').includes('..')) throw invalidParams(`Path ${input} is outside the workspace root.`);
   const norm = posix.normalize(input).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-  if (norm === '' || norm === '.') throw invalidParams('The workspace root itself is not a file.');
+  if (norm === '' || norm === '.') throw invalidParams(ROOT_IS_NOT_A_FILE);
   return norm;
 }
 
@@ -124,6 +125,7 @@ export function workspacePathFromInput(input: string, root: string): string {
   if (typeof input === 'string' && isAbsolute(input)) {
     const rel = toRelative(root, input) ?? toRelative(realRoot(root), input);
     if (rel === undefined) throw invalidParams(`Path ${input} is outside the workspace root.`);
+    if (rel === '') throw invalidParams(ROOT_IS_NOT_A_FILE);
     return confineRelativePath(rel);
   }
   return confineRelativePath(input);
@@ -143,6 +145,7 @@ function fileUrlToRelative(uri: string, root: string): string {
   }
   const rel = toRelative(root, abs) ?? toRelative(realRoot(root), abs);
   if (rel === undefined) throw invalidParams(`${uri} is outside the workspace root.`);
+  if (rel === '') throw invalidParams(ROOT_IS_NOT_A_FILE);
   return confineRelativePath(rel);
 }
 

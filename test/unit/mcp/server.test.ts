@@ -96,11 +96,18 @@ describe('MCP server over stdio', function () {
   });
 
   it('lists a subscription made with subscribe_file, announces list_changed, and serves its current content', async () => {
+    await s.client.subscribeResource({ uri: 'context://subscriptions' });
     const r = await call(s, 'subscribe_file', { path: 'src/util.ts', lines: { start: 2, end: 3 } });
     assert.ok(!r.isError, text(r));
     const sub = r.structuredContent as { id: string; kind: string; uri: string };
     assert.equal(sub.kind, 'lines');
     await s.waitFor('list_changed', () => s.received.some((n) => n.method === LIST_CHANGED));
+    await s.waitFor('subscriptions resource update', () => s.updatesFor('context://subscriptions').length === 1);
+    const subsJson = JSON.parse(((await s.client.readResource({ uri: 'context://subscriptions' })).contents[0] as { text: string }).text) as { id: string }[];
+    assert.deepEqual(
+      subsJson.map((x) => x.id),
+      [sub.id],
+    );
 
     const listed = (await s.client.listResources()).resources.find((x) => x.uri === sub.uri);
     assert.ok(listed, 'the subscription is listed');
@@ -319,6 +326,26 @@ describe('MCP server over stdio', function () {
     await call(s, 'unsubscribe_all');
     const gone = await call(s, 'poll_updates');
     assert.deepEqual(gone.structuredContent, { changed: ['context://subscriptions'], removed: [subUri], firstPoll: false });
+  });
+
+  it('serves files whose names have spaces and non-ASCII letters', async () => {
+    writeFileSync(join(ws.root, 'docs/my notes ü.md'), 'hello\n');
+    const uri = 'context://file/docs/my%20notes%20%C3%BC.md';
+    assert.equal(((await s.client.readResource({ uri })).contents[0] as { text: string }).text, 'hello\n');
+    const viaFileUrl = pathToFileURL(join(ws.root, 'docs/my notes ü.md')).href;
+    await s.client.subscribeResource({ uri: viaFileUrl });
+    appendFileSync(join(ws.root, 'docs/my notes ü.md'), 'world\n');
+    await s.waitFor('update for the file URL', () => s.updatesFor(viaFileUrl).length === 1);
+  });
+
+  it('exits on its own when the client closes stdin, even while watching files', async () => {
+    await s.client.subscribeResource({ uri: 'context://file/src/util.ts' });
+    await s.client.subscribeResource({ uri: 'context://decisions' });
+    const started = Date.now();
+    await s.close();
+    // The SDK client would wait 2 s and then send SIGTERM to a server that lingers.
+    assert.ok(Date.now() - started < 1500, `closed after ${Date.now() - started} ms`);
+    assert.throws(() => process.kill(s.pid, 0), /ESRCH/);
   });
 
   it('keeps stdout for the protocol: logs go to stderr', async () => {
