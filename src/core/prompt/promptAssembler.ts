@@ -175,13 +175,27 @@ export class PromptAssembler {
       ...units.filter((u) => u.group === 'suggestion').sort((a, b) => a.keepRank - b.keepRank),
       ...units.filter((u) => u.group === 'subscription').sort((a, b) => a.keepRank - b.keepRank),
     ];
+    const removed: Unit[] = [];
     for (const u of cutOrder) {
       if (total <= budget) break;
       kept.delete(u);
+      removed.push(u);
       total -= u.tokens;
-      cut.push({ source: u.cutLabel, tokens: u.tokens, reason: u.reason });
       if ((u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0) total -= sectionCost[u.group];
     }
+    // Cutting a big part may leave room for smaller, more relevant ones cut before it: put those back, most relevant first.
+    // History comes back newest first and without gaps.
+    let historyGap = false;
+    for (let i = removed.length - 2; i >= 0; i--) {
+      const u = removed[i];
+      if (u.group === 'history' && historyGap) continue;
+      const header = (u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0 ? sectionCost[u.group] : 0;
+      if (total + u.tokens + header <= budget) {
+        kept.add(u);
+        total += u.tokens + header;
+      } else if (u.group === 'history') historyGap = true;
+    }
+    for (const u of removed) if (!kept.has(u)) cut.push({ source: u.cutLabel, tokens: u.tokens, reason: u.reason });
 
     const messages: PromptMessage[] = [{ role: 'user', content: input.instructions, source: 'instructions' }];
     const entries: LedgerEntry[] = [{ source: 'instructions', tokens: instructions }];
