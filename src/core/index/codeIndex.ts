@@ -557,8 +557,8 @@ export class CodeIndex {
           // A direct binding under another local name is matched by the query below.
           else if (b.how === 'scope' || b.local === def.name) confidence = q === null ? 'resolved' : undefined;
         } else if (q === null) {
-          // Implicit `this` in Java and C#.
-          confidence = b.how === 'scope' && implicitThis ? 'likely' : undefined;
+          // Implicit `this` (or the own class) in Java and C#: only inside the defining file.
+          confidence = implicitThis && b.file === def.path ? 'resolved' : undefined;
         } else if (q === b.local || (b.how === 'namespace' && q === `${b.local}.${bound}`)) {
           confidence = 'resolved';
         } else if (SELF_RECEIVERS.has(q)) {

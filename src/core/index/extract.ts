@@ -1,4 +1,4 @@
-import type { Node, Tree } from '@vscode/tree-sitter-wasm';
+import type { Language, Node, Tree } from '@vscode/tree-sitter-wasm';
 import { familyOf, type LangId } from './languages';
 
 export type SymbolKind = 'function' | 'method' | 'class' | 'interface';
@@ -237,6 +237,8 @@ const jsVisitors: Record<string, Visitor> = {
     addSymbol(ctx, node, name, 'function', exported, jsDeprecated(node));
     return { depth: ctx.depth, fn: name };
   },
+  function_expression: jsNamedExpression,
+  generator_function: jsNamedExpression,
   call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
     if (!fn) return undefined;
@@ -324,6 +326,13 @@ const jsVisitors: Record<string, Visitor> = {
 
 interface JsCtx extends Ctx {
   lateExports?: Map<string, ExportFlag>;
+}
+
+/** `module.exports = function legacy() {…}`: no definition of its own, but calls inside belong to it. */
+function jsNamedExpression(node: Node, ctx: Ctx): Frame | undefined {
+  if (node.parent?.type === 'variable_declarator') return undefined;
+  const name = node.childForFieldName('name')?.text;
+  return name ? { depth: ctx.depth, fn: name } : undefined;
 }
 
 function jsFunction(node: Node, ctx: Ctx): Frame | undefined {
@@ -814,15 +823,28 @@ const VISITORS: Record<ReturnType<typeof familyOf>, Record<string, Visitor>> = {
   rust: rustVisitors,
 };
 
+const byLanguage = new WeakMap<Language, Visitor[]>();
+
+/** Visitors indexed by node type id: the walk then reads one number per node instead of a string. */
+function visitorsById(language: Language, family: ReturnType<typeof familyOf>): Visitor[] {
+  let table = byLanguage.get(language);
+  if (!table) {
+    const named = VISITORS[family];
+    table = language.types.map((type) => (Object.prototype.hasOwnProperty.call(named, type) ? named[type] : undefined)) as Visitor[];
+    byLanguage.set(language, table);
+  }
+  return table;
+}
+
 /** Definitions, call sites and imports of one parsed file, by a single cursor walk over the tree. */
 export function extractFacts(lang: LangId, tree: Tree): FileFacts {
-  const visitors = VISITORS[familyOf(lang)];
+  const visitors = visitorsById(tree.language, familyOf(lang));
   const ctx: JsCtx = { facts: { symbols: [], calls: [], imports: [] }, frames: [], depth: 0 };
   const cursor = tree.walk();
   try {
     for (;;) {
       while (ctx.frames.length && ctx.frames[ctx.frames.length - 1].depth >= ctx.depth) ctx.frames.pop();
-      const visit = cursor.nodeIsNamed ? visitors[cursor.nodeType] : undefined;
+      const visit = visitors[cursor.nodeTypeId];
       if (visit) {
         const frame = visit(cursor.currentNode, ctx);
         if (frame) ctx.frames.push(frame);

@@ -88,7 +88,7 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
         break;
       }
     }
-    if (Date.now() > deadline) {
+    if (Date.now() >= deadline) {
       capped = { reason: 'time', limit: timeBudgetMs };
       break;
     }

@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractFacts, type FileFacts } from '../../../src/core/index/extract';
+import { languageOf, parserFor } from '../../../src/core/index/languages';
+import { fixturesDir } from './fixtureWorkspace';
+
+async function factsOf(rel: string): Promise<FileFacts> {
+  const path = rel.replace(/\.fixture$/, '');
+  const lang = languageOf(path);
+  assert.ok(lang, `${path} has an indexed language`);
+  const tree = (await parserFor(lang)).parse(readFileSync(join(fixturesDir, 'ws', rel), 'utf8'));
+  assert.ok(tree);
+  try {
+    return extractFacts(lang, tree);
+  } finally {
+    tree.delete();
+  }
+}
+
+const defs = (f: FileFacts) => f.symbols.map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`);
+const calls = (f: FileFacts) => [...f.calls].sort((a, b) => a.line - b.line || a.column - b.column).map((c) => `${c.qualifier ? c.qualifier + '.' : ''}${c.name}@${c.line}:${c.column} in ${c.enclosing ?? '-'}`);
+
+describe('code facts per language', () => {
+  it('TypeScript: functions, const arrows, default export, classes, methods, interfaces, JSDoc @deprecated', async () => {
+    const f = await factsOf('src/lib/math.ts.fixture');
+    assert.deepEqual(defs(f), [
+      'function add 2-4 exported',
+      'function plus 7-9 exported deprecated',
+      'function double 11-11 exported',
+      'function main 13-15 exported',
+      'class Calculator 17-29 exported',
+      'method Calculator.push 20-23 exported',
+      'method Calculator.addTo 26-28 exported deprecated',
+      'interface Shape 31-33',
+      'method Shape.area 32-32',
+    ]);
+    assert.equal(f.symbols.find((s) => s.name === 'main')?.exported, 2, 'default export is marked as such');
+    assert.deepEqual(calls(f), ['add@8:10 in plus', 'add@11:38 in double', 'double@14:10 in main', 'add@21:18 in push', 'this.push@27:17 in addTo']);
+  });
+
+  it('TypeScript: named, renamed, namespace and default imports, re-exports', async () => {
+    const app = await factsOf('src/app.ts.fixture');
+    assert.deepEqual(
+      app.imports.map((i) => [i.spec, i.names.map((n) => (n.name === n.local ? n.name : `${n.name} as ${n.local}`)).join(', '), i.line]),
+      [
+        ['./lib/math', 'add as sum, Calculator', 1],
+        ['./lib/math', '* as m', 2],
+        ['./lib/math.js', 'default as main', 3],
+        ['@lib/index', 'plus', 4],
+        ['./lib', 'shout', 5],
+      ],
+    );
+    assert.deepEqual(calls(app), [
+      'Calculator@8:17 in run',
+      'c.push@9:5 in run',
+      '().addTo@9:13 in run',
+      'sum@10:10 in run',
+      'm.add@10:24 in run',
+      'main@10:36 in run',
+      'plus@10:45 in run',
+      'shout@10:58 in run',
+    ]);
+    const barrel = await factsOf('src/lib/index.ts.fixture');
+    assert.deepEqual(barrel.imports.map((i) => [i.spec, i.names]), [
+      ['./math', [{ name: 'add', local: 'add', reexport: true }, { name: 'plus', local: 'plus', reexport: true }]],
+      ['./strings', [{ name: '*', local: '*', reexport: true }]],
+    ]);
+  });
+
+  it('JavaScript and TSX: require() destructuring is an import, calls inside JSX are found', async () => {
+    const js = await factsOf('src/legacy.js.fixture');
+    assert.deepEqual(js.imports.map((i) => [i.spec, i.names]), [['./lib/math', [{ name: 'add', local: 'add' }]]]);
+    assert.deepEqual(calls(js), ['add@4:10 in legacy'], 'require itself is not a call site');
+    const tsx = await factsOf('src/view.tsx.fixture');
+    assert.deepEqual(defs(tsx), ['function View 3-5 exported']);
+    assert.deepEqual(calls(tsx), ['add@4:16 in View']);
+  });
+
+  it('Python: functions, classes, methods, docstring and DeprecationWarning deprecations, relative imports', async () => {
+    const core = await factsOf('pkg/core.py');
+    assert.deepEqual(defs(core), [
+      'function compute 4-5 exported',
+      'function helper 8-9 exported',
+      'function old_compute 12-14 exported deprecated',
+      'function older_compute 17-19 exported deprecated',
+      'class Engine 22-27 exported',
+      'method Engine.start 23-24 exported',
+      'method Engine.step 26-27 exported',
+    ]);
+    assert.ok(calls(core).includes('self.step@24:21 in start'));
+    const runner = await factsOf('pkg/sub/runner.py');
+    assert.deepEqual(runner.imports.map((i) => [i.spec, i.names]), [
+      ['..core', [{ name: 'compute', local: 'c' }, { name: 'Engine', local: 'Engine' }]],
+      ['..', [{ name: 'core', local: 'core' }]],
+      ['pkg', [{ name: 'compute', local: 'compute' }]],
+    ]);
+    assert.deepEqual(calls(runner), ['Engine@7:9 in go', 'e.start@8:7 in go', 'c@9:12 in go', 'core.helper@9:24 in go', 'compute@9:36 in go', 'core.old_compute@9:54 in go']);
+  });
+
+  it('Go: functions, methods with receivers, structs, "Deprecated:" comments, package imports', async () => {
+    const cart = await factsOf('cart/cart.go');
+    assert.deepEqual(defs(cart), ['function Total 4-10 exported', 'function Sum 15-17 exported deprecated', 'class Cart 19-19 exported', 'method Cart.Add 21-21 exported']);
+    assert.equal(cart.pkg, 'cart');
+    const main = await factsOf('main.go');
+    assert.deepEqual(main.imports.map((i) => [i.spec, i.names]), [
+      ['fmt', [{ name: '*', local: 'fmt' }]],
+      ['example.com/shop/cart', [{ name: '*', local: 'cart' }]],
+    ]);
+    assert.deepEqual(calls(main), ['c.Add@11:4 in main', 'fmt.Println@12:6 in main', 'cart.Total@12:19 in main', 'cart.Sum@12:44 in main']);
+  });
+
+  it('Java: classes, methods, @Deprecated, class imports, qualified calls', async () => {
+    const strings = await factsOf('java/src/main/java/com/acme/util/Strings.java');
+    assert.deepEqual(defs(strings), ['class Strings 3-12 exported', 'method Strings.trim 4-6 exported', 'method Strings.strip 8-11 exported deprecated']);
+    assert.equal(strings.pkg, 'com.acme.util');
+    const app = await factsOf('java/src/main/java/com/acme/App.java');
+    assert.deepEqual(app.imports.map((i) => [i.spec, i.names]), [['com.acme.util.Strings', [{ name: 'Strings', local: 'Strings' }]]]);
+    assert.deepEqual(calls(app), ['Strings.trim@7:24 in run', 'Strings.strip@7:42 in run']);
+  });
+
+  it('Rust: functions, impl methods, structs, #[deprecated], mod declarations and use trees', async () => {
+    const geo = await factsOf('rust/src/geometry.rs');
+    assert.deepEqual(defs(geo), ['function area 1-3 exported', 'function old_area 6-8 exported deprecated', 'class Circle 10-12 exported', 'method Circle.area 15-17 exported']);
+    const lib = await factsOf('rust/src/lib.rs');
+    assert.deepEqual(lib.imports.map((i) => i.spec), ['self::geometry', 'self::report']);
+    assert.deepEqual(calls(lib), ['geometry.area@5:15 in describe']);
+    const report = await factsOf('rust/src/report.rs');
+    assert.deepEqual(report.imports.map((i) => [i.spec, i.names.map((n) => n.name)]), [['crate::geometry', ['area', 'old_area']]]);
+  });
+
+  it('C#: classes, methods, [Obsolete], using directives, constructions', async () => {
+    const invoice = await factsOf('cs/Billing/Invoice.cs');
+    assert.deepEqual(defs(invoice), ['class Invoice 5-11 exported', 'method Invoice.Total 7-7 exported', 'method Invoice.Sum 9-10 exported deprecated']);
+    assert.equal(invoice.pkg, 'Acme.Billing');
+    const program = await factsOf('cs/App/Program.cs');
+    assert.deepEqual(program.imports.map((i) => i.spec), ['System', 'Acme.Billing']);
+    assert.deepEqual(calls(program), ['Invoice@10:25 in Main', 'Console.WriteLine@11:21 in Main', 'i.Total@11:33 in Main', 'i.Sum@11:45 in Main']);
+  });
+});
