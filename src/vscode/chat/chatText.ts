@@ -1,0 +1,154 @@
+// What the `@context` participant writes, as plain functions over core types (no `vscode` import),
+// so the wording and links are unit-tested in Node.
+import type { NewDecision } from '../../core/sources/decisions/adrWriter';
+import type { PromptLedger } from '../../core/prompt/promptAssembler';
+import type { Subscription } from '../../core/subscriptions/registry';
+import type { SuggestionItem, SuggestionType } from '../../core/types';
+
+/** Builds a link target for a root-relative path and optional line (a file URI in the extension). */
+export type LinkFor = (path: string, line?: number) => string;
+
+const TYPE_HEADINGS: Record<SuggestionType, string> = {
+  decision: 'Decisions',
+  warning: 'Warnings',
+  change: 'Recent changes',
+  cochange: 'Usually changed together',
+  related_code: 'Callers and related code',
+  doc: 'Docs',
+};
+const TYPE_ORDER: readonly SuggestionType[] = ['warning', 'decision', 'change', 'cochange', 'related_code', 'doc'];
+
+/** Markdown text with characters that would start markup escaped. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`).replace(/\s+/g, ' ').trim();
+}
+
+function linkTarget(target: string): string {
+  // Parentheses and spaces in a link target would end it early.
+  return target.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+}
+
+/** `path:line` (or the commit / ADR the item is about) as a markdown link. */
+export function locationLink(item: Pick<SuggestionItem, 'location' | 'entityId'>, linkFor: LinkFor): string {
+  const l = item.location;
+  if (!l.path) return escapeMarkdown(l.commit ? l.commit.slice(0, 8) : l.adr ?? item.entityId);
+  const label = `${l.path}${l.line ? `:${l.line}${l.endLine && l.endLine !== l.line ? `-${l.endLine}` : ''}` : ''}`;
+  return `[${escapeMarkdown(label)}](${linkTarget(linkFor(l.path, l.line))})${l.commit ? ` @${l.commit.slice(0, 8)}` : ''}`;
+}
+
+/** `/suggest`: suggestions grouped by kind (warnings first), each with why and where. */
+export function renderSuggestions(items: readonly SuggestionItem[], linkFor: LinkFor, heading?: string): string {
+  if (!items.length) return `${heading ? `${heading}\n\n` : ''}No suggestions for this place yet.`;
+  const out: string[] = heading ? [heading, ''] : [];
+  for (const type of TYPE_ORDER) {
+    const group = items.filter((i) => i.type === type);
+    if (!group.length) continue;
+    out.push(`**${TYPE_HEADINGS[type]}**`, '');
+    for (const i of group) out.push(`- ${escapeMarkdown(i.title)} — ${escapeMarkdown(i.reason)} · ${locationLink(i, linkFor)}`);
+    out.push('');
+  }
+  return out.join('\n').trimEnd();
+}
+
+/** Human duration, coarse: "45 min", "3 h", "2 days". */
+export function formatDuration(ms: number): string {
+  if (ms <= 0) return 'now';
+  const min = Math.round(ms / 60_000);
+  if (min < 1) return 'under a minute';
+  if (min < 90) return `${min} min`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `${h} h`;
+  return `${Math.round(h / 24)} days`;
+}
+
+/** A subscription in one line: what it reads. */
+export function describeSubscription(s: Subscription): string {
+  switch (s.kind) {
+    case 'file':
+      return s.path ?? s.target;
+    case 'lines':
+      return `${s.path} lines ${s.lines?.start}–${s.lines?.end}`;
+    case 'pattern':
+      return `${s.path} lines matching /${s.pattern}/${s.flags ?? ''}`;
+    case 'symbol':
+      return `symbol ${s.symbol}${s.path ? ` in ${s.path}` : ''}`;
+    case 'memory':
+      return `memory search “${s.query ?? s.target}”`;
+  }
+}
+
+/** `/list`: a table of active subscriptions with their ids and expiry. */
+export function renderSubscriptionList(subs: readonly Subscription[], maxActive: number, now: number, linkFor: LinkFor): string {
+  if (!subs.length) return 'No active subscriptions. Add one with `/subscribe src/file.ts` (see `/subscribe` for ranges, patterns, symbols and memory searches).';
+  const rows = subs.map((s) => {
+    const what = s.path && s.kind !== 'memory' ? `[${escapeMarkdown(describeSubscription(s))}](${linkTarget(linkFor(s.path, s.lines?.start))})` : escapeMarkdown(describeSubscription(s));
+    return `| \`${s.id}\` | ${s.kind} | ${what} | ${formatDuration(s.expiresAt - now)} |`;
+  });
+  return [`**Active subscriptions (${subs.length} of ${maxActive})** — their current content goes into every \`@context\` turn.`, '', '| Id | Kind | What | Expires in |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** `/why`: the decisions and history behind the symbol (or file) at the cursor. */
+export function renderWhy(target: string, decisions: readonly SuggestionItem[], changes: readonly SuggestionItem[], linkFor: LinkFor, notes: readonly string[] = []): string {
+  const out = [`### Why ${escapeMarkdown(target)} is the way it is`, ''];
+  out.push('**Decisions**', '');
+  if (decisions.length) for (const d of decisions) out.push(`- ${escapeMarkdown(d.title)} — ${escapeMarkdown(d.reason)} · ${locationLink(d, linkFor)}`);
+  else out.push('- No recorded decision governs this code. Record one with `/decide <title>`.');
+  out.push('', '**History**', '');
+  if (changes.length) {
+    for (const c of changes) {
+      const when = c.timestamp ? `${new Date(c.timestamp).toISOString().slice(0, 10)} ` : '';
+      const who = typeof c.meta?.author === 'string' ? ` by ${escapeMarkdown(c.meta.author)}` : '';
+      out.push(`- ${when}${escapeMarkdown(c.title)}${who} — ${escapeMarkdown(c.reason)} · ${locationLink(c, linkFor)}`);
+    }
+  } else out.push('- No recent commits or uncommitted changes touch it.');
+  if (notes.length) out.push('', `_${notes.map(escapeMarkdown).join(' · ')}_`);
+  return out.join('\n');
+}
+
+/** The ADR draft as the user sees it before confirming. */
+export function renderDecisionDraft(d: NewDecision): string {
+  const block = (title: string, body: string) => [`**${title}**`, '', body.trim() || '_(empty)_', ''];
+  return [`### Draft decision: ${escapeMarkdown(d.title)}`, '', ...block('Context', d.context), ...block('Decision', d.decision), ...block('Consequences', d.consequences), '_Nothing is written until you confirm._'].join('\n');
+}
+
+/** The prompt that asks the model to draft an ADR from the conversation so far. */
+export function buildDecisionPrompt(title: string, transcript: string): string {
+  return [
+    `Draft an architecture decision record titled "${title}" from the conversation below.`,
+    'Use only what the conversation says; where it is silent, write "Not discussed".',
+    'Reply with one JSON object only, no prose:',
+    '{"title": "...", "context": "the problem and forces", "decision": "what was decided", "consequences": "what follows, good and bad"}',
+    '',
+    '--- conversation ---',
+    transcript.trim() || '(no earlier messages: draft from the title alone)',
+  ].join('\n');
+}
+
+/** A turn of the conversation as the participant sees it in chat history. */
+export interface HistoryTurn {
+  role: 'user' | 'assistant';
+  content: string;
+  /** The slash command of the request (or of the request this answers). */
+  command?: string;
+}
+
+/** History for the prompt: answered questions only (slash-command turns are bookkeeping), empty turns dropped. */
+export function promptHistory(turns: readonly HistoryTurn[]): { role: 'user' | 'assistant'; content: string }[] {
+  return turns.filter((t) => !t.command && t.content.trim()).map((t) => ({ role: t.role, content: t.content }));
+}
+
+/** The conversation as plain text for drafting a decision, newest kept when it is long. */
+export function transcriptOf(turns: readonly HistoryTurn[], maxChars = 24_000): string {
+  const lines = promptHistory(turns).map((t) => `${t.role === 'user' ? 'User' : 'Assistant'}: ${t.content.trim()}`);
+  let text = lines.join('\n\n');
+  if (text.length > maxChars) text = '…\n' + text.slice(text.length - maxChars);
+  return text;
+}
+
+/** `/ledger` when there is no earlier turn to show. */
+export const NO_LEDGER = 'No `@context` question has been answered in this conversation yet, so there is no ledger to show. Ask something first.';
+
+/** `/ledger`: a header and the core's table for the last turn. */
+export function renderLedgerReport(ledger: PromptLedger, at: number, render: (l: PromptLedger) => string): string {
+  return [`**What the last answer's prompt held** (built ${new Date(at).toISOString().slice(11, 19)} UTC)`, '', render(ledger)].join('\n');
+}
