@@ -64,7 +64,10 @@ export interface SubscribeInput {
 export interface SubscriptionInfo {
   id: string;
   kind: SubscriptionKind;
+  /** As shown to users; may be a normalized key such as `src/a.ts#L10-20`. */
   target: string;
+  /** Root-relative file the content comes from (file, lines, pattern; symbol when known). Watched for changes. */
+  path?: string;
   /** Unix ms. */
   createdAt: number;
   renewedAt: number;

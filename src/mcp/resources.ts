@@ -178,8 +178,9 @@ export class ResourceCatalog {
       case 'subscription': {
         const s = subs.find((x) => x.id === ref.id);
         if (!s) return [];
-        if (s.kind === 'file' || s.kind === 'lines' || s.kind === 'pattern') return [dirOf(s.target)];
-        // Symbols and memory queries can be anywhere; decisions are the common source.
+        const file = s.path ?? (s.kind === 'file' || s.kind === 'lines' || s.kind === 'pattern' ? s.target : undefined);
+        if (file !== undefined) return [dirOf(file)];
+        // Symbols without a file and memory queries can be anywhere; decisions are the common source.
         return decisionDirs;
       }
       case 'subscriptions':
