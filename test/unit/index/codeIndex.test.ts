@@ -1,0 +1,195 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultConfig } from '../../../src/core/config';
+import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
+import { Store } from '../../../src/core/store/store';
+import { copyFixture } from './fixtureWorkspace';
+
+const show = (refs: CallerRef[]) => refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
+
+describe('CodeIndex', () => {
+  let root: string;
+  let stateDir: string;
+  let store: Store;
+  let index: CodeIndex;
+
+  before(async () => {
+    root = copyFixture('ws');
+    stateDir = mkdtempSync(join(tmpdir(), 'pc-index-state-'));
+    store = await Store.open({ stateDir });
+    index = new CodeIndex(store, root, defaultConfig);
+    const stats = await index.build();
+    assert.equal(stats.files, 21);
+    assert.equal(stats.parsed, 21);
+  });
+
+  after(() => {
+    store.dispose();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  describe('callers', () => {
+    it('follows renamed, namespace, default and require imports, and same-file calls', () => {
+      assert.deepEqual(show(index.callers({ name: 'add', path: 'src/lib/math.ts' })), [
+        'src/app.ts:10 resolved in run', // sum(1, 2): import { add as sum }
+        'src/app.ts:10 resolved in run', // m.add(3, 4): import * as m
+        'src/legacy.js:4 resolved in legacy', // const { add } = require(...)
+        'src/lib/math.ts:8 resolved in plus',
+        'src/lib/math.ts:11 resolved in double',
+        'src/lib/math.ts:21 resolved in push',
+        'src/view.tsx:4 resolved in View',
+      ]);
+      assert.deepEqual(show(index.callers({ name: 'main', path: 'src/lib/math.ts' })), ['src/app.ts:10 resolved in run']);
+    });
+
+    it('does not count an unrelated function of the same name in another file', () => {
+      const mathCallers = index.callers({ name: 'add', path: 'src/lib/math.ts' });
+      assert.ok(!mathCallers.some((r) => r.path === 'src/other.ts'), 'other.ts calls its own add');
+      assert.deepEqual(show(index.callers({ name: 'add', path: 'src/other.ts' })), ['src/other.ts:6 resolved in greet']);
+    });
+
+    it('follows re-exports through a barrel, reached by tsconfig paths and by a folder import', () => {
+      assert.deepEqual(show(index.callers({ name: 'plus' })), ['src/app.ts:10 resolved in run']);
+      assert.deepEqual(show(index.callers({ name: 'shout' })), ['src/app.ts:10 resolved in run']);
+    });
+
+    it('rates a method call on an object of an imported class as likely, this.m() in the class as resolved', () => {
+      assert.deepEqual(show(index.callers({ name: 'push', path: 'src/lib/math.ts' })), ['src/lib/math.ts:27 resolved in addTo', 'src/app.ts:9 likely in run']);
+      assert.deepEqual(show(index.callers({ name: 'start' })), ['pkg/sub/runner.py:8 likely in go']);
+    });
+
+    it('falls back to bare name matches only when nothing resolves', () => {
+      assert.deepEqual(show(index.callers({ name: 'toUpperCase' })), ['src/lib/strings.ts:2 name in shout']);
+    });
+
+    it('resolves Python relative, package and module imports', () => {
+      assert.deepEqual(show(index.callers({ name: 'compute', path: 'pkg/core.py' })), [
+        'pkg/core.py:14 resolved in old_compute',
+        'pkg/core.py:19 resolved in older_compute',
+        'pkg/core.py:27 resolved in step',
+        'pkg/sub/runner.py:9 resolved in go', // c(1): from ..core import compute as c
+        'pkg/sub/runner.py:9 resolved in go', // compute(3): from pkg import compute (re-exported by __init__)
+      ]);
+      assert.deepEqual(show(index.callers({ name: 'helper' })), ['pkg/core.py:5 resolved in compute', 'pkg/sub/runner.py:9 resolved in go']);
+    });
+
+    it('resolves Go package calls through go.mod and same-package calls without imports', () => {
+      assert.deepEqual(show(index.callers({ name: 'Total', path: 'cart/cart.go' })), [
+        'cart/cart.go:16 resolved in Sum',
+        'cart/discount.go:3 resolved in Discounted',
+        'main.go:12 resolved in main',
+      ]);
+      assert.deepEqual(show(index.callers({ name: 'Add' })), ['main.go:11 likely in main']);
+    });
+
+    it('resolves Java class imports, Rust mod/use paths and C# namespaces', () => {
+      const trim = show(index.callers({ name: 'trim', path: 'java/src/main/java/com/acme/util/Strings.java' }));
+      assert.ok(trim.includes('java/src/main/java/com/acme/App.java:7 resolved in run'));
+      assert.ok(trim.includes('java/src/main/java/com/acme/util/Strings.java:10 resolved in strip'));
+      assert.deepEqual(show(index.callers({ name: 'area', path: 'rust/src/geometry.rs' })), [
+        'rust/src/geometry.rs:7 resolved in old_area',
+        'rust/src/geometry.rs:16 resolved in area',
+        'rust/src/lib.rs:5 resolved in describe',
+        'rust/src/report.rs:4 resolved in report',
+      ]);
+      assert.deepEqual(show(index.callers({ name: 'Total', path: 'cs/Billing/Invoice.cs' })), ['cs/Billing/Invoice.cs:10 resolved in Sum', 'cs/App/Program.cs:11 likely in Main']);
+    });
+  });
+
+  it('lists the deprecated definitions a file calls, in every language', () => {
+    const uses = (p: string) => index.deprecatedUsedIn(p).map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`);
+    assert.deepEqual(uses('src/app.ts'), ['addTo@9 likely -> src/lib/math.ts:26', 'plus@10 resolved -> src/lib/math.ts:7']);
+    assert.deepEqual(uses('pkg/sub/runner.py'), ['old_compute@9 resolved -> pkg/core.py:12']);
+    assert.deepEqual(uses('main.go'), ['Sum@12 resolved -> cart/cart.go:15']);
+    assert.deepEqual(uses('java/src/main/java/com/acme/App.java'), ['strip@7 resolved -> java/src/main/java/com/acme/util/Strings.java:8']);
+    assert.deepEqual(uses('rust/src/report.rs'), ['old_area@4 resolved -> rust/src/geometry.rs:6']);
+    assert.deepEqual(uses('cs/App/Program.cs'), ['Sum@11 likely -> cs/Billing/Invoice.cs:9']);
+    assert.deepEqual(uses('src/other.ts'), []);
+  });
+
+  it('answers symbol, definition and import questions', () => {
+    assert.equal(index.symbolAt('src/lib/math.ts', 22)?.name, 'push', 'innermost definition wins over the class');
+    assert.equal(index.symbolAt(join(root, 'src/lib/math.ts'), 18)?.name, 'Calculator', 'absolute paths inside the root work too');
+    assert.equal(index.symbolAt('src/lib/math.ts', 5), undefined);
+    assert.deepEqual(index.definitions('add').map((d) => d.path), ['src/lib/math.ts', 'src/other.ts'], 'exported definitions first');
+    assert.deepEqual(index.symbolsIn('src/lib/strings.ts').map((s) => s.name), ['shout']);
+    assert.deepEqual(index.importsOf('src/app.ts'), ['src/lib/index.ts', 'src/lib/math.ts']);
+    assert.deepEqual(index.importersOf('src/lib/math.ts'), ['src/app.ts', 'src/legacy.js', 'src/lib/index.ts', 'src/view.tsx']);
+    assert.deepEqual(index.importersOf('cart/discount.go'), ['main.go'], 'a Go import reaches every file of the package');
+    const stats = index.stats();
+    assert.equal(stats.files, 21);
+    assert.equal(stats.byLanguage.python, 4);
+    assert.equal(stats.lastBuild?.files, 21);
+  });
+
+  describe('incremental updates', () => {
+    it('re-parses only the changed file and skips files whose content hash is unchanged', async () => {
+      const other = join(root, 'src/other.ts');
+      writeFileSync(other, readFileSync(other, 'utf8') + '\nexport function farewell(): string {\n  return add("bye");\n}\n');
+      const touched = join(root, 'src/lib/strings.ts');
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(touched, later, later); // new mtime, same content
+      const stats = await index.build();
+      assert.equal(stats.parsed, 1);
+      assert.equal(stats.skipped, 20);
+      assert.deepEqual(show(index.callers({ name: 'add', path: 'src/other.ts' })), ['src/other.ts:6 resolved in greet', 'src/other.ts:10 resolved in farewell']);
+      assert.equal((await index.updateFile('src/lib/strings.ts')).status, 'unchanged');
+    });
+
+    it('updateFile re-indexes one file, removeFile and deleted files drop it', async () => {
+      const strings = join(root, 'src/lib/strings.ts');
+      writeFileSync(strings, readFileSync(strings, 'utf8') + '\n/** @deprecated */\nexport function whisper(s: string): string {\n  return shout(s).toLowerCase();\n}\n');
+      const result = await index.updateFile(strings);
+      assert.equal(result.status, 'parsed');
+      assert.deepEqual(index.definitions('whisper').map((d) => [d.path, d.deprecated]), [['src/lib/strings.ts', true]]);
+      assert.deepEqual(show(index.callers({ name: 'shout' })), ['src/app.ts:10 resolved in run', 'src/lib/strings.ts:7 resolved in whisper']);
+
+      index.removeFile('src/view.tsx');
+      assert.deepEqual(index.symbolsIn('src/view.tsx'), []);
+      assert.ok(!index.importersOf('src/lib/math.ts').includes('src/view.tsx'));
+
+      unlinkSync(join(root, 'src/legacy.js'));
+      assert.equal((await index.updateFile('src/legacy.js')).status, 'removed');
+      assert.ok(!index.importersOf('src/lib/math.ts').includes('src/legacy.js'));
+      const stats = await index.build();
+      assert.equal(stats.files, 20, 'view.tsx is back from the scan, legacy.js is gone');
+      assert.equal(stats.parsed, 1);
+    });
+
+    it('refuses paths outside the root', async () => {
+      assert.equal((await index.updateFile('../outside.ts')).status, 'skipped');
+      assert.deepEqual(index.symbolsIn('/etc/passwd'), []);
+    });
+  });
+
+  describe('cold build', () => {
+    it('reports progress from zero up to the total', async () => {
+      const fresh = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-index-state-')) });
+      try {
+        const progress: number[] = [];
+        const stats = await new CodeIndex(fresh, root, defaultConfig).build({ onProgress: (p) => progress.push(p.done) });
+        assert.equal(progress[0], 0);
+        assert.equal(progress[progress.length - 1], stats.files);
+        assert.ok(progress.every((d, i) => i === 0 || d >= progress[i - 1]));
+      } finally {
+        fresh.dispose();
+        rmSync(fresh.stateDir, { recursive: true, force: true });
+      }
+    });
+
+    it('stops when cancelled', async () => {
+      const fresh = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-index-state-')) });
+      try {
+        const controller = new AbortController();
+        controller.abort(new Error('user cancelled'));
+        await assert.rejects(new CodeIndex(fresh, root, defaultConfig).build({ signal: controller.signal }), /cancelled/);
+      } finally {
+        fresh.dispose();
+        rmSync(fresh.stateDir, { recursive: true, force: true });
+      }
+    });
+  });
+});
