@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
+import { toMatchQuery } from '../memory/memoryStore';
 import { all, one, run, type Database } from '../store/sqlite';
 import type { Store } from '../store/store';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
@@ -305,6 +306,7 @@ export class SubscriptionRegistry {
     switch (request.kind) {
       case 'memory': {
         const query = raw.replace(/\s+/g, ' ');
+        if (!toMatchQuery(query)) throw new SubscriptionError('invalid', `"${query}" has no words to search memory for.`);
         parsed = { target: query, query };
         break;
       }

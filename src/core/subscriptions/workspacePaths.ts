@@ -26,9 +26,31 @@ export function normalizeWorkspacePath(root: string, input: string): string {
   const rel = relative(base, abs);
   if (rel === '') throw new WorkspacePathError('invalid', `"${raw}" is the workspace folder itself, not a file.`);
   if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
+    // An absolute path may name the workspace through its real path (/private/tmp vs /tmp).
+    const viaReal = isAbsolute(raw) ? relativeToRealRoot(base, abs) : undefined;
+    if (viaReal) return viaReal;
     throw new WorkspacePathError('outside_workspace', `"${raw}" is outside the workspace folder; only files inside it can be used.`);
   }
   return rel.split(sep).join('/');
+}
+
+function relativeToRealRoot(root: string, abs: string): string | undefined {
+  try {
+    const realRoot = realpathSync(root);
+    let probe = abs;
+    const tail: string[] = [];
+    while (!existsSync(probe)) {
+      const up = dirname(probe);
+      if (up === probe) return undefined;
+      tail.unshift(probe.slice(up.length).replace(/^[\\/]+/, ''));
+      probe = up;
+    }
+    const rel = relative(realRoot, join(realpathSync(probe), ...tail));
+    if (!rel || rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) return undefined;
+    return rel.split(sep).join('/');
+  } catch {
+    return undefined;
+  }
 }
 
 /**

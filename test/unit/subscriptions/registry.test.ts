@@ -190,6 +190,16 @@ describe('SubscriptionRegistry', () => {
     assert.deepEqual(reg.list(), []);
   });
 
+  it('accepts an absolute path that names the workspace through its real path', async () => {
+    const alias = join(ws.outside, 'alias');
+    symlinkSync(ws.root, alias);
+    const store = await ws.openStore();
+    const reg = new SubscriptionRegistry(store, { root: alias, now: clock.now });
+    assert.equal(reg.subscribe({ kind: 'file', target: join(ws.root, 'src', 'a.ts') }).subscription.target, 'src/a.ts');
+    assert.equal(reg.subscribe({ kind: 'file', target: join(alias, 'src', 'b.ts') }).subscription.target, 'src/b.ts');
+    assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: join(ws.outside, 'x.ts') })).reason, 'outside_workspace');
+  });
+
   it('refuses secret files, including git-ignored files whose names suggest credentials', async () => {
     const { reg } = await registry();
     for (const name of ['.env', '.env.local', 'certs/server.pem', 'deploy.key', 'home/id_rsa', 'home/id_rsa.pub', 'store.p12', 'store.pfx', '.npmrc', '.netrc', 'aws/credentials', 'credentials.json', 'config/my-secret.yaml', 'Secrets.ts']) {
@@ -214,6 +224,7 @@ describe('SubscriptionRegistry', () => {
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'lines', target: 'src/a.ts', lines: { start: 5, end: 2 } })).reason, 'invalid');
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: 'src' })).reason, 'invalid');
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: '  ' })).reason, 'invalid');
+    assert.match(reasonOf(() => reg.subscribe({ kind: 'memory', target: '?? !!' })).message, /no words to search/);
     assert.deepEqual(reg.list(), []);
   });
 
