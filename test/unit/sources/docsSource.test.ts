@@ -1,0 +1,101 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MemoryLogger } from '../../../src/core/logger';
+import { DocsSource, sectionsOf } from '../../../src/core/sources/docs/docsSource';
+import { all } from '../../../src/core/store/sqlite';
+import { openWorkspace, type Workspace } from './sourceFixtures';
+
+describe('DocsSource', () => {
+  let ws: Workspace;
+  let source: DocsSource;
+  let logger: MemoryLogger;
+
+  beforeEach(async () => {
+    ws = await openWorkspace('docs-repo');
+    logger = new MemoryLogger();
+    source = new DocsSource({ root: ws.root, store: ws.store, logger });
+    await source.refresh();
+  });
+  afterEach(() => ws.dispose());
+
+  it('splits READMEs, top-level and docs/ markdown into sections, leaving decision records out', () => {
+    const bySection = source.sections().map((s) => `${s.path}#${s.slug}:${s.line}`).sort();
+    assert.deepEqual(bySection, [
+      'CONTRIBUTING.md#contributing:1',
+      'CONTRIBUTING.md#running-the-tests:6',
+      'README.md#configuration:12',
+      'README.md#installation:5',
+      'README.md#payments:17',
+      'README.md#shop:1',
+      'docs/guide/billing.md#applydiscount:5',
+      'docs/guide/billing.md#billing:1',
+      'docs/guide/billing.md#discount-campaigns:14',
+      'docs/guide/billing.md#money:10',
+      'packages/web/README.md#web-storefront:1',
+    ]);
+    const fts = all<{ path: string; heading: string }>(ws.store.index, "SELECT path, heading FROM docs_fts WHERE docs_fts MATCH 'rota'");
+    assert.deepEqual(fts, [{ path: 'README.md', heading: 'Payments' }]);
+  });
+
+  it('ranks a section about the symbol above ones that mention it in code, above prose mentions', () => {
+    const items = source.query({ file: 'src/billing/discounts.ts', symbol: 'applyDiscount' });
+    const ids = items.map((i) => i.entityId);
+    assert.equal(ids[0], 'doc:docs/guide/billing.md#applydiscount');
+    assert.equal(items[0].reason, 'docs/guide/billing.md § applyDiscount is about `applyDiscount`');
+    const config = items.find((i) => i.entityId === 'doc:README.md#configuration');
+    assert.ok(config);
+    assert.equal(config.reason, 'README.md § Configuration mentions `applyDiscount`');
+    assert.deepEqual(config.location, { path: 'README.md', line: 12, endLine: 16 });
+    assert.equal(config.summary, 'Set DISCOUNT_CAP to limit what applyDiscount may take off a price, in percent. The default is 50.');
+    const prose = items.find((i) => i.entityId === 'doc:CONTRIBUTING.md#running-the-tests');
+    assert.ok(prose);
+    assert.ok(prose.relevanceScore < config.relevanceScore);
+    assert.ok(!ids.some((id) => id.includes('docs/adr')), 'ADRs are the decisions source’s');
+  });
+
+  it('finds sections naming the file path, its file name and its folder', () => {
+    const ledger = source.query({ file: 'src/payments/ledger.ts' });
+    assert.equal(ledger[0].entityId, 'doc:README.md#payments');
+    assert.equal(ledger[0].reason, 'README.md § Payments mentions src/payments/ledger.ts');
+    const money = source.query({ file: 'src/billing/money.ts' });
+    assert.equal(money[0].entityId, 'doc:docs/guide/billing.md#money');
+    assert.equal(money[0].reason, 'docs/guide/billing.md § Money mentions money.ts');
+    const refunds = source.query({ file: 'src/payments/refunds.ts' });
+    assert.equal(refunds[0].entityId, 'doc:README.md#payments');
+    assert.equal(refunds[0].reason, "README.md § Payments mentions src/payments/ (this file's folder)");
+  });
+
+  it('falls back to full-text matches on the module folder, ranked lowest', () => {
+    const items = source.query({ file: 'src/billing/invoice.ts' });
+    assert.ok(items.length >= 1);
+    assert.equal(items[0].entityId, 'doc:docs/guide/billing.md#billing');
+    assert.match(items[0].reason, /is titled after billing \(this file's folder\)/);
+    assert.ok(items.every((i) => i.relevanceScore <= 0.45));
+  });
+
+  it('re-indexes a changed document and forgets a section that is gone', async () => {
+    const p = join(ws.root, 'README.md');
+    writeFileSync(p, readFileSync(p, 'utf8').replace('## Payments', '## Billing and payments'));
+    const stats = await source.refresh();
+    assert.equal(stats.parsed, 1);
+    const ids = source.query({ file: 'src/payments/ledger.ts' }).map((i) => i.entityId);
+    assert.ok(ids.includes('doc:README.md#billing-and-payments'));
+    assert.ok(!ids.includes('doc:README.md#payments'));
+    assert.equal(all(ws.store.index, "SELECT path FROM docs_fts WHERE heading = 'Payments'").length, 0);
+  });
+
+  it('skips node_modules and binary markdown with a logged reason', async () => {
+    mkdirSync(join(ws.root, 'node_modules/lib'), { recursive: true });
+    writeFileSync(join(ws.root, 'node_modules/lib/README.md'), '# lib\n\nCalls `applyDiscount`.\n');
+    writeFileSync(join(ws.root, 'docs/diagram.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1]));
+    await source.refresh();
+    assert.ok(!source.sections().some((s) => s.path.startsWith('node_modules')));
+    assert.ok(logger.lines.some((l) => l.level === 'warn' && l.message.includes('docs/diagram.md')));
+  });
+
+  it('ignores headings inside code fences', () => {
+    const sections = sectionsOf('x.md', '# Title\n\n```sh\n# not a heading\n```\n\n## Real\n\ntext\n');
+    assert.deepEqual(sections.map((s) => s.heading), ['Title', 'Real']);
+  });
+});
