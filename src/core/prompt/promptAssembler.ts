@@ -36,7 +36,7 @@ export interface PromptMessage {
 export interface LedgerEntry {
   source: string;
   tokens: number;
-  /** How many items the entry holds (history turns, suggestions, memory hits). */
+  /** How many items the entry holds (history turns, suggestions, memory hits): always the section's top ones (newest turns, best hits, highest scores). */
   items?: number;
   changedSinceLastTurn?: boolean;
   expiresAt?: number;
@@ -184,16 +184,17 @@ export class PromptAssembler {
       if ((u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0) total -= sectionCost[u.group];
     }
     // Cutting a big part may leave room for smaller, more relevant ones cut before it: put those back, most relevant first.
-    // History comes back newest first and without gaps.
-    let historyGap = false;
+    // Within a group they come back most relevant first and without gaps, so what a section keeps is
+    // always its top items (newest history, best memory, highest-scored suggestions, newest renewals).
+    const blocked = new Set<Unit['group']>(removed.length ? [removed[removed.length - 1].group] : []);
     for (let i = removed.length - 2; i >= 0; i--) {
       const u = removed[i];
-      if (u.group === 'history' && historyGap) continue;
+      if (blocked.has(u.group)) continue;
       const header = (u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0 ? sectionCost[u.group] : 0;
       if (total + u.tokens + header <= budget) {
         kept.add(u);
         total += u.tokens + header;
-      } else if (u.group === 'history') historyGap = true;
+      } else blocked.add(u.group);
     }
     for (const u of removed) if (!kept.has(u)) cut.push({ source: u.cutLabel, tokens: u.tokens, reason: u.reason });
 

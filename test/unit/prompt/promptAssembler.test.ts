@@ -91,6 +91,18 @@ describe('PromptAssembler', () => {
     assert.equal(tight.messages[tight.messages.length - 1].content, 'What should I change in src/new.ts?');
   });
 
+  it('never keeps a less relevant suggestion while dropping a more relevant one', async () => {
+    const big = suggestion('high ' + words(50, 'detail'), 0.9);
+    const small = suggestion('low', 0.3);
+    const base = { history: [], subscriptions: [], memory: [], suggestions: [big, small] };
+    const full = await new PromptAssembler().assemble(input(base));
+    const bigTokens = await countWords(renderSuggestionLine(big));
+    // Room for the small one only: it would fit, but keeping it while cutting the better one is wrong.
+    const { messages, ledger } = await new PromptAssembler().assemble(input({ ...base, maxInputTokens: full.ledger.totalTokens - bigTokens }));
+    assert.deepEqual(ledger.cut.map((c) => c.source.split(' ')[0] + ' ' + c.source.split(' ')[1]), ['suggestion "low"', 'suggestion "high']);
+    assert.deepEqual(messages.map((m) => m.source), ['instructions', 'user']);
+  });
+
   it('shortens the user message only when it alone exceeds the budget, with a notice', async () => {
     const long = 'START ' + words(2000, 'log') + ' END question?';
     const { messages, ledger } = await new PromptAssembler().assemble(input({ userMessage: long, maxInputTokens: 500 }));
