@@ -4,7 +4,10 @@ import type { Logger } from '../core/logger';
 import type { Disposable, McpBackend } from './backend';
 import { DirectoryWatcher, type ChangeBatch } from './directoryWatcher';
 import type { ResourceCatalog } from './resources';
-import type { ResourceRef } from './uris';
+import { invalidParams, type ResourceRef } from './uris';
+
+/** Each subscribed resource may add a watched folder and work on every change; keep that bounded. */
+export const MAX_RESOURCE_SUBSCRIPTIONS = 100;
 
 export interface ResourceNotifier {
   updated(uri: string): Promise<void>;
@@ -60,6 +63,9 @@ export class LiveResources {
     await this.catalog.assertReadable(uri, ref);
     await this.run(async () => {
       if (this.subscribed.has(uri)) return;
+      if (this.subscribed.size >= MAX_RESOURCE_SUBSCRIPTIONS) {
+        throw invalidParams(`At most ${MAX_RESOURCE_SUBSCRIPTIONS} resources can be subscribed at once; unsubscribe from one first.`);
+      }
       this.subscribed.set(uri, { ref, fingerprint: await this.fingerprint(ref) });
       this.logger.debug(`mcp: subscribed to ${uri}`);
       await this.replan();

@@ -29,6 +29,8 @@ export interface ProactiveContextMcpServer {
   readonly mcp: McpServer;
   /** URIs this client subscribed to with `resources/subscribe`. */
   subscribedUris(): string[];
+  /** Settles when the connection is closed (by either side); dispose the backend only after it. */
+  readonly closed: Promise<void>;
   connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
 }
@@ -68,20 +70,25 @@ export function createMcpServer(backend: McpBackend, logger: Logger = nullLogger
   registerTools(mcp, backend, live, poller, logger);
 
   let closed = false;
+  let markClosed: () => void = () => undefined;
+  const closedPromise = new Promise<void>((resolve) => (markClosed = resolve));
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
     live.dispose();
     await mcp.close();
+    markClosed();
   };
   mcp.server.onclose = () => {
-    live.dispose();
     closed = true;
+    live.dispose();
+    markClosed();
   };
 
   return {
     mcp,
     subscribedUris: () => live.subscribedUris(),
+    closed: closedPromise,
     async connect(transport) {
       live.start();
       await mcp.connect(transport);
@@ -91,7 +98,8 @@ export function createMcpServer(backend: McpBackend, logger: Logger = nullLogger
 }
 
 /**
- * Serves the backend over stdin/stdout until the client closes stdin. stdout carries only protocol
+ * Serves the backend over stdin/stdout until the client closes stdin. Resolves once connected;
+ * await `closed` on the result before disposing the backend. stdout carries only protocol
  * messages; the logger is expected to write to stderr.
  */
 export async function runStdioServer(backend: McpBackend, logger: Logger = nullLogger, options: McpServerOptions = {}): Promise<ProactiveContextMcpServer> {

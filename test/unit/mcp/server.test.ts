@@ -328,6 +328,19 @@ describe('MCP server over stdio', function () {
     assert.deepEqual(gone.structuredContent, { changed: ['context://subscriptions'], removed: [subUri], firstPoll: false });
   });
 
+  it('caps resource subscriptions per client with a message naming the limit', async () => {
+    mkdirSync(join(ws.root, 'many'));
+    for (let i = 0; i <= 100; i++) writeFileSync(join(ws.root, 'many', `f${i}.txt`), String(i));
+    for (let i = 0; i < 100; i++) await s.client.subscribeResource({ uri: `context://file/many/f${i}.txt` });
+    const err = await rpcError(s.client.subscribeResource({ uri: 'context://file/many/f100.txt' }));
+    assert.equal(err.code, -32602);
+    assert.match(err.message, /At most 100 resources/);
+    await s.client.unsubscribeResource({ uri: 'context://file/many/f0.txt' });
+    await s.client.subscribeResource({ uri: 'context://file/many/f100.txt' });
+    writeFileSync(join(ws.root, 'many', 'f100.txt'), 'changed');
+    await s.waitFor('update for the last one', () => s.updatesFor('context://file/many/f100.txt').length === 1);
+  });
+
   it('serves files whose names have spaces and non-ASCII letters', async () => {
     writeFileSync(join(ws.root, 'docs/my notes ü.md'), 'hello\n');
     const uri = 'context://file/docs/my%20notes%20%C3%BC.md';
@@ -360,5 +373,6 @@ describe('MCP server over stdio', function () {
     } finally {
       await verbose.close();
     }
+    await verbose.waitFor('the close to be logged', () => /client closed the connection/.test(verbose.stderr()), 2000);
   });
 });
