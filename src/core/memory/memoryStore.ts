@@ -117,6 +117,21 @@ export class MemoryStore implements MemorySearch {
     return id;
   }
 
+  /** Forgets saved episodes: of one conversation, or all of them. Returns how many were removed. */
+  forgetEpisodes(conversationId?: string): number {
+    const ids = this.store.read((db) =>
+      (conversationId === undefined ? all<{ id: string }>(db, 'SELECT id FROM episodes') : all<{ id: string }>(db, 'SELECT id FROM episodes WHERE conversation_id = ?', [conversationId])).map((r) => r.id),
+    );
+    if (!ids.length) return 0;
+    this.store.write((db) => {
+      for (const id of ids) {
+        run(db, 'DELETE FROM episodes WHERE id = ?', [id]);
+        run(db, 'DELETE FROM episodes_fts WHERE id = ?', [id]);
+      }
+    });
+    return ids.length;
+  }
+
   /** The most recent episodes, newest first; of one conversation when given. */
   recentEpisodes(options: { conversationId?: string; limit?: number } = {}): Episode[] {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));

@@ -75,6 +75,17 @@ describe('MemoryStore', () => {
     assert.equal((await reopened.search('durability')).length, 1);
   });
 
+  it('forgets the episodes of one conversation, and then all', async () => {
+    const { mem } = await memory();
+    mem.saveEpisode({ conversationId: 'a', prompt: 'webview nonce', answer: 'per load', at: clock.t });
+    mem.saveEpisode({ conversationId: 'b', prompt: 'webview csp', answer: 'default-src none', at: clock.t });
+    assert.equal(mem.forgetEpisodes('a'), 1);
+    assert.deepEqual((await mem.search('webview')).map((h) => h.conversationId), ['b']);
+    assert.equal(mem.forgetEpisodes(), 1);
+    assert.deepEqual(await mem.search('webview'), []);
+    assert.deepEqual(mem.recentEpisodes(), []);
+  });
+
   it('interleaves decisions from the decision search with episodes', async () => {
     const { mem } = await memory({
       search: (q: string, limit: number) => [
