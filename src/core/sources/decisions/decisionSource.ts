@@ -68,6 +68,8 @@ export class DecisionSource implements SignalSource {
   private fuse: Fuse<DecisionRecord> | undefined;
   private ftsFresh = false;
   private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; scan: InlineScan }>();
+  /** Text and fuzzy matches per (symbol, module, folder): the cursor mostly stays in one place. */
+  private textCache = new Map<string, { path: string; score: number; kind: string; reason: string }[]>();
 
   constructor(ctx: SourceContext) {
     this.root = ctx.root;
@@ -144,6 +146,7 @@ export class DecisionSource implements SignalSource {
   }
 
   private rebuildIndexes(): void {
+    this.textCache = new Map();
     this.byNumber = new Map();
     for (const r of this.records.values()) {
       if (r.number === undefined) continue;
@@ -213,7 +216,7 @@ export class DecisionSource implements SignalSource {
       }
     }
 
-    this.textMatches(q, symbol, stem, folder, add);
+    this.textMatches(symbol, stem, folder, add);
 
     const out = new Map<string, SuggestionItem>();
     const put = (item: SuggestionItem) => {
@@ -263,7 +266,23 @@ export class DecisionSource implements SignalSource {
     return { style: newest.style, titleStyle: newest.titleStyle, bullet: newest.bullet ?? '*', padding: digits?.length ?? 4 };
   }
 
-  private textMatches(q: SourceQuery, symbol: string | undefined, stem: string | undefined, folder: string | undefined, add: (h: Hit) => void): void {
+  private textMatches(symbol: string | undefined, stem: string | undefined, folder: string | undefined, add: (h: Hit) => void): void {
+    const key = `${symbol ?? ''}|${stem ?? ''}|${folder ?? ''}`;
+    let found = this.textCache.get(key);
+    if (!found) {
+      found = [];
+      const collect = (h: Hit) => found!.push({ path: h.adr.path, score: h.score, kind: h.kind, reason: h.reason });
+      this.computeTextMatches(symbol, stem, folder, collect);
+      if (this.textCache.size >= 256) this.textCache.delete(this.textCache.keys().next().value as string);
+      this.textCache.set(key, found);
+    }
+    for (const f of found) {
+      const adr = this.records.get(f.path);
+      if (adr) add({ adr, score: f.score, kind: f.kind, reason: f.reason });
+    }
+  }
+
+  private computeTextMatches(symbol: string | undefined, stem: string | undefined, folder: string | undefined, add: (h: Hit) => void): void {
     const terms = new Set<string>();
     for (const t of [symbol, stem, folder]) if (t) for (const w of identifierWords(t)) if (!GENERIC_NAMES.has(w)) terms.add(w);
     if (!terms.size) return;

@@ -66,6 +66,8 @@ export class DocsSource implements SignalSource {
   private byIdentifier = new Map<string, DocSection[]>();
   private withPaths: DocSection[] = [];
   private ftsFresh = false;
+  /** Full-text rows per phrase, until the next change: the cursor mostly stays in one module. */
+  private ftsCache = new Map<string, { path: string; line: string | number; heading: string }[]>();
 
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
@@ -145,6 +147,7 @@ export class DocsSource implements SignalSource {
   }
 
   private rebuildMemoryIndex(): void {
+    this.ftsCache = new Map();
     const byIdentifier = new Map<string, DocSection[]>();
     const withPaths: DocSection[] = [];
     for (const f of this.files.values()) {
@@ -246,13 +249,17 @@ export class DocsSource implements SignalSource {
       for (const w of identifierWords(folder)) terms.push({ word: w, weight: 0.35, why: `${w} (this file's folder)` });
     }
     for (const t of terms) {
-      let rows: { path: string; line: string | number; heading: string }[] = [];
-      try {
-        const phrase = `"${t.word.replace(/"/g, '')}"`;
-        rows = all(this.store.index, 'SELECT path, line, heading FROM docs_fts WHERE docs_fts MATCH ? LIMIT 100', [phrase]);
-      } catch (err) {
-        this.logger.debug(`Docs text search failed: ${(err as Error).message}`);
-        continue;
+      const phrase = `"${t.word.replace(/"/g, '')}"`;
+      let rows = this.ftsCache.get(phrase);
+      if (!rows) {
+        try {
+          rows = all(this.store.index, 'SELECT path, line, heading FROM docs_fts WHERE docs_fts MATCH ? LIMIT 100', [phrase]);
+        } catch (err) {
+          this.logger.debug(`Docs text search failed: ${(err as Error).message}`);
+          continue;
+        }
+        if (this.ftsCache.size >= 256) this.ftsCache.delete(this.ftsCache.keys().next().value as string);
+        this.ftsCache.set(phrase, rows);
       }
       for (const r of rows) {
         const section = this.files.get(r.path)?.sections.find((s) => s.line === Number(r.line));

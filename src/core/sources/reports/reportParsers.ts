@@ -322,7 +322,6 @@ function firstLine(s: string): string {
 
 /** Drops ANSI colour codes that Jest and Vitest leave in failure messages. */
 export function cleanMessage(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/\u001b\[[0-9;]*m/g, '').trim();
 }
 

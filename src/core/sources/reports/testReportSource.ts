@@ -67,6 +67,7 @@ export class TestReportSource implements SignalSource {
   private failures: FailedTest[] = [];
   private readonly testFileImports = new Map<string, { mtimeMs: number; imports: string[] }>();
   private lastCapped = false;
+  private linked = false;
 
   constructor(ctx: TestReportSourceOptions) {
     this.root = ctx.root;
@@ -128,8 +129,12 @@ export class TestReportSource implements SignalSource {
         this.logger.warn(`Skipped test report ${path}: ${(err as Error).message}`);
       }
     }
+    const removed = [...this.reports.keys()].some((p) => !next.has(p));
+    const changed = removed || next.size !== this.reports.size || [...next].some(([p, r]) => this.reports.get(p) !== r);
     this.reports = next;
-    this.link(files);
+    // Links only change with the reports (a new test file comes with a new report run).
+    if (changed || !this.linked) this.link(files);
+    this.linked = true;
     return { files: reportPaths.length, parsed, skipped, entries: this.failures.length, ms: performance.now() - started };
   }
 
