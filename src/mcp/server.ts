@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { nullLogger, type Logger } from '../core/logger';
 import type { ContextSuggestion } from '../core/types';
 import type { McpBackend, SubscriptionInfo } from './backend';
+import { withTimeouts } from './bounded';
 import { LiveResources, PollTracker } from './liveResources';
 import { ResourceCatalog, describeSubscription } from './resources';
 import { subscriptionUri, workspacePathFromInput } from './uris';
@@ -23,7 +24,11 @@ export const SERVER_VERSION = '0.1.0';
 export interface McpServerOptions {
   /** Quiet time after a file change before subscribers are told (ms). */
   debounceMs?: number;
+  /** Longest a single backend call may take before the request fails (ms). */
+  timeoutMs?: number;
 }
+
+const DEFAULT_TIMEOUT_MS = 15_000;
 
 export interface ProactiveContextMcpServer {
   readonly mcp: McpServer;
@@ -41,7 +46,8 @@ const MAX_TEXT = 2000;
  * Builds the MCP server over a backend: the tools agents call, the resources they read, and live
  * `resources/subscribe` updates. One server serves one client connection.
  */
-export function createMcpServer(backend: McpBackend, logger: Logger = nullLogger, options: McpServerOptions = {}): ProactiveContextMcpServer {
+export function createMcpServer(engine: McpBackend, logger: Logger = nullLogger, options: McpServerOptions = {}): ProactiveContextMcpServer {
+  const backend = withTimeouts(engine, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
