@@ -77,6 +77,12 @@ describe('parseAdr', () => {
     assert.equal(adr.titleStyle, 'adr-prefix');
   });
 
+  it('is not misled by the title of the record it supersedes', () => {
+    const adr = parseAdr('0009-new-endpoints.md', '# 9. New endpoints\n\n## Status\n\nAccepted\n\nSupersedes [3. Deprecated endpoints](0003-deprecated-endpoints.md)\n');
+    assert.equal(adr.status, 'accepted');
+    assert.deepEqual(adr.supersedes.map((r) => r.number), [3]);
+  });
+
   it('survives empty and garbage input', () => {
     assert.equal(parseAdr('x.md', '').status, 'unknown');
     assert.equal(parseAdr('x.md', '---\nstatus: [\n---\n\u0000\u0001').title.length >= 0, true);

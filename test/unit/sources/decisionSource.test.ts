@@ -51,6 +51,16 @@ describe('DecisionSource', () => {
       assert.ok(logger.lines.some((l) => l.level === 'debug' && l.message.includes('no status')));
     });
 
+    it('takes only numbered or status-bearing files from a general docs/architecture folder', async () => {
+      await open();
+      mkdirSync(join(ws.root, 'docs/architecture'), { recursive: true });
+      writeFileSync(join(ws.root, 'docs/architecture/overview.md'), '# System overview\n\nThe shop has three services.\n');
+      writeFileSync(join(ws.root, 'docs/architecture/0001-split-billing.md'), '# 1. Split billing out\n\nStatus: accepted\n');
+      writeFileSync(join(ws.root, 'docs/architecture/adr-0002-queue.md'), '# Use a queue\n');
+      await source.refresh();
+      assert.deepEqual(source.list().map((d) => `${d.label}:${d.status}`).sort(), ['0001:accepted', '0002:unknown']);
+    });
+
     it('finds decisions in a configured folder', async () => {
       await open();
       mkdirSync(join(ws.root, 'architecture/records'), { recursive: true });
@@ -178,6 +188,15 @@ describe('DecisionSource', () => {
       const path = await source.recordDecision({ title: 'Rotate keys monthly', context: 'c', decision: 'd', consequences: 'e' });
       assert.equal(path, 'docs/adr/0013-rotate-keys-monthly.md');
       assert.match(readFileSync(join(ws.root, path), 'utf8'), /^# Rotate keys monthly\n\n\* Status: accepted\n\* Date: 2024-07-01\n/);
+    });
+
+    it('writes into the folder .adr-dir names even before it exists', async () => {
+      await open();
+      writeFileSync(join(ws.root, '.adr-dir'), 'architecture/log\n');
+      await source.refresh();
+      const path = await source.recordDecision({ title: 'Record architecture decisions', context: 'c', decision: 'd', consequences: 'e' });
+      assert.equal(path, 'architecture/log/0001-record-architecture-decisions.md');
+      assert.deepEqual(source.decisionFolders, ['architecture/log']);
     });
 
     it('creates docs/adr with 0001 when the repo has no decisions yet', async () => {

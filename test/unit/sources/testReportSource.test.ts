@@ -47,6 +47,12 @@ describe('test report parsing', () => {
     assert.deepEqual(mo.tests.map((t) => [t.suite, t.name, t.fileHints[0]]), [['cart', 'totals line items', '/home/ci/builds/shop/test/cart.spec.js']]);
   });
 
+  it('takes the innermost suite of nested testsuites', () => {
+    const xml = `<testsuites><testsuite name="all" timestamp="2024-06-30T09:00:00"><testsuite name="ledger" timestamp="2024-06-30T10:00:00"><testcase name="posts" classname="ledger"><error message="TypeError: x is undefined" type="TypeError"/></testcase></testsuite></testsuite></testsuites>`;
+    const r = parseReport('junit.xml', xml)!;
+    assert.deepEqual(r.tests.map((t) => [t.suite, t.name, t.status, t.message]), [['ledger', 'posts', 'failed', 'TypeError: x is undefined']]);
+  });
+
   it('reads vitest JUnit names split with >', () => {
     const xml = `<testsuites><testsuite name="src/cart.test.ts" timestamp="2024-06-30T10:00:00.000Z"><testcase classname="src/cart.test.ts" name="cart &gt; totals &gt; rounds" time="0.01"><failure message="expected 1 to be 2" type="AssertionError">AssertionError: expected 1 to be 2\n ❯ src/cart.ts:4:9</failure></testcase></testsuite></testsuites>`;
     const r = parseReport('junit.xml', xml)!;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { toRelative } from '../../paths';
 import { walkFiles } from '../reports/walk';
@@ -30,22 +30,30 @@ export function discoverDecisionFolders(root: string, configured: readonly strin
     const rel = toRelative(root, p.trim().replace(/\\/g, '/').replace(/\/+$/, ''));
     if (rel === undefined || rel === '' || found.includes(rel)) return;
     try {
-      if (statSync(join(root, rel)).isDirectory()) found.push(rel);
+      // A folder that is a symlink leading out of the workspace is never read.
+      if (statSync(join(root, rel)).isDirectory() && toRelative(realpathSync(root), realpathSync(join(root, rel))) !== undefined) found.push(rel);
     } catch {
       // Not there: nothing to discover.
     }
   };
-  const adrDir = join(root, '.adr-dir');
-  if (existsSync(adrDir)) {
-    try {
-      add(readFileSync(adrDir, 'utf8').split(/\r?\n/)[0]);
-    } catch {
-      // An unreadable .adr-dir falls back to the conventions.
-    }
-  }
+  add(adrDirSetting(root));
   for (const c of configured) add(c);
   for (const c of CONVENTIONAL_DECISION_FOLDERS) add(c);
   return found;
+}
+
+/** The folder adr-tools' `.adr-dir` names (root-relative), whether or not it exists yet. */
+export function adrDirSetting(root: string): string | undefined {
+  const file = join(root, '.adr-dir');
+  if (!existsSync(file)) return undefined;
+  try {
+    const first = readFileSync(file, 'utf8').split(/\r?\n/)[0].trim().replace(/\\/g, '/').replace(/\/+$/, '');
+    const rel = first ? toRelative(root, first) : undefined;
+    return rel || undefined;
+  } catch {
+    // An unreadable .adr-dir falls back to the conventions.
+    return undefined;
+  }
 }
 
 /** Names that are never decision records themselves. */

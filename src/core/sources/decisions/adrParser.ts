@@ -64,7 +64,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     titleNumber = Number(m[1]);
     title = m[2];
   }
-  const fileNumber = /^(\d+)[-_.]/.exec(fileName)?.[1];
+  const fileNumber = /^(?:adr[-_]?)?(\d+)[-_.]/i.exec(fileName)?.[1];
   const number = fileNumber !== undefined ? Number(fileNumber) : titleNumber;
 
   // Bullet fields (MADR 2, log4brains) live in the lines right under the title.
@@ -93,7 +93,14 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     style = 'madr-bullets';
   }
   statusText = (statusText ?? '').trim();
-  const status = classifyStatus(statusText);
+  // Titles of linked records ("Supersedes [3. Deprecated endpoints]") say nothing about this one's status.
+  const status = classifyStatus(
+    statusText
+      .split(/\r?\n/)
+      .filter((l) => !/^\s*(?:[*-]\s*)?supersedes\b/i.test(l))
+      .join('\n')
+      .replace(/\[[^\]]*\]\([^)]*\)/g, ''),
+  );
 
   const supersededBy = findRef(statusText, /superseded\s+by\s*:?\s*/i) ?? (str(data['superseded-by']) ? refFromText(str(data['superseded-by'])!) : undefined);
   const supersedes: AdrRef[] = [];

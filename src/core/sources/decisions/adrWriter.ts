@@ -51,7 +51,7 @@ export function highestNumber(dir: string): { max: number; padding: number | und
     return { max, padding };
   }
   for (const name of entries) {
-    const m = /^(\d+)[-_]/.exec(name);
+    const m = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(name);
     if (!m || !/\.md$/i.test(name)) continue;
     const n = Number(m[1]);
     if (n >= max) {
@@ -71,7 +71,7 @@ export function writeAdrFile(folderAbs: string, input: NewDecision, format: AdrF
   const number = max + 1;
   const digits = String(number).padStart(padding ?? format.padding, '0');
   const name = `${digits}-${kebabTitle(title)}.md`;
-  const taken = readdirSync(folderAbs).find((n) => new RegExp(`^0*${number}[-_]`).test(n));
+  const taken = readdirSync(folderAbs).find((n) => new RegExp(`^(?:adr[-_]?)?0*${number}[-_]`, 'i').test(n));
   if (taken || existsSync(join(folderAbs, name))) throw new DecisionWriteError(`Decision number ${digits} is already taken by ${taken ?? name}; nothing was written.`, join(folderAbs, taken ?? name));
   const text = renderAdr(number, title, input, format, now);
   try {

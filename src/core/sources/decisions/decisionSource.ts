@@ -4,12 +4,13 @@ import { join, posix } from 'node:path';
 import Fuse from 'fuse.js';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
+import { toRelative } from '../../paths';
 import { all, run, transaction } from '../../store/sqlite';
 import type { Store } from '../../store/store';
 import type { SuggestionItem } from '../../types';
 import { GENERIC_NAMES, identifierWords, looksBinary } from '../docs/markdown';
 import { score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
-import { discoverDecisionFolders, listAdrFiles, LOOSE_DECISION_FOLDERS } from './adrDiscovery';
+import { adrDirSetting, discoverDecisionFolders, listAdrFiles, LOOSE_DECISION_FOLDERS } from './adrDiscovery';
 import { extractLinks, type AdrLinks } from './adrLinks';
 import { parseAdr, type ParsedAdr } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
@@ -134,7 +135,7 @@ export class DecisionSource implements SignalSource {
       parsed++;
       if (LOOSE_DECISION_FOLDERS.has(folder) && adr.number === undefined && adr.status === 'unknown') continue;
       if (adr.status === 'unknown') this.logger.debug(`${path} has no status; it is treated as 'unknown'.`);
-      const digits = /^(\d+)[-_]/.exec(name)?.[1];
+      const digits = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(name)?.[1];
       const label = digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.md$/i, ''));
       const links = extractLinks(adr.body, adr.sectionList[0]?.line ?? 1, posix.dirname(path));
       next.set(path, { ...adr, path, folder, label, mtimeMs: st.mtimeMs, size: st.size, links });
@@ -254,7 +255,9 @@ export class DecisionSource implements SignalSource {
   private pickWriteFolder(): string {
     const counts = new Map<string, number>();
     for (const r of this.records.values()) counts.set(r.folder, (counts.get(r.folder) ?? 0) + 1);
-    // `.adr-dir` and configured folders come first in discovery order; prefer the first that holds ADRs.
+    // adr-tools creates the folder `.adr-dir` names; otherwise prefer the first discovered folder that holds ADRs.
+    const configured = adrDirSetting(this.root);
+    if (configured) return configured;
     return this.folders.find((f) => counts.get(f)) ?? this.folders.find((f) => !LOOSE_DECISION_FOLDERS.has(f)) ?? 'docs/adr';
   }
 
@@ -262,7 +265,7 @@ export class DecisionSource implements SignalSource {
     const inFolder = [...this.records.values()].filter((r) => r.folder === folder);
     if (!inFolder.length) return DEFAULT_FORMAT;
     const newest = inFolder.reduce((a, b) => ((b.number ?? -1) > (a.number ?? -1) || ((b.number ?? -1) === (a.number ?? -1) && (b.date ?? 0) > (a.date ?? 0)) ? b : a));
-    const digits = /^(\d+)[-_]/.exec(newest.path.slice(newest.path.lastIndexOf('/') + 1))?.[1];
+    const digits = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(newest.path.slice(newest.path.lastIndexOf('/') + 1))?.[1];
     return { style: newest.style, titleStyle: newest.titleStyle, bullet: newest.bullet ?? '*', padding: digits?.length ?? 4 };
   }
 
@@ -406,6 +409,7 @@ export class DecisionSource implements SignalSource {
 
   private inlineScan(file: string, text: string | undefined): InlineScan {
     if (text !== undefined) return scanInline(text);
+    if (toRelative(this.root, file) === undefined) return { refs: [], notes: [] };
     const abs = join(this.root, file);
     try {
       const st = statSync(abs);
