@@ -1,0 +1,110 @@
+// A language model for tests: registered through the stable
+// `vscode.lm.registerLanguageModelChatProvider` API, it records exactly what it is sent and answers
+// with a short canned text, so a real chat turn runs offline and a test can inspect the prompt.
+//
+// Commands (for tests; executeCommand returns plain JSON):
+//   fakeLm.requests     -> every recorded request, oldest first
+//   fakeLm.lastRequest  -> the last recorded request, or null
+//   fakeLm.reset        -> forgets the recorded requests and any reply override
+//   fakeLm.setReply     -> (text | null) answer this instead of the canned text; (null) back to canned
+//   fakeLm.failNext     -> (message) the next request fails with that message
+// A recorded request: { at, model, messages: [{ role: 'user'|'assistant', text }], options }.
+'use strict';
+const vscode = require('vscode');
+
+const VENDOR = 'fake-lm';
+const MODEL = {
+  id: 'fake-lm-1',
+  name: 'Fake LM',
+  family: 'fake',
+  version: '1.0.0',
+  maxInputTokens: 200000,
+  maxOutputTokens: 4096,
+  tooltip: 'A test model that records its requests',
+  // Without this the chat view's model picker does not offer it, and chat requests get no model.
+  isUserSelectable: true,
+  capabilities: { toolCalling: false, imageInput: false },
+};
+const CANNED = 'This is the fake model answering.';
+const MAX_RECORDED = 200;
+
+/** @type {{ at: number, model: string, messages: { role: string, text: string }[], options: unknown }[]} */
+let recorded = [];
+/** @type {string | undefined} */
+let replyOverride;
+/** @type {string | undefined} */
+let failNext;
+
+function roleName(role) {
+  if (role === vscode.LanguageModelChatMessageRole.Assistant) return 'assistant';
+  if (role === vscode.LanguageModelChatMessageRole.User) return 'user';
+  return String(role);
+}
+
+function textOf(message) {
+  const parts = Array.isArray(message.content) ? message.content : [message.content];
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return p;
+      if (p instanceof vscode.LanguageModelTextPart) return p.value;
+      if (p && typeof p.value === 'string') return p.value;
+      return '';
+    })
+    .join('');
+}
+
+function safeOptions(options) {
+  try {
+    return JSON.parse(JSON.stringify({ modelOptions: options?.modelOptions, toolMode: options?.toolMode, tools: options?.tools?.map((t) => t.name) }));
+  } catch {
+    return {};
+  }
+}
+
+function activate(context) {
+  const provider = {
+    provideLanguageModelChatInformation() {
+      return [MODEL];
+    },
+    async provideLanguageModelChatResponse(model, messages, options, progress, token) {
+      recorded.push({ at: Date.now(), model: model.id, messages: messages.map((m) => ({ role: roleName(m.role), text: textOf(m) })), options: safeOptions(options) });
+      if (recorded.length > MAX_RECORDED) recorded.shift();
+      if (failNext !== undefined) {
+        const message = failNext;
+        failNext = undefined;
+        throw new Error(message);
+      }
+      const reply = replyOverride ?? CANNED;
+      // Two fragments, so streaming is exercised.
+      const half = Math.ceil(reply.length / 2);
+      for (const piece of [reply.slice(0, half), reply.slice(half)]) {
+        if (token.isCancellationRequested) return;
+        if (piece) progress.report(new vscode.LanguageModelTextPart(piece));
+      }
+    },
+    provideTokenCount(_model, text) {
+      const s = typeof text === 'string' ? text : textOf(text);
+      return Math.ceil(s.length / 4);
+    },
+  };
+  context.subscriptions.push(
+    vscode.lm.registerLanguageModelChatProvider(VENDOR, provider),
+    vscode.commands.registerCommand('fakeLm.requests', () => recorded),
+    vscode.commands.registerCommand('fakeLm.lastRequest', () => recorded[recorded.length - 1] ?? null),
+    vscode.commands.registerCommand('fakeLm.reset', () => {
+      recorded = [];
+      replyOverride = undefined;
+      failNext = undefined;
+    }),
+    vscode.commands.registerCommand('fakeLm.setReply', (text) => {
+      replyOverride = typeof text === 'string' ? text : undefined;
+    }),
+    vscode.commands.registerCommand('fakeLm.failNext', (message) => {
+      failNext = typeof message === 'string' ? message : 'fake failure';
+    }),
+  );
+}
+
+function deactivate() {}
+
+module.exports = { activate, deactivate };
