@@ -8,6 +8,8 @@ import { MemoryStore } from './memory/memoryStore';
 import { resolveStateDir } from './paths';
 import { ProactiveContextProvider, type SuggestOptions, type SuggestionSource } from './provider/provider';
 import { DecisionSource } from './sources/decisions/decisionSource';
+import { DocsSource } from './sources/docs/docsSource';
+import { TestReportSource } from './sources/reports/testReportSource';
 import type { SignalSource, SourceQuery } from './sources/sourceQuery';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
@@ -89,6 +91,8 @@ export class Engine {
 
   readonly index: CodeIndex;
   readonly decisions: DecisionSource;
+  readonly reports: TestReportSource;
+  readonly docs: DocsSource;
   readonly provider: ProactiveContextProvider;
   readonly subscriptions: SubscriptionRegistry;
   readonly materializer: SubscriptionMaterializer;
@@ -108,9 +112,13 @@ export class Engine {
     const ctx = { root, store, config: cfg, logger, now: clock };
     this.index = new CodeIndex(store, root, cfg, logger);
     this.decisions = new DecisionSource(ctx);
-    this.signalSources = [this.decisions];
+    this.reports = new TestReportSource(ctx);
+    this.docs = new DocsSource(ctx);
+    this.signalSources = [this.decisions, this.reports, this.docs];
     const importsOf = (file: string) => this.safe(() => this.index.importsOf(file), []);
     this.sources.push(fromSignalSource(this.decisions, ['decision', 'warning'], importsOf));
+    this.sources.push(fromSignalSource(this.reports, ['warning'], importsOf));
+    this.sources.push(fromSignalSource(this.docs, ['doc'], importsOf));
     this.sources.push(this.indexSource());
     this.provider = new ProactiveContextProvider(store, () => this.configSnapshot, this.sources, (file, line) => this.symbolAt(file, line), logger, clock);
     this.subscriptions = new SubscriptionRegistry(store, { root, config: live(() => this.configSnapshot.subscriptions), now: clock, logger });
