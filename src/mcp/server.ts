@@ -29,6 +29,8 @@ export interface McpServerOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** Suggestion text for one tool answer stays readable in a chat. */
+const MAX_SUGGESTION_TEXT = 8000;
 
 export interface ProactiveContextMcpServer {
   readonly mcp: McpServer;
@@ -40,8 +42,6 @@ export interface ProactiveContextMcpServer {
   close(): Promise<void>;
 }
 
-const MAX_TEXT = 2000;
-
 /**
  * Builds the MCP server over a backend: the tools agents call, the resources they read, and live
  * `resources/subscribe` updates. One server serves one client connection.
@@ -51,7 +51,7 @@ export function createMcpServer(engine: McpBackend, logger: Logger = nullLogger,
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: {} },
       instructions:
         'Proactive Context: call context_suggest for the decisions, recent changes, co-changing files, callers, docs and warnings ' +
         'relevant to a file or symbol; subscribe to files or memory queries to keep their current content available as resources.',
@@ -82,8 +82,11 @@ export function createMcpServer(engine: McpBackend, logger: Logger = nullLogger,
     if (closed) return;
     closed = true;
     live.dispose();
-    await mcp.close();
-    markClosed();
+    try {
+      await mcp.close();
+    } finally {
+      markClosed();
+    }
   };
   mcp.server.onclose = () => {
     closed = true;
@@ -343,7 +346,7 @@ function formatSuggestion(s: ContextSuggestion): string {
     return `${i}. [${it.type}] ${it.title} (${it.relevanceScore.toFixed(2)})${where}\n   ${clip(it.summary, 300)}\n   why: ${it.reason}`;
   });
   const notes = s.notes?.length ? ['Notes: ' + s.notes.join('; ')] : [];
-  return clip([head, ...items, ...notes].join('\n'), MAX_TEXT * 4);
+  return clip([head, ...items, ...notes].join('\n'), MAX_SUGGESTION_TEXT);
 }
 
 function clip(text: string, max: number): string {
