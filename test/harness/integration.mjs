@@ -12,10 +12,12 @@ import { parseArgs } from 'node:util';
 import {
   REPO_ROOT,
   RESULTS_DIR,
+  addTestExtensions,
   ensureTestVSCode,
   fail,
   formatPrintf,
   freePort,
+  isExiting,
   launchChromium,
   log,
   makeRunDir,
@@ -27,11 +29,14 @@ import {
 } from './vscode-env.mjs';
 
 const TESTS_SRC = path.join(REPO_ROOT, 'test', 'integration');
-const TESTS_OUT = path.join(REPO_ROOT, 'out', 'test', 'integration');
+// Not out/test/integration, where `tsc` (typecheck, unit tests) emits the same files: a tsc run of
+// older sources must not overwrite what is about to be loaded. Same depth below the repo root, so
+// `path.resolve(__dirname, '..', '..', '..')` is the repo in both places.
+const TESTS_OUT = path.join(REPO_ROOT, 'out', 'harness', 'integration');
 // Prefix (two zero-width spaces) that test/integration/index.ts puts on the tests' console output.
 const MARK = '\u200b\u200b';
 
-/** Compiles test/integration/**.ts to out/test/integration (CommonJS, as the extension host loads it). */
+/** Compiles test/integration/**.ts to out/harness/integration (CommonJS, as the extension host loads it). */
 export async function compileIntegrationTests() {
   const esbuild = await import('esbuild');
   const entryPoints = fs
@@ -39,8 +44,15 @@ export async function compileIntegrationTests() {
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .map((f) => path.join(TESTS_SRC, f));
   if (!entryPoints.some((f) => path.basename(f) === 'index.ts')) fail(`${TESTS_SRC}/index.ts (the run() entry) is missing`);
-  // Start clean so a test deleted from the sources cannot linger as a stale .js.
-  fs.rmSync(TESTS_OUT, { recursive: true, force: true });
+  // A test deleted from the sources must not linger as a stale .js (the runner globs *.test.js).
+  // Only stale files go: another run may be loading the current ones right now.
+  const sources = new Set(entryPoints.map((f) => path.relative(TESTS_SRC, f).replace(/\.ts$/, '')));
+  if (fs.existsSync(TESTS_OUT)) {
+    for (const f of fs.readdirSync(TESTS_OUT, { recursive: true, encoding: 'utf8' })) {
+      const stem = f.replace(/\.js(\.map)?$/, '');
+      if (stem !== f && !sources.has(stem)) fs.rmSync(path.join(TESTS_OUT, f), { force: true });
+    }
+  }
   await esbuild.build({
     entryPoints,
     outdir: TESTS_OUT,
@@ -79,6 +91,9 @@ async function main() {
   const logsDir = path.join(RESULTS_DIR, 'logs');
   fs.mkdirSync(logsDir, { recursive: true });
   const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
+  // Test-only extensions (test/extensions/*) load as installed extensions next to ours.
+  const extras = addTestExtensions(run.path('extensions'));
+  if (extras.length) log(`with test extensions: ${extras.map((d) => path.basename(d)).join(', ')}`);
   const port = await freePort();
   const env = { ...run.env };
   env.PC_INTEGRATION_MARK = MARK;
@@ -144,7 +159,7 @@ async function main() {
   const code = await Promise.race([
     exitCode,
     server.exited.then(({ code: c, signal }) => {
-      if (settled) return 1;
+      if (settled || isExiting()) return 1;
       log(`VS Code server exited early (code ${c}, signal ${signal}); see ${path.relative(REPO_ROOT, serverLog)}`);
       return 1;
     }),
@@ -158,6 +173,7 @@ async function main() {
   settled = true;
   clearTimeout(timer);
   browserLog.end();
+  if (isExiting()) return code;
   log(`integration tests ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   if (code !== 0) log(`workbench and server logs: ${path.relative(REPO_ROOT, logsDir)}/integration-*.log`);
   return code;

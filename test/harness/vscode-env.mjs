@@ -208,7 +208,12 @@ async function acquireLock(lockDir) {
  * Returns { dir, env, path(...), remove() }.
  */
 export function makeRunDir(name) {
-  const dir = fs.mkdtempSync(path.join(REAL_TMP, `pcx-${name}-`));
+  // A harness started by another harness (an e2e scenario under the e2e runner) nests its folder in
+  // the parent's, so the parent's reapRun also finds the child's processes.
+  const parent = process.env.PC_HARNESS_RUN && fs.existsSync(process.env.PC_HARNESS_RUN) ? process.env.PC_HARNESS_RUN : REAL_TMP;
+  if (parent === REAL_TMP) reapAbandonedRuns();
+  const dir = fs.mkdtempSync(path.join(parent, `pcx-${name}-`));
+  fs.writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
   const home = path.join(dir, 'home');
   const tmp = path.join(dir, 'tmp');
   for (const d of [home, tmp, path.join(home, '.config'), path.join(home, '.local', 'share'), path.join(home, '.cache'), path.join(home, '.local', 'state')]) {
@@ -237,13 +242,20 @@ export function makeRunDir(name) {
     dir,
     env,
     path: (...parts) => path.join(dir, ...parts),
+    /** Kills what is left of the run and deletes its folder (unless PC_KEEP_RUN_DIR is set). */
     remove() {
+      if (!runDirs.delete(run)) return;
+      reapRun(dir);
       if (process.env.PC_KEEP_RUN_DIR) {
-        log(`keeping run folder ${dir}`);
+        fs.writeFileSync(path.join(dir, 'kept'), '');
+        process.stdout.write(`[harness] keeping run folder ${dir}\n`);
         return;
       }
-      reapRun(dir);
-      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+      try {
+        fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      } catch (err) {
+        process.stderr.write(`[harness] could not remove ${dir}: ${err.message}\n`);
+      }
     },
   };
   runDirs.add(run);
@@ -322,11 +334,12 @@ function signalGroup(pgid, signal) {
 }
 
 /**
- * Kills every process that carries this run's marker in its environment (children that left their
- * group, e.g. Chromium's helpers or a server's daemons). Synchronous so it also works in 'exit'.
+ * Kills every process that carries this run's marker (or a nested run's) in its environment:
+ * children that left their group, e.g. Chromium's helpers or a server's daemons. Synchronous so it
+ * also works in 'exit'.
  */
 export function reapRun(runDir) {
-  const needle = `PC_HARNESS_RUN=${runDir}\0`;
+  const needle = `PC_HARNESS_RUN=${runDir}`;
   let killed = 0;
   for (const entry of safeReaddir('/proc')) {
     const pid = Number(entry);
@@ -337,7 +350,7 @@ export function reapRun(runDir) {
     } catch {
       continue;
     }
-    if (environ.includes(needle)) {
+    if (environ.includes(`${needle}\0`) || environ.includes(`${needle}/`)) {
       try {
         process.kill(pid, 'SIGKILL');
         killed++;
@@ -349,10 +362,31 @@ export function reapRun(runDir) {
   return killed;
 }
 
+/** Last resort on process exit: SIGKILL every group, reap every run, delete the run folders. */
+/**
+ * A harness killed with SIGKILL cannot clean up after itself: the next run kills what its run left
+ * running and deletes its folder.
+ */
+function reapAbandonedRuns() {
+  for (const entry of safeReaddir(REAL_TMP)) {
+    if (!entry.startsWith('pcx-')) continue;
+    const dir = path.join(REAL_TMP, entry);
+    const owner = Number(readOr(path.join(dir, 'owner.pid'), '0'));
+    if (!owner || isAlive(owner) || fs.existsSync(path.join(dir, 'kept'))) continue;
+    const killed = reapRun(dir);
+    log(`removing abandoned run folder ${dir}${killed ? ` (killed ${killed} leftover processes)` : ''}`);
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  }
+}
+
+export function isExiting() {
+  return exiting;
+}
+
 function killEverythingSync() {
   for (const pgid of groups.keys()) signalGroup(pgid, 'SIGKILL');
   groups.clear();
-  for (const run of runDirs) reapRun(run.dir);
+  for (const run of [...runDirs]) run.remove();
 }
 
 /** Runs registered cleanups, stops every group, reaps stragglers. Safe to call more than once. */
@@ -373,6 +407,7 @@ process.on('exit', killEverythingSync);
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
   process.on(signal, () => {
     if (exiting) {
+      // A second signal: stop waiting for graceful shutdown.
       killEverythingSync();
       process.exit(code);
     }
@@ -388,6 +423,9 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
  */
 export function runMain(main) {
   const onFatal = (err) => {
+    // Work interrupted by a signal fails on its way out; the signal handler is already exiting.
+    if (exiting) return;
+    exiting = true;
     if (err instanceof HarnessError) process.stderr.write(`[harness] error: ${err.message}\n`);
     else process.stderr.write(`[harness] unexpected error: ${err?.stack ?? err}\n`);
     cleanupAll().finally(() => process.exit(1));
@@ -398,8 +436,10 @@ export function runMain(main) {
     .then(main)
     .then(
       async (code) => {
+        if (exiting) return;
+        exiting = true;
         await cleanupAll();
-        for (const run of runDirs) run.remove();
+        // The 'exit' handler deletes the run folders.
         process.exit(typeof code === 'number' ? code : 0);
       },
       onFatal,
@@ -582,26 +622,29 @@ export function npmRun(script, { env = process.env } = {}) {
 }
 
 /**
- * Prepares a workspace folder at `dest`: a copy of demo-workspace/ (running its setup.mjs, which
- * builds its git history, when there is one), or a small git repo when the demo does not exist yet.
+ * Prepares a workspace folder at `dest` (which must not exist yet): the demo project made by
+ * `node demo-workspace/setup.mjs <dest>` (files plus their git history), a plain copy of
+ * demo-workspace/ when it has no setup.mjs, or a small git repo when there is no demo at all.
  */
 export function prepareWorkspace(dest, { env = process.env } = {}) {
   const demo = path.join(REPO_ROOT, 'demo-workspace');
+  const setup = path.join(demo, 'setup.mjs');
   fs.mkdirSync(path.dirname(dest), { recursive: true });
+  if (fs.existsSync(setup)) {
+    const r = spawnSync(process.execPath, [setup, dest], { cwd: path.dirname(dest), env, encoding: 'utf8' });
+    if (r.status !== 0) fail(`node demo-workspace/setup.mjs ${dest} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+    return dest;
+  }
   if (fs.existsSync(demo)) {
     fs.cpSync(demo, dest, { recursive: true, filter: (src) => !src.split(path.sep).includes('node_modules') });
-    const setup = path.join(dest, 'setup.mjs');
-    if (fs.existsSync(setup)) {
-      const r = spawnSync(process.execPath, [setup, dest], { cwd: dest, env, encoding: 'utf8' });
-      if (r.status !== 0) fail(`demo-workspace/setup.mjs failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
-    }
     return dest;
   }
   fs.mkdirSync(path.join(dest, 'src'), { recursive: true });
   fs.writeFileSync(path.join(dest, 'README.md'), '# Scratch workspace\n\nMade by the test harness because demo-workspace/ does not exist.\n');
   fs.writeFileSync(path.join(dest, 'src', 'math.ts'), 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
+  const gitEnv = { GIT_AUTHOR_NAME: 'Harness', GIT_AUTHOR_EMAIL: 'harness@example.invalid', GIT_COMMITTER_NAME: 'Harness', GIT_COMMITTER_EMAIL: 'harness@example.invalid', ...env };
   const git = (...args) => {
-    const r = spawnSync('git', args, { cwd: dest, env, encoding: 'utf8' });
+    const r = spawnSync('git', args, { cwd: dest, env: gitEnv, encoding: 'utf8' });
     if (r.status !== 0) fail(`git ${args.join(' ')} failed in ${dest}: ${r.stderr}`);
   };
   git('init', '-q', '-b', 'main');
@@ -633,6 +676,32 @@ function isAlive(pid) {
   } catch {
     return false;
   }
+}
+
+/** Test-only extensions, one folder each under test/extensions/ (e.g. fake-lm, an offline chat model). */
+export function testExtensionFolders() {
+  const root = path.join(REPO_ROOT, 'test', 'extensions');
+  return safeReaddir(root)
+    .sort()
+    .map((d) => path.join(root, d))
+    .filter((d) => fs.existsSync(path.join(d, 'package.json')));
+}
+
+/**
+ * Puts unpacked test extensions into an extensions folder the way an install would lay them out
+ * (<publisher>.<name>-<version>/). The web workbench takes only one extensionDevelopmentPath (its
+ * payload becomes a Map), so extra extensions come in as installed ones. Call before the server
+ * starts: it registers what it finds in a folder that has no extensions.json yet.
+ */
+export function addTestExtensions(extensionsDir, folders = testExtensionFolders()) {
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  for (const folder of folders) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
+    fs.cpSync(folder, path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`), { recursive: true });
+  }
+  // An existing extensions.json would hide folders it does not list.
+  fs.rmSync(path.join(extensionsDir, 'extensions.json'), { force: true });
+  return folders;
 }
 
 // `node test/harness/vscode-env.mjs` installs (or checks) the test VS Code and prints where it is.

@@ -15,7 +15,7 @@ interface Manifest {
   };
 }
 
-// Compiled to out/test/integration/, three levels below the repo root.
+// Compiled to out/<dir>/integration/ (by tsc or the harness), three levels below the repo root.
 const manifest: Manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 

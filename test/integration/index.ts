@@ -6,6 +6,10 @@ import * as path from 'node:path';
 import * as util from 'node:util';
 import Mocha from 'mocha';
 
+type Print = (...args: unknown[]) => void;
+// Every reporter prints through this one function.
+const reporterOutput = Mocha.reporters.Base as unknown as { consoleLog: Print };
+
 export function run(): Promise<void> {
   const mocha = new Mocha({
     ui: 'tdd',
@@ -17,13 +21,13 @@ export function run(): Promise<void> {
   const grep = process.env.PC_INTEGRATION_GREP;
   if (grep) mocha.grep(grep);
   for (const file of findTests(__dirname)) mocha.addFile(file);
-  const restoreConsole = markConsole(process.env.PC_INTEGRATION_MARK);
+  const restoreOutput = markOutput(process.env.PC_INTEGRATION_MARK);
 
   return new Promise<void>((resolve, reject) => {
     try {
       const runner = mocha.run((failures) => {
         const passed = runner.stats?.passes ?? 0;
-        console.log(`integration: ${passed} passed, ${failures} failed`);
+        reporterOutput.consoleLog(`integration: ${passed} passed, ${failures} failed`);
         if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
         else if (passed === 0) reject(new Error('no integration test ran'));
         else resolve();
@@ -31,20 +35,7 @@ export function run(): Promise<void> {
     } catch (err) {
       reject(err);
     }
-  }).finally(restoreConsole);
-}
-
-/**
- * The code-server harness receives the extension host's console mixed with the workbench's own log;
- * a marker on every line written during the run lets it show the tests' output and hide the rest.
- */
-function markConsole(mark: string | undefined): () => void {
-  if (!mark) return () => {};
-  const originals = { log: console.log, info: console.info, warn: console.warn, error: console.error };
-  for (const key of Object.keys(originals) as Array<keyof typeof originals>) {
-    console[key] = (...args: unknown[]) => originals[key]('%s', mark + util.format(...args));
-  }
-  return () => Object.assign(console, originals);
+  }).finally(restoreOutput);
 }
 
 function findTests(dir: string): string[] {
@@ -53,4 +44,18 @@ function findTests(dir: string): string[] {
     .filter((f) => f.endsWith('.test.js'))
     .sort()
     .map((f) => path.join(dir, f));
+}
+
+/**
+ * The code-server harness receives the extension host's console mixed with the workbench's own log;
+ * a marker on the report's lines lets it show the report and hide the rest. (VS Code makes the
+ * extension host's console methods read-only, so the reporter's printer is what gets wrapped.)
+ */
+function markOutput(mark: string | undefined): () => void {
+  const original = reporterOutput.consoleLog;
+  if (!mark) return () => {};
+  reporterOutput.consoleLog = (...args: unknown[]) => original('%s', mark + util.format(...args));
+  return () => {
+    reporterOutput.consoleLog = original;
+  };
 }

@@ -1,0 +1,232 @@
+// What every e2e scenario needs: a code-server with the packaged extension installed, a copy of the
+// demo workspace, and headless Chromium on the workbench, plus the few workbench gestures scenarios
+// share (open our panel, run a palette command, read notifications, take screenshots).
+//
+// Under the runner (test/harness/e2e.mjs) the extension is installed once and reused; a scenario run
+// on its own (`node --test test/e2e/panel.e2e.mjs`) installs dist/proactive-context.vsix itself.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  REPO_ROOT,
+  RESULTS_DIR,
+  cleanupAll,
+  ensureTestVSCode,
+  fail,
+  freePort,
+  launchChromium,
+  log,
+  makeRunDir,
+  prepareWorkspace,
+  sleep,
+  spawnGroup,
+  stopGroup,
+  waitForHttp,
+} from '../harness/vscode-env.mjs';
+
+export const VSIX = path.join(REPO_ROOT, 'dist', 'proactive-context.vsix');
+export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
+export const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
+export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
+export const CONTAINER_TITLE = 'Proactive Context';
+
+/** Installs the vsix into `extensionsDir` with code-server's CLI. */
+export function installVsix(vscode, extensionsDir, run, vsix = VSIX) {
+  if (!fs.existsSync(vsix)) fail(`${path.relative(REPO_ROOT, vsix)} is missing: run npm run package`);
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const r = spawnSync(
+    vscode.node,
+    [vscode.codeServerEntry, '--extensions-dir', extensionsDir, '--user-data-dir', run.path('install-user-data'), '--install-extension', vsix, '--force'],
+    { env: run.env, encoding: 'utf8', timeout: 120_000 },
+  );
+  if (r.status !== 0) fail(`code-server --install-extension failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  if (!fs.readdirSync(extensionsDir).some((d) => d.toLowerCase().startsWith(EXTENSION_ID.toLowerCase()))) {
+    fail(`after --install-extension, no ${EXTENSION_ID}-* folder in ${extensionsDir}:\n${r.stdout}${r.stderr}`);
+  }
+}
+
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'security.workspace.trust.enabled': false,
+  'git.openRepositoryInParentFolders': 'never',
+};
+
+/**
+ * Starts code-server on a fresh profile and a fresh copy of the demo workspace and opens it in
+ * Chromium. Returns a Workbench; call close() when done (cleanup also runs on any exit).
+ */
+export async function startWorkbench({ name = 'scenario', settings = {} } = {}) {
+  const vscode = await ensureTestVSCode();
+  const run = makeRunDir(name);
+  const extensionsDir = run.path('extensions');
+  if (process.env.PC_E2E_EXTENSIONS_DIR) {
+    fs.cpSync(process.env.PC_E2E_EXTENSIONS_DIR, extensionsDir, { recursive: true });
+  } else {
+    installVsix(vscode, extensionsDir, run);
+  }
+  const userDataDir = run.path('user-data');
+  fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
+
+  const port = await freePort();
+  const logsDir = path.join(RESULTS_DIR, 'logs');
+  fs.mkdirSync(logsDir, { recursive: true });
+  const serverLog = path.join(logsDir, `e2e-${name}-server.log`);
+  fs.writeFileSync(serverLog, '');
+  const server = spawnGroup(
+    vscode.node,
+    [
+      vscode.codeServerEntry,
+      '--bind-addr', `127.0.0.1:${port}`,
+      '--auth', 'none',
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir', userDataDir,
+      '--extensions-dir', extensionsDir,
+      workspace,
+    ],
+    { env: run.env, cwd: run.dir, logFile: serverLog, echo: !!process.env.PC_VERBOSE, prefix: `code-server:${name}` },
+  );
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 60_000, proc: server });
+
+  const browser = await launchChromium(run);
+  const { page } = browser;
+  const browserLog = fs.createWriteStream(path.join(logsDir, `e2e-${name}-browser.log`));
+  page.on('console', (msg) => browserLog.write(`[${msg.type()}] ${msg.text()}\n`));
+  page.on('pageerror', (err) => browserLog.write(`[pageerror] ${err.stack ?? err}\n`));
+  await page.goto(url);
+  const wb = new Workbench({ page, run, server, workspace, url, name });
+  await wb.waitReady();
+  wb.closeHooks.push(async () => {
+    await browser.close();
+    browserLog.end();
+    await stopGroup(server.pid);
+    run.remove();
+  });
+  return wb;
+}
+
+export class Workbench {
+  constructor({ page, run, server, workspace, url, name }) {
+    Object.assign(this, { page, run, server, workspace, url, name });
+    this.closeHooks = [];
+    this.shots = 0;
+  }
+
+  /** Waits for the workbench DOM and for our activity-bar entry (contributions are registered). */
+  async waitReady(timeoutMs = 60_000) {
+    await this.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.activityBarItem().waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  activityBarItem(title = CONTAINER_TITLE) {
+    return this.page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${title}"]`).first();
+  }
+
+  /** Opens our activity-bar container (does not toggle it closed when it is already open). */
+  async openContainer(title = CONTAINER_TITLE) {
+    const sidebarTitle = this.page.locator('.part.sidebar .composite.title h2');
+    const open = (await sidebarTitle.count()) > 0 && (await sidebarTitle.first().innerText()).toUpperCase().includes(title.toUpperCase());
+    if (!open) await this.activityBarItem(title).click();
+    await this.page.locator('.part.sidebar .composite.title h2', { hasText: new RegExp(title, 'i') }).waitFor({ state: 'visible', timeout: 20_000 });
+  }
+
+  /**
+   * Waits until the view `name` shows in the side bar: as a section header when the container has
+   * several views, or in the container's title when it is the only one (its header is hidden then).
+   */
+  async waitForView(name, timeoutMs = 20_000) {
+    const sidebar = this.page.locator('.part.sidebar');
+    const header = sidebar.locator(`.pane-header:not(.hidden)[aria-label^="${name}"]`);
+    const title = sidebar.locator('.composite.title h2', { hasText: name });
+    await header.or(title).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /**
+   * The body of our webview view. The content lives two iframes deep: the outer
+   * `iframe.webview.ready` (one per webview, tagged with the extension id) and the inner
+   * `#active-frame`.
+   */
+  webviewBody(extensionId = EXTENSION_ID) {
+    return this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .frameLocator('#active-frame')
+      .locator('body');
+  }
+
+  /** Waits until the webview's body shows text; returns that text. */
+  async webviewText({ timeoutMs = 30_000, extensionId } = {}) {
+    const body = this.webviewBody(extensionId);
+    await body.waitFor({ state: 'visible', timeout: timeoutMs });
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = (await body.innerText().catch(() => '')).trim();
+      if (text) return text;
+      await sleep(250);
+    }
+    throw new Error(`the webview showed no text within ${timeoutMs / 1000} s`);
+  }
+
+  /** Runs a command through the palette (F1, type, Enter), as a user would. */
+  async runCommand(label, { timeoutMs = 15_000 } = {}) {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    // Keys typed while focus is inside a webview iframe do not reach the workbench reliably.
+    await this.page.locator('.part.editor').click();
+    await this.page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.fill(`>${label}`);
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /** Texts of the notification toasts showing now, with their severity. */
+  async notifications() {
+    return this.page.locator('.notifications-toasts .notification-toast').evaluateAll((toasts) =>
+      toasts.map((t) => {
+        const icon = t.querySelector('.notification-list-item-icon');
+        const cls = icon ? icon.className : '';
+        const severity = /codicon-error/.test(cls) ? 'error' : /codicon-warning/.test(cls) ? 'warning' : 'info';
+        const message = t.querySelector('.notification-list-item-message')?.textContent?.trim() ?? t.textContent?.trim() ?? '';
+        return { severity, message };
+      }),
+    );
+  }
+
+  async errorNotifications() {
+    return (await this.notifications()).filter((n) => n.severity === 'error');
+  }
+
+  /** Saves a screenshot under test-results/screenshots/ and returns its path. */
+  async screenshot(label) {
+    fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+    const file = path.join(SCREENSHOTS_DIR, `${this.name}-${String(++this.shots).padStart(2, '0')}-${label}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  async close() {
+    for (const hook of this.closeHooks.splice(0).reverse()) await hook();
+  }
+}
+
+/** For scenario files: make sure nothing outlives the test file even when a test throws. */
+export async function closeAll() {
+  await cleanupAll();
+}
+
+export { log };

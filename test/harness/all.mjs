@@ -1,0 +1,61 @@
+// `npm test`: every check, in the order a failure is cheapest to find, stopping at the first that
+// fails. The closing line counts the steps: "N passed, N failed[, N skipped]".
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const VSIX = path.join(REPO_ROOT, 'dist', 'proactive-context.vsix');
+// Beyond this the vsix has almost certainly swallowed something it should not ship (node_modules,
+// the test VS Code cache, ...).
+const VSIX_SIZE_WARNING = 30 * 1024 * 1024;
+
+const npm = (script) => ['npm', ['run', script]];
+// The build and the vsix made by the earlier steps are what integration and e2e test.
+const built = { ...process.env, PC_SKIP_BUILD: '1' };
+
+const steps = [
+  { name: 'typecheck', cmd: npm('typecheck') },
+  { name: 'lint', cmd: npm('lint') },
+  { name: 'unit', cmd: npm('test:unit') },
+  { name: 'build', cmd: npm('build') },
+  { name: 'package', cmd: npm('package'), after: reportVsix },
+  { name: 'integration', cmd: ['node', ['test/harness/integration.mjs']], env: built },
+  { name: 'e2e', cmd: ['node', ['test/harness/e2e.mjs']], env: built },
+];
+
+function reportVsix() {
+  if (!fs.existsSync(VSIX)) return `${path.relative(REPO_ROOT, VSIX)} was not produced`;
+  const size = fs.statSync(VSIX).size;
+  console.log(`[all] ${path.relative(REPO_ROOT, VSIX)}: ${size} bytes`);
+  if (size > VSIX_SIZE_WARNING) console.log(`[all] warning: the vsix is over ${VSIX_SIZE_WARNING} bytes; check .vscodeignore`);
+  return undefined;
+}
+
+let passed = 0;
+let failed = 0;
+const timings = [];
+const started = Date.now();
+for (const step of steps) {
+  console.log(`\n[all] ── ${step.name} ──`);
+  const t0 = Date.now();
+  const [cmd, args] = step.cmd;
+  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', env: step.env ?? process.env });
+  let problem = r.error ? r.error.message : r.status !== 0 ? `exit ${r.status ?? r.signal}` : undefined;
+  if (!problem && step.after) problem = step.after();
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  timings.push(`${step.name} ${seconds}s`);
+  if (problem) {
+    failed++;
+    console.log(`[all] step "${step.name}" FAILED (${problem}) after ${seconds} s; later steps not run`);
+    break;
+  }
+  passed++;
+  console.log(`[all] step "${step.name}" passed in ${seconds} s`);
+}
+console.log(`\n[all] ${timings.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const skipped = steps.length - passed - failed;
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed === 0 ? 0 : 1);
