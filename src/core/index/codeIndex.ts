@@ -106,10 +106,10 @@ interface CallRow {
   enclosing: string | null;
 }
 
+/** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
 interface Binding {
   file: string;
-  local: string;
-  how: 'direct' | 'namespace' | 'scope';
+  path: string;
 }
 
 interface PendingFile {
@@ -127,6 +127,7 @@ const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
 const SLICE_MS = 12;
 const MAX_BINDING_STEPS = 5000;
 const LAST_BUILD_KEY = 'codeIndex.lastBuild';
+const MANIFESTS_KEY = 'codeIndex.packageManifests';
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
@@ -168,6 +169,9 @@ export class CodeIndex {
 
     this.fileSet = new FileSet(code.map((f) => f.path));
     this.resolver = new ImportResolver(this.root, this.fileSet);
+    const manifests = scanned.filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json')).map((f) => f.path);
+    this.resolver.setPackageManifests(manifests);
+    this.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [MANIFESTS_KEY, JSON.stringify(manifests)]);
 
     // Files gone from the workspace (unless the scan was cut short and simply did not reach them).
     if (!capped) {
@@ -223,7 +227,7 @@ export class CodeIndex {
     const rel = this.rel(path);
     const done = (status: UpdateResult['status']): UpdateResult => ({ status, ms: performance.now() - started });
     if (rel === undefined) return done('skipped');
-    if (/(^|\/)(tsconfig|jsconfig)\.json$|(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
+    if (/(^|\/)(tsconfig|jsconfig|package)\.json$|(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
       this.resolver?.invalidateConfig();
       return done('skipped');
     }
@@ -386,6 +390,12 @@ export class CodeIndex {
     if (!this.resolver) {
       this.fileSet = new FileSet(all<{ path: string }>(this.db, 'SELECT path FROM files').map((r) => r.path));
       this.resolver = new ImportResolver(this.root, this.fileSet);
+      const manifests = one<{ value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?', [MANIFESTS_KEY]);
+      try {
+        if (manifests) this.resolver.setPackageManifests(JSON.parse(manifests.value) as string[]);
+      } catch {
+        // A damaged entry only costs workspace-package resolution until the next build.
+      }
     }
     return this.resolver;
   }
@@ -472,34 +482,42 @@ export class CodeIndex {
   private importersWithNames(file: string, memo: Map<string, Array<{ path: string; names: string }>>): Array<{ path: string; names: string }> {
     let rows = memo.get(file);
     if (!rows) {
-      rows = all<{ path: string; names: string }>(this.db, 'SELECT path, names FROM imports WHERE resolved = ? AND path <> resolved', [file]);
+      // Rows importing a file from itself are local aliases: `export { a as b }`.
+      rows = all<{ path: string; names: string }>(this.db, 'SELECT path, names FROM imports WHERE resolved = ?', [file]);
       memo.set(file, rows);
     }
     return rows;
   }
 
-  /** Files and local names through which `name`, defined in `defPath`, is reachable. */
+  /**
+   * Where a top-level name of `defPath` is reachable, following imports, re-exports (`export … from`,
+   * `export *`, `export * as ns`), local aliases and namespace objects, breadth first.
+   */
   private bindingsOf(defPath: string, name: string, isDefault: boolean, memo: Map<string, Array<{ path: string; names: string }>>): Binding[] {
-    const out: Binding[] = [{ file: defPath, local: name, how: 'scope' }];
+    const out: Binding[] = [{ file: defPath, path: name }];
     const lang = languageOf(defPath);
     const family = lang && familyOf(lang);
     if (family === 'go' || family === 'java' || family === 'csharp') {
       // One package (or namespace folder) shares its top-level names without imports.
       const dir = defPath.includes('/') ? defPath.slice(0, defPath.lastIndexOf('/')) : '';
       const ext = defPath.slice(defPath.lastIndexOf('.'));
-      for (const f of this.ensureResolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, local: name, how: 'scope' });
+      for (const f of this.ensureResolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
     const queue: Array<[string, string]> = [[defPath, name]];
     const seen = new Set<string>([`${defPath}\0${name}`]);
-    const push = (file: string, local: string) => {
-      const key = `${file}\0${local}`;
+    const reach = (file: string, path: string, binds: boolean) => {
+      const key = `${file}\0${path}`;
       if (seen.has(key)) return;
       seen.add(key);
-      queue.push([file, local]);
+      if (binds) out.push({ file, path });
+      queue.push([file, path]);
     };
     let steps = 0;
     while (queue.length && steps < MAX_BINDING_STEPS) {
       const [file, n] = queue.shift()!;
+      const dot = n.indexOf('.');
+      const head = dot < 0 ? n : n.slice(0, dot);
+      const rest = dot < 0 ? '' : n.slice(dot);
       for (const row of this.importersWithNames(file, memo)) {
         steps++;
         let names: ImportName[];
@@ -508,23 +526,13 @@ export class CodeIndex {
         } catch {
           continue;
         }
+        // Re-exports pass the name on without binding it; imports bind it (and may pass it on again).
         for (const entry of names) {
-          if (entry.reexport) {
-            if (entry.name === n && entry.local !== '*') push(row.path, entry.local);
-            else if (entry.name === '*' && entry.local === '*') push(row.path, n);
-            continue;
-          }
-          const named = entry.name === n || (entry.name === 'default' && isDefault && file === defPath);
-          if (named) {
-            out.push({ file: row.path, local: entry.local, how: 'direct' });
-            // An imported name can be imported again from the importing module (Python, `export { x }`).
-            push(row.path, entry.local);
-          } else if (entry.name === '*') {
-            if (entry.local === '*') {
-              out.push({ file: row.path, local: n, how: 'scope' });
-              push(row.path, n);
-            } else out.push({ file: row.path, local: entry.local, how: 'namespace' });
-          }
+          const binds = !entry.reexport;
+          if (entry.name === head && entry.local !== '*') reach(row.path, entry.local + rest, binds);
+          else if (entry.name === 'default' && isDefault && file === defPath && n === name) reach(row.path, entry.local, binds);
+          else if (entry.name === '*' && entry.local === '*') reach(row.path, n, binds);
+          else if (entry.name === '*') reach(row.path, `${entry.local}.${n}`, binds);
         }
       }
     }
@@ -539,37 +547,30 @@ export class CodeIndex {
     const bindings = this.bindingsOf(def.path, bound, def.exported === 2, memo).filter((b) => onlyFile === undefined || b.file === onlyFile);
     const family = familyOf(languageOf(def.path) ?? 'typescript');
     const implicitThis = family === 'java' || family === 'csharp';
-    const callsByFile = new Map<string, CallRow[]>();
-    const callsIn = (file: string) => {
-      let rows = callsByFile.get(file);
-      if (!rows) {
-        rows = all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ?', [file, def.name]);
-        callsByFile.set(file, rows);
-      }
-      return rows;
-    };
+    const looseQualifier = family === 'rust' || family === 'python';
+    const callsNamed = (file: string, name: string) => all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ?', [file, name]);
     for (const b of bindings) {
-      for (const c of callsIn(b.file)) {
-        const q = c.qualifier;
-        let confidence: CallerConfidence | undefined;
-        if (!isMethod) {
-          if (b.how === 'namespace') confidence = q !== null && (q === b.local || lastSegment(q) === b.local) ? 'resolved' : undefined;
-          // A direct binding under another local name is matched by the query below.
-          else if (b.how === 'scope' || b.local === def.name) confidence = q === null ? 'resolved' : undefined;
-        } else if (q === null) {
-          // Implicit `this` (or the own class) in Java and C#: only inside the defining file.
-          confidence = implicitThis && b.file === def.path ? 'resolved' : undefined;
-        } else if (q === b.local || (b.how === 'namespace' && q === `${b.local}.${bound}`)) {
-          confidence = 'resolved';
-        } else if (SELF_RECEIVERS.has(q)) {
-          confidence = b.file === def.path ? 'resolved' : 'likely';
-        } else {
-          confidence = 'likely';
+      const cut = b.path.lastIndexOf('.');
+      if (!isMethod) {
+        // `path` is the whole callee: qualifier and called name.
+        const qualifier = cut < 0 ? null : b.path.slice(0, cut);
+        const callee = b.path.slice(cut + 1);
+        for (const c of callsNamed(b.file, callee)) {
+          const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
+          const match = q === qualifier || (looseQualifier && q !== null && qualifier !== null && lastSegment(q) === lastSegment(qualifier));
+          if (match) out.push({ ...callRef(c), confidence: 'resolved' });
         }
-        if (confidence) out.push({ ...callRef(c), confidence });
+        continue;
       }
-      if (!isMethod && b.how === 'direct' && b.local !== def.name) {
-        for (const c of all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ? AND qualifier IS NULL', [b.file, b.local])) out.push({ ...callRef(c), confidence: 'resolved' });
+      // `path` names the class; the method is called on it or on one of its instances.
+      for (const c of callsNamed(b.file, def.name)) {
+        const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
+        let confidence: CallerConfidence | undefined;
+        if (q === null) confidence = implicitThis && b.file === def.path ? 'resolved' : undefined;
+        else if (q === b.path) confidence = 'resolved';
+        else if (SELF_RECEIVERS.has(q)) confidence = b.file === def.path ? 'resolved' : 'likely';
+        else confidence = 'likely';
+        if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
     return out;

@@ -235,6 +235,7 @@ const jsVisitors: Record<string, Visitor> = {
     const name = nameNode.text;
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
     addSymbol(ctx, node, name, 'function', exported, jsDeprecated(node));
+    markNested(ctx);
     return { depth: ctx.depth, fn: name };
   },
   function_expression: jsNamedExpression,
@@ -312,11 +313,17 @@ const jsVisitors: Record<string, Visitor> = {
     // `export { a, b as c }` and `export default a;` export declarations found elsewhere in the file.
     const pending = (ctx as JsCtx).lateExports ?? ((ctx as JsCtx).lateExports = new Map());
     if (clause) {
+      const aliases: ImportName[] = [];
       for (const s of clause.namedChildren) {
         if (s?.type !== 'export_specifier') continue;
         const name = s.childForFieldName('name')?.text;
-        if (name) pending.set(name, s.childForFieldName('alias')?.text === 'default' ? 2 : Math.max(1, pending.get(name) ?? 0) as ExportFlag);
+        const alias = s.childForFieldName('alias')?.text;
+        if (!name) continue;
+        pending.set(name, alias === 'default' ? 2 : (Math.max(1, pending.get(name) ?? 0) as ExportFlag));
+        if (alias && alias !== name) aliases.push({ name, local: alias, reexport: true });
       }
+      // `export { a as b }`: the module also offers `a` under the name `b` (an import of itself, spec '').
+      if (aliases.length) ctx.facts.imports.push({ spec: '', names: aliases, line: line(node) });
     }
     const value = node.childForFieldName('value');
     if (value?.type === 'identifier') pending.set(value.text, 2);
@@ -326,6 +333,14 @@ const jsVisitors: Record<string, Visitor> = {
 
 interface JsCtx extends Ctx {
   lateExports?: Map<string, ExportFlag>;
+  /** Definitions inside functions: `export { x }` at the end of a file never names them. */
+  nested?: Set<SymbolFact>;
+}
+
+function markNested(ctx: Ctx): void {
+  if (!ctx.frames.some((f) => f.fn)) return;
+  const js = ctx as JsCtx;
+  (js.nested ??= new Set()).add(ctx.facts.symbols[ctx.facts.symbols.length - 1]);
 }
 
 /** `module.exports = function legacy() {…}`: no definition of its own, but calls inside belong to it. */
@@ -340,6 +355,7 @@ function jsFunction(node: Node, ctx: Ctx): Frame | undefined {
   if (!name) return undefined;
   const nested = ctx.frames.some((f) => f.fn);
   addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node));
+  markNested(ctx);
   return { depth: ctx.depth, fn: name };
 }
 
@@ -348,6 +364,7 @@ function jsClass(node: Node, ctx: Ctx): Frame | undefined {
   if (!name) return undefined;
   const exported = jsExportFlag(node);
   addSymbol(ctx, node, name, 'class', exported, jsDeprecated(node));
+  markNested(ctx);
   return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class' };
 }
 
@@ -867,7 +884,7 @@ export function extractFacts(lang: LangId, tree: Tree): FileFacts {
   if (ctx.lateExports) {
     for (const s of ctx.facts.symbols) {
       const flag = ctx.lateExports.get(s.name);
-      if (flag && !s.container && flag > s.exported) s.exported = flag;
+      if (flag && !s.container && flag > s.exported && !ctx.nested?.has(s)) s.exported = flag;
     }
   }
   return ctx.facts;

@@ -91,17 +91,93 @@ export class ImportResolver {
   private readonly tsconfigByDir = new Map<string, PathsConfig | null>();
   private readonly goModByDir = new Map<string, { dir: string; module: string } | null>();
   private readonly cargoByDir = new Map<string, string | null>();
+  /** Workspace packages by name (monorepos): bare imports of them resolve to their sources. */
+  private packages = new Map<string, string>();
+  private readonly manifests = new Map<string, Record<string, unknown> | null>();
 
   constructor(
     private readonly root: string,
     readonly files: FileSet,
   ) {}
 
-  /** Forget cached configuration (after a tsconfig.json, go.mod or Cargo.toml change). */
+  /** Forget cached configuration (after a tsconfig.json, package.json, go.mod or Cargo.toml change). */
   invalidateConfig(): void {
     this.tsconfigByDir.clear();
     this.goModByDir.clear();
     this.cargoByDir.clear();
+    this.manifests.clear();
+  }
+
+  /** Registers the workspace's package.json files (root-relative) so `import 'pkg/sub'` finds a sibling package. */
+  setPackageManifests(paths: readonly string[]): void {
+    this.packages = new Map();
+    this.manifests.clear();
+    for (const p of [...paths].sort((a, b) => a.length - b.length)) {
+      const json = this.manifest(p);
+      const name = json?.name;
+      if (typeof name === 'string' && !this.packages.has(name)) this.packages.set(name, posix.dirname(p) === '.' ? '' : posix.dirname(p));
+    }
+  }
+
+  private manifest(rel: string): Record<string, unknown> | null {
+    let m = this.manifests.get(rel);
+    if (m === undefined) {
+      const json = readLenientJson(joinNative(this.root, rel));
+      m = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+      this.manifests.set(rel, m);
+    }
+    return m;
+  }
+
+  private resolveWorkspacePackage(spec: string): string | undefined {
+    const parts = spec.split('/');
+    const nameLength = spec.startsWith('@') ? 2 : 1;
+    const dir = this.packages.get(parts.slice(0, nameLength).join('/'));
+    if (dir === undefined) return undefined;
+    const sub = parts.slice(nameLength).join('/');
+    const json = this.manifest(dir ? `${dir}/package.json` : 'package.json');
+    const at = (p: string) => (dir ? posix.join(dir, p) : posix.normalize(p));
+    const exportsField = json?.exports;
+    if (exportsField !== undefined && exportsField !== null) {
+      const map: Record<string, unknown> =
+        typeof exportsField === 'object' && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'))
+          ? (exportsField as Record<string, unknown>)
+          : { '.': exportsField };
+      const key = sub ? `./${sub}` : '.';
+      let target = map[key];
+      let star = '';
+      if (target === undefined) {
+        for (const [pattern, t] of Object.entries(map)) {
+          const m = matchPattern(pattern, key);
+          if (m !== undefined && pattern.includes('*')) {
+            target = t;
+            star = m;
+            break;
+          }
+        }
+      }
+      for (const leaf of exportTargets(target)) {
+        const hit = this.probeBuilt(at(leaf.replace('*', star)));
+        if (hit) return hit;
+      }
+    }
+    if (sub) return this.probeBuilt(at(sub));
+    for (const field of ['source', 'module', 'main', 'types']) {
+      const v = json?.[field];
+      const hit = typeof v === 'string' ? this.probeBuilt(at(v)) : undefined;
+      if (hit) return hit;
+    }
+    return this.probeJs(at('src/index')) ?? this.probeJs(at('index'));
+  }
+
+  /** A path that may name build output (dist/index.js): the file itself, or its source under src/. */
+  private probeBuilt(p: string): string | undefined {
+    const direct = this.probeJs(p);
+    if (direct) return direct;
+    const m = /^(.*?)(?:^|\/)(dist|lib|build|out|esm|cjs)\/(.*)$/.exec(p);
+    if (!m) return undefined;
+    const rest = m[3].replace(/\.d\.(c|m)?ts$/, '').replace(/^(esm|cjs)\//, '');
+    return this.probeJs(m[1] ? `${m[1]}/src/${rest}` : `src/${rest}`);
   }
 
   resolve(from: string, lang: LangId, fact: ImportFact): ResolvedImport[] {
@@ -135,11 +211,11 @@ export class ImportResolver {
   // ------------------------------------------------------------ JS / TS
 
   private resolveJs(from: string, spec: string): string | undefined {
-    if (!spec) return undefined;
+    if (!spec) return from;
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') return this.probeJs(posix.join(posix.dirname(from), spec));
     if (spec.startsWith('/')) return undefined;
     const cfg = this.tsconfigFor(posix.dirname(from));
-    if (!cfg) return undefined;
+    if (!cfg) return this.resolveWorkspacePackage(spec);
     for (const [pattern, targets] of cfg.paths) {
       const star = matchPattern(pattern, spec);
       if (star === undefined) continue;
@@ -148,8 +224,11 @@ export class ImportResolver {
         if (hit) return hit;
       }
     }
-    if (cfg.baseUrl !== undefined) return this.probeJs(posix.join(cfg.baseUrl, spec));
-    return undefined;
+    if (cfg.baseUrl !== undefined) {
+      const hit = this.probeJs(posix.join(cfg.baseUrl, spec));
+      if (hit) return hit;
+    }
+    return this.resolveWorkspacePackage(spec);
   }
 
   private probeJs(base: string): string | undefined {
@@ -353,6 +432,15 @@ export class ImportResolver {
     this.cargoByDir.set(dir, found);
     return found;
   }
+}
+
+/** The string targets of a package.json `exports` entry, conditions in their written order. */
+function exportTargets(target: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 6) return out;
+  if (typeof target === 'string') out.push(target);
+  else if (Array.isArray(target)) for (const t of target) exportTargets(t, out, depth + 1);
+  else if (target && typeof target === 'object') for (const t of Object.values(target)) exportTargets(t, out, depth + 1);
+  return out;
 }
 
 /** Matches a tsconfig `paths` pattern (at most one `*`), returning what the star stood for. */

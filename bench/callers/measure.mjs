@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+// Measures CodeIndex.callers against the TypeScript language service on a real TypeScript repo,
+// plus cold indexing speed and single-file update time.
+//
+//   npx tsc -p tsconfig.json
+//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--seed 42] [--updates 30] [--json]
+//
+// Ground truth: for each sampled exported function or method, `findReferences` at its name, keeping
+// only references that are the callee of a call (`f()`, `o.f()`, `o?.f()`), outside the definition.
+// Precision and recall are micro-averaged over all sampled symbols.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, '..', '..', 'out', 'src', 'core');
+const { Store } = require(join(out, 'store', 'store.js'));
+const { CodeIndex } = require(join(out, 'index', 'codeIndex.js'));
+const { all } = require(join(out, 'store', 'sqlite.js'));
+const { defaultConfig } = require(join(out, 'config.js'));
+const ts = require('typescript');
+
+const args = parseArgs(process.argv.slice(2));
+const root = resolve(args.root ?? '.');
+const sampleSize = Number(args.n ?? 60);
+const seed = Number(args.seed ?? 42);
+const updates = Number(args.updates ?? 30);
+
+const commit = git(['rev-parse', 'HEAD']);
+const remote = safe(() => git(['remote', 'get-url', 'origin'])) ?? root;
+
+// ---------------------------------------------------------------- index
+const stateDir = mkdtempSync(join(tmpdir(), 'pc-bench-callers-'));
+const store = await Store.open({ stateDir });
+const index = new CodeIndex(store, root, defaultConfig);
+const cold = await index.build();
+const filesPerSecond = (cold.files / cold.ms) * 1000;
+const warm = await index.build();
+
+// ---------------------------------------------------------------- single-file updates
+const candidates = all(store.index, "SELECT path FROM files WHERE lang IN ('typescript', 'tsx') ORDER BY path").map((r) => r.path);
+const rand = mulberry32(seed);
+const updateMs = [];
+for (const path of pick(candidates, updates, rand)) {
+  const abs = join(root, path);
+  const original = readFileSync(abs, 'utf8');
+  try {
+    writeFileSync(abs, original + '\n// touched by the benchmark\n');
+    const r = await index.updateFile(path);
+    if (r.status === 'parsed') updateMs.push(r.ms);
+  } finally {
+    writeFileSync(abs, original);
+    await index.updateFile(path);
+  }
+}
+
+// ---------------------------------------------------------------- language service
+const tsFiles = candidates.filter((p) => !p.endsWith('.d.ts')).concat(candidates.filter((p) => p.endsWith('.d.ts')));
+const configPath = ts.findConfigFile(root, ts.sys.fileExists, 'tsconfig.json');
+let compilerOptions = { allowJs: false, jsx: ts.JsxEmit.Preserve, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+if (configPath) {
+  const cfg = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config ?? {}, ts.sys, dirname(configPath));
+  compilerOptions = { ...cfg.options, noEmit: true };
+}
+const texts = new Map();
+const host = {
+  getScriptFileNames: () => tsFiles.map((p) => join(root, p)),
+  getScriptVersion: () => '1',
+  getScriptSnapshot: (f) => {
+    if (!ts.sys.fileExists(f)) return undefined;
+    let t = texts.get(f);
+    if (t === undefined) texts.set(f, (t = ts.sys.readFile(f) ?? ''));
+    return ts.ScriptSnapshot.fromString(t);
+  },
+  getCurrentDirectory: () => root,
+  getCompilationSettings: () => compilerOptions,
+  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+  fileExists: ts.sys.fileExists,
+  readFile: ts.sys.readFile,
+  readDirectory: ts.sys.readDirectory,
+  directoryExists: ts.sys.directoryExists,
+  getDirectories: ts.sys.getDirectories,
+};
+const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+const program = service.getProgram();
+
+// ---------------------------------------------------------------- sample
+const population = all(
+  store.index,
+  "SELECT path, name, kind, start_line, end_line, container FROM symbols WHERE exported > 0 AND kind IN ('function', 'method') AND path NOT LIKE '%.d.ts' ORDER BY path, start_line",
+).filter((s) => s.name !== 'constructor' && !/(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.tsx?$/.test(s.path));
+const sample = pick(population, sampleSize, mulberry32(seed));
+
+const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
+const perSymbol = [];
+let truthCalls = 0;
+for (const s of sample) {
+  const truth = callSitesFromService(s);
+  if (truth === undefined) continue;
+  truthCalls += truth.size;
+  const got = index.callers({ name: s.name, path: s.path }, 10000);
+  const sets = {
+    all: new Set(got.map(key)),
+    resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map(key)),
+    resolved: new Set(got.filter((c) => c.confidence === 'resolved').map(key)),
+  };
+  for (const [k, set] of Object.entries(sets)) {
+    let tp = 0;
+    for (const x of set) if (truth.has(x)) tp++;
+    totals[k].tp += tp;
+    totals[k].fp += set.size - tp;
+    totals[k].fn += truth.size - tp;
+  }
+  const missed = [...truth].filter((x) => !sets.all.has(x));
+  const extra = [...sets.all].filter((x) => !truth.has(x));
+  perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3) });
+}
+
+const score = ({ tp, fp, fn }) => ({ precision: round(tp / Math.max(1, tp + fp)), recall: round(tp / Math.max(1, tp + fn)), tp, fp, fn });
+const report = {
+  repo: remote,
+  commit,
+  index: {
+    files: cold.files,
+    symbols: cold.symbols,
+    calls: cold.calls,
+    coldMs: cold.ms,
+    filesPerSecond: round(filesPerSecond, 1),
+    warmRebuildMs: warm.ms,
+    singleFileUpdateMs: { n: updateMs.length, p50: round(quantile(updateMs, 0.5), 2), p95: round(quantile(updateMs, 0.95), 2), max: round(Math.max(...updateMs), 2) },
+  },
+  callers: {
+    sampled: perSymbol.length,
+    population: population.length,
+    seed,
+    truthCallSites: truthCalls,
+    all: score(totals.all),
+    resolvedOrLikely: score(totals.resolvedLikely),
+    resolvedOnly: score(totals.resolved),
+  },
+};
+if (args.json) process.stdout.write(JSON.stringify({ ...report, perSymbol }, null, 2) + '\n');
+else {
+  console.log(`repo ${report.repo} @ ${report.commit}`);
+  console.log(`index: ${cold.files} files, ${cold.symbols} symbols, ${cold.calls} calls; cold ${cold.ms} ms (${report.index.filesPerSecond} files/s), warm rebuild ${warm.ms} ms`);
+  console.log(`single-file update (${updateMs.length} files): p50 ${report.index.singleFileUpdateMs.p50} ms, p95 ${report.index.singleFileUpdateMs.p95} ms`);
+  console.log(`callers vs TypeScript findReferences: ${report.callers.sampled} symbols (seed ${seed}), ${truthCalls} call sites`);
+  for (const k of ['all', 'resolvedOrLikely', 'resolvedOnly']) {
+    const s = report.callers[k];
+    console.log(`  ${k.padEnd(17)} precision ${s.precision}  recall ${s.recall}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`);
+  }
+  if (args.verbose) for (const p of perSymbol) if (p.missed.length || p.extra.length) console.log(' ', JSON.stringify(p));
+}
+store.dispose();
+rmSync(stateDir, { recursive: true, force: true });
+
+// ---------------------------------------------------------------- helpers
+
+/** Call sites (path:line:column of the callee name) that the language service finds for a symbol. */
+function callSitesFromService(s) {
+  const file = join(root, s.path);
+  const sf = program.getSourceFile(file);
+  if (!sf) return undefined;
+  const pos = namePosition(sf, s);
+  if (pos === undefined) return undefined;
+  const refs = service.findReferences(file, pos) ?? [];
+  const found = new Set();
+  for (const group of refs) {
+    for (const ref of group.references) {
+      if (ref.isDefinition) continue;
+      const refFile = program.getSourceFile(ref.fileName);
+      if (!refFile) continue;
+      const node = tokenAt(refFile, ref.textSpan.start);
+      if (!node || !isCallee(node)) continue;
+      const rel = ref.fileName.slice(root.length + 1).split('\\').join('/');
+      const lc = refFile.getLineAndCharacterOfPosition(ref.textSpan.start);
+      found.add(`${rel}:${lc.line + 1}:${lc.character + 1}`);
+    }
+  }
+  return found;
+}
+
+function namePosition(sf, s) {
+  const text = sf.text;
+  const re = new RegExp(`(?<![\\w$#])${s.name.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g');
+  for (let line = s.start_line - 1; line < Math.min(s.end_line, s.start_line + 5); line++) {
+    const start = sf.getPositionOfLineAndCharacter(line, 0);
+    const end = line + 1 < sf.getLineStarts().length ? sf.getPositionOfLineAndCharacter(line + 1, 0) : text.length;
+    re.lastIndex = 0;
+    const m = re.exec(text.slice(start, end));
+    if (m) return start + m.index;
+  }
+  return undefined;
+}
+
+function tokenAt(sf, pos) {
+  let found;
+  const visit = (node) => {
+    if (pos < node.getStart(sf) || pos >= node.getEnd()) return;
+    found = node;
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+function isCallee(node) {
+  let target = node;
+  const p = node.parent;
+  if (p && (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && (p.name === node || p.argumentExpression === node)) target = p;
+  const call = target.parent;
+  return !!call && (ts.isCallExpression(call) || ts.isNewExpression(call)) && call.expression === target;
+}
+
+function key(c) {
+  return `${c.path}:${c.line}:${c.column}`;
+}
+
+function git(a) {
+  return execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
+}
+
+function safe(fn) {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+function parseArgs(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) continue;
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) o[a.slice(2)] = true;
+    else o[a.slice(2)] = argv[++i];
+  }
+  return o;
+}
+
+function mulberry32(a) {
+  return () => {
+    a |= 0;
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick(list, n, rnd) {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy.slice(0, n);
+}
+
+function quantile(xs, q) {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+function round(x, d = 3) {
+  const f = 10 ** d;
+  return Math.round(x * f) / f;
+}
