@@ -23,7 +23,7 @@ if (!root) {
 const t0 = Date.now();
 const result = await runCochangeEval(
   root,
-  { replay: Number(opt('replay', 300)), window: Number(opt('window', 2000)), seed: Number(opt('seed', 42)), noImports: args.includes('--no-imports') },
+  { replay: Number(opt('replay', 300)), window: Number(opt('window', 2000)), seed: Number(opt('seed', 42)), noImports: args.includes('--no-imports'), weights: opt('weights') ? { ...require(join(here, '../../out/src/core/cochange/relatedFiles.js')).DEFAULT_WEIGHTS, ...JSON.parse(opt('weights')) } : undefined },
   new StderrLogger(args.includes('--verbose')),
 );
 if (args.includes('--json')) process.stdout.write(JSON.stringify(result) + '\n');
@@ -34,6 +34,7 @@ else {
     `repo ${root} head ${result.head}\nqueries ${result.queries}  (${Date.now() - t0} ms total)\n` +
       `ranking  r@5 ${result.recallAt5}  r@10 ${result.recallAt10}  mrr ${result.mrr}  hit@10 ${result.hitAt10}  latency p50 ${result.latencyMs.p50} ms p95 ${result.latencyMs.p95} ms\n` +
       `ROSE     r@5 ${b.recallAt5}  r@10 ${b.recallAt10}  mrr ${b.mrr}  hit@10 ${b.hitAt10}\n` +
-      `recall@10 ratio ${ratio}\n`,
+      `ROSE/filt r@5 ${result.baselineFiltered.recallAt5}  r@10 ${result.baselineFiltered.recallAt10}  mrr ${result.baselineFiltered.mrr}  hit@10 ${result.baselineFiltered.hitAt10}\n` +
+      `recall@10 ratio ${ratio} (vs filtered ${(result.recallAt10 / result.baselineFiltered.recallAt10).toFixed(2)})\n`,
   );
 }

@@ -25,6 +25,13 @@ export interface CoChangeSource {
   support(a: string, b: string): number;
   /** Every file that changed with `path`, unsorted. */
   partners(path: string): Iterable<[string, PairStat]>;
+  /** The change sets that touched `path`, newest first, at most `limit`. */
+  changeSetsOf?(path: string, limit: number): readonly CountedChange[];
+}
+
+export interface CountedChange {
+  files: readonly string[];
+  time: number;
 }
 
 /**
@@ -36,13 +43,32 @@ export class CoChangeCounts implements CoChangeSource {
   /** pairs.get(a).get(b) and pairs.get(b).get(a) are the same object. */
   readonly pairs = new Map<string, Map<string, PairStat>>();
   commitCount = 0;
+  /** Counted change sets, oldest first; removal is first in, first out. */
+  private readonly sets: CountedChange[] = [];
+  private setsHead = 0;
+  private readonly byFile = new Map<string, CountedChange[]>();
 
   constructor(readonly maxChangeSet = MAX_CHANGE_SET) {}
+
+  changeSetsOf(path: string, limit: number): readonly CountedChange[] {
+    const list = this.byFile.get(path);
+    if (!list) return [];
+    const out: CountedChange[] = [];
+    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) out.push(list[i]);
+    return out;
+  }
 
   /** Counts one change set; returns false when it was ignored as too large or too small. */
   add(files: readonly string[], time: number): boolean {
     if (files.length === 0 || files.length > this.maxChangeSet) return false;
     this.commitCount++;
+    const set: CountedChange = { files, time };
+    this.sets.push(set);
+    for (const f of files) {
+      const l = this.byFile.get(f);
+      if (l) l.push(set);
+      else this.byFile.set(f, [set]);
+    }
     for (const f of files) {
       const s = this.files.get(f);
       if (s) {
@@ -69,10 +95,27 @@ export class CoChangeCounts implements CoChangeSource {
     return true;
   }
 
-  /** Undoes add() for the same change set. Last times stay as they were unless a count drops to zero. */
+  /**
+   * Undoes add() for the oldest change set still counted (the window slides forward). Last times
+   * stay as they were unless a count drops to zero.
+   */
   remove(files: readonly string[]): boolean {
     if (files.length === 0 || files.length > this.maxChangeSet) return false;
     this.commitCount--;
+    const set = this.sets[this.setsHead];
+    if (set && set.files === files) {
+      this.sets[this.setsHead++] = undefined as unknown as CountedChange;
+      if (this.setsHead > 4096 && this.setsHead * 2 > this.sets.length) {
+        this.sets.splice(0, this.setsHead);
+        this.setsHead = 0;
+      }
+      for (const f of files) {
+        const l = this.byFile.get(f);
+        if (!l) continue;
+        if (l[0] === set) l.shift();
+        if (l.length === 0) this.byFile.delete(f);
+      }
+    }
     for (const f of files) {
       const s = this.files.get(f);
       if (s && --s.commits <= 0) this.files.delete(f);
@@ -130,6 +173,9 @@ export class CoChangeCounts implements CoChangeSource {
   }
 
   clear(): void {
+    this.sets.length = 0;
+    this.setsHead = 0;
+    this.byFile.clear();
     this.files.clear();
     this.pairs.clear();
     this.commitCount = 0;

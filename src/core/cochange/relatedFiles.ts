@@ -41,6 +41,29 @@ export interface RankingWeights {
   sibling: number;
   /** Bonus for co-change partners in the same or a nearby folder. */
   nearby: number;
+  /** How many of the file's latest change sets the recency-weighted co-change looks at. */
+  recentSets: number;
+  /** Weight of each older change set relative to the next newer one. */
+  setDecay: number;
+  /** Share of the co-change score taken by the recency-weighted part. */
+  recentShare: number;
+  /** Exponent that lowers the weight of large change sets. */
+  sizePenalty: number;
+  /** Weight of files that co-change with the file's co-change partners. */
+  twoHop: number;
+  /** Share of the co-change score given to support / commits(partner). */
+  backShare: number;
+  /** Bonus for partners that change often and recently on their own. */
+  activity: number;
+  /** Commits after which a file counts as half active. */
+  activityCommits: number;
+  activityHalfLifeDays: number;
+  /** Share of the import weight that does not depend on the other file's activity. */
+  importFloor: number;
+  /** Weight of active files in the folder above. */
+  parentFolder: number;
+  /** Folders with more files than this give no sibling prior. */
+  maxFolder: number;
 }
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
@@ -51,8 +74,20 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   imports: 0.3,
   importedBy: 0.25,
   testPair: 0.6,
-  sibling: 0.06,
+  sibling: 0.15,
   nearby: 0.15,
+  recentSets: 20,
+  setDecay: 0.75,
+  recentShare: 0,
+  sizePenalty: 0.5,
+  twoHop: 0.2,
+  backShare: 0,
+  activity: 0.5,
+  activityCommits: 5,
+  activityHalfLifeDays: 30,
+  importFloor: 0.2,
+  parentFolder: 0.08,
+  maxFolder: 60,
 };
 
 interface Candidate {
@@ -82,6 +117,19 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
   const exists = (p: string) => !ctx.files || ctx.files.has(p);
 
   const n = ctx.cochange.commitsOf(path);
+  // Recency-weighted co-change: the file's latest change sets count most, small ones more than large ones.
+  const recent = new Map<string, number>();
+  let recentTotal = 0;
+  if (n > 0 && ctx.cochange.changeSetsOf && w.recentShare > 0) {
+    const sets = ctx.cochange.changeSetsOf(path, w.recentSets);
+    sets.forEach((set, i) => {
+      const age = Math.max(0, ctx.now - set.time) / DAY;
+      const wt = Math.pow(w.setDecay, i) * (0.5 + 0.5 * Math.pow(0.5, age / w.halfLifeDays));
+      recentTotal += wt;
+      const sz = wt / Math.pow(Math.max(1, set.files.length - 1), w.sizePenalty);
+      for (const f of set.files) if (f !== path) recent.set(f, (recent.get(f) ?? 0) + sz);
+    });
+  }
   if (n > 0) {
     for (const [other, pair] of ctx.cochange.partners(path)) {
       if (other === path || !exists(other)) continue;
@@ -90,7 +138,10 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
       const age = Math.max(0, ctx.now - pair.lastTime) / DAY;
       const recency = Math.pow(0.5, age / w.halfLifeDays);
       const near = dirDistance(path, other) <= 1 ? 1 : 0;
-      let s = (0.75 * conf + 0.25 * back) * (1 - w.recencyShare + w.recencyShare * recency);
+      const nt = ctx.cochange.commitsOf(other);
+      const hot = w.activity * (1 - Math.pow(0.5, nt / 10)) * Math.pow(0.5, Math.max(0, ctx.now - ctx.cochange.lastTimeOf(other)) / DAY / w.halfLifeDays);
+      let s = ((1 - w.backShare) * conf + w.backShare * back) * (1 - w.recencyShare + w.recencyShare * recency) * (1 + hot);
+      if (recentTotal > 0) s = (1 - w.recentShare) * s + w.recentShare * ((recent.get(other) ?? 0) / (recentTotal + w.shrinkage * 0.5));
       s = Math.min(1, s * w.cochange * (1 + w.nearby * near));
       const c = get(other);
       c.parts.push(s);
@@ -99,18 +150,51 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
     }
   }
 
+  if (n > 0 && w.twoHop > 0) {
+    // One step further: partners of the partners, weighted by both confidences.
+    const hop = new Map<string, number>();
+    for (const [mid, p1] of ctx.cochange.partners(path)) {
+      const c1 = p1.count / (n + w.shrinkage);
+      const nm = ctx.cochange.commitsOf(mid);
+      if (!nm) continue;
+      for (const [other, p2] of ctx.cochange.partners(mid)) {
+        if (other === path) continue;
+        hop.set(other, (hop.get(other) ?? 0) + c1 * (p2.count / (nm + w.shrinkage)));
+      }
+    }
+    for (const [other, v] of hop) {
+      if (!exists(other)) continue;
+      const s = Math.min(1, w.twoHop * v);
+      if (s < 0.01 && !cands.has(other)) continue;
+      const c = get(other);
+      c.parts.push(s);
+      c.reasons.push([s, 'changes with files that change with this one']);
+    }
+  }
+
+  // How likely a file is to change at all: often and lately. Scales the structural signals, since
+  // an import or a sibling that never changes is rarely part of the next change.
+  const activity = (p: string): number => {
+    const nt = ctx.cochange.commitsOf(p);
+    if (!nt) return 0;
+    const age = Math.max(0, ctx.now - ctx.cochange.lastTimeOf(p)) / DAY;
+    return (1 - Math.pow(0.5, nt / w.activityCommits)) * (0.3 + 0.7 * Math.pow(0.5, age / w.activityHalfLifeDays));
+  };
+
   if (ctx.imports) {
     for (const other of unique(ctx.imports.importsOf(path))) {
       if (other === path || !exists(other)) continue;
+      const s = w.imports * (w.importFloor + (1 - w.importFloor) * activity(other));
       const c = get(other);
-      c.parts.push(w.imports);
-      c.reasons.push([w.imports, 'imported by this file']);
+      c.parts.push(s);
+      c.reasons.push([s, 'imported by this file']);
     }
     for (const other of unique(ctx.imports.importersOf(path))) {
       if (other === path || !exists(other)) continue;
+      const s = w.importedBy * (w.importFloor + (1 - w.importFloor) * activity(other));
       const c = get(other);
-      c.parts.push(w.importedBy);
-      c.reasons.push([w.importedBy, 'imports this file']);
+      c.parts.push(s);
+      c.reasons.push([s, 'imports this file']);
     }
   }
 
@@ -124,16 +208,28 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
     });
     const dir = posix.dirname(path);
     const siblings = ctx.files.inDirectory(dir);
-    if (siblings.length <= 60) {
+    if (siblings.length <= w.maxFolder) {
       for (const other of siblings) {
         if (other === path) continue;
-        const active = ctx.cochange.commitsOf(other);
-        if (!active) continue;
-        const recency = Math.pow(0.5, Math.max(0, ctx.now - ctx.cochange.lastTimeOf(other)) / DAY / w.halfLifeDays);
-        const s = w.sibling * (0.5 + 0.5 * recency);
+        const s = w.sibling * activity(other);
+        if (s <= 0) continue;
         const c = get(other);
         c.parts.push(s);
         c.reasons.push([s, 'in the same folder']);
+      }
+    }
+    // The folder above (a test next to its `entity/` or `fixtures/` folder).
+    const up = posix.dirname(dir);
+    if (w.parentFolder > 0 && up !== dir) {
+      const above = ctx.files.inDirectory(up);
+      if (above.length <= w.maxFolder) {
+        for (const other of above) {
+          const s = w.parentFolder * activity(other);
+          if (s <= 0) continue;
+          const c = get(other);
+          c.parts.push(s);
+          c.reasons.push([s, 'in the folder above']);
+        }
       }
     }
   }

@@ -49,7 +49,10 @@ export interface RankingMetrics {
 export interface CochangeEvalResult extends RankingMetrics {
   queries: number;
   latencyMs: { p50: number; p95: number };
+  /** Plain ROSE: co-change partners by confidence, then support, as mined. */
   baseline: RankingMetrics;
+  /** ROSE restricted to source files that exist at the parent: the same candidate set as the ranking. */
+  baselineFiltered: RankingMetrics;
   head?: string;
   /** Why fewer queries ran than asked, when that happened. */
   note?: string;
@@ -120,6 +123,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
   const graphs = options.importGraphAt ? undefined : new ParentImportGraphs(root, options.signal);
   const ours: number[][] = [];
   const base: number[][] = [];
+  const baseFiltered: number[][] = [];
   const latencies: number[] = [];
 
   for (const q of queries) {
@@ -146,12 +150,13 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     latencies.push(performance.now() - t0);
     ours.push(ranks(ranked, q.truth));
 
-    const rose = counts
-      .coChanged(q.query, 500)
+    const partners = counts.coChanged(q.query, 500);
+    base.push(ranks(partners.slice(0, 10).map((r) => r.path), q.truth));
+    const rose = partners
       .filter((r) => isSourceFile(r.path) && fileIndex.has(r.path))
       .slice(0, 10)
       .map((r) => r.path);
-    base.push(ranks(rose, q.truth));
+    baseFiltered.push(ranks(rose, q.truth));
     options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, files: fileIndex, imports, now, history: commits.slice(Math.max(0, q.index - 50), q.index) });
   }
   graphs?.dispose();
@@ -161,6 +166,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     ...metrics(ours, queries),
     latencyMs: { p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)) },
     baseline: metrics(base, queries),
+    baselineFiltered: metrics(baseFiltered, queries),
     head: commits.length ? commits[commits.length - 1].hash : undefined,
   };
   if (ours.length < replay) result.note = `only ${ours.length} commits touch 2 to 20 source files with two of them modified`;
