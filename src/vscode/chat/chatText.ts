@@ -25,7 +25,7 @@ export function escapeMarkdown(text: string): string {
 
 function linkTarget(target: string): string {
   // Parentheses and spaces in a link target would end it early.
-  return target.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+  return target.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 /** `path:line` (or the commit / ADR the item is about) as a markdown link. */

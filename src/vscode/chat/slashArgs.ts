@@ -42,7 +42,7 @@ export function parseSubscribeArgs(input: string): SubscribeRequest | undefined 
   if (!path) throw new SlashArgsError(`Give a file path to subscribe to.\n\n${SUBSCRIBE_USAGE}`);
 
   // `src/a.ts ~/re/flags` or `src/a.ts~/re/flags`
-  const patternAt = rest.startsWith('~/') ? 0 : -1;
+  const patternAt = rest.startsWith('~') ? 0 : -1;
   const inlinePattern = patternAt < 0 ? path.indexOf('~/') : -1;
   if (patternAt === 0 || inlinePattern > 0) {
     const filePath = patternAt === 0 ? path : path.slice(0, inlinePattern);
