@@ -1,6 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Engine } from '../core/engine';
+import { EngineBackend } from '../mcp/engineBackend';
+import { runStdioServer } from '../mcp/server';
 import { toRelative } from '../core/paths';
 import { SUBSCRIPTION_KINDS, SubscriptionError, type SubscriptionKind } from '../core/subscriptions/registry';
 import { renderForPrompt } from '../core/subscriptions/materializer';
@@ -239,4 +241,27 @@ const TYPE_LABELS: Record<SuggestionType, string> = {
   doc: 'Docs',
 };
 
-export const commands: Record<string, CliCommand> = { index, suggest, subscribe, unsubscribe, subscriptions, materialize };
+const mcp: CliCommand = {
+  name: 'mcp',
+  summary: 'serve the engine over MCP on stdio',
+  usage: 'mcp --root R [--state-dir DIR] [--debounce MS]',
+  description: 'Runs an MCP server (tools, resources and live resource subscriptions) on stdin/stdout for any MCP client. Logs go to stderr.',
+  flags: { debounce: { type: 'number', value: 'MS', description: 'wait this long after a change before notifying subscribers (default 100)' } },
+  async run(args) {
+    noPositionals(args);
+    const engine = await openEngine(args);
+    try {
+      // Serve at once; indexing and history mining continue in the background.
+      void engine.startBackgroundWork().catch((err) => process.stderr.write(`[warn] background indexing failed: ${(err as Error).message}\n`));
+      const logger = new StderrLogger(Boolean(args.flags.verbose));
+      const server = await runStdioServer(new EngineBackend(engine), logger, { debounceMs: args.flags.debounce as number | undefined });
+      await server.closed;
+      logger.info('mcp: client closed the connection');
+      return 0;
+    } finally {
+      engine.dispose();
+    }
+  },
+};
+
+export const commands: Record<string, CliCommand> = { index, suggest, subscribe, unsubscribe, subscriptions, materialize, mcp };

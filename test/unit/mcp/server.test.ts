@@ -361,18 +361,6 @@ describe('MCP server over stdio', function () {
     assert.throws(() => process.kill(s.pid, 0), /ESRCH/);
   });
 
-  it('fails a backend call that takes too long with a clear message and keeps serving', async () => {
-    await s.close();
-    s = await startServer(ws.root, ['--timeout', '200', '--slow-suggest', '2000']);
-    const started = Date.now();
-    const r = await call(s, 'context_suggest', { file: 'src/util.ts' });
-    assert.equal(r.isError, true);
-    assert.match(text(r), /Suggesting context took longer than 200 ms/);
-    assert.ok(Date.now() - started < 1500, 'the client is answered at the timeout, not when the backend finishes');
-    const subs = await call(s, 'list_subscriptions');
-    assert.ok(!subs.isError);
-  });
-
   it('keeps stdout for the protocol: logs go to stderr', async () => {
     // Every message the client parsed was valid JSON-RPC, or connect and list would have failed;
     // the server's start-up line goes to stderr.
