@@ -61,9 +61,9 @@ export async function requests(): Promise<RecordedRequest[]> {
  * Sends a message in the chat view, as a user typing it, and resolves with the request the fake
  * model received for it.
  */
-export async function ask(query: string): Promise<RecordedRequest> {
+export async function ask(query: string, modelId = 'fake-lm-1'): Promise<RecordedRequest> {
   const before = (await requests()).length;
-  await openChat(query);
+  await openChat(query, modelId);
   return waitFor(async () => {
     const all = await requests();
     return all.length > before ? all[all.length - 1] : undefined;
@@ -77,8 +77,8 @@ export async function sendCommand(query: string, done: () => Promise<boolean>, w
 }
 
 /** The chat view picks no model by itself offline: select the fake one for the request. */
-async function openChat(query: string): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, modelSelector: { vendor: 'fake-lm' } });
+async function openChat(query: string, modelId = 'fake-lm-1'): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query, modelSelector: { vendor: 'fake-lm', id: modelId } });
 }
 
 export async function newChat(): Promise<void> {

@@ -78,7 +78,7 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
   context.subscriptions.push(
     participant,
     participant.onDidReceiveFeedback((feedback) => void chat.feedback(feedback)),
-    vscode.commands.registerCommand(chatCommands.confirmDecision, (draftId: string) => chat.confirmDecision(draftId)),
+    vscode.commands.registerCommand(chatCommands.confirmDecision, (draftId?: string) => chat.confirmDecision(draftId)),
     vscode.commands.registerCommand(chatCommands.replaceOldest, (folder: string, request: SubscribeRequest) => chat.replaceOldest(folder, request)),
   );
   return participant;
@@ -191,11 +191,10 @@ class ContextChat {
 
     const messages = assembled.messages.map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content)));
     let answer = '';
-    const response = await sendToModel(model, messages, t.token);
-    for await (const fragment of response.text) {
+    await streamFromModel(model, messages, t.token, (fragment) => {
       answer += fragment;
       stream.markdown(fragment);
-    }
+    });
 
     const footer = `\n\n---\n*${renderLedgerFooter(ledger)} · \`/ledger\` for details*`;
     stream.markdown(footer);
@@ -353,9 +352,10 @@ class ContextChat {
     if (!model) throw new NoModelError();
     t.stream.progress('Drafting the decision from this conversation…');
     const prompt = buildDecisionPrompt(title, transcriptOf(historyTurns(t.chatContext)));
-    const response = await sendToModel(model, [vscode.LanguageModelChatMessage.User(prompt)], t.token);
     let reply = '';
-    for await (const fragment of response.text) reply += fragment;
+    await streamFromModel(model, [vscode.LanguageModelChatMessage.User(prompt)], t.token, (fragment) => {
+      reply += fragment;
+    });
     let decision: NewDecision;
     try {
       const [proposal] = parseProposals(reply, 1);
@@ -384,9 +384,10 @@ class ContextChat {
     t.stream.markdown(NO_LEDGER);
   }
 
-  /** Writes a confirmed draft as an ADR and opens it; returns its root-relative path. */
-  async confirmDecision(draftId: string): Promise<string | undefined> {
-    const draft = this.drafts.get(draftId);
+  /** Writes a confirmed draft (the newest one when no id is given) as an ADR and opens it; returns its root-relative path. */
+  async confirmDecision(draftId?: string): Promise<string | undefined> {
+    if (typeof draftId !== 'string') draftId = [...this.drafts.keys()].pop();
+    const draft = draftId === undefined ? undefined : this.drafts.get(draftId);
     if (!draft) {
       void vscode.window.showWarningMessage('This decision draft was already recorded or is no longer available; draft it again with @context /decide.');
       return undefined;
@@ -399,7 +400,7 @@ class ContextChat {
     try {
       const engine = await this.deps.host.get(folder);
       const path = await engine.decisions.recordDecision(draft.decision);
-      this.drafts.delete(draftId);
+      this.drafts.delete(draftId as string);
       const uri = vscode.Uri.joinPath(folder.uri, ...path.split('/'));
       void vscode.window.showTextDocument(uri, { preview: false }).then(undefined, () => undefined);
       void vscode.window.showInformationMessage(`Recorded the decision in ${path}.`);
@@ -461,11 +462,21 @@ class NoModelError extends Error {
   }
 }
 
-async function sendToModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], token: vscode.CancellationToken): Promise<vscode.LanguageModelChatResponse> {
+/** Sends the prompt and hands each text fragment to `onText`; failures of the model (not ours) become ModelFailure. */
+async function streamFromModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], token: vscode.CancellationToken, onText: (fragment: string) => void): Promise<void> {
+  let ours: unknown;
   try {
-    return await model.sendRequest(messages, { justification: 'Proactive Context answers @context questions with your subscribed files and current suggestions.' }, token);
+    const response = await model.sendRequest(messages, { justification: 'Proactive Context answers @context questions with your subscribed files and current suggestions.' }, token);
+    for await (const fragment of response.text) {
+      try {
+        onText(fragment);
+      } catch (err) {
+        ours = err;
+        throw err;
+      }
+    }
   } catch (err) {
-    if (err instanceof vscode.LanguageModelError) throw err;
+    if (err === ours || err instanceof vscode.LanguageModelError || token.isCancellationRequested) throw err;
     throw new ModelFailure((err as Error)?.message ?? String(err));
   }
 }

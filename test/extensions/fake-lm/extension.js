@@ -25,6 +25,8 @@ const MODEL = {
   isUserSelectable: true,
   capabilities: { toolCalling: false, imageInput: false },
 };
+// A second model with a small input budget, for tests of what gets cut to fit.
+const SMALL_MODEL = { ...MODEL, id: 'fake-lm-small', name: 'Fake LM (small)', maxInputTokens: 700 };
 const CANNED = 'This is the fake model answering.';
 const MAX_RECORDED = 200;
 
@@ -64,7 +66,7 @@ function safeOptions(options) {
 function activate(context) {
   const provider = {
     provideLanguageModelChatInformation() {
-      return [MODEL];
+      return [MODEL, SMALL_MODEL];
     },
     async provideLanguageModelChatResponse(model, messages, options, progress, token) {
       recorded.push({ at: Date.now(), model: model.id, messages: messages.map((m) => ({ role: roleName(m.role), text: textOf(m) })), options: safeOptions(options) });
