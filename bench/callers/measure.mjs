@@ -3,13 +3,13 @@
 // plus cold indexing speed and single-file update time.
 //
 //   npx tsc -p tsconfig.json
-//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--seed 42] [--updates 30] [--json]
+//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--seed 42] [--updates 30] [--link-workspace] [--json] [--verbose]
 //
 // Ground truth: for each sampled exported function or method, `findReferences` at its name, keeping
 // only references that are the callee of a call (`f()`, `o.f()`, `o?.f()`), outside the definition.
 // Precision and recall are micro-averaged over all sampled symbols.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -31,6 +31,10 @@ const seed = Number(args.seed ?? 42);
 const updates = Number(args.updates ?? 30);
 
 const commit = git(['rev-parse', 'HEAD']);
+// Without `npm install`, the language service cannot see sibling workspace packages (import 'pkg'), so
+// its ground truth would miss their callers. --link-workspace creates node_modules/<name> links in the
+// (throwaway) checkout, as a package manager would.
+if (args['link-workspace']) linkWorkspacePackages();
 const remote = safe(() => git(['remote', 'get-url', 'origin'])) ?? root;
 
 // ---------------------------------------------------------------- index
@@ -80,6 +84,7 @@ const host = {
   getCompilationSettings: () => compilerOptions,
   getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
   fileExists: ts.sys.fileExists,
+  realpath: ts.sys.realpath,
   readFile: ts.sys.readFile,
   readDirectory: ts.sys.readDirectory,
   directoryExists: ts.sys.directoryExists,
@@ -102,7 +107,7 @@ for (const s of sample) {
   const truth = callSitesFromService(s);
   if (truth === undefined) continue;
   truthCalls += truth.size;
-  const got = index.callers({ name: s.name, path: s.path }, 10000);
+  const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
   const sets = {
     all: new Set(got.map(key)),
     resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map(key)),
@@ -117,7 +122,8 @@ for (const s of sample) {
   }
   const missed = [...truth].filter((x) => !sets.all.has(x));
   const extra = [...sets.all].filter((x) => !truth.has(x));
-  perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3) });
+  const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
+  perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3), extraResolved: extraResolved.slice(0, 3), extraResolvedCount: extraResolved.length });
 }
 
 const score = ({ tp, fp, fn }) => ({ precision: round(tp / Math.max(1, tp + fp)), recall: round(tp / Math.max(1, tp + fn)), tp, fp, fn });
@@ -214,6 +220,18 @@ function isCallee(node) {
   if (p && (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && (p.name === node || p.argumentExpression === node)) target = p;
   const call = target.parent;
   return !!call && (ts.isCallExpression(call) || ts.isNewExpression(call)) && call.expression === target;
+}
+
+function linkWorkspacePackages() {
+  const manifests = git(['ls-files', '*package.json']).split('\n').filter((p) => p && !p.includes('node_modules/'));
+  for (const m of manifests) {
+    const name = safe(() => JSON.parse(readFileSync(join(root, m), 'utf8')).name);
+    if (typeof name !== 'string' || !name) continue;
+    const link = join(root, 'node_modules', ...name.split('/'));
+    if (existsSync(link)) continue;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(join(root, dirname(m)), link, 'dir');
+  }
 }
 
 function key(c) {

@@ -296,12 +296,21 @@ export class CodeIndex {
     return all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE path = ? ORDER BY start_line, end_line DESC', [rel]).map(toSymbol);
   }
 
-  /** Call sites of a function, method or class (constructions), best evidence first; see CallerConfidence. */
-  callers(target: { name: string; path?: string }, limit = 200): CallerRef[] {
+  /**
+   * Call sites of a function, method or class (constructions), best evidence first; see
+   * CallerConfidence. With `path`, only definitions in that file count; with `path` and `line`, only
+   * the innermost definition of that name around the line (a file may define `create` in ten classes).
+   */
+  callers(target: { name: string; path?: string; line?: number }, limit = 200): CallerRef[] {
     const rel = target.path === undefined ? undefined : this.rel(target.path);
     let defs = rel === undefined
       ? all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ?', [target.name])
-      : all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ? AND path = ?', [target.name, rel]);
+      : all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ? AND path = ? ORDER BY (end_line - start_line)', [target.name, rel]);
+    if (rel !== undefined && target.line !== undefined) {
+      const line = target.line;
+      const around = defs.find((d) => d.start_line <= line && d.end_line >= line);
+      if (around) defs = [around];
+    }
     if (!defs.length && rel !== undefined) {
       defs = [{ path: rel, name: target.name, kind: 'function', start_line: 0, end_line: 0, container: null, exported: 1, deprecated: 0 }];
     }
