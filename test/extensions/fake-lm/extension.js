@@ -9,7 +9,10 @@
 //   fakeLm.setReply     -> (text | null) answer this instead of the canned text; (null) back to canned
 //   fakeLm.failNext     -> (message) the next request fails with that message
 // A recorded request: { at, model, messages: [{ role: 'user'|'assistant', text }], options }.
+// With FAKE_LM_RECORD_FILE set (in the VS Code server's environment), each request is also appended
+// to that file as one JSON line, for reading a run's prompts afterwards.
 'use strict';
+const fs = require('node:fs');
 const vscode = require('vscode');
 
 const VENDOR = 'fake-lm';
@@ -71,6 +74,13 @@ function activate(context) {
     async provideLanguageModelChatResponse(model, messages, options, progress, token) {
       recorded.push({ at: Date.now(), model: model.id, messages: messages.map((m) => ({ role: roleName(m.role), text: textOf(m) })), options: safeOptions(options) });
       if (recorded.length > MAX_RECORDED) recorded.shift();
+      if (process.env.FAKE_LM_RECORD_FILE) {
+        try {
+          fs.appendFileSync(process.env.FAKE_LM_RECORD_FILE, JSON.stringify(recorded[recorded.length - 1]) + '\n');
+        } catch {
+          // Recording to a file is a debugging aid; the command API still has every request.
+        }
+      }
       if (failNext !== undefined) {
         const message = failNext;
         failNext = undefined;
