@@ -185,7 +185,16 @@ export class CodeIndex {
     let sliceStart = Date.now();
     const total = code.length;
     onProgress?.({ done: 0, total });
+    // Parsing gets its own budget: a scan that used up its budget still leaves time to index what it found.
+    const deadline = Date.now() + this.config.index.timeBudgetMs;
     for (let i = 0; i < code.length; i++) {
+      if (Date.now() >= deadline) {
+        // Out of time: keep what is done; the next build continues from the unchanged-file shortcut.
+        capped = { reason: 'time', limit: this.config.index.timeBudgetMs };
+        stats.capped = capped;
+        this.logger.warn(`Code index stopped after ${i} of ${code.length} files: time budget of ${capped.limit} ms reached.`);
+        break;
+      }
       if (signal?.aborted) {
         this.writeBatch(batch);
         throw signal.reason instanceof Error ? signal.reason : new Error('Indexing was cancelled.');

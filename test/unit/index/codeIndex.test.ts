@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultConfig } from '../../../src/core/config';
+import { defaultConfig, resolveConfig } from '../../../src/core/config';
 import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
 import { Store } from '../../../src/core/store/store';
 import { copyFixture } from './fixtureWorkspace';
@@ -174,6 +174,19 @@ describe('CodeIndex', () => {
         assert.equal(progress[0], 0);
         assert.equal(progress[progress.length - 1], stats.files);
         assert.ok(progress.every((d, i) => i === 0 || d >= progress[i - 1]));
+      } finally {
+        fresh.dispose();
+        rmSync(fresh.stateDir, { recursive: true, force: true });
+      }
+    });
+
+    it('reports a time cap instead of running past its budget', async () => {
+      const fresh = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-index-state-')) });
+      try {
+        const tight = resolveConfig({ index: { maxFiles: 1000, maxFileBytes: 1 << 20, timeBudgetMs: 0 } });
+        const stats = await new CodeIndex(fresh, root, tight).build();
+        assert.deepEqual(stats.capped, { reason: 'time', limit: 0 });
+        assert.equal(stats.parsed, 0);
       } finally {
         fresh.dispose();
         rmSync(fresh.stateDir, { recursive: true, force: true });
