@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
+import { relatedFiles, type ImportGraph } from '../../../src/core/cochange/relatedFiles';
+import { FileIndex, isTestFile, testStem } from '../../../src/core/cochange/testPairing';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 0, 1);
+
+describe('relatedFiles', () => {
+  it('pairs tests and implementations across the usual conventions', () => {
+    for (const [impl, test] of [
+      ['src/foo.ts', 'src/foo.test.ts'],
+      ['src/foo.ts', 'src/foo.spec.ts'],
+      ['src/foo.ts', 'src/__tests__/foo.ts'],
+      ['pkg/foo.py', 'pkg/test_foo.py'],
+      ['pkg/foo.go', 'pkg/foo_test.go'],
+      ['src/main/Foo.java', 'src/test/FooTest.java'],
+    ]) {
+      assert.equal(isTestFile(test), true, test);
+      assert.equal(isTestFile(impl), false, impl);
+      assert.equal(testStem(test), testStem(impl), `${impl} ~ ${test}`);
+      const idx = new FileIndex([impl, test, 'src/other.ts']);
+      assert.deepEqual(idx.testPartners(impl), [test]);
+      assert.deepEqual(idx.testPartners(test), [impl]);
+    }
+  });
+
+  it('ranks by co-change with shrinkage and explains why', () => {
+    const counts = new CoChangeCounts();
+    for (let i = 0; i < 9; i++) counts.add(i < 7 ? ['src/a.ts', 'src/b.ts'] : ['src/a.ts'], NOW - (20 - i) * DAY);
+    counts.add(['src/lonely.ts', 'src/once.ts'], NOW - DAY);
+    counts.add(['src/a.ts', 'src/once.ts'], NOW - DAY);
+    const res = relatedFiles('src/a.ts', { cochange: counts, now: NOW });
+    assert.equal(res[0].path, 'src/b.ts');
+    assert.equal(res[0].support, 7);
+    assert.match(res[0].reasons[0], /^changed together in 7 of 10 commits/);
+    assert.ok(res[0].score > res[1].score, '7 of 10 beats 1 of 10');
+    for (const r of res) assert.ok(r.score > 0 && r.score <= 1);
+  });
+
+  it('brings in imports, importers and the test even without shared history', () => {
+    const counts = new CoChangeCounts();
+    counts.add(['src/util.ts', 'src/x.ts'], NOW - DAY);
+    counts.add(['src/app.ts', 'src/y.ts'], NOW - DAY);
+    const graph: ImportGraph = {
+      importsOf: (p) => (p === 'src/feature.ts' ? ['src/util.ts'] : []),
+      importersOf: (p) => (p === 'src/feature.ts' ? ['src/app.ts'] : []),
+    };
+    const files = new FileIndex(['src/feature.ts', 'src/feature.test.ts', 'src/util.ts', 'src/app.ts', 'src/x.ts', 'src/y.ts']);
+    const res = relatedFiles('src/feature.ts', { cochange: counts, imports: graph, files, now: NOW });
+    const by = new Map(res.map((r) => [r.path, r]));
+    assert.equal(res[0].path, 'src/feature.test.ts');
+    assert.deepEqual(by.get('src/feature.test.ts')!.reasons, ['its test, by naming convention']);
+    assert.ok(by.get('src/util.ts')!.reasons.includes('imported by this file'));
+    assert.ok(by.get('src/app.ts')!.reasons.includes('imports this file'));
+  });
+
+  it('never suggests files that no longer exist', () => {
+    const counts = new CoChangeCounts();
+    counts.add(['a.ts', 'gone.ts'], NOW);
+    counts.add(['a.ts', 'b.ts'], NOW);
+    const res = relatedFiles('a.ts', { cochange: counts, files: new FileIndex(['a.ts', 'b.ts']), now: NOW });
+    assert.deepEqual(res.map((r) => r.path), ['b.ts']);
+  });
+
+  it('forgets a change set when the window slides past it', () => {
+    const counts = new CoChangeCounts();
+    const first = ['a.ts', 'b.ts'];
+    counts.add(first, NOW);
+    counts.add(['a.ts', 'c.ts'], NOW + 1);
+    counts.remove(first);
+    assert.equal(counts.support('a.ts', 'b.ts'), 0);
+    assert.equal(counts.commitsOf('b.ts'), 0);
+    assert.equal(counts.commitsOf('a.ts'), 1);
+    assert.deepEqual(counts.coChanged('a.ts').map((r) => r.path), ['c.ts']);
+  });
+});
