@@ -151,4 +151,15 @@ suite('@context chat participant', () => {
     assert.match(text, /Publish OrderPlaced events\./);
     assert.equal(await vscode.commands.executeCommand('proactiveContext.chat.confirmDecision'), undefined, 'a draft was recorded twice');
   });
+  test('a model failure becomes a plain message in the answer, without a stack trace', async () => {
+    await newChat();
+    await vscode.commands.executeCommand('fakeLm.failNext', 'the fake backend is overloaded');
+    await ask('@context first try');
+    // The failed turn's answer is part of the history the next turn sends.
+    const next = await ask('@context second try');
+    const answer = next.messages.find((m) => m.role === 'assistant');
+    assert.ok(answer, `the failed turn left no answer in the history:\n${allText(next)}`);
+    assert.match(answer.text, /The chat model (could not answer|reported an error).*the fake backend is overloaded/);
+    assert.doesNotMatch(answer.text, /\n\s+at /, 'the answer shows a stack trace');
+  });
 });
