@@ -120,7 +120,7 @@ for (const s of sample) {
     totals[k].fp += set.size - tp;
     totals[k].fn += truth.size - tp;
   }
-  const missed = [...truth].filter((x) => !sets.all.has(x));
+  const missed = [...truth].filter((x) => !sets.resolvedLikely.has(x));
   const extra = [...sets.all].filter((x) => !truth.has(x));
   const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
   perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3), extraResolved: extraResolved.slice(0, 3), extraResolvedCount: extraResolved.length });

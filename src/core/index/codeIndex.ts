@@ -561,21 +561,29 @@ export class CodeIndex {
   private callsTo(def: SymbolRow, memo: Map<string, Array<{ path: string; names: string }>>, onlyFile?: string): CallerRef[] {
     const out: CallerRef[] = [];
     const isMethod = def.kind === 'method' && !!def.container;
-    const bound = isMethod ? def.container! : def.name;
+    // A function in a TypeScript namespace is bound through the outermost namespace: `A.B.f`.
+    const nsPath = !isMethod && def.container ? def.container.split('.') : [];
+    const bound = isMethod ? def.container! : nsPath.length ? nsPath[0] : def.name;
+    const suffix = nsPath.length ? [...nsPath.slice(1), def.name].join('.') : '';
     const bindings = this.bindingsOf(def.path, bound, def.exported === 2, memo).filter((b) => onlyFile === undefined || b.file === onlyFile);
     const family = familyOf(languageOf(def.path) ?? 'typescript');
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
     const callsNamed = (file: string, name: string) => all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ?', [file, name]);
     for (const b of bindings) {
-      const cut = b.path.lastIndexOf('.');
       if (!isMethod) {
-        // `path` is the whole callee: qualifier and called name.
-        const qualifier = cut < 0 ? null : b.path.slice(0, cut);
-        const callee = b.path.slice(cut + 1);
+        // The whole callee: qualifier and called name.
+        const full = suffix ? `${b.path}.${suffix}` : b.path;
+        const at = full.lastIndexOf('.');
+        const qualifier = at < 0 ? null : full.slice(0, at);
+        const callee = full.slice(at + 1);
         for (const c of callsNamed(b.file, callee)) {
           const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
-          const match = q === qualifier || (looseQualifier && q !== null && qualifier !== null && lastSegment(q) === lastSegment(qualifier));
+          const match =
+            q === qualifier ||
+            (looseQualifier && q !== null && qualifier !== null && lastSegment(q) === lastSegment(qualifier)) ||
+            // Inside the namespace's own file its members are called unqualified.
+            (suffix !== '' && q === null && b.file === def.path);
           if (match) out.push({ ...callRef(c), confidence: 'resolved' });
         }
         continue;

@@ -64,6 +64,18 @@ interface Frame {
   container?: string;
   containerExported?: boolean;
   containerKind?: 'class' | 'interface';
+  /** A TypeScript namespace (`namespace A.B {}`): its functions are reached as `A.B.f()`. */
+  namespace?: string;
+}
+
+/** The dotted namespace path around here, when definitions are directly inside TypeScript namespaces. */
+function namespacePath(ctx: Ctx): string | undefined {
+  const parts: string[] = [];
+  for (const f of ctx.frames) {
+    if (f.namespace) parts.push(f.namespace);
+    else if (f.fn || f.container) return undefined;
+  }
+  return parts.length ? parts.join('.') : undefined;
 }
 
 interface Ctx {
@@ -234,9 +246,17 @@ const jsVisitors: Record<string, Visitor> = {
     if (!value || nameNode?.type !== 'identifier' || !JS_FUNCTION_VALUES.has(value.type)) return undefined;
     const name = nameNode.text;
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
-    addSymbol(ctx, node, name, 'function', exported, jsDeprecated(node));
+    addSymbol(ctx, node, name, 'function', exported, jsDeprecated(node), namespacePath(ctx));
     markNested(ctx);
     return { depth: ctx.depth, fn: name };
+  },
+  internal_module(node, ctx) {
+    const name = node.childForFieldName('name');
+    return name && name.type !== 'string' ? { depth: ctx.depth, namespace: name.text } : undefined;
+  },
+  module(node, ctx) {
+    const name = node.childForFieldName('name');
+    return name && name.type !== 'string' ? { depth: ctx.depth, namespace: name.text } : undefined;
   },
   function_expression: jsNamedExpression,
   generator_function: jsNamedExpression,
@@ -354,7 +374,7 @@ function jsFunction(node: Node, ctx: Ctx): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const nested = ctx.frames.some((f) => f.fn);
-  addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node));
+  addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
   markNested(ctx);
   return { depth: ctx.depth, fn: name };
 }

@@ -21,8 +21,8 @@ describe('CodeIndex', () => {
     store = await Store.open({ stateDir });
     index = new CodeIndex(store, root, defaultConfig);
     const stats = await index.build();
-    assert.equal(stats.files, 21);
-    assert.equal(stats.parsed, 21);
+    assert.equal(stats.files, 23);
+    assert.equal(stats.parsed, 23);
   });
 
   after(() => {
@@ -59,6 +59,11 @@ describe('CodeIndex', () => {
     it('rates a method call on an object of an imported class as likely, this.m() in the class as resolved', () => {
       assert.deepEqual(show(index.callers({ name: 'push', path: 'src/lib/math.ts' })), ['src/lib/math.ts:27 resolved in addTo', 'src/app.ts:9 likely in run']);
       assert.deepEqual(show(index.callers({ name: 'start' })), ['pkg/sub/runner.py:8 likely in go']);
+    });
+
+    it('resolves functions of a TypeScript namespace, called qualified outside and bare inside', () => {
+      assert.deepEqual(show(index.callers({ name: 'rmrf', path: 'src/fsutil.ts' })), ['src/cleaner.ts:4 resolved in cleanAll', 'src/fsutil.ts:7 resolved in clean']);
+      assert.equal(index.definitions('rmrf')[0].container, 'Fs');
     });
 
     it('falls back to bare name matches only when nothing resolves', () => {
@@ -120,9 +125,9 @@ describe('CodeIndex', () => {
     assert.deepEqual(index.importersOf('src/lib/math.ts'), ['src/app.ts', 'src/legacy.js', 'src/lib/index.ts', 'src/view.tsx']);
     assert.deepEqual(index.importersOf('cart/discount.go'), ['main.go'], 'a Go import reaches every file of the package');
     const stats = index.stats();
-    assert.equal(stats.files, 21);
+    assert.equal(stats.files, 23);
     assert.equal(stats.byLanguage.python, 4);
-    assert.equal(stats.lastBuild?.files, 21);
+    assert.equal(stats.lastBuild?.files, 23);
   });
 
   describe('incremental updates', () => {
@@ -134,7 +139,7 @@ describe('CodeIndex', () => {
       utimesSync(touched, later, later); // new mtime, same content
       const stats = await index.build();
       assert.equal(stats.parsed, 1);
-      assert.equal(stats.skipped, 20);
+      assert.equal(stats.skipped, 22);
       assert.deepEqual(show(index.callers({ name: 'add', path: 'src/other.ts' })), ['src/other.ts:6 resolved in greet', 'src/other.ts:10 resolved in farewell']);
       assert.equal((await index.updateFile('src/lib/strings.ts')).status, 'unchanged');
     });
@@ -155,7 +160,7 @@ describe('CodeIndex', () => {
       assert.equal((await index.updateFile('src/legacy.js')).status, 'removed');
       assert.ok(!index.importersOf('src/lib/math.ts').includes('src/legacy.js'));
       const stats = await index.build();
-      assert.equal(stats.files, 20, 'view.tsx is back from the scan, legacy.js is gone');
+      assert.equal(stats.files, 22, 'view.tsx is back from the scan, legacy.js is gone');
       assert.equal(stats.parsed, 1);
     });
 
