@@ -87,20 +87,49 @@ export function renderSubscriptionList(subs: readonly Subscription[], maxActive:
   return [`**Active subscriptions (${subs.length} of ${maxActive})** — their current content goes into every \`@context\` turn.`, '', '| Id | Kind | What | Expires in |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-/** `/why`: the decisions and history behind the symbol (or file) at the cursor. */
-export function renderWhy(target: string, decisions: readonly SuggestionItem[], changes: readonly SuggestionItem[], linkFor: LinkFor, notes: readonly string[] = []): string {
+/** A commit that changed the lines of the symbol (from `git log -L`). */
+export interface LineCommit {
+  hash: string;
+  author: string;
+  /** Unix ms. */
+  date: number;
+  subject: string;
+}
+
+/**
+ * `/why`: the decisions and history behind the symbol (or file) at the cursor. The commits that
+ * changed the symbol's own lines come first; other recent changes of the file follow, without repeats.
+ */
+export function renderWhy(
+  target: string,
+  decisions: readonly SuggestionItem[],
+  changes: readonly SuggestionItem[],
+  linkFor: LinkFor,
+  notes: readonly string[] = [],
+  lineHistory?: { lines: string; commits: readonly LineCommit[] },
+): string {
   const out = [`### Why ${escapeMarkdown(target)} is the way it is`, ''];
   out.push('**Decisions**', '');
   if (decisions.length) for (const d of decisions) out.push(`- ${escapeMarkdown(d.title)} — ${escapeMarkdown(d.reason)} · ${locationLink(d, linkFor)}`);
   else out.push('- No recorded decision governs this code. Record one with `/decide <title>`.');
-  out.push('', '**History**', '');
-  if (changes.length) {
-    for (const c of changes) {
-      const when = c.timestamp ? `${new Date(c.timestamp).toISOString().slice(0, 10)} ` : '';
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const shown = new Set<string>();
+  if (lineHistory?.commits.length) {
+    out.push('', `**Commits that changed ${escapeMarkdown(lineHistory.lines)}**`, '');
+    for (const c of lineHistory.commits) {
+      shown.add(c.hash);
+      out.push(`- ${day(c.date)} ${escapeMarkdown(c.subject)} by ${escapeMarkdown(c.author)} · \`${c.hash.slice(0, 8)}\``);
+    }
+  }
+  const rest = changes.filter((c) => !c.location.commit || ![...shown].some((h) => h.startsWith(c.location.commit as string) || (c.location.commit as string).startsWith(h)));
+  out.push('', shown.size ? '**Other recent changes to the file**' : '**History**', '');
+  if (rest.length) {
+    for (const c of rest) {
+      const when = c.timestamp ? `${day(c.timestamp)} ` : '';
       const who = typeof c.meta?.author === 'string' ? ` by ${escapeMarkdown(c.meta.author)}` : '';
       out.push(`- ${when}${escapeMarkdown(c.title)}${who} — ${escapeMarkdown(c.reason)} · ${locationLink(c, linkFor)}`);
     }
-  } else out.push('- No recent commits or uncommitted changes touch it.');
+  } else out.push(shown.size ? '- None besides the commits above.' : '- No recent commits or uncommitted changes touch it.');
   if (notes.length) out.push('', `_${notes.map(escapeMarkdown).join(' · ')}_`);
   return out.join('\n');
 }

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Engine } from '../../core/engine';
+import { GitService } from '../../core/git/gitService';
 import { MemoryError, type MemoryHit, parseProposals } from '../../core/memory/memoryStore';
 import { DEFAULT_CHAT_INSTRUCTIONS, PromptAssembler, renderLedger, renderLedgerFooter, type ChatTurn, type PromptLedger } from '../../core/prompt/promptAssembler';
 import type { NewDecision } from '../../core/sources/decisions/adrWriter';
@@ -62,6 +63,7 @@ const SUGGESTION_TIMEOUT_MS = 4000;
 const MAX_REFERENCES = 12;
 const MAX_DRAFTS = 20;
 const FALLBACK_INPUT_TOKENS = 8192;
+const WHY_GIT_TIMEOUT_MS = 5000;
 
 interface Draft {
   folder: string;
@@ -157,6 +159,7 @@ class ContextChat {
       return;
     }
     stream.progress('Gathering subscribed context, suggestions and memory…');
+    const started = performance.now();
     const history = historyTurns(t.chatContext);
 
     const [materialized, suggestion, memory] = await Promise.all([
@@ -184,6 +187,10 @@ class ContextChat {
       signal,
     });
     const { ledger } = assembled;
+    this.deps.log.info(
+      `@context prompt built in ${Math.round(performance.now() - started)} ms: ${ledger.totalTokens.toLocaleString('en-US')} of ${ledger.budget.toLocaleString('en-US')} tokens, ` +
+        `${materialized.length} subscription(s), ${suggestion?.items.length ?? 0} suggestion(s), ${memory.length} memory hit(s), ${ledger.cut.length} part(s) cut`,
+    );
 
     const keptSuggestions = keptTop(suggestion?.items ?? [], ledger, 'suggestions', (a, b) => b.relevanceScore - a.relevanceScore);
     const keptMemory = keptTop(memory, ledger, 'memory');
@@ -239,16 +246,16 @@ class ContextChat {
     const query = this.currentQuery(t.folder);
     if (!query) return undefined;
     const timeout = AbortSignal.timeout(SUGGESTION_TIMEOUT_MS);
-    return t.engine.suggest(query, { signal: AbortSignal.any([t.signal, timeout]), trigger: 'manual' });
+    return suggestAt(t.engine, query, AbortSignal.any([t.signal, timeout]));
   }
 
   /** The active editor's place as a query: the tracker's debounced activity, else the editor itself. */
-  private currentQuery(folder: vscode.WorkspaceFolder): (ProactiveQuery & { currentFile: string }) | undefined {
+  private currentQuery(folder: vscode.WorkspaceFolder): CurrentQuery | undefined {
     const a = this.deps.tracker.lastActivity;
     const editor = vscode.window.activeTextEditor;
     const editorPath = editor && editor.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri)?.uri.toString() === folder.uri.toString() ? relativePath(folder, editor.document.uri) : undefined;
     if (a?.kind === 'file' && a.folder.uri.toString() === folder.uri.toString() && (!editorPath || editorPath === a.path)) {
-      return { currentFile: a.path, cursorPosition: { line: a.line, column: a.column }, selection: a.selection, currentSymbol: a.symbol?.name, recentFiles: a.recentFiles };
+      return { currentFile: a.path, cursorPosition: { line: a.line, column: a.column }, selection: a.selection, currentSymbol: a.symbol?.name, recentFiles: a.recentFiles, symbolRange: a.symbol };
     }
     if (!editor || !editorPath) return undefined;
     const pos = editor.selection.active;
@@ -323,7 +330,7 @@ class ContextChat {
       return;
     }
     t.stream.progress(`Looking for context on ${query.currentFile}…`);
-    const suggestion = await t.engine.suggest(query, { signal: t.signal, trigger: 'manual' });
+    const suggestion = await suggestAt(t.engine, query, t.signal);
     const where = `${query.currentFile}${query.currentSymbol ? ` · ${query.currentSymbol}` : ''}`;
     t.stream.markdown(renderSuggestions(suggestion.items, t.linkFor, `### Context for ${where}`));
     if (suggestion.notes?.length) t.stream.markdown(`\n\n_${suggestion.notes.join(' · ')}_`);
@@ -339,11 +346,19 @@ class ContextChat {
       return;
     }
     t.stream.progress('Looking up decisions and history…');
-    const suggestion = await t.engine.suggest(query, { signal: t.signal, trigger: 'manual' });
-    const target = query.currentSymbol ? `${query.currentSymbol} (${query.currentFile})` : query.currentFile;
+    const line = query.cursorPosition?.line ?? 1;
+    const range = query.symbolRange ?? t.engine.symbolAt(query.currentFile, line);
+    const symbol = query.currentSymbol ?? range?.name;
+    const git = new GitService(t.engine.root, { logger: asLogger(this.deps.log) });
+    const [suggestion, commits] = await Promise.all([
+      suggestAt(t.engine, { ...query, currentSymbol: symbol, symbolRange: range }, t.signal),
+      range ? git.lineHistory(query.currentFile, range.startLine, range.endLine, { signal: t.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }) : Promise.resolve([]),
+    ]);
+    const target = symbol ? `${symbol} (${query.currentFile})` : query.currentFile;
     const decisions = suggestion.items.filter((i) => i.type === 'decision');
     const changes = suggestion.items.filter((i) => i.type === 'change');
-    t.stream.markdown(renderWhy(target, decisions, changes, t.linkFor, suggestion.notes ?? []));
+    const lines = range ? `${symbol ?? 'these lines'} (lines ${range.startLine}–${range.endLine})` : '';
+    t.stream.markdown(renderWhy(target, decisions, changes, t.linkFor, suggestion.notes ?? [], range ? { lines, commits } : undefined));
   }
 
   private async decide(t: Turn): Promise<void> {
@@ -444,6 +459,9 @@ class ContextChat {
   }
 }
 
+/** The active editor's place, with the editor's own symbol range when the tracker has one. */
+type CurrentQuery = ProactiveQuery & { currentFile: string; symbolRange?: { name: string; startLine: number; endLine: number } };
+
 interface Turn {
   request: vscode.ChatRequest;
   chatContext: vscode.ChatContext;
@@ -454,6 +472,11 @@ interface Turn {
   folder: vscode.WorkspaceFolder;
   meta: TurnMetadata;
   linkFor: LinkFor;
+}
+
+function suggestAt(engine: Engine, current: CurrentQuery, signal: AbortSignal): Promise<ContextSuggestion> {
+  const { symbolRange, ...query } = current;
+  return engine.suggest(query, { signal, trigger: 'manual', symbolRange });
 }
 
 class NoModelError extends Error {

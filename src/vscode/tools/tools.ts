@@ -156,6 +156,7 @@ class ContextTools {
     let path: string;
     let line = args.line;
     let symbol = args.symbol;
+    let symbolRange: { name: string; startLine: number; endLine: number } | undefined;
     if (args.path) {
       path = normalizeWorkspacePath(engine.root, args.path);
       const abs = join(engine.root, path);
@@ -167,7 +168,10 @@ class ContextTools {
       if (editor && editor.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri)?.uri.toString() === folder.uri.toString()) {
         path = relativePath(folder, editor.document.uri);
         line ??= editor.selection.active.line + 1;
-        if (a?.kind === 'file' && a.path === path) symbol ??= a.symbol?.name;
+        if (a?.kind === 'file' && a.path === path && !args.line && (!symbol || symbol === a.symbol?.name)) {
+          symbol ??= a.symbol?.name;
+          symbolRange = a.symbol;
+        }
       } else if (a?.kind === 'file' && a.folder.uri.toString() === folder.uri.toString()) {
         path = a.path;
         line ??= a.line;
@@ -178,7 +182,7 @@ class ContextTools {
     }
     const suggestion = await engine.suggest(
       { currentFile: path, cursorPosition: line ? { line, column: 1 } : undefined, currentSymbol: symbol },
-      { signal: AbortSignal.any([signal, AbortSignal.timeout(SUGGEST_TIMEOUT_MS)]), trigger: 'manual' },
+      { signal: AbortSignal.any([signal, AbortSignal.timeout(SUGGEST_TIMEOUT_MS)]), trigger: 'manual', symbolRange },
     );
     const where = `${path}${line ? `:${line}` : ''}${symbol ? ` (${symbol})` : ''}`;
     const out = [suggestion.items.length ? `Context for ${where}, most relevant first (type, title — why · where):` : `No context found for ${where}.`];

@@ -95,6 +95,23 @@ describe('chat text', () => {
       assert.match(md, /- 2026-01-05 Cap discounts at 50% by Ana — changed these lines/);
     });
 
+    it('puts the commits that changed the symbol first and does not repeat them among the file changes', () => {
+      const md = renderWhy(
+        'applyDiscount (src/pricing.ts)',
+        [],
+        [
+          item({ type: 'change', title: 'Cap discounts at 50%', reason: 'changed this file', location: { path: 'src/pricing.ts', commit: 'aaaa1111' } }),
+          item({ type: 'change', title: 'Rename helpers', reason: 'changed this file', location: { path: 'src/pricing.ts', commit: 'bbbb2222' } }),
+        ],
+        linkFor,
+        [],
+        { lines: 'applyDiscount (lines 16–24)', commits: [{ hash: 'aaaa1111cccc', author: 'Ana', date: Date.UTC(2026, 9, 12), subject: 'Cap discounts at 50%' }] },
+      );
+      assert.match(md, /\*\*Commits that changed applyDiscount \\\(lines 16–24\\\)\*\*\n\n- 2026-10-12 Cap discounts at 50% by Ana · `aaaa1111`/);
+      assert.match(md, /\*\*Other recent changes to the file\*\*\n\n- Rename helpers/);
+      assert.equal(md.match(/Cap discounts at 50%/g)?.length, 1, 'a commit is listed twice');
+    });
+
     it('says when nothing is recorded and how to record a decision', () => {
       const md = renderWhy('x', [], [], linkFor, ['not a git repository']);
       assert.match(md, /No recorded decision.*\/decide/);
