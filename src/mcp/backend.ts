@@ -25,6 +25,8 @@ export interface McpBackend {
   onDidChangeSubscriptions(listener: () => void): Disposable;
   /** Root-relative paths the engine saw change (its own watcher, git, index updates). */
   onDidChangeFiles?(listener: (relPaths: string[]) => void): Disposable;
+  /** Root-relative paths the server's own folder watcher saw change, so the engine can re-read them. */
+  filesChanged?(relPaths: string[]): void;
 }
 
 export interface Disposable {
@@ -35,6 +37,8 @@ export interface SuggestQuery {
   file?: string;
   line?: number;
   symbol?: string;
+  /** Keep the suggestion for feedback and metrics (default true); false for change checks nobody sees. */
+  record?: boolean;
 }
 
 export type WatchPatternType = 'file' | 'symbol' | 'topic';
@@ -73,7 +77,12 @@ export interface SubscriptionInfo {
   renewedAt: number;
   expiresAt: number;
   lines?: LineRange;
+  /** Regular expression source (pattern). */
   pattern?: string;
+  /** Regular expression flags (pattern), such as `i`. */
+  flags?: string;
+  /** Symbol name (symbol). */
+  symbol?: string;
 }
 
 export interface MaterializedSubscription {

@@ -51,5 +51,6 @@ export function withTimeouts(backend: McpBackend, timeoutMs: number): McpBackend
     readFile: (rel) => bounded(b.readFile(rel), `Reading ${rel}`, timeoutMs),
     onDidChangeSubscriptions: (listener) => b.onDidChangeSubscriptions(listener),
     ...(b.onDidChangeFiles ? { onDidChangeFiles: (listener: (relPaths: string[]) => void) => b.onDidChangeFiles!(listener) } : {}),
+    ...(b.filesChanged ? { filesChanged: (relPaths: string[]) => b.filesChanged!(relPaths) } : {}),
   };
 }

@@ -40,7 +40,7 @@ export class LiveResources {
     private readonly logger: Logger,
     debounceMs = 100,
   ) {
-    this.watcher = new DirectoryWatcher(backend.root, (batch) => this.onBatch(batch), logger, debounceMs);
+    this.watcher = new DirectoryWatcher(backend.root, (batch) => this.onDiskBatch(batch), logger, debounceMs);
   }
 
   start(): void {
@@ -99,6 +99,18 @@ export class LiveResources {
     for (const d of this.disposables) d.dispose();
     this.disposables.length = 0;
     this.subscribed.clear();
+  }
+
+  /** The engine learns of what the watcher saw (to re-index it); the resources are checked at once. */
+  private onDiskBatch(batch: ChangeBatch): void {
+    if (batch.paths.size > 0) {
+      try {
+        this.backend.filesChanged?.([...batch.paths]);
+      } catch (err) {
+        this.logger.warn(`mcp: could not pass changes to the engine: ${(err as Error).message}`);
+      }
+    }
+    this.onBatch(batch);
   }
 
   private onBatch(batch: ChangeBatch): void {

@@ -46,7 +46,7 @@ export class ResourceCatalog {
       ...subs.map((s) => ({
         uri: subscriptionUri(s.id),
         name: `Subscription ${describeSubscription(s)}`,
-        description: `Current content of the ${s.kind} subscription on ${s.target}, expires ${new Date(s.expiresAt).toISOString()}.`,
+        description: `Current content of the subscription to ${describeSubscription(s)}, expires ${new Date(s.expiresAt).toISOString()}.`,
         mimeType: 'text/plain',
       })),
     ];
@@ -144,7 +144,8 @@ export class ResourceCatalog {
         }
       }
       case 'suggestions':
-        return suggestionFingerprint(await this.backend.suggest({ file: ref.path }));
+        // Only a check for changes: not a suggestion anyone sees, so not kept for feedback or metrics.
+        return suggestionFingerprint(await this.backend.suggest({ file: ref.path, record: false }));
       case 'decisions':
         return digest((await this.backend.decisions()).map(({ body: _body, ...d }) => d));
       case 'decision': {
@@ -209,11 +210,28 @@ export class ResourceCatalog {
   }
 }
 
+/**
+ * A short label for a subscription, built from its parts rather than its stored key, so engine keys
+ * such as `src/a.ts#L10-20`, `src/a.ts~/re/i` or `src/a.ts::name` read naturally:
+ * `lines src/a.ts:10-20`, `pattern src/a.ts /re/i`, `symbol name in src/a.ts`, `memory "query"`.
+ */
 export function describeSubscription(s: SubscriptionInfo): string {
-  let text = `${s.kind} ${s.target}`;
-  if (s.lines) text += `:${s.lines.start}-${s.lines.end}`;
-  if (s.pattern) text += ` /${s.pattern}/`;
-  return text;
+  const file = s.path ?? s.target.replace(/(#L\d+(-\d+)?|~\/.*)$/s, '');
+  switch (s.kind) {
+    case 'file':
+      return `file ${file}`;
+    case 'lines':
+      return s.lines ? `lines ${file}:${s.lines.start}-${s.lines.end}` : `lines ${s.target}`;
+    case 'pattern':
+      return s.pattern !== undefined ? `pattern ${file} /${s.pattern}/${s.flags ?? ''}` : `pattern ${s.target}`;
+    case 'symbol': {
+      const at = s.target.lastIndexOf('::');
+      const name = s.symbol ?? (at >= 0 ? s.target.slice(at + 2) : s.target);
+      return s.path ? `symbol ${name} in ${s.path}` : `symbol ${name}`;
+    }
+    case 'memory':
+      return `memory "${s.target}"`;
+  }
 }
 
 function suggestionFingerprint(s: ContextSuggestion): string {

@@ -340,7 +340,8 @@ function result(text: string, structured: Record<string, unknown>): CallToolResu
 }
 
 function formatSuggestion(s: ContextSuggestion): string {
-  const head = `Suggestion ${s.id} for ${[s.query.currentFile, s.query.currentSymbol].filter(Boolean).join(' / ')} (${s.items.length} item${s.items.length === 1 ? '' : 's'}, ${Math.round(s.latencyMs)} ms)`;
+  const file = s.query.currentFile && s.query.cursorPosition ? `${s.query.currentFile}:${s.query.cursorPosition.line}` : s.query.currentFile;
+  const head = `Suggestion ${s.id} for ${[file, s.query.currentSymbol].filter(Boolean).join(' / ')} (${s.items.length} item${s.items.length === 1 ? '' : 's'}, ${Math.round(s.latencyMs)} ms)`;
   const items = s.items.map((it, i) => {
     const where = it.location.path ? ` — ${it.location.path}${it.location.line ? `:${it.location.line}` : ''}` : '';
     return `${i}. [${it.type}] ${it.title} (${it.relevanceScore.toFixed(2)})${where}\n   ${clip(it.summary, 300)}\n   why: ${it.reason}`;

@@ -1,23 +1,62 @@
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Engine } from '../../../src/core/engine';
 import { MemoryLogger } from '../../../src/core/logger';
+import type { Disposable, McpBackend } from '../../../src/mcp/backend';
+import { EngineBackend } from '../../../src/mcp/engineBackend';
 import { createMcpServer, type ProactiveContextMcpServer } from '../../../src/mcp/server';
-import { FixtureBackend } from '../../fixtures/mcp/fixtureBackend';
-import { makeWorkspace, sleep } from '../../fixtures/mcp/harness';
+import { WORKSPACE_FILES, makeWorkspace, sleep } from '../../fixtures/mcp/harness';
 
-/** The server in this process, so the test can act as the engine (or another process) on the backend. */
-describe('MCP server and backend events', function () {
-  this.timeout(10000);
+const FILES: Record<string, string> = {
+  ...WORKSPACE_FILES,
+  'src/util.ts': "import { legacyHash } from '../lib/hash';\nexport const id = legacyHash('x');\n",
+  'lib/hash.ts': 'export function legacyHash(s: string): string {\n  return s;\n}\n',
+};
+
+/** The engine's backend with a count of the listeners a server holds on it. */
+function counted(backend: McpBackend): McpBackend & { listeners(): number } {
+  let live = 0;
+  const track = (d: Disposable): Disposable => {
+    live++;
+    let done = false;
+    return { dispose: () => (done ? undefined : ((done = true), live--, d.dispose())) };
+  };
+  const b = backend;
+  return {
+    root: b.root,
+    suggest: (q) => b.suggest(q),
+    watch: (input) => b.watch(input),
+    subscribe: (input) => b.subscribe(input),
+    unsubscribe: (id) => b.unsubscribe(id),
+    unsubscribeAll: () => b.unsubscribeAll(),
+    listSubscriptions: () => b.listSubscriptions(),
+    materialize: (id) => b.materialize(id),
+    decisions: () => b.decisions(),
+    feedback: (id, i, a) => b.feedback(id, i, a),
+    readFile: (rel) => b.readFile(rel),
+    filesChanged: (paths) => b.filesChanged?.(paths),
+    onDidChangeSubscriptions: (l) => track(b.onDidChangeSubscriptions(l)),
+    onDidChangeFiles: (l) => track(b.onDidChangeFiles!(l)),
+    listeners: () => live,
+  };
+}
+
+/** The server in this process over the real engine, so the test can act as the engine (or the extension) on the same workspace. */
+describe('MCP server and engine events', function () {
+  this.timeout(20000);
   let ws: ReturnType<typeof makeWorkspace>;
-  let backend: FixtureBackend;
+  let engine: Engine;
+  let backend: ReturnType<typeof counted>;
   let server: ProactiveContextMcpServer;
   let client: Client;
   let received: { method: string; uri?: string }[];
 
   const waitFor = async (what: string, pred: () => boolean): Promise<void> => {
-    const end = Date.now() + 3000;
+    const end = Date.now() + 5000;
     while (!pred()) {
       if (Date.now() > end) throw new Error(`Timed out waiting for ${what}; received ${JSON.stringify(received)}`);
       await sleep(5);
@@ -27,8 +66,10 @@ describe('MCP server and backend events', function () {
   const listChanges = () => received.filter((r) => r.method === 'notifications/resources/list_changed').length;
 
   beforeEach(async () => {
-    ws = makeWorkspace();
-    backend = new FixtureBackend(ws.root);
+    ws = makeWorkspace(FILES);
+    engine = await Engine.open({ root: ws.root, stateDir: join(ws.base, '.pc-state') });
+    await engine.refreshAll();
+    backend = counted(new EngineBackend(engine));
     server = createMcpServer(backend, new MemoryLogger());
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -42,61 +83,57 @@ describe('MCP server and backend events', function () {
   afterEach(async () => {
     await client.close();
     await server.close();
+    engine.dispose();
     ws.cleanup();
   });
 
-  it('announces subscriptions made elsewhere (CLI, extension) on the same workspace', async () => {
+  it('announces subscriptions the engine makes for someone else (the extension, the CLI)', async () => {
     await client.subscribeResource({ uri: 'context://subscriptions' });
-    const sub = await backend.subscribe({ kind: 'file', target: 'src/util.ts' });
+    const { subscription: sub } = engine.subscriptions.subscribe({ kind: 'file', target: 'src/util.ts' });
     await waitFor('list_changed', () => listChanges() === 1);
     await waitFor('subscriptions update', () => updates('context://subscriptions') === 1);
-    const listed = (await client.listResources()).resources.map((r) => r.uri);
-    assert.ok(listed.includes(`context://subscription/${sub.id}`));
+    const listed = (await client.listResources()).resources;
+    assert.equal(listed.find((r) => r.uri === `context://subscription/${sub.id}`)?.name, 'Subscription file src/util.ts');
 
-    // Re-subscribing the same target only renews it: the list is the same, nothing to announce.
-    await backend.subscribe({ kind: 'file', target: 'src/util.ts' });
+    // Subscribing again to the same target only renews it: the list is the same, nothing to announce.
+    engine.subscriptions.subscribe({ kind: 'file', target: 'src/util.ts' });
     await sleep(300);
     assert.equal(listChanges(), 1);
     assert.equal(updates('context://subscriptions'), 1);
 
-    await backend.unsubscribe(sub.id);
+    engine.subscriptions.unsubscribe(sub.id);
     await waitFor('second list_changed', () => listChanges() === 2);
   });
 
-  it('re-checks suggestions when the engine reports changes the disk watcher cannot see', async () => {
+  it('re-checks suggestions when the engine re-indexed a file no resource watches', async () => {
     const uri = 'context://suggestions/src/util.ts';
     await client.subscribeResource({ uri });
-    backend.extraItems.push({
-      type: 'cochange',
-      title: 'src/auth/AuthService.ts usually changes with this file',
-      summary: '4 of 5 commits',
-      relevanceScore: 0.7,
-      reason: 'Changed together in 4 of the last 5 commits that touched src/util.ts',
-      location: { path: 'src/util.ts' },
-      entityId: 'cochange:src/util.ts:src/auth/AuthService.ts',
-    });
-    backend.emitFilesChanged(['src/util.ts']);
+    const read = async () => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { items: { type: string; title: string }[] };
+    assert.deepEqual((await read()).items, []);
+
+    // lib/ is not watched for this resource; the engine learns of the change (as from the extension's watcher or git).
+    writeFileSync(join(ws.root, 'lib/hash.ts'), '/** @deprecated Use sha256 instead. */\nexport function legacyHash(s: string): string {\n  return s;\n}\n');
+    engine.fileChanged('lib/hash.ts');
     await waitFor('suggestions update', () => updates(uri) === 1);
+    assert.deepEqual(
+      (await read()).items.map((i) => [i.type, i.title]),
+      [['warning', 'Deprecated: legacyHash used at line 2']],
+    );
 
     // The same report again, with nothing new to suggest, stays quiet.
-    backend.emitFilesChanged(['src/util.ts']);
-    await sleep(300);
+    engine.fileChanged('lib/hash.ts');
+    await sleep(500);
     assert.equal(updates(uri), 1);
-    const body = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { items: { type: string }[] };
-    assert.deepEqual(
-      body.items.map((i) => i.type),
-      ['cochange'],
-    );
   });
 
   it('stops watching and listening once closed', async () => {
     await client.subscribeResource({ uri: 'context://file/src/util.ts' });
     await client.subscribeResource({ uri: 'context://decisions' });
     assert.deepEqual(server.subscribedUris(), ['context://file/src/util.ts', 'context://decisions']);
-    assert.equal(backend.listenerCount(), 2);
+    assert.equal(backend.listeners(), 2);
     await client.close();
     await server.closed;
     assert.deepEqual(server.subscribedUris(), []);
-    assert.equal(backend.listenerCount(), 0);
+    assert.equal(backend.listeners(), 0);
   });
 });
