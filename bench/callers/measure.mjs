@@ -103,11 +103,14 @@ const sample = pick(population, sampleSize, mulberry32(seed));
 const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
 const perSymbol = [];
 let truthCalls = 0;
+const queryMs = [];
 for (const s of sample) {
   const truth = callSitesFromService(s);
   if (truth === undefined) continue;
   truthCalls += truth.size;
+  const t0 = performance.now();
   const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
+  queryMs.push(performance.now() - t0);
   const sets = {
     all: new Set(got.map(key)),
     resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map(key)),
@@ -144,6 +147,7 @@ const report = {
     population: population.length,
     seed,
     truthCallSites: truthCalls,
+    queryMs: { p50: round(quantile(queryMs, 0.5), 2), p95: round(quantile(queryMs, 0.95), 2), max: round(Math.max(...queryMs), 2) },
     all: score(totals.all),
     resolvedOrLikely: score(totals.resolvedLikely),
     resolvedOnly: score(totals.resolved),
@@ -154,7 +158,7 @@ else {
   console.log(`repo ${report.repo} @ ${report.commit}`);
   console.log(`index: ${cold.files} files, ${cold.symbols} symbols, ${cold.calls} calls; cold ${cold.ms} ms (${report.index.filesPerSecond} files/s), warm rebuild ${warm.ms} ms`);
   console.log(`single-file update (${updateMs.length} files): p50 ${report.index.singleFileUpdateMs.p50} ms, p95 ${report.index.singleFileUpdateMs.p95} ms`);
-  console.log(`callers vs TypeScript findReferences: ${report.callers.sampled} symbols (seed ${seed}), ${truthCalls} call sites`);
+  console.log(`callers vs TypeScript findReferences: ${report.callers.sampled} symbols (seed ${seed}), ${truthCalls} call sites; query p50 ${report.callers.queryMs.p50} ms, p95 ${report.callers.queryMs.p95} ms`);
   for (const k of ['all', 'resolvedOrLikely', 'resolvedOnly']) {
     const s = report.callers[k];
     console.log(`  ${k.padEnd(17)} precision ${s.precision}  recall ${s.recall}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`);

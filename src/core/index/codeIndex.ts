@@ -112,6 +112,11 @@ interface Binding {
   path: string;
 }
 
+interface ImportGraph {
+  importers: Map<string, Array<{ path: string; names: ImportName[] }>>;
+  modules: Map<string, Set<string>>;
+}
+
 interface PendingFile {
   path: string;
   hash: string;
@@ -138,6 +143,7 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 export class CodeIndex {
   private fileSet: FileSet | undefined;
   private resolver: ImportResolver | undefined;
+  private importGraph: ImportGraph | undefined;
 
   constructor(
     private readonly store: Store,
@@ -324,9 +330,8 @@ export class CodeIndex {
       defs = [{ path: rel, name: target.name, kind: 'function', start_line: 0, end_line: 0, container: null, exported: 1, deprecated: 0 }];
     }
     const found = new Map<string, CallerRef>();
-    const memo = new Map<string, Array<{ path: string; names: string }>>();
     for (const def of defs) {
-      for (const ref of this.callsTo(def, memo)) keepBest(found, ref);
+      for (const ref of this.callsTo(def)) keepBest(found, ref);
     }
     if (!found.size) {
       for (const c of all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ? ORDER BY path, line LIMIT ?', [target.name, limit])) {
@@ -363,9 +368,8 @@ export class CodeIndex {
       defs.push(...all<SymbolRow>(this.db, `SELECT * FROM symbols WHERE deprecated = 1 AND name IN (${chunk.map(() => '?').join(',')})`, chunk));
     }
     const out = new Map<string, DeprecatedUse>();
-    const memo = new Map<string, Array<{ path: string; names: string }>>();
     for (const def of defs) {
-      for (const ref of this.callsTo(def, memo, rel)) {
+      for (const ref of this.callsTo(def, rel)) {
         if (ref.confidence === 'name') continue;
         const key = `${ref.line}:${ref.column}`;
         const prev = out.get(key);
@@ -457,6 +461,7 @@ export class CodeIndex {
   /** Replaces the rows of the given files (and deletes `removed`) in one transaction. */
   private writeBatch(entries: readonly PendingFile[], removed: readonly string[] = []): void {
     if (!entries.length && !removed.length) return;
+    this.importGraph = undefined;
     const db = this.db;
     const now = Date.now();
     const stmts = {
@@ -497,21 +502,41 @@ export class CodeIndex {
     this.store.markIndexDirty();
   }
 
-  private importersWithNames(file: string, memo: Map<string, Array<{ path: string; names: string }>>): Array<{ path: string; names: string }> {
-    let rows = memo.get(file);
-    if (!rows) {
-      // Rows importing a file from itself are local aliases: `export { a as b }`.
-      rows = all<{ path: string; names: string }>(this.db, 'SELECT path, names FROM imports WHERE resolved = ?', [file]);
-      memo.set(file, rows);
+  /** The import rows in memory, by imported file, plus each file's module-bound names; rebuilt after writes. */
+  private graph(): ImportGraph {
+    if (!this.importGraph) {
+      const importers = new Map<string, Array<{ path: string; names: ImportName[] }>>();
+      const modules = new Map<string, Set<string>>();
+      for (const r of all<{ path: string; resolved: string | null; names: string }>(this.db, 'SELECT path, resolved, names FROM imports')) {
+        let names: ImportName[];
+        try {
+          names = JSON.parse(r.names) as ImportName[];
+        } catch {
+          continue;
+        }
+        for (const n of names) {
+          if (n.name === '*' && n.local !== '*' && !n.reexport) {
+            let set = modules.get(r.path);
+            if (!set) modules.set(r.path, (set = new Set()));
+            set.add(n.local);
+          }
+        }
+        if (r.resolved === null) continue;
+        let list = importers.get(r.resolved);
+        if (!list) importers.set(r.resolved, (list = []));
+        // Rows importing a file from itself are local aliases: `export { a as b }`.
+        list.push({ path: r.path, names });
+      }
+      this.importGraph = { importers, modules };
     }
-    return rows;
+    return this.importGraph;
   }
 
   /**
    * Where a top-level name of `defPath` is reachable, following imports, re-exports (`export … from`,
    * `export *`, `export * as ns`), local aliases and namespace objects, breadth first.
    */
-  private bindingsOf(defPath: string, name: string, isDefault: boolean, memo: Map<string, Array<{ path: string; names: string }>>): Binding[] {
+  private bindingsOf(defPath: string, name: string, isDefault: boolean): Binding[] {
     const out: Binding[] = [{ file: defPath, path: name }];
     const lang = languageOf(defPath);
     const family = lang && familyOf(lang);
@@ -521,6 +546,7 @@ export class CodeIndex {
       const ext = defPath.slice(defPath.lastIndexOf('.'));
       for (const f of this.ensureResolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
+    const { importers } = this.graph();
     const queue: Array<[string, string]> = [[defPath, name]];
     const seen = new Set<string>([`${defPath}\0${name}`]);
     const reach = (file: string, path: string, binds: boolean) => {
@@ -531,21 +557,15 @@ export class CodeIndex {
       queue.push([file, path]);
     };
     let steps = 0;
-    while (queue.length && steps < MAX_BINDING_STEPS) {
-      const [file, n] = queue.shift()!;
+    for (let qi = 0; qi < queue.length && steps < MAX_BINDING_STEPS; qi++) {
+      const [file, n] = queue[qi];
       const dot = n.indexOf('.');
       const head = dot < 0 ? n : n.slice(0, dot);
       const rest = dot < 0 ? '' : n.slice(dot);
-      for (const row of this.importersWithNames(file, memo)) {
+      for (const row of importers.get(file) ?? []) {
         steps++;
-        let names: ImportName[];
-        try {
-          names = JSON.parse(row.names) as ImportName[];
-        } catch {
-          continue;
-        }
         // Re-exports pass the name on without binding it; imports bind it (and may pass it on again).
-        for (const entry of names) {
+        for (const entry of row.names) {
           const binds = !entry.reexport;
           if (entry.name === head && entry.local !== '*') reach(row.path, entry.local + rest, binds);
           else if (entry.name === 'default' && isDefault && file === defPath && n === name) reach(row.path, entry.local, binds);
@@ -558,26 +578,46 @@ export class CodeIndex {
   }
 
   /** Calls that reach one definition, optionally only those inside one file. */
-  private callsTo(def: SymbolRow, memo: Map<string, Array<{ path: string; names: string }>>, onlyFile?: string): CallerRef[] {
+  private callsTo(def: SymbolRow, onlyFile?: string): CallerRef[] {
     const out: CallerRef[] = [];
     const isMethod = def.kind === 'method' && !!def.container;
     // A function in a TypeScript namespace is bound through the outermost namespace: `A.B.f`.
     const nsPath = !isMethod && def.container ? def.container.split('.') : [];
     const bound = isMethod ? def.container! : nsPath.length ? nsPath[0] : def.name;
     const suffix = nsPath.length ? [...nsPath.slice(1), def.name].join('.') : '';
-    const bindings = this.bindingsOf(def.path, bound, def.exported === 2, memo).filter((b) => onlyFile === undefined || b.file === onlyFile);
+    const bindings = this.bindingsOf(def.path, bound, def.exported === 2).filter((b) => onlyFile === undefined || b.file === onlyFile);
     const family = familyOf(languageOf(def.path) ?? 'typescript');
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
-    const callsNamed = (file: string, name: string) => all<CallRow>(this.db, 'SELECT * FROM calls WHERE path = ? AND name = ?', [file, name]);
+    const { modules } = this.graph();
+
+    // Each binding names the callee it expects; fetch the calls of every such name once, by file.
+    const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
+    const byName = new Map<string, Map<string, CallRow[]>>();
     for (const b of bindings) {
+      const f = full(b);
+      const callee = f.slice(f.lastIndexOf('.') + 1);
+      if (byName.has(callee)) continue;
+      const rows = onlyFile === undefined
+        ? all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ?', [callee])
+        : all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ? AND path = ?', [callee, onlyFile]);
+      const byFile = new Map<string, CallRow[]>();
+      for (const r of rows) {
+        let list = byFile.get(r.path);
+        if (!list) byFile.set(r.path, (list = []));
+        list.push(r);
+      }
+      byName.set(callee, byFile);
+    }
+
+    for (const b of bindings) {
+      const f = full(b);
+      const at = f.lastIndexOf('.');
+      const calls = byName.get(f.slice(at + 1))?.get(b.file);
+      if (!calls) continue;
       if (!isMethod) {
-        // The whole callee: qualifier and called name.
-        const full = suffix ? `${b.path}.${suffix}` : b.path;
-        const at = full.lastIndexOf('.');
-        const qualifier = at < 0 ? null : full.slice(0, at);
-        const callee = full.slice(at + 1);
-        for (const c of callsNamed(b.file, callee)) {
+        const qualifier = at < 0 ? null : f.slice(0, at);
+        for (const c of calls) {
           const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
           const match =
             q === qualifier ||
@@ -588,12 +628,15 @@ export class CodeIndex {
         }
         continue;
       }
-      // `path` names the class; the method is called on it or on one of its instances.
-      for (const c of callsNamed(b.file, def.name)) {
+      // `b.path` names the class; the method is called on it or on one of its instances.
+      const moduleNames = modules.get(b.file);
+      for (const c of calls) {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;
         if (q === null) confidence = implicitThis && b.file === def.path ? 'resolved' : undefined;
         else if (q === b.path) confidence = 'resolved';
+        // `z.max()` with `import * as z`: a module's function, not a method of an instance.
+        else if (moduleNames?.has(q)) confidence = undefined;
         else if (SELF_RECEIVERS.has(q)) confidence = b.file === def.path ? 'resolved' : 'likely';
         else confidence = 'likely';
         if (confidence) out.push({ ...callRef(c), confidence });
