@@ -130,6 +130,7 @@ interface PendingFile {
 const RANK: Record<CallerConfidence, number> = { resolved: 0, likely: 1, name: 2 };
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
 const SLICE_MS = 12;
+const READ_AHEAD = 8;
 const MAX_BINDING_STEPS = 5000;
 const LAST_BUILD_KEY = 'codeIndex.lastBuild';
 const MANIFESTS_KEY = 'codeIndex.packageManifests';
@@ -193,6 +194,17 @@ export class CodeIndex {
     onProgress?.({ done: 0, total });
     // Parsing gets its own budget: a scan that used up its budget still leaves time to index what it found.
     const deadline = Date.now() + this.config.index.timeBudgetMs;
+    // Reads run a few files ahead so the disk works while the parser does.
+    const reads = new Map<number, Promise<Buffer | undefined>>();
+    const needsRead = (j: number) => {
+      const prev = known.get(code[j].path);
+      return !(prev && prev.size === code[j].size && prev.mtime === code[j].mtime);
+    };
+    const readAhead = (from: number) => {
+      for (let j = from; j < Math.min(code.length, from + READ_AHEAD); j++) {
+        if (!reads.has(j) && needsRead(j)) reads.set(j, readFile(join(this.root, code[j].path)).catch(() => undefined));
+      }
+    };
     for (let i = 0; i < code.length; i++) {
       if (Date.now() >= deadline) {
         // Out of time: keep what is done; the next build continues from the unchanged-file shortcut.
@@ -207,10 +219,13 @@ export class CodeIndex {
       }
       const f = code[i];
       const prev = known.get(f.path);
-      if (prev && prev.size === f.size && prev.mtime === f.mtime) {
+      if (!needsRead(i)) {
         stats.skipped++;
       } else {
-        const entry = await this.prepare(f.path, f, prev?.hash);
+        readAhead(i);
+        const content = reads.get(i);
+        reads.delete(i);
+        const entry = await this.prepare(f.path, f, prev?.hash, content);
         if (entry === 'unchanged') {
           stats.skipped++;
           batch.push({ path: f.path, hash: prev!.hash, lang: languageOf(f.path)!, size: f.size, mtime: f.mtime });
@@ -428,16 +443,21 @@ export class CodeIndex {
   }
 
   /** Reads, hashes and (when the content changed) parses one file; nothing is written yet. */
-  private async prepare(rel: string, f: Pick<ScannedFile, 'path' | 'size' | 'mtime'>, prevHash: string | undefined): Promise<PendingFile | 'unchanged' | undefined> {
+  private async prepare(
+    rel: string,
+    f: Pick<ScannedFile, 'path' | 'size' | 'mtime'>,
+    prevHash: string | undefined,
+    content?: Promise<Buffer | undefined>,
+  ): Promise<PendingFile | 'unchanged' | undefined> {
     const lang = languageOf(rel);
     if (!lang) return undefined;
-    let buf: Buffer;
+    let buf: Buffer | undefined;
     try {
-      buf = await readFile(join(this.root, rel));
+      buf = content ? await content : await readFile(join(this.root, rel));
     } catch (err) {
       this.logger.debug(`Cannot read ${rel}: ${(err as Error).message}`);
-      return undefined;
     }
+    if (!buf) return undefined;
     if (buf.length > this.config.index.maxFileBytes || looksBinary(buf)) return undefined;
     const hash = createHash('sha1').update(buf).digest('hex');
     if (hash === prevHash) return 'unchanged';

@@ -24,13 +24,19 @@ export class FileSet {
   has(p: string): boolean {
     return this.files.has(p);
   }
+  /** Changes whenever a file is added or removed, so caches built on the set know to start over. */
+  version = 0;
+
   add(p: string): void {
     if (this.files.has(p)) return;
     this.files.add(p);
     this.byDir = this.byBase = undefined;
+    this.version++;
   }
   delete(p: string): void {
-    if (this.files.delete(p)) this.byDir = this.byBase = undefined;
+    if (!this.files.delete(p)) return;
+    this.byDir = this.byBase = undefined;
+    this.version++;
   }
   get size(): number {
     return this.files.size;
@@ -94,6 +100,8 @@ export class ImportResolver {
   /** Workspace packages by name (monorepos): bare imports of them resolve to their sources. */
   private packages = new Map<string, string>();
   private readonly manifests = new Map<string, Record<string, unknown> | null>();
+  private readonly packageHits = new Map<string, string | undefined>();
+  private packageHitsVersion = -1;
 
   constructor(
     private readonly root: string,
@@ -106,12 +114,14 @@ export class ImportResolver {
     this.goModByDir.clear();
     this.cargoByDir.clear();
     this.manifests.clear();
+    this.packageHits.clear();
   }
 
   /** Registers the workspace's package.json files (root-relative) so `import 'pkg/sub'` finds a sibling package. */
   setPackageManifests(paths: readonly string[]): void {
     this.packages = new Map();
     this.manifests.clear();
+    this.packageHits.clear();
     for (const p of [...paths].sort((a, b) => a.length - b.length)) {
       const json = this.manifest(p);
       const name = json?.name;
@@ -130,6 +140,18 @@ export class ImportResolver {
   }
 
   private resolveWorkspacePackage(spec: string): string | undefined {
+    if (!this.packages.size) return undefined;
+    if (this.packageHitsVersion !== this.files.version) {
+      this.packageHits.clear();
+      this.packageHitsVersion = this.files.version;
+    }
+    if (this.packageHits.has(spec)) return this.packageHits.get(spec);
+    const hit = this.resolveWorkspacePackageUncached(spec);
+    this.packageHits.set(spec, hit);
+    return hit;
+  }
+
+  private resolveWorkspacePackageUncached(spec: string): string | undefined {
     const parts = spec.split('/');
     const nameLength = spec.startsWith('@') ? 2 : 1;
     const dir = this.packages.get(parts.slice(0, nameLength).join('/'));

@@ -66,6 +66,29 @@ describe('ImportResolver', () => {
     assert.equal(js('packages/web/src/app.ts', '@shared/log'), null, 'own paths replace inherited ones, as in TypeScript');
   });
 
+  it('resolves imports of sibling workspace packages through package.json exports, main and src/', () => {
+    const pkgRoot = mkdtempSync(join(tmpdir(), 'pc-resolve-pkg-'));
+    try {
+      const write = (rel: string, text = '') => {
+        mkdirSync(dirname(join(pkgRoot, rel)), { recursive: true });
+        writeFileSync(join(pkgRoot, rel), text);
+      };
+      const code = ['packages/core/src/index.ts', 'packages/core/src/util/strings.ts', 'packages/legacy/src/main.ts', 'apps/web/main.ts'];
+      for (const f of code) write(f);
+      write('packages/core/package.json', JSON.stringify({ name: '@acme/core', exports: { '.': { types: './dist/index.d.ts', source: './src/index.ts', import: './dist/index.js' }, './util/*': './src/util/*.ts' } }));
+      write('packages/legacy/package.json', JSON.stringify({ name: 'legacy', main: './dist/main.js' }));
+      const r = new ImportResolver(pkgRoot, new FileSet(code));
+      r.setPackageManifests(['packages/core/package.json', 'packages/legacy/package.json']);
+      const res = (spec: string) => r.resolve('apps/web/main.ts', 'typescript', { spec, names: [], line: 1 })[0].resolved;
+      assert.equal(res('@acme/core'), 'packages/core/src/index.ts');
+      assert.equal(res('@acme/core/util/strings'), 'packages/core/src/util/strings.ts');
+      assert.equal(res('legacy'), 'packages/legacy/src/main.ts', 'main pointing at build output maps back to src/');
+      assert.equal(res('@acme/other'), null);
+    } finally {
+      rmSync(pkgRoot, { recursive: true, force: true });
+    }
+  });
+
   it('resolves Python relative imports, submodules and absolute imports against the root and src/', () => {
     assert.deepEqual(py('src/pyapp/api/routes.py', '..models', [{ name: 'User', local: 'User' }]), [['src/pyapp/models.py', ['User']]]);
     assert.deepEqual(py('src/pyapp/api/routes.py', '..', [{ name: 'models', local: 'm' }]), [['src/pyapp/models.py', ['m']]], 'a submodule named in from-import');
