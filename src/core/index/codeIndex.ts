@@ -145,6 +145,7 @@ export class CodeIndex {
   private fileSet: FileSet | undefined;
   private resolver: ImportResolver | undefined;
   private importGraph: ImportGraph | undefined;
+  private seenDb: Database | undefined;
 
   constructor(
     private readonly store: Store,
@@ -154,7 +155,15 @@ export class CodeIndex {
   ) {}
 
   private get db(): Database {
-    return this.store.index;
+    const db = this.store.index;
+    if (db !== this.seenDb) {
+      // The cache database was reset or replaced: what we remember about it is gone too.
+      this.seenDb = db;
+      this.fileSet = undefined;
+      this.resolver = undefined;
+      this.importGraph = undefined;
+    }
+    return db;
   }
 
   // ------------------------------------------------------------ building

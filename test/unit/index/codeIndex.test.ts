@@ -164,6 +164,15 @@ describe('CodeIndex', () => {
       assert.equal(stats.parsed, 1);
     });
 
+    it('starts over when the index cache is reset', async () => {
+      store.resetIndex();
+      assert.deepEqual(index.symbolsIn('src/app.ts'), []);
+      assert.deepEqual(index.callers({ name: 'plus', path: 'src/lib/math.ts' }), []);
+      const stats = await index.build();
+      assert.equal(stats.parsed, stats.files);
+      assert.deepEqual(show(index.callers({ name: 'plus' })), ['src/app.ts:10 resolved in run']);
+    });
+
     it('refuses paths outside the root', async () => {
       assert.equal((await index.updateFile('../outside.ts')).status, 'skipped');
       assert.deepEqual(index.symbolsIn('/etc/passwd'), []);
