@@ -1,7 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveConfig, type CoreConfig } from './config';
+import { CoChangeModel, type MineResult } from './cochange/cochangeModel';
+import type { RelatedFile } from './cochange/relatedFiles';
 import { runGit } from './git/gitExec';
+import { GitService } from './git/gitService';
+import { HistorySources } from './sources/git/historySources';
+import { all } from './store/sqlite';
 import { CodeIndex, type BuildStats, type IndexedSymbol } from './index/codeIndex';
 import { nullLogger, type Logger } from './logger';
 import { MemoryStore } from './memory/memoryStore';
@@ -97,6 +102,9 @@ export class Engine {
   readonly subscriptions: SubscriptionRegistry;
   readonly materializer: SubscriptionMaterializer;
   readonly memory: MemoryStore;
+  readonly git: GitService;
+  readonly cochange: CoChangeModel;
+  private readonly history: HistorySources;
   private readonly signalSources: SignalSource[];
 
   private constructor(
@@ -120,6 +128,11 @@ export class Engine {
     this.sources.push(fromSignalSource(this.reports, ['warning'], importsOf));
     this.sources.push(fromSignalSource(this.docs, ['doc'], importsOf));
     this.sources.push(this.indexSource());
+    this.git = new GitService(root, { logger });
+    this.cochange = new CoChangeModel({ root, store, logger });
+    const graph = { importsOf, importersOf: (file: string) => this.safe(() => this.index.importersOf(file), []) };
+    this.history = new HistorySources(root, this.git, this.cochange, graph, () => this.safe(() => all<{ path: string }>(store.index, 'SELECT path FROM files').map((r) => r.path), []), clock);
+    this.sources.push(this.history.changeSource(), this.history.cochangeSource());
     this.provider = new ProactiveContextProvider(store, () => this.configSnapshot, this.sources, (file, line) => this.symbolAt(file, line), logger, clock);
     this.subscriptions = new SubscriptionRegistry(store, { root, config: live(() => this.configSnapshot.subscriptions), now: clock, logger });
     this.memory = new MemoryStore(store, {
@@ -196,10 +209,29 @@ export class Engine {
 
   /** Called by adapters when a file of the root changed on disk (debounced here). */
   fileChanged(path: string, deleted = false): void {
+    if (path === '.git' || path.startsWith('.git/')) {
+      // HEAD or a branch moved: new commits to mine, cached histories to drop.
+      if (path === '.git/HEAD' || path.startsWith('.git/refs/') || path === '.git/packed-refs') this.headMoved();
+      return;
+    }
+    this.history.invalidate(path);
     this.pendingFiles.set(path, deleted);
     clearTimeout(this.fileTimer);
     this.fileTimer = setTimeout(() => void this.applyFileChanges(), 150);
     this.fileTimer.unref?.();
+  }
+
+  private headTimer: NodeJS.Timeout | undefined;
+  private headMoved(): void {
+    clearTimeout(this.headTimer);
+    this.headTimer = setTimeout(() => {
+      this.history.invalidate();
+      void this.mineHistory(this.backgroundAbort.signal).then(
+        () => this.dataEmitter.fire([]),
+        (err) => this.logger.warn(`Could not update the co-change model: ${(err as Error).message}`),
+      );
+    }, 500);
+    this.headTimer.unref?.();
   }
 
   /** Content of a file at a git revision ('' when it did not exist). */
@@ -217,6 +249,7 @@ export class Engine {
     this.disposed = true;
     this.backgroundAbort.abort();
     clearTimeout(this.fileTimer);
+    clearTimeout(this.headTimer);
     for (const d of this.disposables.splice(0).reverse()) {
       try {
         d();
@@ -236,10 +269,28 @@ export class Engine {
   }
 
   /** Refreshes everything in the foreground (CLI, MCP start-up) and says what was done. */
-  async refreshAll(signal?: AbortSignal): Promise<{ sources: { name: string; entries: number; files: number }[]; index: BuildStats }> {
+  async refreshAll(signal?: AbortSignal): Promise<{ sources: { name: string; entries: number; files: number }[]; sourcesMs: number; index: BuildStats; history: MineResult }> {
+    const t0 = performance.now();
     const sources = await this.refreshSources(signal);
+    const sourcesMs = performance.now() - t0;
     const index = await this.buildIndex(signal);
-    return { sources, index };
+    const history = await this.mineHistory(signal);
+    return { sources, sourcesMs, index, history };
+  }
+
+  /** Files related to this one (co-change, imports, tests), strongest first. */
+  relatedFiles(path: string, limit = 10): RelatedFile[] {
+    return this.history.related(path, limit);
+  }
+
+  historyStats(): { commits: number; lastMined?: string } {
+    return this.safe<{ commits: number; lastMined?: string }>(() => ({ commits: this.cochange.commitCount, lastMined: this.cochange.lastMined }), { commits: 0 });
+  }
+
+  private async mineHistory(signal?: AbortSignal): Promise<MineResult> {
+    const r = await this.cochange.update(signal);
+    if (r.mode === 'incremental' || r.mode === 'rebuild') this.history.invalidate();
+    return r;
   }
 
   private async runBackground(): Promise<void> {
@@ -248,6 +299,9 @@ export class Engine {
     this.dataEmitter.fire([]);
     if (signal.aborted) return;
     await this.buildIndex(signal);
+    this.dataEmitter.fire([]);
+    if (signal.aborted) return;
+    await this.mineHistory(signal);
     this.dataEmitter.fire([]);
   }
 
