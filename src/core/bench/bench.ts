@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine } from '../engine';
+import type { Logger } from '../logger';
+import { nullLogger } from '../logger';
+import { percentile } from '../provider/provider';
+import { all } from '../store/sqlite';
+
+export interface BenchOptions {
+  /** How many files to sample for the query benchmarks. */
+  samples?: number;
+  seed?: number;
+  /** Keep the state directory (default: a temporary one, removed afterwards). */
+  stateDir?: string;
+}
+
+export interface Stat {
+  p50: number;
+  p95: number;
+  n: number;
+}
+
+export interface BenchResult {
+  root: string;
+  files: number;
+  commits: number;
+  cold: { totalMs: number; indexMs: number; historyMs: number; sourcesMs: number; filesPerSecond: number; capped?: { reason: string; limit: number } };
+  warm: { indexMs: number; unchangedFiles: number };
+  incrementalUpdateMs: Stat;
+  callersMs: Stat;
+  relatedFilesMs: Stat;
+  suggestMs: Stat;
+  peakRssMb: number;
+  baselineRssMb: number;
+}
+
+/** A small deterministic PRNG (mulberry32) so samples are the same for a seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function stat(values: number[]): Stat {
+  return { p50: round(percentile(values, 50)), p95: round(percentile(values, 95)), n: values.length };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/**
+ * Measures the engine on a real folder: cold index and history mining, a warm re-index,
+ * single-file updates, and the latency of callers, related files and suggest queries.
+ */
+export async function runBench(root: string, options: BenchOptions = {}, logger: Logger = nullLogger, onStep: (s: string) => void = () => undefined): Promise<BenchResult> {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-bench-'));
+  const baselineRssMb = process.memoryUsage().rss / 1048576;
+  let peak = baselineRssMb;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 1048576)), 50);
+  sampler.unref();
+  try {
+    onStep('cold index');
+    const t0 = performance.now();
+    let engine = await Engine.open({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
+    const cold = await engine.refreshAll();
+    const totalMs = performance.now() - t0;
+    engine.store.flush();
+    engine.dispose();
+
+    onStep('warm re-index');
+    engine = await Engine.open({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
+    const w0 = performance.now();
+    const warm = await engine.refreshAll();
+    const warmMs = performance.now() - w0;
+
+    const files = all<{ path: string }>(engine.store.index, 'SELECT path FROM files ORDER BY path').map((r) => r.path);
+    const random = prng(options.seed ?? 42);
+    const n = Math.min(options.samples ?? 200, files.length);
+    const sample: string[] = [];
+    const pool = [...files];
+    for (let i = 0; i < n; i++) sample.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
+
+    onStep('incremental updates');
+    const updates: number[] = [];
+    for (const path of sample.slice(0, 50)) {
+      // Forget the content hash so the file is parsed again, exactly as after a save that changed it.
+      engine.store.index.run('UPDATE files SET hash = ? WHERE path = ?', ['', path]);
+      const r = await engine.index.updateFile(path);
+      if (r.status === 'parsed') updates.push(r.ms);
+    }
+
+    onStep('queries');
+    const callers: number[] = [];
+    const related: number[] = [];
+    const suggest: number[] = [];
+    for (const path of sample) {
+      const symbols = engine.index.symbolsIn(path);
+      const sym = symbols.length ? symbols[Math.floor(random() * symbols.length)] : undefined;
+      if (sym) {
+        const c0 = performance.now();
+        engine.index.callers({ name: sym.name, path });
+        callers.push(performance.now() - c0);
+      }
+      const r0 = performance.now();
+      engine.relatedFiles(path, 10);
+      related.push(performance.now() - r0);
+      const line = sym ? Math.floor((sym.startLine + sym.endLine) / 2) : 1;
+      // The first query for a file warms per-file caches; the bar is for warm queries.
+      await engine.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
+      const s = await engine.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
+      suggest.push(s.latencyMs);
+    }
+    const commits = engine.historyStats().commits;
+    engine.dispose();
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss / 1048576);
+    return {
+      root,
+      files: cold.index.files,
+      commits,
+      cold: {
+        totalMs: round(totalMs),
+        indexMs: round(cold.index.ms),
+        historyMs: round(cold.history?.ms ?? 0),
+        sourcesMs: round(cold.sourcesMs),
+        filesPerSecond: round(cold.index.files / Math.max(0.001, cold.index.ms / 1000)),
+        capped: cold.index.capped,
+      },
+      warm: { indexMs: round(warmMs), unchangedFiles: warm.index.skipped },
+      incrementalUpdateMs: stat(updates),
+      callersMs: stat(callers),
+      relatedFilesMs: stat(related),
+      suggestMs: stat(suggest),
+      peakRssMb: round(peak),
+      baselineRssMb: round(baselineRssMb),
+    };
+  } finally {
+    clearInterval(sampler);
+    if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
+  }
+}
