@@ -11,6 +11,7 @@ import path from 'node:path';
 import {
   REPO_ROOT,
   RESULTS_DIR,
+  addTestExtensions,
   cleanupAll,
   ensureTestVSCode,
   fail,
@@ -22,6 +23,7 @@ import {
   sleep,
   spawnGroup,
   stopGroup,
+  testExtensionFolders,
   waitForHttp,
 } from '../harness/vscode-env.mjs';
 
@@ -62,8 +64,9 @@ const USER_SETTINGS = {
 /**
  * Starts code-server on a fresh profile and a fresh copy of the demo workspace and opens it in
  * Chromium. Returns a Workbench; call close() when done (cleanup also runs on any exit).
+ * `testExtensions`: also load test/extensions/* (true) or the named ones (e.g. ['fake-lm']).
  */
-export async function startWorkbench({ name = 'scenario', settings = {} } = {}) {
+export async function startWorkbench({ name = 'scenario', settings = {}, testExtensions = false } = {}) {
   const vscode = await ensureTestVSCode();
   const run = makeRunDir(name);
   const extensionsDir = run.path('extensions');
@@ -71,6 +74,12 @@ export async function startWorkbench({ name = 'scenario', settings = {} } = {}) 
     fs.cpSync(process.env.PC_E2E_EXTENSIONS_DIR, extensionsDir, { recursive: true });
   } else {
     installVsix(vscode, extensionsDir, run);
+  }
+  // Test-only extensions from test/extensions/ (true: all of them, or a list of folder names).
+  if (testExtensions) {
+    const all = testExtensionFolders();
+    const chosen = testExtensions === true ? all : all.filter((d) => testExtensions.includes(path.basename(d)));
+    addTestExtensions(extensionsDir, chosen);
   }
   const userDataDir = run.path('user-data');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });

@@ -8,6 +8,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   REPO_ROOT,
@@ -179,4 +180,5 @@ async function main() {
   return code;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) runMain(main);
+// Run only as a script: integration-electron.mjs imports compileIntegrationTests from here.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) runMain(main);

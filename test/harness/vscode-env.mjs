@@ -168,7 +168,7 @@ function installCodeServer(paths) {
   if (r.status !== 0 || !r.stdout.includes(CODE_SERVER_VERSION)) {
     fail(`code-server does not run: ${r.stdout}${r.stderr}`);
   }
-  log(`code-server ${r.stdout.trim().split('\n')[0]}`);
+  log(`code-server ${r.stdout.split('\n').find((l) => l.startsWith(CODE_SERVER_VERSION)) ?? CODE_SERVER_VERSION}`);
 }
 
 function runChecked(cmd, args, opts, message) {
