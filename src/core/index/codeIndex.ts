@@ -131,6 +131,9 @@ const RANK: Record<CallerConfidence, number> = { resolved: 0, likely: 1, name: 2
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
 const SLICE_MS = 12;
 const READ_AHEAD = 8;
+const PARSE_LIMIT_MS = 3000;
+/** Minified bundles: one enormous line each, nothing a reader navigates. */
+const MINIFIED = /\.min\.(js|mjs|cjs)$/;
 const MAX_BINDING_STEPS = 5000;
 const LAST_BUILD_KEY = 'codeIndex.lastBuild';
 const MANIFESTS_KEY = 'codeIndex.packageManifests';
@@ -179,7 +182,7 @@ export class CodeIndex {
       scanned = scan.files;
       capped = scan.capped;
     }
-    const code = scanned.filter((f) => languageOf(f.path) && f.size <= this.config.index.maxFileBytes);
+    const code = scanned.filter((f) => languageOf(f.path) && !MINIFIED.test(f.path) && f.size <= this.config.index.maxFileBytes);
     const known = new Map<string, { hash: string; size: number; mtime: number }>();
     for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(this.db, 'SELECT path, hash, size, mtime FROM files')) known.set(r.path, r);
 
@@ -271,7 +274,7 @@ export class CodeIndex {
       return done('skipped');
     }
     const lang = languageOf(rel);
-    if (!lang) return done('skipped');
+    if (!lang || MINIFIED.test(rel)) return done('skipped');
     let st;
     try {
       st = await stat(join(this.root, rel));
@@ -446,6 +449,14 @@ export class CodeIndex {
     return this.resolver;
   }
 
+  private readonly warned = new Set<string>();
+
+  private warnOnce(key: string, message: string): void {
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.logger.warn(message);
+  }
+
   private counts(): { symbols: number; calls: number; imports: number } {
     const n = (table: string) => Number(one<{ n: number }>(this.db, `SELECT count(*) AS n FROM ${table}`)?.n ?? 0);
     return { symbols: n('symbols'), calls: n('calls'), imports: n('imports') };
@@ -470,9 +481,21 @@ export class CodeIndex {
     if (buf.length > this.config.index.maxFileBytes || looksBinary(buf)) return undefined;
     const hash = createHash('sha1').update(buf).digest('hex');
     if (hash === prevHash) return 'unchanged';
-    const parser = await parserFor(lang);
-    const tree = parser.parse(buf.toString('utf8'));
-    if (!tree) return undefined;
+    let parser;
+    try {
+      parser = await parserFor(lang);
+    } catch (err) {
+      this.warnOnce(`lang:${lang}`, `Cannot load the ${lang} grammar; ${lang} files are not indexed: ${(err as Error).message}`);
+      return undefined;
+    }
+    // A pathological file (generated, minified) must not hold the indexer: give up after a while.
+    const giveUpAt = performance.now() + PARSE_LIMIT_MS;
+    const tree = parser.parse(buf.toString('utf8'), null, { progressCallback: () => performance.now() > giveUpAt });
+    if (!tree) {
+      parser.reset();
+      this.logger.debug(`Not indexing ${rel}: parsing took longer than ${PARSE_LIMIT_MS} ms.`);
+      return undefined;
+    }
     let facts: FileFacts;
     try {
       facts = extractFacts(lang, tree);
