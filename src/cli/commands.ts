@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, statSync, watch } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
 import { runBench } from '../core/bench/bench';
 import { Engine } from '../core/engine';
 import { runCochangeEval } from '../core/eval/cochangeEval';
@@ -219,6 +219,23 @@ const materialize: CliCommand = {
   },
 };
 
+/** Feeds file changes under the root to the engine so its index stays current while serving. */
+function watchWorkspace(engine: Engine, logger: StderrLogger): () => void {
+  try {
+    const watcher = watch(engine.root, { recursive: true }, (_event, name) => {
+      if (!name) return;
+      const rel = name.toString().split(sep).join('/');
+      if (/(^|\/)node_modules(\/|$)/.test(rel) || (rel.startsWith('.git/') && !/^\.git\/(HEAD|refs\/|packed-refs)/.test(rel))) return;
+      engine.fileChanged(rel, !existsSync(join(engine.root, rel)));
+    });
+    watcher.on('error', (err) => logger.warn(`File watching stopped: ${err.message}`));
+    return () => watcher.close();
+  } catch (err) {
+    logger.warn(`Cannot watch ${engine.root} for changes (${(err as Error).message}); the index is refreshed when a client reads.`);
+    return () => undefined;
+  }
+}
+
 export function renderSuggestion(s: ContextSuggestion): string {
   const lines = [`${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`];
   for (const n of s.notes ?? []) lines.push(`note: ${n}`);
@@ -256,6 +273,8 @@ const mcp: CliCommand = {
       // Serve at once; indexing and history mining continue in the background.
       void engine.startBackgroundWork().catch((err) => process.stderr.write(`[warn] background indexing failed: ${(err as Error).message}\n`));
       const logger = new StderrLogger(Boolean(args.flags.verbose));
+      const stopWatching = watchWorkspace(engine, logger);
+      engine.onDispose(stopWatching);
       const server = await runStdioServer(new EngineBackend(engine), logger, { debounceMs: args.flags.debounce as number | undefined });
       await server.closed;
       logger.info('mcp: client closed the connection');

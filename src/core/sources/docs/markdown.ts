@@ -132,7 +132,8 @@ export function summarize(body: string, max = 240): string {
     )
     .filter((p) => p && !/^[|\-: ]+$/.test(p));
   const text = stripInline(paragraphs[0] ?? '').replace(/\s+/g, ' ');
-  const sentences = text.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g) ?? [text];
+  // A sentence ends at . ! ? followed by a space or the end; dots inside `invoice.ts` or `v1.2` do not end it.
+  const sentences = text.match(/(?:[^.!?]|[.!?]+(?![\s.!?]|$))+(?:[.!?]+(?=\s|$)|$)/g) ?? [text];
   let out = sentences[0]?.trim() ?? '';
   if (sentences[1] && out.length + sentences[1].length < max * 0.8) out += ' ' + sentences[1].trim();
   return out.length > max ? out.slice(0, max - 1).trimEnd() + '…' : out;
