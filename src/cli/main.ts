@@ -18,7 +18,7 @@ export function helpText(command?: CliCommand): string {
     return `Usage: proactive-context ${command.usage}\n\n${command.description}\n\nOptions:\n${formatFlags(command.flags)}\n${formatFlags(globalFlags)}\n`;
   }
   const list = Object.values(commands)
-    .map((c) => `  ${c.name.padEnd(13)}${c.summary}`)
+    .map((c) => `  ${c.name.padEnd(15)}${c.summary}`)
     .join('\n');
   return `${HELP_HEADER}\n${list}\n\nGlobal options:\n${formatFlags(globalFlags)}\n\nExit codes: 0 success, 1 failure, 2 bad usage.\nRun 'proactive-context <command> --help' for a command's options.\n`;
 }
