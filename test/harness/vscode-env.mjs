@@ -526,6 +526,10 @@ export async function launchChromium(run, { viewport = { width: 1400, height: 90
   const { chromium } = await import('playwright-core');
   const userDataDir = run.path('chromium-profile');
   fs.mkdirSync(userDataDir, { recursive: true });
+  // Playwright keeps an artifacts folder in os.tmpdir(): put it in the run folder, so even a
+  // harness killed with SIGKILL leaves nothing behind in /tmp once its run folder is reaped.
+  const savedTmp = process.env.TMPDIR;
+  process.env.TMPDIR = run.env.TMPDIR;
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
@@ -536,6 +540,9 @@ export async function launchChromium(run, { viewport = { width: 1400, height: 90
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
+  }).finally(() => {
+    if (savedTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmp;
   });
   for (const pgid of browserGroups(userDataDir)) adoptGroup(pgid, 'chromium');
   let closed = false;
