@@ -113,8 +113,12 @@ interface Binding {
 }
 
 interface ImportGraph {
+  /** Import rows by the file they resolve to. */
   importers: Map<string, Array<{ path: string; names: ImportName[] }>>;
+  /** Per importing file: names bound to whole modules. */
   modules: Map<string, Set<string>>;
+  /** Per importing file: the files its rows resolve to, to drop them when it changes. */
+  targets: Map<string, Set<string>>;
 }
 
 interface PendingFile {
@@ -513,7 +517,6 @@ export class CodeIndex {
   /** Replaces the rows of the given files (and deletes `removed`) in one transaction. */
   private writeBatch(entries: readonly PendingFile[], removed: readonly string[] = []): void {
     if (!entries.length && !removed.length) return;
-    this.importGraph = undefined;
     const db = this.db;
     const now = Date.now();
     const stmts = {
@@ -547,41 +550,46 @@ export class CodeIndex {
       db.run('COMMIT');
     } catch (err) {
       db.run('ROLLBACK');
+      this.importGraph = undefined;
       throw err;
     } finally {
       for (const s of Object.values(stmts)) s.free();
     }
+    this.updateGraph(entries, removed);
     this.store.markIndexDirty();
   }
 
   /** The import rows in memory, by imported file, plus each file's module-bound names; rebuilt after writes. */
   private graph(): ImportGraph {
     if (!this.importGraph) {
-      const importers = new Map<string, Array<{ path: string; names: ImportName[] }>>();
-      const modules = new Map<string, Set<string>>();
+      const graph: ImportGraph = { importers: new Map(), modules: new Map(), targets: new Map() };
       for (const r of all<{ path: string; resolved: string | null; names: string }>(this.db, 'SELECT path, resolved, names FROM imports')) {
-        let names: ImportName[];
         try {
-          names = JSON.parse(r.names) as ImportName[];
+          addImportRow(graph, r.path, r.resolved, JSON.parse(r.names) as ImportName[]);
         } catch {
-          continue;
+          // An unreadable row resolves nothing.
         }
-        for (const n of names) {
-          if (n.name === '*' && n.local !== '*' && !n.reexport) {
-            let set = modules.get(r.path);
-            if (!set) modules.set(r.path, (set = new Set()));
-            set.add(n.local);
-          }
-        }
-        if (r.resolved === null) continue;
-        let list = importers.get(r.resolved);
-        if (!list) importers.set(r.resolved, (list = []));
-        // Rows importing a file from itself are local aliases: `export { a as b }`.
-        list.push({ path: r.path, names });
       }
-      this.importGraph = { importers, modules };
+      this.importGraph = graph;
     }
     return this.importGraph;
+  }
+
+  /** Keeps the in-memory graph in step with a write instead of rebuilding it on the next query. */
+  private updateGraph(entries: readonly PendingFile[], removed: readonly string[]): void {
+    const graph = this.importGraph;
+    if (!graph) return;
+    const replaced = [...removed, ...entries.filter((e) => e.facts).map((e) => e.path)];
+    for (const p of replaced) {
+      for (const t of graph.targets.get(p) ?? []) {
+        const rows = graph.importers.get(t)?.filter((r) => r.path !== p);
+        if (rows?.length) graph.importers.set(t, rows);
+        else graph.importers.delete(t);
+      }
+      graph.targets.delete(p);
+      graph.modules.delete(p);
+    }
+    for (const e of entries) for (const i of e.facts ? e.imports ?? [] : []) addImportRow(graph, e.path, i.resolved, i.names);
   }
 
   /**
@@ -696,6 +704,24 @@ export class CodeIndex {
     }
     return out;
   }
+}
+
+function addImportRow(graph: ImportGraph, path: string, resolved: string | null, names: ImportName[]): void {
+  for (const n of names) {
+    if (n.name === '*' && n.local !== '*' && !n.reexport) {
+      let set = graph.modules.get(path);
+      if (!set) graph.modules.set(path, (set = new Set()));
+      set.add(n.local);
+    }
+  }
+  if (resolved === null) return;
+  let list = graph.importers.get(resolved);
+  if (!list) graph.importers.set(resolved, (list = []));
+  // Rows importing a file from itself are local aliases: `export { a as b }`.
+  list.push({ path, names });
+  let targets = graph.targets.get(path);
+  if (!targets) graph.targets.set(path, (targets = new Set()));
+  targets.add(resolved);
 }
 
 function lastSegment(q: string): string {

@@ -155,6 +155,14 @@ describe('CodeIndex', () => {
       index.removeFile('src/view.tsx');
       assert.deepEqual(index.symbolsIn('src/view.tsx'), []);
       assert.ok(!index.importersOf('src/lib/math.ts').includes('src/view.tsx'));
+      assert.ok(!index.callers({ name: 'add', path: 'src/lib/math.ts' }).some((r) => r.path === 'src/view.tsx'));
+
+      writeFileSync(join(root, 'src/late.ts'), "import { add as inc } from './lib/math';\nexport const late = () => inc(0, 1);\n");
+      assert.equal((await index.updateFile('src/late.ts')).status, 'parsed');
+      assert.ok(show(index.callers({ name: 'add', path: 'src/lib/math.ts' })).includes('src/late.ts:2 resolved in late'), 'a new importer counts at once');
+      unlinkSync(join(root, 'src/late.ts'));
+      await index.updateFile('src/late.ts');
+      assert.ok(!index.callers({ name: 'add', path: 'src/lib/math.ts' }).some((r) => r.path === 'src/late.ts'));
 
       unlinkSync(join(root, 'src/legacy.js'));
       assert.equal((await index.updateFile('src/legacy.js')).status, 'removed');
