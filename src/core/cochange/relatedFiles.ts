@@ -30,64 +30,87 @@ export interface RelatedFilesContext {
 export interface RankingWeights {
   /** Pseudo-count added to commits(a) so that 1 of 1 is weaker than 9 of 10. */
   shrinkage: number;
+  /** Scale of the co-change score before it is combined with the other signals. */
   cochange: number;
-  /** Time after which a co-change counts half. */
-  halfLifeDays: number;
-  /** Share of the co-change score that recency can take away. */
-  recencyShare: number;
-  imports: number;
-  importedBy: number;
-  testPair: number;
-  sibling: number;
-  /** Bonus for co-change partners in the same or a nearby folder. */
-  nearby: number;
-  /** How many of the file's latest change sets the recency-weighted co-change looks at. */
-  recentSets: number;
-  /** Weight of each older change set relative to the next newer one. */
-  setDecay: number;
-  /** Share of the co-change score taken by the recency-weighted part. */
-  recentShare: number;
-  /** Exponent that lowers the weight of large change sets. */
-  sizePenalty: number;
-  /** Weight of files that co-change with the file's co-change partners. */
-  twoHop: number;
-  /** Share of the co-change score given to support / commits(partner). */
-  backShare: number;
-  /** Bonus for partners that change often and recently on their own. */
-  activity: number;
+  /** Age after which a shared change counts half as much... */
+  pairHalfLifeDays: number;
+  /** ...within this share of the score (the rest does not decay). */
+  pairRecencyShare: number;
+  /** The same for the last time the other file changed at all. */
+  targetHalfLifeDays: number;
+  targetRecencyShare: number;
   /** Commits after which a file counts as half active. */
   activityCommits: number;
-  activityHalfLifeDays: number;
+  /** Share of the co-change score that depends on how active the other file is. */
+  activityShare: number;
+  /** Multipliers by folder distance: same folder, 1-2 steps, 3 steps, further. */
+  proximity: [number, number, number, number];
+  imports: number;
+  importedBy: number;
   /** Share of the import weight that does not depend on the other file's activity. */
   importFloor: number;
+  testPair: number;
+  sibling: number;
   /** Weight of active files in the folder above. */
   parentFolder: number;
   /** Folders with more files than this give no sibling prior. */
   maxFolder: number;
+  /** Weight of files that co-change with the file's co-change partners. */
+  twoHop: number;
+  /** How many of the strongest partners the two-hop step looks through. */
+  twoHopFanout: number;
+  /**
+   * A logistic model over the candidate features (intercept first, then one coefficient per
+   * FEATURE_NAMES entry). When present it decides the score; the weights above only gather candidates.
+   */
+  model?: readonly number[];
 }
+
+/** The features each candidate carries, in order. */
+export const FEATURE_NAMES = [
+  'confidence',
+  'logSupport',
+  'roseReciprocalRank',
+  'pairRecency',
+  'activity',
+  'backConfidence',
+  'sameFolder',
+  'nearFolder',
+  'folderAbove',
+  'imports',
+  'importedBy',
+  'testPair',
+  'twoHop',
+  'heuristic',
+  'coChanged',
+  'logCommits',
+  'pairRecencyWeek',
+  'targetRecencyWeek',
+] as const;
+const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
 export const DEFAULT_WEIGHTS: RankingWeights = {
   shrinkage: 1,
   cochange: 1,
-  halfLifeDays: 90,
-  recencyShare: 0.3,
+  pairHalfLifeDays: 30,
+  pairRecencyShare: 0.3,
+  targetHalfLifeDays: 30,
+  targetRecencyShare: 0,
+  activityCommits: 5,
+  activityShare: 0,
+  proximity: [1, 1, 1, 1],
   imports: 0.3,
   importedBy: 0.25,
+  importFloor: 0.2,
   testPair: 0.6,
   sibling: 0.15,
-  nearby: 0.15,
-  recentSets: 20,
-  setDecay: 0.75,
-  recentShare: 0,
-  sizePenalty: 0.5,
-  twoHop: 0.2,
-  backShare: 0,
-  activity: 0.5,
-  activityCommits: 5,
-  activityHalfLifeDays: 30,
-  importFloor: 0.2,
   parentFolder: 0.08,
   maxFolder: 60,
+  twoHop: 0.2,
+  twoHopFanout: 30,
+  // Fitted by bench/synthetic/train-ranker.mjs on an older span of two public TypeScript histories
+  // (the 300 qualifying commits before the newest 300), so the eval on the newest ones is held out.
+  model: [-4.9764, 3.017, 0.0514, 0.8792, 0.3728, 0.3361, 0.2381, 0.716, 0.386, -0.0886, 0.2429, 0.0961, -0.7691, -0.0797, 1.1917, 0.0093, 0.0612, 0.5374, 0.4008],
 };
 
 interface Candidate {
@@ -96,64 +119,96 @@ interface Candidate {
   parts: number[];
   reasons: [number, string][];
   support?: number;
+  x: Float64Array;
+}
+
+export interface ScoredCandidate {
+  path: string;
+  x: Float64Array;
+  heuristic: number;
 }
 
 const DAY = 86_400_000;
 
 /**
- * Files likely to change with `path`: co-change (shrunk confidence, decayed by age), imports in both
- * directions, the test or implementation by naming convention, and a weak prior for siblings.
+ * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
+ * changes are, how active and how near the other file is), imports in both directions, the test or
+ * implementation by naming convention, partners of partners, and a weak prior for active siblings.
  */
 export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10, w: RankingWeights = DEFAULT_WEIGHTS): RelatedFile[] {
+  const cands = gather(path, ctx, w);
+  const out: RelatedFile[] = [];
+  for (const c of cands) {
+    const score = w.model ? logistic(w.model, c.x) : c.x[F.heuristic];
+    c.reasons.sort((a, b) => b[0] - a[0]);
+    out.push({ path: c.path, score: Math.round(score * 1e4) / 1e4, reasons: c.reasons.map((r) => r[1]), support: c.support });
+  }
+  out.sort((a, b) => b.score - a.score || (b.support ?? 0) - (a.support ?? 0) || (a.path < b.path ? -1 : 1));
+  return out.slice(0, limit);
+}
+
+/** Every candidate with its features; for fitting the logistic model. */
+export function candidateFeatures(path: string, ctx: RelatedFilesContext, w: RankingWeights = DEFAULT_WEIGHTS): ScoredCandidate[] {
+  return gather(path, ctx, w).map((c) => ({ path: c.path, x: c.x, heuristic: c.x[F.heuristic] }));
+}
+
+function logistic(model: readonly number[], x: Float64Array): number {
+  let z = model[0];
+  for (let i = 0; i < x.length; i++) z += model[i + 1] * x[i];
+  return 1 / (1 + Math.exp(-z));
+}
+
+function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Candidate[] {
   const cands = new Map<string, Candidate>();
   const get = (p: string): Candidate => {
     let c = cands.get(p);
     if (!c) {
-      c = { path: p, parts: [], reasons: [] };
+      c = { path: p, parts: [], reasons: [], x: new Float64Array(FEATURE_NAMES.length) };
       cands.set(p, c);
     }
     return c;
   };
   const exists = (p: string) => !ctx.files || ctx.files.has(p);
+  const decay = (time: number, halfLife: number, share: number) => 1 - share + share * Math.pow(0.5, Math.max(0, ctx.now - time) / DAY / halfLife);
+  // How likely a file is to change at all: often and lately.
+  const activity = (p: string): number => {
+    const nt = ctx.cochange.commitsOf(p);
+    if (!nt) return 0;
+    return (1 - Math.pow(0.5, nt / w.activityCommits)) * decay(ctx.cochange.lastTimeOf(p), w.targetHalfLifeDays, 0.7);
+  };
+  const proximity = (p: string): number => {
+    const d = dirDistance(path, p);
+    return w.proximity[d === 0 ? 0 : d <= 2 ? 1 : d === 3 ? 2 : 3];
+  };
 
   const n = ctx.cochange.commitsOf(path);
-  // Recency-weighted co-change: the file's latest change sets count most, small ones more than large ones.
-  const recent = new Map<string, number>();
-  let recentTotal = 0;
-  if (n > 0 && ctx.cochange.changeSetsOf && w.recentShare > 0) {
-    const sets = ctx.cochange.changeSetsOf(path, w.recentSets);
-    sets.forEach((set, i) => {
-      const age = Math.max(0, ctx.now - set.time) / DAY;
-      const wt = Math.pow(w.setDecay, i) * (0.5 + 0.5 * Math.pow(0.5, age / w.halfLifeDays));
-      recentTotal += wt;
-      const sz = wt / Math.pow(Math.max(1, set.files.length - 1), w.sizePenalty);
-      for (const f of set.files) if (f !== path) recent.set(f, (recent.get(f) ?? 0) + sz);
-    });
-  }
   if (n > 0) {
     for (const [other, pair] of ctx.cochange.partners(path)) {
       if (other === path || !exists(other)) continue;
       const conf = pair.count / (n + w.shrinkage);
-      const back = pair.count / (ctx.cochange.commitsOf(other) + w.shrinkage);
-      const age = Math.max(0, ctx.now - pair.lastTime) / DAY;
-      const recency = Math.pow(0.5, age / w.halfLifeDays);
-      const near = dirDistance(path, other) <= 1 ? 1 : 0;
       const nt = ctx.cochange.commitsOf(other);
-      const hot = w.activity * (1 - Math.pow(0.5, nt / 10)) * Math.pow(0.5, Math.max(0, ctx.now - ctx.cochange.lastTimeOf(other)) / DAY / w.halfLifeDays);
-      let s = ((1 - w.backShare) * conf + w.backShare * back) * (1 - w.recencyShare + w.recencyShare * recency) * (1 + hot);
-      if (recentTotal > 0) s = (1 - w.recentShare) * s + w.recentShare * ((recent.get(other) ?? 0) / (recentTotal + w.shrinkage * 0.5));
-      s = Math.min(1, s * w.cochange * (1 + w.nearby * near));
+      let s = conf * decay(pair.lastTime, w.pairHalfLifeDays, w.pairRecencyShare);
+      s *= decay(ctx.cochange.lastTimeOf(other), w.targetHalfLifeDays, w.targetRecencyShare);
+      s *= 1 - w.activityShare + w.activityShare * (1 - Math.pow(0.5, nt / w.activityCommits));
+      s = Math.min(1, s * proximity(other) * w.cochange);
       const c = get(other);
       c.parts.push(s);
       c.support = pair.count;
-      c.reasons.push([s, `changed together in ${pair.count} of ${n} commits${ageText(age)}`]);
+      c.x[F.confidence] = conf;
+      c.x[F.logSupport] = Math.log1p(pair.count);
+      c.x[F.pairRecency] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 30);
+      c.x[F.pairRecencyWeek] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 7);
+      c.x[F.backConfidence] = pair.count / (nt + w.shrinkage);
+      c.x[F.coChanged] = 1;
+      c.reasons.push([s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`]);
     }
   }
 
   if (n > 0 && w.twoHop > 0) {
     // One step further: partners of the partners, weighted by both confidences.
     const hop = new Map<string, number>();
-    for (const [mid, p1] of ctx.cochange.partners(path)) {
+    const mids = [...ctx.cochange.partners(path)].sort((a, b) => b[1].count - a[1].count).slice(0, w.twoHopFanout);
+    for (const [mid, p1] of mids) {
       const c1 = p1.count / (n + w.shrinkage);
       const nm = ctx.cochange.commitsOf(mid);
       if (!nm) continue;
@@ -167,19 +222,11 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
       const s = Math.min(1, w.twoHop * v);
       if (s < 0.01 && !cands.has(other)) continue;
       const c = get(other);
+      c.x[F.twoHop] = v;
       c.parts.push(s);
       c.reasons.push([s, 'changes with files that change with this one']);
     }
   }
-
-  // How likely a file is to change at all: often and lately. Scales the structural signals, since
-  // an import or a sibling that never changes is rarely part of the next change.
-  const activity = (p: string): number => {
-    const nt = ctx.cochange.commitsOf(p);
-    if (!nt) return 0;
-    const age = Math.max(0, ctx.now - ctx.cochange.lastTimeOf(p)) / DAY;
-    return (1 - Math.pow(0.5, nt / w.activityCommits)) * (0.3 + 0.7 * Math.pow(0.5, age / w.activityHalfLifeDays));
-  };
 
   if (ctx.imports) {
     for (const other of unique(ctx.imports.importsOf(path))) {
@@ -187,6 +234,7 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
       const s = w.imports * (w.importFloor + (1 - w.importFloor) * activity(other));
       const c = get(other);
       c.parts.push(s);
+      c.x[F.imports] = 1;
       c.reasons.push([s, 'imported by this file']);
     }
     for (const other of unique(ctx.imports.importersOf(path))) {
@@ -194,6 +242,7 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
       const s = w.importedBy * (w.importFloor + (1 - w.importFloor) * activity(other));
       const c = get(other);
       c.parts.push(s);
+      c.x[F.importedBy] = 1;
       c.reasons.push([s, 'imports this file']);
     }
   }
@@ -204,6 +253,7 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
       const s = w.testPair / (i + 1);
       const c = get(other);
       c.parts.push(s);
+      c.x[F.testPair] = 1 / (i + 1);
       c.reasons.push([s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention']);
     });
     const dir = posix.dirname(path);
@@ -234,16 +284,24 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
     }
   }
 
-  const out: RelatedFile[] = [];
-  for (const c of cands.values()) {
+  const list = [...cands.values()];
+  // ROSE order among co-changed candidates: confidence, then support.
+  const co = list.filter((c) => c.x[F.coChanged] > 0).sort((a, b) => b.x[F.confidence] - a.x[F.confidence] || (b.support ?? 0) - (a.support ?? 0));
+  co.forEach((c, i) => (c.x[F.roseReciprocalRank] = 1 / (i + 1)));
+  for (const c of list) {
     let miss = 1;
     for (const p of c.parts) miss *= 1 - Math.min(0.999, Math.max(0, p));
-    const score = 1 - miss;
-    c.reasons.sort((a, b) => b[0] - a[0]);
-    out.push({ path: c.path, score: Math.round(score * 1e4) / 1e4, reasons: c.reasons.map((r) => r[1]), support: c.support });
+    const d = dirDistance(path, c.path);
+    c.x[F.heuristic] = 1 - miss;
+    c.x[F.activity] = activity(c.path);
+    c.x[F.sameFolder] = d === 0 ? 1 : 0;
+    c.x[F.nearFolder] = d === 1 || d === 2 ? 1 : 0;
+    c.x[F.folderAbove] = posix.dirname(c.path) === posix.dirname(posix.dirname(path)) ? 1 : 0;
+    c.x[F.logCommits] = Math.log1p(ctx.cochange.commitsOf(c.path));
+    const last = ctx.cochange.lastTimeOf(c.path);
+    c.x[F.targetRecencyWeek] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY / 7) : 0;
   }
-  out.sort((a, b) => b.score - a.score || (b.support ?? 0) - (a.support ?? 0) || (a.path < b.path ? -1 : 1));
-  return out.slice(0, limit);
+  return list;
 }
 
 function ageText(days: number): string {

@@ -14,6 +14,8 @@ export interface CochangeEvalOptions {
   /** How many commits before each evaluated commit the model may learn from. */
   window?: number;
   seed?: number;
+  /** Skips this many of the newest qualifying commits (to tune on one span and report on another). */
+  offset?: number;
   weights?: RankingWeights;
   /** Replaces the built-in import extractor: the import graph at a commit's parent. */
   importGraphAt?: (parent: string, files: readonly string[]) => Promise<ImportGraph>;
@@ -103,11 +105,15 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
 
   // The commits to replay: the newest `replay` ones that touch 2..20 source files, two of them modified.
   const picked: number[] = [];
+  let skip = options.offset ?? 0;
   for (let i = commits.length - 1; i >= 1 && picked.length < replay; i--) {
     const c = commits[i];
     const src = c.files.filter(isSourceFile);
     const modified = c.files.filter((f, k) => c.statuses![k] === 'M' && isSourceFile(f));
-    if (src.length >= 2 && src.length <= 20 && modified.length >= 2) picked.push(i);
+    if (src.length >= 2 && src.length <= 20 && modified.length >= 2) {
+      if (skip > 0) skip--;
+      else picked.push(i);
+    }
   }
   picked.reverse();
   const queries: Query[] = picked.map((i) => {
