@@ -47,6 +47,7 @@ export interface IndexedSymbol {
   kind: SymbolKind;
   startLine: number;
   endLine: number;
+  /** The class (for methods) or the dotted TypeScript namespace (for functions inside one). */
   container?: string;
   exported: boolean;
   deprecated: boolean;
@@ -54,12 +55,15 @@ export interface IndexedSymbol {
 
 /**
  * How sure a caller is:
- * - `resolved`: the call's name is bound to the definition's file through imports (named, renamed,
- *   namespace, default, `export … from` chains, star imports), lives in the same file, or in the same
- *   Go/Java/C# package folder; for methods, a static call through the class name, or `this.m()` in
- *   the file defining the class.
+ * - `resolved`: the callee is bound to the definition through imports: named, renamed, default,
+ *   namespace (`ns.f()`, also nested: `z.core.f()`), star imports, `export … from` chains and local
+ *   aliases (`export { a as b }`), imports of workspace packages (package.json `exports`), Python
+ *   re-imports; or it lives in the same file, the same Go/Java/C# package folder, or the same
+ *   TypeScript namespace. For methods: a static call through the class name, `this.m()` in the file
+ *   defining the class, or a bare call there (Java, C#).
  * - `likely`: a method call `x.m()` in a file where the method's class is in scope (defined or
- *   imported), the receiver's type unknown.
+ *   imported), the receiver's type unknown; receivers that name a whole module (`z.m()` with
+ *   `import * as z`) are not counted.
  * - `name`: only the name matches; returned only when no resolved or likely caller exists.
  */
 export type CallerConfidence = 'resolved' | 'likely' | 'name';
