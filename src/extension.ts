@@ -13,10 +13,20 @@ import { SuggestionsStatusBar } from './vscode/statusBar';
 import { SuggestionsController } from './vscode/suggestionsController';
 import { registerTools } from './vscode/tools/tools';
 import { SuggestionsViewProvider } from './vscode/views/suggestionsView';
+import type { PanelState } from './shared/protocol';
 
 let host: EngineHost | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/** What the extension exports to other extensions (and to its own integration tests). */
+export interface ProactiveContextApi {
+  onDidChangeActivity(listener: (a: { kind: 'file' | 'none'; path?: string; line?: number; reason?: string; symbol?: string }) => void): vscode.Disposable;
+  panelState(): PanelState;
+  onDidUpdatePanel(listener: (state: PanelState) => void): vscode.Disposable;
+  statusBarText(): string;
+  suggestionRuns(): number;
+}
+
+export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
   const log = createLog();
   context.subscriptions.push(log);
   const logger = asLogger(log);
@@ -41,6 +51,17 @@ export function activate(context: vscode.ExtensionContext): void {
 
   // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
   setTimeout(() => tracker.refresh(), 0);
+
+  return {
+    onDidChangeActivity: (listener) =>
+      tracker.onDidChangeActivity(({ activity: a }) =>
+        listener(a.kind === 'file' ? { kind: 'file', path: a.path, line: a.line, symbol: a.symbol?.name } : { kind: 'none', reason: a.reason }),
+      ),
+    panelState: () => view.currentState,
+    onDidUpdatePanel: (listener) => view.onDidSetState(listener),
+    statusBarText: () => status.text,
+    suggestionRuns: () => controller.runs,
+  };
 }
 
 function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {

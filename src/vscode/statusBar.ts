@@ -13,6 +13,10 @@ export class SuggestionsStatusBar implements vscode.Disposable {
     this.item.show();
   }
 
+  get text(): string {
+    return this.item.text;
+  }
+
   showIdle(text = 'Proactive Context'): void {
     this.item.text = '$(lightbulb) —';
     this.item.tooltip = text;

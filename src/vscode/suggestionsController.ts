@@ -26,6 +26,7 @@ export class SuggestionsController implements vscode.Disposable {
   private readonly pinned = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly panelLatencies: number[] = [];
+  private suggestCount = 0;
 
   constructor(
     private readonly host: EngineHost,
@@ -47,6 +48,11 @@ export class SuggestionsController implements vscode.Disposable {
   /** Milliseconds from the cursor stopping to the panel state being sent, most recent last. */
   get latencies(): readonly number[] {
     return this.panelLatencies;
+  }
+
+  /** How many times suggestions were computed (debounce and cancellation keep this low). */
+  get runs(): number {
+    return this.suggestCount;
   }
 
   get lastSuggestion(): ContextSuggestion | undefined {
@@ -76,6 +82,7 @@ export class SuggestionsController implements vscode.Disposable {
       this.view.setState(buildPanelState({ phase: 'loading', file: activity.path, symbol: activity.symbol?.name, indexing: engine.indexingProgress }));
     }
     let suggestion: ContextSuggestion;
+    this.suggestCount++;
     try {
       suggestion = await engine.suggest(
         {

@@ -26,6 +26,9 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
   private state: PanelState = buildPanelState({ phase: 'loading' });
   private readonly commandEmitter = new vscode.EventEmitter<PageCommand>();
   private readonly visibilityEmitter = new vscode.EventEmitter<boolean>();
+  private readonly stateEmitter = new vscode.EventEmitter<PanelState>();
+  /** Fires with every state accepted by setState. */
+  readonly onDidSetState: vscode.Event<PanelState> = this.stateEmitter.event;
 
   /** open / useful / dismiss / pin / copy (with the item's entityId), refresh, showLog, openSettings. */
   readonly onDidReceiveCommand: vscode.Event<PageCommand> = this.commandEmitter.event;
@@ -66,6 +69,7 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     this.state = state;
     this.updateChrome();
     this.post(stateMessage(state));
+    this.stateEmitter.fire(state);
   }
 
   /** Updates the indexing progress bar without re-rendering the items; `null` hides it. */
@@ -118,6 +122,7 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     this.disposeView();
     this.commandEmitter.dispose();
     this.visibilityEmitter.dispose();
+    this.stateEmitter.dispose();
   }
 
   private receive(message: unknown): void {
