@@ -70,6 +70,8 @@ for (let it = 1; it <= 400; it++) {
     m[j] = 0.9 * m[j] + 0.1 * g[j];
     v[j] = 0.999 * v[j] + 0.001 * g[j] * g[j];
     w[j] -= (lr * (m[j] / (1 - 0.9 ** it))) / (Math.sqrt(v[j] / (1 - 0.999 ** it)) + 1e-8);
+    // Every feature is evidence for a file, never against it: keeps the model monotone and explainable.
+    if (j > 0 && w[j] < 0) w[j] = 0;
   }
 }
 // Back to raw feature space.

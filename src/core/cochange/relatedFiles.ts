@@ -110,7 +110,7 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   twoHopFanout: 30,
   // Fitted by bench/synthetic/train-ranker.mjs on an older span of two public TypeScript histories
   // (the 300 qualifying commits before the newest 300), so the eval on the newest ones is held out.
-  model: [-4.9764, 3.017, 0.0514, 0.8792, 0.3728, 0.3361, 0.2381, 0.716, 0.386, -0.0886, 0.2429, 0.0961, -0.7691, -0.0797, 1.1917, 0.0093, 0.0612, 0.5374, 0.4008],
+  model: [-4.9799, 2.9176, 0.0492, 0.9291, 0.3815, 0.3386, 0.2429, 0.7236, 0.3775, 0, 0.2652, 0.1091, 0, 0, 1.0039, 0.0161, 0.0598, 0.5378, 0.4017],
 };
 
 interface Candidate {
