@@ -654,6 +654,12 @@ export class CodeIndex {
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
     const { modules } = this.graph();
+    // Where the method's own class (or Rust impl, whose methods sit in the type's file) spans.
+    const classSpans = isMethod
+      ? all<{ start_line: number; end_line: number }>(this.db, "SELECT start_line, end_line FROM symbols WHERE path = ? AND name = ? AND kind IN ('class', 'interface')", [def.path, def.container!])
+      : [];
+    const insideClass = (c: CallRow) =>
+      c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
 
     // Each binding names the callee it expects; fetch the calls of every such name once, by file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
@@ -697,11 +703,12 @@ export class CodeIndex {
       for (const c of calls) {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;
-        if (q === null) confidence = implicitThis && b.file === def.path ? 'resolved' : undefined;
+        if (q === null) confidence = implicitThis && insideClass(c) ? 'resolved' : undefined;
         else if (q === b.path) confidence = 'resolved';
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
-        else if (SELF_RECEIVERS.has(q)) confidence = b.file === def.path ? 'resolved' : 'likely';
+        // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
+        else if (SELF_RECEIVERS.has(q)) confidence = insideClass(c) ? 'resolved' : 'likely';
         else confidence = 'likely';
         if (confidence) out.push({ ...callRef(c), confidence });
       }

@@ -34,9 +34,12 @@ describe('code facts per language', () => {
       'method Calculator.addTo 26-28 exported deprecated',
       'interface Shape 31-33',
       'method Shape.area 32-32',
+      'class Ledger 35-43 exported',
+      'method Ledger.push 36-38 exported',
+      'method Ledger.record 40-42 exported',
     ]);
     assert.equal(f.symbols.find((s) => s.name === 'main')?.exported, 2, 'default export is marked as such');
-    assert.deepEqual(calls(f), ['add@8:10 in plus', 'add@11:38 in double', 'double@14:10 in main', 'add@21:18 in push', 'this.push@27:17 in addTo']);
+    assert.deepEqual(calls(f), ['add@8:10 in plus', 'add@11:38 in double', 'double@14:10 in main', 'add@21:18 in push', 'this.push@27:17 in addTo', 'this.push@41:17 in record']);
   });
 
   it('TypeScript: named, renamed, namespace and default imports, re-exports', async () => {
