@@ -1,7 +1,7 @@
 // `npm test`: every check, in the order a failure is cheapest to find, stopping at the first that
 // fails. The closing line counts the steps: "N passed, N failed[, N skipped]".
 
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ const steps = [
   { name: 'typecheck', cmd: npm('typecheck') },
   { name: 'lint', cmd: npm('lint') },
   { name: 'unit', cmd: npm('test:unit') },
+  { name: 'webview', cmd: npm('test:webview') },
   { name: 'build', cmd: npm('build') },
   { name: 'package', cmd: npm('package'), after: reportVsix },
   { name: 'integration', cmd: ['node', ['test/harness/integration.mjs']], env: built },
@@ -34,6 +35,36 @@ function reportVsix() {
   return undefined;
 }
 
+// Test counts read from each runner's own summary (mocha: "N passing / N failing / N pending";
+// the e2e runner: "e2e: N passed, N failed"), so the closing line counts tests, not steps.
+const tests = { passed: 0, failed: 0, skipped: 0 };
+function countTests(text) {
+  // eslint-disable-next-line no-control-regex
+  const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+  for (const m of plain.matchAll(/^\s*(\d+) (passing|failing|pending)\b/gm)) tests[m[2] === 'passing' ? 'passed' : m[2] === 'failing' ? 'failed' : 'skipped'] += Number(m[1]);
+  for (const m of plain.matchAll(/^e2e: (\d+) passed, (\d+) failed/gm)) {
+    tests.passed += Number(m[1]);
+    tests.failed += Number(m[2]);
+  }
+}
+
+function runStep(cmd, args, env) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      process.stdout.write(d);
+      out += d;
+    });
+    child.stderr.on('data', (d) => process.stderr.write(d));
+    child.on('error', (error) => resolve({ error }));
+    child.on('close', (status, signal) => {
+      countTests(out);
+      resolve({ status, signal });
+    });
+  });
+}
+
 let passed = 0;
 let failed = 0;
 const timings = [];
@@ -42,7 +73,7 @@ for (const step of steps) {
   console.log(`\n[all] ── ${step.name} ──`);
   const t0 = Date.now();
   const [cmd, args] = step.cmd;
-  const r = spawnSync(cmd, args, { cwd: REPO_ROOT, stdio: 'inherit', env: step.env ?? process.env });
+  const r = await runStep(cmd, args, step.env ?? process.env);
   let problem = r.error ? r.error.message : r.status !== 0 ? `exit ${r.status ?? r.signal}` : undefined;
   if (!problem && step.after) problem = step.after();
   const seconds = ((Date.now() - t0) / 1000).toFixed(1);
@@ -57,5 +88,6 @@ for (const step of steps) {
 }
 console.log(`\n[all] ${timings.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const skipped = steps.length - passed - failed;
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-process.exit(failed === 0 ? 0 : 1);
+console.log(`[all] steps: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} not run` : ''}`);
+console.log(`${tests.passed} passed, ${tests.failed} failed${tests.skipped ? `, ${tests.skipped} skipped` : ''}`);
+process.exit(failed === 0 && tests.failed === 0 ? 0 : 1);

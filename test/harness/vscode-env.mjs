@@ -135,8 +135,12 @@ function nodeVersionOf(nodeBin) {
 
 /** Environment for npm/node-gyp running on Node 24 and compiling native modules against its headers. */
 export function node24Env(base = process.env) {
+  // Drop what an outer `npm test` (running on the machine's Node) exported: npm reads npm_config_*
+  // variables as settings, and code-server's postinstall checks the Node major version in
+  // npm_config_user_agent, which would still name the outer Node.
+  const inherited = Object.fromEntries(Object.entries(base).filter(([k]) => !/^npm_/i.test(k)));
   return {
-    ...base,
+    ...inherited,
     PATH: `${path.join(NODE_DIR, 'bin')}${path.delimiter}${base.PATH ?? ''}`,
     // ~/.npmrc points nodedir at Node 20's headers; native modules must build against Node 24.
     npm_config_nodedir: NODE_DIR,
