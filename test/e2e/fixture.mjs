@@ -220,6 +220,150 @@ export class Workbench {
     return (await this.notifications()).filter((n) => n.severity === 'error');
   }
 
+  // ---- editor gestures
+
+  /** Moves keyboard focus to the editor area without moving the cursor (clicks the active tab). */
+  async focusEditor() {
+    const tab = this.page.locator('.part.editor .tab.active');
+    if ((await tab.count()) > 0) await tab.first().click();
+    else await this.page.locator('.part.editor').click();
+  }
+
+  /** Opens a workspace file with Quick Open (Ctrl+P, type, Enter) and waits for its tab to be active. */
+  async quickOpen(relPath, { timeoutMs = 20_000 } = {}) {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await this.focusEditor();
+    await this.page.keyboard.press('Control+P');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.fill(relPath);
+    const base = path.posix.basename(relPath);
+    const dir = path.posix.dirname(relPath);
+    const rows = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: base });
+    const row = dir === '.' ? rows.first() : rows.filter({ hasText: dir }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    await row.click();
+    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+    await this.waitForActiveTab(base, timeoutMs);
+  }
+
+  /**
+   * Go to Line (Ctrl+G, type the number, Enter) in the focused editor. `beforeEnter` runs right
+   * before the Enter key goes down (to start a clock).
+   */
+  async goToLine(line, { beforeEnter, timeoutMs = 10_000 } = {}) {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await this.page.keyboard.press('Control+G');
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.page.keyboard.type(String(line));
+    await this.page.locator('.quick-input-widget .monaco-list-row, .quick-input-widget .quick-input-message').first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => {});
+    await beforeEnter?.();
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /** The active editor tab's title (its label, e.g. "pricing.ts" or a diff editor's title). */
+  async activeTabTitle() {
+    const tab = this.page.locator('.part.editor .editor-group-container.active .tab.active').first();
+    if ((await tab.count()) === 0) return '';
+    const label = (await tab.getAttribute('aria-label').catch(() => '')) ?? '';
+    return label.trim() || (await tab.innerText().catch(() => '')).trim();
+  }
+
+  /** Waits until the active tab's title contains `text` (a string or RegExp); returns the title. */
+  async waitForActiveTab(text, timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    let title = '';
+    while (Date.now() < deadline) {
+      title = await this.activeTabTitle();
+      if (typeof text === 'string' ? title.includes(text) : text.test(title)) return title;
+      await sleep(50);
+    }
+    throw new Error(`the active editor tab is ${JSON.stringify(title)}, expected one matching ${text} within ${timeoutMs / 1000} s`);
+  }
+
+  /** The cursor line the status bar shows ("Ln 18, Col 1" → 18), or undefined. */
+  async statusBarLine() {
+    const item = this.page.locator('.part.statusbar [id="status.editor.selection"]').first();
+    if ((await item.count()) === 0) return undefined;
+    const m = /Ln (\d+)/.exec(await item.innerText().catch(() => ''));
+    return m ? Number(m[1]) : undefined;
+  }
+
+  async waitForStatusBarLine(line, timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    let seen;
+    while (Date.now() < deadline) {
+      seen = await this.statusBarLine();
+      if (seen === line) return;
+      await sleep(50);
+    }
+    throw new Error(`the status bar shows line ${seen}, expected ${line}`);
+  }
+
+  // ---- the Suggestions panel
+
+  /** The inner frame of our webview as a playwright Frame (for waitForFunction inside it). */
+  async panelFrame({ timeoutMs = 30_000, extensionId = EXTENSION_ID } = {}) {
+    const body = this.webviewBody(extensionId);
+    await body.waitFor({ state: 'attached', timeout: timeoutMs });
+    const inner = await this.page
+      .frameLocator(`iframe.webview.ready[src*="extensionId=${extensionId}"]`)
+      .locator('#active-frame')
+      .elementHandle({ timeout: timeoutMs });
+    const frame = await inner?.contentFrame();
+    if (!frame) throw new Error('could not find the Suggestions webview frame');
+    return frame;
+  }
+
+  /** The panel's state as the page shows it: phase, header file/symbol and the items drawn. */
+  async panelSnapshot() {
+    const body = this.webviewBody();
+    return body.evaluate((b) => ({
+      phase: b.dataset.phase ?? '',
+      itemCount: Number(b.dataset.itemCount ?? 0),
+      file: b.querySelector('.header-file')?.getAttribute('title') ?? '',
+      symbol: b.querySelector('.header-symbol .header-name')?.textContent ?? '',
+      items: Array.from(b.querySelectorAll('.item')).map((el) => ({
+        entityId: el.getAttribute('data-entity-id'),
+        type: el.getAttribute('data-type'),
+        title: el.querySelector('.item-title')?.textContent ?? '',
+        tooltip: el.getAttribute('title') ?? '',
+      })),
+    }));
+  }
+
+  /**
+   * Waits until the panel is ready with items for `symbol` (and `file`, when given) and returns the
+   * snapshot.
+   */
+  async waitForPanelItems({ symbol, file, timeoutMs = 30_000 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    let snap;
+    while (Date.now() < deadline) {
+      snap = await this.panelSnapshot().catch(() => undefined);
+      if (snap && snap.phase === 'ready' && snap.items.length > 0 && (!symbol || snap.symbol === symbol) && (!file || snap.file === file)) return snap;
+      await sleep(50);
+    }
+    throw new Error(`the panel did not show items for ${file ?? ''} ${symbol ?? ''} within ${timeoutMs / 1000} s; last: ${JSON.stringify(snap)}`);
+  }
+
+  /** The row of the item `entityId` in the panel. */
+  panelItem(entityId) {
+    return this.webviewBody().locator(`.item[data-entity-id="${cssEscape(entityId)}"]`);
+  }
+
+  /** Writes keys into the user settings.json (VS Code applies them live). */
+  setUserSettings(patch) {
+    const file = this.run.path('user-data', 'User', 'settings.json');
+    const current = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...current, ...patch }, null, 2));
+  }
+
+  /** Rows of the open quick pick (label text each). */
+  async quickPickLabels() {
+    return this.page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+  }
+
   /** Saves a screenshot under test-results/screenshots/ and returns its path. */
   async screenshot(label) {
     fs.mkdirSync(SCREENSHOTS_DIR, { recursive: true });
@@ -231,6 +375,10 @@ export class Workbench {
   async close() {
     for (const hook of this.closeHooks.splice(0).reverse()) await hook();
   }
+}
+
+function cssEscape(value) {
+  return String(value).replace(/["\\]/g, '\\$&');
 }
 
 /** For scenario files: make sure nothing outlives the test file even when a test throws. */
