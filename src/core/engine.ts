@@ -372,7 +372,7 @@ export class Engine {
         const items: SuggestionItem[] = [];
         const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
         if (symbol && ctx.config.enabledKinds.related_code) {
-          for (const c of this.index.callers({ name: symbol, path: file }, 30)) {
+          for (const c of this.index.callers({ name: symbol, path: file, line: ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line }, 30)) {
             const where = `${c.path}:${c.line}`;
             const by = c.enclosing ?? '(top level)';
             items.push({
