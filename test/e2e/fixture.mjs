@@ -190,7 +190,7 @@ export class Workbench {
   }
 
   /** Runs a command through the palette (F1, type, Enter), as a user would. */
-  async runCommand(label, { timeoutMs = 15_000 } = {}) {
+  async runCommand(label, { timeoutMs = 15_000, awaitClose = true } = {}) {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     // Keys typed while focus is inside a webview iframe do not reach the workbench reliably.
     await this.page.locator('.part.editor').click();
@@ -200,7 +200,8 @@ export class Workbench {
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
     await row.waitFor({ state: 'visible', timeout: timeoutMs });
     await this.page.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+    // A command that opens a quick pick of its own keeps the widget up: `awaitClose: false`.
+    if (awaitClose) await input.waitFor({ state: 'hidden', timeout: timeoutMs });
   }
 
   /** Texts of the notification toasts showing now, with their severity. */
@@ -359,9 +360,31 @@ export class Workbench {
     fs.writeFileSync(file, JSON.stringify({ ...current, ...patch }, null, 2));
   }
 
-  /** Rows of the open quick pick (label text each). */
-  async quickPickLabels() {
-    return this.page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
+  /** Waits for a quick pick whose title contains `title`; returns the text of each of its rows. */
+  async quickPickRows(title, { timeoutMs = 15_000 } = {}) {
+    const widget = this.page.locator('.quick-input-widget');
+    await widget.locator('.quick-input-title', { hasText: title }).waitFor({ state: 'visible', timeout: timeoutMs });
+    await widget.locator('.monaco-list-row').first().waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await widget.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Closes the open quick pick (Escape) and waits for it to go. */
+  async closeQuickPick({ timeoutMs = 10_000 } = {}) {
+    await this.page.keyboard.press('Escape');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /** Waits for a notification toast whose message matches `text`; returns its message. */
+  async waitForNotification(text, { timeoutMs = 15_000 } = {}) {
+    const deadline = Date.now() + timeoutMs;
+    let seen = [];
+    while (Date.now() < deadline) {
+      seen = await this.notifications();
+      const hit = seen.find((n) => (typeof text === 'string' ? n.message.includes(text) : text.test(n.message)));
+      if (hit) return hit.message;
+      await sleep(100);
+    }
+    throw new Error(`no notification matching ${text} within ${timeoutMs / 1000} s; showing: ${JSON.stringify(seen)}`);
   }
 
   /** Saves a screenshot under test-results/screenshots/ and returns its path. */

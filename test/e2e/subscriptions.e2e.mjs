@@ -1,0 +1,117 @@
+// The user pins a suggestion to chat and subscribes the chat to the current file from the palette:
+// both subscriptions are listed (in the palette's quick pick and by the CLI on the extension's state
+// folder), and "Unsubscribe…" removes the one picked.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { REPO_ROOT, sleep } from '../harness/vscode-env.mjs';
+import { closeAll, startWorkbench } from './fixture.mjs';
+
+const FILE = 'src/pricing.ts';
+const ADR_PATH = 'docs/adr/0003-cap-discounts-at-fifty-percent.md';
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+
+let wb;
+
+before(async () => {
+  wb = await startWorkbench({ name: 'subscriptions' });
+});
+
+after(async () => {
+  await wb?.close();
+  await closeAll();
+});
+
+/** The extension's state folder for the workspace: $XDG_STATE_HOME/proactive-context/<hash of the real path>. */
+function stateDir() {
+  const key = createHash('sha256').update(fs.realpathSync(wb.workspace)).digest('hex').slice(0, 16);
+  return path.join(wb.run.env.XDG_STATE_HOME, 'proactive-context', key);
+}
+
+/** Subscriptions as the CLI reads them from the extension's state folder. */
+function cliSubscriptions() {
+  const r = spawnSync(process.execPath, [CLI, 'subscriptions', '--root', wb.workspace, '--state-dir', stateDir(), '--json'], {
+    env: wb.run.env,
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(r.status, 0, `proactive-context subscriptions failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+/** Polls the CLI until `check(subscriptions)` holds (the extension saves its data shortly after a change). */
+async function waitForCli(check, what, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  let subs = [];
+  while (Date.now() < deadline) {
+    subs = cliSubscriptions();
+    if (check(subs)) return subs;
+    await sleep(250);
+  }
+  throw new Error(`the CLI never listed ${what}; it lists ${JSON.stringify(subs.map((s) => s.target))}`);
+}
+
+/** Rows of "Proactive Context: List Subscriptions" (closes the quick pick again). */
+async function listedInPalette() {
+  await wb.runCommand('Proactive Context: List Subscriptions', { awaitClose: false });
+  const rows = await wb.quickPickRows('Active subscriptions');
+  await wb.closeQuickPick();
+  return rows;
+}
+
+test('pin to chat on a suggestion creates a subscription', async () => {
+  await wb.quickOpen(FILE);
+  await wb.goToLine(18);
+  await wb.openContainer();
+  await wb.waitForView('Suggestions');
+  const snap = await wb.waitForPanelItems({ file: FILE, symbol: 'applyDiscount' });
+  const decision = snap.items.find((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title));
+  assert.ok(decision, `no ADR 0003 decision among ${JSON.stringify(snap.items.map((i) => i.title))}`);
+
+  assert.ok(fs.existsSync(stateDir()), `the extension's state folder ${stateDir()} does not exist`);
+  assert.ok(!cliSubscriptions().some((s) => s.path === ADR_PATH), 'the ADR is subscribed before pinning');
+
+  const row = wb.panelItem(decision.entityId);
+  const pin = row.locator('button[data-action="pin"]');
+  await row.hover();
+  assert.equal(await pin.getAttribute('aria-pressed'), 'false');
+  await pin.click();
+  await wb.waitForNotification(`Subscribed: ${ADR_PATH}`);
+  await row.locator('button[data-action="pin"][aria-pressed="true"]').waitFor({ state: 'attached', timeout: 5_000 });
+
+  const subs = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === ADR_PATH), ADR_PATH);
+  assert.equal(subs.filter((s) => s.path === ADR_PATH).length, 1);
+  const rows = await listedInPalette();
+  assert.ok(rows.some((r) => r.includes(ADR_PATH)), `List Subscriptions does not show ${ADR_PATH}: ${JSON.stringify(rows)}`);
+});
+
+test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () => {
+  await wb.quickOpen(FILE);
+  await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
+  await wb.waitForNotification(`Subscribed: ${FILE}`);
+  let rows = await listedInPalette();
+  assert.ok(rows.some((r) => r.startsWith(FILE)), `List Subscriptions does not show ${FILE}: ${JSON.stringify(rows)}`);
+  const subscribed = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === FILE), FILE);
+  const id = subscribed.find((s) => s.path === FILE).id;
+
+  await wb.runCommand('Proactive Context: Unsubscribe…', { awaitClose: false });
+  await wb.quickPickRows('Unsubscribe');
+  const widget = wb.page.locator('.quick-input-widget');
+  const row = widget.locator('.monaco-list-row', { hasText: id });
+  await row.locator('.quick-input-list-checkbox, input[type="checkbox"], .monaco-custom-toggle').first().click();
+  await widget.locator('.monaco-list-row[aria-checked="true"]', { hasText: id }).waitFor({ state: 'attached', timeout: 5_000 });
+  const ok = widget.locator('.quick-input-action .monaco-button, .quick-input-ok .monaco-button', { hasText: 'OK' });
+  if (await ok.isVisible().catch(() => false)) await ok.click();
+  else await wb.page.keyboard.press('Enter');
+  await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  await wb.waitForNotification('Removed 1 subscription');
+
+  await waitForCli((s) => !s.some((x) => x.path === FILE), `no ${FILE}`);
+  rows = await listedInPalette();
+  assert.ok(!rows.some((r) => r.startsWith(FILE)), `List Subscriptions still shows ${FILE}: ${JSON.stringify(rows)}`);
+  assert.ok(rows.some((r) => r.includes(ADR_PATH)), `unsubscribing ${FILE} also removed the pinned ADR: ${JSON.stringify(rows)}`);
+  assert.deepEqual(await wb.errorNotifications(), []);
+});
