@@ -149,10 +149,10 @@ export class GitService {
     return r.ok ? parseHunks(r.stdout) : [];
   }
 
-  /** Files a commit changed against its first parent, relative to the repository top. */
+  /** Files a commit changed against its first parent, relative to the root (files outside it are left out). */
   async changedFiles(commit: string, options: CallOptions = {}): Promise<string[]> {
     if (!/^[0-9a-zA-Z_./~^@{}-]+$/.test(commit) || commit.startsWith('-')) return [];
-    const r = await this.git(['diff-tree', '--no-commit-id', '--no-renames', '-r', '-m', '--first-parent', '--root', '--name-only', '-z', commit, '--'], options);
+    const r = await this.git(['diff-tree', '--no-commit-id', '--no-renames', '-r', '-m', '--first-parent', '--root', '--relative', '--name-only', '-z', commit, '--'], options);
     if (!r.ok) return [];
     return [...new Set(r.stdout.split('\0').filter(Boolean))];
   }

@@ -121,6 +121,14 @@ describe('CoChangeModel', () => {
     assert.equal((await second.update()).mode, 'up-to-date');
   });
 
+  it('speaks in paths relative to a workspace root inside the repository', async () => {
+    repo.change('in pkg', ['pkg/x.ts', 'pkg/y.ts', 'a.ts']);
+    const model = new CoChangeModel({ root: join(repo.dir, 'pkg'), store });
+    await model.update();
+    assert.equal(model.support('x.ts', 'y.ts'), 1);
+    assert.equal(model.commitsOf('a.ts'), 0, 'files outside the root are left out');
+  });
+
   it('reports an empty repository instead of failing', async () => {
     const empty = new TempRepo();
     try {
