@@ -1,0 +1,284 @@
+// Every command of the palette, run as a user runs it: in the editor context it expects, with its
+// quick picks answered and its input boxes cancelled (an extension cannot type into an input box),
+// and its effect checked in what another process (the CLI) or the editor sees.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ask, newChat, requests, requireFakeModel, sleep, waitFor, workspaceRoot } from './chatSupport';
+import { cli, closeAllEditors, lineOf, openAt, select, removeAllSubscriptions, settle, subscriptions, testApi, waitForPanel, type TestApi } from './support';
+
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+const FILE = 'src/pricing.ts';
+const covered = new Set<string>();
+
+function run(id: string): Thenable<unknown> {
+  covered.add(id);
+  return vscode.commands.executeCommand(id);
+}
+
+/** Tracks whether a command's promise has settled, and how. */
+function track(p: Thenable<unknown>): { settled: () => boolean; done: Promise<unknown> } {
+  let settled = false;
+  const done = Promise.resolve(p).finally(() => {
+    settled = true;
+  });
+  done.catch(() => undefined);
+  return { settled: () => settled, done };
+}
+
+/** Presses a quick-input command until the command under test settles (the input may show late). */
+async function pressUntilSettled(t: ReturnType<typeof track>, command: string, what: string): Promise<unknown> {
+  await waitFor(
+    async () => {
+      if (t.settled()) return true;
+      await vscode.commands.executeCommand(command);
+      await sleep(300);
+      return t.settled() ? true : undefined;
+    },
+    15_000,
+    what,
+  );
+  return t.done;
+}
+
+/** The command waits on an input box: accepting it empty is refused by its validation, Escape cancels it. */
+async function expectInputBoxCancelled(id: string): Promise<void> {
+  const t = track(run(id));
+  await sleep(1000);
+  assert.equal(t.settled(), false, `${id} finished without asking for input`);
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  await sleep(500);
+  assert.equal(t.settled(), false, `${id} accepted an empty input`);
+  assert.equal(await pressUntilSettled(t, 'workbench.action.closeQuickOpen', `${id} to end when its input box is cancelled`), undefined);
+}
+
+function adrFiles(): string[] {
+  return fs.readdirSync(path.join(workspaceRoot(), 'docs', 'adr')).sort();
+}
+
+suite('palette commands', () => {
+  let api: TestApi;
+  let pricingLine: number;
+
+  suiteSetup(async () => {
+    api = await testApi();
+    await removeAllSubscriptions();
+    pricingLine = await lineOf(FILE, 'const capped');
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await removeAllSubscriptions();
+  });
+
+  suiteTeardown(async () => {
+    await closeAllEditors();
+  });
+
+  test('Subscribe Chat to Current File subscribes the active file', async () => {
+    await openAt(FILE, pricingLine);
+    await run('proactiveContext.subscribeFile');
+    const subs = await subscriptions();
+    assert.deepEqual(subs.map((s) => [s.kind, s.target]), [['file', FILE]]);
+  });
+
+  test('Subscribe Chat to Current File without an editor asks for a file and subscribes the one picked', async () => {
+    await closeAllEditors();
+    const folder = vscode.workspace.workspaceFolders![0];
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*'), '**/{node_modules,.git}/**', 5000);
+    const first = files.map((f) => vscode.workspace.asRelativePath(f, false)).sort()[0];
+    const t = track(run('proactiveContext.subscribeFile'));
+    await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the file pick to be accepted');
+    const subs = await subscriptions();
+    assert.deepEqual(subs.map((s) => [s.kind, s.target]), [['file', first]]);
+  });
+
+  test('Subscribe Chat to Selected Lines subscribes the selected lines, and only with a selection', async () => {
+    const editor = await openAt(FILE, pricingLine);
+    await run('proactiveContext.subscribeSelection');
+    assert.deepEqual(await subscriptions(), [], 'an empty selection was subscribed');
+    const start = await lineOf(FILE, 'export function applyDiscount');
+    await select(editor, new vscode.Selection(start - 1, 0, start + 4, 1));
+    await run('proactiveContext.subscribeSelection');
+    const subs = await subscriptions();
+    assert.equal(subs.length, 1);
+    assert.equal(subs[0].kind, 'lines');
+    assert.deepEqual(subs[0].lines, { start, end: start + 5 });
+  });
+
+  test('Subscribe Chat to Symbol at Cursor follows the function around the cursor', async () => {
+    await openAt(FILE, pricingLine);
+    await waitForPanel(api, (s) => s.file === FILE && s.symbol === 'applyDiscount', 30_000, 'the panel to show applyDiscount');
+    await run('proactiveContext.subscribeSymbol');
+    const subs = await subscriptions();
+    assert.deepEqual(subs.map((s) => [s.kind, s.symbol, s.path, s.target]), [['symbol', 'applyDiscount', FILE, `${FILE}::applyDiscount`]]);
+    const content = await cli('materialize', '--dry-run');
+    assert.match(content, /const capped = Math\.min\(requested, MAX_DISCOUNT_PERCENT\)/, `the subscribed function's code is not what the chat would get:\n${content}`);
+  });
+
+  test('Subscribe Chat to Symbol at Cursor without an editor asks for a name; cancelling subscribes nothing', async () => {
+    await closeAllEditors();
+    await expectInputBoxCancelled('proactiveContext.subscribeSymbol');
+    assert.deepEqual(await subscriptions(), []);
+  });
+
+  test('Subscribe Chat to Lines Matching a Pattern… asks for a pattern; an empty one is refused and cancelling subscribes nothing', async () => {
+    await openAt(FILE, pricingLine);
+    await expectInputBoxCancelled('proactiveContext.subscribePattern');
+    assert.deepEqual(await subscriptions(), []);
+  });
+
+  test('Subscribe Chat to a Memory Search… asks for a query; cancelling subscribes nothing', async () => {
+    await expectInputBoxCancelled('proactiveContext.subscribeMemory');
+    assert.deepEqual(await subscriptions(), []);
+  });
+
+  test('Unsubscribe… removes the subscription picked and keeps the others', async () => {
+    await run('proactiveContext.unsubscribe'); // nothing to remove: a message, no pick
+    await openAt(FILE, pricingLine);
+    await run('proactiveContext.subscribeFile');
+    await openAt('src/money.ts', 1);
+    await run('proactiveContext.subscribeFile');
+    assert.equal((await subscriptions()).length, 2);
+    const t = track(run('proactiveContext.unsubscribe'));
+    await sleep(1000);
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.quickPickManyToggle');
+    await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the unsubscribe pick to be accepted');
+    const left = await subscriptions();
+    assert.equal(left.length, 1, `expected one subscription left, got ${JSON.stringify(left)}`);
+  });
+
+  // With subscriptions it asks in a modal dialog, which an extension cannot answer: the removal
+  // itself goes through the CLI, and the command must then see that nothing is left.
+  test('Unsubscribe All sees subscriptions removed by another process and ends without a dialog', async () => {
+    await openAt(FILE, pricingLine);
+    await run('proactiveContext.subscribeFile');
+    assert.equal((await subscriptions()).length, 1);
+    await cli('unsubscribe', '--all');
+    assert.deepEqual(await subscriptions(), []);
+    const t = track(run('proactiveContext.unsubscribeAll'));
+    await waitFor(async () => (t.settled() ? true : undefined), 5000, 'Unsubscribe All to end without a dialog');
+    await t.done;
+  });
+
+  test('List Subscriptions opens the subscription picked at its first line', async () => {
+    await run('proactiveContext.listSubscriptions'); // nothing subscribed: a message, no pick
+    const editor = await openAt(FILE, 1);
+    const start = await lineOf(FILE, 'export function applyDiscount');
+    await select(editor, new vscode.Selection(start - 1, 0, start + 2, 3));
+    await run('proactiveContext.subscribeSelection');
+    await closeAllEditors();
+    const t = track(run('proactiveContext.listSubscriptions'));
+    await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the subscription pick to be accepted');
+    const active = vscode.window.activeTextEditor;
+    assert.ok(active, 'no editor opened for the subscription');
+    assert.equal(vscode.workspace.asRelativePath(active.document.uri, false), FILE);
+    assert.equal(active.selection.active.line, start - 1);
+    assert.equal((await subscriptions()).length, 1, 'listing changed the subscriptions');
+  });
+
+  test('Refresh Suggestions recomputes the suggestions for the cursor', async () => {
+    await openAt(FILE, pricingLine);
+    await waitForPanel(api, (s) => s.file === FILE && s.phase === 'ready', 60_000, 'suggestions for src/pricing.ts');
+    await settle(api);
+    const before = api.suggestionRuns();
+    await run('proactiveContext.refresh');
+    await waitFor(async () => (api.suggestionRuns() > before ? true : undefined), 10_000, 'Refresh to compute suggestions again');
+    await settle(api);
+    assert.equal(api.panelState().file, FILE);
+    assert.equal(api.panelState().phase, 'ready');
+  });
+
+  test('Rebuild Index finishes and the panel still shows the related code', async () => {
+    await openAt(FILE, pricingLine);
+    await settle(api);
+    const before = api.suggestionRuns();
+    await run('proactiveContext.reindex');
+    await waitFor(async () => (api.suggestionRuns() > before ? true : undefined), 10_000, 'suggestions to be recomputed after the rebuild');
+    const s = await waitForPanel(api, (p) => p.phase === 'ready' && p.file === FILE && p.items.some((i) => i.type === 'related_code'), 30_000, 'related code after the rebuild');
+    assert.ok(s.items.some((i) => i.type === 'decision'), 'the decision records are gone after the rebuild');
+  });
+
+  test('Show Metrics opens a markdown document with the metrics', async () => {
+    await run('proactiveContext.showMetrics');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'no metrics document opened');
+    assert.equal(editor.document.languageId, 'markdown');
+    assert.match(editor.document.getText(), /^# Proactive Context metrics/);
+    assert.match(editor.document.getText(), /\| Suggestions generated \| \d+ \|/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  test('Show Log shows the extension log', async () => {
+    await run('proactiveContext.showLog');
+    await waitFor(async () => (vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'output' && /Proactive Context/i.test(d.uri.path)) ? true : undefined), 5000, 'the Proactive Context log to be shown');
+  });
+
+  test('Record a Decision… asks for a title; an empty one is refused and cancelling writes no ADR', async () => {
+    const before = adrFiles();
+    await expectInputBoxCancelled('proactiveContext.recordDecision');
+    assert.deepEqual(adrFiles(), before);
+  });
+
+  suite('with chat memory', () => {
+    suiteSetup(async () => {
+      await requireFakeModel();
+      await newChat();
+      await ask('@context should checkout publish an OrderPlaced event instead of calling billing?');
+      // The chat answers one request at a time: when the next one reaches the model, the first
+      // conversation turn is complete and in memory.
+      await ask('@context and what about refunds?');
+    });
+
+    teardown(async () => {
+      await vscode.commands.executeCommand('fakeLm.setReply', null);
+    });
+
+    test('Propose Decisions from Chat Memory… records the proposal the user picks as an ADR', async () => {
+      const before = adrFiles();
+      await vscode.commands.executeCommand(
+        'fakeLm.setReply',
+        JSON.stringify([{ title: 'Publish order events from checkout', context: 'Checkout calls billing directly.', decision: 'Checkout publishes OrderPlaced.', consequences: 'Billing subscribes to it.' }]),
+      );
+      const asked = (await requests()).length;
+      const t = track(run('proactiveContext.consolidateMemory'));
+      await waitFor(async () => ((await requests()).length > asked || t.settled() ? true : undefined), 20_000, 'the model to be asked for decisions');
+      await sleep(1000);
+      if (t.settled()) {
+        await t.done;
+        assert.fail(`the command ended without offering the proposal (the model was ${(await requests()).length > asked ? '' : 'not '}asked)`);
+      }
+      await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await vscode.commands.executeCommand('workbench.action.quickPickManyToggle');
+      await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the proposal pick to be accepted');
+      const added = adrFiles().filter((f) => !before.includes(f));
+      try {
+        assert.equal(added.length, 1, `expected one new ADR, got ${added.join(', ')}`);
+        assert.match(added[0], /^\d{4}-publish-order-events-from-checkout\.md$/);
+        const text = fs.readFileSync(path.join(workspaceRoot(), 'docs', 'adr', added[0]), 'utf8');
+        assert.match(text, /Checkout publishes OrderPlaced\./);
+      } finally {
+        for (const f of added) fs.rmSync(path.join(workspaceRoot(), 'docs', 'adr', f), { force: true });
+      }
+    });
+
+    test('Propose Decisions from Chat Memory… with a reply that holds no decisions ends without an error and writes nothing', async () => {
+      const before = adrFiles();
+      await vscode.commands.executeCommand('fakeLm.setReply', 'I could not find any decisions in these conversations.');
+      const t = track(run('proactiveContext.consolidateMemory'));
+      await waitFor(async () => (t.settled() ? true : undefined), 20_000, 'the command to end');
+      await t.done; // rejects if the command failed
+      assert.deepEqual(adrFiles(), before);
+    });
+  });
+
+});
+
+suite('palette commands: coverage', () => {
+  test('every command in contributes.commands is exercised by the palette command tests', () => {
+    const declared = manifest.contributes.commands.map((c) => c.command);
+    assert.deepEqual(declared.filter((id) => !covered.has(id)), []);
+  });
+});

@@ -1,0 +1,129 @@
+// What the panel follows: the cursor after it stops (debounced, older work cancelled), and honest
+// states for editors that are not files of the workspace, or no editor at all.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { sleep, waitFor, workspaceRoot } from './chatSupport';
+import { closeAllEditors, languageReady, lineOf, openAt, settle, testApi, waitForPanel, type ActivitySnapshot, type PanelSnapshot, type TestApi } from './support';
+
+const FILE = 'src/pricing.ts';
+const IDLE_STATUS = '$(lightbulb) —';
+
+suite('activity tracker', () => {
+  let api: TestApi;
+
+  suiteSetup(async () => {
+    api = await testApi();
+    await languageReady(vscode.Uri.file(path.join(workspaceRoot(), ...FILE.split('/'))));
+  });
+
+  suiteTeardown(async () => {
+    await closeAllEditors();
+  });
+
+  test('the symbol at the cursor on line 18 of src/pricing.ts is applyDiscount', async () => {
+    const editor = await openAt(FILE, 1);
+    await settle(api);
+    const seen: ActivitySnapshot[] = [];
+    const sub = api.onDidChangeActivity((a) => seen.push(a));
+    try {
+      // The editor's symbols have a short time budget per move; a busy language server may miss one.
+      const activity = await waitFor(
+        async () => {
+          editor.selection = new vscode.Selection(17, 2 + seen.length, 17, 2 + seen.length);
+          await sleep(400);
+          return seen.find((a) => a.path === FILE && a.line === 18 && a.symbol !== undefined);
+        },
+        20_000,
+        'an activity on line 18 with a symbol',
+      );
+      assert.equal(activity.kind, 'file');
+      assert.equal(activity.symbol, 'applyDiscount');
+    } finally {
+      sub.dispose();
+    }
+    const state = await waitForPanel(api, (s) => s.file === FILE && s.phase === 'ready' && s.symbol === 'applyDiscount', 60_000, 'the panel to show applyDiscount');
+    assert.ok(state.items.length > 0);
+  });
+
+  test('ten quick cursor moves update the panel once, for where the cursor stopped', async () => {
+    const subtotal = await lineOf(FILE, 'export function subtotal');
+    const legacy = await lineOf(FILE, 'export function legacyTotalCents');
+    const editor = await openAt(FILE, subtotal + 1);
+    await waitForPanel(api, (s) => s.file === FILE && s.symbol === 'subtotal', 60_000, 'the panel to show subtotal');
+    await settle(api);
+
+    const activities: ActivitySnapshot[] = [];
+    const states: PanelSnapshot[] = [];
+    const subs = [api.onDidChangeActivity((a) => activities.push(a)), api.onDidUpdatePanel((s) => states.push(s))];
+    const runsBefore = api.suggestionRuns();
+    try {
+      const lines = [legacy + 1, subtotal + 1, legacy + 1, subtotal + 1, legacy + 1, subtotal + 1, legacy + 1, subtotal + 1, legacy + 1, 18];
+      for (const [i, line] of lines.entries()) {
+        editor.selection = new vscode.Selection(line - 1, 2 + i, line - 1, 2 + i);
+        await sleep(3);
+      }
+      await waitForPanel(api, (s) => s.phase === 'ready' && s.file === FILE && s.symbol === 'applyDiscount', 30_000, 'the panel to show applyDiscount');
+      await settle(api);
+    } finally {
+      for (const s of subs) s.dispose();
+    }
+
+    const runs = api.suggestionRuns() - runsBefore;
+    assert.ok(runs >= 1 && runs <= 2, `ten quick moves computed suggestions ${runs} times`);
+    assert.ok(activities.length <= 2, `ten quick moves produced ${activities.length} activities: ${activities.map((a) => a.line).join(', ')}`);
+    const last = activities[activities.length - 1];
+    assert.deepEqual([last.path, last.line, last.symbol], [FILE, 18, 'applyDiscount']);
+
+    // Cancellation: once the panel shows the newest position, no older one comes back over it.
+    const first = states.findIndex((s) => s.symbol === 'applyDiscount');
+    assert.ok(first >= 0, 'the panel never showed applyDiscount');
+    const later = states.slice(first).filter((s) => s.symbol !== 'applyDiscount');
+    assert.deepEqual(later.map((s) => `${s.phase} ${s.symbol}`), [], 'an older position replaced the newest one in the panel');
+    assert.equal(api.panelState().symbol, 'applyDiscount');
+  });
+
+  test('an untitled editor shows an explanation, not an error', async () => {
+    const doc = await vscode.workspace.openTextDocument({ content: 'x' });
+    await vscode.window.showTextDocument(doc);
+    try {
+      const state = await waitForPanel(api, (s) => s.phase === 'unsupported-document' && /untitled/.test(s.message ?? ''), 10_000, 'the panel to explain the untitled editor');
+      assert.match(state.message ?? '', /not a file of the workspace/);
+      assert.deepEqual(state.items, []);
+      assert.equal(state.file, undefined);
+      assert.equal(api.statusBarText(), IDLE_STATUS);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  test('a file outside the workspace folder says it is outside the workspace', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pc-outside-'));
+    assert.ok(path.relative(workspaceRoot(), dir).startsWith('..'), 'the temporary folder is inside the workspace');
+    const file = path.join(dir, 'elsewhere.ts');
+    fs.writeFileSync(file, 'export const elsewhere = 1;\n');
+    try {
+      await openAt(FILE, 18);
+      await waitForPanel(api, (s) => s.file === FILE, 30_000, 'the panel to show src/pricing.ts');
+      await vscode.window.showTextDocument(vscode.Uri.file(file));
+      const state = await waitForPanel(api, (s) => s.phase === 'unsupported-document' && /outside the workspace/.test(s.message ?? ''), 10_000, 'the panel to say the file is outside the workspace');
+      assert.deepEqual(state.items, [], 'items of the previous file are still shown');
+      assert.equal(api.statusBarText(), IDLE_STATUS, 'the status bar still counts the previous file');
+    } finally {
+      await closeAllEditors();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('closing every editor leaves the panel asking to open a file', async () => {
+    await openAt(FILE, 18);
+    await waitForPanel(api, (s) => s.file === FILE, 30_000, 'the panel to show src/pricing.ts');
+    await closeAllEditors();
+    const state = await waitForPanel(api, (s) => s.phase === 'no-editor', 10_000, 'the panel to show that no editor is open');
+    assert.match(state.message ?? '', /Open a file/);
+    assert.deepEqual(state.items, []);
+    assert.equal(api.statusBarText(), IDLE_STATUS);
+  });
+});
