@@ -357,7 +357,8 @@ export class SubscriptionRegistry {
       case 'symbol': {
         let pathText: string | undefined;
         let symbol = request.symbol?.trim();
-        if (symbol) pathText = raw;
+        // With the name given separately, the target is the path, or `path::name` as shown to users.
+        if (symbol) pathText = (raw.includes('::') ? raw.slice(0, raw.indexOf('::')) : raw).trim() || undefined;
         else {
           const at = raw.indexOf('::');
           if (at >= 0) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Engine } from '../../core/engine';
+import { MemoryError } from '../../core/memory/memoryStore';
 import { percentile, type ProviderMetrics } from '../../core/provider/provider';
 import type { ActivityTracker } from '../activityTracker';
 import type { EngineHost } from '../engines';
@@ -113,6 +114,10 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, host
       } catch (err) {
         if (err instanceof vscode.LanguageModelError) {
           void vscode.window.showErrorMessage(`The language model could not answer (${err.code}): ${err.message}`);
+          return [];
+        }
+        if (err instanceof MemoryError) {
+          void vscode.window.showInformationMessage(`Proactive Context: ${err.message}`);
           return [];
         }
         throw err;

@@ -63,6 +63,10 @@ describe('SubscriptionRegistry', () => {
     const sym = reg.subscribe({ kind: 'symbol', target: 'src/a.ts', symbol: 'parse' }).subscription;
     assert.equal(sym.target, 'src/a.ts::parse');
     assert.equal(reg.subscribe({ kind: 'symbol', target: 'src/a.ts::parse' }).subscription.id, sym.id);
+    // The palette and chat send the shown form `path::name` together with the name.
+    const both = reg.subscribe({ kind: 'symbol', target: 'src/a.ts::parse', symbol: 'parse' }).subscription;
+    assert.equal(both.id, sym.id);
+    assert.equal(both.path, 'src/a.ts');
     const bare = reg.subscribe({ kind: 'symbol', target: 'Store.open' }).subscription;
     assert.equal(bare.target, '::Store.open');
     assert.equal(bare.path, undefined);
