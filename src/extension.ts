@@ -27,6 +27,7 @@ export interface ProactiveContextApi {
 }
 
 export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
+  const started = performance.now();
   const log = createLog();
   context.subscriptions.push(log);
   const logger = asLogger(log);
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
 
   // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
   setTimeout(() => tracker.refresh(), 0);
+  log.info(`Proactive Context ${context.extension.packageJSON.version} activated in ${(performance.now() - started).toFixed(1)} ms`);
 
   return {
     onDidChangeActivity: (listener) =>
