@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
 function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
   context.subscriptions.push(
     engines.onDidOpenEngine(({ folder, engine }) => {
-      engine.addSource(languageServerSource(folder));
+      engine.addSource(languageServerSource(folder), { slow: true });
       for (const n of engine.store.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
       engine.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);

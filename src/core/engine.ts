@@ -85,6 +85,7 @@ export class Engine {
   private configSnapshot: CoreConfig;
   private readonly disposables: (() => void)[] = [];
   private readonly sources: SuggestionSource[] = [];
+  private readonly slowSources: SuggestionSource[] = [];
   private readonly indexingEmitter = new Emitter<{ done: number; total: number } | undefined>();
   private readonly dataEmitter = new Emitter<string[]>();
   private progress: { done: number; total: number } | undefined;
@@ -165,13 +166,22 @@ export class Engine {
     this.configSnapshot = resolveConfig(partial);
   }
 
-  /** Extra suggestion sources from the adapter (language-server callers, diagnostics). */
-  addSource(source: SuggestionSource): void {
-    this.sources.push(source);
+  /**
+   * Extra suggestion sources from the adapter. Slow ones (language servers) are only asked when a
+   * caller passes `includeSlow`, so a first answer never waits for them.
+   */
+  addSource(source: SuggestionSource, options: { slow?: boolean } = {}): void {
+    (options.slow ? this.slowSources : this.sources).push(source);
   }
 
-  suggest(query: ProactiveQuery, options: SuggestOptions = {}): Promise<ContextSuggestion> {
-    return this.provider.suggest(this.normalizeQuery(query), options);
+  suggest(query: ProactiveQuery, options: SuggestOptions & { includeSlow?: boolean } = {}): Promise<ContextSuggestion> {
+    const extra = options.includeSlow && this.slowSources.length ? { extraSources: [...(options.extraSources ?? []), ...this.slowSources] } : {};
+    return this.provider.suggest(this.normalizeQuery(query), { ...options, ...extra });
+  }
+
+  /** True when there are slow sources a second pass would add. */
+  get hasSlowSources(): boolean {
+    return this.slowSources.length > 0;
   }
 
   symbolAt(file: string, line: number): { name: string; startLine: number; endLine: number } | undefined {

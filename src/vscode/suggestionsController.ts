@@ -23,6 +23,7 @@ const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], strin
 export class SuggestionsController implements vscode.Disposable {
   private last: { suggestion: ContextSuggestion; engine: Engine; folder: vscode.WorkspaceFolder; activity: Extract<Activity, { kind: 'file' }> } | undefined;
   private readonly useful = new Set<string>();
+  private readonly dismissedHere = new Set<string>();
   private readonly pinned = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly panelLatencies: number[] = [];
@@ -77,23 +78,23 @@ export class SuggestionsController implements vscode.Disposable {
       return;
     }
     if (signal.aborted) return;
+    if (!this.last || this.last.activity.path !== activity.path) this.dismissedHere.clear();
     if (!this.last || this.last.activity.path !== activity.path) {
       // Keep the old items while the new ones load; say which file they are for.
       this.view.setState(buildPanelState({ phase: 'loading', file: activity.path, symbol: activity.symbol?.name, indexing: engine.indexingProgress }));
     }
+    const query = {
+      currentFile: activity.path,
+      cursorPosition: { line: activity.line, column: activity.column },
+      selection: activity.selection,
+      currentSymbol: activity.symbol?.name,
+      recentFiles: activity.recentFiles,
+    };
     let suggestion: ContextSuggestion;
     this.suggestCount++;
     try {
-      suggestion = await engine.suggest(
-        {
-          currentFile: activity.path,
-          cursorPosition: { line: activity.line, column: activity.column },
-          selection: activity.selection,
-          currentSymbol: activity.symbol?.name,
-          recentFiles: activity.recentFiles,
-        },
-        { signal, symbolRange: activity.symbol },
-      );
+      // First the engine's own answer, at once; language servers enrich it in a second pass.
+      suggestion = await engine.suggest(query, { signal, symbolRange: activity.symbol, record: !engine.hasSlowSources });
     } catch (err) {
       if (signal.aborted) return;
       this.fail((err as Error).message);
@@ -106,7 +107,25 @@ export class SuggestionsController implements vscode.Disposable {
     this.panelLatencies.push(elapsed);
     if (this.panelLatencies.length > 200) this.panelLatencies.shift();
     this.log.trace(`Suggestions for ${activity.path}:${activity.line} in ${suggestion.latencyMs} ms (panel updated ${elapsed.toFixed(1)} ms after the cursor stopped)`);
-    if (this.view.visible) engine.provider.markShown(suggestion.id);
+    if (!engine.hasSlowSources) {
+      if (this.view.visible) engine.provider.markShown(suggestion.id);
+      return;
+    }
+    let enriched: ContextSuggestion;
+    try {
+      enriched = await engine.suggest(query, { signal, symbolRange: activity.symbol, includeSlow: true });
+    } catch (err) {
+      if (!signal.aborted) this.log.warn(`Language-server enrichment failed: ${(err as Error).message}`);
+      return;
+    }
+    if (signal.aborted || this.last?.suggestion !== suggestion) return;
+    // Keep what the user already dismissed from the first answer out of the second.
+    const gone = new Set(this.dismissedHere);
+    enriched.items = enriched.items.filter((i) => !gone.has(i.entityId));
+    this.last = { suggestion: enriched, engine, folder: activity.folder, activity };
+    this.render();
+    this.log.trace(`Language-server enrichment for ${activity.path}:${activity.line} done ${(performance.now() - stoppedAt).toFixed(1)} ms after the cursor stopped`);
+    if (this.view.visible) engine.provider.markShown(enriched.id);
   }
 
   /** Re-renders the current suggestion (after dismiss/useful/pin, or indexing progress). */
@@ -155,6 +174,7 @@ export class SuggestionsController implements vscode.Disposable {
     }
     const { engine, suggestion, folder } = last;
     try {
+      if (command.type === 'open' || command.type === 'useful' || command.type === 'dismiss') engine.provider.ensureRecorded(suggestion);
       switch (command.type) {
         case 'open':
           engine.provider.markUsed(suggestion.id, item.entityId);
@@ -167,6 +187,7 @@ export class SuggestionsController implements vscode.Disposable {
           return;
         case 'dismiss':
           engine.provider.dismiss(suggestion.id, item.entityId);
+          this.dismissedHere.add(item.entityId);
           suggestion.items = suggestion.items.filter((i) => i.entityId !== item.entityId);
           this.render();
           return;

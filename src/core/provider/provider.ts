@@ -74,6 +74,8 @@ export interface SuggestOptions {
   sourceTimeoutMs?: number;
   /** The definition around the cursor when the adapter knows it (editor symbols). */
   symbolRange?: { name: string; startLine: number; endLine: number };
+  /** Sources for this call only (slow ones, such as language servers, asked for in a second pass). */
+  extraSources?: readonly SuggestionSource[];
 }
 
 const SUGGESTION_HISTORY = 2000;
@@ -107,7 +109,7 @@ export class ProactiveContextProvider {
     const q: ProactiveQuery = { ...query, currentSymbol: query.currentSymbol ?? symbolRange?.name };
     const ctx: SourceContext = { query: q, symbolRange, config, now, signal, note: (t) => notes.includes(t) || notes.push(t) };
 
-    const enabled = this.sources.filter((s) => s.kinds.some((k) => config.enabledKinds[k]));
+    const enabled = [...this.sources, ...(options.extraSources ?? [])].filter((s) => s.kinds.some((k) => config.enabledKinds[k]));
     const timeout = options.sourceTimeoutMs ?? 3000;
     const results = await Promise.all(enabled.map((s) => this.collect(s, ctx, timeout)));
     if (signal.aborted) throw new ProviderError('Cancelled');
@@ -141,6 +143,12 @@ export class ProactiveContextProvider {
     if (options.record !== false) this.record(suggestion, contextKey);
     this.triggerWatches(suggestion);
     return suggestion;
+  }
+
+  /** Stores a suggestion made with `record: false` once the user acts on it (idempotent). */
+  ensureRecorded(s: ContextSuggestion): void {
+    const known = this.store.read((db) => one(db, 'SELECT id FROM suggestions WHERE id = ?', [s.id]));
+    if (!known) this.record(s, contextKeyOf(s.query));
   }
 
   /** Marks an item (by entity id or index) as used; stored and fed back into ranking. */
