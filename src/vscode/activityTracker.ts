@@ -24,7 +24,8 @@ export interface ActivityEvent {
   signal: AbortSignal;
 }
 
-const SYMBOL_TIMEOUT_MS = 400;
+// The code index knows the symbol too; never hold the panel back long for the language server.
+const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
 
 /**
