@@ -199,7 +199,8 @@ export class Workbench {
     await input.fill(`>${label}`);
     const row = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first();
     await row.waitFor({ state: 'visible', timeout: timeoutMs });
-    await this.page.keyboard.press('Enter');
+    // Click the row: Enter would run whichever command the palette ranks first.
+    await row.click();
     // A command that opens a quick pick of its own keeps the widget up: `awaitClose: false`.
     if (awaitClose) await input.waitFor({ state: 'hidden', timeout: timeoutMs });
   }
@@ -256,7 +257,13 @@ export class Workbench {
     await this.page.keyboard.press('Control+G');
     await input.waitFor({ state: 'visible', timeout: timeoutMs });
     await this.page.keyboard.type(String(line));
-    await this.page.locator('.quick-input-widget .monaco-list-row, .quick-input-widget .quick-input-message').first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => {});
+    // Enter does nothing until the picker has turned the typed text into its "Go to line" row.
+    const deadline = Date.now() + timeoutMs;
+    while ((await input.inputValue()) !== `:${line}`) {
+      if (Date.now() > deadline) throw new Error(`Go to Line shows ${JSON.stringify(await input.inputValue())}, expected ":${line}"`);
+      await sleep(20);
+    }
+    await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: String(line) }).first().waitFor({ state: 'visible', timeout: timeoutMs });
     await beforeEnter?.();
     await this.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: timeoutMs });
@@ -353,7 +360,20 @@ export class Workbench {
     return this.webviewBody().locator(`.item[data-entity-id="${cssEscape(entityId)}"]`);
   }
 
-  /** Writes keys into the user settings.json (VS Code applies them live). */
+  /** Switches the colour theme (its settings id, e.g. "Default Dark Modern") with "Preferences: Color Theme". */
+  async setColorTheme(name, { timeoutMs = 15_000 } = {}) {
+    await this.runCommand('Preferences: Color Theme', { awaitClose: false });
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    // The picker labels the built-in themes without their "Default " prefix (the settings id keeps it).
+    // Typing in the picker also searches the (unreachable) marketplace: pick from the installed list.
+    const label = name.replace(/^Default /, '');
+    const row = this.page.locator('.quick-input-widget .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    await row.click();
+    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+  }
+
+  /** Writes keys into the user settings.json (read at start; edits while running are not always seen). */
   setUserSettings(patch) {
     const file = this.run.path('user-data', 'User', 'settings.json');
     const current = JSON.parse(fs.readFileSync(file, 'utf8'));
