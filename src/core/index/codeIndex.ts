@@ -144,6 +144,11 @@ const PARSE_LIMIT_MS = 3000;
 const MINIFIED = /\.min\.(js|mjs|cjs)$/;
 const MAX_BINDING_STEPS = 5000;
 const LAST_BUILD_KEY = 'codeIndex.lastBuild';
+/** Rows of the code tables carry a file id; queries give the path back under the old column name. */
+const SYMBOL_COLS = 'f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container, s.exported AS exported, s.deprecated AS deprecated';
+const SYMBOLS = 'symbols s JOIN files f ON f.id = s.file';
+const CALL_COLS = 'f.path AS path, c.name AS name, c.qualifier AS qualifier, c.line AS line, c.col AS col, c.enclosing AS enclosing';
+const CALLS = 'calls c JOIN files f ON f.id = c.file';
 const MANIFESTS_KEY = 'codeIndex.packageManifests';
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
@@ -329,7 +334,7 @@ export class CodeIndex {
     if (rel === undefined) return undefined;
     const row = one<SymbolRow>(
       this.db,
-      'SELECT * FROM symbols WHERE path = ? AND start_line <= ? AND end_line >= ? ORDER BY (end_line - start_line) ASC, start_line DESC LIMIT 1',
+      `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE f.path = ? AND s.start_line <= ? AND s.end_line >= ? ORDER BY (s.end_line - s.start_line) ASC, s.start_line DESC LIMIT 1`,
       [rel, line, line],
     );
     return row && toSymbol(row);
@@ -337,13 +342,13 @@ export class CodeIndex {
 
   /** Every definition of a name, exported ones first. */
   definitions(name: string): IndexedSymbol[] {
-    return all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ? ORDER BY exported DESC, path, start_line', [name]).map(toSymbol);
+    return all<SymbolRow>(this.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? ORDER BY s.exported DESC, f.path, s.start_line`, [name]).map(toSymbol);
   }
 
   symbolsIn(path: string): IndexedSymbol[] {
     const rel = this.rel(path);
     if (rel === undefined) return [];
-    return all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE path = ? ORDER BY start_line, end_line DESC', [rel]).map(toSymbol);
+    return all<SymbolRow>(this.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC`, [rel]).map(toSymbol);
   }
 
   /**
@@ -354,8 +359,8 @@ export class CodeIndex {
   callers(target: { name: string; path?: string; line?: number }, limit = 200): CallerRef[] {
     const rel = target.path === undefined ? undefined : this.rel(target.path);
     let defs = rel === undefined
-      ? all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ?', [target.name])
-      : all<SymbolRow>(this.db, 'SELECT * FROM symbols WHERE name = ? AND path = ? ORDER BY (end_line - start_line)', [target.name, rel]);
+      ? all<SymbolRow>(this.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ?`, [target.name])
+      : all<SymbolRow>(this.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? AND f.path = ? ORDER BY (s.end_line - s.start_line)`, [target.name, rel]);
     if (rel !== undefined && target.line !== undefined) {
       const line = target.line;
       const around = defs.find((d) => d.start_line <= line && d.end_line >= line);
@@ -369,7 +374,7 @@ export class CodeIndex {
       for (const ref of this.callsTo(def)) keepBest(found, ref);
     }
     if (!found.size) {
-      for (const c of all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ? ORDER BY path, line LIMIT ?', [target.name, limit])) {
+      for (const c of all<CallRow>(this.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? ORDER BY f.path, c.line LIMIT ?`, [target.name, limit])) {
         keepBest(found, { ...callRef(c), confidence: 'name' });
       }
     }
@@ -382,25 +387,25 @@ export class CodeIndex {
   importsOf(path: string): string[] {
     const rel = this.rel(path);
     if (rel === undefined) return [];
-    return all<{ resolved: string }>(this.db, 'SELECT DISTINCT resolved FROM imports WHERE path = ? AND resolved IS NOT NULL AND resolved <> path ORDER BY resolved', [rel]).map((r) => r.resolved);
+    return all<{ resolved: string }>(this.db, 'SELECT DISTINCT i.resolved AS resolved FROM imports i JOIN files f ON f.id = i.file WHERE f.path = ? AND i.resolved IS NOT NULL AND i.resolved <> f.path ORDER BY i.resolved', [rel]).map((r) => r.resolved);
   }
 
   /** Workspace files that import this file. */
   importersOf(path: string): string[] {
     const rel = this.rel(path);
     if (rel === undefined) return [];
-    return all<{ path: string }>(this.db, 'SELECT DISTINCT path FROM imports WHERE resolved = ? AND path <> resolved ORDER BY path', [rel]).map((r) => r.path);
+    return all<{ path: string }>(this.db, 'SELECT DISTINCT f.path AS path FROM imports i JOIN files f ON f.id = i.file WHERE i.resolved = ? AND f.path <> i.resolved ORDER BY f.path', [rel]).map((r) => r.path);
   }
 
   /** Calls in a file to definitions marked deprecated, resolved by the same rules as callers(). */
   deprecatedUsedIn(path: string): DeprecatedUse[] {
     const rel = this.rel(path);
     if (rel === undefined) return [];
-    const names = all<{ name: string }>(this.db, 'SELECT DISTINCT name FROM calls WHERE path = ?', [rel]).map((r) => r.name);
+    const names = all<{ name: string }>(this.db, 'SELECT DISTINCT c.name AS name FROM calls c JOIN files f ON f.id = c.file WHERE f.path = ?', [rel]).map((r) => r.name);
     const defs: SymbolRow[] = [];
     for (let i = 0; i < names.length; i += 500) {
       const chunk = names.slice(i, i + 500);
-      defs.push(...all<SymbolRow>(this.db, `SELECT * FROM symbols WHERE deprecated = 1 AND name IN (${chunk.map(() => '?').join(',')})`, chunk));
+      defs.push(...all<SymbolRow>(this.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.deprecated = 1 AND s.name IN (${chunk.map(() => '?').join(',')})`, chunk));
     }
     const out = new Map<string, DeprecatedUse>();
     for (const def of defs) {
@@ -524,32 +529,54 @@ export class CodeIndex {
     const db = this.db;
     const now = Date.now();
     const stmts = {
-      delSymbols: db.prepare('DELETE FROM symbols WHERE path = ?'),
-      delCalls: db.prepare('DELETE FROM calls WHERE path = ?'),
-      delImports: db.prepare('DELETE FROM imports WHERE path = ?'),
-      delFile: db.prepare('DELETE FROM files WHERE path = ?'),
-      file: db.prepare('INSERT OR REPLACE INTO files (path, hash, lang, size, mtime, indexed_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      fileId: db.prepare('SELECT id FROM files WHERE path = ?'),
+      delSymbols: db.prepare('DELETE FROM symbols WHERE file = ?'),
+      delCalls: db.prepare('DELETE FROM calls WHERE file = ?'),
+      delImports: db.prepare('DELETE FROM imports WHERE file = ?'),
+      delFile: db.prepare('DELETE FROM files WHERE id = ?'),
+      // An upsert keeps a file's id, so nothing else refers to a stale one.
+      file: db.prepare(
+        'INSERT INTO files (path, hash, lang, size, mtime, indexed_at) VALUES (?, ?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, lang = excluded.lang, size = excluded.size, mtime = excluded.mtime, indexed_at = excluded.indexed_at',
+      ),
       touch: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
-      symbol: db.prepare('INSERT INTO symbols (path, name, kind, start_line, end_line, container, exported, deprecated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      call: db.prepare('INSERT INTO calls (path, name, qualifier, line, col, enclosing) VALUES (?, ?, ?, ?, ?, ?)'),
-      import: db.prepare('INSERT INTO imports (path, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
+      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      call: db.prepare('INSERT INTO calls (file, name, qualifier, line, col, enclosing) VALUES (?, ?, ?, ?, ?, ?)'),
+      import: db.prepare('INSERT INTO imports (file, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
     };
     const exec = (s: { run(p: SqlValue[]): void }, p: SqlValue[]) => s.run(p);
+    const idOf = (path: string): number | undefined => {
+      const s = stmts.fileId;
+      try {
+        s.bind([path]);
+        return s.step() ? Number(s.get()[0]) : undefined;
+      } finally {
+        s.reset();
+      }
+    };
+    const clear = (id: number) => {
+      for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports]) exec(s, [id]);
+    };
     db.run('BEGIN');
     try {
       for (const p of removed) {
-        for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports, stmts.delFile]) exec(s, [p]);
+        const id = idOf(p);
+        if (id === undefined) continue;
+        clear(id);
+        exec(stmts.delFile, [id]);
       }
       for (const e of entries) {
         if (!e.facts) {
           exec(stmts.touch, [e.size, e.mtime, e.path]);
           continue;
         }
-        for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports]) exec(s, [e.path]);
+        const old = idOf(e.path);
+        if (old !== undefined) clear(old);
         exec(stmts.file, [e.path, e.hash, e.lang, e.size, e.mtime, now]);
-        for (const s of e.facts.symbols) exec(stmts.symbol, [e.path, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0]);
-        for (const c of e.facts.calls) exec(stmts.call, [e.path, c.name, c.qualifier ?? null, c.line, c.column, c.enclosing ?? null]);
-        for (const i of e.imports ?? []) exec(stmts.import, [e.path, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
+        const id = old ?? idOf(e.path)!;
+        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0]);
+        for (const c of e.facts.calls) exec(stmts.call, [id, c.name, c.qualifier ?? null, c.line, c.column, c.enclosing ?? null]);
+        for (const i of e.imports ?? []) exec(stmts.import, [id, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
       }
       db.run('COMMIT');
     } catch (err) {
@@ -567,7 +594,7 @@ export class CodeIndex {
   private graph(): ImportGraph {
     if (!this.importGraph) {
       const graph: ImportGraph = { importers: new Map(), modules: new Map(), targets: new Map() };
-      for (const r of all<{ path: string; resolved: string | null; names: string }>(this.db, 'SELECT path, resolved, names FROM imports')) {
+      for (const r of all<{ path: string; resolved: string | null; names: string }>(this.db, 'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file')) {
         try {
           addImportRow(graph, r.path, r.resolved, JSON.parse(r.names) as ImportName[]);
         } catch {
@@ -656,7 +683,7 @@ export class CodeIndex {
     const { modules } = this.graph();
     // Where the method's own class (or Rust impl, whose methods sit in the type's file) spans.
     const classSpans = isMethod
-      ? all<{ start_line: number; end_line: number }>(this.db, "SELECT start_line, end_line FROM symbols WHERE path = ? AND name = ? AND kind IN ('class', 'interface')", [def.path, def.container!])
+      ? all<{ start_line: number; end_line: number }>(this.db, "SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN ('class', 'interface')", [def.path, def.container!])
       : [];
     const insideClass = (c: CallRow) =>
       c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
@@ -669,8 +696,8 @@ export class CodeIndex {
       const callee = f.slice(f.lastIndexOf('.') + 1);
       if (byName.has(callee)) continue;
       const rows = onlyFile === undefined
-        ? all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ?', [callee])
-        : all<CallRow>(this.db, 'SELECT * FROM calls WHERE name = ? AND path = ?', [callee, onlyFile]);
+        ? all<CallRow>(this.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?`, [callee])
+        : all<CallRow>(this.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path = ?`, [callee, onlyFile]);
       const byFile = new Map<string, CallRow[]>();
       for (const r of rows) {
         let list = byFile.get(r.path);

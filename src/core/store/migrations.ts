@@ -132,4 +132,55 @@ export const indexMigrations: readonly string[] = [
   CREATE VIRTUAL TABLE docs_fts USING fts4 (path, heading, line, body, tokenize=unicode61);
   CREATE VIRTUAL TABLE decisions_fts USING fts4 (path, title, body, tokenize=unicode61);
   `,
+  // 2: the code index keys its rows by a file id instead of repeating the path text in every row and
+  // index (a third of the cache on a large repository). The code tables start empty: the next build
+  // parses every file again.
+  `
+  DROP TABLE symbols;
+  DROP TABLE calls;
+  DROP TABLE imports;
+  DROP TABLE files;
+  CREATE TABLE files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    hash TEXT NOT NULL,
+    lang TEXT,
+    size INTEGER NOT NULL,
+    mtime INTEGER NOT NULL,
+    indexed_at INTEGER NOT NULL
+  );
+  CREATE TABLE symbols (
+    id INTEGER PRIMARY KEY,
+    file INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    container TEXT,
+    exported INTEGER NOT NULL DEFAULT 0,
+    deprecated INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX symbols_name ON symbols (name);
+  CREATE INDEX symbols_file ON symbols (file);
+  CREATE TABLE calls (
+    file INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    qualifier TEXT,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    enclosing TEXT
+  );
+  CREATE INDEX calls_name ON calls (name);
+  CREATE INDEX calls_file ON calls (file);
+  CREATE TABLE imports (
+    file INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    resolved TEXT,
+    names TEXT NOT NULL DEFAULT '[]',
+    line INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX imports_file ON imports (file);
+  CREATE INDEX imports_resolved ON imports (resolved);
+  DELETE FROM meta WHERE key LIKE 'codeIndex.%';
+  `,
 ];

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, resolveConfig } from '../../../src/core/config';
 import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
+import { indexMigrations } from '../../../src/core/store/migrations';
+import { loadSqlJs } from '../../../src/core/store/sqlite';
 import { Store } from '../../../src/core/store/store';
 import { copyFixture } from './fixtureWorkspace';
 
@@ -218,6 +220,30 @@ describe('CodeIndex', () => {
       } finally {
         fresh.dispose();
         rmSync(fresh.stateDir, { recursive: true, force: true });
+      }
+    });
+
+    it('re-parses everything after upgrading a cache written with the first schema', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pc-index-state-'));
+      // A first-schema cache that claims every file is indexed, with stale rows keyed by path text.
+      const SQL = await loadSqlJs();
+      const old = new SQL.Database();
+      old.exec(indexMigrations[0]);
+      old.exec('PRAGMA user_version = 1');
+      old.run("INSERT INTO files (path, hash, lang, size, mtime, indexed_at) VALUES ('src/lib/math.ts', 'x', 'typescript', 1, 1, 1)");
+      old.run("INSERT INTO symbols (path, name, kind, start_line, end_line) VALUES ('src/lib/math.ts', 'stale', 'function', 1, 2)");
+      writeFileSync(join(dir, 'index.db'), old.export());
+      old.close();
+      const upgraded = await Store.open({ stateDir: dir });
+      try {
+        const idx = new CodeIndex(upgraded, root, defaultConfig);
+        const stats = await idx.build();
+        assert.deepEqual([stats.parsed, stats.skipped], [stats.files, 0]);
+        assert.deepEqual(idx.definitions('stale'), []);
+        assert.deepEqual(show(idx.callers({ name: 'main', path: 'src/lib/math.ts' })), ['src/app.ts:10 resolved in run']);
+      } finally {
+        upgraded.dispose();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
 
