@@ -51,6 +51,8 @@ test('a dismissed item disappears and stays dismissed after the window reloads',
   });
   await reloaded;
   await wb.waitReady();
+  // Let the workbench bring back the editor it had open before opening anything else.
+  await wb.waitForActiveTab('pricing.ts', 15_000).catch(() => {});
 
   let again = await showApplyDiscount();
   // Right after a reload the first answer can come before the git history is read again; the panel

@@ -234,17 +234,28 @@ export class Workbench {
   /** Opens a workspace file with Quick Open (Ctrl+P, type, Enter) and waits for its tab to be active. */
   async quickOpen(relPath, { timeoutMs = 20_000 } = {}) {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await this.focusEditor();
-    await this.page.keyboard.press('Control+P');
-    await input.waitFor({ state: 'visible', timeout: timeoutMs });
-    await input.fill(relPath);
     const base = path.posix.basename(relPath);
     const dir = path.posix.dirname(relPath);
-    const rows = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: base });
-    const row = dir === '.' ? rows.first() : rows.filter({ hasText: dir }).first();
-    await row.waitFor({ state: 'visible', timeout: timeoutMs });
-    await row.click();
-    await input.waitFor({ state: 'hidden', timeout: timeoutMs });
+    // The workbench may close a fresh picker while it is still restoring (after a start or a
+    // reload): try again then.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.focusEditor();
+        await this.page.keyboard.press('Control+P');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(relPath, { timeout: 5_000 });
+        const rows = this.page.locator('.quick-input-widget .monaco-list-row', { hasText: base });
+        const row = dir === '.' ? rows.first() : rows.filter({ hasText: dir }).first();
+        await row.waitFor({ state: 'visible', timeout: timeoutMs });
+        await row.click({ timeout: 5_000 });
+        await input.waitFor({ state: 'hidden', timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await this.page.keyboard.press('Escape').catch(() => {});
+        await sleep(500);
+      }
+    }
     await this.waitForActiveTab(base, timeoutMs);
   }
 
@@ -254,16 +265,26 @@ export class Workbench {
    */
   async goToLine(line, { beforeEnter, timeoutMs = 10_000 } = {}) {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await this.page.keyboard.press('Control+G');
-    await input.waitFor({ state: 'visible', timeout: timeoutMs });
-    await this.page.keyboard.type(String(line));
-    // Enter does nothing until the picker has turned the typed text into its "Go to line" row.
-    const deadline = Date.now() + timeoutMs;
-    while ((await input.inputValue()) !== `:${line}`) {
-      if (Date.now() > deadline) throw new Error(`Go to Line shows ${JSON.stringify(await input.inputValue())}, expected ":${line}"`);
-      await sleep(20);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.page.keyboard.press('Control+G');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await this.page.keyboard.type(String(line));
+        // Enter does nothing until the picker has turned the typed text into its "Go to line" row.
+        const deadline = Date.now() + 5_000;
+        while ((await input.inputValue({ timeout: 5_000 })) !== `:${line}`) {
+          if (Date.now() > deadline) throw new Error(`Go to Line shows ${JSON.stringify(await input.inputValue())}, expected ":${line}"`);
+          await sleep(20);
+        }
+        await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: String(line) }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        await this.page.keyboard.press('Escape').catch(() => {});
+        await sleep(300);
+        await this.focusEditor();
+      }
     }
-    await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: String(line) }).first().waitFor({ state: 'visible', timeout: timeoutMs });
     await beforeEnter?.();
     await this.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: timeoutMs });
