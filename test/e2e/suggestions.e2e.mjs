@@ -13,7 +13,7 @@ const FILE = 'src/pricing.ts';
 const APPLY_DISCOUNT = { symbol: 'applyDiscount', line: 18 };
 const SUBTOTAL = { symbol: 'subtotal', line: 13 };
 const ADR_FILE = '0003-cap-discounts-at-fifty-percent.md';
-const MOVES = 8;
+const MOVES = 10;
 const BAR_MS = 1000;
 const TARGET_MS = 150;
 
