@@ -406,7 +406,7 @@ export class Engine {
               relevanceScore: 0.8,
               reason: `${d.name} is deprecated (${d.definition.path}:${d.definition.line})`,
               location: { path: file, line: d.line },
-              entityId: `deprecated:${file}:${d.line}:${d.name}`,
+              entityId: `deprecated:${file}:${d.line}`,
               meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
             });
           }

@@ -67,7 +67,7 @@ async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ct
       title: `${call.from.name} — ${path}:${at + 1}`,
       summary: `${call.from.name} calls ${items[0].name}${call.fromRanges.length > 1 ? ` (${call.fromRanges.length} times)` : ''}.`,
       relevanceScore: 0.85,
-      reason: `calls ${items[0].name} (language server)`,
+      reason: 'confirmed by the language server',
       location: { path, line: at + 1 },
       entityId: `caller:${path}:${call.from.name}:${items[0].name}`,
       meta: { source: 'language-server', enclosing: call.from.name },
@@ -84,14 +84,17 @@ function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] 
     .map((d) => {
       const line = d.range.start.line + 1;
       const message = d.message.split('\n')[0];
+      // TypeScript says "'toCents' is deprecated."; other servers word it differently.
+      const name = /['"`]([^'"`]+)['"`] is deprecated/i.exec(message)?.[1];
       return {
         type: 'warning' as const,
-        title: `Deprecated API used at line ${line}`,
+        title: name ? `Deprecated: ${name} used at line ${line}` : `Deprecated API used at line ${line}`,
         summary: message,
         relevanceScore: 0.8,
         reason: `the language server marks this usage deprecated: ${message}`,
         location: { path: file, line },
-        entityId: `deprecated-diag:${file}:${line}:${message.slice(0, 80)}`,
+        // Same id as the code index's warning for this line, so the two merge into one item.
+        entityId: `deprecated:${file}:${line}`,
         meta: { source: 'diagnostics' },
       };
     });
