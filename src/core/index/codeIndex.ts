@@ -186,6 +186,16 @@ export class CodeIndex {
 
   /** Indexes the workspace in the background: never blocks for long, reports progress, can be cancelled. */
   async build(options: BuildOptions = {}): Promise<BuildStats> {
+    // Saving copies the whole cache: during the build, save rarely; the end of the build saves soon after.
+    const release = this.store.holdIndexSaves();
+    try {
+      return await this.buildAll(options);
+    } finally {
+      release();
+    }
+  }
+
+  private async buildAll(options: BuildOptions): Promise<BuildStats> {
     const started = Date.now();
     const { signal, onProgress } = options;
     let capped: ScanCap | undefined;

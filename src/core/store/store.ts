@@ -31,6 +31,8 @@ export interface StoreOptions {
   durableSaveDelayMs?: number;
   /** Delay before the index cache is written. */
   indexSaveDelayMs?: number;
+  /** Delay before the index cache is written while a bulk change holds saves back (see holdIndexSaves). */
+  heldIndexSaveDelayMs?: number;
 }
 
 /** A durable change: applied now, and replayed on a fresher copy if another process wrote meanwhile. Must be deterministic. */
@@ -58,6 +60,7 @@ export class Store {
   private seen: FileStamp | undefined;
   private durableTimer: NodeJS.Timeout | undefined;
   private indexTimer: NodeJS.Timeout | undefined;
+  private indexHolds = 0;
   private disposed = false;
   private readonly listeners = new Set<(n: StoreNotice) => void>();
   readonly notices: StoreNotice[] = [];
@@ -68,6 +71,7 @@ export class Store {
     private readonly logger: Logger,
     private readonly durableDelay: number,
     private readonly indexDelay: number,
+    private readonly heldIndexDelay: number,
   ) {
     this.durableDb = undefined as unknown as Database;
     this.indexDb = undefined as unknown as Database;
@@ -76,7 +80,7 @@ export class Store {
   static async open(options: StoreOptions): Promise<Store> {
     const SQL = await loadSqlJs();
     mkdirSync(options.stateDir, { recursive: true });
-    const store = new Store(SQL, options.stateDir, options.logger ?? nullLogger, options.durableSaveDelayMs ?? 150, options.indexSaveDelayMs ?? 2000);
+    const store = new Store(SQL, options.stateDir, options.logger ?? nullLogger, options.durableSaveDelayMs ?? 150, options.indexSaveDelayMs ?? 2000, options.heldIndexSaveDelayMs ?? 30_000);
     removeStaleTempFiles(options.stateDir, DURABLE);
     removeStaleTempFiles(options.stateDir, INDEX);
     store.withDurableLock(() => {
@@ -129,9 +133,29 @@ export class Store {
       this.indexTimer = setTimeout(() => {
         this.indexTimer = undefined;
         this.flushIndex();
-      }, this.indexDelay);
+      }, this.indexHolds > 0 ? this.heldIndexDelay : this.indexDelay);
       this.indexTimer.unref?.();
     }
+  }
+
+  /**
+   * Spaces out index saves while a bulk change (a cold build) runs: every save copies the whole
+   * cache, so saving every few seconds costs memory and time for nothing. Call the returned function
+   * when done; pending changes are then saved after the usual delay. flush() still saves at once.
+   */
+  holdIndexSaves(): () => void {
+    this.indexHolds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.indexHolds--;
+      if (this.indexHolds === 0 && this.indexDirty && !this.disposed) {
+        clearTimeout(this.indexTimer);
+        this.indexTimer = undefined;
+        this.markIndexDirty();
+      }
+    };
   }
 
   /** Drops the index cache and starts it empty; durable data is untouched. */
@@ -297,6 +321,8 @@ export class Store {
       throw new StoreSchemaError(path, version, migrations.length);
     }
     migrate(db, migrations, version);
+    // An upgraded cache may have dropped whole tables: give the space back instead of carrying it in memory.
+    if (!hasBackup && version > 0 && version < migrations.length) db.exec('VACUUM');
     return { db, migrated: version < migrations.length };
   }
 

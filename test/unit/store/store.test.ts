@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store, StoreSchemaError } from '../../../src/core/store/store';
 import { durableMigrations, indexMigrations } from '../../../src/core/store/migrations';
-import { all, one } from '../../../src/core/store/sqlite';
+import { all, loadSqlJs, one } from '../../../src/core/store/sqlite';
 import { MemoryLogger } from '../../../src/core/logger';
 
 const writer = join(__dirname, '..', '..', 'fixtures', 'store', 'writer.js');
@@ -132,6 +132,40 @@ describe('Store', () => {
     b.resetIndex();
     assert.deepEqual(subscriptionIds(b), ['durable-row']);
     b.dispose();
+  });
+
+  it('spaces out index saves while held and saves soon after release', async () => {
+    const store = await Store.open({ stateDir: dir, indexSaveDelayMs: 20, heldIndexSaveDelayMs: 60_000 });
+    const indexPath = join(dir, 'index.db');
+    const saved = () => (existsSync(indexPath) ? one<{ n: number }>(new SQL.Database(readFileSync(indexPath)), "SELECT count(*) AS n FROM meta WHERE key = 'k'")!.n : 0);
+    const SQL = await loadSqlJs();
+    const release = store.holdIndexSaves();
+    store.index.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
+    store.markIndexDirty();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(saved(), 0, 'not saved while held');
+    release();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(saved(), 1, 'saved after release');
+    store.dispose();
+  });
+
+  it('gives back the space of tables dropped by an index upgrade', async () => {
+    const SQL = await loadSqlJs();
+    const old = new SQL.Database();
+    old.exec(indexMigrations[0]);
+    old.exec('PRAGMA user_version = 1');
+    old.run('BEGIN');
+    for (let i = 0; i < 20000; i++) old.run('INSERT INTO calls (path, name, line, col) VALUES (?, ?, ?, ?)', [`src/some/rather/long/folder/file${i % 500}.ts`, `f${i}`, i, 1]);
+    old.run('COMMIT');
+    const before = old.export();
+    old.close();
+    writeFileSync(join(dir, 'index.db'), before);
+    const store = await Store.open({ stateDir: dir });
+    assert.equal(store.stats().schema.index, indexMigrations.length);
+    store.markIndexDirty();
+    store.dispose();
+    assert.ok(statSync(join(dir, 'index.db')).size < before.length / 4, `${statSync(join(dir, 'index.db')).size} of ${before.length} bytes`);
   });
 
   it('refuses a database written by a newer schema with a clear message', async () => {
