@@ -183,4 +183,9 @@ export const indexMigrations: readonly string[] = [
   CREATE INDEX imports_resolved ON imports (resolved);
   DELETE FROM meta WHERE key LIKE 'codeIndex.%';
   `,
+  // 3: co-change pairs are read whole into memory and written by primary key; nothing looks them up
+  // by their second file, so that index only cost space (a tenth of the cache on a large repository).
+  `
+  DROP INDEX cochange_pairs_b;
+  `,
 ];
