@@ -20,6 +20,8 @@ const opt = (name, def) => {
 const offset = Number(opt('offset', 300));
 const replay = Number(opt('replay', 300));
 const l2 = Number(opt('l2', 0.01));
+const pairwise = args.includes('--pairwise') ? (args.splice(args.indexOf('--pairwise'), 1), true) : false;
+const perQuery = args.includes('--per-query') ? (args.splice(args.indexOf('--per-query'), 1), true) : false;
 const roots = args;
 if (!roots.length) {
   process.stderr.write('usage: train-ranker.mjs [--offset 300] [--replay 300] ROOT...\n');
@@ -28,6 +30,9 @@ if (!roots.length) {
 
 const X = [];
 const Y = [];
+const W = [];
+const Q = [];
+let qid = 0;
 for (const root of roots) {
   await runCochangeEval(root, {
     replay,
@@ -35,11 +40,14 @@ for (const root of roots) {
     seed: 7,
     inspect: (q) => {
       const truth = new Set(q.truth);
-      // Each query weighs the same, however many candidates it has.
+      qid++;
+      // With --per-query each query weighs the same, however many candidates it has.
       const cands = candidateFeatures(q.query, { cochange: q.counts, imports: q.imports, files: q.files, now: q.now });
       for (const c of cands) {
         X.push(Array.from(c.x));
         Y.push(truth.has(c.path) ? 1 : 0);
+        W.push(perQuery ? 100 / Math.max(1, cands.length) : 1);
+        Q.push(qid);
       }
     },
   });
@@ -50,6 +58,7 @@ const sd = new Array(d).fill(0);
 for (const x of X) for (let j = 0; j < d; j++) mean[j] += x[j] / X.length;
 for (const x of X) for (let j = 0; j < d; j++) sd[j] += (x[j] - mean[j]) ** 2 / X.length;
 for (let j = 0; j < d; j++) sd[j] = Math.sqrt(sd[j]) || 1;
+const sumW = W.reduce((a, b) => a + b, 0);
 const Z = X.map((x) => x.map((v, j) => (v - mean[j]) / sd[j]));
 let w = new Array(d + 1).fill(0);
 const m = new Array(d + 1).fill(0);
@@ -61,12 +70,12 @@ for (let it = 1; it <= 400; it++) {
     let z = w[0];
     for (let j = 0; j < d; j++) z += w[j + 1] * Z[i][j];
     const p = 1 / (1 + Math.exp(-z));
-    const e = p - Y[i];
+    const e = (p - Y[i]) * W[i];
     g[0] += e;
     for (let j = 0; j < d; j++) g[j + 1] += e * Z[i][j];
   }
   for (let j = 0; j <= d; j++) {
-    g[j] = g[j] / Z.length + (j ? l2 * w[j] : 0);
+    g[j] = g[j] / sumW + (j ? l2 * w[j] : 0);
     m[j] = 0.9 * m[j] + 0.1 * g[j];
     v[j] = 0.999 * v[j] + 0.001 * g[j] * g[j];
     w[j] -= (lr * (m[j] / (1 - 0.9 ** it))) / (Math.sqrt(v[j] / (1 - 0.999 ** it)) + 1e-8);
@@ -74,6 +83,56 @@ for (let it = 1; it <= 400; it++) {
     if (j > 0 && w[j] < 0) w[j] = 0;
   }
 }
+if (pairwise) {
+  // Then order within each query: a logistic loss on (relevant, other) pairs of the same query,
+  // which is what recall@k rewards; at most 40 sampled others per relevant file.
+  const rand = mulberry32(11);
+  const pairs = [];
+  const byQuery = new Map();
+  Q.forEach((q, i) => {
+    let l = byQuery.get(q);
+    if (!l) byQuery.set(q, (l = { pos: [], neg: [] }));
+    (Y[i] ? l.pos : l.neg).push(i);
+  });
+  for (const { pos, neg } of byQuery.values()) {
+    for (const p of pos) {
+      const k = Math.min(40, neg.length);
+      for (let t = 0; t < k; t++) pairs.push([p, neg[Math.floor(rand() * neg.length)], 1 / pos.length / k]);
+    }
+  }
+  const sumP = pairs.reduce((a, b) => a + b[2], 0);
+  m.fill(0);
+  v.fill(0);
+  for (let it = 1; it <= 300; it++) {
+    const g = new Array(d + 1).fill(0);
+    for (const [a, b, wt] of pairs) {
+      let z = 0;
+      for (let j = 0; j < d; j++) z += w[j + 1] * (Z[a][j] - Z[b][j]);
+      const e = (-1 / (1 + Math.exp(z))) * wt;
+      for (let j = 0; j < d; j++) g[j + 1] += e * (Z[a][j] - Z[b][j]);
+    }
+    for (let j = 1; j <= d; j++) {
+      g[j] = g[j] / sumP + l2 * w[j];
+      m[j] = 0.9 * m[j] + 0.1 * g[j];
+      v[j] = 0.999 * v[j] + 0.001 * g[j] * g[j];
+      w[j] -= (0.02 * (m[j] / (1 - 0.9 ** it))) / (Math.sqrt(v[j] / (1 - 0.999 ** it)) + 1e-8);
+      if (w[j] < 0) w[j] = 0;
+    }
+  }
+  process.stderr.write(`${pairs.length} pairs\n`);
+}
+
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 // Back to raw feature space.
 const raw = [w[0]];
 for (let j = 0; j < d; j++) {

@@ -86,6 +86,8 @@ export const FEATURE_NAMES = [
   'logCommits',
   'pairRecencyWeek',
   'targetRecencyWeek',
+  'sharedImports',
+  'coImported',
 ] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
@@ -108,9 +110,10 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   maxFolder: 60,
   twoHop: 0.2,
   twoHopFanout: 30,
-  // Fitted by bench/synthetic/train-ranker.mjs on an older span of two public TypeScript histories
-  // (the 300 qualifying commits before the newest 300), so the eval on the newest ones is held out.
-  model: [-4.9799, 2.9176, 0.0492, 0.9291, 0.3815, 0.3386, 0.2429, 0.7236, 0.3775, 0, 0.2652, 0.1091, 0, 0, 1.0039, 0.0161, 0.0598, 0.5378, 0.4017],
+  // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300` on an older span of two public
+  // TypeScript histories (the 300 qualifying commits before the newest 300), so the eval on the newest
+  // ones is held out.
+  model: [-5.6338, 3.4375, 0.5546, 0.7018, 1.2063, 0.38, 0.4694, 0.6996, 0.5164, 0, 1.066, 1.1567, 0, 0, 0, 0, 0.1842, 0.3963, 0.4497, 0.9525, 0],
 };
 
 interface Candidate {
@@ -129,6 +132,9 @@ export interface ScoredCandidate {
 }
 
 const DAY = 86_400_000;
+/** Files imported by more files than this are hubs: what sits next to them says little. */
+const MAX_CO_IMPORTERS = 30;
+const MAX_SHARED_IMPORT_CANDIDATES = 40;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -284,6 +290,25 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     }
   }
 
+  if (ctx.imports) {
+    // Files imported next to this one by the same importers (the other parts of what uses it).
+    const importers = unique(ctx.imports.importersOf(path)).filter((p) => p !== path);
+    if (importers.length && importers.length <= MAX_CO_IMPORTERS) {
+      const co = new Map<string, number>();
+      for (const imp of importers) {
+        const others = unique(ctx.imports.importsOf(imp));
+        for (const o of others) if (o !== path) co.set(o, (co.get(o) ?? 0) + 1 / importers.length);
+      }
+      for (const [other, v] of co) {
+        if (!exists(other)) continue;
+        const c = get(other);
+        c.x[F.coImported] = v;
+        const s = 0.1 * v;
+        c.parts.push(s);
+        c.reasons.push([s, 'imported alongside this file']);
+      }
+    }
+  }
   const list = [...cands.values()];
   // ROSE order among co-changed candidates: confidence, then support.
   const co = list.filter((c) => c.x[F.coChanged] > 0).sort((a, b) => b.x[F.confidence] - a.x[F.confidence] || (b.support ?? 0) - (a.support ?? 0));
@@ -300,6 +325,21 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     c.x[F.logCommits] = Math.log1p(ctx.cochange.commitsOf(c.path));
     const last = ctx.cochange.lastTimeOf(c.path);
     c.x[F.targetRecencyWeek] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY / 7) : 0;
+  }
+  if (ctx.imports) {
+    // Files that import what this file imports work on the same thing (cosine over import sets).
+    const mine = new Set(ctx.imports.importsOf(path));
+    if (mine.size) {
+      // Only the strongest candidates: each one costs an import lookup.
+      const top = [...list].sort((x, y) => y.x[F.heuristic] - x.x[F.heuristic]).slice(0, MAX_SHARED_IMPORT_CANDIDATES);
+      for (const c of top) {
+        const theirs = unique(ctx.imports.importsOf(c.path));
+        if (!theirs.length) continue;
+        let shared = 0;
+        for (const t of theirs) if (mine.has(t) && t !== c.path) shared++;
+        if (shared) c.x[F.sharedImports] = shared / Math.sqrt(mine.size * theirs.length);
+      }
+    }
   }
   return list;
 }

@@ -6,7 +6,9 @@ import { FileIndex } from '../cochange/testPairing';
 import { parseLsTree, readBlobs } from '../git/catFile';
 import { runGit } from '../git/gitExec';
 import { nullLogger, type Logger } from '../logger';
+import { parseLenientJson } from '../index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';
+import { isResolutionConfig, PackageResolver } from './packageResolver';
 
 export interface CochangeEvalOptions {
   /** How many of the most recent qualifying commits to replay. */
@@ -228,6 +230,7 @@ interface Entry {
 /** Import graphs at parent commits, from blob contents read once per blob id. */
 class ParentImportGraphs {
   private readonly specs = new Map<string, string[]>();
+  private readonly configs = new Map<string, Record<string, unknown> | undefined>();
 
   constructor(private readonly root: string, private readonly signal?: AbortSignal) {}
 
@@ -238,31 +241,44 @@ class ParentImportGraphs {
 
   async graphFor(tree: Entry[], query: string): Promise<ImportGraph> {
     const scripts = tree.filter((e) => isScriptFile(e.path) && e.size <= MAX_BLOB_BYTES);
+    const configs = tree.filter((e) => isResolutionConfig(e.path) && e.size <= MAX_BLOB_BYTES);
     const missing = [...new Set(scripts.filter((e) => !this.specs.has(e.oid)).map((e) => e.oid))];
-    if (missing.length) {
-      const blobs = await readBlobs(this.root, missing, { signal: this.signal });
+    const missingConfigs = [...new Set(configs.filter((e) => !this.configs.has(e.oid)).map((e) => e.oid))];
+    if (missing.length || missingConfigs.length) {
+      const blobs = await readBlobs(this.root, [...missing, ...missingConfigs], { signal: this.signal });
       for (const oid of missing) this.specs.set(oid, extractImportSpecs(blobs.get(oid) ?? ''));
+      for (const oid of missingConfigs) this.configs.set(oid, parseConfig(blobs.get(oid)));
     }
     const set = new Set(tree.map((e) => e.path));
     const exists = (p: string) => set.has(p);
     const oidOf = new Map(scripts.map((e) => [e.path, e.oid]));
+    const configOid = new Map(configs.map((e) => [e.path, e.oid]));
+    const packages = new PackageResolver(
+      exists,
+      (p) => this.configs.get(configOid.get(p) ?? ''),
+      configs.filter((e) => e.path.endsWith('package.json')).map((e) => e.path),
+    );
+    const resolveOne = (path: string, s: string) => (s.startsWith('.') ? resolveRelative(path, s, exists) : packages.resolve(path, s));
+    const memo = new Map<string, string[]>();
     const resolveAll = (path: string): string[] => {
-      const out: string[] = [];
+      let out = memo.get(path);
+      if (out) return out;
+      out = [];
+      memo.set(path, out);
       for (const s of this.specs.get(oidOf.get(path) ?? '') ?? []) {
-        const r = resolveRelative(path, s, exists);
+        const r = resolveOne(path, s);
         if (r && r !== path) out.push(r);
       }
       return out;
     };
     const importsOfQuery = resolveAll(query);
     const importers: string[] = [];
+    const stem = baseStem(query);
     for (const e of scripts) {
       if (e.path === query) continue;
-      // Cheap filter before resolving: the importer must mention the query's base name.
-      const stem = baseStem(query);
+      // Cheap filter before resolving: a relative import must mention the query's base name.
       const specs = this.specs.get(e.oid) ?? [];
-      if (!specs.some((s) => s.includes(stem))) continue;
-      if (resolveAll(e.path).includes(query)) importers.push(e.path);
+      if (specs.some((s) => (s.startsWith('.') ? s.includes(stem) && resolveRelative(e.path, s, exists) === query : packages.resolve(e.path, s) === query))) importers.push(e.path);
     }
     return {
       importsOf: (p) => (p === query ? importsOfQuery : resolveAll(p)),
@@ -272,6 +288,17 @@ class ParentImportGraphs {
 
   dispose(): void {
     this.specs.clear();
+    this.configs.clear();
+  }
+}
+
+function parseConfig(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const json = parseLenientJson(text);
+    return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
