@@ -698,21 +698,28 @@ export class CodeIndex {
     const insideClass = (c: CallRow) =>
       c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
 
-    // Each binding names the callee it expects; fetch the calls of every such name once, by file.
+    // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
-    const byName = new Map<string, Map<string, CallRow[]>>();
+    const wanted = new Map<string, Set<string>>();
     for (const b of bindings) {
       const f = full(b);
       const callee = f.slice(f.lastIndexOf('.') + 1);
-      if (byName.has(callee)) continue;
-      const rows = onlyFile === undefined
-        ? all<CallRow>(this.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?`, [callee])
-        : all<CallRow>(this.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path = ?`, [callee, onlyFile]);
+      let files = wanted.get(callee);
+      if (!files) wanted.set(callee, (files = new Set()));
+      files.add(b.file);
+    }
+    const byName = new Map<string, Map<string, CallRow[]>>();
+    for (const [callee, fileSet] of wanted) {
       const byFile = new Map<string, CallRow[]>();
-      for (const r of rows) {
-        let list = byFile.get(r.path);
-        if (!list) byFile.set(r.path, (list = []));
-        list.push(r);
+      const files = [...fileSet];
+      for (let i = 0; i < files.length; i += 500) {
+        const chunk = files.slice(i, i + 500);
+        const rows = all<CallRow>(this.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path IN (${chunk.map(() => '?').join(',')})`, [callee, ...chunk]);
+        for (const r of rows) {
+          let list = byFile.get(r.path);
+          if (!list) byFile.set(r.path, (list = []));
+          list.push(r);
+        }
       }
       byName.set(callee, byFile);
     }
