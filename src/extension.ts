@@ -32,7 +32,11 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   context.subscriptions.push(log);
   const logger = asLogger(log);
   host = new EngineHost(logger);
-  const tracker = new ActivityTracker(() => readConfig().debounceMs);
+  const engines = host;
+  const tracker = new ActivityTracker(
+    () => readConfig().debounceMs,
+    (folder, path, line) => engines.peek(folder)?.symbolAt(path, line),
+  );
   const view = new SuggestionsViewProvider(context.extensionUri, log);
   view.register(context);
   const status = new SuggestionsStatusBar();

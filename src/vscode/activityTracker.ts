@@ -27,6 +27,7 @@ export interface ActivityEvent {
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
+const INDEXED_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'rust', 'csharp']);
 
 /**
  * Turns editor events into debounced Activity events. Untitled, output, virtual and
@@ -42,7 +43,11 @@ export class ActivityTracker implements vscode.Disposable {
   private readonly recent: string[] = [];
   private last: Activity | undefined;
 
-  constructor(private readonly debounceMs: () => number) {
+  constructor(
+    private readonly debounceMs: () => number,
+    /** The definition at a line from the code index, when it is ready (instant, no language server). */
+    private readonly indexSymbol: (folder: vscode.WorkspaceFolder, path: string, line: number) => { name: string; startLine: number; endLine: number } | undefined = () => undefined,
+  ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
       vscode.window.onDidChangeTextEditorSelection((e) => {
@@ -92,7 +97,9 @@ export class ActivityTracker implements vscode.Disposable {
     this.remember(path);
     const pos = editor.selection.active;
     const sel = editor.selection;
-    const symbol = await symbolAt(doc.uri, pos, signal);
+    // The code index knows the definitions of these languages; asking the language server as well
+    // would only delay the panel.
+    const symbol = (INDEXED_LANGUAGES.has(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ?? (await symbolAt(doc.uri, pos, signal));
     return {
       kind: 'file',
       uri: doc.uri,

@@ -7,6 +7,7 @@ import { readConfig, readStateDirSetting } from './config';
 /** One engine per workspace folder, opened on first use and disposed with the folder. */
 export class EngineHost implements vscode.Disposable {
   private readonly engines = new Map<string, Promise<Engine>>();
+  private readonly ready = new Map<string, Engine>();
   private readonly created = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; engine: Engine }>();
   readonly onDidOpenEngine = this.created.event;
   private readonly disposables: vscode.Disposable[] = [this.created];
@@ -29,12 +30,20 @@ export class EngineHost implements vscode.Disposable {
     if (!p) {
       p = Engine.open({ root: folder.uri.fsPath, stateDir: this.stateDirFor(folder), config: readConfig(folder.uri), logger: this.logger });
       p.then(
-        (engine) => this.created.fire({ folder, engine }),
+        (engine) => {
+          this.ready.set(key, engine);
+          this.created.fire({ folder, engine });
+        },
         () => this.engines.delete(key),
       );
       this.engines.set(key, p);
     }
     return p;
+  }
+
+  /** The folder's engine if it is already open, without waiting. */
+  peek(folder: vscode.WorkspaceFolder): Engine | undefined {
+    return this.ready.get(folder.uri.toString());
   }
 
   /** Engines already opened (for config pushes and file events). */
@@ -62,6 +71,7 @@ export class EngineHost implements vscode.Disposable {
     const key = folder.uri.toString();
     const p = this.engines.get(key);
     this.engines.delete(key);
+    this.ready.delete(key);
     try {
       (await p)?.dispose();
     } catch {
@@ -73,6 +83,7 @@ export class EngineHost implements vscode.Disposable {
   async disposeAll(): Promise<void> {
     const all = [...this.engines.values()];
     this.engines.clear();
+    this.ready.clear();
     await Promise.all(all.map((p) => p.then((e) => e.dispose(), () => undefined)));
   }
 

@@ -76,10 +76,15 @@ async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ct
   return out;
 }
 
+/** Import lines name a deprecated API without using it; the call sites are what matter. */
+const IMPORT_LINE = /^\s*(import\b|export\s.*\bfrom\b|from\s+\S+\s+import\b|using\s|use\s)/;
+
 function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   return vscode.languages
     .getDiagnostics(uri)
     .filter((d) => d.tags?.includes(vscode.DiagnosticTag.Deprecated))
+    .filter((d) => !doc || d.range.start.line >= doc.lineCount || !IMPORT_LINE.test(doc.lineAt(d.range.start.line).text))
     .slice(0, 20)
     .map((d) => {
       const line = d.range.start.line + 1;

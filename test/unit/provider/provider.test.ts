@@ -178,6 +178,23 @@ describe('ProactiveContextProvider on a real repository', function () {
     }
   });
 
+  it('does not let a cancelled query leave git history out of the next one', async () => {
+    const fresh = await Engine.open({ root: demo.root, stateDir: join(demo.state, '..', 'state-cancel'), config: { minRelevanceScore: 0 } });
+    try {
+      await fresh.refreshAll();
+      const ac = new AbortController();
+      const q = { currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } };
+      const cancelled = fresh.suggest(q, { signal: ac.signal });
+      setTimeout(() => ac.abort(), 2);
+      await cancelled.catch(() => undefined);
+      const next = await fresh.suggest(q);
+      assert.ok(ofType(next, 'change').length > 0, `changes after a cancelled query; notes: ${next.notes}`);
+      assert.ok(!(next.notes ?? []).some((n) => /Not a git repository/.test(n)));
+    } finally {
+      fresh.dispose();
+    }
+  });
+
   it('rejects feedback for an unknown suggestion or item with a clear error', () => {
     assert.throws(() => engine.provider.markUsed('sug_nope', 0), /No suggestion with id 'sug_nope'/);
   });

@@ -73,7 +73,7 @@ export class HistorySources {
       collect: async (ctx) => {
         const file = ctx.query.currentFile;
         if (!file) return [];
-        const state = await this.repoState(ctx.signal);
+        const state = await this.repoState();
         if (!state.ok) return [];
         return this.related(file, 8).map((r) => ({
           type: 'cochange' as const,
@@ -89,9 +89,14 @@ export class HistorySources {
     };
   }
 
-  private async repoState(signal: AbortSignal): Promise<RepoState> {
+  /**
+   * Cached answers are shared by later queries, so they are computed without the asking query's
+   * cancellation (a cancelled query would otherwise leave "not a repository" or "no commits" in
+   * the cache); each git call is still bounded by its timeout.
+   */
+  private async repoState(): Promise<RepoState> {
     const now = this.clock();
-    if (!this.state || now - this.state.at > STATE_TTL_MS) this.state = { at: now, value: this.git.state({ signal, timeoutMs: GIT_TIMEOUT_MS }) };
+    if (!this.state || now - this.state.at > STATE_TTL_MS) this.state = { at: now, value: this.git.state({ timeoutMs: GIT_TIMEOUT_MS }) };
     return this.state.value;
   }
 
@@ -111,14 +116,14 @@ export class HistorySources {
   private async changes(ctx: SourceContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     if (!file) return [];
-    const state = await this.repoState(ctx.signal);
+    const state = await this.repoState();
     if (!state.ok) {
       ctx.note(REASONS[state.reason ?? 'not-a-repo']);
       return [];
     }
     if (state.reason && REASONS[state.reason]) ctx.note(REASONS[state.reason]);
     const days = ctx.config.recentChangeDays;
-    const opts = { signal: ctx.signal, timeoutMs: GIT_TIMEOUT_MS };
+    const opts = { timeoutMs: GIT_TIMEOUT_MS };
     const range = ctx.symbolRange;
     const mtime = statSync(join(this.root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     const [commits, lineCommits, hunks] = await Promise.all([
