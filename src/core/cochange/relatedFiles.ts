@@ -88,6 +88,7 @@ export const FEATURE_NAMES = [
   'targetRecencyWeek',
   'sharedImports',
   'coImported',
+  'twoHopReciprocalRank',
 ] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
@@ -113,7 +114,7 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300` on an older span of two public
   // TypeScript histories (the 300 qualifying commits before the newest 300), so the eval on the newest
   // ones is held out.
-  model: [-5.6338, 3.4375, 0.5546, 0.7018, 1.2063, 0.38, 0.4694, 0.6996, 0.5164, 0, 1.066, 1.1567, 0, 0, 0, 0, 0.1842, 0.3963, 0.4497, 0.9525, 0],
+  model: [-5.6237, 3.143, 0.5233, 0.5777, 1.2409, 0.3326, 0.5552, 0.7051, 0.5232, 0, 1.07, 1.1513, 0, 0, 0, 0, 0.1774, 0.4166, 0.4674, 0.9766, 0, 0.7409],
 };
 
 interface Candidate {
@@ -145,7 +146,8 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
   const cands = gather(path, ctx, w);
   const out: RelatedFile[] = [];
   for (const c of cands) {
-    const score = w.model ? logistic(w.model, c.x) : c.x[F.heuristic];
+    // A model fitted for another feature list would score garbage: the heuristic stands in.
+    const score = w.model && w.model.length === FEATURE_NAMES.length + 1 ? logistic(w.model, c.x) : c.x[F.heuristic];
     c.reasons.sort((a, b) => b[0] - a[0]);
     out.push({ path: c.path, score: Math.round(score * 1e4) / 1e4, reasons: c.reasons.map((r) => r[1]), support: c.support });
   }
@@ -313,6 +315,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   // ROSE order among co-changed candidates: confidence, then support.
   const co = list.filter((c) => c.x[F.coChanged] > 0).sort((a, b) => b.x[F.confidence] - a.x[F.confidence] || (b.support ?? 0) - (a.support ?? 0));
   co.forEach((c, i) => (c.x[F.roseReciprocalRank] = 1 / (i + 1)));
+  const hops = list.filter((c) => c.x[F.twoHop] > 0).sort((a, b) => b.x[F.twoHop] - a.x[F.twoHop]);
+  hops.forEach((c, i) => (c.x[F.twoHopReciprocalRank] = 1 / (i + 1)));
   for (const c of list) {
     let miss = 1;
     for (const p of c.parts) miss *= 1 - Math.min(0.999, Math.max(0, p));
