@@ -96,7 +96,7 @@ const program = service.getProgram();
 // ---------------------------------------------------------------- sample
 const population = all(
   store.index,
-  "SELECT path, name, kind, start_line, end_line, container FROM symbols WHERE exported > 0 AND kind IN ('function', 'method') AND path NOT LIKE '%.d.ts' ORDER BY path, start_line",
+  "SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE s.exported > 0 AND s.kind IN ('function', 'method') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line",
 ).filter((s) => s.name !== 'constructor' && !/(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.tsx?$/.test(s.path));
 const sample = pick(population, sampleSize, mulberry32(seed));
 

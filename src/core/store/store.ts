@@ -111,13 +111,15 @@ export class Store {
   }
 
   /** Changes durable data: applied at once in a transaction, persisted shortly after under the lock. */
-  write<T>(op: DurableOp<T>): T {
+  write<T>(op: DurableOp<T>, options: { immediate?: boolean } = {}): T {
     this.assertOpen();
     this.refreshIfChanged();
     const result = transaction(this.durableDb, () => op(this.durableDb));
     this.pending.push(op as DurableOp<unknown>);
     this.durableDirty = true;
-    this.scheduleDurable();
+    // Changes another process must see at once (subscriptions) are saved now, not coalesced.
+    if (options.immediate) this.flushDurable();
+    else this.scheduleDurable();
     return result;
   }
 

@@ -91,6 +91,8 @@ export interface SubscriptionRegistryOptions {
 }
 
 export const DEFAULT_SCOPE = 'workspace';
+/** Subscriptions are shared with other processes (MCP server, CLI): save them at once. */
+const IMMEDIATE = { immediate: true } as const;
 export const MAX_TARGET_CHARS = 1000;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
@@ -182,7 +184,7 @@ export class SubscriptionRegistry {
         [id, scope, kind, parsed.target, options, now, now],
       );
       return findByKey(db, scope, kind, parsed.target) as Row;
-    });
+    }, IMMEDIATE);
     const subscription = this.toSubscription(row);
     const renewed = !!existing && existing.renewed_at > cutoff;
     this.logger.debug(`${renewed ? 'Renewed' : 'Added'} subscription ${subscription.id} (${kind} ${subscription.target})`);
@@ -197,7 +199,7 @@ export class SubscriptionRegistry {
     if (!row || (scope !== undefined && row.scope !== normalizeScope(scope))) {
       throw new SubscriptionError('not_found', `No subscription has the id "${id}". List them to see the ids in use.`);
     }
-    this.store.write((db) => run(db, 'DELETE FROM subscriptions WHERE id = ?', [key]));
+    this.store.write((db) => run(db, 'DELETE FROM subscriptions WHERE id = ?', [key]), IMMEDIATE);
     const subscription = this.toSubscription(row);
     this.emit({ type: 'unsubscribed', subscription });
     return subscription;
@@ -215,7 +217,7 @@ export class SubscriptionRegistry {
     this.store.write((db) => {
       if (s === undefined) run(db, 'DELETE FROM subscriptions');
       else run(db, 'DELETE FROM subscriptions WHERE scope = ?', [s]);
-    });
+    }, IMMEDIATE);
     this.emit({ type: 'cleared', scope: s, count });
     return count;
   }

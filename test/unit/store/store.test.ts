@@ -192,6 +192,17 @@ describe('Store', () => {
     b.dispose();
   });
 
+  it('saves an immediate write at once, so another instance sees it without a flush', async () => {
+    const a = await Store.open({ stateDir: dir, durableSaveDelayMs: 60_000 });
+    const b = await Store.open({ stateDir: dir });
+    a.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', ['later', 'workspace', 'file', 'later.ts', 1, 1]));
+    assert.deepEqual(subscriptionIds(b), [], 'a normal write waits for the save delay');
+    a.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', ['now', 'workspace', 'file', 'now.ts', 1, 1]), { immediate: true });
+    assert.deepEqual(subscriptionIds(b), ['later', 'now']);
+    a.dispose();
+    b.dispose();
+  });
+
   it('loses no rows when two processes write at the same time', async function () {
     this.timeout(60000);
     const n = 60;
