@@ -1,6 +1,6 @@
 // The Suggestions panel on the demo workspace in the light and the dark default themes: both render
-// the real suggestions for applyDiscount, and the pictures go to test-results/screenshots/ and to
-// docs/images/ for the README.
+// the real suggestions for applyDiscount. The pictures go to test-results/screenshots/, and to
+// docs/images/ for the README when PC_UPDATE_README_IMAGES=1.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
