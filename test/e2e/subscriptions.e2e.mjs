@@ -1,6 +1,6 @@
 // The user pins a suggestion to chat and subscribes the chat to the current file from the palette:
 // both subscriptions are listed (in the palette's quick pick and by the CLI on the extension's state
-// folder), and "Unsubscribe…" removes the one picked.
+// folder), "Unsubscribe…" removes the one picked, and subscriptions survive a window reload.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -114,4 +114,20 @@ test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () 
   assert.ok(!rows.some((r) => r.startsWith(FILE)), `List Subscriptions still shows ${FILE}: ${JSON.stringify(rows)}`);
   assert.ok(rows.some((r) => r.includes(ADR_PATH)), `unsubscribing ${FILE} also removed the pinned ADR: ${JSON.stringify(rows)}`);
   assert.deepEqual(await wb.errorNotifications(), []);
+});
+
+test('a subscription survives a restart of the extension host', async () => {
+  await wb.quickOpen('src/money.ts');
+  await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
+  await wb.waitForNotification('Subscribed: src/money.ts');
+  // Developer: Reload Window restarts the workbench and the extension host.
+  const reloaded = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === wb.page.mainFrame(), timeout: 30_000 });
+  await wb.runCommand('Developer: Reload Window').catch(() => {
+    // The palette may vanish with the page before its input is seen hidden.
+  });
+  await reloaded;
+  await wb.waitReady();
+  const rows = await listedInPalette();
+  assert.ok(rows.some((r) => r.startsWith('src/money.ts')), `after the restart List Subscriptions does not show src/money.ts: ${JSON.stringify(rows)}`);
+  assert.ok(cliSubscriptions().some((s) => s.path === 'src/money.ts'));
 });
