@@ -17,6 +17,8 @@ const npm = (script) => ['npm', ['run', script]];
 const built = { ...process.env, PC_SKIP_BUILD: '1' };
 
 const steps = [
+  // Chromium (page tests, e2e) and the test VS Code; quick when already installed.
+  { name: 'setup', cmd: ['node', ['test/harness/setup.mjs']] },
   { name: 'typecheck', cmd: npm('typecheck') },
   { name: 'lint', cmd: npm('lint') },
   { name: 'unit', cmd: npm('test:unit') },
