@@ -9,6 +9,7 @@ import { all, run, transaction } from '../../store/sqlite';
 import type { Store } from '../../store/store';
 import type { SuggestionItem } from '../../types';
 import { GENERIC_NAMES, identifierWords, looksBinary } from '../docs/markdown';
+import { ChangedFiles } from '../changedFiles';
 import { score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
 import { adrDirSetting, discoverDecisionFolders, listAdrFiles, LOOSE_DECISION_FOLDERS } from './adrDiscovery';
 import { extractLinks, type AdrLinks } from './adrLinks';
@@ -94,56 +95,43 @@ export class DecisionSource implements SignalSource {
     const started = performance.now();
     this.folders = discoverDecisionFolders(this.root, this.config.decisionFolders);
     const files = listAdrFiles(this.root, this.folders);
+    const folderOf = new Map(files.map((f) => [f.path, f.folder]));
     const next = new Map<string, DecisionRecord>();
-    let parsed = 0;
-    let skipped = 0;
+    const changedFiles = new ChangedFiles({
+      root: this.root,
+      previous: this.records,
+      maxBytes: this.config.index.maxFileBytes,
+      logger: this.logger,
+      signal,
+      messages: {
+        tooLarge: (path, size, limit) => `Skipped ${path}: ${size} bytes is over the ${limit}-byte limit for decision records.`,
+        binary: (path) => `Skipped ${path}: it is named .md but holds binary content.`,
+      },
+    });
     let changed = false;
-    for (const { path, folder } of files) {
-      if (signal?.aborted) break;
-      let st;
-      try {
-        st = statSync(join(this.root, path));
-      } catch {
-        continue;
-      }
-      const old = this.records.get(path);
-      if (old && old.mtimeMs === st.mtimeMs && old.size === st.size) {
-        next.set(path, old);
+    for (const file of changedFiles.visit(folderOf.keys())) {
+      const path = file.path;
+      if (file.kind === 'unchanged') {
+        next.set(path, file.entry);
         continue;
       }
       changed = true;
-      if (st.size > this.config.index.maxFileBytes) {
-        this.logger.info(`Skipped ${path}: ${st.size} bytes is over the ${this.config.index.maxFileBytes}-byte limit for decision records.`);
-        skipped++;
-        continue;
-      }
-      let buf: Buffer;
-      try {
-        buf = readFileSync(join(this.root, path));
-      } catch (err) {
-        this.logger.warn(`Skipped ${path}: ${(err as Error).message}`);
-        skipped++;
-        continue;
-      }
-      if (looksBinary(buf)) {
-        this.logger.warn(`Skipped ${path}: it is named .md but holds binary content.`);
-        skipped++;
-        continue;
-      }
+      if (file.kind === 'skipped') continue;
+      const folder = folderOf.get(path)!;
       const name = path.slice(path.lastIndexOf('/') + 1);
-      const adr = parseAdr(name, buf.toString('utf8'));
-      parsed++;
+      const adr = parseAdr(name, file.text);
+      changedFiles.markParsed();
       if (LOOSE_DECISION_FOLDERS.has(folder) && adr.number === undefined && adr.status === 'unknown') continue;
       if (adr.status === 'unknown') this.logger.debug(`${path} has no status; it is treated as 'unknown'.`);
       const digits = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(name)?.[1];
       const label = digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.md$/i, ''));
       const links = extractLinks(adr.body, adr.sectionList[0]?.line ?? 1, posix.dirname(path));
-      next.set(path, { ...adr, path, folder, label, mtimeMs: st.mtimeMs, size: st.size, links });
+      next.set(path, { ...adr, path, folder, label, ...file.stamp, links });
     }
     if (next.size !== this.records.size) changed = true;
     this.records = next;
     if (changed || !this.ftsFresh) this.rebuildIndexes();
-    return { files: files.length, parsed, skipped, entries: next.size, ms: performance.now() - started };
+    return { files: files.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: next.size, ms: performance.now() - started };
   }
 
   private rebuildIndexes(): void {

@@ -1,10 +1,11 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import { all, run, transaction } from '../../store/sqlite';
 import type { Store } from '../../store/store';
 import type { SuggestionItem } from '../../types';
+import { ChangedFiles } from '../changedFiles';
 import { discoverDecisionFolders } from '../decisions/adrDiscovery';
 import { walkFiles } from '../reports/walk';
 import { score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
@@ -96,44 +97,29 @@ export class DocsSource implements SignalSource {
     const docs = walk.files.filter(isDocFile);
     const next = new Map<string, DocFile>();
     const changedPaths: string[] = [];
-    let parsed = 0;
-    let skipped = 0;
-    for (const path of docs) {
-      if (signal?.aborted) break;
-      let st;
-      try {
-        st = statSync(join(this.root, path));
-      } catch {
+    const changedFiles = new ChangedFiles({
+      root: this.root,
+      previous: this.files,
+      maxBytes: this.config.index.maxFileBytes,
+      logger: this.logger,
+      signal,
+      messages: {
+        tooLarge: (path) => `Skipped ${path}: too large for the docs index.`,
+        binary: (path) => `Skipped ${path}: it is named like a document but holds binary content.`,
+      },
+    });
+    for (const file of changedFiles.visit(docs)) {
+      if (file.kind === 'unchanged') {
+        next.set(file.path, file.entry);
         continue;
       }
-      const old = this.files.get(path);
-      if (old && old.mtimeMs === st.mtimeMs && old.size === st.size) {
-        next.set(path, old);
-        continue;
+      changedPaths.push(file.path);
+      let sections: DocSection[] = [];
+      if (file.kind === 'changed') {
+        sections = sectionsOf(file.path, file.text);
+        changedFiles.markParsed();
       }
-      changedPaths.push(path);
-      const entry: DocFile = { mtimeMs: st.mtimeMs, size: st.size, sections: [] };
-      next.set(path, entry);
-      if (st.size > this.config.index.maxFileBytes) {
-        this.logger.info(`Skipped ${path}: too large for the docs index.`);
-        skipped++;
-        continue;
-      }
-      let buf: Buffer;
-      try {
-        buf = readFileSync(join(this.root, path));
-      } catch (err) {
-        this.logger.warn(`Skipped ${path}: ${(err as Error).message}`);
-        skipped++;
-        continue;
-      }
-      if (looksBinary(buf)) {
-        this.logger.warn(`Skipped ${path}: it is named like a document but holds binary content.`);
-        skipped++;
-        continue;
-      }
-      entry.sections = sectionsOf(path, buf.toString('utf8'));
-      parsed++;
+      next.set(file.path, { ...file.stamp, sections });
     }
     const removed = [...this.files.keys()].filter((p) => !next.has(p));
     this.files = next;
@@ -143,7 +129,7 @@ export class DocsSource implements SignalSource {
     }
     let entries = 0;
     for (const f of next.values()) entries += f.sections.length;
-    return { files: docs.length, parsed, skipped, entries, ms: performance.now() - started };
+    return { files: docs.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries, ms: performance.now() - started };
   }
 
   private rebuildMemoryIndex(): void {

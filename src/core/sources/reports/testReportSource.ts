@@ -4,6 +4,7 @@ import picomatch from 'picomatch';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import type { SuggestionItem } from '../../types';
+import { ChangedFiles } from '../changedFiles';
 import { formatAge, score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
 import { cleanMessage, parseReport, type ParsedReport, type TestOutcome } from './reportParsers';
 import { importedFiles, ProjectFiles, sourceByName, stackFrames } from './testLinks';
@@ -97,36 +98,33 @@ export class TestReportSource implements SignalSource {
     const isReport = picomatch([...this.config.testReportGlobs], { dot: true });
     const files = new ProjectFiles(this.root, walk.files);
     const next = new Map<string, CachedReport>();
-    let parsed = 0;
-    let skipped = 0;
     const reportPaths = walk.files.filter((f) => isReport(f));
-    for (const path of reportPaths) {
-      if (signal?.aborted) break;
-      let st;
-      try {
-        st = statSync(join(this.root, path));
-      } catch {
+    const changedFiles = new ChangedFiles({
+      root: this.root,
+      previous: this.reports,
+      maxBytes: this.maxReportBytes,
+      logger: this.logger,
+      signal,
+      messages: {
+        tooLarge: (path, size) => `Skipped test report ${path}: ${size} bytes is over the limit.`,
+        unreadable: (path, error) => `Skipped test report ${path}: ${error}`,
+      },
+    });
+    for (const file of changedFiles.visit(reportPaths)) {
+      const { path } = file;
+      if (file.kind === 'unchanged') {
+        next.set(path, file.entry);
         continue;
       }
-      const old = this.reports.get(path);
-      if (old && old.mtimeMs === st.mtimeMs && old.size === st.size) {
-        next.set(path, old);
-        continue;
-      }
-      const entry: CachedReport = { mtimeMs: st.mtimeMs, size: st.size };
+      const entry: CachedReport = { ...file.stamp };
       next.set(path, entry);
-      if (st.size > this.maxReportBytes) {
-        this.logger.info(`Skipped test report ${path}: ${st.size} bytes is over the limit.`);
-        skipped++;
-        continue;
-      }
+      if (file.kind === 'skipped') continue;
       try {
-        entry.parsed = parseReport(path, readFileSync(join(this.root, path), 'utf8'));
-        parsed++;
+        entry.parsed = parseReport(path, file.text);
+        changedFiles.markParsed();
         if (!entry.parsed) this.logger.debug(`${path} matches a report pattern but is not a test report.`);
       } catch (err) {
-        skipped++;
-        this.logger.warn(`Skipped test report ${path}: ${(err as Error).message}`);
+        changedFiles.markFailed(path, err);
       }
     }
     const removed = [...this.reports.keys()].some((p) => !next.has(p));
@@ -135,7 +133,7 @@ export class TestReportSource implements SignalSource {
     // Links only change with the reports (a new test file comes with a new report run).
     if (changed || !this.linked) this.link(files);
     this.linked = true;
-    return { files: reportPaths.length, parsed, skipped, entries: this.failures.length, ms: performance.now() - started };
+    return { files: reportPaths.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: this.failures.length, ms: performance.now() - started };
   }
 
   private link(files: ProjectFiles): void {
