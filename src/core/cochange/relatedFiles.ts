@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { CoChangeSource } from './cochangeCounts';
+import { RANKER_TREES } from './rankerTrees';
 import { dirDistance, FileIndex } from './testPairing';
 
 /** The import graph as the code index provides it; paths relative to the root. */
@@ -64,6 +65,12 @@ export interface RankingWeights {
    * FEATURE_NAMES entry). When present it decides the score; the weights above only gather candidates.
    */
   model?: readonly number[];
+  /**
+   * Shallow regression trees added to the model's log-odds, for what a sum of features cannot say
+   * (one signal counting only when another is weak). Each tree is a node list: `[feature, threshold,
+   * left, right]` splits on `x[feature] <= threshold`, `[-1, value]` is a leaf. Used only with `model`.
+   */
+  trees?: readonly (readonly number[])[][];
 }
 
 /** The features each candidate carries, in order. */
@@ -89,6 +96,10 @@ export const FEATURE_NAMES = [
   'sharedImports',
   'coImported',
   'twoHopReciprocalRank',
+  'pairRecencyDay',
+  'targetRecencyDay',
+  'lastWithQuery',
+  'samePackage',
 ] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
@@ -113,8 +124,10 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   twoHopFanout: 30,
   // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300` on an older span of two public
   // TypeScript histories (the 300 qualifying commits before the newest 300), so the eval on the newest
-  // ones is held out.
-  model: [-5.6237, 3.143, 0.5233, 0.5777, 1.2409, 0.3326, 0.5552, 0.7051, 0.5232, 0, 1.07, 1.1513, 0, 0, 0, 0, 0.1774, 0.4166, 0.4674, 0.9766, 0, 0.7409],
+  // ones is held out. The last four features (day-scale recency, last change with this file, same
+  // package) came later and weigh nothing until the next refit.
+  trees: RANKER_TREES,
+  model: [-5.6237, 3.143, 0.5233, 0.5777, 1.2409, 0.3326, 0.5552, 0.7051, 0.5232, 0, 1.07, 1.1513, 0, 0, 0, 0, 0.1774, 0.4166, 0.4674, 0.9766, 0, 0.7409, 0, 0, 0, 0],
 };
 
 interface Candidate {
@@ -147,7 +160,7 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
   const out: RelatedFile[] = [];
   for (const c of cands) {
     // A model fitted for another feature list would score garbage: the heuristic stands in.
-    const score = w.model && w.model.length === FEATURE_NAMES.length + 1 ? logistic(w.model, c.x) : c.x[F.heuristic];
+    const score = w.model && w.model.length === FEATURE_NAMES.length + 1 ? logistic(w.model, w.trees, c.x) : c.x[F.heuristic];
     c.reasons.sort((a, b) => b[0] - a[0]);
     out.push({ path: c.path, score: Math.round(score * 1e4) / 1e4, reasons: c.reasons.map((r) => r[1]), support: c.support });
   }
@@ -160,10 +173,23 @@ export function candidateFeatures(path: string, ctx: RelatedFilesContext, w: Ran
   return gather(path, ctx, w).map((c) => ({ path: c.path, x: c.x, heuristic: c.x[F.heuristic] }));
 }
 
-function logistic(model: readonly number[], x: Float64Array): number {
+function logistic(model: readonly number[], trees: RankingWeights['trees'], x: Float64Array): number {
   let z = model[0];
   for (let i = 0; i < x.length; i++) z += model[i + 1] * x[i];
+  if (trees) for (const t of trees) z += treeValue(t, x);
   return 1 / (1 + Math.exp(-z));
+}
+
+function treeValue(nodes: readonly (readonly number[])[], x: Float64Array): number {
+  let i = 0;
+  // Depth-bounded: a malformed tree ends at its first bad link instead of looping.
+  for (let step = 0; step < 64; step++) {
+    const n = nodes[i];
+    if (!n) return 0;
+    if (n[0] < 0) return n[1];
+    i = x[n[0]] <= n[1] ? n[2] : n[3];
+  }
+  return 0;
 }
 
 function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Candidate[] {
@@ -190,6 +216,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   };
 
   const n = ctx.cochange.commitsOf(path);
+  const lastOfQuery = ctx.cochange.lastTimeOf(path);
+  const pkg = packageOf(path);
   if (n > 0) {
     for (const [other, pair] of ctx.cochange.partners(path)) {
       if (other === path || !exists(other)) continue;
@@ -206,6 +234,9 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       c.x[F.logSupport] = Math.log1p(pair.count);
       c.x[F.pairRecency] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 30);
       c.x[F.pairRecencyWeek] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 7);
+      c.x[F.pairRecencyDay] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY);
+      // Changed in the same commit as the last change to this file.
+      c.x[F.lastWithQuery] = pair.lastTime >= lastOfQuery ? 1 : 0;
       c.x[F.backConfidence] = pair.count / (nt + w.shrinkage);
       c.x[F.coChanged] = 1;
       c.reasons.push([s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`]);
@@ -329,6 +360,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     c.x[F.logCommits] = Math.log1p(ctx.cochange.commitsOf(c.path));
     const last = ctx.cochange.lastTimeOf(c.path);
     c.x[F.targetRecencyWeek] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY / 7) : 0;
+    c.x[F.targetRecencyDay] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY) : 0;
+    c.x[F.samePackage] = packageOf(c.path) === pkg ? 1 : 0;
   }
   if (ctx.imports) {
     // Files that import what this file imports work on the same thing (cosine over import sets).
@@ -357,6 +390,12 @@ function ageText(days: number): string {
 
 function isTestName(p: string): boolean {
   return /[._-](test|spec)\.|__tests__|^test_|_test\.|Test\.[a-z]+$/.test(p);
+}
+
+/** The first two folders: `packages/runner`, `src/driver`. */
+function packageOf(p: string): string {
+  const parts = p.split('/');
+  return parts.slice(0, Math.min(2, parts.length - 1)).join('/');
 }
 
 function unique(xs: string[]): string[] {

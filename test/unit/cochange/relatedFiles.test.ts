@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
-import { relatedFiles, type ImportGraph } from '../../../src/core/cochange/relatedFiles';
+import { DEFAULT_WEIGHTS, FEATURE_NAMES, relatedFiles, type ImportGraph } from '../../../src/core/cochange/relatedFiles';
 import { FileIndex, isTestFile, testStem } from '../../../src/core/cochange/testPairing';
 
 const DAY = 86_400_000;
@@ -54,6 +54,24 @@ describe('relatedFiles', () => {
     assert.deepEqual(by.get('src/feature.test.ts')!.reasons, ['its test, by naming convention']);
     assert.ok(by.get('src/util.ts')!.reasons.includes('imported by this file'));
     assert.ok(by.get('src/app.ts')!.reasons.includes('imports this file'));
+  });
+
+  it('lets the trees reorder what the linear model ties', () => {
+    const counts = new CoChangeCounts();
+    // Two partners with the same history, except that b.ts changed with a.ts in its latest commit.
+    counts.add(['src/a.ts', 'src/c.ts'], NOW - 30 * DAY);
+    counts.add(['src/a.ts', 'src/b.ts'], NOW - 29 * DAY);
+    counts.add(['src/a.ts', 'src/c.ts'], NOW - 3 * DAY);
+    counts.add(['src/a.ts', 'src/b.ts'], NOW - 2 * DAY);
+    const model = [0, 1, ...new Array(FEATURE_NAMES.length - 1).fill(0)];
+    const plain = relatedFiles('src/a.ts', { cochange: counts, now: NOW }, 10, { ...DEFAULT_WEIGHTS, model, trees: [] });
+    assert.equal(plain[0].score, plain[1].score, 'same confidence, same score');
+    const lastWith = FEATURE_NAMES.indexOf('lastWithQuery');
+    const trees = [[[lastWith, 0.5, 1, 2], [-1, -2], [-1, 2]]];
+    const boosted = relatedFiles('src/a.ts', { cochange: counts, now: NOW }, 10, { ...DEFAULT_WEIGHTS, model, trees });
+    assert.equal(boosted[0].path, 'src/b.ts');
+    assert.equal(boosted[1].path, 'src/c.ts');
+    assert.ok(boosted[0].score > boosted[1].score + 0.5);
   });
 
   it('never suggests files that no longer exist', () => {

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Writes the candidate features of an older span of history as JSON lines (one query a line), for
+// fitting the ranking offline without touching the newest commits the eval reports on:
+//   node bench/synthetic/dump-features.mjs --offset 300 --replay 900 ROOT > features.jsonl
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const { runCochangeEval } = require(join(here, '../../out/src/core/eval/cochangeEval.js'));
+const { candidateFeatures } = require(join(here, '../../out/src/core/cochange/relatedFiles.js'));
+
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args.splice(i, 2)[1] : def;
+};
+const offset = Number(opt('offset', 300));
+const replay = Number(opt('replay', 900));
+const [root] = args;
+if (!root || offset < 300) {
+  process.stderr.write('usage: dump-features.mjs [--offset N>=300] [--replay 900] ROOT\n');
+  process.exit(2);
+}
+let order = 0;
+await runCochangeEval(root, {
+  replay,
+  offset,
+  seed: 7,
+  inspect: (q) => {
+    const truth = new Set(q.truth);
+    const cands = candidateFeatures(q.query, { cochange: q.counts, imports: q.imports, files: q.files, now: q.now });
+    const rows = cands.map((c) => [...Array.from(c.x, (v) => Math.round(v * 1e5) / 1e5), truth.has(c.path) ? 1 : 0]);
+    process.stdout.write(JSON.stringify({ order: order++, commit: q.commit, truth: q.truth.length, rows }) + '\n');
+  },
+});
