@@ -175,9 +175,38 @@ async function main() {
   clearTimeout(timer);
   browserLog.end();
   if (isExiting()) return code;
-  log(`integration tests ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (code !== 0) log(`workbench and server logs: ${path.relative(REPO_ROOT, logsDir)}/integration-*.log`);
-  return code;
+  // The extension must run without errors in its own log, whatever the tests asserted.
+  const errors = extensionLogErrors(run.path('user-data'));
+  if (errors.length) {
+    log(`the extension logged ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${errors.slice(0, 20).join('\n')}`);
+    if (code === 0) log('failing the run for them');
+  }
+  const result = code === 0 && errors.length ? 1 : code;
+  log(`integration tests ${result === 0 ? 'passed' : `FAILED (exit ${result})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (result !== 0) log(`workbench and server logs: ${path.relative(REPO_ROOT, logsDir)}/integration-*.log`);
+  return result;
+}
+
+/** `[error]` lines of the extension's LogOutputChannel files under the run's user-data folder. */
+function extensionLogErrors(userData) {
+  const out = [];
+  const visit = (dir) => {
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.name.endsWith('.log') && p.includes(`${path.sep}proactive-context.proactive-context${path.sep}`)) {
+        for (const line of fs.readFileSync(p, 'utf8').split('\n')) if (/\[error\]/.test(line)) out.push(line);
+      }
+    }
+  };
+  visit(path.join(userData, 'logs'));
+  return out;
 }
 
 // Run only as a script: integration-electron.mjs imports compileIntegrationTests from here.

@@ -138,7 +138,7 @@ class ContextTools {
       result = engine.subscriptions.subscribe(request);
     } catch (err) {
       if (err instanceof SubscriptionError && err.reason === 'limit') {
-        throw new Error(`${err.message.replace(/ by subscribing again with replaceOldest\.?$/, '.')} To make room, call unsubscribe with an id from list_subscriptions; nothing was changed.`);
+        throw new ToolInputError(`${err.message.replace(/ by subscribing again with replaceOldest\.?$/, '.')} To make room, call unsubscribe with an id from list_subscriptions; nothing was changed.`);
       }
       throw err;
     }
@@ -217,7 +217,7 @@ function removeOne(engine: Engine, id: string): Subscription {
   try {
     return engine.subscriptions.unsubscribe(id);
   } catch (err) {
-    if (err instanceof SubscriptionError && err.reason === 'not_found') throw new Error(`No subscription has the id "${id}"; call list_subscriptions to see the ids in use. Nothing was changed.`);
+    if (err instanceof SubscriptionError && err.reason === 'not_found') throw new ToolInputError(`No subscription has the id "${id}"; call list_subscriptions to see the ids in use. Nothing was changed.`);
     throw err;
   }
 }
