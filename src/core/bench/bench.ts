@@ -6,6 +6,7 @@ import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
 import { percentile } from '../provider/provider';
 import { all } from '../store/sqlite';
+import { prng } from '../random';
 
 export interface BenchOptions {
   /** How many files to sample for the query benchmarks. */
@@ -33,18 +34,6 @@ export interface BenchResult {
   suggestMs: Stat;
   peakRssMb: number;
   baselineRssMb: number;
-}
-
-/** A small deterministic PRNG (mulberry32) so samples are the same for a seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function stat(values: number[]): Stat {

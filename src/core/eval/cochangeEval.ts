@@ -9,6 +9,7 @@ import { nullLogger, type Logger } from '../logger';
 import { parseLenientJson } from '../index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';
 import { isResolutionConfig, PackageResolver } from './packageResolver';
+import { prng } from '../random';
 
 export interface CochangeEvalOptions {
   /** How many of the most recent qualifying commits to replay. */
@@ -67,18 +68,6 @@ const MAX_BLOB_BYTES = 256 * 1024;
 
 export function isSourceFile(path: string): boolean {
   return SOURCE_EXT.test(path) && !/(^|\/)(node_modules|vendor|dist|build)\//.test(path);
-}
-
-/** Deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Query {

@@ -5,6 +5,7 @@ import type { SuggestionItem } from '../../core/types';
 import type { ActivityTracker } from '../activityTracker';
 import { relativePath } from '../activityTracker';
 import type { EngineHost } from '../engines';
+import { describeSubscription as describe } from '../chat/chatText';
 import { ids } from '../ids';
 
 /** Subscribes, asking to replace the oldest when the limit is reached; returns undefined when the user declines. */
@@ -23,21 +24,6 @@ export async function subscribeWithLimit(engine: Engine, request: SubscribeReque
       return r.subscription;
     }
     throw err;
-  }
-}
-
-export function describe(s: Subscription): string {
-  switch (s.kind) {
-    case 'file':
-      return s.path ?? s.target;
-    case 'lines':
-      return `${s.path} lines ${s.lines?.start}–${s.lines?.end}`;
-    case 'pattern':
-      return `${s.path} lines matching /${s.pattern}/`;
-    case 'symbol':
-      return `${s.symbol}${s.path ? ` in ${s.path}` : ''}`;
-    case 'memory':
-      return `memory search “${s.query ?? s.target}”`;
   }
 }
 
