@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { resolveConfig, type CoreConfig } from './config';
 import { CoChangeModel, type MineResult } from './cochange/cochangeModel';
 import type { RelatedFile } from './cochange/relatedFiles';
+import { isTestFile } from './cochange/testPairing';
 import { runGit } from './git/gitExec';
 import { GitService } from './git/gitService';
 import { HistorySources } from './sources/git/historySources';
@@ -384,7 +385,8 @@ export class Engine {
         if (symbol && ctx.config.enabledKinds.related_code) {
           for (const c of this.index.callers({ name: symbol, path: file, line: ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line }, 30)) {
             const where = `${c.path}:${c.line}`;
-            const by = c.enclosing ?? '(top level)';
+            // Calls outside any named function: in a test file they sit in test callbacks.
+            const by = c.enclosing ?? (isTestFile(c.path) ? 'test code' : 'top-level code');
             items.push({
               type: 'related_code' as const,
               title: `${by} — ${where}`,

@@ -69,7 +69,8 @@ async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ct
       relevanceScore: 0.85,
       reason: 'confirmed by the language server',
       location: { path, line: at + 1 },
-      entityId: `caller:${path}:${call.from.name}:${items[0].name}`,
+      // The code index keys a caller by its function's name, or by the line for anonymous code.
+      entityId: `caller:${path}:${/^[A-Za-z_$][\w$]*$/.test(call.from.name) ? call.from.name : at + 1}:${items[0].name}`,
       meta: { source: 'language-server', enclosing: call.from.name },
     });
   }
