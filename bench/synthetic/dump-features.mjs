@@ -2,20 +2,12 @@
 // Writes the candidate features of an older span of history as JSON lines (one query a line), for
 // fitting the ranking offline without touching the newest commits the eval reports on:
 //   node bench/synthetic/dump-features.mjs --offset 300 --replay 900 ROOT > features.jsonl
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const { runCochangeEval } = require(join(here, '../../out/src/core/eval/cochangeEval.js'));
-const { candidateFeatures } = require(join(here, '../../out/src/core/cochange/relatedFiles.js'));
+import { engineModule, takeOption } from './common.mjs';
+const { runCochangeEval } = engineModule('eval/cochangeEval');
+const { candidateFeatures } = engineModule('cochange/relatedFiles');
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args.splice(i, 2)[1] : def;
-};
+const opt = (name, def) => takeOption(args, name, def);
 const offset = Number(opt('offset', 300));
 const replay = Number(opt('replay', 900));
 const [root] = args;

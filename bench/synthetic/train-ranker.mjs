@@ -3,25 +3,18 @@
 // eval on the newest commits stays held out:
 //   node bench/synthetic/train-ranker.mjs --offset 300 --replay 300 ROOT [ROOT...]
 // Prints the coefficients (intercept first) for RankingWeights.model.
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const { runCochangeEval } = require(join(here, '../../out/src/core/eval/cochangeEval.js'));
-const { candidateFeatures, FEATURE_NAMES } = require(join(here, '../../out/src/core/cochange/relatedFiles.js'));
+import { engineModule, takeFlag, takeOption } from './common.mjs';
+const { runCochangeEval } = engineModule('eval/cochangeEval');
+const { candidateFeatures, FEATURE_NAMES } = engineModule('cochange/relatedFiles');
+const { prng } = engineModule('random');
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args.splice(i, 2)[1] : def;
-};
+const opt = (name, def) => takeOption(args, name, def);
 const offset = Number(opt('offset', 300));
 const replay = Number(opt('replay', 300));
 const l2 = Number(opt('l2', 0.01));
-const pairwise = args.includes('--pairwise') ? (args.splice(args.indexOf('--pairwise'), 1), true) : false;
-const perQuery = args.includes('--per-query') ? (args.splice(args.indexOf('--per-query'), 1), true) : false;
+const pairwise = takeFlag(args, 'pairwise');
+const perQuery = takeFlag(args, 'per-query');
 const roots = args;
 if (!roots.length) {
   process.stderr.write('usage: train-ranker.mjs [--offset 300] [--replay 300] ROOT...\n');
@@ -86,7 +79,7 @@ for (let it = 1; it <= 400; it++) {
 if (pairwise) {
   // Then order within each query: a logistic loss on (relevant, other) pairs of the same query,
   // which is what recall@k rewards; at most 40 sampled others per relevant file.
-  const rand = mulberry32(11);
+  const rand = prng(11);
   const pairs = [];
   const byQuery = new Map();
   Q.forEach((q, i) => {
@@ -120,17 +113,6 @@ if (pairwise) {
     }
   }
   process.stderr.write(`${pairs.length} pairs\n`);
-}
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Back to raw feature space.

@@ -5,19 +5,11 @@
 // With --valid-from N, queries with order >= N are held out and both rankings are scored on them;
 // the trees (as JSON for RankingWeights.trees) go to stdout either way.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const { DEFAULT_WEIGHTS, FEATURE_NAMES } = require(join(here, '../../out/src/core/cochange/relatedFiles.js'));
+import { engineModule, takeOption } from './common.mjs';
+const { DEFAULT_WEIGHTS, FEATURE_NAMES } = engineModule('cochange/relatedFiles');
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args.splice(i, 2)[1] : def;
-};
+const opt = (name, def) => takeOption(args, name, def);
 const nTrees = Number(opt('trees', 60));
 const depth = Number(opt('depth', 3));
 const rate = Number(opt('rate', 0.1));
