@@ -146,10 +146,15 @@ export class Workbench {
 
   /** Opens our activity-bar container (does not toggle it closed when it is already open). */
   async openContainer(title = CONTAINER_TITLE) {
-    const sidebarTitle = this.page.locator('.part.sidebar .composite.title h2');
-    const open = (await sidebarTitle.count()) > 0 && (await sidebarTitle.first().innerText()).toUpperCase().includes(title.toUpperCase());
-    if (!open) await this.activityBarItem(title).click();
-    await this.page.locator('.part.sidebar .composite.title h2', { hasText: new RegExp(title, 'i') }).waitFor({ state: 'visible', timeout: 20_000 });
+    // After a reload the title may be in the DOM while the side bar is still hidden: only a
+    // visible title counts as open, and a click that toggled it closed is undone.
+    const ours = this.page.locator('.part.sidebar .composite.title h2', { hasText: new RegExp(title, 'i') });
+    const deadline = Date.now() + 20_000;
+    while (!(await ours.isVisible().catch(() => false))) {
+      if (Date.now() > deadline) throw new Error(`the ${title} container did not open within 20 s`);
+      await this.activityBarItem(title).click();
+      await ours.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => {});
+    }
   }
 
   /**
