@@ -275,6 +275,8 @@ export class Workbench {
         await this.page.keyboard.press('Control+G');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await this.page.keyboard.type(String(line));
+        // Keys typed while the picker is still taking focus can be lost; set the value directly then.
+        if ((await input.inputValue({ timeout: 5_000 })) !== `:${line}`) await input.fill(`:${line}`, { timeout: 5_000 });
         // Enter does nothing until the picker has turned the typed text into its "Go to line" row.
         const deadline = Date.now() + 5_000;
         while ((await input.inputValue({ timeout: 5_000 })) !== `:${line}`) {
@@ -284,7 +286,7 @@ export class Workbench {
         await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: String(line) }).first().waitFor({ state: 'visible', timeout: timeoutMs });
         break;
       } catch (err) {
-        if (attempt >= 3) throw err;
+        if (attempt >= 5) throw err;
         await this.page.keyboard.press('Escape').catch(() => {});
         await sleep(300);
         await this.focusEditor();
