@@ -48,7 +48,11 @@ export class CoChangeCounts implements CoChangeSource {
   private setsHead = 0;
   private readonly byFile = new Map<string, CountedChange[]>();
 
-  constructor(readonly maxChangeSet = MAX_CHANGE_SET) {}
+  /**
+   * @param keepChangeSets keep each counted change set for changeSetsOf() and for removal order; a
+   * model that only ever adds can leave them out and hold just the counts.
+   */
+  constructor(readonly maxChangeSet = MAX_CHANGE_SET, private readonly keepChangeSets = true) {}
 
   changeSetsOf(path: string, limit: number): readonly CountedChange[] {
     const list = this.byFile.get(path);
@@ -62,12 +66,14 @@ export class CoChangeCounts implements CoChangeSource {
   add(files: readonly string[], time: number): boolean {
     if (files.length === 0 || files.length > this.maxChangeSet) return false;
     this.commitCount++;
-    const set: CountedChange = { files, time };
-    this.sets.push(set);
-    for (const f of files) {
-      const l = this.byFile.get(f);
-      if (l) l.push(set);
-      else this.byFile.set(f, [set]);
+    if (this.keepChangeSets) {
+      const set: CountedChange = { files, time };
+      this.sets.push(set);
+      for (const f of files) {
+        const l = this.byFile.get(f);
+        if (l) l.push(set);
+        else this.byFile.set(f, [set]);
+      }
     }
     for (const f of files) {
       const s = this.files.get(f);

@@ -188,4 +188,11 @@ export const indexMigrations: readonly string[] = [
   `
   DROP INDEX cochange_pairs_b;
   `,
+  // 4: the co-change model keeps its counts in a compact file of its own (cochange.bin): as rows they
+  // repeated two paths per pair and grew the in-memory database by tens of megabytes.
+  `
+  DROP TABLE cochange_pairs;
+  DROP TABLE cochange_files;
+  DELETE FROM meta WHERE key LIKE 'cochange.%';
+  `,
 ];

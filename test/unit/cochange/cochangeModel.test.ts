@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
+import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
+import { COCHANGE_FILE, CoChangeModel, decodeCounts, encodeCounts } from '../../../src/core/cochange/cochangeModel';
+import { nullLogger, type Logger } from '../../../src/core/logger';
 import { Store } from '../../../src/core/store/store';
 import { all } from '../../../src/core/store/sqlite';
 import { TempRepo } from '../git/repoFixture';
@@ -64,18 +66,21 @@ describe('CoChangeModel', () => {
     assert.ok(related[0].lastTime > 0);
   });
 
-  it('stores each pair once with a < b', async () => {
+  it('keeps its counts in a cache file of its own, each pair once', async () => {
     await new CoChangeModel({ root: repo.dir, store }).update();
-    const rows = all<{ a: string; b: string; count: number }>(store.index, 'SELECT a, b, count FROM cochange_pairs ORDER BY a, b');
-    assert.deepEqual(
-      rows.map((r) => [r.a, r.b, r.count]),
-      [
-        ['a.ts', 'b.ts', 2],
-        ['a.ts', 'c.ts', 2],
-        ['b.ts', 'c.ts', 1],
-        ['d.ts', 'e.ts', 1],
-      ],
-    );
+    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    assert.ok(!tables.some((t) => t.startsWith('cochange')), 'nothing in the index database');
+    const decoded = decodeCounts(readFileSync(join(stateDir, COCHANGE_FILE)), new CoChangeCounts());
+    assert.ok(typeof decoded !== 'string', String(decoded));
+    assert.equal(decoded.head, repo.head());
+    const pairs: [string, string, number][] = [];
+    for (const [a, m] of decoded.counts.pairs) for (const [b, p] of m) if (a < b) pairs.push([a, b, p.count]);
+    assert.deepEqual(pairs.sort(), [
+      ['a.ts', 'b.ts', 2],
+      ['a.ts', 'c.ts', 2],
+      ['b.ts', 'c.ts', 1],
+      ['d.ts', 'e.ts', 1],
+    ]);
   });
 
   it('mines only the new commits when HEAD moves forward', async () => {
@@ -91,8 +96,9 @@ describe('CoChangeModel', () => {
     assert.equal(model.support('a.ts', 'b.ts'), 3);
     assert.equal(model.support('a.ts', 'd.ts'), 1);
     assert.equal(model.lastMined, repo.head());
-    const row = all<{ count: number }>(store.index, 'SELECT count FROM cochange_pairs WHERE a = ? AND b = ?', ['a.ts', 'b.ts']);
-    assert.equal(row[0].count, 3, 'the stored row follows');
+    const reopened = new CoChangeModel({ root: repo.dir, store });
+    assert.equal(reopened.support('a.ts', 'b.ts'), 3, 'the cache file follows');
+    assert.equal(reopened.lastMined, repo.head());
   });
 
   it('rebuilds when history was rewritten', async () => {
@@ -109,7 +115,7 @@ describe('CoChangeModel', () => {
     assert.equal(model.commitsOf('a.ts'), 4);
   });
 
-  it('comes back from the index cache without mining again', async () => {
+  it('comes back from its cache file without mining again', async () => {
     const first = new CoChangeModel({ root: repo.dir, store });
     await first.update();
     const before = first.coChanged('a.ts', 10);
@@ -119,6 +125,69 @@ describe('CoChangeModel', () => {
     assert.deepEqual(second.coChanged('a.ts', 10), before);
     assert.equal(second.commitCount, 5);
     assert.equal((await second.update()).mode, 'up-to-date');
+  });
+
+  it('mines only the commits made since the cache was saved, after a restart', async () => {
+    await new CoChangeModel({ root: repo.dir, store }).update();
+    store.dispose();
+    repo.change('c5', ['a.ts', 'd.ts']);
+    store = await Store.open({ stateDir });
+    const model = new CoChangeModel({ root: repo.dir, store });
+    const res = await model.update();
+    assert.equal(res.mode, 'incremental');
+    assert.equal(res.commits, 1);
+    assert.equal(model.commitCount, 6);
+    assert.equal(model.support('a.ts', 'd.ts'), 1);
+    assert.equal(model.support('a.ts', 'b.ts'), 2);
+  });
+
+  it('rebuilds from history, with a logged reason, when the cache file is damaged', async () => {
+    await new CoChangeModel({ root: repo.dir, store }).update();
+    const file = join(stateDir, COCHANGE_FILE);
+    const good = readFileSync(file);
+    const damaged = [
+      { bytes: good.subarray(0, good.length - 7), reason: /bytes, the header says/ },
+      { bytes: Buffer.concat([good.subarray(0, 60), Buffer.from('x'), good.subarray(61)]), reason: /checksum/ },
+      { bytes: Buffer.from('not a cache at all, just some text that is long enough'), reason: /not a co-change cache/ },
+      { bytes: Buffer.alloc(3), reason: /too short/ },
+    ];
+    for (const { bytes, reason } of damaged) {
+      writeFileSync(file, bytes);
+      const warnings: string[] = [];
+      const model = new CoChangeModel({ root: repo.dir, store, logger: recording(warnings) });
+      assert.equal(model.support('a.ts', 'b.ts'), 0, 'an empty model, not a crash');
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], reason);
+      assert.match(warnings[0], /rebuilt/);
+      const res = await model.update();
+      assert.equal(res.mode, 'rebuild');
+      assert.equal(model.support('a.ts', 'b.ts'), 2);
+      assert.deepEqual(readFileSync(file), good, 'saved again');
+    }
+  });
+
+  it('counts again when the cache was made with another change-set limit', async () => {
+    await new CoChangeModel({ root: repo.dir, store }).update();
+    const warnings: string[] = [];
+    const model = new CoChangeModel({ root: repo.dir, store, maxChangeSet: 40, logger: recording(warnings) });
+    assert.equal((await model.update()).mode, 'rebuild');
+    assert.match(warnings[0], /up to 30 files, now 40/);
+    assert.equal(model.commitsOf('gen/f0.ts'), 1, 'the 31-file change now counts');
+  });
+
+  it('encodes and decodes every count exactly', () => {
+    const counts = new CoChangeCounts();
+    counts.add(['src/a b.ts', 'lib/ü.ts', 'x.ts'], 1_700_000_000_000);
+    counts.add(['src/a b.ts', 'x.ts'], 1_700_000_123_000);
+    counts.add(['solo.ts'], 5000);
+    const decoded = decodeCounts(encodeCounts(counts, 'abc123'), new CoChangeCounts());
+    assert.ok(typeof decoded !== 'string', String(decoded));
+    assert.equal(decoded.head, 'abc123');
+    assert.equal(decoded.counts.commitCount, 3);
+    assert.deepEqual([...decoded.counts.files].sort(), [...counts.files].sort());
+    for (const p of counts.files.keys()) assert.deepEqual(decoded.counts.coChanged(p), counts.coChanged(p));
+    const empty = decodeCounts(encodeCounts(new CoChangeCounts(), ''), new CoChangeCounts());
+    assert.ok(typeof empty !== 'string' && empty.counts.files.size === 0 && empty.counts.commitCount === 0);
   });
 
   it('speaks in paths relative to a workspace root inside the repository', async () => {
@@ -142,3 +211,7 @@ describe('CoChangeModel', () => {
     }
   });
 });
+
+function recording(warnings: string[]): Logger {
+  return { ...nullLogger, warn: (m: string) => warnings.push(m) };
+}

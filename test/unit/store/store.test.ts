@@ -41,7 +41,8 @@ describe('Store', () => {
     assert.equal(stats.schema.durable, durableMigrations.length);
     assert.equal(stats.schema.index, indexMigrations.length);
     const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
-    assert.ok(tables.includes('symbols') && tables.includes('cochange_pairs') && tables.includes('docs_fts'));
+    assert.ok(tables.includes('symbols') && tables.includes('docs_fts'));
+    assert.ok(!tables.some((t) => t.startsWith('cochange')), 'co-change counts live in their own file');
     store.dispose();
   });
 
@@ -166,6 +167,23 @@ describe('Store', () => {
     store.markIndexDirty();
     store.dispose();
     assert.ok(statSync(join(dir, 'index.db')).size < before.length / 4, `${statSync(join(dir, 'index.db')).size} of ${before.length} bytes`);
+  });
+
+  it('drops the co-change tables and their meta rows of an older index cache', async () => {
+    const SQL = await loadSqlJs();
+    const old = new SQL.Database();
+    for (const m of indexMigrations.slice(0, 3)) old.exec(m);
+    old.exec('PRAGMA user_version = 3');
+    old.run('INSERT INTO cochange_files (path, commits, last_time) VALUES (?, ?, ?)', ['a.ts', 2, 1000]);
+    old.run('INSERT INTO cochange_pairs (a, b, count, last_time) VALUES (?, ?, ?, ?)', ['a.ts', 'b.ts', 2, 1000]);
+    old.run('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?), (?, ?)', ['cochange.lastMined', 'abc', 'cochange.commits', '2', 'codeIndex.lastBuild', '{}']);
+    writeFileSync(join(dir, 'index.db'), old.export());
+    old.close();
+    const store = await Store.open({ stateDir: dir });
+    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    assert.ok(!tables.some((t) => t.startsWith('cochange')), tables.join());
+    assert.deepEqual(all<{ key: string }>(store.index, 'SELECT key FROM meta').map((r) => r.key), ['codeIndex.lastBuild']);
+    store.dispose();
   });
 
   it('refuses a database written by a newer schema with a clear message', async () => {
