@@ -23,7 +23,7 @@ if (!root) {
 const t0 = Date.now();
 const result = await runCochangeEval(
   root,
-  { replay: Number(opt('replay', 300)), window: Number(opt('window', 2000)), seed: Number(opt('seed', 42)), offset: Number(opt('offset', 0)), noImports: args.includes('--no-imports'), weights: opt('weights') ? { ...require(join(here, '../../out/src/core/cochange/relatedFiles.js')).DEFAULT_WEIGHTS, ...JSON.parse(opt('weights')) } : undefined },
+  { replay: Number(opt('replay', 300)), window: Number(opt('window', 2000)), seed: Number(opt('seed', 42)), offset: Number(opt('offset', 0)), noImports: args.includes('--no-imports'), noBroad: args.includes('--no-broad'), weights: opt('weights') ? { ...require(join(here, '../../out/src/core/cochange/relatedFiles.js')).DEFAULT_WEIGHTS, ...JSON.parse(opt('weights')) } : undefined },
   new StderrLogger(args.includes('--verbose')),
 );
 if (args.includes('--json')) process.stdout.write(JSON.stringify(result) + '\n');

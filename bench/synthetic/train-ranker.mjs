@@ -15,6 +15,7 @@ const replay = Number(opt('replay', 300));
 const l2 = Number(opt('l2', 0.01));
 const pairwise = takeFlag(args, 'pairwise');
 const perQuery = takeFlag(args, 'per-query');
+const noBroad = takeFlag(args, 'no-broad');
 const roots = args;
 if (!roots.length) {
   process.stderr.write('usage: train-ranker.mjs [--offset 300] [--replay 300] ROOT...\n');
@@ -30,12 +31,13 @@ for (const root of roots) {
   await runCochangeEval(root, {
     replay,
     offset,
+    noBroad,
     seed: 7,
     inspect: (q) => {
       const truth = new Set(q.truth);
       qid++;
       // With --per-query each query weighs the same, however many candidates it has.
-      const cands = candidateFeatures(q.query, { cochange: q.counts, imports: q.imports, files: q.files, now: q.now });
+      const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, now: q.now });
       for (const c of cands) {
         X.push(Array.from(c.x));
         Y.push(truth.has(c.path) ? 1 : 0);

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource } from './cochangeCounts';
 import { RANKER_TREES } from './rankerTrees';
 import { dirDistance, FileIndex } from './testPairing';
@@ -21,6 +22,8 @@ export interface RelatedFile {
 
 export interface RelatedFilesContext {
   cochange: CoChangeSource;
+  /** Change sets too large for pair counts; a weaker, wider co-change signal. */
+  broad?: BroadChangeSource;
   imports?: ImportGraph;
   /** Files that exist now; enables test pairing and the sibling prior. */
   files?: FileIndex;
@@ -100,6 +103,10 @@ export const FEATURE_NAMES = [
   'targetRecencyDay',
   'lastWithQuery',
   'samePackage',
+  'distantTestPair',
+  'broadShared',
+  'broadShare',
+  'nameSimilarity',
 ] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
@@ -122,12 +129,12 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   maxFolder: 60,
   twoHop: 0.2,
   twoHopFanout: 30,
-  // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300` on an older span of two public
-  // TypeScript histories (the 300 qualifying commits before the newest 300), so the eval on the newest
-  // ones is held out. The last four features (day-scale recency, last change with this file, same
-  // package) came later and weigh nothing until the next refit.
+  // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300 --replay 300` on an older span
+  // of two public TypeScript histories (the 300 qualifying commits before the newest 300), so the eval
+  // on the newest ones is held out. Choices about features were made on a span older still (fitted on
+  // 600..900 commits back, compared on 300..600 back).
   trees: RANKER_TREES,
-  model: [-5.6237, 3.143, 0.5233, 0.5777, 1.2409, 0.3326, 0.5552, 0.7051, 0.5232, 0, 1.07, 1.1513, 0, 0, 0, 0, 0.1774, 0.4166, 0.4674, 0.9766, 0, 0.7409, 0, 0, 0, 0],
+  model: [-5.856, 2.6886, 0.3359, 0.7437, 0.7467, 0.2569, 1.114, 0.2787, 0.3725, 0.099, 1.033, 0.9722, 0, 0, 0.0536, 0.2001, 0.3245, 0, 0.8392, 1.04, 0, 0.4987, 1.5857, 0, 0.3082, 0.2093, 1.4178, 0.361, 0.0746, 1.804],
 };
 
 interface Candidate {
@@ -149,6 +156,10 @@ const DAY = 86_400_000;
 /** Files imported by more files than this are hubs: what sits next to them says little. */
 const MAX_CO_IMPORTERS = 30;
 const MAX_SHARED_IMPORT_CANDIDATES = 40;
+/** The newest large change sets of a file that the ranking looks through, and their size limit. */
+const MAX_BROAD_SETS = 20;
+const MAX_BROAD_FILES = 300;
+const MAX_SIMILAR_NAMES = 20;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -295,6 +306,22 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       c.x[F.testPair] = 1 / (i + 1);
       c.reasons.push([s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention']);
     });
+    for (const other of ctx.files.distantTestPartners(path)) {
+      const s = w.testPair / 2;
+      const c = get(other);
+      c.parts.push(s);
+      c.x[F.distantTestPair] = 1;
+      c.reasons.push([s, isTestName(other) ? 'a test with its name' : 'the implementation its name points to']);
+    }
+    for (const [other, sim] of ctx.files.similarNames(path, MAX_SIMILAR_NAMES)) {
+      const c = get(other);
+      c.x[F.nameSimilarity] = sim;
+      // A test found by its name already says so.
+      if (c.x[F.testPair] || c.x[F.distantTestPair]) continue;
+      const s = 0.05 * sim;
+      c.parts.push(s);
+      c.reasons.push([s, 'a similar name']);
+    }
     const dir = posix.dirname(path);
     const siblings = ctx.files.inDirectory(dir);
     if (siblings.length <= w.maxFolder) {
@@ -320,6 +347,25 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
           c.reasons.push([s, 'in the folder above']);
         }
       }
+    }
+  }
+
+  if (ctx.broad) {
+    // Large change sets (a feature across every driver, a moved test suite) that touched this file.
+    const sets = ctx.broad.changesOf(path, MAX_BROAD_SETS);
+    const shared = new Map<string, number>();
+    for (const set of sets) {
+      if (set.files.length > MAX_BROAD_FILES) continue;
+      for (const f of set.files) if (f !== path) shared.set(f, (shared.get(f) ?? 0) + 1);
+    }
+    for (const [other, k] of shared) {
+      if (!exists(other)) continue;
+      const c = get(other);
+      c.x[F.broadShared] = Math.log1p(k);
+      c.x[F.broadShare] = k / sets.length;
+      const s = 0.05 * (k / sets.length);
+      c.parts.push(s);
+      c.reasons.push([s, `changed with it in ${k} large ${k === 1 ? 'change' : 'changes'}`]);
     }
   }
 

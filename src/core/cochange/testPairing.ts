@@ -41,6 +41,7 @@ export class FileIndex {
   private readonly byDir = new Map<string, string[]>();
   private readonly byStem = new Map<string, string[]>();
   private readonly all: Set<string>;
+  private tokens?: Map<string, string[]>;
 
   constructor(paths: Iterable<string>) {
     this.all = new Set(paths);
@@ -73,6 +74,60 @@ export class FileIndex {
     out.sort((x, y) => dirDistance(path, x) - dirDistance(path, y) || (x < y ? -1 : 1));
     return out.filter((p) => dirDistance(path, p) <= 4).slice(0, 3);
   }
+
+  /**
+   * Files whose paths share rare words with this one (`node/reporters/summary.ts` and
+   * `test/reporters/default.test.ts`), scored by the words' rarity over the tree; strongest first.
+   */
+  similarNames(path: string, limit: number): [string, number][] {
+    if (!this.tokens) {
+      this.tokens = new Map();
+      for (const p of this.all) for (const t of new Set(pathWords(p))) push(this.tokens, t, p);
+    }
+    const n = this.all.size;
+    const scores = new Map<string, number>();
+    let norm = 0;
+    for (const t of new Set(pathWords(path))) {
+      const posting = this.tokens.get(t);
+      if (!posting) continue;
+      const idf = Math.log(n / posting.length);
+      norm += idf;
+      // Words on a large share of the tree name a package, not a topic.
+      if (posting.length > MAX_WORD_FILES) continue;
+      for (const p of posting) if (p !== path) scores.set(p, (scores.get(p) ?? 0) + idf);
+    }
+    if (!norm) return [];
+    return [...scores]
+      .map(([p, v]): [string, number] => [p, v / norm])
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit);
+  }
+
+  /**
+   * Tests (or implementations) with the same name far away (`packages/x/src/reporters/junit.ts` and
+   * `test/e2e/reporters/junit.test.ts`), only when the name is distinctive: at most two such files.
+   */
+  distantTestPartners(path: string): string[] {
+    const stem = testStem(path);
+    if (stem.length < 3) return [];
+    const test = isTestFile(path);
+    const ext = extFamily(path);
+    const out = (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
+    if (out.length > 2) return [];
+    return out.filter((p) => dirDistance(path, p) > 4).sort();
+  }
+}
+
+const MAX_WORD_FILES = 200;
+const COMMON_WORDS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'specs', 'index', 'main', 'utils', 'util', 'types', 'type', 'packages', 'fixtures', 'fixture', 'internal', 'common', 'shared', 'dist', 'node', 'app', 'core']);
+
+/** The words of a path's folders and file name: `src/query-builder/InsertQueryBuilder.ts` → query, builder, insert, ... */
+function pathWords(path: string): string[] {
+  const noExt = path.replace(/\.[^./]+$/, '').replace(/[._-](test|spec)$/i, '');
+  return noExt
+    .split(/[/._\-\s]+|(?<=[a-z0-9])(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 2 && !COMMON_WORDS.has(w) && !/^\d+$/.test(w));
 }
 
 function extFamily(path: string): string {

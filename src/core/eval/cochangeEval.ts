@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { BroadChanges } from '../cochange/broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET } from '../cochange/cochangeCounts';
 import { streamHistory, type ChangeSet } from '../cochange/historyStream';
 import { DEFAULT_WEIGHTS, relatedFiles, type ImportGraph, type RankingWeights } from '../cochange/relatedFiles';
@@ -24,6 +25,8 @@ export interface CochangeEvalOptions {
   importGraphAt?: (parent: string, files: readonly string[]) => Promise<ImportGraph>;
   /** Leave the import graph out (for ablation). */
   noImports?: boolean;
+  /** Leave large change sets out (for ablation). */
+  noBroad?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
   /** Sees every replayed query with both rankings; for diagnostics. */
@@ -37,6 +40,7 @@ export interface QueryTrace {
   ranked: string[];
   rose: string[];
   counts: CoChangeCounts;
+  broad?: BroadChanges;
   files: FileIndex;
   imports?: ImportGraph;
   now: number;
@@ -115,6 +119,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
   });
 
   const counts = new CoChangeCounts(MAX_CHANGE_SET);
+  const broad = new BroadChanges();
   let lo = 0;
   let hi = 0;
   const graphs = options.importGraphAt ? undefined : new ParentImportGraphs(root, options.signal);
@@ -128,10 +133,12 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     const start = Math.max(0, q.index - window);
     while (hi < q.index) {
       counts.add(commits[hi].files, commits[hi].time);
+      broad.add(commits[hi].files, commits[hi].time);
       hi++;
     }
     while (lo < start) {
       counts.remove(commits[lo].files);
+      broad.remove(commits[lo].files);
       lo++;
     }
     const parent = `${commits[q.index].hash}^`;
@@ -143,7 +150,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     if (!options.noImports) imports = graphs ? await graphs.graphFor(tree!, q.query) : await options.importGraphAt!(parent, paths);
 
     const t0 = performance.now();
-    const ranked = relatedFiles(q.query, { cochange: counts, imports, files: fileIndex, now }, 10, weights).map((r) => r.path);
+    const ranked = relatedFiles(q.query, { cochange: counts, broad: options.noBroad ? undefined : broad, imports, files: fileIndex, now }, 10, weights).map((r) => r.path);
     latencies.push(performance.now() - t0);
     ours.push(ranks(ranked, q.truth));
 
@@ -154,7 +161,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
       .slice(0, 10)
       .map((r) => r.path);
     baseFiltered.push(ranks(rose, q.truth));
-    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, files: fileIndex, imports, now, history: commits.slice(Math.max(0, q.index - 50), q.index) });
+    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, broad: options.noBroad ? undefined : broad, files: fileIndex, imports, now, history: commits.slice(Math.max(0, q.index - 50), q.index) });
   }
   graphs?.dispose();
 

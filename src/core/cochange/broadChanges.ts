@@ -1,0 +1,86 @@
+import { MAX_CHANGE_SET } from './cochangeCounts';
+
+/**
+ * Change sets above this size are sweeps (formatting, renames, licence headers): they say nothing
+ * about which files belong together, even weakly.
+ */
+export const MAX_BROAD_CHANGE_SET = 300;
+
+export interface BroadChange {
+  readonly files: readonly string[];
+  readonly time: number;
+}
+
+/** What the ranking reads from broad change sets. */
+export interface BroadChangeSource {
+  /** The broad change sets that touched `path`, newest first, at most `limit`. */
+  changesOf(path: string, limit: number): readonly BroadChange[];
+}
+
+/**
+ * Change sets too large for pair counting (more than {@link MAX_CHANGE_SET} files) yet smaller than
+ * a sweep: a feature that touches every driver, a test suite moved to a new folder. Pair counts would
+ * cost the square of their size, so they are kept whole and indexed by file; a query walks the few
+ * that touched its file. Add and remove are first in, first out, like {@link CoChangeCounts}.
+ */
+export class BroadChanges implements BroadChangeSource {
+  private readonly byFile = new Map<string, BroadChange[]>();
+  private readonly sets: BroadChange[] = [];
+  private head = 0;
+
+  constructor(readonly minSize = MAX_CHANGE_SET + 1, readonly maxSize = MAX_BROAD_CHANGE_SET) {}
+
+  /** True when a change set of this many files is kept here. */
+  accepts(size: number): boolean {
+    return size >= this.minSize && size <= this.maxSize;
+  }
+
+  get size(): number {
+    return this.sets.length - this.head;
+  }
+
+  add(files: readonly string[], time: number): boolean {
+    if (!this.accepts(files.length)) return false;
+    const set: BroadChange = { files, time };
+    this.sets.push(set);
+    for (const f of files) {
+      const list = this.byFile.get(f);
+      if (list) list.push(set);
+      else this.byFile.set(f, [set]);
+    }
+    return true;
+  }
+
+  /** Removes the oldest change set when it is `files` (the window slides forward). */
+  remove(files: readonly string[]): boolean {
+    if (!this.accepts(files.length)) return false;
+    const set = this.sets[this.head];
+    if (!set || set.files !== files) return false;
+    this.sets[this.head++] = undefined as unknown as BroadChange;
+    if (this.head > 1024 && this.head * 2 > this.sets.length) {
+      this.sets.splice(0, this.head);
+      this.head = 0;
+    }
+    for (const f of files) {
+      const list = this.byFile.get(f);
+      if (!list) continue;
+      if (list[0] === set) list.shift();
+      if (list.length === 0) this.byFile.delete(f);
+    }
+    return true;
+  }
+
+  changesOf(path: string, limit: number): readonly BroadChange[] {
+    const list = this.byFile.get(path);
+    if (!list) return [];
+    const out: BroadChange[] = [];
+    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) out.push(list[i]);
+    return out;
+  }
+
+  clear(): void {
+    this.byFile.clear();
+    this.sets.length = 0;
+    this.head = 0;
+  }
+}

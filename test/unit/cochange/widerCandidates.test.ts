@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { BroadChanges, MAX_BROAD_CHANGE_SET } from '../../../src/core/cochange/broadChanges';
+import { CoChangeCounts, MAX_CHANGE_SET } from '../../../src/core/cochange/cochangeCounts';
+import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
+import { FileIndex } from '../../../src/core/cochange/testPairing';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 0, 1);
+
+function files(prefix: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `${prefix}/f${i}.ts`);
+}
+
+describe('wider candidates: large change sets, names and distant tests', () => {
+  it('keeps only change sets between the pair limit and a sweep, newest first per file', () => {
+    const broad = new BroadChanges();
+    const small = files('src/small', MAX_CHANGE_SET);
+    const feature = [...files('src/drivers', 40), 'src/core.ts'];
+    const later = [...files('src/other', 35), 'src/core.ts'];
+    const sweep = files('src/all', MAX_BROAD_CHANGE_SET + 1);
+    assert.equal(broad.add(small, NOW - 3 * DAY), false, 'small sets are counted in pairs instead');
+    assert.equal(broad.add(feature, NOW - 2 * DAY), true);
+    assert.equal(broad.add(later, NOW - DAY), true);
+    assert.equal(broad.add(sweep, NOW), false, 'a sweep says nothing');
+    assert.equal(broad.size, 2);
+    assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW - DAY, NOW - 2 * DAY]);
+    assert.deepEqual(broad.changesOf('src/core.ts', 1).map((c) => c.time), [NOW - DAY]);
+    assert.deepEqual(broad.changesOf('src/small/f0.ts', 10), []);
+
+    // The window slides: the oldest set goes, the newer stays.
+    assert.equal(broad.remove(later), false, 'only the oldest set can leave');
+    assert.equal(broad.remove(feature), true);
+    assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW - DAY]);
+    assert.deepEqual(broad.changesOf('src/drivers/f0.ts', 10), []);
+    assert.equal(broad.size, 1);
+  });
+
+  it('ranks files that shared a large change with the query, with a reason, below real co-change', () => {
+    const counts = new CoChangeCounts();
+    const broad = new BroadChanges();
+    const feature = [...files('src/drivers', 40), 'src/query.ts'];
+    for (const set of [feature]) {
+      counts.add(set, NOW - 5 * DAY);
+      broad.add(set, NOW - 5 * DAY);
+    }
+    counts.add(['src/query.ts', 'src/partner.ts'], NOW - 2 * DAY);
+    counts.add(['src/query.ts', 'src/partner.ts'], NOW - DAY);
+
+    const without = relatedFiles('src/query.ts', { cochange: counts, now: NOW }, 50);
+    assert.deepEqual(without.map((r) => r.path), ['src/partner.ts'], 'without large sets only the pair is known');
+
+    const res = relatedFiles('src/query.ts', { cochange: counts, broad, now: NOW }, 50);
+    assert.equal(res[0].path, 'src/partner.ts');
+    const driver = res.find((r) => r.path === 'src/drivers/f7.ts');
+    assert.ok(driver, 'a file from the large change set is a candidate');
+    assert.ok(driver.score < res[0].score);
+    assert.ok(driver.reasons.includes('changed with it in 1 large change'), driver.reasons.join('; '));
+  });
+
+  it('finds files whose names share rare words, not the words every path has', () => {
+    const index = new FileIndex([
+      'packages/runner/src/reporters/summary.ts',
+      'packages/runner/src/reporters/verbose.ts',
+      'packages/runner/src/pool.ts',
+      'packages/runner/src/index.ts',
+      'test/cli/reporters/summary.test.ts',
+      'test/cli/reporters/default.test.ts',
+      'test/cli/pool/threads.test.ts',
+      'test/cli/config/config.test.ts',
+    ]);
+    const similar = index.similarNames('packages/runner/src/reporters/summary.ts', 10);
+    const names = similar.map(([p]) => p);
+    assert.equal(names[0], 'test/cli/reporters/summary.test.ts', 'the same name and folder word first');
+    assert.ok(names.includes('test/cli/reporters/default.test.ts'));
+    assert.ok(!names.includes('test/cli/config/config.test.ts'), 'shares no word');
+    for (const [, score] of similar) assert.ok(score > 0 && score <= 1);
+    assert.deepEqual(index.similarNames('src/x.ts', 10), [], 'a path with no words has no similar names');
+  });
+
+  it('pairs a test far away only when its name is distinctive', () => {
+    const index = new FileIndex([
+      'packages/vitest/src/node/reporters/junit.ts',
+      'test/e2e/test/reporters/junit.test.ts',
+      'packages/a/src/utils.ts',
+      'test/e2e/test/a/utils.test.ts',
+      'test/e2e/test/b/utils.test.ts',
+      'test/e2e/test/c/utils.test.ts',
+    ]);
+    assert.deepEqual(index.testPartners('packages/vitest/src/node/reporters/junit.ts'), [], 'too far for the nearby rule');
+    assert.deepEqual(index.distantTestPartners('packages/vitest/src/node/reporters/junit.ts'), ['test/e2e/test/reporters/junit.test.ts']);
+    assert.deepEqual(index.distantTestPartners('test/e2e/test/reporters/junit.test.ts'), ['packages/vitest/src/node/reporters/junit.ts']);
+    assert.deepEqual(index.distantTestPartners('packages/a/src/utils.ts'), [], 'three tests named utils: no way to tell which');
+
+    const counts = new CoChangeCounts();
+    const res = relatedFiles('packages/vitest/src/node/reporters/junit.ts', { cochange: counts, files: index, now: NOW });
+    const test = res.find((r) => r.path === 'test/e2e/test/reporters/junit.test.ts');
+    assert.ok(test, 'the distant test is suggested');
+    assert.ok(test.reasons.includes('a test with its name'));
+  });
+});
