@@ -150,6 +150,8 @@ const SYMBOLS = 'symbols s JOIN files f ON f.id = s.file';
 const CALL_COLS = 'f.path AS path, c.name AS name, c.qualifier AS qualifier, c.line AS line, c.col AS col, c.enclosing AS enclosing';
 const CALLS = 'calls c JOIN files f ON f.id = c.file';
 const MANIFESTS_KEY = 'codeIndex.packageManifests';
+/** A leading `..`, an empty, `.` or `..` segment (so also a leading `/`), a backslash or a drive colon: not already root-relative. */
+const NOT_CANONICAL = /^\.\.|(^|\/)\.{0,2}(\/|$)|[\\:]/;
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
@@ -397,14 +399,19 @@ export class CodeIndex {
   importsOf(path: string): string[] {
     const rel = this.rel(path);
     if (rel === undefined) return [];
-    return all<{ resolved: string }>(this.db, 'SELECT DISTINCT i.resolved AS resolved FROM imports i JOIN files f ON f.id = i.file WHERE f.path = ? AND i.resolved IS NOT NULL AND i.resolved <> f.path ORDER BY i.resolved', [rel]).map((r) => r.resolved);
+    // Answered from the import graph held in memory: related-file ranking asks this for many candidates per query.
+    const out: string[] = [];
+    for (const t of this.graph().targets.get(rel) ?? []) if (t !== rel) out.push(t);
+    return out.sort();
   }
 
   /** Workspace files that import this file. */
   importersOf(path: string): string[] {
     const rel = this.rel(path);
     if (rel === undefined) return [];
-    return all<{ path: string }>(this.db, 'SELECT DISTINCT f.path AS path FROM imports i JOIN files f ON f.id = i.file WHERE i.resolved = ? AND f.path <> i.resolved ORDER BY f.path', [rel]).map((r) => r.path);
+    const out = new Set<string>();
+    for (const row of this.graph().importers.get(rel) ?? []) if (row.path !== rel) out.add(row.path);
+    return [...out].sort();
   }
 
   /** Calls in a file to definitions marked deprecated, resolved by the same rules as callers(). */
@@ -454,6 +461,8 @@ export class CodeIndex {
   // ------------------------------------------------------------ internals
 
   private rel(path: string): string | undefined {
+    // Most callers already pass the root-relative form; resolving it again only makes garbage.
+    if (!NOT_CANONICAL.test(path)) return path;
     const rel = toRelative(this.root, path);
     return rel === '' ? undefined : rel;
   }
@@ -604,12 +613,23 @@ export class CodeIndex {
   private graph(): ImportGraph {
     if (!this.importGraph) {
       const graph: ImportGraph = { importers: new Map(), modules: new Map(), targets: new Map() };
+      // Every row read is a fresh copy of its strings: share equal paths and equal name lists instead
+      // (a large repository repeats a few thousand paths and import lists over tens of thousands of rows).
+      const paths = new Map<string, string>();
+      const path = (p: string) => paths.get(p) ?? (paths.set(p, p), p);
+      const lists = new Map<string, ImportName[]>();
       for (const r of all<{ path: string; resolved: string | null; names: string }>(this.db, 'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file')) {
-        try {
-          addImportRow(graph, r.path, r.resolved, JSON.parse(r.names) as ImportName[]);
-        } catch {
-          // An unreadable row resolves nothing.
+        let names = lists.get(r.names);
+        if (!names) {
+          try {
+            names = JSON.parse(r.names) as ImportName[];
+          } catch {
+            // An unreadable row resolves nothing.
+            continue;
+          }
+          lists.set(r.names, names);
         }
+        addImportRow(graph, path(r.path), r.resolved === null ? null : path(r.resolved), names);
       }
       this.importGraph = graph;
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { defaultConfig, resolveConfig } from '../../../src/core/config';
 import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
 import { indexMigrations } from '../../../src/core/store/migrations';
-import { loadSqlJs } from '../../../src/core/store/sqlite';
+import { all, loadSqlJs } from '../../../src/core/store/sqlite';
 import { Store } from '../../../src/core/store/store';
 import { copyFixture } from './fixtureWorkspace';
 
@@ -178,6 +178,37 @@ describe('CodeIndex', () => {
       const stats = await index.build();
       assert.equal(stats.files, 22, 'view.tsx is back from the scan, legacy.js is gone');
       assert.equal(stats.parsed, 1);
+    });
+
+    it('answers imports and importers from memory exactly as the imports table does, across edits', async () => {
+      const fromTable = () => {
+        const out: Record<string, [string[], string[]]> = {};
+        for (const { path } of all<{ path: string }>(store.index, 'SELECT path FROM files ORDER BY path')) {
+          out[path] = [
+            all<{ r: string }>(store.index, 'SELECT DISTINCT i.resolved AS r FROM imports i JOIN files f ON f.id = i.file WHERE f.path = ? AND i.resolved IS NOT NULL AND i.resolved <> f.path ORDER BY r', [path]).map((x) => x.r),
+            all<{ p: string }>(store.index, 'SELECT DISTINCT f.path AS p FROM imports i JOIN files f ON f.id = i.file WHERE i.resolved = ? AND f.path <> i.resolved ORDER BY p', [path]).map((x) => x.p),
+          ];
+        }
+        return out;
+      };
+      const fromIndex = (ix: CodeIndex) => Object.fromEntries(Object.keys(fromTable()).map((p) => [p, [ix.importsOf(p), ix.importersOf(p)]]));
+      assert.deepEqual(fromIndex(index), fromTable());
+      const app = join(root, 'src/app.ts');
+      const before = readFileSync(app, 'utf8');
+      try {
+        // Drop the imports of math: app.ts keeps importing the barrel only.
+        writeFileSync(app, before.replace(/^import .*lib\/math.*$/gm, ''));
+        assert.equal((await index.updateFile(app)).status, 'parsed');
+        assert.deepEqual(index.importsOf('src/app.ts'), ['src/lib/index.ts']);
+        assert.ok(!index.importersOf('src/lib/math.ts').includes('src/app.ts'));
+        assert.deepEqual(fromIndex(index), fromTable());
+        assert.deepEqual(index.importsOf(join(root, 'src/app.ts')), index.importsOf('src/app.ts'), 'absolute paths inside the root too');
+        assert.deepEqual(fromIndex(new CodeIndex(store, root, defaultConfig)), fromTable(), 'a fresh index reads the same from the table');
+      } finally {
+        writeFileSync(app, before);
+        await index.updateFile(app);
+      }
+      assert.deepEqual(index.importsOf('../outside.ts'), []);
     });
 
     it('starts over when the index cache is reset', async () => {
