@@ -34,6 +34,8 @@ export interface BenchResult {
   suggestMs: Stat;
   peakRssMb: number;
   baselineRssMb: number;
+  /** Peak RSS within each phase, to see which one sets the overall peak. */
+  phasePeakRssMb: Record<string, number>;
 }
 
 function stat(values: number[]): Stat {
@@ -52,10 +54,22 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-bench-'));
   const baselineRssMb = process.memoryUsage().rss / 1048576;
   let peak = baselineRssMb;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss / 1048576)), 50);
+  const phasePeak: Record<string, number> = {};
+  let phase = 'cold index';
+  const sample = () => {
+    const rss = process.memoryUsage().rss / 1048576;
+    peak = Math.max(peak, rss);
+    phasePeak[phase] = round(Math.max(phasePeak[phase] ?? 0, rss));
+  };
+  const step = (name: string) => {
+    sample();
+    phase = name;
+    onStep(name);
+  };
+  const sampler = setInterval(sample, 50);
   sampler.unref();
   try {
-    onStep('cold index');
+    step('cold index');
     const t0 = performance.now();
     let engine = await Engine.open({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
     const cold = await engine.refreshAll();
@@ -63,7 +77,7 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
     engine.store.flush();
     engine.dispose();
 
-    onStep('warm re-index');
+    step('warm re-index');
     engine = await Engine.open({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
     const w0 = performance.now();
     const warm = await engine.refreshAll();
@@ -72,24 +86,24 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
     const files = all<{ path: string }>(engine.store.index, 'SELECT path FROM files ORDER BY path').map((r) => r.path);
     const random = prng(options.seed ?? 42);
     const n = Math.min(options.samples ?? 200, files.length);
-    const sample: string[] = [];
+    const picked: string[] = [];
     const pool = [...files];
-    for (let i = 0; i < n; i++) sample.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
+    for (let i = 0; i < n; i++) picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
 
-    onStep('incremental updates');
+    step('incremental updates');
     const updates: number[] = [];
-    for (const path of sample.slice(0, 50)) {
+    for (const path of picked.slice(0, 50)) {
       // Forget the content hash so the file is parsed again, exactly as after a save that changed it.
       engine.store.index.run('UPDATE files SET hash = ? WHERE path = ?', ['', path]);
       const r = await engine.index.updateFile(path);
       if (r.status === 'parsed') updates.push(r.ms);
     }
 
-    onStep('queries');
+    step('queries');
     const callers: number[] = [];
     const related: number[] = [];
     const suggest: number[] = [];
-    for (const path of sample) {
+    for (const path of picked) {
       const symbols = engine.index.symbolsIn(path);
       const sym = symbols.length ? symbols[Math.floor(random() * symbols.length)] : undefined;
       if (sym) {
@@ -109,7 +123,7 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
     const commits = engine.historyStats().commits;
     engine.dispose();
     clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss / 1048576);
+    sample();
     return {
       root,
       files: cold.index.files,
@@ -129,6 +143,7 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
       suggestMs: stat(suggest),
       peakRssMb: round(peak),
       baselineRssMb: round(baselineRssMb),
+      phasePeakRssMb: phasePeak,
     };
   } finally {
     clearInterval(sampler);
