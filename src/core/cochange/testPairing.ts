@@ -66,11 +66,7 @@ export class FileIndex {
 
   /** Tests of an implementation, or implementations of a test, nearest first. */
   testPartners(path: string): string[] {
-    const stem = testStem(path);
-    if (stem.length < 2) return [];
-    const test = isTestFile(path);
-    const ext = extFamily(path);
-    const out = (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
+    const out = this.sameStemOtherKind(path, 2);
     out.sort((x, y) => dirDistance(path, x) - dirDistance(path, y) || (x < y ? -1 : 1));
     return out.filter((p) => dirDistance(path, p) <= 4).slice(0, 3);
   }
@@ -108,13 +104,18 @@ export class FileIndex {
    * `test/e2e/reporters/junit.test.ts`), only when the name is distinctive: at most two such files.
    */
   distantTestPartners(path: string): string[] {
-    const stem = testStem(path);
-    if (stem.length < 3) return [];
-    const test = isTestFile(path);
-    const ext = extFamily(path);
-    const out = (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
+    const out = this.sameStemOtherKind(path, 3);
     if (out.length > 2) return [];
     return out.filter((p) => dirDistance(path, p) > 4).sort();
+  }
+
+  /** Files with the same test stem (of at least `minStem` characters), tests for an implementation and the reverse. */
+  private sameStemOtherKind(path: string, minStem: number): string[] {
+    const stem = testStem(path);
+    if (stem.length < minStem) return [];
+    const test = isTestFile(path);
+    const ext = extFamily(path);
+    return (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
   }
 }
 
