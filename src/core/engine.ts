@@ -369,6 +369,8 @@ export class Engine {
       }
       if (/\.(md|markdown|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir')) sourcesChanged = true;
     }
+    // Asked between the change and now, the history sources may have read the old list of files.
+    for (const [path] of batch) this.history.invalidate(path);
     if (sourcesChanged) await this.refreshSources();
     this.dataEmitter.fire(batch.map(([p]) => p));
   }

@@ -200,6 +200,33 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 });
 
+describe('related files as the workspace changes', function () {
+  this.timeout(60000);
+
+  it('keeps answering after an edit and drops a deleted file', async () => {
+    const demo = makeDemo();
+    const engine = await Engine.open({ root: demo.root, stateDir: demo.state, config: { minRelevanceScore: 0 } });
+    try {
+      await engine.refreshAll();
+      const paths = () => engine.relatedFiles('src/pricing.ts').map((r) => r.path);
+      assert.ok(paths().includes('src/cart.ts'), `cart.ts changes with pricing.ts: ${paths().join(', ')}`);
+
+      writeFileSync(join(demo.root, 'src/checkout.ts'), '// edited\n', { flag: 'a' });
+      engine.fileChanged('src/checkout.ts');
+      assert.ok(paths().includes('src/cart.ts'), 'an edit elsewhere changes nothing');
+
+      rmSync(join(demo.root, 'src/cart.ts'));
+      engine.fileChanged('src/cart.ts', true);
+      const deadline = Date.now() + 5000;
+      while (paths().includes('src/cart.ts') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(!paths().includes('src/cart.ts'), 'a deleted file is no longer suggested');
+    } finally {
+      engine.dispose();
+      demo.cleanup();
+    }
+  });
+});
+
 describe('ProactiveContextProvider on awkward input', function () {
   this.timeout(60000);
   let base: string;

@@ -54,7 +54,8 @@ export class HistorySources {
       return;
     }
     for (const key of this.cache.keys()) if (key.endsWith(`\u0000${path}`) || key.includes(`\u0000${path}\u0000`)) this.cache.delete(key);
-    this.fileIndex = undefined;
+    // The file index knows names only: an edit keeps it, a file coming or going rebuilds it.
+    if (this.fileIndex && this.fileIndex.has(path) !== Boolean(statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile())) this.fileIndex = undefined;
   }
 
   related(path: string, limit = 10): RelatedFile[] {
