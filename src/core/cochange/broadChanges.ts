@@ -78,9 +78,62 @@ export class BroadChanges implements BroadChangeSource {
     return out;
   }
 
+  /** Every change set kept, oldest first. */
+  all(): readonly BroadChange[] {
+    return this.sets.slice(this.head);
+  }
+
   clear(): void {
     this.byFile.clear();
     this.sets.length = 0;
     this.head = 0;
   }
+}
+
+const FORMAT = 1;
+
+/** The change sets as JSON: paths once, each set as its time and path numbers, oldest first. */
+export function encodeBroad(broad: BroadChanges, head: string): string {
+  const ids = new Map<string, number>();
+  const paths: string[] = [];
+  const sets = broad.all().map((s) => [
+    s.time,
+    s.files.map((f) => {
+      let id = ids.get(f);
+      if (id === undefined) {
+        id = paths.length;
+        ids.set(f, id);
+        paths.push(f);
+      }
+      return id;
+    }),
+  ]);
+  return JSON.stringify({ format: FORMAT, head, limits: [broad.minSize, broad.maxSize], paths, sets });
+}
+
+/** Fills `into` from encodeBroad's output, or says why it cannot be used. */
+export function decodeBroad(text: string, into: BroadChanges): { head: string } | string {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    return `not JSON (${(err as Error).message})`;
+  }
+  const d = data as { format?: unknown; head?: unknown; limits?: unknown; paths?: unknown; sets?: unknown };
+  if (!d || typeof d !== 'object') return 'not an object';
+  if (d.format !== FORMAT) return `format ${String(d.format)}, expected ${FORMAT}`;
+  if (typeof d.head !== 'string' || !Array.isArray(d.paths) || !Array.isArray(d.sets)) return 'missing head, paths or sets';
+  if (!Array.isArray(d.limits) || d.limits[0] !== into.minSize || d.limits[1] !== into.maxSize) return 'kept with other size limits';
+  const paths = d.paths as unknown[];
+  if (!paths.every((p): p is string => typeof p === 'string')) return 'a path is not a string';
+  const decoded: [number, string[]][] = [];
+  for (const s of d.sets as unknown[]) {
+    if (!Array.isArray(s) || typeof s[0] !== 'number' || !Array.isArray(s[1])) return 'a malformed change set';
+    const ids = s[1] as unknown[];
+    if (!ids.every((i): i is number => Number.isInteger(i) && (i as number) >= 0 && (i as number) < paths.length)) return 'a change set names an unknown path';
+    decoded.push([s[0], ids.map((i) => paths[i as number] as string)]);
+  }
+  into.clear();
+  for (const [time, files] of decoded) into.add(files, time);
+  return { head: d.head };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { BroadChanges, MAX_BROAD_CHANGE_SET } from '../../../src/core/cochange/broadChanges';
+import { BroadChanges, decodeBroad, encodeBroad, MAX_BROAD_CHANGE_SET } from '../../../src/core/cochange/broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET } from '../../../src/core/cochange/cochangeCounts';
 import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
 import { FileIndex } from '../../../src/core/cochange/testPairing';
@@ -96,5 +96,40 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     const test = res.find((r) => r.path === 'test/e2e/test/reporters/junit.test.ts');
     assert.ok(test, 'the distant test is suggested');
     assert.ok(test.reasons.includes('a test with its name'));
+  });
+});
+
+describe('large change sets on disk', () => {
+  it('round-trips through encodeBroad and decodeBroad', () => {
+    const broad = new BroadChanges();
+    broad.add([...files('src/a', 40), 'src/shared.ts'], NOW - DAY);
+    broad.add([...files('src/b', 35), 'src/shared.ts'], NOW);
+    const text = encodeBroad(broad, 'abc123');
+    assert.ok(text.split('src/shared.ts').length === 2, 'each path is written once');
+    const back = new BroadChanges();
+    assert.deepEqual(decodeBroad(text, back), { head: 'abc123' });
+    assert.deepEqual(back.all(), broad.all());
+    assert.deepEqual(back.changesOf('src/shared.ts', 5).map((c) => c.time), [NOW, NOW - DAY]);
+  });
+
+  it('refuses damaged or foreign data with a reason and keeps what it had', () => {
+    const broad = new BroadChanges();
+    broad.add(files('src/a', 40), NOW);
+    const good = encodeBroad(broad, 'h');
+    const target = new BroadChanges();
+    target.add(files('src/kept', 33), NOW);
+    const cases: [string, RegExp][] = [
+      [good.slice(0, -5), /not JSON/],
+      ['[]', /format/],
+      [good.replace('"format":1', '"format":9'), /format 9/],
+      [good.replace(/"sets":\[\[(\d+),\[0,/, '"sets":[[$1,[999,'), /unknown path/],
+      [encodeBroad(new BroadChanges(31, 100), 'h'), /size limits/],
+    ];
+    for (const [text, reason] of cases) {
+      const res = decodeBroad(text, target);
+      assert.equal(typeof res, 'string', text.slice(0, 40));
+      assert.match(res as string, reason);
+      assert.equal(target.size, 1, 'nothing was changed');
+    }
   });
 });
