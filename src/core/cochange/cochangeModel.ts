@@ -38,14 +38,14 @@ export const COCHANGE_FILE = 'cochange.bin';
  * only mines the commits made since.
  */
 export class CoChangeModel implements CoChangeSource {
-  private counts: CoChangeCounts;
+  private counts: PackedCounts;
   private head: string | undefined;
   private readonly logger: Logger;
   private loaded = false;
   private mining: Promise<MineResult> | undefined;
 
   constructor(private readonly options: CoChangeModelOptions) {
-    this.counts = this.emptyCounts();
+    this.counts = new PackedCounts(this.maxChangeSet);
     this.logger = options.logger ?? nullLogger;
   }
 
@@ -102,9 +102,8 @@ export class CoChangeModel implements CoChangeSource {
     return join(this.options.store.stateDir, COCHANGE_FILE);
   }
 
-  /** Counts without the change sets themselves: the model only ever adds, so it keeps just the totals. */
-  private emptyCounts(): CoChangeCounts {
-    return new CoChangeCounts(this.options.maxChangeSet ?? MAX_CHANGE_SET, false);
+  private get maxChangeSet(): number {
+    return this.options.maxChangeSet ?? MAX_CHANGE_SET;
   }
 
   /** Reads the cache file on first use; an unreadable one is dropped and the next update mines everything. */
@@ -122,7 +121,7 @@ export class CoChangeModel implements CoChangeSource {
     }
     let decoded: ReturnType<typeof decodeCounts>;
     try {
-      decoded = decodeCounts(data, this.emptyCounts());
+      decoded = decodeCounts(data, this.maxChangeSet);
     } catch (err) {
       decoded = (err as Error).message;
     }
@@ -156,7 +155,8 @@ export class CoChangeModel implements CoChangeSource {
       else if (anc.failure === 'aborted' || anc.failure === 'timeout') return done('unavailable', 0, head, anc.failure);
     }
     const rebuild = range === undefined;
-    const delta = this.emptyCounts();
+    // Mining only adds, so the change sets themselves need not be kept.
+    const delta = new CoChangeCounts(this.maxChangeSet, false);
     let seen = 0;
     const res = await streamHistory({ cwd, range: range ?? head, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c) => {
       seen++;
@@ -171,30 +171,10 @@ export class CoChangeModel implements CoChangeSource {
     return done(rebuild ? 'rebuild' : 'incremental', seen, head);
   }
 
-  /** Merges the newly mined counts into memory (or takes them whole after a rebuild) and saves the cache. */
+  /** Merges the newly mined counts into memory (or starts from them after a rebuild) and saves the cache. */
   private persist(delta: CoChangeCounts, rebuild: boolean, head: string): void {
-    if (rebuild) this.counts = delta;
-    else {
-      const c = this.counts;
-      for (const [path, s] of delta.files) {
-        const cur = c.files.get(path);
-        if (cur) {
-          cur.commits += s.commits;
-          cur.lastTime = Math.max(cur.lastTime, s.lastTime);
-        } else c.files.set(path, { ...s });
-      }
-      for (const [a, m] of delta.pairs) {
-        for (const [b, p] of m) {
-          if (a >= b) continue;
-          const cur = c.pairs.get(a)?.get(b);
-          if (cur) {
-            cur.count += p.count;
-            cur.lastTime = Math.max(cur.lastTime, p.lastTime);
-          } else c.setPair(a, b, p.count, p.lastTime);
-        }
-      }
-      c.commitCount += delta.commitCount;
-    }
+    if (rebuild) this.counts = new PackedCounts(this.maxChangeSet);
+    this.counts.merge(delta);
     this.head = head;
     try {
       writeFileAtomic(this.cachePath, encodeCounts(this.counts, head));
@@ -205,12 +185,187 @@ export class CoChangeModel implements CoChangeSource {
   }
 }
 
+/**
+ * Co-change counts packed for a model that lives as long as the editor: files by number with their
+ * counts in flat arrays, each pair once in typed arrays, and every file's partners as a run of one
+ * flat list (rebuilt after each merge). About a third of the memory of nested maps of objects.
+ */
+export class PackedCounts implements CoChangeSource {
+  commitCount = 0;
+  private readonly ids = new Map<string, number>();
+  private readonly paths: string[] = [];
+  private readonly commits: number[] = [];
+  private readonly last: number[] = [];
+  private pairA = new Int32Array(0);
+  private pairB = new Int32Array(0);
+  private pairCount = new Int32Array(0);
+  private pairLast = new Float64Array(0);
+  private pairTotal = 0;
+  /** File f's partners are partner[start[f]] .. partner[start[f + 1] - 1]; pairOf says which pair each is. */
+  private start = new Int32Array(1);
+  private partner = new Int32Array(0);
+  private pairOf = new Int32Array(0);
+
+  constructor(readonly maxChangeSet = MAX_CHANGE_SET) {}
+
+  get fileCount(): number {
+    return this.paths.length;
+  }
+
+  get pairSize(): number {
+    return this.pairTotal;
+  }
+
+  commitsOf(path: string): number {
+    const id = this.ids.get(path);
+    return id === undefined ? 0 : this.commits[id];
+  }
+
+  lastTimeOf(path: string): number {
+    const id = this.ids.get(path);
+    return id === undefined ? 0 : this.last[id];
+  }
+
+  support(a: string, b: string): number {
+    const p = this.pairNumber(this.ids.get(a), this.ids.get(b));
+    return p < 0 ? 0 : this.pairCount[p];
+  }
+
+  confidence(a: string, b: string): number {
+    const n = this.commitsOf(a);
+    return n ? this.support(a, b) / n : 0;
+  }
+
+  partners(path: string): Array<[string, PairStat]> {
+    const id = this.ids.get(path);
+    if (id === undefined || id + 1 >= this.start.length) return [];
+    const out: Array<[string, PairStat]> = [];
+    for (let k = this.start[id]; k < this.start[id + 1]; k++) {
+      const p = this.pairOf[k];
+      out.push([this.paths[this.partner[k]], { count: this.pairCount[p], lastTime: this.pairLast[p] }]);
+    }
+    return out;
+  }
+
+  /** ROSE-style, as CoChangeCounts.coChanged. */
+  coChanged(path: string, limit = 20): CoChanged[] {
+    const n = this.commitsOf(path);
+    if (!n) return [];
+    const out = this.partners(path).map(([other, p]) => ({ path: other, support: p.count, confidence: p.count / n, lastTime: p.lastTime }));
+    out.sort((x, y) => y.confidence - x.confidence || y.support - x.support || y.lastTime - x.lastTime || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+    return out.slice(0, limit);
+  }
+
+  /** Adds counts mined from more commits. */
+  merge(delta: CoChangeCounts): void {
+    for (const [path, s] of delta.files) this.addFile(path, s.commits, s.lastTime);
+    for (const [a, m] of delta.pairs) {
+      for (const [b, p] of m) if (a < b) this.addPair(this.ids.get(a) ?? this.fileId(a), this.ids.get(b) ?? this.fileId(b), p.count, p.lastTime);
+    }
+    this.commitCount += delta.commitCount;
+    this.index();
+  }
+
+  /** Every file: path, commits, last time. */
+  *fileStats(): Iterable<[string, number, number]> {
+    for (let i = 0; i < this.paths.length; i++) yield [this.paths[i], this.commits[i], this.last[i]];
+  }
+
+  /** Every pair once, by file number (see fileStats for the order): a, b, count, last time. */
+  *pairStats(): Iterable<[number, number, number, number]> {
+    for (let p = 0; p < this.pairTotal; p++) yield [this.pairA[p], this.pairB[p], this.pairCount[p], this.pairLast[p]];
+  }
+
+  addFile(path: string, commits: number, lastTime: number): number {
+    const id = this.fileId(path);
+    this.commits[id] += commits;
+    if (lastTime > this.last[id]) this.last[id] = lastTime;
+    return id;
+  }
+
+  /** Adds to a pair's count; call index() after the last one. */
+  addPair(a: number, b: number, count: number, lastTime: number): void {
+    const p = this.pairNumber(a, b);
+    if (p >= 0) {
+      this.pairCount[p] += count;
+      if (lastTime > this.pairLast[p]) this.pairLast[p] = lastTime;
+      return;
+    }
+    if (this.pairTotal === this.pairA.length) this.growPairs(Math.max(1024, this.pairTotal * 2));
+    const n = this.pairTotal++;
+    this.pairA[n] = a;
+    this.pairB[n] = b;
+    this.pairCount[n] = count;
+    this.pairLast[n] = lastTime;
+  }
+
+  /** Rebuilds the partner lists after pairs were added; drops the spare room of the pair arrays. */
+  index(): void {
+    if (this.pairA.length !== this.pairTotal) this.growPairs(this.pairTotal);
+    const files = this.paths.length;
+    const start = new Int32Array(files + 1);
+    for (let p = 0; p < this.pairTotal; p++) {
+      start[this.pairA[p] + 1]++;
+      start[this.pairB[p] + 1]++;
+    }
+    for (let f = 0; f < files; f++) start[f + 1] += start[f];
+    const fill = start.slice(0, files);
+    const partner = new Int32Array(this.pairTotal * 2);
+    const pairOf = new Int32Array(this.pairTotal * 2);
+    for (let p = 0; p < this.pairTotal; p++) {
+      const a = this.pairA[p];
+      const b = this.pairB[p];
+      partner[fill[a]] = b;
+      pairOf[fill[a]++] = p;
+      partner[fill[b]] = a;
+      pairOf[fill[b]++] = p;
+    }
+    this.start = start;
+    this.partner = partner;
+    this.pairOf = pairOf;
+  }
+
+  private fileId(path: string): number {
+    let id = this.ids.get(path);
+    if (id === undefined) {
+      id = this.paths.length;
+      this.ids.set(path, id);
+      this.paths.push(path);
+      this.commits.push(0);
+      this.last.push(0);
+    }
+    return id;
+  }
+
+  /** The pair of two file numbers, or -1; only pairs present at the last index() are found. */
+  private pairNumber(a: number | undefined, b: number | undefined): number {
+    if (a === undefined || b === undefined || a === b) return -1;
+    if (a + 1 >= this.start.length || b + 1 >= this.start.length) return -1;
+    // Scan the shorter of the two lists.
+    const [x, y] = this.start[a + 1] - this.start[a] <= this.start[b + 1] - this.start[b] ? [a, b] : [b, a];
+    for (let k = this.start[x]; k < this.start[x + 1]; k++) if (this.partner[k] === y) return this.pairOf[k];
+    return -1;
+  }
+
+  private growPairs(size: number): void {
+    const grow = <T extends Int32Array | Float64Array>(old: T, make: (n: number) => T): T => {
+      const next = make(size);
+      next.set(old.subarray(0, Math.min(size, this.pairTotal)));
+      return next;
+    };
+    this.pairA = grow(this.pairA, (n) => new Int32Array(n));
+    this.pairB = grow(this.pairB, (n) => new Int32Array(n));
+    this.pairCount = grow(this.pairCount, (n) => new Int32Array(n));
+    this.pairLast = grow(this.pairLast, (n) => new Float64Array(n));
+  }
+}
+
 /*
  * Cache file layout, little-endian: a header of eight u32 (magic, format, largest change set
  * counted, commits counted, files, pairs, byte length of the mined commit id, byte length of the
  * paths), the commit id, the paths joined by NUL, per file (u32 commits, f64 last time), per pair
- * (u32 a, u32 b, u32 count, f64 last time) with a < b as file numbers, then the SHA-1 of everything
- * before it. Paths appear once, so the file is a fraction of the same data as table rows.
+ * (u32 a, u32 b, u32 count, f64 last time) by file number, then the SHA-1 of everything before it.
+ * Paths appear once, so the file is a fraction of the same data as table rows.
  */
 const MAGIC = 0x50434343;
 const FORMAT = 1;
@@ -219,59 +374,39 @@ const FILE_BYTES = 12;
 const PAIR_BYTES = 20;
 const DIGEST_BYTES = 20;
 
-export function encodeCounts(counts: CoChangeCounts, head: string): Buffer {
-  const ids = new Map<string, number>();
+export function encodeCounts(counts: PackedCounts, head: string): Buffer {
   const names: string[] = [];
-  const idOf = (p: string): number => {
-    let id = ids.get(p);
-    if (id === undefined) {
-      id = names.length;
-      ids.set(p, id);
-      names.push(p);
-    }
-    return id;
-  };
-  for (const p of counts.files.keys()) idOf(p);
-  let pairCount = 0;
-  for (const [a, m] of counts.pairs) {
-    idOf(a);
-    for (const b of m.keys()) if (a < b) pairCount++;
-  }
+  for (const [p] of counts.fileStats()) names.push(p);
   const headBytes = Buffer.from(head, 'utf8');
   const pathBytes = Buffer.from(names.join('\0'), 'utf8');
-  const size = HEADER_BYTES + headBytes.length + pathBytes.length + names.length * FILE_BYTES + pairCount * PAIR_BYTES;
+  const size = HEADER_BYTES + headBytes.length + pathBytes.length + names.length * FILE_BYTES + counts.pairSize * PAIR_BYTES;
   const out = Buffer.alloc(size + DIGEST_BYTES);
   let o = 0;
-  for (const v of [MAGIC, FORMAT, counts.maxChangeSet, counts.commitCount, names.length, pairCount, headBytes.length, pathBytes.length]) o = out.writeUInt32LE(v, o);
+  for (const v of [MAGIC, FORMAT, counts.maxChangeSet, counts.commitCount, names.length, counts.pairSize, headBytes.length, pathBytes.length]) o = out.writeUInt32LE(v, o);
   o += headBytes.copy(out, o);
   o += pathBytes.copy(out, o);
-  for (const p of names) {
-    const s = counts.files.get(p);
-    o = out.writeUInt32LE(s?.commits ?? 0, o);
-    o = out.writeDoubleLE(s?.lastTime ?? 0, o);
+  for (const [, commits, lastTime] of counts.fileStats()) {
+    o = out.writeUInt32LE(commits, o);
+    o = out.writeDoubleLE(lastTime, o);
   }
-  for (const [a, m] of counts.pairs) {
-    const ia = ids.get(a)!;
-    for (const [b, p] of m) {
-      if (a >= b) continue;
-      o = out.writeUInt32LE(ia, o);
-      o = out.writeUInt32LE(ids.get(b)!, o);
-      o = out.writeUInt32LE(p.count, o);
-      o = out.writeDoubleLE(p.lastTime, o);
-    }
+  for (const [a, b, count, lastTime] of counts.pairStats()) {
+    o = out.writeUInt32LE(a, o);
+    o = out.writeUInt32LE(b, o);
+    o = out.writeUInt32LE(count, o);
+    o = out.writeDoubleLE(lastTime, o);
   }
   createHash('sha1').update(out.subarray(0, size)).digest().copy(out, size);
   return out;
 }
 
-/** Fills `into` from a cache file, or says why the file cannot be used. */
-export function decodeCounts(data: Buffer, into: CoChangeCounts): { counts: CoChangeCounts; head: string } | string {
+/** Reads a cache file, or says why it cannot be used. */
+export function decodeCounts(data: Buffer, maxChangeSet = MAX_CHANGE_SET): { counts: PackedCounts; head: string } | string {
   if (data.length < HEADER_BYTES + DIGEST_BYTES) return 'too short';
   if (data.readUInt32LE(0) !== MAGIC) return 'not a co-change cache';
   const format = data.readUInt32LE(4);
   if (format !== FORMAT) return `format ${format}, expected ${FORMAT}`;
-  const maxChangeSet = data.readUInt32LE(8);
-  if (maxChangeSet !== into.maxChangeSet) return `counted change sets up to ${maxChangeSet} files, now ${into.maxChangeSet}`;
+  const counted = data.readUInt32LE(8);
+  if (counted !== maxChangeSet) return `counted change sets up to ${counted} files, now ${maxChangeSet}`;
   const commitCount = data.readUInt32LE(12);
   const fileCount = data.readUInt32LE(16);
   const pairCount = data.readUInt32LE(20);
@@ -282,21 +417,22 @@ export function decodeCounts(data: Buffer, into: CoChangeCounts): { counts: CoCh
   if (!createHash('sha1').update(data.subarray(0, size)).digest().equals(data.subarray(size))) return 'checksum mismatch';
   let o = HEADER_BYTES;
   const head = data.toString('utf8', o, (o += headLength));
-  const names = fileCount ? data.toString('utf8', o, (o += pathLength)).split('\0') : [];
-  if (!fileCount) o += pathLength;
+  const names = fileCount ? data.toString('utf8', o, o + pathLength).split('\0') : [];
+  o += pathLength;
   if (names.length !== fileCount) return `${names.length} paths, the header says ${fileCount}`;
+  const counts = new PackedCounts(maxChangeSet);
   for (const p of names) {
-    const commits = data.readUInt32LE(o);
-    const lastTime = data.readDoubleLE(o + 4);
+    counts.addFile(p, data.readUInt32LE(o), data.readDoubleLE(o + 4));
     o += FILE_BYTES;
-    if (commits > 0) into.files.set(p, { commits, lastTime });
   }
+  if (counts.fileCount !== fileCount) return 'a path appears twice';
   for (let i = 0; i < pairCount; i++, o += PAIR_BYTES) {
     const a = data.readUInt32LE(o);
     const b = data.readUInt32LE(o + 4);
     if (a >= fileCount || b >= fileCount || a === b) return `pair ${i} names file ${Math.max(a, b)} of ${fileCount}`;
-    into.setPair(names[a], names[b], data.readUInt32LE(o + 8), data.readDoubleLE(o + 12));
+    counts.addPair(a, b, data.readUInt32LE(o + 8), data.readDoubleLE(o + 12));
   }
-  into.commitCount = commitCount;
-  return { counts: into, head };
+  counts.index();
+  counts.commitCount = commitCount;
+  return { counts, head };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
-import { COCHANGE_FILE, CoChangeModel, decodeCounts, encodeCounts } from '../../../src/core/cochange/cochangeModel';
+import { COCHANGE_FILE, CoChangeModel, decodeCounts, encodeCounts, PackedCounts } from '../../../src/core/cochange/cochangeModel';
 import { nullLogger, type Logger } from '../../../src/core/logger';
 import { Store } from '../../../src/core/store/store';
 import { all } from '../../../src/core/store/sqlite';
@@ -70,16 +70,16 @@ describe('CoChangeModel', () => {
     await new CoChangeModel({ root: repo.dir, store }).update();
     const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
     assert.ok(!tables.some((t) => t.startsWith('cochange')), 'nothing in the index database');
-    const decoded = decodeCounts(readFileSync(join(stateDir, COCHANGE_FILE)), new CoChangeCounts());
+    const decoded = decodeCounts(readFileSync(join(stateDir, COCHANGE_FILE)));
     assert.ok(typeof decoded !== 'string', String(decoded));
     assert.equal(decoded.head, repo.head());
-    const pairs: [string, string, number][] = [];
-    for (const [a, m] of decoded.counts.pairs) for (const [b, p] of m) if (a < b) pairs.push([a, b, p.count]);
+    const names = [...decoded.counts.fileStats()].map(([p]) => p);
+    const pairs = [...decoded.counts.pairStats()].map(([a, b, count]) => [names[a], names[b]].sort().concat(String(count)));
     assert.deepEqual(pairs.sort(), [
-      ['a.ts', 'b.ts', 2],
-      ['a.ts', 'c.ts', 2],
-      ['b.ts', 'c.ts', 1],
-      ['d.ts', 'e.ts', 1],
+      ['a.ts', 'b.ts', '2'],
+      ['a.ts', 'c.ts', '2'],
+      ['b.ts', 'c.ts', '1'],
+      ['d.ts', 'e.ts', '1'],
     ]);
   });
 
@@ -175,19 +175,35 @@ describe('CoChangeModel', () => {
     assert.equal(model.commitsOf('gen/f0.ts'), 1, 'the 31-file change now counts');
   });
 
-  it('encodes and decodes every count exactly', () => {
+  it('packs counts that answer as the plain counts do, and encodes and decodes them exactly', () => {
+    const sets: [string[], number][] = [
+      [['src/a b.ts', 'lib/ü.ts', 'x.ts'], 1_700_000_000_000],
+      [['src/a b.ts', 'x.ts'], 1_700_000_123_000],
+      [['solo.ts'], 5000],
+      [['x.ts', 'new.ts'], 1_700_000_200_000],
+      [['lib/ü.ts', 'x.ts'], 1_700_000_100_000],
+    ];
     const counts = new CoChangeCounts();
-    counts.add(['src/a b.ts', 'lib/ü.ts', 'x.ts'], 1_700_000_000_000);
-    counts.add(['src/a b.ts', 'x.ts'], 1_700_000_123_000);
-    counts.add(['solo.ts'], 5000);
-    const decoded = decodeCounts(encodeCounts(counts, 'abc123'), new CoChangeCounts());
+    for (const [f, t] of sets) counts.add(f, t);
+    // Packed in two steps, as a model mines history and later the commits made since.
+    const packed = new PackedCounts();
+    for (const part of [sets.slice(0, 3), sets.slice(3)]) {
+      const delta = new CoChangeCounts();
+      for (const [f, t] of part) delta.add(f, t);
+      packed.merge(delta);
+    }
+    const files = [...counts.files.keys()].sort();
+    const answers = (c: CoChangeCounts | PackedCounts) =>
+      files.map((p) => [p, c.commitsOf(p), c.lastTimeOf(p), c.coChanged(p), [...c.partners(p)].sort(), files.map((q) => c.support(p, q))]);
+    assert.deepEqual(answers(packed), answers(counts));
+    assert.equal(packed.commitCount, 5);
+    const decoded = decodeCounts(encodeCounts(packed, 'abc123'));
     assert.ok(typeof decoded !== 'string', String(decoded));
     assert.equal(decoded.head, 'abc123');
-    assert.equal(decoded.counts.commitCount, 3);
-    assert.deepEqual([...decoded.counts.files].sort(), [...counts.files].sort());
-    for (const p of counts.files.keys()) assert.deepEqual(decoded.counts.coChanged(p), counts.coChanged(p));
-    const empty = decodeCounts(encodeCounts(new CoChangeCounts(), ''), new CoChangeCounts());
-    assert.ok(typeof empty !== 'string' && empty.counts.files.size === 0 && empty.counts.commitCount === 0);
+    assert.equal(decoded.counts.commitCount, 5);
+    assert.deepEqual(answers(decoded.counts), answers(counts));
+    const empty = decodeCounts(encodeCounts(new PackedCounts(), ''));
+    assert.ok(typeof empty !== 'string' && empty.counts.fileCount === 0 && empty.counts.commitCount === 0);
   });
 
   it('speaks in paths relative to a workspace root inside the repository', async () => {
