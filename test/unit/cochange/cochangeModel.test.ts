@@ -231,3 +231,25 @@ describe('CoChangeModel', () => {
 function recording(warnings: string[]): Logger {
   return { ...nullLogger, warn: (m: string) => warnings.push(m) };
 }
+
+describe('CoChangeCounts without change sets', () => {
+  it('counts as with them, keeping none of the sets', () => {
+    const kept = new CoChangeCounts();
+    const bare = new CoChangeCounts(undefined, false);
+    const sets: [string[], number][] = [
+      [['a.ts', 'b.ts'], 1000],
+      [['a.ts', 'c.ts', 'b.ts'], 2000],
+    ];
+    for (const [f, t] of sets) {
+      kept.add(f, t);
+      bare.add(f, t);
+    }
+    assert.deepEqual(bare.coChanged('a.ts'), kept.coChanged('a.ts'));
+    assert.equal(bare.commitCount, 2);
+    assert.equal(kept.changeSetsOf('a.ts', 5).length, 2);
+    assert.deepEqual(bare.changeSetsOf('a.ts', 5), []);
+    bare.remove(sets[0][0]);
+    kept.remove(sets[0][0]);
+    assert.deepEqual(bare.coChanged('b.ts'), kept.coChanged('b.ts'));
+  });
+});
