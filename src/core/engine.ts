@@ -214,8 +214,12 @@ export class Engine {
 
   async rebuildIndex(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildStats> {
     this.store.resetIndex();
+    await this.cochange.reset();
+    this.history.invalidate();
     await this.refreshSources(options.signal);
-    return this.buildIndex(options.signal, options.onProgress);
+    const stats = await this.buildIndex(options.signal, options.onProgress);
+    if (!options.signal?.aborted) await this.mineHistory(options.signal);
+    return stats;
   }
 
   /** Called by adapters when a file of the root changed on disk (debounced here). */

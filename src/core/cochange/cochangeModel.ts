@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runGit } from '../git/gitExec';
 import { nullLogger, type Logger } from '../logger';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicFile';
+import { BroadChanges, decodeBroad, encodeBroad, type BroadChange, type BroadChangeSource } from './broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET, type CoChanged, type CoChangeSource, type PairStat } from './cochangeCounts';
 import { streamHistory } from './historyStream';
 
@@ -31,6 +32,8 @@ export interface MineResult {
 
 /** The model's cache file in the state directory, next to index.db. */
 export const COCHANGE_FILE = 'cochange.bin';
+/** The change sets too large for pair counts, next to it; both files name the commit they reach. */
+export const BROAD_FILE = 'cochange-broad.json';
 
 /**
  * Files that usually change together, mined from first-parent history in one streamed pass, held in
@@ -39,6 +42,7 @@ export const COCHANGE_FILE = 'cochange.bin';
  */
 export class CoChangeModel implements CoChangeSource {
   private counts: PackedCounts;
+  private broadChanges: BroadChanges;
   private head: string | undefined;
   private readonly logger: Logger;
   private loaded = false;
@@ -46,7 +50,14 @@ export class CoChangeModel implements CoChangeSource {
 
   constructor(private readonly options: CoChangeModelOptions) {
     this.counts = new PackedCounts(this.maxChangeSet);
+    this.broadChanges = new BroadChanges(this.maxChangeSet + 1);
     this.logger = options.logger ?? nullLogger;
+  }
+
+  /** Change sets too large for pair counts (a feature across many files), kept whole. */
+  get broad(): BroadChangeSource {
+    this.ensureLoaded();
+    return this.broadChanges;
   }
 
   /** The commit the model was last brought up to. */
@@ -92,6 +103,22 @@ export class CoChangeModel implements CoChangeSource {
     return this.counts.coChanged(path, limit);
   }
 
+  /** Forgets everything mined, in memory and on disk; the next update mines all history again. */
+  async reset(): Promise<void> {
+    await this.mining?.catch(() => undefined);
+    this.loaded = true;
+    this.head = undefined;
+    this.counts = new PackedCounts(this.maxChangeSet);
+    this.broadChanges.clear();
+    for (const path of [this.cachePath, this.broadPath]) {
+      try {
+        unlinkSync(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`Could not remove ${path}: ${(err as Error).message}`);
+      }
+    }
+  }
+
   /** Brings the model up to HEAD: nothing, the new commits only, or everything when history was rewritten. */
   update(signal?: AbortSignal): Promise<MineResult> {
     if (!this.mining) this.mining = this.doUpdate(signal).finally(() => (this.mining = undefined));
@@ -100,6 +127,10 @@ export class CoChangeModel implements CoChangeSource {
 
   private get cachePath(): string {
     return join(this.options.store.stateDir, COCHANGE_FILE);
+  }
+
+  private get broadPath(): string {
+    return join(this.options.store.stateDir, BROAD_FILE);
   }
 
   private get maxChangeSet(): number {
@@ -134,8 +165,32 @@ export class CoChangeModel implements CoChangeSource {
       }
       return;
     }
+    const broad = this.loadBroad();
+    if (broad !== decoded.head) {
+      // Saved at different commits (a stop between the two writes, or a cache from an older version).
+      this.logger.info(`The co-change cache and ${BROAD_FILE} disagree; the model will be rebuilt from history.`);
+      return;
+    }
     this.counts = decoded.counts;
     this.head = decoded.head;
+  }
+
+  /** Reads the large change sets; returns the commit they reach, or undefined when there is no usable file. */
+  private loadBroad(): string | undefined {
+    removeStaleTempFiles(this.options.store.stateDir, BROAD_FILE);
+    let text: string;
+    try {
+      text = readFileSync(this.broadPath, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`Cannot read ${this.broadPath}: ${(err as Error).message}; it will be rebuilt from history.`);
+      return undefined;
+    }
+    const res = decodeBroad(text, this.broadChanges);
+    if (typeof res === 'string') {
+      this.logger.warn(`${this.broadPath} is unusable (${res}); it will be rebuilt from history.`);
+      return undefined;
+    }
+    return res.head;
   }
 
   private async doUpdate(signal?: AbortSignal): Promise<MineResult> {
@@ -157,26 +212,33 @@ export class CoChangeModel implements CoChangeSource {
     const rebuild = range === undefined;
     // Mining only adds, so the change sets themselves need not be kept.
     const delta = new CoChangeCounts(this.maxChangeSet, false);
+    const broad: BroadChange[] = [];
     let seen = 0;
     const res = await streamHistory({ cwd, range: range ?? head, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c) => {
       seen++;
-      delta.add(c.files, c.time);
+      if (!delta.add(c.files, c.time) && this.broadChanges.accepts(c.files.length)) broad.push({ files: c.files, time: c.time });
     });
     if (!res.ok) {
       this.logger.warn(`Co-change mining stopped: ${res.failure} ${res.stderr?.trim() ?? ''}`);
       return done('unavailable', 0, head, res.failure);
     }
-    this.persist(delta, rebuild, head);
+    // History streams newest first; the large change sets are kept oldest first.
+    this.persist(delta, broad.reverse(), rebuild, head);
     this.logger.info(`Co-change model ${rebuild ? 'rebuilt' : 'updated'}: ${seen} commits in ${Date.now() - started} ms`);
     return done(rebuild ? 'rebuild' : 'incremental', seen, head);
   }
 
   /** Merges the newly mined counts into memory (or starts from them after a rebuild) and saves the cache. */
-  private persist(delta: CoChangeCounts, rebuild: boolean, head: string): void {
-    if (rebuild) this.counts = new PackedCounts(this.maxChangeSet);
+  private persist(delta: CoChangeCounts, broad: readonly BroadChange[], rebuild: boolean, head: string): void {
+    if (rebuild) {
+      this.counts = new PackedCounts(this.maxChangeSet);
+      this.broadChanges.clear();
+    }
     this.counts.merge(delta);
+    for (const b of broad) this.broadChanges.add(b.files, b.time);
     this.head = head;
     try {
+      writeFileAtomic(this.broadPath, Buffer.from(encodeBroad(this.broadChanges, head), 'utf8'));
       writeFileAtomic(this.cachePath, encodeCounts(this.counts, head));
     } catch (err) {
       // The model in memory is right; the next start mines again from the last saved commit.

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
-import { COCHANGE_FILE, CoChangeModel, decodeCounts, encodeCounts, PackedCounts } from '../../../src/core/cochange/cochangeModel';
+import { BROAD_FILE, COCHANGE_FILE, CoChangeModel, decodeCounts, encodeCounts, PackedCounts } from '../../../src/core/cochange/cochangeModel';
 import { nullLogger, type Logger } from '../../../src/core/logger';
 import { Store } from '../../../src/core/store/store';
 import { all } from '../../../src/core/store/sqlite';
@@ -163,6 +163,50 @@ describe('CoChangeModel', () => {
       assert.equal(res.mode, 'rebuild');
       assert.equal(model.support('a.ts', 'b.ts'), 2);
       assert.deepEqual(readFileSync(file), good, 'saved again');
+    }
+  });
+
+  it('keeps change sets too large for pairs whole, newest first, across new commits and restarts', async () => {
+    const model = new CoChangeModel({ root: repo.dir, store });
+    await model.update();
+    const bulk = model.broad.changesOf('gen/f0.ts', 5);
+    assert.equal(bulk.length, 1, 'the 31-file commit is kept whole');
+    assert.equal(bulk[0].files.length, 31);
+    assert.ok(bulk[0].files.includes('a.ts'));
+    assert.deepEqual(model.broad.changesOf('c.ts', 5), [], 'c.ts was never in a large change');
+
+    repo.change('wide', ['a.ts', ...Array.from({ length: 34 }, (_, i) => `wide/w${i}.ts`)]);
+    assert.equal((await model.update()).mode, 'incremental');
+    assert.deepEqual(model.broad.changesOf('a.ts', 5).map((c) => c.files.length), [35, 31]);
+    assert.equal(model.commitsOf('wide/w0.ts'), 0, 'and not counted in pairs');
+
+    store.dispose();
+    store = await Store.open({ stateDir });
+    const again = new CoChangeModel({ root: repo.dir, store });
+    assert.deepEqual(again.broad.changesOf('a.ts', 5).map((c) => c.files.length), [35, 31]);
+    assert.equal((await again.update()).mode, 'up-to-date');
+  });
+
+  it('rebuilds when the large change sets are missing, damaged or saved at another commit', async () => {
+    await new CoChangeModel({ root: repo.dir, store }).update();
+    const broadFile = join(stateDir, BROAD_FILE);
+    const good = readFileSync(broadFile, 'utf8');
+    const cases: [string | undefined, RegExp][] = [
+      [undefined, /disagree/],
+      ['{"format":1', /unusable \(not JSON/],
+      [good.replace(/"head":"[0-9a-f]+"/, '"head":"0000"'), /disagree/],
+    ];
+    for (const [text, reason] of cases) {
+      if (text === undefined) rmSync(broadFile);
+      else writeFileSync(broadFile, text);
+      const said: string[] = [];
+      const model = new CoChangeModel({ root: repo.dir, store, logger: { ...nullLogger, info: (m: string) => said.push(m), warn: (m: string) => said.push(m) } });
+      assert.equal(model.support('a.ts', 'b.ts'), 0, 'nothing half-loaded');
+      assert.ok(said.some((m) => reason.test(m)), said.join(' | '));
+      assert.equal((await model.update()).mode, 'rebuild');
+      assert.equal(model.support('a.ts', 'b.ts'), 2);
+      assert.equal(model.broad.changesOf('gen/f0.ts', 5).length, 1);
+      assert.equal(readFileSync(broadFile, 'utf8'), good, 'saved again');
     }
   });
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../../src/core/engine';
@@ -220,6 +220,33 @@ describe('related files as the workspace changes', function () {
       const deadline = Date.now() + 5000;
       while (paths().includes('src/cart.ts') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.ok(!paths().includes('src/cart.ts'), 'a deleted file is no longer suggested');
+    } finally {
+      engine.dispose();
+      demo.cleanup();
+    }
+  });
+});
+
+describe('rebuilding the index', function () {
+  this.timeout(60000);
+
+  it('mines history again and answers as before', async () => {
+    const demo = makeDemo();
+    const engine = await Engine.open({ root: demo.root, stateDir: demo.state, config: { minRelevanceScore: 0 } });
+    try {
+      await engine.refreshAll();
+      const before = { history: engine.historyStats(), related: engine.relatedFiles('src/pricing.ts') };
+      assert.ok(before.history.commits > 0);
+      const cache = readdirSync(demo.state, { recursive: true }).map(String).find((f) => f.endsWith('cochange.bin'));
+      assert.ok(cache, 'co-change is cached');
+      const minedAt = statSync(join(demo.state, cache)).mtimeMs;
+      await new Promise((r) => setTimeout(r, 20));
+      const seen: number[] = [];
+      const stats = await engine.rebuildIndex({ onProgress: (done) => seen.push(done) });
+      assert.ok(stats.files > 0 && seen.length > 0, 'progress was reported');
+      assert.deepEqual(engine.historyStats(), before.history, 'co-change mined again up to HEAD');
+      assert.deepEqual(engine.relatedFiles('src/pricing.ts'), before.related);
+      assert.ok(statSync(join(demo.state, cache)).mtimeMs > minedAt, 'the co-change cache is written again');
     } finally {
       engine.dispose();
       demo.cleanup();

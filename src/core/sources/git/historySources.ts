@@ -60,7 +60,7 @@ export class HistorySources {
 
   related(path: string, limit = 10): RelatedFile[] {
     this.fileIndex ??= new FileIndex(this.listFiles());
-    return relatedFiles(path, { cochange: this.cochange, imports: this.imports, files: this.fileIndex, now: this.clock() }, limit);
+    return relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, now: this.clock() }, limit);
   }
 
   changeSource(): SuggestionSource {
