@@ -9,7 +9,7 @@ import { runGit } from '../git/gitExec';
 import { nullLogger, type Logger } from '../logger';
 import { parseLenientJson } from '../index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';
-import { isResolutionConfig, PackageResolver } from './packageResolver';
+import { isResolutionConfig, PackageResolver } from '../index/packageResolver';
 import { prng } from '../random';
 
 export interface CochangeEvalOptions {

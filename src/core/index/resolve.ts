@@ -3,6 +3,7 @@ import { join as joinNative } from 'node:path';
 import { posix } from 'node:path';
 import type { ImportFact, ImportName } from './extract';
 import { familyOf, type LangId } from './languages';
+import { PackageResolver } from './packageResolver';
 
 /** An import row as stored: the file it points to (when inside the workspace) and the names it binds. */
 export interface ResolvedImport {
@@ -77,16 +78,6 @@ export class FileSet {
   }
 }
 
-interface PathsConfig {
-  /** Root-relative folder that `paths` targets are relative to. */
-  base: string;
-  /** Root-relative baseUrl, when set: bare specifiers resolve against it too. */
-  baseUrl?: string;
-  paths: [pattern: string, targets: string[]][];
-}
-
-const JS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
-const JS_EMITTED: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
 const MAX_PACKAGE_FILES = 50;
 
 /**
@@ -94,14 +85,12 @@ const MAX_PACKAGE_FILES = 50;
  * the root (tsconfig/jsconfig, go.mod, Cargo.toml markers); everything else comes from the file set.
  */
 export class ImportResolver {
-  private readonly tsconfigByDir = new Map<string, PathsConfig | null>();
+  private readonly configs = new Map<string, Record<string, unknown> | null>();
+  private manifestPaths: readonly string[] = [];
+  private js: PackageResolver | undefined;
+  private jsVersion = -1;
   private readonly goModByDir = new Map<string, { dir: string; module: string } | null>();
   private readonly cargoByDir = new Map<string, string | null>();
-  /** Workspace packages by name (monorepos): bare imports of them resolve to their sources. */
-  private packages = new Map<string, string>();
-  private readonly manifests = new Map<string, Record<string, unknown> | null>();
-  private readonly packageHits = new Map<string, string | undefined>();
-  private packageHitsVersion = -1;
 
   constructor(
     private readonly root: string,
@@ -110,96 +99,42 @@ export class ImportResolver {
 
   /** Forget cached configuration (after a tsconfig.json, package.json, go.mod or Cargo.toml change). */
   invalidateConfig(): void {
-    this.tsconfigByDir.clear();
     this.goModByDir.clear();
     this.cargoByDir.clear();
-    this.manifests.clear();
-    this.packageHits.clear();
+    this.configs.clear();
+    this.js = undefined;
   }
 
   /** Registers the workspace's package.json files (root-relative) so `import 'pkg/sub'` finds a sibling package. */
   setPackageManifests(paths: readonly string[]): void {
-    this.packages = new Map();
-    this.manifests.clear();
-    this.packageHits.clear();
-    for (const p of [...paths].sort((a, b) => a.length - b.length)) {
-      const json = this.manifest(p);
-      const name = json?.name;
-      if (typeof name === 'string' && !this.packages.has(name)) this.packages.set(name, posix.dirname(p) === '.' ? '' : posix.dirname(p));
-    }
+    this.manifestPaths = [...paths];
+    this.configs.clear();
+    this.js = undefined;
   }
 
-  private manifest(rel: string): Record<string, unknown> | null {
-    let m = this.manifests.get(rel);
-    if (m === undefined) {
+  /** A package.json or tsconfig of the workspace, parsed leniently and kept until the config changes. */
+  private config(rel: string): Record<string, unknown> | undefined {
+    let c = this.configs.get(rel);
+    if (c === undefined) {
       const json = readLenientJson(joinNative(this.root, rel));
-      m = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
-      this.manifests.set(rel, m);
+      c = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+      this.configs.set(rel, c);
     }
-    return m;
+    return c ?? undefined;
   }
 
-  private resolveWorkspacePackage(spec: string): string | undefined {
-    if (!this.packages.size) return undefined;
-    if (this.packageHitsVersion !== this.files.version) {
-      this.packageHits.clear();
-      this.packageHitsVersion = this.files.version;
+  /** The JS/TS resolver for the current file set (its answers depend on which files exist). */
+  private jsResolver(): PackageResolver {
+    if (!this.js || this.jsVersion !== this.files.version) {
+      this.js = new PackageResolver(
+        (p) => this.files.has(p),
+        (p) => this.config(p),
+        this.manifestPaths,
+        (p) => this.configs.get(p) != null || existsSync(joinNative(this.root, p)),
+      );
+      this.jsVersion = this.files.version;
     }
-    if (this.packageHits.has(spec)) return this.packageHits.get(spec);
-    const hit = this.resolveWorkspacePackageUncached(spec);
-    this.packageHits.set(spec, hit);
-    return hit;
-  }
-
-  private resolveWorkspacePackageUncached(spec: string): string | undefined {
-    const parts = spec.split('/');
-    const nameLength = spec.startsWith('@') ? 2 : 1;
-    const dir = this.packages.get(parts.slice(0, nameLength).join('/'));
-    if (dir === undefined) return undefined;
-    const sub = parts.slice(nameLength).join('/');
-    const json = this.manifest(dir ? `${dir}/package.json` : 'package.json');
-    const at = (p: string) => (dir ? posix.join(dir, p) : posix.normalize(p));
-    const exportsField = json?.exports;
-    if (exportsField !== undefined && exportsField !== null) {
-      const map: Record<string, unknown> =
-        typeof exportsField === 'object' && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'))
-          ? (exportsField as Record<string, unknown>)
-          : { '.': exportsField };
-      const key = sub ? `./${sub}` : '.';
-      let target = map[key];
-      let star = '';
-      if (target === undefined) {
-        for (const [pattern, t] of Object.entries(map)) {
-          const m = matchPattern(pattern, key);
-          if (m !== undefined && pattern.includes('*')) {
-            target = t;
-            star = m;
-            break;
-          }
-        }
-      }
-      for (const leaf of exportTargets(target)) {
-        const hit = this.probeBuilt(at(leaf.replace('*', star)));
-        if (hit) return hit;
-      }
-    }
-    if (sub) return this.probeBuilt(at(sub));
-    for (const field of ['source', 'module', 'main', 'types']) {
-      const v = json?.[field];
-      const hit = typeof v === 'string' ? this.probeBuilt(at(v)) : undefined;
-      if (hit) return hit;
-    }
-    return this.probeJs(at('src/index')) ?? this.probeJs(at('index'));
-  }
-
-  /** A path that may name build output (dist/index.js): the file itself, or its source under src/. */
-  private probeBuilt(p: string): string | undefined {
-    const direct = this.probeJs(p);
-    if (direct) return direct;
-    const m = /^(.*?)(?:^|\/)(dist|lib|build|out|esm|cjs)\/(.*)$/.exec(p);
-    if (!m) return undefined;
-    const rest = m[3].replace(/\.d\.(c|m)?ts$/, '').replace(/^(esm|cjs)\//, '');
-    return this.probeJs(m[1] ? `${m[1]}/src/${rest}` : `src/${rest}`);
+    return this.js;
   }
 
   resolve(from: string, lang: LangId, fact: ImportFact): ResolvedImport[] {
@@ -234,83 +169,9 @@ export class ImportResolver {
 
   private resolveJs(from: string, spec: string): string | undefined {
     if (!spec) return from;
-    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') return this.probeJs(posix.join(posix.dirname(from), spec));
-    if (spec.startsWith('/')) return undefined;
-    const cfg = this.tsconfigFor(posix.dirname(from));
-    if (!cfg) return this.resolveWorkspacePackage(spec);
-    for (const [pattern, targets] of cfg.paths) {
-      const star = matchPattern(pattern, spec);
-      if (star === undefined) continue;
-      for (const t of targets) {
-        const hit = this.probeJs(posix.join(cfg.base, t.replace('*', star)));
-        if (hit) return hit;
-      }
-    }
-    if (cfg.baseUrl !== undefined) {
-      const hit = this.probeJs(posix.join(cfg.baseUrl, spec));
-      if (hit) return hit;
-    }
-    return this.resolveWorkspacePackage(spec);
-  }
-
-  private probeJs(base: string): string | undefined {
-    base = posix.normalize(base);
-    if (base === '.' ) base = '';
-    if (base.startsWith('../') || base === '..') return undefined;
-    if (base && this.files.has(base)) return base;
-    const ext = posix.extname(base);
-    for (const alt of JS_EMITTED[ext] ?? []) {
-      const p = base.slice(0, -ext.length) + alt;
-      if (this.files.has(p)) return p;
-    }
-    for (const e of JS_EXTENSIONS) if (base && this.files.has(base + e)) return base + e;
-    const dir = base ? base + '/index' : 'index';
-    for (const e of JS_EXTENSIONS) if (this.files.has(dir + e)) return dir + e;
-    return undefined;
-  }
-
-  private tsconfigFor(dir: string): PathsConfig | null {
-    const cached = this.tsconfigByDir.get(dir);
-    if (cached !== undefined) return cached;
-    let found: PathsConfig | null = null;
-    for (const name of ['tsconfig.json', 'jsconfig.json']) {
-      const rel = dir ? `${dir}/${name}` : name;
-      if (existsSync(joinNative(this.root, rel))) {
-        found = this.readTsconfig(rel, 0);
-        break;
-      }
-    }
-    if (!found && dir) found = this.tsconfigFor(posix.dirname(dir) === '.' ? '' : posix.dirname(dir));
-    this.tsconfigByDir.set(dir, found);
-    return found;
-  }
-
-  private readTsconfig(rel: string, depth: number): PathsConfig | null {
-    const json = readLenientJson(joinNative(this.root, rel)) as { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined;
-    if (!json) return null;
-    const dir = posix.dirname(rel) === '.' ? '' : posix.dirname(rel);
-    let inherited: PathsConfig | null = null;
-    if (typeof json.extends === 'string' && json.extends.startsWith('.') && depth < 4) {
-      let ext = posix.normalize(posix.join(dir, json.extends));
-      if (!ext.endsWith('.json')) ext += '.json';
-      if (!ext.startsWith('..') && existsSync(joinNative(this.root, ext))) inherited = this.readTsconfig(ext, depth + 1);
-    }
-    const opts = json.compilerOptions ?? {};
-    const baseUrl = typeof opts.baseUrl === 'string' ? posix.normalize(posix.join(dir, opts.baseUrl)).replace(/^\.$/, '') : inherited?.baseUrl;
-    let paths = inherited?.paths ?? [];
-    let base = inherited?.base ?? dir;
-    if (opts.paths && typeof opts.paths === 'object') {
-      paths = Object.entries(opts.paths as Record<string, unknown>)
-        .filter((e): e is [string, string[]] => Array.isArray(e[1]))
-        .map(([k, v]) => [k, v.filter((t) => typeof t === 'string')] as [string, string[]])
-        // Longest prefix first, as TypeScript does.
-        .sort((a, b) => b[0].indexOf('*') - a[0].indexOf('*') || b[0].length - a[0].length);
-      base = typeof opts.baseUrl === 'string' ? baseUrl ?? dir : dir;
-    } else if (typeof opts.baseUrl === 'string' && inherited?.paths.length) {
-      base = baseUrl ?? dir;
-    }
-    if (!paths.length && baseUrl === undefined) return inherited;
-    return { base, baseUrl, paths };
+    const js = this.jsResolver();
+    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') return js.resolveFile(posix.join(posix.dirname(from), spec));
+    return js.resolve(from, spec);
   }
 
   // ------------------------------------------------------------ Python
@@ -454,25 +315,6 @@ export class ImportResolver {
     this.cargoByDir.set(dir, found);
     return found;
   }
-}
-
-/** The string targets of a package.json `exports` entry, conditions in their written order. */
-function exportTargets(target: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 6) return out;
-  if (typeof target === 'string') out.push(target);
-  else if (Array.isArray(target)) for (const t of target) exportTargets(t, out, depth + 1);
-  else if (target && typeof target === 'object') for (const t of Object.values(target)) exportTargets(t, out, depth + 1);
-  return out;
-}
-
-/** Matches a tsconfig `paths` pattern (at most one `*`), returning what the star stood for. */
-function matchPattern(pattern: string, spec: string): string | undefined {
-  const star = pattern.indexOf('*');
-  if (star < 0) return pattern === spec ? '' : undefined;
-  const prefix = pattern.slice(0, star);
-  const suffix = pattern.slice(star + 1);
-  if (spec.length < prefix.length + suffix.length || !spec.startsWith(prefix) || !spec.endsWith(suffix)) return undefined;
-  return spec.slice(prefix.length, spec.length - suffix.length);
 }
 
 /** Reads JSON that may hold comments and trailing commas (tsconfig.json, jsconfig.json). */

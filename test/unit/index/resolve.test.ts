@@ -89,6 +89,28 @@ describe('ImportResolver', () => {
     }
   });
 
+  it('follows an extends list, and a root tsconfig.base.json that no config extends', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-resolve-ext-'));
+    try {
+      const write = (rel: string, text = '') => {
+        mkdirSync(dirname(join(dir, rel)), { recursive: true });
+        writeFileSync(join(dir, rel), text);
+      };
+      const code = ['libs/a/log.ts', 'libs/b/util.ts', 'app/main.ts', 'tools/gen.ts'];
+      for (const f of code) write(f);
+      write('configs/a.json', '{ "compilerOptions": { "paths": { "@a/*": ["../libs/a/*"] } } }');
+      write('configs/b.json', '{ "compilerOptions": { "paths": { "@b/*": ["../libs/b/*"] } } }');
+      write('app/tsconfig.json', '{ "extends": ["../configs/a.json", "../configs/b.json"] }');
+      write('tsconfig.base.json', '{ "compilerOptions": { "paths": { "@a/*": ["libs/a/*"] } } }');
+      const r = new ImportResolver(dir, new FileSet(code));
+      const res = (from: string, spec: string) => r.resolve(from, 'typescript', { spec, names: [], line: 1 })[0].resolved;
+      assert.equal(res('app/main.ts', '@b/util'), 'libs/b/util.ts', 'the last config of the list wins');
+      assert.equal(res('tools/gen.ts', '@a/log'), 'libs/a/log.ts', 'the monorepo aliases of tsconfig.base.json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('resolves Python relative imports, submodules and absolute imports against the root and src/', () => {
     assert.deepEqual(py('src/pyapp/api/routes.py', '..models', [{ name: 'User', local: 'User' }]), [['src/pyapp/models.py', ['User']]]);
     assert.deepEqual(py('src/pyapp/api/routes.py', '..', [{ name: 'models', local: 'm' }]), [['src/pyapp/models.py', ['m']]], 'a submodule named in from-import');

@@ -20,9 +20,10 @@ export function isResolutionConfig(path: string): boolean {
 }
 
 /**
- * Resolves bare specifiers (`vitest`, `@scope/pkg/sub`, tsconfig `paths` aliases) to files of the
- * repository at one commit, from the package.json and tsconfig files of that same commit; nothing
- * is read from the working tree.
+ * Resolves JS/TS specifiers to files: bare ones (`vitest`, `@scope/pkg/sub`, tsconfig `paths`
+ * aliases) through the package.json and tsconfig files it is given, relative ones by probing
+ * extensions and `index` files. It reads nothing itself: the code index hands it the working tree,
+ * the evaluation the tree of a past commit.
  */
 export class PackageResolver {
   private readonly packages = new Map<string, string>();
@@ -33,11 +34,13 @@ export class PackageResolver {
    * @param exists whether a file exists at the commit
    * @param json the parsed JSON of a config file at the commit (undefined when absent or malformed)
    * @param manifests the package.json paths of the commit
+   * @param configExists whether a tsconfig/jsconfig exists, when `exists` knows code files only
    */
   constructor(
     private readonly exists: (p: string) => boolean,
     private readonly json: (p: string) => Json | undefined,
     manifests: readonly string[],
+    private readonly configExists: (p: string) => boolean = exists,
   ) {
     for (const p of [...manifests].sort((a, b) => a.length - b.length)) {
       const name = json(p)?.name;
@@ -127,6 +130,11 @@ export class PackageResolver {
     return this.probe(m[1] ? `${m[1]}/src/${rest}` : `src/${rest}`);
   }
 
+  /** The file a path names once extensions, emitted-to-source mapping and `index` files are tried. */
+  resolveFile(base: string): string | undefined {
+    return this.probe(base);
+  }
+
   private probe(base: string): string | undefined {
     base = posix.normalize(base);
     if (base === '.') base = '';
@@ -149,13 +157,13 @@ export class PackageResolver {
     let found: PathsConfig | null = null;
     for (const name of ['tsconfig.json', 'jsconfig.json']) {
       const rel = dir ? `${dir}/${name}` : name;
-      if (this.exists(rel)) {
+      if (this.configExists(rel)) {
         found = this.readTsconfig(rel, 0);
         if (found) break;
       }
     }
     // A root `tsconfig.base.json` usually holds the monorepo's aliases even when no config extends it here.
-    if (!found && !dir) found = this.exists('tsconfig.base.json') ? this.readTsconfig('tsconfig.base.json', 0) : null;
+    if (!found && !dir) found = this.configExists('tsconfig.base.json') ? this.readTsconfig('tsconfig.base.json', 0) : null;
     if (!found && dir) found = this.tsconfigFor(dirOf(dir));
     this.tsconfigByDir.set(dir, found);
     return found;
@@ -171,7 +179,7 @@ export class PackageResolver {
       if (typeof e !== 'string' || !e.startsWith('.') || depth >= 4) continue;
       let ext = posix.normalize(posix.join(dir, e));
       if (!ext.endsWith('.json')) ext += '.json';
-      if (!ext.startsWith('..') && this.exists(ext)) inherited = this.readTsconfig(ext, depth + 1) ?? inherited;
+      if (!ext.startsWith('..') && this.configExists(ext)) inherited = this.readTsconfig(ext, depth + 1) ?? inherited;
     }
     const opts = json.compilerOptions ?? {};
     const baseUrl = typeof opts.baseUrl === 'string' ? posix.normalize(posix.join(dir, opts.baseUrl)).replace(/^\.$/, '') : inherited?.baseUrl;
@@ -184,6 +192,9 @@ export class PackageResolver {
         // Longest prefix first, as TypeScript does.
         .sort((a, b) => b[0].indexOf('*') - a[0].indexOf('*') || b[0].length - a[0].length);
       base = typeof opts.baseUrl === 'string' ? baseUrl ?? dir : dir;
+    } else if (typeof opts.baseUrl === 'string' && inherited?.paths.length) {
+      // Inherited `paths` are relative to the baseUrl of the config that sets one.
+      base = baseUrl ?? dir;
     }
     if (!paths.length && baseUrl === undefined) return inherited;
     return { base, baseUrl, paths };

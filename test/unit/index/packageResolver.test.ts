@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { runCochangeEval, type QueryTrace } from '../../../src/core/eval/cochangeEval';
-import { isResolutionConfig, PackageResolver } from '../../../src/core/eval/packageResolver';
+import { isResolutionConfig, PackageResolver } from '../../../src/core/index/packageResolver';
 import { TempRepo } from '../git/repoFixture';
 
 describe('package-name imports in the evaluation', () => {
