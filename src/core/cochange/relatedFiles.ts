@@ -160,6 +160,7 @@ const MAX_SHARED_IMPORT_CANDIDATES = 40;
 const MAX_BROAD_SETS = 20;
 const MAX_BROAD_FILES = 300;
 const MAX_SIMILAR_NAMES = 20;
+const MAX_BROAD_CANDIDATES = 100;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -358,8 +359,10 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       if (set.files.length > MAX_BROAD_FILES) continue;
       for (const f of set.files) if (f !== path) shared.set(f, (shared.get(f) ?? 0) + 1);
     }
-    for (const [other, k] of shared) {
-      if (!exists(other)) continue;
+    // Files already found another way, then the ones shared most often: a file in many large change
+    // sets would otherwise bring in thousands of weak candidates.
+    const ranked = [...shared].filter(([other]) => exists(other)).sort((a, b) => Number(cands.has(b[0])) - Number(cands.has(a[0])) || b[1] - a[1]);
+    for (const [other, k] of ranked.slice(0, Math.max(MAX_BROAD_CANDIDATES, ranked.filter(([o]) => cands.has(o)).length))) {
       const c = get(other);
       c.x[F.broadShared] = Math.log1p(k);
       c.x[F.broadShare] = k / sets.length;

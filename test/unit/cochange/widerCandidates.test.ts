@@ -57,6 +57,19 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     assert.ok(driver.reasons.includes('changed with it in 1 large change'), driver.reasons.join('; '));
   });
 
+  it('brings in at most the hundred files shared most often from many large change sets', () => {
+    const counts = new CoChangeCounts();
+    const broad = new BroadChanges();
+    for (let i = 0; i < 10; i++) {
+      // Ten large changes of the core file, each with 40 files of its own and one file every time.
+      broad.add([...files(`src/feature${i}`, 40), 'src/core.ts', 'src/always.ts'], NOW - (10 - i) * DAY);
+    }
+    const res = relatedFiles('src/core.ts', { cochange: counts, broad, now: NOW }, 1000);
+    assert.equal(res.length, 100);
+    assert.equal(res[0].path, 'src/always.ts', 'the file in every large change first');
+    assert.ok(res[0].reasons.includes('changed with it in 10 large changes'));
+  });
+
   it('finds files whose names share rare words, not the words every path has', () => {
     const index = new FileIndex([
       'packages/runner/src/reporters/summary.ts',

@@ -11,6 +11,7 @@ import { formatAge } from '../sourceQuery';
 
 const STATE_TTL_MS = 5_000;
 const HISTORY_TTL_MS = 60_000;
+const RELATED_CACHED = 10;
 const GIT_TIMEOUT_MS = 2_500;
 
 const REASONS: Record<NonNullable<RepoState['reason']>, string> = {
@@ -35,6 +36,8 @@ export class HistorySources {
   private state: Cached<RepoState> | undefined;
   private readonly cache = new Map<string, Cached<unknown>>();
   private fileIndex: FileIndex | undefined;
+  /** The last rankings, by file: one suggestion asks twice (changes of partners, then co-change). */
+  private readonly relatedCache = new Map<string, { at: number; value: RelatedFile[] }>();
 
   constructor(
     private readonly root: string,
@@ -51,16 +54,26 @@ export class HistorySources {
       this.cache.clear();
       this.state = undefined;
       this.fileIndex = undefined;
+      this.relatedCache.clear();
       return;
     }
     for (const key of this.cache.keys()) if (key.endsWith(`\u0000${path}`) || key.includes(`\u0000${path}\u0000`)) this.cache.delete(key);
     // The file index knows names only: an edit keeps it, a file coming or going rebuilds it.
+    // Its imports may have changed, and so the rankings of the files around it.
+    this.relatedCache.clear();
     if (this.fileIndex && this.fileIndex.has(path) !== Boolean(statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile())) this.fileIndex = undefined;
   }
 
   related(path: string, limit = 10): RelatedFile[] {
+    const now = this.clock();
+    const hit = this.relatedCache.get(path);
+    if (hit && now - hit.at < STATE_TTL_MS && limit <= RELATED_CACHED) return hit.value.slice(0, limit);
     this.fileIndex ??= new FileIndex(this.listFiles());
-    return relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, now: this.clock() }, limit);
+    const value = relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, now }, Math.max(limit, RELATED_CACHED));
+    this.relatedCache.delete(path);
+    this.relatedCache.set(path, { at: now, value });
+    if (this.relatedCache.size > 50) this.relatedCache.delete(this.relatedCache.keys().next().value as string);
+    return value.slice(0, limit);
   }
 
   changeSource(): SuggestionSource {
