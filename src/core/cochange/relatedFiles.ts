@@ -160,6 +160,8 @@ const MAX_SHARED_IMPORT_CANDIDATES = 40;
 const MAX_BROAD_SETS = 20;
 const MAX_BROAD_FILES = 300;
 const MAX_SIMILAR_NAMES = 20;
+/** Reasons that name a direct link (shared commits, an import, the test) come before inferred ones. */
+const DIRECT = 1;
 const MAX_BROAD_CANDIDATES = 100;
 
 /**
@@ -251,7 +253,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       c.x[F.lastWithQuery] = pair.lastTime >= lastOfQuery ? 1 : 0;
       c.x[F.backConfidence] = pair.count / (nt + w.shrinkage);
       c.x[F.coChanged] = 1;
-      c.reasons.push([s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`]);
+      c.reasons.push([DIRECT + s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`]);
     }
   }
 
@@ -286,7 +288,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const c = get(other);
       c.parts.push(s);
       c.x[F.imports] = 1;
-      c.reasons.push([s, 'imported by this file']);
+      c.reasons.push([DIRECT + s, 'imported by this file']);
     }
     for (const other of unique(ctx.imports.importersOf(path))) {
       if (other === path || !exists(other)) continue;
@@ -294,7 +296,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const c = get(other);
       c.parts.push(s);
       c.x[F.importedBy] = 1;
-      c.reasons.push([s, 'imports this file']);
+      c.reasons.push([DIRECT + s, 'imports this file']);
     }
   }
 
@@ -305,7 +307,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const c = get(other);
       c.parts.push(s);
       c.x[F.testPair] = 1 / (i + 1);
-      c.reasons.push([s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention']);
+      c.reasons.push([DIRECT + s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention']);
     });
     for (const other of ctx.files.distantTestPartners(path)) {
       const s = w.testPair / 2;

@@ -70,6 +70,20 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     assert.ok(res[0].reasons.includes('changed with it in 10 large changes'));
   });
 
+  it('gives the direct link first when a file is also found through partners of partners', () => {
+    const counts = new CoChangeCounts();
+    let t = NOW - 100 * DAY;
+    for (let i = 0; i < 19; i++) counts.add(['src/a.ts', 'src/mid.ts'], (t += DAY));
+    for (let i = 0; i < 19; i++) counts.add(['src/mid.ts', 'src/b.ts'], (t += DAY));
+    counts.add(['src/a.ts', 'src/b.ts'], (t += DAY));
+    const b = relatedFiles('src/a.ts', { cochange: counts, now: NOW }).find((r) => r.path === 'src/b.ts');
+    assert.ok(b);
+    assert.deepEqual(
+      b.reasons.map((r) => r.replace(/,.*/, '')),
+      ['changed together in 1 of 20 commits', 'changes with files that change with this one'],
+    );
+  });
+
   it('finds files whose names share rare words, not the words every path has', () => {
     const index = new FileIndex([
       'packages/runner/src/reporters/summary.ts',

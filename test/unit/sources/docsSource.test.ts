@@ -94,6 +94,16 @@ describe('DocsSource', () => {
     assert.ok(logger.lines.some((l) => l.level === 'warn' && l.message.includes('docs/diagram.md')));
   });
 
+  it('names a repeated heading with the heading above it, so changelog sections can be told apart', () => {
+    const text = '# Changelog\n\n## 0.3.2\n\n### Bug Fixes\n\n- `Ledger` rounding\n\n## 0.3.1\n\n### Bug Fixes\n\n- `Ledger` totals\n\n### Features\n\nmore\n';
+    const sections = sectionsOf('CHANGELOG.md', text);
+    assert.deepEqual(
+      sections.map((s) => s.display),
+      ['Changelog', '0.3.2', '0.3.2 › Bug Fixes', '0.3.1', '0.3.1 › Bug Fixes', 'Features'],
+    );
+    assert.deepEqual(sections.map((s) => s.heading).slice(2, 3), ['Bug Fixes'], 'matching still uses the heading itself');
+  });
+
   it('ignores headings inside code fences', () => {
     const sections = sectionsOf('x.md', '# Title\n\n```sh\n# not a heading\n```\n\n## Real\n\ntext\n');
     assert.deepEqual(sections.map((s) => s.heading), ['Title', 'Real']);

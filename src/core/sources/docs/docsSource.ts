@@ -15,6 +15,8 @@ import { GENERIC_NAMES, identifierWords, looksBinary, slugify, splitSections, su
 export interface DocSection {
   path: string;
   heading: string;
+  /** The heading as shown: with the heading above it when the same heading appears more than once. */
+  display: string;
   slug: string;
   line: number;
   endLine: number;
@@ -188,7 +190,7 @@ export class DocsSource implements SignalSource {
       const prev = hits.get(section);
       if (!prev || prev.score < s) hits.set(section, { section, score: s, reason });
     };
-    const label = (s: DocSection) => `${s.path}${s.heading ? ` § ${s.heading}` : ''}`;
+    const label = (s: DocSection) => `${s.path}${s.display ? ` § ${s.display}` : ''}`;
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
 
     if (symbol && symbol.length >= 3) {
@@ -260,7 +262,7 @@ export class DocsSource implements SignalSource {
     const s = h.section;
     return {
       type: 'doc',
-      title: s.heading ? `${s.heading} — ${s.path}` : s.path,
+      title: s.display ? `${s.display} — ${s.path}` : s.path,
       summary: s.summary,
       relevanceScore: score(h.score),
       reason: h.reason,
@@ -286,8 +288,16 @@ const PATH_TOKEN = /(?:^|[\s(["'`<,])((?:\.{0,2}\/)?(?:[\w@.$-]+\/)+(?:[\w@.$-]+
 export function sectionsOf(path: string, text: string): DocSection[] {
   const seen = new Map<string, number>();
   const out: DocSection[] = [];
-  for (const sec of splitSections(text)) {
+  const sections = splitSections(text);
+  const repeats = new Map<string, number>();
+  for (const sec of sections) repeats.set(sec.heading, (repeats.get(sec.heading) ?? 0) + 1);
+  // The headings above the current one, outermost first: a changelog's "Bug Fixes" under each version.
+  const above: { level: number; heading: string }[] = [];
+  for (const sec of sections) {
     const heading = sec.heading;
+    while (above.length && above[above.length - 1].level >= sec.level) above.pop();
+    const parent = above[above.length - 1]?.heading;
+    if (sec.level > 0) above.push({ level: sec.level, heading });
     const body = sec.body;
     const code = new Set<string>();
     for (const m of body.matchAll(/`([^`\n]+)`/g)) for (const id of m[1].match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) code.add(id);
@@ -302,6 +312,7 @@ export function sectionsOf(path: string, text: string): DocSection[] {
     out.push({
       path,
       heading,
+      display: heading && parent && (repeats.get(heading) ?? 0) > 1 ? `${parent} › ${heading}` : heading,
       slug: slugify(heading || path.slice(path.lastIndexOf('/') + 1), seen),
       line: sec.line,
       endLine: sec.endLine,
