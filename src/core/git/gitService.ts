@@ -90,28 +90,39 @@ export class GitService {
 
   /** Commits that touched the file in the last `days` days, newest first, with its line counts. */
   async recentCommits(file: string, options: CallOptions & { days?: number; maxCount?: number } = {}): Promise<FileCommit[]> {
-    const rel = await this.relativePath(file);
-    if (rel === undefined) return [];
-    const args = ['log', '--no-renames', COMMIT_FORMAT, '--numstat', '-z', `--max-count=${options.maxCount ?? 50}`];
+    return (await this.recentCommitsOfFiles([file], options)).get(file) ?? [];
+  }
+
+  /**
+   * The same for several files from one git call: each file's newest commits (at most `maxCount`
+   * each), looked for among the newest 50 commits that touched any of them (or `maxCount` for one file).
+   */
+  async recentCommitsOfFiles(files: readonly string[], options: CallOptions & { days?: number; maxCount?: number } = {}): Promise<Map<string, FileCommit[]>> {
+    const out = new Map<string, FileCommit[]>(files.map((f) => [f, []]));
+    const byRel = new Map<string, string>();
+    for (const f of files) {
+      const rel = await this.relativePath(f);
+      if (rel !== undefined) byRel.set(rel, f);
+    }
+    if (!byRel.size) return out;
+    const perFile = options.maxCount ?? 50;
+    const args = ['log', '--no-renames', '--relative', COMMIT_FORMAT, '--numstat', '-z', `--max-count=${byRel.size === 1 ? perFile : Math.max(50, perFile * byRel.size)}`];
     if (options.days !== undefined) args.push(`--since=${Math.max(0, Math.floor(Date.now() / 1000 - options.days * 86400))}`);
-    args.push('HEAD', '--', rel);
+    args.push('HEAD', '--', ...byRel.keys());
     const r = await this.git(args, options);
-    if (!r.ok) return [];
-    const out: FileCommit[] = [];
+    if (!r.ok) return out;
     for (const rec of r.stdout.split('\x01')) {
       if (!rec) continue;
       const parts = rec.split('\0');
       const info = parseCommitFields(parts);
       if (!info) continue;
-      let added = 0;
-      let removed = 0;
       for (const tok of parts.slice(5)) {
-        const m = /^\n?(\d+|-)\t(\d+|-)\t/.exec(tok);
-        if (!m) continue;
-        added += m[1] === '-' ? 0 : Number(m[1]);
-        removed += m[2] === '-' ? 0 : Number(m[2]);
+        const m = /^\n?(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tok);
+        const file = m ? byRel.get(m[3]) : undefined;
+        const list = file !== undefined ? out.get(file) : undefined;
+        if (!m || !list || list.length >= perFile) continue;
+        list.push({ ...info, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]) });
       }
-      out.push({ ...info, added, removed });
     }
     return out;
   }
@@ -134,18 +145,19 @@ export class GitService {
   async uncommittedHunks(file: string, options: CallOptions = {}): Promise<Hunk[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined) return [];
-    const tracked = await this.git(['ls-files', '--error-unmatch', '--', rel], options);
-    if (!tracked.ok) {
-      if (tracked.failure !== 'exit' || !(await this.isRepo(options))) return [];
-      const ignored = await this.git(['check-ignore', '-q', '--', rel], options);
-      if (ignored.ok) return [];
+    // One status call says whether there is anything to diff: most files are clean.
+    const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', rel], options);
+    if (!status.ok) return [];
+    const code = status.stdout.split('\0').find(Boolean)?.slice(0, 2);
+    if (code === undefined || code === '!!') return [];
+    if (code === '??') {
       const lines = await countLines(resolve(this.root, rel));
       return lines === undefined ? [] : [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines, kind: 'untracked' }];
     }
-    const hasHead = await this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options);
+    const diff = (base: string) => this.git(['diff', '--no-color', '--no-ext-diff', '-U0', base, '--', rel], options);
+    let r = await diff('HEAD');
     // Before the first commit, compare with the empty tree.
-    const base = hasHead.ok ? 'HEAD' : '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
-    const r = await this.git(['diff', '--no-color', '--no-ext-diff', '-U0', base, '--', rel], options);
+    if (!r.ok && r.failure === 'exit') r = await diff('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
     return r.ok ? parseHunks(r.stdout) : [];
   }
 

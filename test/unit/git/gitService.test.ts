@@ -32,6 +32,22 @@ describe('GitService', () => {
     assert.equal(commits[0].date, repo.time * 1000);
   });
 
+  it('lists the newest commits of several files from one call, each with its own line counts', async () => {
+    repo.commit('both', { 'a.ts': '1\n', 'sub dir/b.ts': '1\n2\n' });
+    repo.commit('only a', { 'a.ts': '1\n2\n3\n' });
+    repo.commit('neither', { 'c.ts': 'x\n' });
+    const byFile = await git.recentCommitsOfFiles(['a.ts', 'sub dir/b.ts', 'c.ts', 'gone.ts'], { days: 365, maxCount: 1 });
+    assert.deepEqual(
+      [...byFile].map(([f, cs]) => [f, cs.map((c) => `${c.subject} +${c.added} -${c.removed}`)]),
+      [
+        ['a.ts', ['only a +2 -0']],
+        ['sub dir/b.ts', ['both +2 -0']],
+        ['c.ts', ['neither +1 -0']],
+        ['gone.ts', []],
+      ],
+    );
+  });
+
   it('leaves out commits older than the window', async () => {
     repo.commit('old', { 'a.ts': '1\n' }, 0);
     const recent = await git.recentCommits('a.ts', { days: 30 });
@@ -70,6 +86,24 @@ describe('GitService', () => {
     repo.commit('init', { 'a.ts': '1\n' });
     repo.write('new.ts', 'one\ntwo\nthree\n');
     assert.deepEqual(await git.uncommittedHunks('new.ts'), [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 3, kind: 'untracked' }]);
+  });
+
+  it('has no hunks for a clean file or an ignored one, and diffs a staged file before the first commit', async () => {
+    repo.commit('init', { 'a.ts': '1\n', '.gitignore': 'build/\n' });
+    assert.deepEqual(await git.uncommittedHunks('a.ts'), [], 'clean');
+    repo.write('build/out.ts', 'x\n');
+    assert.deepEqual(await git.uncommittedHunks('build/out.ts'), [], 'ignored');
+    assert.deepEqual(await git.uncommittedHunks('missing.ts'), [], 'no such file');
+
+    const fresh = new TempRepo();
+    try {
+      fresh.write('s.ts', 'a\nb\n');
+      fresh.git('add', 's.ts');
+      const hunks = await new GitService(fresh.dir).uncommittedHunks('s.ts');
+      assert.deepEqual(hunks.map((h) => [h.newStart, h.newLines, h.kind]), [[1, 2, 'added']], 'staged, no HEAD yet');
+    } finally {
+      fresh.dispose();
+    }
   });
 
   it('lists the files a commit changed', async () => {

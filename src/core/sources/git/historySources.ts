@@ -176,9 +176,11 @@ export class HistorySources {
     // What changed lately in the files that usually change with this one.
     if (ctx.config.enabledKinds.change) {
       const partners = this.related(file, 3).filter((r) => (r.support ?? 0) > 0);
-      const others = await Promise.all(partners.map((p) => this.cached(`c\u0000${days}\u0000${p.path}`, () => this.git.recentCommits(p.path, { ...opts, days, maxCount: 2 })).then((cs) => ({ p, cs }))));
-      for (const { p, cs } of others) {
-        for (const c of (cs as FileCommit[]).slice(0, 1)) {
+      const paths = partners.map((p) => p.path);
+      // One git call for all of them; the key names every path so a change to any one drops it.
+      const latest = paths.length ? await this.cached(`p\u0000${days}\u0000${paths.join('\u0000')}`, () => this.git.recentCommitsOfFiles(paths, { ...opts, days, maxCount: 1 })) : new Map<string, FileCommit[]>();
+      for (const p of partners) {
+        for (const c of latest.get(p.path) ?? []) {
           items.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
         }
       }
