@@ -355,6 +355,8 @@ export class Engine {
       return stats;
     } finally {
       this.progress = undefined;
+      // The history sources may have listed the files while the index was still filling up.
+      this.history.invalidate();
       this.indexingEmitter.fire(undefined);
     }
   }

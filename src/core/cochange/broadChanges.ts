@@ -25,10 +25,19 @@ export interface BroadChangeSource {
  */
 export class BroadChanges implements BroadChangeSource {
   private readonly byFile = new Map<string, BroadChange[]>();
+  /** One copy of each path however many sets name it (mined paths arrive as fresh strings). */
+  private readonly names = new Map<string, string>();
   private readonly sets: BroadChange[] = [];
   private head = 0;
 
-  constructor(readonly minSize = MAX_CHANGE_SET + 1, readonly maxSize = MAX_BROAD_CHANGE_SET) {}
+  /**
+   * @param maxSets the most sets kept; beyond it the oldest go (the ranking reads the newest few per file)
+   */
+  constructor(
+    readonly minSize = MAX_CHANGE_SET + 1,
+    readonly maxSize = MAX_BROAD_CHANGE_SET,
+    readonly maxSets = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** True when a change set of this many files is kept here. */
   accepts(size: number): boolean {
@@ -41,13 +50,15 @@ export class BroadChanges implements BroadChangeSource {
 
   add(files: readonly string[], time: number): boolean {
     if (!this.accepts(files.length)) return false;
-    const set: BroadChange = { files, time };
+    const shared = files.map((f) => this.names.get(f) ?? (this.names.set(f, f), f));
+    const set: BroadChange = { files: shared, time };
     this.sets.push(set);
-    for (const f of files) {
+    for (const f of shared) {
       const list = this.byFile.get(f);
       if (list) list.push(set);
       else this.byFile.set(f, [set]);
     }
+    if (this.size > this.maxSets) this.remove(this.sets[this.head].files);
     return true;
   }
 
@@ -55,7 +66,7 @@ export class BroadChanges implements BroadChangeSource {
   remove(files: readonly string[]): boolean {
     if (!this.accepts(files.length)) return false;
     const set = this.sets[this.head];
-    if (!set || set.files !== files) return false;
+    if (!set || (set.files !== files && !sameFiles(set.files, files))) return false;
     this.sets[this.head++] = undefined as unknown as BroadChange;
     if (this.head > 1024 && this.head * 2 > this.sets.length) {
       this.sets.splice(0, this.head);
@@ -65,7 +76,10 @@ export class BroadChanges implements BroadChangeSource {
       const list = this.byFile.get(f);
       if (!list) continue;
       if (list[0] === set) list.shift();
-      if (list.length === 0) this.byFile.delete(f);
+      if (list.length === 0) {
+        this.byFile.delete(f);
+        this.names.delete(f);
+      }
     }
     return true;
   }
@@ -85,9 +99,14 @@ export class BroadChanges implements BroadChangeSource {
 
   clear(): void {
     this.byFile.clear();
+    this.names.clear();
     this.sets.length = 0;
     this.head = 0;
   }
+}
+
+function sameFiles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((f, i) => f === b[i]);
 }
 
 const FORMAT = 1;

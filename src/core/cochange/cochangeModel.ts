@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runGit } from '../git/gitExec';
 import { nullLogger, type Logger } from '../logger';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicFile';
-import { BroadChanges, decodeBroad, encodeBroad, type BroadChange, type BroadChangeSource } from './broadChanges';
+import { BroadChanges, decodeBroad, encodeBroad, MAX_BROAD_CHANGE_SET, type BroadChange, type BroadChangeSource } from './broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET, type CoChanged, type CoChangeSource, type PairStat } from './cochangeCounts';
 import { streamHistory } from './historyStream';
 
@@ -34,6 +34,8 @@ export interface MineResult {
 export const COCHANGE_FILE = 'cochange.bin';
 /** The change sets too large for pair counts, next to it; both files name the commit they reach. */
 export const BROAD_FILE = 'cochange-broad.json';
+/** The large change sets kept, newest; the ranking reads only the newest few of each file. */
+const MAX_BROAD_SETS = 1000;
 
 /**
  * Files that usually change together, mined from first-parent history in one streamed pass, held in
@@ -47,10 +49,13 @@ export class CoChangeModel implements CoChangeSource {
   private readonly logger: Logger;
   private loaded = false;
   private mining: Promise<MineResult> | undefined;
+  private stopMining: AbortController | undefined;
+  /** Bumped by reset(): a mining pass started before it must not save what it found. */
+  private generation = 0;
 
   constructor(private readonly options: CoChangeModelOptions) {
     this.counts = new PackedCounts(this.maxChangeSet);
-    this.broadChanges = new BroadChanges(this.maxChangeSet + 1);
+    this.broadChanges = new BroadChanges(this.maxChangeSet + 1, MAX_BROAD_CHANGE_SET, MAX_BROAD_SETS);
     this.logger = options.logger ?? nullLogger;
   }
 
@@ -105,7 +110,11 @@ export class CoChangeModel implements CoChangeSource {
 
   /** Forgets everything mined, in memory and on disk; the next update mines all history again. */
   async reset(): Promise<void> {
-    await this.mining?.catch(() => undefined);
+    // A pass under way would save counts from before the reset: stop it and let the next update start over.
+    this.generation++;
+    this.stopMining?.abort();
+    this.stopMining = undefined;
+    this.mining = undefined;
     this.loaded = true;
     this.head = undefined;
     this.counts = new PackedCounts(this.maxChangeSet);
@@ -121,7 +130,17 @@ export class CoChangeModel implements CoChangeSource {
 
   /** Brings the model up to HEAD: nothing, the new commits only, or everything when history was rewritten. */
   update(signal?: AbortSignal): Promise<MineResult> {
-    if (!this.mining) this.mining = this.doUpdate(signal).finally(() => (this.mining = undefined));
+    if (!this.mining) {
+      const stop = new AbortController();
+      const pass = this.doUpdate(signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, this.generation).finally(() => {
+        if (this.mining === pass) {
+          this.mining = undefined;
+          this.stopMining = undefined;
+        }
+      });
+      this.mining = pass;
+      this.stopMining = stop;
+    }
     return this.mining;
   }
 
@@ -168,6 +187,7 @@ export class CoChangeModel implements CoChangeSource {
     const broad = this.loadBroad();
     if (broad !== decoded.head) {
       // Saved at different commits (a stop between the two writes, or a cache from an older version).
+      this.broadChanges.clear();
       this.logger.info(`The co-change cache and ${BROAD_FILE} disagree; the model will be rebuilt from history.`);
       return;
     }
@@ -193,7 +213,7 @@ export class CoChangeModel implements CoChangeSource {
     return res.head;
   }
 
-  private async doUpdate(signal?: AbortSignal): Promise<MineResult> {
+  private async doUpdate(signal: AbortSignal, generation: number): Promise<MineResult> {
     const started = Date.now();
     const cwd = this.options.root;
     const done = (mode: MineResult['mode'], commits: number, head?: string, reason?: string): MineResult => ({ mode, commits, head, reason, ms: Date.now() - started });
@@ -218,6 +238,7 @@ export class CoChangeModel implements CoChangeSource {
       seen++;
       if (!delta.add(c.files, c.time) && this.broadChanges.accepts(c.files.length)) broad.push({ files: c.files, time: c.time });
     });
+    if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
     if (!res.ok) {
       this.logger.warn(`Co-change mining stopped: ${res.failure} ${res.stderr?.trim() ?? ''}`);
       return done('unavailable', 0, head, res.failure);

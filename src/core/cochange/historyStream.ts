@@ -48,6 +48,8 @@ export class HistoryParser {
   private current: ChangeSet | undefined;
   private expectTime = false;
   private status: string | undefined;
+  /** The current commit's paths, for dropping repeats (-m lists a merge's files once per parent). */
+  private readonly seen = new Set<string>();
 
   constructor(private readonly withStatus: boolean, private readonly onCommit: (c: ChangeSet) => void) {}
 
@@ -78,6 +80,7 @@ export class HistoryParser {
     if (raw.charCodeAt(0) === MARK) {
       this.flush();
       this.current = { hash: raw.slice(1), time: 0, files: [], statuses: this.withStatus ? [] : undefined };
+      this.seen.clear();
       this.expectTime = true;
       this.status = undefined;
       return;
@@ -95,10 +98,11 @@ export class HistoryParser {
       this.status = text;
       return;
     }
-    if (this.current.files.includes(text)) {
+    if (this.seen.has(text)) {
       this.status = undefined;
       return;
     }
+    this.seen.add(text);
     this.current.files.push(text);
     if (this.withStatus) {
       this.current.statuses!.push((this.status ?? 'M').charAt(0));

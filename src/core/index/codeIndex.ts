@@ -9,6 +9,7 @@ import { looksBinary, scanWorkspace, type ScanCap, type ScannedFile } from '../s
 import type { Store } from '../store/store';
 import { all, one, type Database, type SqlValue } from '../store/sqlite';
 import { extractFacts, type FileFacts, type ImportName, type SymbolKind } from './extract';
+import { isResolutionConfig } from './packageResolver';
 import { familyOf, languageOf, parserFor, type LangId } from './languages';
 import { FileSet, ImportResolver, type ResolvedImport } from './resolve';
 
@@ -294,7 +295,7 @@ export class CodeIndex {
     const rel = this.rel(path);
     const done = (status: UpdateResult['status']): UpdateResult => ({ status, ms: performance.now() - started });
     if (rel === undefined) return done('skipped');
-    if (/(^|\/)(tsconfig|jsconfig|package)\.json$|(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
+    if (isResolutionConfig(rel) || /(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
       this.resolver?.invalidateConfig();
       return done('skipped');
     }
@@ -611,6 +612,8 @@ export class CodeIndex {
 
   /** The import rows in memory, by imported file, plus each file's module-bound names; rebuilt after writes. */
   private graph(): ImportGraph {
+    // Through the getter: a reset or replaced database drops the graph built from the old one.
+    void this.db;
     if (!this.importGraph) {
       const graph: ImportGraph = { importers: new Map(), modules: new Map(), targets: new Map() };
       // Every row read is a fresh copy of its strings: share equal paths and equal name lists instead

@@ -28,7 +28,8 @@ export function isResolutionConfig(path: string): boolean {
 export class PackageResolver {
   private readonly packages = new Map<string, string>();
   private readonly tsconfigByDir = new Map<string, PathsConfig | null>();
-  private readonly hits = new Map<string, string | undefined>();
+  /** Answers by the config in force (configs differ in baseUrl and paths even at one base) and specifier. */
+  private readonly hits = new Map<PathsConfig | null, Map<string, string | undefined>>();
 
   /**
    * @param exists whether a file exists at the commit
@@ -52,10 +53,11 @@ export class PackageResolver {
   resolve(from: string, spec: string): string | undefined {
     if (!spec || spec.startsWith('.') || spec.startsWith('/') || /^[a-z]+:/.test(spec)) return undefined;
     const cfg = this.tsconfigFor(dirOf(from));
-    const key = `${cfg ? cfg.base : ''}\0${spec}`;
-    if (this.hits.has(key)) return this.hits.get(key);
+    let hits = this.hits.get(cfg);
+    if (!hits) this.hits.set(cfg, (hits = new Map()));
+    if (hits.has(spec)) return hits.get(spec);
     const hit = this.resolveUncached(cfg, spec);
-    this.hits.set(key, hit);
+    hits.set(spec, hit);
     return hit;
   }
 

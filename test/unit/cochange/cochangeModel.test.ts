@@ -210,6 +210,21 @@ describe('CoChangeModel', () => {
     }
   });
 
+  it('stops a mining pass that a reset overtakes, and mines everything on the next update', async () => {
+    const model = new CoChangeModel({ root: repo.dir, store });
+    const first = model.update();
+    await model.reset();
+    const again = model.update();
+    assert.notEqual(again, first, 'a new pass, not the one the reset stopped');
+    assert.equal((await first).mode, 'unavailable');
+    const res = await again;
+    assert.equal(res.mode, 'rebuild');
+    assert.equal(model.commitCount, 5);
+    assert.equal(model.support('a.ts', 'b.ts'), 2);
+    assert.ok(readFileSync(join(stateDir, COCHANGE_FILE)).length > 0, 'saved');
+    assert.equal((await model.update()).mode, 'up-to-date');
+  });
+
   it('counts again when the cache was made with another change-set limit', async () => {
     await new CoChangeModel({ root: repo.dir, store }).update();
     const warnings: string[] = [];

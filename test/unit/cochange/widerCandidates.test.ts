@@ -35,6 +35,14 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     assert.equal(broad.size, 1);
   });
 
+  it('keeps at most its limit of sets, dropping the oldest', () => {
+    const broad = new BroadChanges(MAX_CHANGE_SET + 1, MAX_BROAD_CHANGE_SET, 2);
+    for (let i = 0; i < 4; i++) broad.add([...files(`src/s${i}`, 40), 'src/core.ts'], NOW + i);
+    assert.equal(broad.size, 2);
+    assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW + 3, NOW + 2]);
+    assert.deepEqual(broad.changesOf('src/s0/f0.ts', 10), [], 'the oldest sets are gone');
+  });
+
   it('ranks files that shared a large change with the query, with a reason, below real co-change', () => {
     const counts = new CoChangeCounts();
     const broad = new BroadChanges();

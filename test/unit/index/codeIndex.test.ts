@@ -211,8 +211,34 @@ describe('CodeIndex', () => {
       assert.deepEqual(index.importsOf('../outside.ts'), []);
     });
 
+    it('follows an edit of a tsconfig that only other configs extend', async () => {
+      const base = join(root, 'tsconfig.base.json');
+      const probe = join(root, 'src/alias-probe.ts');
+      writeFileSync(join(root, 'src/alias-old.ts'), 'export const x = 1;\n');
+      writeFileSync(join(root, 'src/alias-new.ts'), 'export const x = 2;\n');
+      writeFileSync(probe, "import { x } from '@probe/target';\nexport const y = x;\n");
+      try {
+        writeFileSync(base, JSON.stringify({ compilerOptions: { paths: { '@probe/target': ['src/alias-old.ts'] } } }));
+        // src/ gets a config of its own that takes its aliases from the base config.
+        writeFileSync(join(root, 'src/tsconfig.json'), JSON.stringify({ extends: '../tsconfig.base.json' }));
+        for (const f of ['src/alias-old.ts', 'src/alias-new.ts', 'tsconfig.base.json', 'src/tsconfig.json', 'src/alias-probe.ts']) await index.updateFile(join(root, f));
+        assert.deepEqual(index.importsOf('src/alias-probe.ts'), ['src/alias-old.ts']);
+        writeFileSync(base, JSON.stringify({ compilerOptions: { paths: { '@probe/target': ['src/alias-new.ts'] } } }));
+        assert.equal((await index.updateFile(base)).status, 'skipped');
+        writeFileSync(probe, "import { x } from '@probe/target';\nexport const y = x + 1;\n");
+        await index.updateFile(probe);
+        assert.deepEqual(index.importsOf('src/alias-probe.ts'), ['src/alias-new.ts'], 'the edited base config is read again');
+      } finally {
+        for (const f of ['tsconfig.base.json', 'src/tsconfig.json', 'src/alias-old.ts', 'src/alias-new.ts', 'src/alias-probe.ts']) rmSync(join(root, f), { force: true });
+        for (const f of ['src/alias-old.ts', 'src/alias-new.ts', 'src/alias-probe.ts']) await index.updateFile(join(root, f));
+        await index.updateFile(join(root, 'tsconfig.json'));
+      }
+    });
+
     it('starts over when the index cache is reset', async () => {
+      assert.ok(index.importsOf('src/app.ts').length > 0);
       store.resetIndex();
+      assert.deepEqual(index.importsOf('src/app.ts'), [], 'no imports remembered from the old cache');
       assert.deepEqual(index.symbolsIn('src/app.ts'), []);
       assert.deepEqual(index.callers({ name: 'plus', path: 'src/lib/math.ts' }), []);
       const stats = await index.build();

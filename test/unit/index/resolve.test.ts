@@ -90,22 +90,35 @@ describe('ImportResolver', () => {
   });
 
   it('follows an extends list, and a root tsconfig.base.json that no config extends', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pc-resolve-ext-'));
+    const code = ['libs/a/log.ts', 'libs/b/util.ts', 'app/main.ts', 'tools/gen.ts'];
+    const dir = tempTree(code, {
+      'configs/a.json': '{ "compilerOptions": { "paths": { "@a/*": ["../libs/a/*"] } } }',
+      'configs/b.json': '{ "compilerOptions": { "paths": { "@b/*": ["../libs/b/*"] } } }',
+      'app/tsconfig.json': '{ "extends": ["../configs/a.json", "../configs/b.json"] }',
+      'tsconfig.base.json': '{ "compilerOptions": { "paths": { "@a/*": ["libs/a/*"] } } }',
+    });
     try {
-      const write = (rel: string, text = '') => {
-        mkdirSync(dirname(join(dir, rel)), { recursive: true });
-        writeFileSync(join(dir, rel), text);
-      };
-      const code = ['libs/a/log.ts', 'libs/b/util.ts', 'app/main.ts', 'tools/gen.ts'];
-      for (const f of code) write(f);
-      write('configs/a.json', '{ "compilerOptions": { "paths": { "@a/*": ["../libs/a/*"] } } }');
-      write('configs/b.json', '{ "compilerOptions": { "paths": { "@b/*": ["../libs/b/*"] } } }');
-      write('app/tsconfig.json', '{ "extends": ["../configs/a.json", "../configs/b.json"] }');
-      write('tsconfig.base.json', '{ "compilerOptions": { "paths": { "@a/*": ["libs/a/*"] } } }');
       const r = new ImportResolver(dir, new FileSet(code));
       const res = (from: string, spec: string) => r.resolve(from, 'typescript', { spec, names: [], line: 1 })[0].resolved;
       assert.equal(res('app/main.ts', '@b/util'), 'libs/b/util.ts', 'the last config of the list wins');
       assert.equal(res('tools/gen.ts', '@a/log'), 'libs/a/log.ts', 'the monorepo aliases of tsconfig.base.json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('resolves the same bare specifier per folder when configs share a base but not a baseUrl, in either order', () => {
+    const code = ['src/main.ts', 'src/utils/log.ts', 'packages/x/src/app.ts', 'packages/x/utils/log.ts'];
+    const dir = tempTree(code, {
+      'tsconfig.json': '{ "compilerOptions": { "baseUrl": "src" } }',
+      'packages/x/tsconfig.json': '{ "extends": "../../tsconfig.json", "compilerOptions": { "baseUrl": "." } }',
+    });
+    try {
+      for (const order of [['src/main.ts', 'packages/x/src/app.ts'], ['packages/x/src/app.ts', 'src/main.ts']]) {
+        const r = new ImportResolver(dir, new FileSet(code));
+        const got = Object.fromEntries(order.map((from) => [from, r.resolve(from, 'typescript', { spec: 'utils/log', names: [], line: 1 })[0].resolved]));
+        assert.deepEqual(got, { 'src/main.ts': 'src/utils/log.ts', 'packages/x/src/app.ts': 'packages/x/utils/log.ts' }, order.join(' then '));
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -124,3 +137,13 @@ describe('ImportResolver', () => {
     assert.deepEqual(parseLenientJson('{\n // c\n "a": "http://x/*y*/", /* b */ "b": [1, 2,],\n}'), { a: 'http://x/*y*/', b: [1, 2] });
   });
 });
+
+/** A temp folder with empty code files and the given config files; the caller removes it. */
+function tempTree(code: string[], configs: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pc-resolve-'));
+  for (const [rel, text] of [...code.map((f): [string, string] => [f, '']), ...Object.entries(configs)]) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  return dir;
+}

@@ -215,6 +215,9 @@ describe('related files as the workspace changes', function () {
       engine.fileChanged('src/checkout.ts');
       assert.ok(paths().includes('src/cart.ts'), 'an edit elsewhere changes nothing');
 
+      // A change reported under a path whose parent is a file is ignored, not thrown.
+      assert.doesNotThrow(() => engine.fileChanged('src/cart.ts/inner.ts'));
+
       rmSync(join(demo.root, 'src/cart.ts'));
       engine.fileChanged('src/cart.ts', true);
       const deadline = Date.now() + 5000;

@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { CoChangeModel } from '../../cochange/cochangeModel';
 import { relatedFiles, type ImportGraph, type RelatedFile } from '../../cochange/relatedFiles';
 import { FileIndex } from '../../cochange/testPairing';
+import { languageOf } from '../../index/languages';
 import type { CommitInfo, FileCommit, GitService, Hunk, RepoState } from '../../git/gitService';
 import { hunkAt } from '../../git/gitService';
 import type { SourceContext, SuggestionSource } from '../../provider/provider';
@@ -61,7 +62,21 @@ export class HistorySources {
     // The file index knows names only: an edit keeps it, a file coming or going rebuilds it.
     // Its imports may have changed, and so the rankings of the files around it.
     this.relatedCache.clear();
-    if (this.fileIndex && this.fileIndex.has(path) !== Boolean(statSync(join(this.root, path), { throwIfNoEntry: false })?.isFile())) this.fileIndex = undefined;
+    // Only code files are in the list: a README or JSON save never changes it.
+    if (this.fileIndex && languageOf(path) && this.fileIndex.has(path) !== this.isFile(path)) this.fileIndex = undefined;
+  }
+
+  private isFile(path: string): boolean {
+    return Boolean(this.stat(path)?.isFile());
+  }
+
+  private stat(path: string): Stats | undefined {
+    try {
+      return statSync(join(this.root, path), { throwIfNoEntry: false });
+    } catch {
+      // A parent that became a file (ENOTDIR), a name too long, no permission: nothing we can use.
+      return undefined;
+    }
   }
 
   related(path: string, limit = 10): RelatedFile[] {
@@ -139,7 +154,7 @@ export class HistorySources {
     const days = ctx.config.recentChangeDays;
     const opts = { timeoutMs: GIT_TIMEOUT_MS };
     const range = ctx.symbolRange;
-    const mtime = statSync(join(this.root, file), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const mtime = this.stat(file)?.mtimeMs ?? 0;
     const [commits, lineCommits, hunks] = await Promise.all([
       this.cached(`c\u0000${days}\u0000${file}`, () => this.git.recentCommits(file, { ...opts, days, maxCount: 8 })),
       range ? this.cached(`l\u0000${range.startLine}-${range.endLine}\u0000${file}`, () => this.git.lineHistory(file, range.startLine, range.endLine, { ...opts, maxCount: 5 })) : Promise.resolve([] as CommitInfo[]),
