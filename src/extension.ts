@@ -93,7 +93,9 @@ function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, trac
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder || uri.scheme !== 'file') return;
     const path = relativePath(folder, uri);
-    if (path.startsWith('.git/') || path.includes('/node_modules/') || path.startsWith('node_modules/')) return;
+    // Of git's own files only the ones that say HEAD moved (a commit, a checkout, a pull) matter.
+    if (path.startsWith('.git/') && !isHeadFile(path)) return;
+    if (path.includes('/node_modules/') || path.startsWith('node_modules/')) return;
     for (const o of await engines.opened()) if (o.folder === folder) o.engine.fileChanged(path, deleted);
   };
   context.subscriptions.push(watcher, watcher.onDidChange(onFile(false)), watcher.onDidCreate(onFile(false)), watcher.onDidDelete(onFile(true)));
@@ -102,4 +104,8 @@ function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, trac
 export async function deactivate(): Promise<void> {
   await host?.disposeAll();
   host = undefined;
+}
+
+function isHeadFile(path: string): boolean {
+  return path === '.git/HEAD' || path === '.git/packed-refs' || path.startsWith('.git/refs/heads/');
 }
