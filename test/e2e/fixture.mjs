@@ -256,12 +256,29 @@ export class Workbench {
         await input.waitFor({ state: 'hidden', timeout: 5_000 });
         break;
       } catch (err) {
-        if (attempt >= 3) throw err;
+        // A modal dialog makes the rest of the workbench inert: say what it was and dismiss it.
+        const dialog = await this.dismissDialog();
+        if (attempt >= 4) {
+          await this.screenshot('quick-open-failed').catch(() => {});
+          if (dialog) err.message += ` (a dialog was open: ${dialog})`;
+          throw err;
+        }
         await this.page.keyboard.press('Escape').catch(() => {});
-        await sleep(500);
+        await sleep(500 * attempt);
       }
     }
     await this.waitForActiveTab(base, timeoutMs);
+  }
+
+  /** Closes a modal dialog of the workbench, if one is open, and returns its text. */
+  async dismissDialog() {
+    const box = this.page.locator('.monaco-dialog-box');
+    if (!(await box.first().isVisible().catch(() => false))) return undefined;
+    const text = ((await box.first().innerText().catch(() => '')) || '').replace(/\s+/g, ' ').trim().slice(0, 300);
+    process.stderr.write(`[e2e] closing a dialog the workbench opened: ${text}\n`);
+    await this.page.keyboard.press('Escape').catch(() => {});
+    if (await box.first().isVisible().catch(() => false)) await box.first().locator('.dialog-buttons .monaco-button').last().click({ timeout: 2_000 }).catch(() => {});
+    return text;
   }
 
   /**
