@@ -152,7 +152,9 @@ export class Workbench {
     const deadline = Date.now() + 20_000;
     while (!(await ours.isVisible().catch(() => false))) {
       if (Date.now() > deadline) throw new Error(`the ${title} container did not open within 20 s`);
-      await this.activityBarItem(title).click();
+      // A count or progress badge may cover the icon and take the click: it is part of the same
+      // activity-bar item, whose handler sees the click either way.
+      await this.activityBarItem(title).click({ force: true });
       await ours.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => {});
     }
   }
