@@ -297,6 +297,7 @@ export class CodeIndex {
     if (rel === undefined) return done('skipped');
     if (isResolutionConfig(rel) || /(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
       this.resolver?.invalidateConfig();
+      if (isResolutionConfig(rel)) this.reresolveScriptImports();
       return done('skipped');
     }
     const lang = languageOf(rel);
@@ -466,6 +467,40 @@ export class CodeIndex {
     if (!NOT_CANONICAL.test(path)) return path;
     const rel = toRelative(this.root, path);
     return rel === '' ? undefined : rel;
+  }
+
+  /**
+   * After a tsconfig, jsconfig or package.json changed: resolves every stored JS/TS import again
+   * from its specifier (nothing is re-parsed) and keeps the rows whose target moved.
+   */
+  private reresolveScriptImports(): void {
+    const started = performance.now();
+    const resolver = this.ensureResolver();
+    const rows = all<{ id: number; path: string; spec: string; resolved: string | null }>(this.db, 'SELECT i.rowid AS id, f.path AS path, i.spec AS spec, i.resolved AS resolved FROM imports i JOIN files f ON f.id = i.file');
+    const moved: [string | null, number][] = [];
+    for (const r of rows) {
+      const lang = languageOf(r.path);
+      if (!lang || familyOf(lang) !== 'js') continue;
+      const next = resolver.resolve(r.path, lang, { spec: r.spec, names: [], line: 0 })[0]?.resolved ?? null;
+      if (next !== r.resolved) moved.push([next, r.id]);
+    }
+    if (moved.length) {
+      const db = this.db;
+      const stmt = db.prepare('UPDATE imports SET resolved = ? WHERE rowid = ?');
+      try {
+        db.run('BEGIN');
+        for (const [resolved, id] of moved) stmt.run([resolved, id]);
+        db.run('COMMIT');
+      } catch (err) {
+        db.run('ROLLBACK');
+        throw err;
+      } finally {
+        stmt.free();
+      }
+      this.importGraph = undefined;
+      this.store.markIndexDirty();
+    }
+    this.logger.debug(`Resolution config changed: ${moved.length} of ${rows.length} imports now point elsewhere (${Math.round(performance.now() - started)} ms)`);
   }
 
   private ensureResolver(): ImportResolver {
