@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
@@ -297,6 +298,7 @@ export class CodeIndex {
     if (rel === undefined) return done('skipped');
     if (isResolutionConfig(rel) || /(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
       this.resolver?.invalidateConfig();
+      if (rel === 'package.json' || rel.endsWith('/package.json')) this.notePackageManifest(rel, existsSync(join(this.root, rel)));
       if (isResolutionConfig(rel)) this.reresolveScriptImports();
       return done('skipped');
     }
@@ -467,6 +469,23 @@ export class CodeIndex {
     if (!NOT_CANONICAL.test(path)) return path;
     const rel = toRelative(this.root, path);
     return rel === '' ? undefined : rel;
+  }
+
+  /** Adds or drops a package.json in the list that bare imports of workspace packages resolve through. */
+  private notePackageManifest(rel: string, exists: boolean): void {
+    const resolver = this.ensureResolver();
+    const row = one<{ value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?', [MANIFESTS_KEY]);
+    let list: string[] = [];
+    try {
+      list = row ? (JSON.parse(row.value) as string[]) : [];
+    } catch {
+      // Rebuilt from the next full scan; until then this change is the list.
+    }
+    const next = exists ? [...new Set([...list, rel])] : list.filter((p) => p !== rel);
+    if (next.length === list.length && next.every((p, i) => p === list[i])) return;
+    this.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [MANIFESTS_KEY, JSON.stringify(next)]);
+    this.store.markIndexDirty();
+    resolver.setPackageManifests(next);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { defaultConfig, resolveConfig } from '../../../src/core/config';
 import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
 import { indexMigrations } from '../../../src/core/store/migrations';
@@ -233,6 +233,29 @@ describe('CodeIndex', () => {
         for (const f of ['tsconfig.base.json', 'src/tsconfig.json', 'src/alias-old.ts', 'src/alias-new.ts', 'src/alias-probe.ts']) rmSync(join(root, f), { force: true });
         for (const f of ['src/alias-old.ts', 'src/alias-new.ts', 'src/alias-probe.ts']) await index.updateFile(join(root, f));
         await index.updateFile(join(root, 'tsconfig.json'));
+      }
+    });
+
+    it('resolves a workspace package whose package.json appears after the build, and forgets it when it goes', async () => {
+      const files = { 'packages/fresh/src/index.ts': 'export const fresh = 1;\n', 'src/uses-fresh.ts': "import { fresh } from 'fresh-pkg';\nexport const y = fresh;\n" };
+      const manifest = join(root, 'packages/fresh/package.json');
+      try {
+        for (const [rel, text] of Object.entries(files)) {
+          mkdirSync(dirname(join(root, rel)), { recursive: true });
+          writeFileSync(join(root, rel), text);
+          await index.updateFile(join(root, rel));
+        }
+        assert.deepEqual(index.importsOf('src/uses-fresh.ts'), [], 'no package of that name yet');
+        writeFileSync(manifest, JSON.stringify({ name: 'fresh-pkg', main: 'dist/index.js' }));
+        await index.updateFile(manifest);
+        assert.deepEqual(index.importsOf('src/uses-fresh.ts'), ['packages/fresh/src/index.ts']);
+        rmSync(manifest);
+        await index.updateFile(manifest);
+        assert.deepEqual(index.importsOf('src/uses-fresh.ts'), [], 'the package is gone');
+      } finally {
+        rmSync(join(root, 'packages'), { recursive: true, force: true });
+        rmSync(join(root, 'src/uses-fresh.ts'), { force: true });
+        for (const rel of Object.keys(files)) await index.updateFile(join(root, rel));
       }
     });
 
