@@ -1,3 +1,4 @@
+import { ChangeLog, type LoggedChange } from './changeLog';
 import { MAX_CHANGE_SET } from './cochangeCounts';
 
 /**
@@ -6,10 +7,7 @@ import { MAX_CHANGE_SET } from './cochangeCounts';
  */
 export const MAX_BROAD_CHANGE_SET = 300;
 
-export interface BroadChange {
-  readonly files: readonly string[];
-  readonly time: number;
-}
+export type BroadChange = LoggedChange;
 
 /** What the ranking reads from broad change sets. */
 export interface BroadChangeSource {
@@ -24,11 +22,7 @@ export interface BroadChangeSource {
  * that touched its file. Add and remove are first in, first out, like {@link CoChangeCounts}.
  */
 export class BroadChanges implements BroadChangeSource {
-  private readonly byFile = new Map<string, BroadChange[]>();
-  /** One copy of each path however many sets name it (mined paths arrive as fresh strings). */
-  private readonly names = new Map<string, string>();
-  private readonly sets: BroadChange[] = [];
-  private head = 0;
+  private readonly log = new ChangeLog();
 
   /**
    * @param maxSets the most sets kept; beyond it the oldest go (the ranking reads the newest few per file)
@@ -45,68 +39,33 @@ export class BroadChanges implements BroadChangeSource {
   }
 
   get size(): number {
-    return this.sets.length - this.head;
+    return this.log.size;
   }
 
   add(files: readonly string[], time: number): boolean {
     if (!this.accepts(files.length)) return false;
-    const shared = files.map((f) => this.names.get(f) ?? (this.names.set(f, f), f));
-    const set: BroadChange = { files: shared, time };
-    this.sets.push(set);
-    for (const f of shared) {
-      const list = this.byFile.get(f);
-      if (list) list.push(set);
-      else this.byFile.set(f, [set]);
-    }
-    if (this.size > this.maxSets) this.remove(this.sets[this.head].files);
+    this.log.add(files, time);
+    if (this.log.size > this.maxSets) this.log.removeOldest(this.log.oldest()!.files);
     return true;
   }
 
   /** Removes the oldest change set when it is `files` (the window slides forward). */
   remove(files: readonly string[]): boolean {
-    if (!this.accepts(files.length)) return false;
-    const set = this.sets[this.head];
-    if (!set || (set.files !== files && !sameFiles(set.files, files))) return false;
-    this.sets[this.head++] = undefined as unknown as BroadChange;
-    if (this.head > 1024 && this.head * 2 > this.sets.length) {
-      this.sets.splice(0, this.head);
-      this.head = 0;
-    }
-    for (const f of files) {
-      const list = this.byFile.get(f);
-      if (!list) continue;
-      if (list[0] === set) list.shift();
-      if (list.length === 0) {
-        this.byFile.delete(f);
-        this.names.delete(f);
-      }
-    }
-    return true;
+    return this.accepts(files.length) && this.log.removeOldest(files);
   }
 
   changesOf(path: string, limit: number): readonly BroadChange[] {
-    const list = this.byFile.get(path);
-    if (!list) return [];
-    const out: BroadChange[] = [];
-    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) out.push(list[i]);
-    return out;
+    return this.log.of(path, limit);
   }
 
   /** Every change set kept, oldest first. */
   all(): readonly BroadChange[] {
-    return this.sets.slice(this.head);
+    return this.log.all();
   }
 
   clear(): void {
-    this.byFile.clear();
-    this.names.clear();
-    this.sets.length = 0;
-    this.head = 0;
+    this.log.clear();
   }
-}
-
-function sameFiles(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((f, i) => f === b[i]);
 }
 
 const FORMAT = 1;

@@ -1,3 +1,5 @@
+import { ChangeLog, type LoggedChange } from './changeLog';
+
 /** Change sets larger than this are bulk edits (formatting, renames, vendoring) and say nothing about coupling. */
 export const MAX_CHANGE_SET = 30;
 
@@ -29,10 +31,7 @@ export interface CoChangeSource {
   changeSetsOf?(path: string, limit: number): readonly CountedChange[];
 }
 
-export interface CountedChange {
-  files: readonly string[];
-  time: number;
-}
+export type CountedChange = LoggedChange;
 
 /**
  * Co-change counts held in memory and indexed in both directions, so that a query is a map lookup.
@@ -44,9 +43,7 @@ export class CoChangeCounts implements CoChangeSource {
   readonly pairs = new Map<string, Map<string, PairStat>>();
   commitCount = 0;
   /** Counted change sets, oldest first; removal is first in, first out. */
-  private readonly sets: CountedChange[] = [];
-  private setsHead = 0;
-  private readonly byFile = new Map<string, CountedChange[]>();
+  private readonly log = new ChangeLog();
 
   /**
    * @param keepChangeSets keep each counted change set for changeSetsOf() and for removal order; a
@@ -55,26 +52,14 @@ export class CoChangeCounts implements CoChangeSource {
   constructor(readonly maxChangeSet = MAX_CHANGE_SET, private readonly keepChangeSets = true) {}
 
   changeSetsOf(path: string, limit: number): readonly CountedChange[] {
-    const list = this.byFile.get(path);
-    if (!list) return [];
-    const out: CountedChange[] = [];
-    for (let i = list.length - 1; i >= 0 && out.length < limit; i--) out.push(list[i]);
-    return out;
+    return this.log.of(path, limit);
   }
 
   /** Counts one change set; returns false when it was ignored as too large or too small. */
   add(files: readonly string[], time: number): boolean {
     if (files.length === 0 || files.length > this.maxChangeSet) return false;
     this.commitCount++;
-    if (this.keepChangeSets) {
-      const set: CountedChange = { files, time };
-      this.sets.push(set);
-      for (const f of files) {
-        const l = this.byFile.get(f);
-        if (l) l.push(set);
-        else this.byFile.set(f, [set]);
-      }
-    }
+    if (this.keepChangeSets) this.log.add(files, time);
     for (const f of files) {
       const s = this.files.get(f);
       if (s) {
@@ -108,20 +93,7 @@ export class CoChangeCounts implements CoChangeSource {
   remove(files: readonly string[]): boolean {
     if (files.length === 0 || files.length > this.maxChangeSet) return false;
     this.commitCount--;
-    const set = this.sets[this.setsHead];
-    if (set && set.files === files) {
-      this.sets[this.setsHead++] = undefined as unknown as CountedChange;
-      if (this.setsHead > 4096 && this.setsHead * 2 > this.sets.length) {
-        this.sets.splice(0, this.setsHead);
-        this.setsHead = 0;
-      }
-      for (const f of files) {
-        const l = this.byFile.get(f);
-        if (!l) continue;
-        if (l[0] === set) l.shift();
-        if (l.length === 0) this.byFile.delete(f);
-      }
-    }
+    this.log.removeOldest(files);
     for (const f of files) {
       const s = this.files.get(f);
       if (s && --s.commits <= 0) this.files.delete(f);
@@ -179,9 +151,7 @@ export class CoChangeCounts implements CoChangeSource {
   }
 
   clear(): void {
-    this.sets.length = 0;
-    this.setsHead = 0;
-    this.byFile.clear();
+    this.log.clear();
     this.files.clear();
     this.pairs.clear();
     this.commitCount = 0;
