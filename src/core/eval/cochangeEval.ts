@@ -173,7 +173,10 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     baselineFiltered: metrics(baseFiltered, queries),
     head: commits.length ? commits[commits.length - 1].hash : undefined,
   };
-  if (ours.length < replay) result.note = `only ${ours.length} commits touch 2 to 20 source files with two of them modified`;
+  if (!res.ok) {
+    const why = res.stderr?.trim().split('\n')[0]?.replace(/^fatal:\s*/, '') || res.failure;
+    result.note = `could not read the git history of ${root}: ${why}`;
+  } else if (ours.length < replay) result.note = `only ${ours.length} commits touch 2 to 20 source files with two of them modified`;
   logger.info(`eval: ${ours.length} queries in ${Math.round(performance.now() - started)} ms`);
   return result;
 }

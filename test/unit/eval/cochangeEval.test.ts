@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCochangeEval, type QueryTrace } from '../../../src/core/eval/cochangeEval';
 import { extractImportSpecs, resolveRelative } from '../../../src/core/eval/importExtractor';
 import { TempRepo } from '../git/repoFixture';
@@ -54,6 +57,17 @@ describe('co-change evaluation', () => {
     const ab = traces.find((t) => repo.git('log', '-1', '--format=%s', t.commit).trim() === 'a and b')!;
     if (ab.query === 'src/a.ts') assert.deepEqual(ab.imports!.importsOf('src/a.ts'), ['src/b.ts']);
     else assert.deepEqual(ab.imports!.importersOf('src/b.ts'), ['src/a.ts']);
+  });
+
+  it('says that a folder outside git has no history to replay', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pc-eval-nogit-'));
+    try {
+      const res = await runCochangeEval(dir, { replay: 5 });
+      assert.equal(res.queries, 0);
+      assert.match(res.note ?? '', /could not read the git history of .*: not a git repository/i);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('extracts and resolves the usual import forms', () => {
