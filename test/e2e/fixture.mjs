@@ -236,6 +236,10 @@ export class Workbench {
     const tab = this.page.locator('.part.editor .tab.active');
     if ((await tab.count()) > 0) await tab.first().click();
     else await this.page.locator('.part.editor').click();
+    // A pointer left on the tab opens its hover a moment later, which takes Quick Open's input away
+    // (seen as an inert, then hidden, input): park it low in the editor, below the text.
+    const box = await this.page.locator('.part.editor').boundingBox();
+    if (box) await this.page.mouse.move(box.x + box.width / 2, box.y + box.height - 8);
   }
 
   /** Opens a workspace file with Quick Open (Ctrl+P, type, Enter) and waits for its tab to be active. */
