@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const { runCochangeEval } = require(join(here, '../../out/src/core/eval/cochangeEval.js'));
+const { runCochangeEval } = require(join(here, '../../out/src/measure/eval/cochangeEval.js'));
 const { StderrLogger } = require(join(here, '../../out/src/core/logger.js'));
 
 const args = process.argv.slice(2);

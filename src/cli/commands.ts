@@ -1,8 +1,8 @@
 import { existsSync, statSync, watch } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { runBench } from '../core/bench/bench';
+import { runBench } from '../measure/bench/bench';
 import { Engine } from '../core/engine';
-import { runCochangeEval } from '../core/eval/cochangeEval';
+import { runCochangeEval } from '../measure/eval/cochangeEval';
 import { EngineBackend } from '../mcp/engineBackend';
 import { runStdioServer } from '../mcp/server';
 import { toRelative } from '../core/paths';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCochangeEval, type QueryTrace } from '../../../src/core/eval/cochangeEval';
-import { extractImportSpecs, resolveRelative } from '../../../src/core/eval/importExtractor';
+import { runCochangeEval, type QueryTrace } from '../../../src/measure/eval/cochangeEval';
+import { extractImportSpecs, resolveRelative } from '../../../src/measure/eval/importExtractor';
 import { TempRepo } from '../git/repoFixture';
 
 describe('co-change evaluation', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { runCochangeEval, type QueryTrace } from '../../../src/core/eval/cochangeEval';
+import { runCochangeEval, type QueryTrace } from '../../../src/measure/eval/cochangeEval';
 import { isResolutionConfig, PackageResolver } from '../../../src/core/index/packageResolver';
 import { TempRepo } from '../git/repoFixture';
 

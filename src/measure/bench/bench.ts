@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../engine';
-import type { Logger } from '../logger';
-import { nullLogger } from '../logger';
-import { percentile } from '../provider/provider';
-import { all } from '../store/sqlite';
-import { prng } from '../random';
+import { Engine } from '../../core/engine';
+import type { Logger } from '../../core/logger';
+import { nullLogger } from '../../core/logger';
+import { percentile } from '../../core/provider/provider';
+import { all } from '../../core/store/sqlite';
+import { prng } from '../../core/random';
 
 export interface BenchOptions {
   /** How many files to sample for the query benchmarks. */

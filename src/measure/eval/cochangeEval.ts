@@ -1,16 +1,16 @@
 import { performance } from 'node:perf_hooks';
-import { BroadChanges } from '../cochange/broadChanges';
-import { CoChangeCounts, MAX_CHANGE_SET } from '../cochange/cochangeCounts';
-import { streamHistory, type ChangeSet } from '../cochange/historyStream';
-import { DEFAULT_WEIGHTS, relatedFiles, type ImportGraph, type RankingWeights } from '../cochange/relatedFiles';
-import { FileIndex } from '../cochange/testPairing';
-import { parseLsTree, readBlobs } from '../git/catFile';
-import { runGit } from '../git/gitExec';
-import { nullLogger, type Logger } from '../logger';
-import { parseLenientJson } from '../index/resolve';
+import { BroadChanges } from '../../core/cochange/broadChanges';
+import { CoChangeCounts, MAX_CHANGE_SET } from '../../core/cochange/cochangeCounts';
+import { streamHistory, type ChangeSet } from '../../core/cochange/historyStream';
+import { DEFAULT_WEIGHTS, relatedFiles, type ImportGraph, type RankingWeights } from '../../core/cochange/relatedFiles';
+import { FileIndex } from '../../core/cochange/testPairing';
+import { parseLsTree, readBlobs } from '../../core/git/catFile';
+import { runGit } from '../../core/git/gitExec';
+import { nullLogger, type Logger } from '../../core/logger';
+import { parseLenientJson } from '../../core/index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';
-import { isResolutionConfig, PackageResolver } from '../index/packageResolver';
-import { prng } from '../random';
+import { isResolutionConfig, PackageResolver } from '../../core/index/packageResolver';
+import { prng } from '../../core/random';
 
 export interface CochangeEvalOptions {
   /** How many of the most recent qualifying commits to replay. */
