@@ -4,7 +4,7 @@ import { registerChatParticipant } from './vscode/chat/participant';
 import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
 import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
 import { affectsConfig, readConfig } from './vscode/config';
-import { EngineHost } from './vscode/engines';
+import { WorkspaceServices } from './vscode/workspaceServices';
 import { languageServerSource } from './vscode/languageServer';
 import { asLogger, createLog } from './vscode/log';
 import { registerMcpProvider } from './vscode/mcpProvider';
@@ -15,7 +15,7 @@ import { registerTools } from './vscode/tools/tools';
 import { SuggestionsViewProvider } from './vscode/views/suggestionsView';
 import type { PanelState } from './shared/protocol';
 
-let host: EngineHost | undefined;
+let services: WorkspaceServices | undefined;
 
 /** What the extension exports to other extensions (and to its own integration tests). */
 export interface ProactiveContextApi {
@@ -31,11 +31,11 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const log = createLog();
   context.subscriptions.push(log);
   const logger = asLogger(log);
-  host = new EngineHost(logger);
-  const engines = host;
+  const host = new WorkspaceServices(logger);
+  services = host;
   const tracker = new ActivityTracker(
     () => readConfig().debounceMs,
-    (folder, path, line) => engines.peek(folder)?.symbolAt(path, line),
+    (folder, path, line) => host.peek(folder)?.symbolAt(path, line),
   );
   const view = new SuggestionsViewProvider(context.extensionUri, log);
   view.register(context);
@@ -45,14 +45,14 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
 
   registerWorkspaceCommands(context, host, tracker, controller, log);
   registerSubscriptionCommands(context, host, tracker);
-  registerChatParticipant(context, { host, tracker, log });
-  registerTools(context, { host, tracker, log });
-  registerMcpProvider(context, (folder) => host!.stateDirFor(folder));
+  registerChatParticipant(context, { services: host, tracker, log });
+  registerTools(context, { services: host, tracker, log });
+  registerMcpProvider(context, (folder) => host.stateDirFor(folder));
   registerGitContentProvider(context, async (root) => {
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === root);
-    return folder ? host!.get(folder) : undefined;
+    const folder = host.folderOf(root);
+    return folder ? host.get(folder) : undefined;
   });
-  wireEngines(context, host, tracker, view, controller, log);
+  wireServices(context, host, tracker, view, controller, log);
 
   // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
   setTimeout(() => tracker.refresh(), 0);
@@ -70,21 +70,21 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   };
 }
 
-function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
+function wireServices(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
   context.subscriptions.push(
-    engines.onDidOpenEngine(({ folder, engine }) => {
-      engine.addSource(languageServerSource(folder), { slow: true });
-      for (const n of engine.store.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
-      engine.onDidChangeIndexing((progress) => {
+    services.onDidOpen(({ folder, service }) => {
+      service.addEnrichmentSource(languageServerSource(folder));
+      for (const n of service.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
+      service.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);
         if (!progress) controller.render();
       });
-      engine.onDidChangeWorkspaceData(() => tracker.refresh());
-      void engine.startBackgroundWork().catch((err) => log.error(`Background indexing of ${folder.name} failed: ${(err as Error).message}`));
+      service.onDidChangeWorkspaceData(() => tracker.refresh());
+      service.startBackgroundWork().catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!affectsConfig(e)) return;
-      for (const { folder, engine } of await engines.opened()) engine.setConfig(readConfig(folder.uri));
+      for (const { folder, service } of await services.opened()) service.setConfig(readConfig(folder.uri));
       tracker.refresh();
     }),
   );
@@ -96,14 +96,14 @@ function wireEngines(context: vscode.ExtensionContext, engines: EngineHost, trac
     // Of git's own files only the ones that say HEAD moved (a commit, a checkout, a pull) matter.
     if (path.startsWith('.git/') && !isHeadFile(path)) return;
     if (path.includes('/node_modules/') || path.startsWith('node_modules/')) return;
-    for (const o of await engines.opened()) if (o.folder === folder) o.engine.fileChanged(path, deleted);
+    for (const o of await services.opened()) if (o.folder === folder) o.service.fileChanged(path, deleted);
   };
   context.subscriptions.push(watcher, watcher.onDidChange(onFile(false)), watcher.onDidCreate(onFile(false)), watcher.onDidDelete(onFile(true)));
 }
 
 export async function deactivate(): Promise<void> {
-  await host?.disposeAll();
-  host = undefined;
+  await services?.disposeAll();
+  services = undefined;
 }
 
 function isHeadFile(path: string): boolean {

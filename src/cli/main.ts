@@ -1,5 +1,5 @@
 import { globalFlags, parseArgs, UsageError, type FlagSpec } from './args';
-import { commands, type CliCommand } from './commands';
+import { commands, type CliCommand } from './commandList';
 
 const HELP_HEADER = `proactive-context — decisions, recent changes, co-change, callers, docs and warnings for your code
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join, posix } from 'node:path';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/api/types';
 
 /** A debounced batch of changes: root-relative paths, or `unknown` when the OS did not say which file. */
 export interface ChangeBatch {

@@ -1,9 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../core/logger';
-import type { Disposable, McpBackend } from './backend';
+import type { Disposable, Logger } from '../core/api/types';
 import { DirectoryWatcher, type ChangeBatch } from './directoryWatcher';
 import type { ResourceCatalog } from './resources';
+import type { McpService } from './service';
 import { invalidParams, type ResourceRef } from './uris';
 
 /** Each subscribed resource may add a watched folder and work on every change; keep that bounded. */
@@ -34,18 +34,18 @@ export class LiveResources {
   private disposed = false;
 
   constructor(
-    private readonly backend: McpBackend,
+    private readonly service: McpService,
     private readonly catalog: ResourceCatalog,
     private readonly notify: ResourceNotifier,
     private readonly logger: Logger,
     debounceMs = 100,
   ) {
-    this.watcher = new DirectoryWatcher(backend.root, (batch) => this.onDiskBatch(batch), logger, debounceMs);
+    this.watcher = new DirectoryWatcher(service.root, (batch) => this.onDiskBatch(batch), logger, debounceMs);
   }
 
   start(): void {
     this.disposables.push(
-      this.backend.onDidChangeSubscriptions(() => {
+      this.service.onDidChangeSubscriptions(() => {
         this.enqueue(async () => {
           await this.checkList();
           await this.evaluate((ref) => ref.kind === 'subscriptions' || ref.kind === 'subscription');
@@ -53,8 +53,7 @@ export class LiveResources {
         });
       }),
     );
-    const onFiles = this.backend.onDidChangeFiles?.((paths) => this.onBatch({ paths: new Set(paths), unknown: false }));
-    if (onFiles) this.disposables.push(onFiles);
+    this.disposables.push(this.service.onDidChangeWorkspaceData((paths) => this.onBatch({ paths: new Set(paths), unknown: false })));
     this.enqueue(() => this.checkList(false));
   }
 
@@ -103,11 +102,13 @@ export class LiveResources {
 
   /** The engine learns of what the watcher saw (to re-index it); the resources are checked at once. */
   private onDiskBatch(batch: ChangeBatch): void {
-    if (batch.paths.size > 0) {
+    for (const p of batch.paths) {
+      if (!p) continue;
       try {
-        this.backend.filesChanged?.([...batch.paths]);
+        const st = statSync(join(this.service.root, p), { throwIfNoEntry: false });
+        if (!st?.isDirectory()) this.service.fileChanged(p, st === undefined);
       } catch (err) {
-        this.logger.warn(`mcp: could not pass changes to the engine: ${(err as Error).message}`);
+        this.logger.warn(`mcp: could not pass a change to the engine: ${(err as Error).message}`);
       }
     }
     this.onBatch(batch);
@@ -137,7 +138,7 @@ export class LiveResources {
   }
 
   private async checkList(announce = true): Promise<void> {
-    const ids = (await this.backend.listSubscriptions()).map((s) => s.id).sort().join('\n');
+    const ids = this.service.subscriptions().list.map((s) => s.id).sort().join('\n');
     const changed = this.listedIds !== undefined && ids !== this.listedIds;
     this.listedIds = ids;
     if (changed && announce) await this.notify.listChanged();
@@ -148,8 +149,8 @@ export class LiveResources {
     const refs = [...this.subscribed.values()].map((s) => s.ref);
     const needsSubs = refs.some((r) => r.kind === 'subscription');
     const needsDecisions = refs.some((r) => r.kind !== 'file' && r.kind !== 'subscriptions');
-    const subs = needsSubs ? await this.backend.listSubscriptions() : [];
-    const decisionDirs = needsDecisions ? await this.catalog.decisionDirs((rel) => existsSync(join(this.backend.root, rel))) : [];
+    const subs = needsSubs ? this.service.subscriptions().list : [];
+    const decisionDirs = needsDecisions ? await this.catalog.decisionDirs((rel) => existsSync(join(this.service.root, rel))) : [];
     const dirs = new Set<string>();
     for (const ref of refs) for (const d of await this.catalog.dependencies(ref, subs, decisionDirs)) dirs.add(d);
     this.watcher.setDirectories(dirs);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { ContextSuggestion } from '../core/types';
-import type { DecisionRecord, McpBackend, SubscriptionInfo } from './backend';
+import type { ContextSuggestion, DecisionRecord, Subscription } from '../core/api/types';
+import { describeSubscription } from '../core/api/messages';
+import { bounded, subscriptionJson, type McpService } from './service';
 import {
   DECISIONS_URI,
   SUBSCRIPTIONS_URI,
@@ -22,14 +23,33 @@ export const DEFAULT_DECISION_DIRS = ['docs/adr', 'docs/decisions', 'docs/archit
  * fingerprint used to tell whether a resource really changed before telling a client so.
  */
 export class ResourceCatalog {
-  constructor(private readonly backend: McpBackend) {}
+  constructor(
+    private readonly service: McpService,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private subs(): Promise<Subscription[]> {
+    return bounded(this.service.subscriptions().list, 'Listing subscriptions', this.timeoutMs);
+  }
+
+  private decisions(): Promise<DecisionRecord[]> {
+    return bounded(this.service.decisions(), 'Reading decisions', this.timeoutMs);
+  }
+
+  private suggest(path: string, record = true): Promise<ContextSuggestion> {
+    return bounded(this.service.suggestForInput({ file: path }, { record }), 'Suggesting context', this.timeoutMs);
+  }
+
+  private readFile(path: string): Promise<string> {
+    return bounded(this.service.readFile(path), `Reading ${path}`, this.timeoutMs);
+  }
 
   parse(uri: string): ResourceRef {
-    return parseResourceUri(uri, this.backend.root);
+    return parseResourceUri(uri, this.service.root);
   }
 
   async list(): Promise<Resource[]> {
-    const subs = await this.backend.listSubscriptions();
+    const subs = await this.subs();
     return [
       {
         uri: SUBSCRIPTIONS_URI,
@@ -83,24 +103,24 @@ export class ResourceCatalog {
   async read(uri: string, ref: ResourceRef = this.parse(uri)): Promise<ReadResourceResult> {
     switch (ref.kind) {
       case 'subscriptions': {
-        const subs = await this.backend.listSubscriptions();
-        const body = subs.map((s) => ({ ...s, uri: subscriptionUri(s.id) }));
+        const subs = await this.subs();
+        const body = subs.map((s) => ({ ...subscriptionJson(s), uri: subscriptionUri(s.id) }));
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(body, null, 2) }] };
       }
       case 'subscription': {
         await this.requireSubscription(ref.id);
-        const m = await this.backend.materialize(ref.id);
+        const m = await bounded(this.service.readSubscription(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs);
         const text = m.text || (m.note ? `(${m.note})` : '');
         return {
           contents: [{ uri, mimeType: 'text/plain', text, _meta: { hash: m.hash, truncated: m.truncated, ...(m.note ? { note: m.note } : {}) } }],
         };
       }
       case 'suggestions': {
-        const s = await this.backend.suggest({ file: ref.path });
+        const s = await this.suggest(ref.path);
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(s, null, 2) }] };
       }
       case 'decisions': {
-        const list = (await this.backend.decisions()).map(({ body: _body, ...d }) => ({ ...d, ...(d.number !== undefined ? { uri: decisionUri(d.number) } : {}) }));
+        const list = (await this.decisions()).map(({ body: _body, label: _label, ...d }) => ({ ...d, ...(d.number !== undefined ? { uri: decisionUri(d.number) } : {}) }));
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(list, null, 2) }] };
       }
       case 'decision': {
@@ -111,7 +131,7 @@ export class ResourceCatalog {
       case 'file': {
         let text: string;
         try {
-          text = await this.backend.readFile(ref.path);
+          text = await this.readFile(ref.path);
         } catch (err) {
           throw invalidParams(`Cannot read ${ref.path}: ${(err as Error).message}`);
         }
@@ -127,7 +147,7 @@ export class ResourceCatalog {
   async fingerprint(ref: ResourceRef): Promise<string> {
     switch (ref.kind) {
       case 'subscriptions': {
-        const subs = await this.backend.listSubscriptions();
+        const subs = await this.subs();
         return digest(
           subs
             .map((s) => ({ id: s.id, kind: s.kind, target: s.target, lines: s.lines, pattern: s.pattern }))
@@ -135,26 +155,26 @@ export class ResourceCatalog {
         );
       }
       case 'subscription': {
-        const subs = await this.backend.listSubscriptions();
+        const subs = await this.subs();
         if (!subs.some((s) => s.id === ref.id)) return 'gone';
         try {
-          return (await this.backend.materialize(ref.id)).hash;
+          return (await bounded(this.service.readSubscription(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs)).hash;
         } catch (err) {
           return 'error:' + (err as Error).message;
         }
       }
       case 'suggestions':
         // Only a check for changes: not a suggestion anyone sees, so not kept for feedback or metrics.
-        return suggestionFingerprint(await this.backend.suggest({ file: ref.path, record: false }));
+        return suggestionFingerprint(await this.suggest(ref.path, false));
       case 'decisions':
-        return digest((await this.backend.decisions()).map(({ body: _body, ...d }) => d));
+        return digest((await this.decisions()).map(({ body: _body, ...d }) => d));
       case 'decision': {
         const d = await this.decision(ref.number);
         return d ? digest(d) : 'gone';
       }
       case 'file':
         try {
-          return digest(await this.backend.readFile(ref.path));
+          return digest(await this.readFile(ref.path));
         } catch (err) {
           return 'error:' + (err as Error).message;
         }
@@ -167,7 +187,7 @@ export class ResourceCatalog {
   }
 
   /** Root-relative folders whose changes may change the resource. */
-  async dependencies(ref: ResourceRef, subs: SubscriptionInfo[], decisionDirs: string[]): Promise<string[]> {
+  async dependencies(ref: ResourceRef, subs: readonly Subscription[], decisionDirs: string[]): Promise<string[]> {
     switch (ref.kind) {
       case 'file':
         return [dirOf(ref.path)];
@@ -192,7 +212,7 @@ export class ResourceCatalog {
   async decisionDirs(exists: (rel: string) => boolean): Promise<string[]> {
     const dirs = new Set<string>();
     try {
-      for (const d of await this.backend.decisions()) dirs.add(dirOf(d.path));
+      for (const d of await this.decisions()) dirs.add(dirOf(d.path));
     } catch {
       // No decisions available: only the usual folders.
     }
@@ -201,36 +221,12 @@ export class ResourceCatalog {
   }
 
   private async decision(n: number): Promise<DecisionRecord | undefined> {
-    return (await this.backend.decisions()).find((d) => d.number === n);
+    return (await this.decisions()).find((d) => d.number === n);
   }
 
   private async requireSubscription(id: string): Promise<void> {
-    const subs = await this.backend.listSubscriptions();
+    const subs = await this.subs();
     if (!subs.some((s) => s.id === id)) throw invalidParams(`No subscription with id ${id}.`);
-  }
-}
-
-/**
- * A short label for a subscription, built from its parts rather than its stored key, so engine keys
- * such as `src/a.ts#L10-20`, `src/a.ts~/re/i` or `src/a.ts::name` read naturally:
- * `lines src/a.ts:10-20`, `pattern src/a.ts /re/i`, `symbol name in src/a.ts`, `memory "query"`.
- */
-export function describeSubscription(s: SubscriptionInfo): string {
-  const file = s.path ?? s.target.replace(/(#L\d+(-\d+)?|~\/.*)$/s, '');
-  switch (s.kind) {
-    case 'file':
-      return `file ${file}`;
-    case 'lines':
-      return s.lines ? `lines ${file}:${s.lines.start}-${s.lines.end}` : `lines ${s.target}`;
-    case 'pattern':
-      return s.pattern !== undefined ? `pattern ${file} /${s.pattern}/${s.flags ?? ''}` : `pattern ${s.target}`;
-    case 'symbol': {
-      const at = s.target.lastIndexOf('::');
-      const name = s.symbol ?? (at >= 0 ? s.target.slice(at + 2) : s.target);
-      return s.path ? `symbol ${name} in ${s.path}` : `symbol ${name}`;
-    }
-    case 'memory':
-      return `memory "${s.target}"`;
   }
 }
 

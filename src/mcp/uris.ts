@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { toRelative } from '../core/paths';
+import { toRelative } from '../core/api/types';
 
 /** The resources the server knows, as parsed from their URIs. */
 export type ResourceRef =

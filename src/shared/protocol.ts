@@ -5,6 +5,8 @@
  */
 import type { SuggestionType } from '../core/types';
 
+export type { SuggestionType };
+
 /** Bumped whenever a message shape changes; a message with another version is rejected. */
 export const PROTOCOL_VERSION = 1;
 

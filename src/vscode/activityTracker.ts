@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
 
 /** What the user is looking at, after the cursor has stopped for the debounce time. */
 export type Activity =
@@ -11,8 +12,8 @@ export type Activity =
       line: number; // 1-based
       column: number; // 1-based
       selection?: { startLine: number; endLine: number };
-      /** Innermost document symbol at the cursor (from the editor's language support). */
-      symbol?: { name: string; startLine: number; endLine: number };
+      /** The definition around the cursor (code index, else the editor's document symbols). */
+      symbol?: SymbolSpan;
       recentFiles: string[];
       languageId: string;
     }
@@ -24,13 +25,25 @@ export interface ActivityEvent {
   signal: AbortSignal;
 }
 
+/** Timers, injectable so tests drive debounce and cancellation without waiting on the clock. */
+export interface Scheduler {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realTimers: Scheduler = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
 const INDEXED_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'rust', 'csharp']);
 
 /**
- * Turns editor events into debounced Activity events. Untitled, output, virtual and
+ * Owns "where the user is": turns editor events into debounced Activity events, and answers
+ * `currentPlace()` for everyone else (chat, tools, commands). Untitled, output, virtual and
  * out-of-workspace documents become an honest 'none' activity, never an error; a new event
  * cancels the work still running for the previous one.
  */
@@ -38,7 +51,7 @@ export class ActivityTracker implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ActivityEvent>();
   readonly onDidChangeActivity = this.emitter.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private timer: unknown;
   private current: AbortController | undefined;
   private readonly recent: string[] = [];
   private last: Activity | undefined;
@@ -46,7 +59,8 @@ export class ActivityTracker implements vscode.Disposable {
   constructor(
     private readonly debounceMs: () => number,
     /** The definition at a line from the code index, when it is ready (instant, no language server). */
-    private readonly indexSymbol: (folder: vscode.WorkspaceFolder, path: string, line: number) => { name: string; startLine: number; endLine: number } | undefined = () => undefined,
+    private readonly indexSymbol: (folder: vscode.WorkspaceFolder, path: string, line: number) => SymbolSpan | undefined = () => undefined,
+    private readonly timers: Scheduler = realTimers,
   ) {
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
@@ -62,15 +76,35 @@ export class ActivityTracker implements vscode.Disposable {
     return this.last;
   }
 
+  /**
+   * Where the user is in the active editor, for a folder (default: the active editor's): the last
+   * debounced activity when it is still that editor, else the editor's cursor with the index's symbol.
+   * Undefined when no file of that folder is active.
+   */
+  currentPlace(folder?: vscode.WorkspaceFolder): { folder: vscode.WorkspaceFolder; place: Place } | undefined {
+    const editor = vscode.window.activeTextEditor;
+    const editorFolder = editor && editor.document.uri.scheme === 'file' ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : undefined;
+    const same = (f?: vscode.WorkspaceFolder) => !!f && (!folder || f.uri.toString() === folder.uri.toString());
+    const a = this.last;
+    const editorPath = editor && editorFolder ? relativePath(editorFolder, editor.document.uri) : undefined;
+    if (a?.kind === 'file' && same(a.folder) && (!editorPath || editorPath === a.path)) {
+      return { folder: a.folder, place: { file: a.path, line: a.line, column: a.column, selection: a.selection, symbol: a.symbol, recentFiles: a.recentFiles } };
+    }
+    if (!editor || !editorFolder || !editorPath || !same(editorFolder)) return undefined;
+    const pos = editor.selection.active;
+    const symbol = this.indexSymbol(editorFolder, editorPath, pos.line + 1);
+    return { folder: editorFolder, place: { file: editorPath, line: pos.line + 1, column: pos.character + 1, symbol, recentFiles: this.recent.filter((p) => p !== editorPath) } };
+  }
+
   /** Recomputes now (refresh command, view opened). */
   refresh(): void {
     this.schedule(0);
   }
 
   private schedule(delay = this.debounceMs()): void {
-    clearTimeout(this.timer);
+    this.timers.clearTimeout(this.timer);
     this.current?.abort();
-    this.timer = setTimeout(() => void this.fire(), delay);
+    this.timer = this.timers.setTimeout(() => void this.fire(), delay);
   }
 
   private async fire(): Promise<void> {
@@ -122,7 +156,7 @@ export class ActivityTracker implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
+    this.timers.clearTimeout(this.timer);
     this.current?.abort();
     for (const d of this.disposables) d.dispose();
   }
@@ -143,21 +177,19 @@ const SYMBOL_KINDS = new Set([
   vscode.SymbolKind.Struct,
   vscode.SymbolKind.Module,
   vscode.SymbolKind.Namespace,
+  vscode.SymbolKind.TypeParameter,
 ]);
 
 /** The innermost function/class around the cursor from the editor's document symbols, bounded by a timeout. */
-async function symbolAt(uri: vscode.Uri, pos: vscode.Position, signal: AbortSignal): Promise<{ name: string; startLine: number; endLine: number } | undefined> {
+async function symbolAt(uri: vscode.Uri, pos: vscode.Position, signal: AbortSignal): Promise<SymbolSpan | undefined> {
   let symbols: (vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined;
   try {
-    symbols = await Promise.race([
-      Promise.resolve(vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', uri)),
-      new Promise<undefined>((r) => setTimeout(() => r(undefined), SYMBOL_TIMEOUT_MS)),
-    ]);
+    symbols = await withTimeoutOr(vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', uri), SYMBOL_TIMEOUT_MS, undefined, signal);
   } catch {
     return undefined;
   }
   if (!symbols || signal.aborted) return undefined;
-  let best: { name: string; startLine: number; endLine: number } | undefined;
+  let best: SymbolSpan | undefined;
   const visit = (list: (vscode.DocumentSymbol | vscode.SymbolInformation)[]) => {
     for (const s of list) {
       const range = 'range' in s ? s.range : s.location.range;

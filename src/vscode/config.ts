@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { resolveConfig, type CoreConfig } from '../core/config';
+import { resolveConfig, type CoreConfig } from '../core/api/types';
 import { ids } from './ids';
 
 /** The one place that reads settings: returns the frozen snapshot the core works with. */

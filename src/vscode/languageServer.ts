@@ -1,25 +1,15 @@
 import * as vscode from 'vscode';
-import type { SourceContext, SuggestionSource } from '../core/provider/provider';
-import type { SuggestionItem } from '../core/types';
+import { withTimeoutOr, type ProviderSourceContext as SourceContext, type SuggestionItem, type SuggestionSource } from '../core/api/types';
 import { relativePath } from './activityTracker';
 
 const CALL_HIERARCHY_TIMEOUT_MS = 700;
-
-async function withTimeout<T>(p: Thenable<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([Promise.resolve(p), new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * Enriches the engine through its ports with what the editor's language servers know: callers from
  * the call hierarchy (when a provider exists, bounded by a timeout) and usages tagged deprecated
  * in the diagnostics.
  */
-export function languageServerSource(folder: vscode.WorkspaceFolder): SuggestionSource {
+export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<SuggestionSource, 'slow'> {
   return {
     name: 'Language server',
     kinds: ['related_code', 'warning'],
@@ -51,10 +41,10 @@ async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ct
     }
   }
   const started = Date.now();
-  const items = await withTimeout(vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, position), CALL_HIERARCHY_TIMEOUT_MS);
+  const items = await withTimeoutOr(vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, position), CALL_HIERARCHY_TIMEOUT_MS, undefined, ctx.signal);
   if (!items?.length || ctx.signal.aborted) return [];
   const remaining = Math.max(100, CALL_HIERARCHY_TIMEOUT_MS - (Date.now() - started));
-  const calls = await withTimeout(vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', items[0]), remaining);
+  const calls = await withTimeoutOr(vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', items[0]), remaining, undefined, ctx.signal);
   if (!calls) return [];
   const out: SuggestionItem[] = [];
   for (const call of calls.slice(0, 30)) {

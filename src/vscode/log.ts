@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../core/api/types';
 
 /** The extension's single output channel, also handed to the core as its Logger port. */
 export function createLog(): vscode.LogOutputChannel {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Engine } from '../core/engine';
-import type { SuggestionItem } from '../core/types';
+import type { ContextService } from '../core/api/contextService';
+import type { SuggestionItem } from '../core/api/types';
 
 export const GIT_SCHEME = 'proactive-context-git';
 
@@ -11,7 +11,7 @@ interface GitDocQuery {
 }
 
 /** Serves file contents at a revision for the diff editor (read-only, never touches the work tree). */
-export function registerGitContentProvider(context: vscode.ExtensionContext, engineForRoot: (root: string) => Promise<Engine | undefined>): void {
+export function registerGitContentProvider(context: vscode.ExtensionContext, serviceForRoot: (root: string) => Promise<ContextService | undefined>): void {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       let q: GitDocQuery;
@@ -20,8 +20,8 @@ export function registerGitContentProvider(context: vscode.ExtensionContext, eng
       } catch {
         return '';
       }
-      const engine = await engineForRoot(q.root);
-      return engine ? engine.fileAtRevision(q.ref, q.path) : '';
+      const service = await serviceForRoot(q.root);
+      return service ? service.fileAtRevision(q.ref, q.path) : '';
     },
   };
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, provider));
@@ -33,7 +33,8 @@ function gitUri(root: string, ref: string, path: string): vscode.Uri {
 }
 
 /** Opens what an item is about: the file at its range, the ADR, the commit's diff, the test report entry. */
-export async function openSuggestionItem(engine: Engine, folder: vscode.WorkspaceFolder, item: SuggestionItem): Promise<void> {
+export async function openSuggestionItem(folder: vscode.WorkspaceFolder, item: SuggestionItem): Promise<void> {
+  const root = folder.uri.fsPath;
   const loc = item.location;
   const fileUri = vscode.Uri.joinPath(folder.uri, ...loc.path.split('/'));
   if (item.type === 'change' && (loc.commit || item.meta?.uncommitted)) {
@@ -41,9 +42,9 @@ export async function openSuggestionItem(engine: Engine, folder: vscode.Workspac
     const options: vscode.TextDocumentShowOptions = { preview: true, selection: new vscode.Range(line, 0, line, 0) };
     if (loc.commit) {
       const short = loc.commit.slice(0, 7);
-      await vscode.commands.executeCommand('vscode.diff', gitUri(engine.root, `${loc.commit}^`, loc.path), gitUri(engine.root, loc.commit, loc.path), `${loc.path} (${short}) — ${item.title}`, options);
+      await vscode.commands.executeCommand('vscode.diff', gitUri(root, `${loc.commit}^`, loc.path), gitUri(root, loc.commit, loc.path), `${loc.path} (${short}) — ${item.title}`, options);
     } else {
-      await vscode.commands.executeCommand('vscode.diff', gitUri(engine.root, 'HEAD', loc.path), fileUri, `${loc.path} (uncommitted changes)`, options);
+      await vscode.commands.executeCommand('vscode.diff', gitUri(root, 'HEAD', loc.path), fileUri, `${loc.path} (uncommitted changes)`, options);
     }
     return;
   }

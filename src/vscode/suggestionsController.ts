@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import type { Engine } from '../core/engine';
-import type { ContextSuggestion, SuggestionItem } from '../core/types';
+import type { ContextService } from '../core/api/contextService';
+import type { ContextSuggestion, SuggestionItem } from '../core/api/types';
 import type { PageCommand } from '../shared/protocol';
 import type { Activity, ActivityEvent, ActivityTracker } from './activityTracker';
-import type { EngineHost } from './engines';
 import { openSuggestionItem } from './openItem';
 import type { SuggestionsStatusBar } from './statusBar';
 import { buildPanelState } from './views/panelModel';
 import type { SuggestionsViewProvider } from './views/suggestionsView';
+import type { WorkspaceServices } from './workspaceServices';
 
 const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], string> = {
   'no-workspace': 'Open a folder to see the decisions, changes and warnings for your code.',
@@ -21,7 +21,7 @@ const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], strin
  * Holds the last suggestion so the panel's actions (open, useful, dismiss, pin, copy) apply to it.
  */
 export class SuggestionsController implements vscode.Disposable {
-  private last: { suggestion: ContextSuggestion; engine: Engine; folder: vscode.WorkspaceFolder; activity: Extract<Activity, { kind: 'file' }> } | undefined;
+  private last: { suggestion: ContextSuggestion; service: ContextService; folder: vscode.WorkspaceFolder; activity: Extract<Activity, { kind: 'file' }> } | undefined;
   private readonly useful = new Set<string>();
   private readonly dismissedHere = new Set<string>();
   private readonly pinned = new Set<string>();
@@ -30,18 +30,18 @@ export class SuggestionsController implements vscode.Disposable {
   private suggestCount = 0;
 
   constructor(
-    private readonly host: EngineHost,
+    private readonly services: WorkspaceServices,
     private readonly tracker: ActivityTracker,
     private readonly view: SuggestionsViewProvider,
     private readonly status: SuggestionsStatusBar,
     private readonly log: vscode.LogOutputChannel,
-    private readonly subscribeItem: (engine: Engine, item: SuggestionItem) => Promise<void>,
+    private readonly subscribeItem: (service: ContextService, item: SuggestionItem) => Promise<void>,
   ) {
     this.disposables.push(
       tracker.onDidChangeActivity((e) => void this.onActivity(e)),
       view.onDidReceiveCommand((c) => void this.onCommand(c)),
       view.onDidChangeVisibility((visible) => {
-        if (visible && this.last) this.last.engine.provider.markShown(this.last.suggestion.id);
+        if (visible && this.last) this.last.service.markShown(this.last.suggestion.id);
       }),
     );
   }
@@ -56,10 +56,6 @@ export class SuggestionsController implements vscode.Disposable {
     return this.suggestCount;
   }
 
-  get lastSuggestion(): ContextSuggestion | undefined {
-    return this.last?.suggestion;
-  }
-
   private async onActivity(event: ActivityEvent): Promise<void> {
     const { activity, signal } = event;
     const stoppedAt = performance.now();
@@ -70,68 +66,59 @@ export class SuggestionsController implements vscode.Disposable {
       this.status.showIdle(NONE_MESSAGES[activity.reason]);
       return;
     }
-    let engine: Engine;
+    let service: ContextService;
     try {
-      engine = await this.host.get(activity.folder);
+      service = await this.services.get(activity.folder);
     } catch (err) {
       this.fail(`Could not open the Proactive Context data for ${activity.folder.name}: ${(err as Error).message}`);
       return;
     }
     if (signal.aborted) return;
-    if (!this.last || this.last.activity.path !== activity.path) this.dismissedHere.clear();
     if (!this.last || this.last.activity.path !== activity.path) {
+      this.dismissedHere.clear();
       // Keep the old items while the new ones load; say which file they are for.
-      this.view.setState(buildPanelState({ phase: 'loading', file: activity.path, symbol: activity.symbol?.name, indexing: engine.indexingProgress }));
+      this.view.setState(buildPanelState({ phase: 'loading', file: activity.path, symbol: activity.symbol?.name, indexing: service.indexingProgress }));
     }
-    const query = {
-      currentFile: activity.path,
-      cursorPosition: { line: activity.line, column: activity.column },
-      selection: activity.selection,
-      currentSymbol: activity.symbol?.name,
-      recentFiles: activity.recentFiles,
-    };
+    const place = { file: activity.path, line: activity.line, column: activity.column, selection: activity.selection, symbol: activity.symbol, recentFiles: activity.recentFiles };
     let suggestion: ContextSuggestion;
     this.suggestCount++;
     try {
-      // First the engine's own answer, at once; language servers enrich it in a second pass.
-      suggestion = await engine.suggest(query, { signal, symbolRange: activity.symbol, record: !engine.hasSlowSources });
+      // The engine's own answer at once; slow sources (language servers) enrich it afterwards.
+      suggestion = await service.suggestAt(place, { signal });
     } catch (err) {
       if (signal.aborted) return;
       this.fail((err as Error).message);
       return;
     }
     if (signal.aborted) return;
-    this.last = { suggestion, engine, folder: activity.folder, activity };
+    this.last = { suggestion, service, folder: activity.folder, activity };
     this.render();
     const elapsed = performance.now() - stoppedAt;
     this.panelLatencies.push(elapsed);
     if (this.panelLatencies.length > 200) this.panelLatencies.shift();
     this.log.trace(`Suggestions for ${activity.path}:${activity.line} in ${suggestion.latencyMs} ms (panel updated ${elapsed.toFixed(1)} ms after the cursor stopped)`);
-    if (!engine.hasSlowSources) {
-      if (this.view.visible) engine.provider.markShown(suggestion.id);
-      return;
-    }
-    let enriched: ContextSuggestion;
+    if (this.view.visible) service.markShown(suggestion.id);
+    if (!service.hasEnrichment) return;
+    let enriched: ContextSuggestion | undefined;
     try {
-      enriched = await engine.suggest(query, { signal, symbolRange: activity.symbol, includeSlow: true });
+      enriched = await service.enrich(suggestion, { signal });
     } catch (err) {
       if (!signal.aborted) this.log.warn(`Language-server enrichment failed: ${(err as Error).message}`);
       return;
     }
-    if (signal.aborted || this.last?.suggestion !== suggestion) return;
-    // Keep what the user already dismissed from the first answer out of the second.
+    if (!enriched || signal.aborted || this.last?.suggestion !== suggestion) return;
+    // Keep what the user already dismissed from the first answer out of the enriched one.
     const gone = new Set(this.dismissedHere);
     enriched.items = enriched.items.filter((i) => !gone.has(i.entityId));
-    this.last = { suggestion: enriched, engine, folder: activity.folder, activity };
+    this.last = { suggestion: enriched, service, folder: activity.folder, activity };
     this.render();
     this.log.trace(`Language-server enrichment for ${activity.path}:${activity.line} done ${(performance.now() - stoppedAt).toFixed(1)} ms after the cursor stopped`);
-    if (this.view.visible) engine.provider.markShown(enriched.id);
   }
 
   /** Re-renders the current suggestion (after dismiss/useful/pin, or indexing progress). */
   render(): void {
     if (!this.last) return;
-    const { suggestion, activity, engine } = this.last;
+    const { suggestion, activity, service } = this.last;
     this.view.setState(
       buildPanelState({
         phase: 'ready',
@@ -139,7 +126,7 @@ export class SuggestionsController implements vscode.Disposable {
         symbol: activity.symbol?.name ?? suggestion.query.currentSymbol,
         items: suggestion.items,
         notes: suggestion.notes,
-        indexing: engine.indexingProgress,
+        indexing: service.indexingProgress,
         useful: this.useful,
         pinned: this.pinned,
       }),
@@ -172,27 +159,27 @@ export class SuggestionsController implements vscode.Disposable {
       this.log.warn(`The panel asked for an item that is no longer shown (${command.entityId}).`);
       return;
     }
-    const { engine, suggestion, folder } = last;
+    const { service, suggestion, folder } = last;
     try {
-      if (command.type === 'open' || command.type === 'useful' || command.type === 'dismiss') engine.provider.ensureRecorded(suggestion);
+      if (command.type === 'open' || command.type === 'useful' || command.type === 'dismiss') service.keep(suggestion);
       switch (command.type) {
         case 'open':
-          engine.provider.markUsed(suggestion.id, item.entityId);
-          await openSuggestionItem(engine, folder, item);
+          service.feedback(suggestion.id, item.entityId, 'used');
+          await openSuggestionItem(folder, item);
           return;
         case 'useful':
-          engine.provider.markUsed(suggestion.id, item.entityId);
+          service.feedback(suggestion.id, item.entityId, 'used');
           this.useful.add(item.entityId);
           this.render();
           return;
         case 'dismiss':
-          engine.provider.dismiss(suggestion.id, item.entityId);
+          service.feedback(suggestion.id, item.entityId, 'dismissed');
           this.dismissedHere.add(item.entityId);
           suggestion.items = suggestion.items.filter((i) => i.entityId !== item.entityId);
           this.render();
           return;
         case 'pin':
-          await this.subscribeItem(engine, item);
+          await this.subscribeItem(service, item);
           this.pinned.add(item.entityId);
           this.render();
           return;

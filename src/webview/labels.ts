@@ -1,6 +1,5 @@
 /** Every word the page shows that does not come from the host. */
-import type { SuggestionType } from '../core/types';
-import type { PanelPhase } from '../shared/protocol';
+import type { PanelPhase, SuggestionType } from '../shared/protocol';
 
 export interface GroupLabel {
   title: string;

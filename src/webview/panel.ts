@@ -3,8 +3,8 @@
  * only view details of its own (expanded groups, focused row, scroll position) in the webview state,
  * so they survive the page being rebuilt each time the view is shown.
  */
-import type { SuggestionType } from '../core/types';
 import {
+  type SuggestionType,
   PANEL_ITEM_TYPES,
   isHostMessage,
   isPanelState,

@@ -1,7 +1,8 @@
 import { nullLogger, type Logger } from '../logger';
 import type { MemoryHit } from '../memory/memoryStore';
-import { renderMemoryHit, renderSubscriptionBlock, type MaterializedSubscription } from '../subscriptions/materializer';
+import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { SuggestionItem } from '../types';
+import { MEMORY_HEADER, renderMemoryHit, renderSubscriptionBlock, renderSuggestionLine, SUGGESTIONS_HEADER } from './render';
 
 export interface ChatTurn {
   role: 'user' | 'assistant';
@@ -26,15 +27,25 @@ export interface PromptInput {
   signal?: AbortSignal;
 }
 
+/** What a part of the prompt holds. Sections (history, suggestions, memory) are entries; their single items appear only as cuts. */
+export type LedgerSource =
+  | { kind: 'instructions' }
+  | { kind: 'history'; turn?: number; of?: number; role?: ChatTurn['role'] }
+  | { kind: 'subscription'; id: string; target: string }
+  | { kind: 'suggestions' }
+  | { kind: 'suggestion'; entityId: string; title: string; score: number }
+  | { kind: 'memory' }
+  | { kind: 'memoryHit'; id: string; hitKind: MemoryHit['kind']; title: string }
+  | { kind: 'user' };
+
 export interface PromptMessage {
   role: 'user' | 'assistant';
   content: string;
-  /** What the message holds: 'instructions', 'history', 'subscription:<id> <target>', 'suggestions', 'memory', 'user'. */
-  source: string;
+  source: LedgerSource;
 }
 
 export interface LedgerEntry {
-  source: string;
+  source: LedgerSource;
   tokens: number;
   /** How many items the entry holds (history turns, suggestions, memory hits): always the section's top ones (newest turns, best hits, highest scores). */
   items?: number;
@@ -43,7 +54,7 @@ export interface LedgerEntry {
 }
 
 export interface LedgerCut {
-  source: string;
+  source: LedgerSource;
   tokens: number;
   reason: string;
 }
@@ -56,9 +67,22 @@ export interface PromptLedger {
   budget: number;
 }
 
+/** What made it into the prompt, by id. */
+export interface KeptParts {
+  /** How many of the newest history turns. */
+  history: number;
+  /** Subscription ids. */
+  subscriptions: string[];
+  /** Entity ids of suggestion items, highest score first. */
+  suggestions: string[];
+  /** Memory hit ids, best first. */
+  memory: string[];
+}
+
 export interface AssembledPrompt {
   messages: PromptMessage[];
   ledger: PromptLedger;
+  kept: KeptParts;
 }
 
 export interface PromptAssemblerOptions {
@@ -76,15 +100,12 @@ export const DEFAULT_CHAT_INSTRUCTIONS = [
   'Prefer this context over guesses, cite paths and line numbers, and say when the context does not answer the question. The user\'s message comes last.',
 ].join('\n');
 
-const SUGGESTIONS_HEADER = '### Suggestions for the active editor (type · title — why · where)';
-const MEMORY_HEADER = '### Relevant memory (past chats and decisions)';
-
 interface Unit {
   group: 'history' | 'subscription' | 'suggestion' | 'memory';
   index: number;
   text: string;
   tokens: number;
-  cutLabel: string;
+  source: LedgerSource;
   reason: string;
   /** Lower is cut first within the group. */
   keepRank: number;
@@ -120,13 +141,13 @@ export class PromptAssembler {
     const memory = input.memory ?? [];
 
     const units: Unit[] = [
-      ...history.map((t, i) => ({ group: 'history' as const, index: i, text: t.content, tokens: 0, cutLabel: `history turn ${i + 1} of ${history.length} (${t.role})`, reason: 'over budget: oldest history is cut first', keepRank: i })),
+      ...history.map((t, i) => ({ group: 'history' as const, index: i, text: t.content, tokens: 0, source: { kind: 'history' as const, turn: i + 1, of: history.length, role: t.role }, reason: 'over budget: oldest history is cut first', keepRank: i })),
       ...subs.map((r, i) => ({
         group: 'subscription' as const,
         index: i,
         text: renderSubscriptionBlock(r),
         tokens: 0,
-        cutLabel: subscriptionSource(r),
+        source: subscriptionSource(r),
         reason: 'over budget: the least recently renewed subscription is cut after history, memory and suggestions',
         keepRank: r.subscription.renewedAt + r.subscription.createdAt / 1e13,
       })),
@@ -135,11 +156,11 @@ export class PromptAssembler {
         index: i,
         text: renderSuggestionLine(s),
         tokens: 0,
-        cutLabel: `suggestion "${oneLine(s.title, 60)}" (score ${s.relevanceScore.toFixed(2)})`,
+        source: { kind: 'suggestion' as const, entityId: s.entityId, title: s.title, score: s.relevanceScore },
         reason: 'over budget: the lowest-scored suggestions are cut after history and memory',
         keepRank: s.relevanceScore,
       })),
-      ...memory.map((m, i) => ({ group: 'memory' as const, index: i, text: renderMemoryHit(m), tokens: 0, cutLabel: `memory: ${m.kind} "${oneLine(m.title, 60)}"`, reason: 'over budget: the lowest-ranked memory is cut after history', keepRank: -i })),
+      ...memory.map((m, i) => ({ group: 'memory' as const, index: i, text: renderMemoryHit(m), tokens: 0, source: { kind: 'memoryHit' as const, id: m.id, hitKind: m.kind, title: m.title }, reason: 'over budget: the lowest-ranked memory is cut after history', keepRank: -i })),
     ];
 
     const [instrTokens, userTokens, sugHeader, memHeader, ...unitTokens] = await Promise.all([
@@ -161,7 +182,7 @@ export class PromptAssembler {
     if (instructions + user > budget) {
       const allowed = Math.max(64, budget - instructions - this.overhead);
       const shortened = await shrinkToFit(input.userMessage, userTokens, allowed, count);
-      cut.push({ source: 'user message', tokens: userTokens - shortened.tokens, reason: `the message alone exceeds the ${budget.toLocaleString('en-US')}-token budget; its middle was shortened` });
+      cut.push({ source: { kind: 'user' }, tokens: userTokens - shortened.tokens, reason: `the message alone exceeds the ${budget.toLocaleString('en-US')}-token budget; its middle was shortened` });
       userMessage = shortened.text;
       user = shortened.tokens + this.overhead;
     }
@@ -196,109 +217,52 @@ export class PromptAssembler {
         total += u.tokens + header;
       } else blocked.add(u.group);
     }
-    for (const u of removed) if (!kept.has(u)) cut.push({ source: u.cutLabel, tokens: u.tokens, reason: u.reason });
+    for (const u of removed) if (!kept.has(u)) cut.push({ source: u.source, tokens: u.tokens, reason: u.reason });
 
-    const messages: PromptMessage[] = [{ role: 'user', content: input.instructions, source: 'instructions' }];
-    const entries: LedgerEntry[] = [{ source: 'instructions', tokens: instructions }];
+    const messages: PromptMessage[] = [{ role: 'user', content: input.instructions, source: { kind: 'instructions' } }];
+    const entries: LedgerEntry[] = [{ source: { kind: 'instructions' }, tokens: instructions }];
     const keptOf = (g: Unit['group']) => units.filter((u) => u.group === g && kept.has(u));
 
     const keptHistory = keptOf('history');
-    for (const u of keptHistory) messages.push({ role: history[u.index].role, content: history[u.index].content, source: 'history' });
-    if (keptHistory.length) entries.push({ source: 'history', tokens: sum(keptHistory), items: keptHistory.length });
+    for (const u of keptHistory) messages.push({ role: history[u.index].role, content: history[u.index].content, source: { kind: 'history' } });
+    if (keptHistory.length) entries.push({ source: { kind: 'history' }, tokens: sum(keptHistory), items: keptHistory.length });
 
-    for (const u of keptOf('subscription')) {
+    const keptSubs = keptOf('subscription');
+    for (const u of keptSubs) {
       const r = subs[u.index];
-      messages.push({ role: 'user', content: u.text, source: u.cutLabel });
-      entries.push({ source: u.cutLabel, tokens: u.tokens, changedSinceLastTurn: r.changedSinceLastTurn, expiresAt: r.expiresAt });
+      messages.push({ role: 'user', content: u.text, source: u.source });
+      entries.push({ source: u.source, tokens: u.tokens, changedSinceLastTurn: r.changedSinceLastTurn, expiresAt: r.expiresAt });
     }
 
     const keptSuggestions = keptOf('suggestion');
     if (keptSuggestions.length) {
-      messages.push({ role: 'user', content: [SUGGESTIONS_HEADER, ...keptSuggestions.map((u) => u.text)].join('\n'), source: 'suggestions' });
-      entries.push({ source: 'suggestions', tokens: sum(keptSuggestions) + sectionCost.suggestion, items: keptSuggestions.length });
+      messages.push({ role: 'user', content: [SUGGESTIONS_HEADER, ...keptSuggestions.map((u) => u.text)].join('\n'), source: { kind: 'suggestions' } });
+      entries.push({ source: { kind: 'suggestions' }, tokens: sum(keptSuggestions) + sectionCost.suggestion, items: keptSuggestions.length });
     }
 
     const keptMemory = keptOf('memory');
     if (keptMemory.length) {
-      messages.push({ role: 'user', content: [MEMORY_HEADER, ...keptMemory.map((u) => u.text)].join('\n'), source: 'memory' });
-      entries.push({ source: 'memory', tokens: sum(keptMemory) + sectionCost.memory, items: keptMemory.length });
+      messages.push({ role: 'user', content: [MEMORY_HEADER, ...keptMemory.map((u) => u.text)].join('\n'), source: { kind: 'memory' } });
+      entries.push({ source: { kind: 'memory' }, tokens: sum(keptMemory) + sectionCost.memory, items: keptMemory.length });
     }
 
-    messages.push({ role: 'user', content: userMessage, source: 'user' });
-    entries.push({ source: 'user message', tokens: user });
+    messages.push({ role: 'user', content: userMessage, source: { kind: 'user' } });
+    entries.push({ source: { kind: 'user' }, tokens: user });
 
     const totalTokens = entries.reduce((n, e) => n + e.tokens, 0);
-    return { messages, ledger: { entries, cut, totalTokens, budget } };
+    const keptParts: KeptParts = {
+      history: keptHistory.length,
+      subscriptions: keptSubs.map((u) => subs[u.index].subscription.id),
+      suggestions: keptSuggestions.map((u) => suggestions[u.index].entityId),
+      memory: keptMemory.map((u) => memory[u.index].id),
+    };
+    return { messages, ledger: { entries, cut, totalTokens, budget }, kept: keptParts };
   }
 }
 
-/** Convenience for one-off use: `new PromptAssembler().assemble(input)`. */
-export function assemblePrompt(input: PromptInput, options?: PromptAssemblerOptions): Promise<AssembledPrompt> {
-  return new PromptAssembler(options).assemble(input);
-}
-
-/** The ledger source name of a subscription: `subscription:<id> <target>`. */
-export function subscriptionSource(r: MaterializedSubscription): string {
-  return `subscription:${r.subscription.id} ${r.subscription.target}`;
-}
-
-/** A suggestion as one compact prompt line: type, title, why, where. */
-export function renderSuggestionLine(s: SuggestionItem): string {
-  return `- [${s.type}] ${oneLine(s.title, 160)} — ${oneLine(s.reason, 200)} · ${renderLocation(s)}`;
-}
-
-function renderLocation(s: SuggestionItem): string {
-  const l = s.location;
-  let where = l.path || '';
-  if (l.line !== undefined) where += `:${l.line}${l.endLine !== undefined && l.endLine !== l.line ? `-${l.endLine}` : ''}`;
-  if (l.commit) where += `${where ? ' ' : ''}@${l.commit.slice(0, 8)}`;
-  if (l.adr) where += `${where ? ' ' : ''}(${l.adr})`;
-  return where || s.entityId;
-}
-
-/** The ledger as compact markdown, for `/ledger`. */
-export function renderLedger(ledger: PromptLedger, now: number = Date.now()): string {
-  const fmt = (n: number) => n.toLocaleString('en-US');
-  const rows = ledger.entries.map((e) => {
-    const notes: string[] = [];
-    if (e.items !== undefined) notes.push(`${e.items} item${e.items === 1 ? '' : 's'}`);
-    if (e.changedSinceLastTurn !== undefined) notes.push(e.changedSinceLastTurn ? 'changed since last turn' : 'unchanged');
-    if (e.expiresAt !== undefined) notes.push(`expires in ${formatDuration(e.expiresAt - now)}`);
-    return `| ${escapeCell(e.source)} | ${fmt(e.tokens)} | ${notes.join(', ')} |`;
-  });
-  const lines = [
-    '| Part | Tokens | Notes |',
-    '|---|---:|---|',
-    ...rows,
-    `| **Total** | **${fmt(ledger.totalTokens)}** | of ${fmt(ledger.budget)} available |`,
-  ];
-  if (ledger.cut.length) {
-    lines.push('', `**Cut to fit (${ledger.cut.length}):**`);
-    for (const c of ledger.cut) lines.push(`- ${escapeCell(c.source)}: ${fmt(c.tokens)} tokens — ${c.reason}`);
-  }
-  return lines.join('\n');
-}
-
-/** One short line for the end of a chat answer. */
-export function renderLedgerFooter(ledger: PromptLedger): string {
-  const fmt = (n: number) => n.toLocaleString('en-US');
-  const subs = ledger.entries.filter((e) => e.source.startsWith('subscription:'));
-  const changed = subs.filter((e) => e.changedSinceLastTurn).length;
-  const items = (source: string) => ledger.entries.find((e) => e.source === source)?.items ?? 0;
-  const parts = [`Context ${fmt(ledger.totalTokens)}/${fmt(ledger.budget)} tokens`];
-  if (subs.length) parts.push(`${subs.length} subscription${subs.length === 1 ? '' : 's'}${changed ? ` (${changed} changed)` : ''}`);
-  if (items('suggestions')) parts.push(`${items('suggestions')} suggestion${items('suggestions') === 1 ? '' : 's'}`);
-  if (items('memory')) parts.push(`${items('memory')} from memory`);
-  if (items('history')) parts.push(`${items('history')} earlier turn${items('history') === 1 ? '' : 's'}`);
-  if (ledger.cut.length) {
-    const groups = new Map<string, number>();
-    for (const c of ledger.cut) {
-      const g = c.source.startsWith('history') ? 'history' : c.source.startsWith('subscription:') ? 'subscription' : c.source.startsWith('suggestion') ? 'suggestion' : c.source.startsWith('memory') ? 'memory' : c.source;
-      groups.set(g, (groups.get(g) ?? 0) + 1);
-    }
-    parts.push('cut ' + [...groups].map(([g, n]) => (g === 'user message' ? 'part of your message' : `${n} ${g}${n === 1 ? '' : g === 'history' || g === 'memory' ? '' : 's'}`)).join(', ') + ' to fit');
-  }
-  return parts.join(' · ');
+/** The ledger source of a subscription. */
+function subscriptionSource(r: MaterializedSubscription): LedgerSource {
+  return { kind: 'subscription', id: r.subscription.id, target: r.subscription.target };
 }
 
 async function shrinkToFit(text: string, tokens: number, allowed: number, count: (t: string) => Promise<number>): Promise<{ text: string; tokens: number }> {
@@ -326,21 +290,4 @@ function shorten(text: string, keep: number): string {
 
 function sum(units: Unit[]): number {
   return units.reduce((n, u) => n + u.tokens, 0);
-}
-
-function oneLine(s: string, max: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
-}
-
-function escapeCell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-function formatDuration(ms: number): string {
-  if (ms <= 0) return 'now';
-  const min = Math.round(ms / 60_000);
-  if (min < 60) return `${min} min`;
-  const h = Math.round(min / 60);
-  return h < 48 ? `${h} h` : `${Math.round(h / 24)} d`;
 }

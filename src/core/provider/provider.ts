@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import picomatch from 'picomatch';
 import type { CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
@@ -6,6 +6,8 @@ import type { Store } from '../store/store';
 import { all, one } from '../store/sqlite';
 import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatus, SuggestionType } from '../types';
 import { SUGGESTION_TYPES } from '../types';
+import { percentile, round as roundTo } from '../text';
+import { TimeoutError, withTimeout } from '../timeout';
 import { feedbackFactor, perKindCap, scoreItem } from './scoring';
 
 /** What a source needs to know about the code at the cursor. */
@@ -24,6 +26,11 @@ export interface SourceContext {
 export interface SuggestionSource {
   readonly name: string;
   readonly kinds: readonly SuggestionType[];
+  /**
+   * Slow sources (language servers, line history) never hold back the first answer: they run once,
+   * afterwards, as an enrichment of it (`enrich`).
+   */
+  readonly slow?: boolean;
   collect(ctx: SourceContext): Promise<SuggestionItem[]>;
 }
 
@@ -74,11 +81,20 @@ export interface SuggestOptions {
   sourceTimeoutMs?: number;
   /** The definition around the cursor when the adapter knows it (editor symbols). */
   symbolRange?: { name: string; startLine: number; endLine: number };
-  /** Sources for this call only (slow ones, such as language servers, asked for in a second pass). */
-  extraSources?: readonly SuggestionSource[];
 }
 
 const SUGGESTION_HISTORY = 2000;
+/** Suggestions whose candidates are kept for a later enrichment (the panel enriches only its latest). */
+const ENRICHABLE = 16;
+
+/** What a first answer was built from, so enriching it adds the slow sources without asking the others again. */
+interface Candidates {
+  ctx: Omit<SourceContext, 'signal' | 'note'>;
+  items: SuggestionItem[];
+  notes: string[];
+  contextKey: string;
+  recorded: boolean;
+}
 
 /**
  * Turns a query about the code at the cursor into a ranked, deduplicated ContextSuggestion whose
@@ -87,7 +103,7 @@ const SUGGESTION_HISTORY = 2000;
 export class ProactiveContextProvider {
   private readonly lastShown = new Map<string, number>();
   private readonly watchListeners = new Set<(e: WatchEvent) => void>();
-  private readonly latencies: number[] = [];
+  private readonly candidates = new Map<string, Candidates>();
 
   constructor(
     private readonly store: Store,
@@ -109,27 +125,15 @@ export class ProactiveContextProvider {
     const q: ProactiveQuery = { ...query, currentSymbol: query.currentSymbol ?? symbolRange?.name };
     const ctx: SourceContext = { query: q, symbolRange, config, now, signal, note: (t) => notes.includes(t) || notes.push(t) };
 
-    const enabled = [...this.sources, ...(options.extraSources ?? [])].filter((s) => s.kinds.some((k) => config.enabledKinds[k]));
-    const timeout = options.sourceTimeoutMs ?? 3000;
-    const results = await Promise.all(enabled.map((s) => this.collect(s, ctx, timeout)));
+    const results = await this.collectAll(this.sources.filter((s) => !s.slow), ctx, options.sourceTimeoutMs);
     if (signal.aborted) throw new ProviderError('Cancelled');
 
     const contextKey = contextKeyOf(q);
-    const dismissed = this.dismissedFor(contextKey);
-    const factors = this.feedbackFactors();
-    const candidates = results.flat().filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId));
-    const ranked = this.rank(candidates, q, now, factors, config);
-
-    for (const item of ranked) {
-      const key = `${contextKey}\u0000${item.entityId}`;
-      const last = this.lastShown.get(key);
-      item.meta = { ...item.meta, new: last === undefined || now - last > config.cooldownMs };
-      if (item.meta.new) this.lastShown.set(key, now);
-    }
+    const raw = results.flat();
+    const ranked = this.rankFor(raw, q, contextKey, now, config);
+    this.markNew(ranked, contextKey, now, config);
 
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-    this.latencies.push(latencyMs);
-    if (this.latencies.length > 500) this.latencies.shift();
     const suggestion: ContextSuggestion = {
       id: newId('sug'),
       trigger: { type: options.trigger ?? (q.currentSymbol ? 'symbol_focus' : q.currentFile ? 'file_change' : 'activity'), source: q.currentSymbol ? `${q.currentFile}#${q.currentSymbol}` : q.currentFile ?? 'session' },
@@ -140,15 +144,66 @@ export class ProactiveContextProvider {
       latencyMs,
       notes: notes.length ? notes : undefined,
     };
-    if (options.record !== false) this.record(suggestion, contextKey);
+    const recorded = options.record !== false;
+    if (recorded) this.record(suggestion, contextKey);
+    this.remember(suggestion.id, { ctx: { query: q, symbolRange, config, now }, items: raw, notes, contextKey, recorded });
     this.triggerWatches(suggestion);
     return suggestion;
+  }
+
+  /** True when some source only runs as an enrichment (`enrich`). */
+  get hasSlowSources(): boolean {
+    return this.sources.some((s) => s.slow);
+  }
+
+  /** Adds a source from the adapter (the editor's language servers). */
+  addSource(source: SuggestionSource): { dispose(): void } {
+    this.sources.push(source);
+    return { dispose: () => void this.sources.splice(this.sources.indexOf(source) >>> 0, 1) };
+  }
+
+  /**
+   * Runs the slow sources for an answer already given and returns it re-ranked with what they add,
+   * under the same id; the other sources are not asked again. Items the user dismissed meanwhile
+   * stay out. Undefined when there is nothing to add (no slow source, or the answer is too old).
+   */
+  async enrich(suggestion: ContextSuggestion, options: { signal?: AbortSignal; sourceTimeoutMs?: number } = {}): Promise<ContextSuggestion | undefined> {
+    const kept = this.candidates.get(suggestion.id);
+    const slow = this.sources.filter((s) => s.slow);
+    if (!kept || slow.length === 0) return undefined;
+    const started = performance.now();
+    const signal = options.signal ?? new AbortController().signal;
+    const notes = [...kept.notes];
+    const ctx: SourceContext = { ...kept.ctx, signal, note: (t) => notes.includes(t) || notes.push(t) };
+    const added = (await this.collectAll(slow, ctx, options.sourceTimeoutMs)).flat();
+    if (signal.aborted) throw new ProviderError('Cancelled');
+    if (added.length === 0 && notes.length === kept.notes.length) return undefined;
+    const raw = [...kept.items, ...added];
+    const shown = new Set(suggestion.items.map((i) => i.entityId));
+    const before = new Set(kept.items.map((i) => i.entityId));
+    // Items the first answer had but the user removed since (dismissed) stay removed.
+    const ranked = this.rankFor(raw, kept.ctx.query, kept.contextKey, kept.ctx.now, kept.ctx.config).filter((i) => shown.has(i.entityId) || !before.has(i.entityId));
+    const flags = new Map(suggestion.items.map((i) => [i.entityId, i.meta?.new]));
+    for (const item of ranked) if (flags.has(item.entityId)) item.meta = { ...item.meta, new: flags.get(item.entityId) ?? false };
+    this.markNew(ranked.filter((i) => !flags.has(i.entityId)), kept.contextKey, kept.ctx.now, kept.ctx.config);
+    const enriched: ContextSuggestion = {
+      ...suggestion,
+      items: ranked,
+      latencyMs: Math.round((suggestion.latencyMs + performance.now() - started) * 100) / 100,
+      notes: notes.length ? notes : undefined,
+    };
+    kept.items = raw;
+    kept.notes = notes;
+    if (kept.recorded) this.replaceItems(enriched);
+    return enriched;
   }
 
   /** Stores a suggestion made with `record: false` once the user acts on it (idempotent). */
   ensureRecorded(s: ContextSuggestion): void {
     const known = this.store.read((db) => one(db, 'SELECT id FROM suggestions WHERE id = ?', [s.id]));
     if (!known) this.record(s, contextKeyOf(s.query));
+    const kept = this.candidates.get(s.id);
+    if (kept) kept.recorded = true;
   }
 
   /** Marks an item (by entity id or index) as used; stored and fed back into ranking. */
@@ -277,24 +332,46 @@ export class ProactiveContextProvider {
 
   // --- internals ---
 
+  private collectAll(sources: readonly SuggestionSource[], ctx: SourceContext, timeoutMs = 3000): Promise<SuggestionItem[][]> {
+    const enabled = sources.filter((s) => s.kinds.some((k) => ctx.config.enabledKinds[k]));
+    return Promise.all(enabled.map((s) => this.collect(s, ctx, timeoutMs)));
+  }
+
   private async collect(source: SuggestionSource, ctx: SourceContext, timeoutMs: number): Promise<SuggestionItem[]> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      const timedOut = new Promise<SuggestionItem[]>((resolveTimeout) => {
-        timer = setTimeout(() => {
-          ctx.note(`${source.name} took longer than ${timeoutMs} ms and was skipped this time`);
-          resolveTimeout([]);
-        }, timeoutMs);
-      });
-      const items = await Promise.race([source.collect(ctx), timedOut]);
+      const items = await withTimeout(source.collect(ctx), timeoutMs, { what: source.name });
       return items.filter((i) => isWellFormed(i, source.name, this.logger));
     } catch (err) {
+      if (err instanceof TimeoutError) {
+        ctx.note(`${source.name} took longer than ${timeoutMs} ms and was skipped this time`);
+        return [];
+      }
       this.logger.warn(`Suggestion source ${source.name} failed: ${(err as Error).message}`);
       ctx.note(`${source.name} is unavailable: ${(err as Error).message}`);
       return [];
-    } finally {
-      clearTimeout(timer);
     }
+  }
+
+  /** Ranks raw candidates for a place: enabled kinds only, without what the user dismissed there. */
+  private rankFor(raw: readonly SuggestionItem[], q: ProactiveQuery, contextKey: string, now: number, config: CoreConfig): SuggestionItem[] {
+    const dismissed = this.dismissedFor(contextKey);
+    const candidates = raw.filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId));
+    return this.rank(candidates, q, now, this.feedbackFactors(), config);
+  }
+
+  /** Flags items not shown for this place within the cooldown as new, and remembers them as shown now. */
+  private markNew(items: SuggestionItem[], contextKey: string, now: number, config: CoreConfig): void {
+    for (const item of items) {
+      const key = `${contextKey}\u0000${item.entityId}`;
+      const last = this.lastShown.get(key);
+      item.meta = { ...item.meta, new: last === undefined || now - last > config.cooldownMs };
+      if (item.meta.new) this.lastShown.set(key, now);
+    }
+  }
+
+  private remember(id: string, c: Candidates): void {
+    this.candidates.set(id, c);
+    while (this.candidates.size > ENRICHABLE) this.candidates.delete(this.candidates.keys().next().value as string);
   }
 
   private rank(items: SuggestionItem[], query: ProactiveQuery, now: number, factors: Record<string, number>, config: CoreConfig): SuggestionItem[] {
@@ -340,6 +417,27 @@ export class ProactiveContextProvider {
 
   private dismissedFor(contextKey: string): Set<string> {
     return new Set(this.store.read((db) => all<{ e: string }>(db, "SELECT entity_id AS e FROM feedback WHERE action = 'dismissed' AND context_key = ?", [contextKey]).map((r) => r.e)));
+  }
+
+  /** Replaces the stored items of a recorded suggestion (after an enrichment), keeping feedback already given. */
+  private replaceItems(s: ContextSuggestion): void {
+    try {
+      this.store.write((db) => {
+        db.run("DELETE FROM suggestion_items WHERE suggestion_id = ? AND status = 'shown'", [s.id]);
+        const taken = new Set(all<{ idx: number }>(db, 'SELECT idx FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map((r) => Number(r.idx)));
+        const known = new Set(all<{ e: string }>(db, 'SELECT entity_id AS e FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map((r) => r.e));
+        let idx = 0;
+        for (const item of s.items) {
+          if (known.has(item.entityId)) continue;
+          while (taken.has(idx)) idx++;
+          taken.add(idx);
+          db.run("INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')", [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore]);
+        }
+        db.run('UPDATE suggestions SET item_count = ?, latency_ms = ? WHERE id = ?', [s.items.length, s.latencyMs, s.id]);
+      });
+    } catch (err) {
+      this.logger.warn(`Could not update a suggestion: ${(err as Error).message}`);
+    }
   }
 
   private record(s: ContextSuggestion, contextKey: string): void {
@@ -462,21 +560,10 @@ function newId(prefix: string): string {
 }
 
 function round(n: number): number {
-  return Math.round(n * 1000) / 1000;
+  return roundTo(n, 3);
 }
 
 function clampNumber(v: number | undefined, lo: number, hi: number, fallback: number): number {
   if (v === undefined || !Number.isFinite(v)) return fallback;
   return Math.min(hi, Math.max(lo, v));
-}
-
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx];
-}
-
-export function stableEntityId(...parts: string[]): string {
-  return createHash('sha1').update(parts.join('\u0000')).digest('hex').slice(0, 16);
 }

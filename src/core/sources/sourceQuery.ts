@@ -60,11 +60,5 @@ export function score(n: number): number {
   return Math.round(Math.min(1, Math.max(0, n)) * 100) / 100;
 }
 
-/** "3 h ago"-style age used in reasons. */
-export function formatAge(ms: number, now: number): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
+/** How long ago, in the same words everywhere (panel, chat, reasons). */
+export { formatAge } from '../text';

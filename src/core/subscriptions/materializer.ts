@@ -3,7 +3,8 @@ import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
-import type { MemoryHit, MemorySearch } from '../memory/memoryStore';
+import type { MemorySearch } from '../memory/memoryStore';
+import { renderMemoryHit } from '../prompt/render';
 import type { Subscription, SubscriptionRegistry } from './registry';
 import { findSymbolInText, findSymbolInWorkspace, type SymbolLocator, type SymbolRange } from './symbolFinder';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
@@ -254,51 +255,6 @@ export class SubscriptionMaterializer {
     if (isBinary(buf)) return { note: `${rel} is a binary file and is not included` };
     return { path: rel, text: buf.toString('utf8') };
   }
-}
-
-/** One memory hit as a prompt line. */
-export function renderMemoryHit(h: MemoryHit): string {
-  if (h.kind === 'decision') return `- decision "${h.title}" (${h.path ?? h.id}): ${h.snippet}`;
-  const day = h.at !== undefined ? new Date(h.at).toISOString().slice(0, 10) : '';
-  return `- past chat${day ? ` ${day}` : ''}: Q: ${h.title} — A: ${h.snippet}`;
-}
-
-/** The label of a materialized subscription: id, kind and where it reads from. */
-export function subscriptionLabel(r: MaterializedSubscription): string {
-  const s = r.subscription;
-  const loc = r.location;
-  let where: string;
-  switch (s.kind) {
-    case 'memory':
-      where = `memory search "${s.query ?? s.target}"`;
-      break;
-    case 'symbol':
-      where = `symbol ${s.symbol ?? s.target}` + (loc?.path ? ` in ${loc.path}${loc.startLine ? `:${loc.startLine}-${loc.endLine}` : ''}` : s.path ? ` in ${s.path}` : '');
-      break;
-    case 'lines':
-      where = `${s.path} lines ${s.lines?.start}-${s.lines?.end}`;
-      break;
-    case 'pattern':
-      where = `${s.path} lines matching /${s.pattern}/${s.flags ?? ''}`;
-      break;
-    default:
-      where = s.path ?? s.target;
-  }
-  return `${s.id} · ${where}`;
-}
-
-/** One subscription as a labelled prompt block; the fence is longer than any backtick run inside. */
-export function renderSubscriptionBlock(r: MaterializedSubscription): string {
-  const state = r.note ? 'unavailable' : r.changedSinceLastTurn ? 'changed since last turn' : 'unchanged since last turn';
-  const longest = Math.max(2, ...(r.text.match(/`+/g) ?? []).map((m) => m.length));
-  const fence = '`'.repeat(longest + 1);
-  return `#### Subscription ${subscriptionLabel(r)} (${state})\n${fence}\n${r.text}\n${fence}`;
-}
-
-/** All materialized subscriptions as one prompt section (empty string when there are none). */
-export function renderForPrompt(results: readonly MaterializedSubscription[]): string {
-  if (!results.length) return '';
-  return ['### Subscribed context (current content, refreshed this turn)', ...results.map(renderSubscriptionBlock)].join('\n\n');
 }
 
 /** Caps content at maxChars (at a line break when one is near) and appends an explicit notice line. */

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../core/engine';
+import { openEngine } from '../../core/engine';
 import type { Logger } from '../../core/logger';
 import { nullLogger } from '../../core/logger';
-import { percentile } from '../../core/provider/provider';
+import { percentile } from '../../core/text';
 import { all } from '../../core/store/sqlite';
 import { prng } from '../../core/random';
 
@@ -71,16 +71,16 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
   try {
     step('cold index');
     const t0 = performance.now();
-    let engine = await Engine.open({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
-    const cold = await engine.refreshAll();
+    let engine = await openEngine({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
+    const cold = await engine.indexer.refreshAll();
     const totalMs = performance.now() - t0;
     engine.store.flush();
     engine.dispose();
 
     step('warm re-index');
-    engine = await Engine.open({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
+    engine = await openEngine({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
     const w0 = performance.now();
-    const warm = await engine.refreshAll();
+    const warm = await engine.indexer.refreshAll();
     const warmMs = performance.now() - w0;
 
     const files = all<{ path: string }>(engine.store.index, 'SELECT path FROM files ORDER BY path').map((r) => r.path);
@@ -112,15 +112,15 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
         callers.push(performance.now() - c0);
       }
       const r0 = performance.now();
-      engine.relatedFiles(path, 10);
+      engine.history.related(path, 10);
       related.push(performance.now() - r0);
       const line = sym ? Math.floor((sym.startLine + sym.endLine) / 2) : 1;
       // The first query for a file warms per-file caches; the bar is for warm queries.
-      await engine.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
-      const s = await engine.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
+      await engine.provider.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
+      const s = await engine.provider.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
       suggest.push(s.latencyMs);
     }
-    const commits = engine.historyStats().commits;
+    const commits = engine.cochange.commitCount;
     engine.dispose();
     clearInterval(sampler);
     sample();

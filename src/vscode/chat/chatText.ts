@@ -1,9 +1,8 @@
 // What the `@context` participant writes, as plain functions over core types (no `vscode` import),
 // so the wording and links are unit-tested in Node.
-import type { NewDecision } from '../../core/sources/decisions/adrWriter';
-import type { PromptLedger } from '../../core/prompt/promptAssembler';
-import type { Subscription } from '../../core/subscriptions/registry';
-import type { SuggestionItem, SuggestionType } from '../../core/types';
+import { describeSubscription, escapeMarkdown, expiresIn, noSubscriptions, renderLedger } from '../../core/api/messages';
+import type { LineCommit, NewDecision, PromptLedger, Subscription, SuggestionItem } from '../../core/api/types';
+import type { SuggestionType } from '../../core/types';
 
 /** Builds a link target for a root-relative path and optional line (a file URI in the extension). */
 export type LinkFor = (path: string, line?: number) => string;
@@ -17,11 +16,6 @@ const TYPE_HEADINGS: Record<SuggestionType, string> = {
   doc: 'Docs',
 };
 const TYPE_ORDER: readonly SuggestionType[] = ['warning', 'decision', 'change', 'cochange', 'related_code', 'doc'];
-
-/** Markdown text with characters that would start markup escaped. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`).replace(/\s+/g, ' ').trim();
-}
 
 function linkTarget(target: string): string {
   // Parentheses and spaces in a link target would end it early.
@@ -50,50 +44,14 @@ export function renderSuggestions(items: readonly SuggestionItem[], linkFor: Lin
   return out.join('\n').trimEnd();
 }
 
-/** Human duration, coarse: "45 min", "3 h", "2 days". */
-export function formatDuration(ms: number): string {
-  if (ms <= 0) return 'now';
-  const min = Math.round(ms / 60_000);
-  if (min < 1) return 'under a minute';
-  if (min < 90) return `${min} min`;
-  const h = Math.round(min / 60);
-  if (h < 48) return `${h} h`;
-  return `${Math.round(h / 24)} days`;
-}
-
-/** A subscription in one line: what it reads. */
-export function describeSubscription(s: Subscription): string {
-  switch (s.kind) {
-    case 'file':
-      return s.path ?? s.target;
-    case 'lines':
-      return `${s.path} lines ${s.lines?.start}–${s.lines?.end}`;
-    case 'pattern':
-      return `${s.path} lines matching /${s.pattern}/${s.flags ?? ''}`;
-    case 'symbol':
-      return `symbol ${s.symbol}${s.path ? ` in ${s.path}` : ''}`;
-    case 'memory':
-      return `memory search “${s.query ?? s.target}”`;
-  }
-}
-
 /** `/list`: a table of active subscriptions with their ids and expiry. */
 export function renderSubscriptionList(subs: readonly Subscription[], maxActive: number, now: number, linkFor: LinkFor): string {
-  if (!subs.length) return 'No active subscriptions. Add one with `/subscribe src/file.ts` (see `/subscribe` for ranges, patterns, symbols and memory searches).';
+  if (!subs.length) return noSubscriptions(maxActive, 'chat');
   const rows = subs.map((s) => {
     const what = s.path && s.kind !== 'memory' ? `[${escapeMarkdown(describeSubscription(s))}](${linkTarget(linkFor(s.path, s.lines?.start))})` : escapeMarkdown(describeSubscription(s));
-    return `| \`${s.id}\` | ${s.kind} | ${what} | ${formatDuration(s.expiresAt - now)} |`;
+    return `| \`${s.id}\` | ${s.kind} | ${what} | ${expiresIn(s, now)} |`;
   });
   return [`**Active subscriptions (${subs.length} of ${maxActive})** — their current content goes into every \`@context\` turn.`, '', '| Id | Kind | What | Expires in |', '|---|---|---|---|', ...rows].join('\n');
-}
-
-/** A commit that changed the lines of the symbol (from `git log -L`). */
-export interface LineCommit {
-  hash: string;
-  author: string;
-  /** Unix ms. */
-  date: number;
-  subject: string;
 }
 
 /**
@@ -177,7 +135,7 @@ export function transcriptOf(turns: readonly HistoryTurn[], maxChars = 24_000): 
 /** `/ledger` when there is no earlier turn to show. */
 export const NO_LEDGER = 'No `@context` question has been answered in this conversation yet, so there is no ledger to show. Ask something first.';
 
-/** `/ledger`: a header and the core's table for the last turn. */
-export function renderLedgerReport(ledger: PromptLedger, at: number, render: (l: PromptLedger) => string): string {
-  return [`**What the last answer's prompt held** (built ${new Date(at).toISOString().slice(11, 19)} UTC)`, '', render(ledger)].join('\n');
+/** `/ledger`: a header and the ledger table for the last turn. */
+export function renderLedgerReport(ledger: PromptLedger, at: number, now: number = Date.now()): string {
+  return [`**What the last answer's prompt held** (built ${new Date(at).toISOString().slice(11, 19)} UTC)`, '', renderLedger(ledger, now)].join('\n');
 }

@@ -1,6 +1,6 @@
 // Argument parsing for the `@context` slash commands. Plain TypeScript (no `vscode` import) so it is
 // unit-tested in Node; the registry still validates paths, ranges and regexes when subscribing.
-import type { SubscribeRequest } from '../../core/subscriptions/registry';
+import type { SubscribeRequest } from '../../core/api/types';
 
 /** A slash command's arguments that cannot be used; the message is shown to the user as is. */
 export class SlashArgsError extends Error {

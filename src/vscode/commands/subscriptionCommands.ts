@@ -1,61 +1,51 @@
 import * as vscode from 'vscode';
-import type { Engine } from '../../core/engine';
-import { SubscriptionError, type SubscribeRequest, type Subscription } from '../../core/subscriptions/registry';
-import type { SuggestionItem } from '../../core/types';
+import type { ContextService } from '../../core/api/contextService';
+import { SubscriptionLimitError } from '../../core/api/errors';
+import { describeSubscription as describe, NO_FOLDER, noSubscriptions, subscribed, subscriptionLimit } from '../../core/api/messages';
+import type { SubscribeRequest, Subscription, SuggestionItem } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import { relativePath } from '../activityTracker';
-import type { EngineHost } from '../engines';
-import { describeSubscription as describe } from '../chat/chatText';
 import { ids } from '../ids';
+import type { WorkspaceServices } from '../workspaceServices';
 
 /** Subscribes, asking to replace the oldest when the limit is reached; returns undefined when the user declines. */
-export async function subscribeWithLimit(engine: Engine, request: SubscribeRequest): Promise<Subscription | undefined> {
+export async function subscribeWithLimit(service: ContextService, request: SubscribeRequest): Promise<Subscription | undefined> {
+  let outcome;
   try {
-    const r = engine.subscriptions.subscribe(request);
-    void vscode.window.showInformationMessage(`${r.renewed ? 'Renewed' : 'Subscribed'}: ${describe(r.subscription)} (id ${r.subscription.id}). @context will include it in every turn.`);
-    return r.subscription;
+    outcome = await service.subscribe(request);
   } catch (err) {
-    if (err instanceof SubscriptionError && err.reason === 'limit') {
-      const replace = 'Replace Oldest';
-      const pick = await vscode.window.showWarningMessage(err.message, replace);
-      if (pick !== replace) return undefined;
-      const r = engine.subscriptions.subscribe({ ...request, replaceOldest: true });
-      void vscode.window.showInformationMessage(`Subscribed: ${describe(r.subscription)}${r.replaced ? `; removed the oldest, ${describe(r.replaced)}` : ''}.`);
-      return r.subscription;
-    }
-    throw err;
+    if (!(err instanceof SubscriptionLimitError)) throw err;
+    const replace = 'Replace Oldest';
+    const pick = await vscode.window.showWarningMessage(subscriptionLimit(err, 'palette'), replace);
+    if (pick !== replace) return undefined;
+    outcome = await service.subscribe(request, { replaceOldest: true });
   }
+  void vscode.window.showInformationMessage(subscribed(outcome, Date.now(), { maxChars: service.config.subscriptions.maxChars }).join(' '));
+  return outcome.subscription;
 }
 
 /** Pin-to-chat from the panel: subscribe to what the item points at. */
-export async function subscribeToItem(engine: Engine, item: SuggestionItem): Promise<void> {
+export async function subscribeToItem(service: ContextService, item: SuggestionItem): Promise<void> {
   const loc = item.location;
   const request: SubscribeRequest =
     loc.line && loc.endLine && loc.endLine > loc.line && item.type !== 'decision'
       ? { kind: 'lines', target: loc.path, lines: { start: loc.line, end: loc.endLine } }
       : { kind: 'file', target: loc.path };
-  await subscribeWithLimit(engine, request);
+  await subscribeWithLimit(service, request);
 }
 
-async function withEngine(host: EngineHost, fn: (engine: Engine, folder: vscode.WorkspaceFolder) => Promise<unknown>): Promise<void> {
-  const folder = host.activeFolder();
+/** Runs a palette command on the active folder's service; failures become one error message. */
+export async function withService(services: WorkspaceServices, fn: (service: ContextService, folder: vscode.WorkspaceFolder) => Promise<unknown>): Promise<void> {
+  const folder = services.activeFolder();
   if (!folder) {
-    void vscode.window.showWarningMessage('Proactive Context works on a workspace folder: open a folder first.');
+    void vscode.window.showWarningMessage(NO_FOLDER);
     return;
   }
   try {
-    await fn(await host.get(folder), folder);
+    await fn(await services.get(folder), folder);
   } catch (err) {
     void vscode.window.showErrorMessage(`Proactive Context: ${(err as Error).message}`);
   }
-}
-
-function activeFile(): { editor: vscode.TextEditor; folder: vscode.WorkspaceFolder; path: string } | undefined {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || editor.document.uri.scheme !== 'file') return undefined;
-  const folder = vscode.workspace.getWorkspaceFolder(editor.document.uri);
-  if (!folder) return undefined;
-  return { editor, folder, path: relativePath(folder, editor.document.uri) };
 }
 
 async function pickWorkspaceFile(folder: vscode.WorkspaceFolder, title: string): Promise<string | undefined> {
@@ -67,48 +57,48 @@ async function pickWorkspaceFile(folder: vscode.WorkspaceFolder, title: string):
   return picked?.label;
 }
 
-export function registerSubscriptionCommands(context: vscode.ExtensionContext, host: EngineHost, tracker: ActivityTracker): void {
+export function registerSubscriptionCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker): void {
   const reg = (id: string, fn: () => Promise<void>) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  const here = (folder: vscode.WorkspaceFolder) => tracker.currentPlace(folder)?.place;
 
   reg(ids.command.subscribeFile, () =>
-    withEngine(host, async (engine, folder) => {
-      const path = activeFile()?.path ?? (await pickWorkspaceFile(folder, 'Subscribe chat to a file'));
-      if (path) await subscribeWithLimit(engine, { kind: 'file', target: path });
+    withService(services, async (service, folder) => {
+      const path = here(folder)?.file ?? (await pickWorkspaceFile(folder, 'Subscribe chat to a file'));
+      if (path) await subscribeWithLimit(service, { kind: 'file', target: path });
     }),
   );
 
   reg(ids.command.subscribeSelection, () =>
-    withEngine(host, async (engine) => {
-      const f = activeFile();
-      if (!f || f.editor.selection.isEmpty) {
+    withService(services, async (service, folder) => {
+      const editor = vscode.window.activeTextEditor;
+      const place = here(folder);
+      if (!editor || !place || editor.selection.isEmpty) {
         void vscode.window.showInformationMessage('Select the lines to keep in the chat context first.');
         return;
       }
-      const sel = f.editor.selection;
+      const sel = editor.selection;
       const end = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
-      await subscribeWithLimit(engine, { kind: 'lines', target: f.path, lines: { start: sel.start.line + 1, end } });
+      await subscribeWithLimit(service, { kind: 'lines', target: place.file, lines: { start: sel.start.line + 1, end } });
     }),
   );
 
   reg(ids.command.subscribeSymbol, () =>
-    withEngine(host, async (engine) => {
-      const f = activeFile();
-      const last = tracker.lastActivity;
-      let name = last?.kind === 'file' && f && last.path === f.path ? last.symbol?.name : undefined;
-      if (!name && f) name = engine.symbolAt(f.path, f.editor.selection.active.line + 1)?.name;
+    withService(services, async (service, folder) => {
+      const place = here(folder);
+      let name = place?.symbol?.name;
       name ??= await vscode.window.showInputBox({
         title: 'Subscribe chat to a symbol',
         prompt: 'Name of the function, class or method to follow through edits',
         validateInput: (v) => (/^[A-Za-z_$][\w$.]*$/.test(v.trim()) ? undefined : 'Enter an identifier such as applyDiscount or Cart.total'),
       });
       if (!name) return;
-      await subscribeWithLimit(engine, { kind: 'symbol', target: f ? `${f.path}::${name.trim()}` : `::${name.trim()}`, symbol: name.trim() });
+      await subscribeWithLimit(service, { kind: 'symbol', target: place ? `${place.file}::${name.trim()}` : `::${name.trim()}`, symbol: name.trim() });
     }),
   );
 
   reg(ids.command.subscribePattern, () =>
-    withEngine(host, async (engine, folder) => {
-      const path = activeFile()?.path ?? (await pickWorkspaceFile(folder, 'Subscribe chat to matching lines of a file'));
+    withService(services, async (service, folder) => {
+      const path = here(folder)?.file ?? (await pickWorkspaceFile(folder, 'Subscribe chat to matching lines of a file'));
       if (!path) return;
       const pattern = await vscode.window.showInputBox({
         title: `Lines of ${path} matching…`,
@@ -124,24 +114,24 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, h
           }
         },
       });
-      if (pattern) await subscribeWithLimit(engine, { kind: 'pattern', target: path, pattern });
+      if (pattern) await subscribeWithLimit(service, { kind: 'pattern', target: path, pattern });
     }),
   );
 
   reg(ids.command.subscribeMemory, () =>
-    withEngine(host, async (engine) => {
+    withService(services, async (service) => {
       const query = await vscode.window.showInputBox({
         title: 'Subscribe chat to a memory search',
         prompt: 'Search text over decisions, notes and past @context conversations',
         validateInput: (v) => (v.trim().length < 2 ? 'Enter at least two characters' : v.length > 500 ? 'Keep it under 500 characters' : undefined),
       });
-      if (query) await subscribeWithLimit(engine, { kind: 'memory', target: query.trim() });
+      if (query) await subscribeWithLimit(service, { kind: 'memory', target: query.trim() });
     }),
   );
 
   reg(ids.command.unsubscribe, () =>
-    withEngine(host, async (engine) => {
-      const subs = engine.subscriptions.list();
+    withService(services, async (service) => {
+      const subs = service.subscriptions().list;
       if (subs.length === 0) {
         void vscode.window.showInformationMessage('There are no active subscriptions.');
         return;
@@ -151,35 +141,35 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, h
         { title: 'Unsubscribe', placeHolder: 'Choose subscriptions to remove', canPickMany: true },
       );
       if (!picked?.length) return;
-      for (const p of picked) engine.subscriptions.unsubscribe(p.s.id);
+      for (const p of picked) service.unsubscribe(p.s.id);
       void vscode.window.showInformationMessage(`Removed ${picked.length} subscription${picked.length === 1 ? '' : 's'}.`);
     }),
   );
 
   reg(ids.command.unsubscribeAll, () =>
-    withEngine(host, async (engine) => {
-      const n = engine.subscriptions.list().length;
+    withService(services, async (service) => {
+      const n = service.subscriptions().list.length;
       if (n === 0) {
         void vscode.window.showInformationMessage('There are no active subscriptions.');
         return;
       }
       const ok = await vscode.window.showWarningMessage(`Remove all ${n} subscriptions?`, { modal: true }, 'Remove All');
       if (ok !== 'Remove All') return;
-      const removed = engine.subscriptions.unsubscribeAll();
+      const removed = service.unsubscribeAll();
       void vscode.window.showInformationMessage(`Removed ${removed} subscription${removed === 1 ? '' : 's'}.`);
     }),
   );
 
   reg(ids.command.listSubscriptions, () =>
-    withEngine(host, async (engine, folder) => {
-      const subs = engine.subscriptions.list();
+    withService(services, async (service, folder) => {
+      const { list: subs, max } = service.subscriptions();
       if (subs.length === 0) {
-        void vscode.window.showInformationMessage('No active subscriptions. Use “Subscribe Chat to Current File” or @context /subscribe.');
+        void vscode.window.showInformationMessage(noSubscriptions(max, 'palette'));
         return;
       }
       const picked = await vscode.window.showQuickPick(
         subs.map((s) => ({ label: describe(s), description: `${s.kind} · ${s.id}`, detail: `renewed ${new Date(s.renewedAt).toLocaleString()} · expires ${new Date(s.expiresAt).toLocaleString()}`, s })),
-        { title: `Active subscriptions (${subs.length}/${engine.config.subscriptions.maxActive})`, placeHolder: 'Select one to open it' },
+        { title: `Active subscriptions (${subs.length}/${max})`, placeHolder: 'Select one to open it' },
       );
       if (picked?.s.path) {
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, ...picked.s.path.split('/')));

@@ -1,40 +1,27 @@
 import * as vscode from 'vscode';
-import type { Engine } from '../../core/engine';
-import { MemoryError } from '../../core/memory/memoryStore';
-import { percentile, type ProviderMetrics } from '../../core/provider/provider';
+import type { ContextService } from '../../core/api/contextService';
+import { userMessageOf } from '../../core/api/errors';
+import { percentile } from '../../core/api/messages';
+import type { ProviderMetrics } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
-import type { EngineHost } from '../engines';
 import { ids } from '../ids';
 import type { SuggestionsController } from '../suggestionsController';
+import type { WorkspaceServices } from '../workspaceServices';
+import { withService } from './subscriptionCommands';
 
-async function activeEngine(host: EngineHost): Promise<{ engine: Engine; folder: vscode.WorkspaceFolder } | undefined> {
-  const folder = host.activeFolder();
-  if (!folder) {
-    void vscode.window.showWarningMessage('Proactive Context works on a workspace folder: open a folder first.');
-    return undefined;
-  }
-  try {
-    return { engine: await host.get(folder), folder };
-  } catch (err) {
-    void vscode.window.showErrorMessage(`Proactive Context could not open its data for ${folder.name}: ${(err as Error).message}`);
-    return undefined;
-  }
-}
-
-export function registerWorkspaceCommands(context: vscode.ExtensionContext, host: EngineHost, tracker: ActivityTracker, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
+export function registerWorkspaceCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
   const reg = (id: string, fn: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
 
   reg(ids.command.refresh, () => tracker.refresh());
   reg(ids.command.showLog, () => log.show());
 
-  reg(ids.command.reindex, async () => {
-    const a = await activeEngine(host);
-    if (!a) return;
+  reg(ids.command.reindex, () =>
+    withService(services, async (service) => {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Proactive Context: rebuilding the index', cancellable: true }, async (progress, token) => {
       const ac = new AbortController();
       token.onCancellationRequested(() => ac.abort());
       let last = 0;
-      const stats = await a.engine.rebuildIndex({
+      const stats = await service.rebuildIndex({
         signal: ac.signal,
         onProgress: (done, total) => {
           const pct = total ? Math.floor((done / total) * 100) : 0;
@@ -51,18 +38,18 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, host
       void vscode.window.showInformationMessage(`Proactive Context indexed ${stats.files} files (${stats.symbols} definitions) in ${(stats.ms / 1000).toFixed(1)} s${stats.capped ? `; stopped at the ${stats.capped.reason} limit (${stats.capped.limit})` : ''}.`);
     });
     tracker.refresh();
-  });
+    }),
+  );
 
-  reg(ids.command.showMetrics, async () => {
-    const a = await activeEngine(host);
-    if (!a) return;
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: metricsMarkdown(a.folder.name, a.engine.provider.metrics(), controller.latencies, a.engine) });
-    await vscode.window.showTextDocument(doc, { preview: true });
-  });
+  reg(ids.command.showMetrics, () =>
+    withService(services, async (service, folder) => {
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: metricsMarkdown(folder.name, service.metrics(), controller.latencies, service) });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }),
+  );
 
-  reg(ids.command.recordDecision, async () => {
-    const a = await activeEngine(host);
-    if (!a) return;
+  reg(ids.command.recordDecision, () =>
+    withService(services, async (service, folder) => {
     const title = await vscode.window.showInputBox({
       title: 'Record a decision (1/3)',
       prompt: 'Title of the decision, e.g. “Use a Money type for all amounts”',
@@ -74,20 +61,20 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, host
     const decision = await vscode.window.showInputBox({ title: 'Record a decision (3/3)', prompt: 'The decision: what will we do?', validateInput: (v) => (v.trim() ? undefined : 'Describe the decision') });
     if (decision === undefined) return;
     try {
-      const path = await a.engine.decisions.recordDecision({ title: title.trim(), context: ctxText.trim(), decision: decision.trim(), consequences: '' });
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(a.folder.uri, ...path.split('/')));
+      const path = await service.recordDecision({ title: title.trim(), context: ctxText.trim(), decision: decision.trim(), consequences: '' });
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')));
       await vscode.window.showTextDocument(doc);
       void vscode.window.showInformationMessage(`Recorded ${path}. Commit it so the team shares the decision.`);
       tracker.refresh();
     } catch (err) {
       void vscode.window.showErrorMessage(`Could not record the decision: ${(err as Error).message}`);
     }
-  });
+    }),
+  );
 
-  reg(ids.command.consolidateMemory, async () => {
-    const a = await activeEngine(host);
-    if (!a) return;
-    const episodes = a.engine.memory.recentEpisodes({ limit: 50 });
+  reg(ids.command.consolidateMemory, () =>
+    withService(services, async (service) => {
+    const episodes = service.recentEpisodes(50);
     if (episodes.length === 0) {
       void vscode.window.showInformationMessage('There is no chat memory yet: ask @context a few questions first.');
       return;
@@ -101,7 +88,7 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, host
       const ac = new AbortController();
       token.onCancellationRequested(() => ac.abort());
       try {
-        return await a.engine.memory.consolidate(episodes, {
+        return await service.proposeDecisions(episodes, {
           async complete(prompt, signal) {
             const cts = new vscode.CancellationTokenSource();
             signal?.addEventListener('abort', () => cts.cancel());
@@ -116,8 +103,9 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, host
           void vscode.window.showErrorMessage(`The language model could not answer (${err.code}): ${err.message}`);
           return [];
         }
-        if (err instanceof MemoryError) {
-          void vscode.window.showInformationMessage(`Proactive Context: ${err.message}`);
+        const message = userMessageOf(err);
+        if (message) {
+          void vscode.window.showInformationMessage(`Proactive Context: ${message}`);
           return [];
         }
         throw err;
@@ -133,12 +121,13 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, host
     );
     if (!picked?.length) return;
     const written: string[] = [];
-    for (const { p } of picked) written.push(await a.engine.decisions.recordDecision({ title: p.title, context: p.context, decision: p.decision, consequences: p.consequences }));
+    for (const { p } of picked) written.push(await service.recordDecision({ title: p.title, context: p.context, decision: p.decision, consequences: p.consequences }));
     void vscode.window.showInformationMessage(`Recorded ${written.join(', ')}.`);
-  });
+    }),
+  );
 }
 
-function metricsMarkdown(folder: string, m: ProviderMetrics, panelLatencies: readonly number[], engine: Engine): string {
+function metricsMarkdown(folder: string, m: ProviderMetrics, panelLatencies: readonly number[], service: ContextService): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const lines = [
     `# Proactive Context metrics — ${folder}`,
@@ -163,7 +152,7 @@ function metricsMarkdown(folder: string, m: ProviderMetrics, panelLatencies: rea
     '|---|---|---|---|',
     ...m.scoreVersusUse.map((b) => `| ${b.bucket} | ${b.shown} | ${b.used} | ${pct(b.usedRate)} |`),
     '',
-    `State directory: \`${engine.stateDir}\``,
+    `State directory: \`${service.stateDir}\``,
   ];
   return lines.join('\n') + '\n';
 }

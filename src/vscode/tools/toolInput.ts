@@ -1,6 +1,6 @@
 // Validation of language-model tool inputs. The model reads the thrown messages, so they say what
 // was wrong and what a correct call looks like. Plain TypeScript (unit-tested in Node).
-import type { SubscribeRequest } from '../../core/subscriptions/registry';
+import type { SubscribeRequest } from '../../core/api/types';
 
 export class ToolInputError extends Error {
   constructor(message: string) {

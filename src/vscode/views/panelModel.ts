@@ -2,6 +2,7 @@
  * Turns engine results into the panel's view model. Plain functions with no `vscode` import, so the
  * extension builds the state the page renders and tests can build the very same state in Node.
  */
+import { clip, formatAge, oneLine } from '../../core/api/messages';
 import type { SuggestionItem, SuggestionType } from '../../core/types';
 import { LIMITS, PANEL_ITEM_TYPES, emptyCounts, type IndexingProgress, type PanelItem, type PanelPhase, type PanelState } from '../../shared/protocol';
 
@@ -87,29 +88,10 @@ export function toPanelItem(
     location,
     icon: ITEM_ICONS[item.type],
   };
-  if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = ageLabel(item.timestamp, now);
+  if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = formatAge(item.timestamp, now);
   if (marks.useful?.has(item.entityId)) panelItem.useful = true;
   if (marks.pinned?.has(item.entityId)) panelItem.pinned = true;
   return panelItem;
-}
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-/** "just now", "5 min ago", "3 hours ago", "2 days ago", "4 months ago", "2 years ago". */
-export function ageLabel(timestamp: number, now: number): string {
-  const ms = now - timestamp;
-  if (ms < MINUTE) return 'just now';
-  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min ago`;
-  if (ms < DAY) return plural(Math.floor(ms / HOUR), 'hour');
-  if (ms < 30 * DAY) return plural(Math.floor(ms / DAY), 'day');
-  if (ms < 365 * DAY) return plural(Math.floor(ms / (30 * DAY)), 'month');
-  return plural(Math.floor(ms / (365 * DAY)), 'year');
-}
-
-function plural(n: number, unit: string): string {
-  return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
 }
 
 function isLine(n: number | undefined): n is number {
@@ -121,10 +103,3 @@ function normaliseProgress(p: IndexingProgress): IndexingProgress {
   return { done: Math.min(total, Math.max(0, Math.floor(p.done))), total };
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + '…';
-}

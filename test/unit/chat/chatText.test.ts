@@ -1,11 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { renderLedger, type PromptLedger } from '../../../src/core/prompt/promptAssembler';
+import type { PromptLedger } from '../../../src/core/prompt/promptAssembler';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
+import { escapeMarkdown, formatDuration } from '../../../src/core/text';
 import type { SuggestionItem } from '../../../src/core/types';
 import {
   buildDecisionPrompt,
-  escapeMarkdown,
-  formatDuration,
   promptHistory,
   renderDecisionDraft,
   renderLedgerReport,
@@ -163,17 +162,17 @@ describe('chat text', () => {
   it('/ledger wraps the core ledger table with the time it was built', () => {
     const ledger: PromptLedger = {
       entries: [
-        { source: 'instructions', tokens: 120 },
-        { source: 'subscription:abc123 src/a.ts', tokens: 300, changedSinceLastTurn: true, expiresAt: Date.UTC(2026, 0, 2) },
-        { source: 'user message', tokens: 10 },
+        { source: { kind: 'instructions' }, tokens: 120 },
+        { source: { kind: 'subscription', id: 'abc123', target: 'src/a.ts' }, tokens: 300, changedSinceLastTurn: true, expiresAt: Date.UTC(2026, 0, 2) },
+        { source: { kind: 'user' }, tokens: 10 },
       ],
-      cut: [{ source: 'history turn 1 of 4 (user)', tokens: 900, reason: 'over budget: oldest history is cut first' }],
+      cut: [{ source: { kind: 'history', turn: 1, of: 4, role: 'user' }, tokens: 900, reason: 'over budget: oldest history is cut first' }],
       totalTokens: 430,
       budget: 1000,
     };
-    const md = renderLedgerReport(ledger, Date.UTC(2026, 0, 1, 12, 30, 5), (l) => renderLedger(l, Date.UTC(2026, 0, 1, 12, 30, 5)));
+    const md = renderLedgerReport(ledger, Date.UTC(2026, 0, 1, 12, 30, 5), Date.UTC(2026, 0, 1, 12, 30, 5));
     assert.match(md, /built 12:30:05 UTC/);
-    assert.match(md, /subscription:abc123 src\/a\.ts \| 300 \| changed since last turn, expires in/);
+    assert.match(md, /subscription abc123 src\/a\.ts \| 300 \| changed since last turn, expires in/);
     assert.match(md, /Cut to fit \(1\)/);
     assert.match(md, /history turn 1 of 4 \(user\): 900 tokens — over budget/);
   });

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { Engine } from '../../../src/core/engine';
+import { ContextService } from '../../../src/core/api/contextService';
+import type { Disposable } from '../../../src/core/api/types';
 import { MemoryLogger } from '../../../src/core/logger';
-import type { Disposable, McpBackend } from '../../../src/mcp/backend';
-import { EngineBackend } from '../../../src/mcp/engineBackend';
 import { createMcpServer, type ProactiveContextMcpServer } from '../../../src/mcp/server';
+import type { McpService } from '../../../src/mcp/service';
 import { WORKSPACE_FILES, makeWorkspace, sleep } from '../../fixtures/mcp/harness';
 
 const FILES: Record<string, string> = {
@@ -17,30 +17,30 @@ const FILES: Record<string, string> = {
   'lib/hash.ts': 'export function legacyHash(s: string): string {\n  return s;\n}\n',
 };
 
-/** The engine's backend with a count of the listeners a server holds on it. */
-function counted(backend: McpBackend): McpBackend & { listeners(): number } {
+/** The service as the server sees it, with a count of the listeners the server holds on it. */
+function counted(service: ContextService): McpService & { listeners(): number } {
   let live = 0;
   const track = (d: Disposable): Disposable => {
     live++;
     let done = false;
     return { dispose: () => (done ? undefined : ((done = true), live--, d.dispose())) };
   };
-  const b = backend;
   return {
-    root: b.root,
-    suggest: (q) => b.suggest(q),
-    watch: (input) => b.watch(input),
-    subscribe: (input) => b.subscribe(input),
-    unsubscribe: (id) => b.unsubscribe(id),
-    unsubscribeAll: () => b.unsubscribeAll(),
-    listSubscriptions: () => b.listSubscriptions(),
-    materialize: (id) => b.materialize(id),
-    decisions: () => b.decisions(),
-    feedback: (id, i, a) => b.feedback(id, i, a),
-    readFile: (rel) => b.readFile(rel),
-    filesChanged: (paths) => b.filesChanged?.(paths),
-    onDidChangeSubscriptions: (l) => track(b.onDidChangeSubscriptions(l)),
-    onDidChangeFiles: (l) => track(b.onDidChangeFiles!(l)),
+    root: service.root,
+    suggestForInput: (input, options) => service.suggestForInput(input, options),
+    watch: (input) => service.watch(input),
+    subscribe: (request, options) => service.subscribe(request, options),
+    unsubscribe: (id) => service.unsubscribe(id),
+    unsubscribeAll: () => service.unsubscribeAll(),
+    subscriptions: () => service.subscriptions(),
+    readSubscription: (id, options) => service.readSubscription(id, options),
+    decisions: () => service.decisions(),
+    feedback: (id, item, action) => service.feedback(id, item, action),
+    readFile: (path) => service.readFile(path),
+    resolvePath: (path) => service.resolvePath(path),
+    fileChanged: (path, deleted) => service.fileChanged(path, deleted),
+    onDidChangeSubscriptions: (l) => track(service.onDidChangeSubscriptions(l)),
+    onDidChangeWorkspaceData: (l) => track(service.onDidChangeWorkspaceData(l)),
     listeners: () => live,
   };
 }
@@ -49,7 +49,7 @@ function counted(backend: McpBackend): McpBackend & { listeners(): number } {
 describe('MCP server and engine events', function () {
   this.timeout(20000);
   let ws: ReturnType<typeof makeWorkspace>;
-  let engine: Engine;
+  let service: ContextService;
   let backend: ReturnType<typeof counted>;
   let server: ProactiveContextMcpServer;
   let client: Client;
@@ -67,9 +67,9 @@ describe('MCP server and engine events', function () {
 
   beforeEach(async () => {
     ws = makeWorkspace(FILES);
-    engine = await Engine.open({ root: ws.root, stateDir: join(ws.base, '.pc-state') });
-    await engine.refreshAll();
-    backend = counted(new EngineBackend(engine));
+    service = await ContextService.open({ root: ws.root, stateDir: join(ws.base, '.pc-state') });
+    await service.refreshAll();
+    backend = counted(service);
     server = createMcpServer(backend, new MemoryLogger());
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
@@ -83,25 +83,25 @@ describe('MCP server and engine events', function () {
   afterEach(async () => {
     await client.close();
     await server.close();
-    engine.dispose();
+    service.dispose();
     ws.cleanup();
   });
 
   it('announces subscriptions the engine makes for someone else (the extension, the CLI)', async () => {
     await client.subscribeResource({ uri: 'context://subscriptions' });
-    const { subscription: sub } = engine.subscriptions.subscribe({ kind: 'file', target: 'src/util.ts' });
+    const { subscription: sub } = await service.subscribe({ kind: 'file', target: 'src/util.ts' });
     await waitFor('list_changed', () => listChanges() === 1);
     await waitFor('subscriptions update', () => updates('context://subscriptions') === 1);
     const listed = (await client.listResources()).resources;
-    assert.equal(listed.find((r) => r.uri === `context://subscription/${sub.id}`)?.name, 'Subscription file src/util.ts');
+    assert.equal(listed.find((r) => r.uri === `context://subscription/${sub.id}`)?.name, 'Subscription src/util.ts');
 
     // Subscribing again to the same target only renews it: the list is the same, nothing to announce.
-    engine.subscriptions.subscribe({ kind: 'file', target: 'src/util.ts' });
+    await service.subscribe({ kind: 'file', target: 'src/util.ts' });
     await sleep(300);
     assert.equal(listChanges(), 1);
     assert.equal(updates('context://subscriptions'), 1);
 
-    engine.subscriptions.unsubscribe(sub.id);
+    service.unsubscribe(sub.id);
     await waitFor('second list_changed', () => listChanges() === 2);
   });
 
@@ -113,7 +113,7 @@ describe('MCP server and engine events', function () {
 
     // lib/ is not watched for this resource; the engine learns of the change (as from the extension's watcher or git).
     writeFileSync(join(ws.root, 'lib/hash.ts'), '/** @deprecated Use sha256 instead. */\nexport function legacyHash(s: string): string {\n  return s;\n}\n');
-    engine.fileChanged('lib/hash.ts');
+    service.fileChanged('lib/hash.ts');
     await waitFor('suggestions update', () => updates(uri) === 1);
     assert.deepEqual(
       (await read()).items.map((i) => [i.type, i.title]),
@@ -121,7 +121,7 @@ describe('MCP server and engine events', function () {
     );
 
     // The same report again, with nothing new to suggest, stays quiet.
-    engine.fileChanged('lib/hash.ts');
+    service.fileChanged('lib/hash.ts');
     await sleep(500);
     assert.equal(updates(uri), 1);
   });

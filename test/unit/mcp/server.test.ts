@@ -111,7 +111,7 @@ describe('MCP server over stdio', function () {
 
     const listed = (await s.client.listResources()).resources.find((x) => x.uri === sub.uri);
     assert.ok(listed, 'the subscription is listed');
-    assert.equal(listed.name, 'Subscription lines src/util.ts:2-3');
+    assert.equal(listed.name, 'Subscription src/util.ts lines 2–3');
     const content = await s.client.readResource({ uri: sub.uri });
     // Lines come numbered as in the file, so an agent can cite them.
     assert.equal((content.contents[0] as { text: string }).text, '2 | export const two = 2;\n3 | export const three = 3;');
@@ -121,7 +121,7 @@ describe('MCP server over stdio', function () {
     const pText = (await s.client.readResource({ uri: pUri })).contents[0] as { text: string };
     assert.equal(pText.text, '2 |   validateToken(token: string): boolean {\n6 | // TODO: rotate signing keys');
     const pListed = (await s.client.listResources()).resources.find((x) => x.uri === pUri);
-    assert.equal(pListed?.name, 'Subscription pattern src/auth/AuthService.ts /TODO|validate/');
+    assert.equal(pListed?.name, 'Subscription src/auth/AuthService.ts lines matching /TODO|validate/');
 
     const memory = await call(s, 'subscribe_memory', { query: 'redis' });
     const mUri = (memory.structuredContent as { uri: string }).uri;
@@ -246,7 +246,7 @@ describe('MCP server over stdio', function () {
       ['subscribe_file', { path: 'src/util.ts', pattern: '([' }, /Invalid regular expression/],
       ['subscribe_file', { path: 'src/missing.ts' }, /does not exist/],
       ['subscribe_memory', { query: '' }, /query/],
-      ['unsubscribe', { id: 'sub_404' }, /No subscription with id sub_404/],
+      ['unsubscribe', { id: 'sub_404' }, /No subscription has the id “sub_404”/],
       ['unsubscribe', {}, /id/],
       ['suggestion_feedback', { suggestionId: 'x', itemIndex: 0, action: 'loved' }, /action/],
       ['suggestion_feedback', { suggestionId: 'x', itemIndex: -1, action: 'used' }, /itemIndex/],

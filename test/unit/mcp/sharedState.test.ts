@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Engine } from '../../../src/core/engine';
+import { ContextService } from '../../../src/core/api/contextService';
 import { startServer, sleep, type ServerUnderTest } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
@@ -35,7 +35,7 @@ describe('MCP server and the extension on one state folder', function () {
   let repo: TempRepo;
   let stateDir: string;
   let s: ServerUnderTest;
-  let engine: Engine;
+  let engine: ContextService;
 
   beforeEach(async () => {
     repo = new TempRepo(true, 'pc-mcp-shared-');
@@ -50,7 +50,7 @@ describe('MCP server and the extension on one state folder', function () {
       'src/billing/invoice.ts': 'export function total(lines: number[]): number {\n  return Math.round(lines.reduce((a, b) => a + b, 0) * 100) / 100;\n}\n',
     });
     s = await startServer(repo.dir, [], stateDir);
-    engine = await Engine.open({ root: repo.dir, stateDir });
+    engine = await ContextService.open({ root: repo.dir, stateDir });
   });
 
   afterEach(async () => {
@@ -63,20 +63,20 @@ describe('MCP server and the extension on one state folder', function () {
   it('shows a subscription made over MCP to the engine in another process', async () => {
     const r = await call(s, 'subscribe_file', { path: 'src/billing/invoice.ts', lines: { start: 2, end: 2 } });
     const id = (r.structuredContent as { id: string }).id;
-    const seen = await until('the subscription in the engine', () => engine.subscriptions.list().find((x) => x.id === id));
+    const seen = await until('the subscription in the engine', () => engine.subscriptions().list.find((x) => x.id === id));
     assert.equal(seen.kind, 'lines');
     assert.equal(seen.path, 'src/billing/invoice.ts');
     assert.deepEqual(seen.lines, { start: 2, end: 2 });
     // Both sides read the same content for it.
     const overMcp = (await s.client.readResource({ uri: (r.structuredContent as { uri: string }).uri })).contents[0] as { text: string };
-    assert.equal((await engine.materializer.materializeOne(seen)).text, overMcp.text);
+    assert.equal((await engine.readSubscription(seen.id)).text, overMcp.text);
     assert.match(overMcp.text, /Math\.round/);
   });
 
   it('lists and announces a subscription the engine made, once it is saved', async () => {
     await s.client.listResources();
-    const { subscription } = engine.subscriptions.subscribe({ kind: 'pattern', target: 'src/billing/tax.ts', pattern: 'rate' });
-    engine.store.flush();
+    const { subscription } = await engine.subscribe({ kind: 'pattern', target: 'src/billing/tax.ts', pattern: 'rate' });
+    engine.flush();
     await s.waitFor('list_changed', () => s.received.some((n) => n.method === LIST_CHANGED), 5000);
     const listed = (await call(s, 'list_subscriptions')).structuredContent as { subscriptions: { id: string; target: string; uri: string }[] };
     assert.deepEqual(
@@ -84,10 +84,10 @@ describe('MCP server and the extension on one state folder', function () {
       [[subscription.id, 'src/billing/tax.ts~/rate/']],
     );
     const resource = (await s.client.listResources()).resources.find((x) => x.uri === listed.subscriptions[0]!.uri);
-    assert.equal(resource?.name, 'Subscription pattern src/billing/tax.ts /rate/');
+    assert.equal(resource?.name, 'Subscription src/billing/tax.ts lines matching /rate/');
 
-    engine.subscriptions.unsubscribe(subscription.id);
-    engine.store.flush();
+    engine.unsubscribe(subscription.id);
+    engine.flush();
     await s.waitFor('a second list_changed', () => s.received.filter((n) => n.method === LIST_CHANGED).length === 2, 5000);
     assert.deepEqual((await call(s, 'list_subscriptions')).structuredContent, { subscriptions: [] });
   });

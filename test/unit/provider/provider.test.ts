@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine } from '../../../src/core/engine';
+import { openEngine, type EngineParts } from '../../../src/core/engine';
 import { MemoryLogger } from '../../../src/core/logger';
 import type { WatchEvent } from '../../../src/core/provider/provider';
 import type { ContextSuggestion, SuggestionItem } from '../../../src/core/types';
@@ -23,13 +23,13 @@ const ofType = (s: ContextSuggestion, t: SuggestionItem['type']) => s.items.filt
 describe('ProactiveContextProvider on a real repository', function () {
   this.timeout(60000);
   let demo: ReturnType<typeof makeDemo>;
-  let engine: Engine;
+  let engine: EngineParts;
   const logger = new MemoryLogger();
 
   before(async () => {
     demo = makeDemo();
-    engine = await Engine.open({ root: demo.root, stateDir: demo.state, logger, config: { minRelevanceScore: 0 } });
-    await engine.refreshAll();
+    engine = await openEngine({ root: demo.root, stateDir: demo.state, logger, config: { minRelevanceScore: 0 } });
+    await engine.indexer.refreshAll();
   });
   after(() => {
     engine?.dispose();
@@ -37,7 +37,7 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('returns every kind for the function at the cursor, each with a reason and a location', async () => {
-    const s = await engine.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 3 } });
+    const s = await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 3 } });
     assert.equal(s.query.currentSymbol, 'applyDiscount');
     for (const type of ['decision', 'warning', 'change', 'cochange', 'related_code', 'doc'] as const) {
       assert.ok(ofType(s, type).length > 0, `expected a ${type} item, got ${s.items.map((i) => i.type).join(', ')}`);
@@ -83,14 +83,14 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('suggests a recent change to a related file (seed case)', async () => {
-    const s = await engine.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
+    const s = await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
     const related = ofType(s, 'change').find((i) => i.location.path !== 'src/pricing.ts');
     assert.ok(related, `a change to a related file, got ${ofType(s, 'change').map((i) => i.location.path).join(', ')}`);
     assert.match(related.reason, /usually changes with this file/);
   });
 
   it('suggests a related decision and warns about code under a superseded one (seed case)', async () => {
-    const s = await engine.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
+    const s = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
     assert.ok(ofType(s, 'decision').some((i) => i.location.path === 'docs/adr/0004-use-a-money-type-for-all-amounts.md'), 'ADR 0004 names src/money.ts');
     const superseded = ofType(s, 'warning').find((i) => /superseded/i.test(i.title));
     assert.ok(superseded, `a superseded-decision warning, got ${s.items.map((i) => i.title).join(' | ')}`);
@@ -99,7 +99,7 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('stores markUsed and dismiss, holds a dismissed item back for that file, and re-weights kinds', async () => {
-    const first = await engine.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
+    const first = await engine.provider.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
     const doc = ofType(first, 'doc')[0];
     const decision = ofType(first, 'decision')[0] ?? first.items[0];
     assert.ok(doc, 'cart.ts has a doc suggestion');
@@ -110,11 +110,11 @@ describe('ProactiveContextProvider on a real repository', function () {
     assert.equal(stored?.items.find((i) => i.entityId === doc.entityId)?.status, 'dismissed');
     assert.equal(stored?.items.find((i) => i.entityId === decision.entityId)?.status, 'used');
 
-    const again = await engine.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
+    const again = await engine.provider.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
     assert.ok(!again.items.some((i) => i.entityId === doc.entityId), 'the dismissed item is held back for cart.ts');
-    const elsewhere = await engine.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
+    const elsewhere = await engine.provider.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
     assert.ok(elsewhere.items.some((i) => i.entityId === doc.entityId) || ofType(elsewhere, 'doc').length > 0, 'dismissing in cart.ts does not hide docs elsewhere');
-    const other = await engine.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
+    const other = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
     engine.provider.dismiss(other.id, other.items[0].entityId);
     const metrics = engine.provider.metrics();
     assert.ok(metrics.count >= 3 && metrics.usedRate > 0 && metrics.dismissedRate > 0, JSON.stringify(metrics));
@@ -124,20 +124,20 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('lowers a kind after repeated dismissals, compared with the same query before', async () => {
-    const fresh = await Engine.open({ root: demo.root, stateDir: join(demo.state, '..', 'state-fb'), config: { minRelevanceScore: 0 } });
+    const fresh = await openEngine({ root: demo.root, stateDir: join(demo.state, '..', 'state-fb'), config: { minRelevanceScore: 0 } });
     try {
-      await fresh.refreshAll();
+      await fresh.indexer.refreshAll();
       const q = { currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } };
-      const before = ofType(await fresh.suggest(q), 'doc').find((i) => /Discounts/.test(i.title));
+      const before = ofType(await fresh.provider.suggest(q), 'doc').find((i) => /Discounts/.test(i.title));
       assert.ok(before);
       for (let i = 0; i < 8; i++) {
-        const s = await fresh.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
+        const s = await fresh.provider.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
         const d = ofType(s, 'doc')[0];
         if (d) fresh.provider.dismiss(s.id, d.entityId);
         const c = ofType(s, 'related_code')[0];
         if (c) fresh.provider.markUsed(s.id, c.entityId);
       }
-      const after = ofType(await fresh.suggest(q), 'doc').find((i) => i.entityId === before.entityId);
+      const after = ofType(await fresh.provider.suggest(q), 'doc').find((i) => i.entityId === before.entityId);
       assert.ok(after, 'the doc item is still shown for pricing.ts (dismissed elsewhere only)');
       assert.ok(after.relevanceScore < before.relevanceScore, `doc score fell from ${before.relevanceScore} to ${after.relevanceScore}`);
     } finally {
@@ -148,7 +148,7 @@ describe('ProactiveContextProvider on a real repository', function () {
   it('honours per-kind settings, minRelevanceScore and maxSuggestions', async () => {
     engine.setConfig({ enabledKinds: { decision: true, change: true, cochange: true, doc: false, related_code: true, warning: true }, maxSuggestions: 4, minRelevanceScore: 0.5 });
     try {
-      const s = await engine.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
+      const s = await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
       assert.equal(ofType(s, 'doc').length, 0);
       assert.ok(s.items.length <= 4);
       assert.ok(s.items.every((i) => i.relevanceScore >= 0.5));
@@ -162,14 +162,14 @@ describe('ProactiveContextProvider on a real repository', function () {
     const sub = engine.provider.onWatchTriggered((e) => events.push(e));
     const watch = engine.provider.addWatch({ patterns: [{ type: 'file', pattern: 'src/**/*.ts' }], minRelevanceScore: 0.3, maxSuggestionsPerTrigger: 2, cooldownMs: 60_000 });
     try {
-      await engine.suggest({ currentFile: 'README.md' });
+      await engine.provider.suggest({ currentFile: 'README.md' });
       assert.equal(events.length, 0, 'README.md does not match src/**/*.ts');
-      await engine.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
+      await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
       assert.equal(events.length, 1);
       assert.equal(events[0].watch.id, watch.id);
       assert.ok(events[0].items.length > 0 && events[0].items.length <= 2);
       assert.ok(events[0].items.every((i) => i.relevanceScore >= 0.3));
-      await engine.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
+      await engine.provider.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
       assert.equal(events.length, 1, 'the cooldown holds the second trigger back');
       assert.throws(() => engine.provider.addWatch({ patterns: [{ type: 'symbol', pattern: '(' }] }), /Invalid symbol regex/);
     } finally {
@@ -179,15 +179,15 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('does not let a cancelled query leave git history out of the next one', async () => {
-    const fresh = await Engine.open({ root: demo.root, stateDir: join(demo.state, '..', 'state-cancel'), config: { minRelevanceScore: 0 } });
+    const fresh = await openEngine({ root: demo.root, stateDir: join(demo.state, '..', 'state-cancel'), config: { minRelevanceScore: 0 } });
     try {
-      await fresh.refreshAll();
+      await fresh.indexer.refreshAll();
       const ac = new AbortController();
       const q = { currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } };
-      const cancelled = fresh.suggest(q, { signal: ac.signal });
+      const cancelled = fresh.provider.suggest(q, { signal: ac.signal });
       setTimeout(() => ac.abort(), 2);
       await cancelled.catch(() => undefined);
-      const next = await fresh.suggest(q);
+      const next = await fresh.provider.suggest(q);
       assert.ok(ofType(next, 'change').length > 0, `changes after a cancelled query; notes: ${next.notes}`);
       assert.ok(!(next.notes ?? []).some((n) => /Not a git repository/.test(n)));
     } finally {
@@ -205,21 +205,21 @@ describe('related files as the workspace changes', function () {
 
   it('keeps answering after an edit and drops a deleted file', async () => {
     const demo = makeDemo();
-    const engine = await Engine.open({ root: demo.root, stateDir: demo.state, config: { minRelevanceScore: 0 } });
+    const engine = await openEngine({ root: demo.root, stateDir: demo.state, config: { minRelevanceScore: 0 } });
     try {
-      await engine.refreshAll();
-      const paths = () => engine.relatedFiles('src/pricing.ts').map((r) => r.path);
+      await engine.indexer.refreshAll();
+      const paths = () => engine.history.related('src/pricing.ts').map((r) => r.path);
       assert.ok(paths().includes('src/cart.ts'), `cart.ts changes with pricing.ts: ${paths().join(', ')}`);
 
       writeFileSync(join(demo.root, 'src/checkout.ts'), '// edited\n', { flag: 'a' });
-      engine.fileChanged('src/checkout.ts');
+      engine.indexer.fileChanged('src/checkout.ts');
       assert.ok(paths().includes('src/cart.ts'), 'an edit elsewhere changes nothing');
 
       // A change reported under a path whose parent is a file is ignored, not thrown.
-      assert.doesNotThrow(() => engine.fileChanged('src/cart.ts/inner.ts'));
+      assert.doesNotThrow(() => engine.indexer.fileChanged('src/cart.ts/inner.ts'));
 
       rmSync(join(demo.root, 'src/cart.ts'));
-      engine.fileChanged('src/cart.ts', true);
+      engine.indexer.fileChanged('src/cart.ts', true);
       const deadline = Date.now() + 5000;
       while (paths().includes('src/cart.ts') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       assert.ok(!paths().includes('src/cart.ts'), 'a deleted file is no longer suggested');
@@ -235,20 +235,20 @@ describe('rebuilding the index', function () {
 
   it('mines history again and answers as before', async () => {
     const demo = makeDemo();
-    const engine = await Engine.open({ root: demo.root, stateDir: demo.state, config: { minRelevanceScore: 0 } });
+    const engine = await openEngine({ root: demo.root, stateDir: demo.state, config: { minRelevanceScore: 0 } });
     try {
-      await engine.refreshAll();
-      const before = { history: engine.historyStats(), related: engine.relatedFiles('src/pricing.ts') };
-      assert.ok(before.history.commits > 0);
+      await engine.indexer.refreshAll();
+      const before = { history: engine.cochange.commitCount, related: engine.history.related('src/pricing.ts') };
+      assert.ok(before.history > 0);
       const cache = readdirSync(demo.state, { recursive: true }).map(String).find((f) => f.endsWith('cochange.bin'));
       assert.ok(cache, 'co-change is cached');
       const minedAt = statSync(join(demo.state, cache)).mtimeMs;
       await new Promise((r) => setTimeout(r, 20));
       const seen: number[] = [];
-      const stats = await engine.rebuildIndex({ onProgress: (done) => seen.push(done) });
+      const stats = await engine.indexer.rebuildIndex({ onProgress: (done) => seen.push(done) });
       assert.ok(stats.files > 0 && seen.length > 0, 'progress was reported');
-      assert.deepEqual(engine.historyStats(), before.history, 'co-change mined again up to HEAD');
-      assert.deepEqual(engine.relatedFiles('src/pricing.ts'), before.related);
+      assert.deepEqual(engine.cochange.commitCount, before.history, 'co-change mined again up to HEAD');
+      assert.deepEqual(engine.history.related('src/pricing.ts'), before.related);
       assert.ok(statSync(join(demo.state, cache)).mtimeMs > minedAt, 'the co-change cache is written again');
     } finally {
       engine.dispose();
@@ -276,10 +276,10 @@ describe('ProactiveContextProvider on awkward input', function () {
     writeFileSync(join(root, 'reports', 'junit.xml'), '<testsuites><testsuite name="x"><testcase name="broken"><failure>');
     writeFileSync(join(root, 'reports', 'results.json'), '{ "testResults": [ ');
     const logger = new MemoryLogger();
-    const engine = await Engine.open({ root, stateDir: join(base, 'state'), logger, config: { minRelevanceScore: 0 } });
+    const engine = await openEngine({ root, stateDir: join(base, 'state'), logger, config: { minRelevanceScore: 0 } });
     try {
-      await engine.refreshAll();
-      const s = await engine.suggest({ currentFile: 'src/ledger.ts', cursorPosition: { line: 2, column: 1 } });
+      await engine.indexer.refreshAll();
+      const s = await engine.provider.suggest({ currentFile: 'src/ledger.ts', cursorPosition: { line: 2, column: 1 } });
       const adr = s.items.find((i) => i.type === 'decision');
       assert.ok(adr && /0001/.test(adr.title), 'the ADR without a status still links');
       assert.ok((s.notes ?? []).some((n) => /Not a git repository/.test(n)), `notes: ${s.notes}`);

@@ -221,5 +221,6 @@ describe('TestReportSource', () => {
 
 function ageOf(ms: number): string {
   const h = Math.floor((NOW - ms) / 3600_000);
-  return h >= 24 ? `${Math.floor(h / 24)} d ago` : `${h} h ago`;
+  const n = h >= 24 ? Math.floor(h / 24) : h;
+  return `${n} ${h >= 24 ? 'day' : 'hour'}${n === 1 ? '' : 's'} ago`;
 }

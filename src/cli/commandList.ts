@@ -1,0 +1,11 @@
+import type { CliCommand } from './commands/command';
+import { indexCommand } from './commands/indexCommand';
+import { mcp } from './commands/mcpCommand';
+import { bench, evalCommand } from './commands/measureCommands';
+import { materialize, subscribe, subscriptions, unsubscribe } from './commands/subscriptionCommands';
+import { suggest } from './commands/suggest';
+
+export type { CliCommand };
+
+/** Every command, in the order `--help` lists them. */
+export const commands: Record<string, CliCommand> = { index: indexCommand, suggest, subscribe, unsubscribe, subscriptions, materialize, eval: evalCommand, bench, mcp };

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SUGGESTION_TYPES, type ContextSuggestion, type SuggestionType } from '../../core/types';
+import { toRelative } from '../../core/api/types';
+import { UsageError } from '../args';
+import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
+
+export const suggest: CliCommand = {
+  name: 'suggest',
+  summary: 'ranked context for a file, line and symbol',
+  usage: 'suggest --root R --file F [--line N] [--symbol S] [--json]',
+  description: 'Prints the ranked suggestions (decisions, changes, co-change, callers, docs, warnings) for a file; --json prints one ContextSuggestion.',
+  flags: {
+    file: { type: 'string', value: 'F', description: 'file, relative to the root (or absolute inside it)' },
+    line: { type: 'number', value: 'N', description: '1-based cursor line' },
+    symbol: { type: 'string', value: 'S', description: 'symbol at the cursor (default: the definition around --line)' },
+  },
+  async run(args) {
+    noPositionals(args);
+    if (typeof args.flags.file !== 'string') throw new UsageError('suggest needs --file');
+    const line = wholeNumber(args, 'line');
+    return withService(args, async (service) => {
+      const rel = toRelative(service.root, args.flags.file as string);
+      if (rel === undefined || rel === '') throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
+      if (!existsSync(join(service.root, rel))) throw new UsageError(`--file ${rel} does not exist in ${service.root}`);
+      await service.refreshAll();
+      const s = await service.suggestAt({ file: rel, line, symbolName: args.flags.symbol as string | undefined }, { trigger: 'manual' });
+      print(args, s, renderSuggestion(s));
+      return 0;
+    });
+  },
+};
+
+const TYPE_LABELS: Record<SuggestionType, string> = {
+  decision: 'Decisions',
+  warning: 'Warnings',
+  change: 'Recent changes',
+  cochange: 'Usually changes with',
+  related_code: 'Callers',
+  doc: 'Docs',
+};
+
+export function renderSuggestion(s: ContextSuggestion): string {
+  const lines = [`${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`];
+  for (const n of s.notes ?? []) lines.push(`note: ${n}`);
+  for (const type of SUGGESTION_TYPES) {
+    const items = s.items.filter((i) => i.type === type);
+    if (!items.length) continue;
+    lines.push('', `${TYPE_LABELS[type]}:`);
+    for (const i of items) {
+      const where = i.location.line ? `${i.location.path}:${i.location.line}` : i.location.path;
+      lines.push(`  [${i.relevanceScore.toFixed(2)}] ${i.title}`, `         why: ${i.reason}`, `         at:  ${where}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,437 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CoreConfig } from '../config';
+import { openEngine, type EngineParts } from '../engine';
+import { runGit } from '../git/gitExec';
+import type { RefreshSummary } from '../indexer';
+import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
+import type { SuggestionSource, Watch, WatchPattern } from '../provider/provider';
+import type { NewDecision } from '../sources/decisions/adrWriter';
+import type { StoreNotice } from '../store/store';
+import type { MaterializedSubscription } from '../subscriptions/materializer';
+import { SubscriptionError, type SubscribeRequest, type Subscription } from '../subscriptions/registry';
+import { checkWorkspaceFile } from '../subscriptions/workspacePaths';
+import { withTimeout } from '../timeout';
+import type { ContextSuggestion, ProactiveQuery } from '../types';
+import { buildChatContext } from './chatContext';
+import { ContextError, SubscriptionLimitError } from './errors';
+import { fileIsFolder, fileMissing, fileNotYetCreated, noSuchSubscription } from './messages';
+import type { ChatContext, ChatContextRequest, DecisionRecord, Disposable, FeedbackAction, IndexingProgress, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
+
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+/** How often another process's subscription changes (the extension, the CLI, an MCP server) are looked for. */
+const SHARED_STATE_POLL_MS = 1000;
+const WHY_GIT_TIMEOUT_MS = 5000;
+
+/** Thrown for a subscription id nobody has. */
+export class UnknownSubscriptionError extends ContextError {
+  constructor(readonly id: string) {
+    super('not_found', noSuchSubscription(id, 'mcp'));
+    this.name = 'UnknownSubscriptionError';
+  }
+}
+
+/**
+ * The core's front door: the product's use cases for one workspace root. The extension, the MCP
+ * server and the CLI reach the engine only through this class, so each use case is written once.
+ */
+export class ContextService {
+  private readonly disposables: (() => void)[] = [];
+  private disposed = false;
+
+  private constructor(private readonly parts: EngineParts) {}
+
+  /** Opens the workspace's state and wires the engine; heavy work starts only when asked. */
+  static async open(options: OpenOptions): Promise<ContextService> {
+    return new ContextService(await openEngine(options));
+  }
+
+  get root(): string {
+    return this.parts.root;
+  }
+
+  get stateDir(): string {
+    return this.parts.stateDir;
+  }
+
+  get config(): CoreConfig {
+    return this.parts.config();
+  }
+
+  setConfig(partial: Partial<CoreConfig>): void {
+    this.parts.setConfig(partial);
+  }
+
+  /** Things the store had to do on opening (a damaged file moved aside, data restored) that the user should hear of once. */
+  get notices(): readonly StoreNotice[] {
+    return this.parts.store.notices;
+  }
+
+  // --- knowing the workspace ---
+
+  /** Reads decisions, reports and docs, then indexes code and mines history, in the background (once). */
+  startBackgroundWork(): Promise<void> {
+    return this.parts.indexer.startBackgroundWork();
+  }
+
+  /** Refreshes everything in the foreground and says what was done (CLI, measurements). */
+  refreshAll(signal?: AbortSignal): Promise<RefreshSummary> {
+    return this.parts.indexer.refreshAll(signal);
+  }
+
+  rebuildIndex(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): ReturnType<EngineParts['indexer']['rebuildIndex']> {
+    return this.parts.indexer.rebuildIndex(options);
+  }
+
+  /** A file of the root changed on disk (root-relative path). */
+  fileChanged(path: string, deleted = false): void {
+    this.parts.indexer.fileChanged(path, deleted);
+  }
+
+  get indexingProgress(): IndexingProgress | undefined {
+    return this.parts.indexer.indexingProgress;
+  }
+
+  onDidChangeIndexing(listener: (p: IndexingProgress | undefined) => void): Disposable {
+    return this.parts.indexer.onDidChangeIndexing(listener);
+  }
+
+  /** Fires with root-relative paths when what the engine knows changed (suggestions may differ). */
+  onDidChangeWorkspaceData(listener: (paths: string[]) => void): Disposable {
+    return this.parts.indexer.onDidChangeData(listener);
+  }
+
+  /** Store and index statistics, for `index`. */
+  storeStats(): ReturnType<EngineParts['store']['stats']> {
+    return this.parts.store.stats();
+  }
+
+  /** Writes pending store changes to disk now. */
+  flush(): void {
+    this.parts.store.flush();
+  }
+
+  /** How many first-parent commits the co-change model has learned from. */
+  historyStats(): { commits: number; lastMined?: string } {
+    try {
+      return { commits: this.parts.cochange.commitCount, lastMined: this.parts.cochange.lastMined };
+    } catch {
+      return { commits: 0 };
+    }
+  }
+
+  // --- where the user is, and what matters there ---
+
+  /** The definition around a line, from the code index (undefined until indexed). */
+  symbolAt(file: string, line: number): SymbolSpan | undefined {
+    return this.parts.symbolAt(file, line);
+  }
+
+  /**
+   * A workspace-relative path for what a user or agent typed (relative, absolute inside the root,
+   * `./x`); refuses paths outside the root and secrets with a clear error.
+   */
+  resolvePath(input: string): string {
+    return checkWorkspaceFile(this.parts.root, input);
+  }
+
+  /**
+   * The ranked context for a place, at once: every source except the slow ones (language servers,
+   * line history), which `enrich` adds afterwards without asking the others again.
+   */
+  async suggestAt(place: Place, options: SuggestOptions = {}): Promise<ContextSuggestion> {
+    return this.parts.provider.suggest(queryOf(place), { signal: options.signal, trigger: options.trigger, record: options.record, symbolRange: place.symbol });
+  }
+
+  /**
+   * Suggestions for a path typed by an agent or a script: checked to be a workspace file (a file
+   * not created yet is answered with a note), decisions re-read first so a record just written counts.
+   */
+  async suggestForInput(input: { file?: string; line?: number; symbol?: string }, options: SuggestOptions = {}): Promise<ContextSuggestion> {
+    let file: string | undefined;
+    let missing = false;
+    if (input.file !== undefined) {
+      file = this.resolvePath(input.file);
+      const st = statSync(join(this.parts.root, file), { throwIfNoEntry: false });
+      if (st?.isDirectory()) throw new ContextError('invalid', fileIsFolder(file));
+      missing = st === undefined;
+    }
+    await this.refreshDecisions();
+    const query: ProactiveQuery = { currentFile: file, cursorPosition: input.line ? { line: input.line, column: 1 } : undefined, currentSymbol: input.symbol };
+    const suggestion = await this.parts.provider.suggest(query, { signal: options.signal, trigger: options.trigger ?? 'manual', record: options.record });
+    return missing && file ? { ...suggestion, notes: [fileNotYetCreated(file), ...(suggestion.notes ?? [])] } : suggestion;
+  }
+
+  /** True when there are slow sources that `enrich` would add. */
+  get hasEnrichment(): boolean {
+    return this.parts.provider.hasSlowSources;
+  }
+
+  /** The first answer with what the slow sources add, re-ranked; undefined when they add nothing. */
+  enrich(suggestion: ContextSuggestion, options: { signal?: AbortSignal } = {}): Promise<ContextSuggestion | undefined> {
+    return this.parts.provider.enrich(suggestion, options);
+  }
+
+  /** A source from the adapter (the editor's language servers); it runs as an enrichment. */
+  addEnrichmentSource(source: Omit<SuggestionSource, 'slow'>): Disposable {
+    return this.parts.provider.addSource({ ...source, slow: true });
+  }
+
+  /** Why the code at a place is the way it is: governing decisions, its history and its callers. */
+  async explainWhy(place: Place, options: { signal?: AbortSignal } = {}): Promise<WhyCard> {
+    const span = place.symbol ?? (place.line !== undefined ? this.symbolAt(place.file, place.line) : undefined);
+    const name = span?.name ?? place.symbolName;
+    const [suggestion, lineHistory] = await Promise.all([
+      this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }),
+      span
+        ? withTimeout(this.parts.git.lineHistory(place.file, span.startLine, span.endLine, { signal: options.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal: options.signal }).catch(() => [])
+        : Promise.resolve([]),
+    ]);
+    const callers = name ? this.safe(() => this.parts.index.callers({ name, path: place.file, line: span?.startLine ?? place.line }, 500).length, 0) : 0;
+    return {
+      target: name ? `${name} (${place.file})` : place.file,
+      symbol: span,
+      decisions: suggestion.items.filter((i) => i.type === 'decision'),
+      changes: suggestion.items.filter((i) => i.type === 'change'),
+      lineHistory,
+      callers,
+      notes: suggestion.notes ?? [],
+    };
+  }
+
+  /** Records that an item was used or dismissed (dismissed ones stay out for that file). */
+  feedback(suggestionId: string, item: string | number, action: FeedbackAction): void {
+    if (action === 'used') this.parts.provider.markUsed(suggestionId, item);
+    else this.parts.provider.dismiss(suggestionId, item);
+  }
+
+  /** Keeps a suggestion made with `record: false` once the user acts on it. */
+  keep(suggestion: ContextSuggestion): void {
+    this.parts.provider.ensureRecorded(suggestion);
+  }
+
+  markShown(suggestionId: string): void {
+    this.parts.provider.markShown(suggestionId);
+  }
+
+  metrics(): ReturnType<EngineParts['provider']['metrics']> {
+    return this.parts.provider.metrics();
+  }
+
+  /** Files related to this one (co-change, imports, tests), strongest first. */
+  relatedFiles(path: string, limit = 10): ReturnType<EngineParts['history']['related']> {
+    return this.parts.history.related(path, limit);
+  }
+
+  // --- subscriptions ---
+
+  /**
+   * Subscribes (or renews) and previews what the next chat turn gets. Throws
+   * SubscriptionLimitError when the limit is reached and `replaceOldest` is not set.
+   * `requireFile`: refuse a file that does not exist (agents most likely mistyped it).
+   */
+  async subscribe(request: SubscribeRequest, options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {}): Promise<SubscribeOutcome> {
+    const req: SubscribeRequest = { ...request, replaceOldest: options.replaceOldest ?? request.replaceOldest };
+    if (req.kind === 'file' || req.kind === 'lines' || req.kind === 'pattern') {
+      const rel = this.resolvePath(req.target);
+      const st = statSync(join(this.parts.root, rel), { throwIfNoEntry: false });
+      if (st?.isDirectory()) throw new ContextError('invalid', fileIsFolder(rel));
+      if (!st && options.requireFile) throw new ContextError('not_found', fileMissing(rel));
+      req.target = rel;
+    }
+    if (req.kind === 'symbol' && !req.symbol) req.symbol = req.target.split('::').pop();
+    let result;
+    try {
+      result = this.parts.subscriptions.subscribe(req);
+    } catch (err) {
+      if (err instanceof SubscriptionError && err.reason === 'limit') throw new SubscriptionLimitError(this.config.subscriptions.maxActive, this.parts.subscriptions.list()[0]);
+      throw err;
+    }
+    const preview = await this.parts.materializer.materializeOne(result.subscription, { signal: options.signal });
+    return { ...result, preview, limit: { active: this.parts.subscriptions.list().length, max: this.config.subscriptions.maxActive } };
+  }
+
+  /** Removes one subscription; an unknown id throws UnknownSubscriptionError and changes nothing. */
+  unsubscribe(id: string): Subscription {
+    try {
+      return this.parts.subscriptions.unsubscribe(id);
+    } catch (err) {
+      if (err instanceof SubscriptionError && err.reason === 'not_found') throw new UnknownSubscriptionError(id);
+      throw err;
+    }
+  }
+
+  /** Removes every subscription; returns how many were active. */
+  unsubscribeAll(): number {
+    return this.parts.subscriptions.unsubscribeAll();
+  }
+
+  /** Active subscriptions, oldest first, and the limit. */
+  subscriptions(): { list: Subscription[]; max: number } {
+    return { list: this.parts.subscriptions.list(), max: this.config.subscriptions.maxActive };
+  }
+
+  subscription(id: string): Subscription | undefined {
+    return this.parts.subscriptions.get(id);
+  }
+
+  /** One subscription's current content, without renewing it or changing "changed since last turn". */
+  async readSubscription(id: string, options: { signal?: AbortSignal } = {}): Promise<MaterializedSubscription> {
+    const sub = this.parts.subscriptions.get(id);
+    if (!sub) throw new UnknownSubscriptionError(id);
+    return this.parts.materializer.materializeOne(sub, options);
+  }
+
+  /** Every subscription's content as a chat turn would get it; `record: false` previews without renewing. */
+  materializeAll(options: { record?: boolean; conversationId?: string; signal?: AbortSignal } = {}): Promise<MaterializedSubscription[]> {
+    return this.parts.materializer.materialize(options);
+  }
+
+  /**
+   * Fires when subscriptions are added, removed or replaced, by this process or another one on the
+   * same workspace (noticed by a cheap look at the shared store every second).
+   */
+  onDidChangeSubscriptions(listener: () => void): Disposable {
+    const own = this.parts.subscriptions.onDidChange(() => listener());
+    let last = this.subscriptionFingerprint();
+    const timer = setInterval(() => {
+      const now = this.subscriptionFingerprint();
+      if (now !== last) {
+        last = now;
+        listener();
+      }
+    }, SHARED_STATE_POLL_MS);
+    timer.unref?.();
+    return { dispose: () => (own.dispose(), clearInterval(timer)) };
+  }
+
+  // --- chat ---
+
+  /** One `@context` turn's prompt and what it holds, by id. */
+  chatContext(request: ChatContextRequest): Promise<ChatContext> {
+    return buildChatContext(this.parts, request, (place, signal) => this.suggestAt(place, { signal, trigger: 'manual' }));
+  }
+
+  // --- memory and decisions ---
+
+  searchMemory(query: string, options: { excludeConversationId?: string; limit?: number; signal?: AbortSignal } = {}): Promise<MemoryHit[]> {
+    return this.parts.memory.search(query, options);
+  }
+
+  saveEpisode(episode: { conversationId: string; prompt: string; answer: string }): void {
+    this.parts.memory.saveEpisode(episode);
+  }
+
+  recentEpisodes(limit = 50): Episode[] {
+    return this.parts.memory.recentEpisodes({ limit });
+  }
+
+  /** Decisions a model proposes from past conversations; nothing is written until the user picks them. */
+  proposeDecisions(episodes: readonly Episode[], model: TextModel, options: { signal?: AbortSignal } = {}): Promise<ProposedDecision[]> {
+    return this.parts.memory.consolidate(episodes, model, options);
+  }
+
+  /** The decision records of the workspace, re-read first (only changed files are parsed). */
+  async decisions(): Promise<DecisionRecord[]> {
+    await this.refreshDecisions();
+    return this.parts.decisions.list().map((d) => ({ number: d.number, label: d.label, title: d.title, status: d.status, path: d.path, body: d.body }));
+  }
+
+  /** Writes a decision as an ADR file in the repository's own format; returns its root-relative path. */
+  recordDecision(decision: NewDecision): Promise<string> {
+    return this.parts.decisions.recordDecision(decision);
+  }
+
+  // --- files ---
+
+  /** A workspace file's text for an agent: confined to the root, never a secret, at most 4 MiB. */
+  readFile(input: string): string {
+    const path = this.resolvePath(input);
+    const st = statSync(join(this.parts.root, path), { throwIfNoEntry: false });
+    if (!st?.isFile()) throw new ContextError('not_found', `${path} does not exist in the workspace.`);
+    if (st.size > MAX_READ_BYTES) throw new ContextError('invalid', `${path} is larger than ${MAX_READ_BYTES} bytes.`);
+    return readFileSync(join(this.parts.root, path), 'utf8');
+  }
+
+  /** Content of a file at a git revision ('' when it did not exist). */
+  async fileAtRevision(ref: string, path: string): Promise<string> {
+    const rel = this.resolvePath(path);
+    const r = await runGit(['show', `${ref}:${rel}`], { cwd: this.parts.root, timeoutMs: 10000 });
+    return r.ok ? r.stdout : '';
+  }
+
+  // --- watches ---
+
+  watch(input: { patterns: WatchPattern[]; minRelevanceScore?: number; maxSuggestionsPerTrigger?: number; cooldownMs?: number }): Watch {
+    return this.parts.provider.addWatch(input);
+  }
+
+  unwatch(id: string): void {
+    this.parts.provider.removeWatch(id);
+  }
+
+  watches(): Watch[] {
+    return this.parts.provider.listWatches();
+  }
+
+  // --- lifecycle ---
+
+  onDispose(fn: () => void): void {
+    this.disposables.push(fn);
+  }
+
+  /** Stops background work and writes what is pending; safe to call twice. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const d of this.disposables.splice(0).reverse()) {
+      try {
+        d();
+      } catch (err) {
+        this.parts.logger.warn(`Error while shutting down: ${(err as Error).message}`);
+      }
+    }
+    this.parts.dispose();
+  }
+
+  private async refreshDecisions(): Promise<void> {
+    try {
+      await this.parts.decisions.refresh();
+    } catch (err) {
+      this.parts.logger.warn(`Could not re-read decision records: ${(err as Error).message}`);
+    }
+  }
+
+  private subscriptionFingerprint(): string {
+    return this.safe(
+      () =>
+        this.parts.subscriptions
+          .list()
+          .map((s) => s.id)
+          .sort()
+          .join(','),
+      '',
+    );
+  }
+
+  private safe<T>(fn: () => T, fallback: T): T {
+    try {
+      return fn();
+    } catch (err) {
+      this.parts.logger.debug(`Query failed: ${(err as Error).message}`);
+      return fallback;
+    }
+  }
+}
+
+/** The provider's query for a place. */
+function queryOf(place: Place): ProactiveQuery {
+  const file = place.file.replace(/\\/g, '/').replace(/^\.\//, '');
+  return {
+    currentFile: file,
+    cursorPosition: place.line !== undefined ? { line: place.line, column: place.column ?? 1 } : undefined,
+    selection: place.selection,
+    currentSymbol: place.symbol?.name ?? place.symbolName,
+    recentFiles: place.recentFiles ? [...place.recentFiles] : undefined,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Every sentence the product says about subscriptions, watches and the workspace, in one place, so
+ * the panel, chat, language-model tools, MCP and the CLI say the same thing. Surfaces differ only in
+ * how the user acts next (a button, a flag, a tool name), passed in as `Surface`.
+ */
+import { formatDuration, plural } from '../text';
+import type { SubscriptionLimitError } from './errors';
+import type { Subscription } from '../subscriptions/registry';
+import type { SubscribeOutcome } from './types';
+
+/** Where a message is read: decides how "what to do next" is worded. */
+export type Surface = 'chat' | 'palette' | 'tool' | 'mcp' | 'cli';
+
+export const NO_FOLDER = 'Proactive Context works on a workspace folder: open a folder first.';
+
+/** A subscription in a few words: what it reads. */
+export function describeSubscription(s: Subscription): string {
+  switch (s.kind) {
+    case 'file':
+      return s.path ?? s.target;
+    case 'lines':
+      return `${s.path ?? s.target} lines ${s.lines?.start}–${s.lines?.end}`;
+    case 'pattern':
+      return `${s.path ?? s.target} lines matching /${s.pattern}/${s.flags ?? ''}`;
+    case 'symbol':
+      return `symbol ${s.symbol ?? s.target}${s.path ? ` in ${s.path}` : ''}`;
+    case 'memory':
+      return `memory search “${s.query ?? s.target}”`;
+  }
+}
+
+/** How to list subscriptions (to find an id) on each surface. */
+const LIST_HOW: Record<Surface, string> = {
+  chat: '`/list` shows them',
+  palette: '“Proactive Context: List Subscriptions” shows them',
+  tool: 'call list_subscriptions to see them',
+  mcp: 'list_subscriptions shows them',
+  cli: '`proactive-context subscriptions` lists them',
+};
+
+/** How to make room when the limit is reached, on each surface. */
+const ROOM_HOW: Record<Surface, string> = {
+  chat: 'Unsubscribe one with `/unsubscribe <id>`, or replace the oldest.',
+  palette: 'Unsubscribe one, or replace the oldest.',
+  tool: 'To make room, call unsubscribe with an id from list_subscriptions; nothing was changed.',
+  mcp: 'To make room, call unsubscribe with an id from list_subscriptions; nothing was changed.',
+  cli: 'Unsubscribe one, or run again with --replace-oldest.',
+};
+
+export function subscriptionLimit(err: SubscriptionLimitError, surface: Surface): string {
+  const oldest = err.oldest ? ` The oldest is ${err.oldest.id} (${describeSubscription(err.oldest)}).` : '';
+  return `${err.message}${oldest} ${ROOM_HOW[surface]}`;
+}
+
+export function noSuchSubscription(id: string, surface: Surface): string {
+  return `No subscription has the id “${id}”; ${LIST_HOW[surface]}. Nothing was changed.`;
+}
+
+/** "3 of 10 subscriptions are active." */
+export function activeCount(active: number, max: number): string {
+  return `${active} of ${max} subscriptions ${active === 1 ? 'is' : 'are'} active.`;
+}
+
+/**
+ * What subscribing did, the preview's note or truncation, and how many are active: the same
+ * sentences in chat, tools, the palette and MCP. `what` is the subscription as the surface shows it
+ * (plain text or a markdown link).
+ */
+export function subscribed(outcome: SubscribeOutcome, now: number, options: { what?: string; maxChars: number } ): string[] {
+  const { subscription: sub, preview } = outcome;
+  const what = options.what ?? describeSubscription(sub);
+  const lines = [
+    `${outcome.renewed ? 'Renewed' : 'Subscribed to'} ${what} (id ${sub.id}). Every @context turn includes its current content; it expires ${formatDuration(sub.expiresAt - now)} after its last use.`,
+  ];
+  if (outcome.replaced) lines.push(`Removed the oldest subscription to make room: ${describeSubscription(outcome.replaced)}.`);
+  if (preview.note) lines.push(`Note: ${preview.note}. It stays subscribed and each turn says so until it can be read.`);
+  else if (preview.truncated) {
+    lines.push(
+      `It holds ${preview.chars.toLocaleString('en-US')} characters; each turn includes the first ${options.maxChars.toLocaleString('en-US')} with a truncation notice. Subscribe to a line range or a pattern to see another part.`,
+    );
+  }
+  lines.push(activeCount(outcome.limit.active, outcome.limit.max));
+  return lines;
+}
+
+export function removedSubscription(s: Subscription): string {
+  return `Removed subscription ${s.id} (${describeSubscription(s)}).`;
+}
+
+export function removedAll(n: number): string {
+  return n ? `Removed all ${plural(n, 'subscription')}.` : 'There were no active subscriptions; nothing changed.';
+}
+
+export function noSubscriptions(max: number, surface: Surface): string {
+  const how: Record<Surface, string> = {
+    chat: 'Add one with `/subscribe src/file.ts` (see `/subscribe` for ranges, patterns, symbols and memory searches).',
+    palette: 'Use “Subscribe Chat to Current File” or @context /subscribe.',
+    tool: 'Use subscribe_file or subscribe_memory to add one.',
+    mcp: 'Use subscribe_file or subscribe_memory to add one.',
+    cli: 'Add one with `proactive-context subscribe`.',
+  };
+  return `No active subscriptions (limit ${max}). ${how[surface]}`;
+}
+
+/** "expires in 3 h" for lists. */
+export function expiresIn(s: Subscription, now: number): string {
+  return formatDuration(s.expiresAt - now);
+}
+
+export function fileIsFolder(path: string): string {
+  return `${path} is a folder; give a file inside it.`;
+}
+
+export function fileMissing(path: string): string {
+  return `${path} does not exist in the workspace; check the path, or subscribe once the file is created.`;
+}
+
+export function fileNotYetCreated(path: string): string {
+  return `${path} does not exist yet; suggestions follow once it is created.`;
+}
+
+// The shared wording helpers and prompt renderers, so surfaces never format these themselves.
+export { clip, escapeMarkdown, escapeTableCell, formatAge, formatDuration, oneLine, percentile, plural } from '../text';
+export { ledgerLabel, renderLedger, renderLedgerFooter, renderSubscriptions, renderSuggestionLine } from '../prompt/render';

@@ -1,0 +1,211 @@
+import type { CodeIndex, BuildStats } from './index/codeIndex';
+import type { CoChangeModel, MineResult } from './cochange/cochangeModel';
+import type { HistorySources } from './sources/git/historySources';
+import type { SignalSource } from './sources/sourceQuery';
+import type { Logger } from './logger';
+import type { Store } from './store/store';
+
+type Listener<T> = (value: T) => void;
+
+/** A minimal event: listeners in a set, disposed one by one. */
+export class Emitter<T> {
+  private readonly listeners = new Set<Listener<T>>();
+  on(l: Listener<T>): { dispose(): void } {
+    this.listeners.add(l);
+    return { dispose: () => this.listeners.delete(l) };
+  }
+  fire(v: T): void {
+    for (const l of [...this.listeners]) l(v);
+  }
+}
+
+export interface RefreshSummary {
+  sources: { name: string; entries: number; files: number }[];
+  sourcesMs: number;
+  index: BuildStats;
+  history: MineResult;
+}
+
+interface IndexerParts {
+  store: Store;
+  index: CodeIndex;
+  signalSources: readonly SignalSource[];
+  cochange: CoChangeModel;
+  history: HistorySources;
+  logger: Logger;
+}
+
+const FILE_DEBOUNCE_MS = 150;
+const HEAD_DEBOUNCE_MS = 500;
+
+/**
+ * Keeps a workspace's knowledge current: reads decisions, reports and docs, indexes code and mines
+ * history in the background, and applies file changes and new commits as they happen.
+ */
+export class WorkspaceIndexer {
+  private readonly indexingEmitter = new Emitter<{ done: number; total: number } | undefined>();
+  private readonly dataEmitter = new Emitter<string[]>();
+  private progress: { done: number; total: number } | undefined;
+  private background: Promise<void> | undefined;
+  private readonly backgroundAbort = new AbortController();
+  private readonly pendingFiles = new Map<string, boolean>();
+  private fileTimer: NodeJS.Timeout | undefined;
+  private headTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(private readonly parts: IndexerParts) {}
+
+  get indexingProgress(): { done: number; total: number } | undefined {
+    return this.progress;
+  }
+
+  onDidChangeIndexing(listener: (p: { done: number; total: number } | undefined) => void): { dispose(): void } {
+    return this.indexingEmitter.on(listener);
+  }
+
+  /** Fires with root-relative paths when indexed data changed (so suggestions may differ). */
+  onDidChangeData(listener: (paths: string[]) => void): { dispose(): void } {
+    return this.dataEmitter.on(listener);
+  }
+
+  /** Starts (once) the background reading, indexing and mining; later calls return the running work. */
+  startBackgroundWork(): Promise<void> {
+    this.background ??= this.runBackground();
+    return this.background;
+  }
+
+  /** Refreshes everything in the foreground (CLI, MCP start-up) and says what was done. */
+  async refreshAll(signal?: AbortSignal): Promise<RefreshSummary> {
+    const t0 = performance.now();
+    const sources = await this.refreshSources(signal);
+    const sourcesMs = performance.now() - t0;
+    const index = await this.buildIndex(signal);
+    const history = await this.mineHistory(signal);
+    return { sources, sourcesMs, index, history };
+  }
+
+  async rebuildIndex(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildStats> {
+    this.parts.store.resetIndex();
+    await this.parts.cochange.reset();
+    this.parts.history.invalidate();
+    await this.refreshSources(options.signal);
+    const stats = await this.buildIndex(options.signal, options.onProgress);
+    if (!options.signal?.aborted) await this.mineHistory(options.signal);
+    return stats;
+  }
+
+  /** A file of the root changed on disk; changes are batched and applied after a short quiet time. */
+  fileChanged(path: string, deleted = false): void {
+    if (this.disposed) return;
+    if (path === '.git' || path.startsWith('.git/')) {
+      // HEAD or a branch moved: new commits to mine, cached histories to drop.
+      if (path === '.git/HEAD' || path.startsWith('.git/refs/') || path === '.git/packed-refs') this.headMoved();
+      return;
+    }
+    this.parts.history.invalidate(path);
+    this.pendingFiles.set(path, deleted);
+    clearTimeout(this.fileTimer);
+    this.fileTimer = setTimeout(() => void this.applyFileChanges(), FILE_DEBOUNCE_MS);
+    this.fileTimer.unref?.();
+  }
+
+  /** Re-reads decisions, reports and docs (only changed files are parsed). */
+  async refreshSources(signal?: AbortSignal): Promise<{ name: string; entries: number; files: number }[]> {
+    const out: { name: string; entries: number; files: number }[] = [];
+    for (const s of this.parts.signalSources) {
+      try {
+        const stats = await s.refresh(signal);
+        out.push({ name: s.name, entries: stats.entries, files: stats.files });
+        this.parts.logger.info(`${s.name}: ${stats.entries} entries from ${stats.files} files in ${stats.ms.toFixed(0)} ms`);
+      } catch (err) {
+        this.parts.logger.warn(`Could not read ${s.name}: ${(err as Error).message}`);
+      }
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.backgroundAbort.abort();
+    clearTimeout(this.fileTimer);
+    clearTimeout(this.headTimer);
+  }
+
+  private headMoved(): void {
+    clearTimeout(this.headTimer);
+    this.headTimer = setTimeout(() => {
+      this.parts.history.invalidate();
+      this.mineHistory(this.backgroundAbort.signal).then(
+        () => this.dataEmitter.fire([]),
+        (err: Error) => this.parts.logger.warn(`Could not update the co-change model: ${err.message}`),
+      );
+    }, HEAD_DEBOUNCE_MS);
+    this.headTimer.unref?.();
+  }
+
+  private async mineHistory(signal?: AbortSignal): Promise<MineResult> {
+    const r = await this.parts.cochange.update(signal);
+    if (r.mode === 'incremental' || r.mode === 'rebuild') this.parts.history.invalidate();
+    return r;
+  }
+
+  private async runBackground(): Promise<void> {
+    const signal = this.backgroundAbort.signal;
+    await this.refreshSources(signal);
+    this.dataEmitter.fire([]);
+    if (signal.aborted) return;
+    await this.buildIndex(signal);
+    this.dataEmitter.fire([]);
+    if (signal.aborted) return;
+    await this.mineHistory(signal);
+    this.dataEmitter.fire([]);
+  }
+
+  private async buildIndex(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<BuildStats> {
+    this.progress = { done: 0, total: 0 };
+    this.indexingEmitter.fire(this.progress);
+    let lastFire = 0;
+    try {
+      const stats = await this.parts.index.build({
+        signal,
+        onProgress: (p) => {
+          this.progress = { done: p.done, total: p.total };
+          onProgress?.(p.done, p.total);
+          const now = Date.now();
+          if (now - lastFire > 200 || p.done === p.total) {
+            lastFire = now;
+            this.indexingEmitter.fire(this.progress);
+          }
+        },
+      });
+      this.parts.logger.info(`Indexed ${stats.files} files (${stats.parsed} parsed, ${stats.symbols} definitions) in ${stats.ms.toFixed(0)} ms${stats.capped ? `; capped by ${stats.capped.reason} at ${stats.capped.limit}` : ''}`);
+      return stats;
+    } finally {
+      this.progress = undefined;
+      // The history sources may have listed the files while the index was still filling up.
+      this.parts.history.invalidate();
+      this.indexingEmitter.fire(undefined);
+    }
+  }
+
+  private async applyFileChanges(): Promise<void> {
+    const batch = [...this.pendingFiles];
+    this.pendingFiles.clear();
+    let sourcesChanged = false;
+    for (const [path, deleted] of batch) {
+      if (this.disposed) return;
+      try {
+        if (deleted) this.parts.index.removeFile(path);
+        else await this.parts.index.updateFile(path);
+      } catch (err) {
+        this.parts.logger.debug(`Could not re-index ${path}: ${(err as Error).message}`);
+      }
+      if (/\.(md|mdx|markdown|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir')) sourcesChanged = true;
+    }
+    // Asked between the change and now, the history sources may have read the old list of files.
+    for (const [path] of batch) this.parts.history.invalidate(path);
+    if (sourcesChanged) await this.refreshSources();
+    if (this.disposed) return;
+    this.dataEmitter.fire(batch.map(([p]) => p));
+  }
+}

@@ -1,0 +1,70 @@
+/** Small text and number helpers shared by every part that writes for people (panel, chat, tools, MCP, CLI). */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Folds whitespace and line breaks into single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts text to `max` characters, ending with an ellipsis when cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, Math.max(0, max - 1)) + '…';
+}
+
+/** Markdown text with every character that could start markup escaped, on one line. */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`));
+}
+
+/** A markdown table cell: pipes escaped, on one line. */
+export function escapeTableCell(text: string): string {
+  return oneLine(text.replace(/\|/g, '\\|'));
+}
+
+/** How long until something happens, coarse: "now", "under a minute", "45 min", "3 h", "2 days". */
+export function formatDuration(ms: number): string {
+  if (ms <= 0) return 'now';
+  const min = Math.round(ms / MINUTE);
+  if (min < 1) return 'under a minute';
+  if (min < 90) return `${min} min`;
+  const h = Math.round(min / 60);
+  if (h < 48) return `${h} h`;
+  return `${Math.round(h / 24)} days`;
+}
+
+/** How long ago something happened: "just now", "5 min ago", "3 hours ago", "2 days ago", "4 months ago", "2 years ago". */
+export function formatAge(timestamp: number, now: number): string {
+  const ms = now - timestamp;
+  if (ms < MINUTE) return 'just now';
+  if (ms < HOUR) return `${Math.floor(ms / MINUTE)} min ago`;
+  if (ms < DAY) return agoPlural(Math.floor(ms / HOUR), 'hour');
+  if (ms < 30 * DAY) return agoPlural(Math.floor(ms / DAY), 'day');
+  if (ms < 365 * DAY) return agoPlural(Math.floor(ms / (30 * DAY)), 'month');
+  return agoPlural(Math.floor(ms / (365 * DAY)), 'year');
+}
+
+function agoPlural(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+}
+
+/** "1 file", "3 files". */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : nouns}`;
+}
+
+/** Rounds to `digits` decimals (default 2). */
+export function round(n: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+/** The p-th percentile (nearest rank) of the values; 0 for none. */
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx];
+}

@@ -1,0 +1,62 @@
+import type { ContextService } from '../core/api/contextService';
+import type { Subscription } from '../core/api/types';
+import { withTimeout } from '../core/api/types';
+
+/**
+ * What the MCP server uses of the core's front door. Naming it lets a test wrap the service (to
+ * count listeners, say) while the server stays a pure translation between MCP and the API.
+ */
+export type McpService = Pick<
+  ContextService,
+  | 'root'
+  | 'suggestForInput'
+  | 'watch'
+  | 'subscribe'
+  | 'unsubscribe'
+  | 'unsubscribeAll'
+  | 'subscriptions'
+  | 'readSubscription'
+  | 'decisions'
+  | 'feedback'
+  | 'readFile'
+  | 'resolvePath'
+  | 'fileChanged'
+  | 'onDidChangeSubscriptions'
+  | 'onDidChangeWorkspaceData'
+>;
+
+/** A subscription as MCP clients get it (JSON in tool results and `context://subscriptions`). */
+export interface SubscriptionJson {
+  id: string;
+  kind: Subscription['kind'];
+  target: string;
+  path?: string;
+  createdAt: number;
+  renewedAt: number;
+  expiresAt: number;
+  lines?: { start: number; end: number };
+  pattern?: string;
+  flags?: string;
+  symbol?: string;
+}
+
+export function subscriptionJson(s: Subscription): SubscriptionJson {
+  return {
+    id: s.id,
+    kind: s.kind,
+    target: s.target,
+    path: s.path,
+    createdAt: s.createdAt,
+    renewedAt: s.renewedAt,
+    expiresAt: s.expiresAt,
+    lines: s.lines,
+    pattern: s.pattern,
+    flags: s.flags || undefined,
+    symbol: s.symbol,
+  };
+}
+
+/** Bounds one call to the service, so a stuck call fails clearly instead of hanging a client or the update queue. */
+export function bounded<T>(work: T | Promise<T>, what: string, timeoutMs: number): Promise<T> {
+  return withTimeout(Promise.resolve(work), timeoutMs, { what });
+}

@@ -1,0 +1,230 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { SubscriptionLimitError } from '../core/api/errors';
+import { UnknownSubscriptionError } from '../core/api/contextService';
+import { clip, describeSubscription, noSuchSubscription, removedAll, subscriptionLimit } from '../core/api/messages';
+import type { ContextSuggestion, Logger, SubscribeRequest, Subscription } from '../core/api/types';
+import type { LiveResources, PollTracker } from './liveResources';
+import { bounded, subscriptionJson, type McpService } from './service';
+import { invalidParams, subscriptionUri, workspacePathFromInput } from './uris';
+
+/** Suggestion text for one tool answer stays readable in a chat. */
+const MAX_SUGGESTION_TEXT = 8000;
+
+interface ToolDeps {
+  live: LiveResources;
+  poller: PollTracker;
+  logger: Logger;
+  timeoutMs: number;
+}
+
+/** The tools agents call: suggest, subscribe and unsubscribe, watch, feedback and polling. */
+export function registerTools(mcp: McpServer, service: McpService, deps: ToolDeps): void {
+  const { live, poller, logger, timeoutMs } = deps;
+  const path = z.string().min(1).max(1024);
+  const subscribe = async (request: SubscribeRequest): Promise<CallToolResult> => {
+    try {
+      const outcome = await bounded(service.subscribe(request, { requireFile: true }), 'Subscribing', timeoutMs);
+      await live.refreshList();
+      return subscriptionResult(outcome.subscription);
+    } catch (err) {
+      if (err instanceof SubscriptionLimitError) throw invalidParams(subscriptionLimit(err, 'mcp'));
+      throw err;
+    }
+  };
+
+  mcp.registerTool(
+    'context_suggest',
+    {
+      title: 'Suggest context',
+      description:
+        'Ranked context for a file, line or symbol: decisions that govern it, recent changes, files that usually change with it, ' +
+        'callers, docs and warnings, each with the reason it is shown. Give at least a file or a symbol.',
+      inputSchema: {
+        file: path.optional().describe('Workspace file, relative to the root (absolute paths inside the root are accepted).'),
+        line: z.number().int().min(1).optional().describe('1-based line of the cursor in the file.'),
+        symbol: z.string().min(1).max(256).optional().describe('Symbol under the cursor.'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ file, line, symbol }) => {
+      if (file === undefined && symbol === undefined) throw new Error('Give a file, a symbol, or both.');
+      if (line !== undefined && file === undefined) throw new Error('A line needs a file.');
+      const rel = file === undefined ? undefined : workspacePathFromInput(file, service.root);
+      const suggestion = await bounded(service.suggestForInput({ file: rel, line, symbol }), 'Suggesting context', timeoutMs);
+      return result(formatSuggestion(suggestion), suggestion as unknown as Record<string, unknown>);
+    },
+  );
+
+  mcp.registerTool(
+    'context_subscribe',
+    {
+      title: 'Watch for context',
+      description: 'Watch file globs, symbols or topics and get suggestions pushed when matching activity happens.',
+      inputSchema: {
+        patterns: z
+          .array(
+            z.object({
+              type: z.enum(['file', 'symbol', 'topic']),
+              pattern: z.string().min(1).max(512),
+              priority: z.number().int().min(0).max(100).optional(),
+            }),
+          )
+          .min(1)
+          .max(50),
+        minRelevanceScore: z.number().min(0).max(1).optional(),
+        maxSuggestionsPerTrigger: z.number().int().min(1).max(50).optional(),
+        cooldownMs: z.number().int().min(0).max(86_400_000).optional(),
+      },
+    },
+    async (input) => {
+      const { id } = service.watch(input);
+      return result(`Watching ${input.patterns.map((p) => `${p.type} ${p.pattern}`).join(', ')} (id ${id}).`, { id });
+    },
+  );
+
+  mcp.registerTool(
+    'subscribe_file',
+    {
+      title: 'Subscribe to a file',
+      description:
+        'Keep a workspace file, a line range of it, or its lines matching a regular expression available as fresh context. ' +
+        'The content is served as the resource context://subscription/{id}. Subscribing again to the same target replaces it.',
+      inputSchema: {
+        path: path.describe('Workspace file, relative to the root.'),
+        lines: z
+          .object({ start: z.number().int().min(1), end: z.number().int().min(1) })
+          .optional()
+          .describe('1-based inclusive line range.'),
+        pattern: z.string().min(1).max(512).optional().describe('Regular expression; only matching lines are kept.'),
+      },
+    },
+    async ({ path: p, lines, pattern }) => {
+      const target = workspacePathFromInput(p, service.root);
+      if (lines && lines.end < lines.start) throw new Error(`Line range ${lines.start}-${lines.end} ends before it starts.`);
+      const kind = pattern !== undefined ? 'pattern' : lines ? 'lines' : 'file';
+      return subscribe({ kind, target, lines, pattern });
+    },
+  );
+
+  mcp.registerTool(
+    'subscribe_memory',
+    {
+      title: 'Subscribe to a memory search',
+      description: 'Keep the results of a search over decisions, notes and past conversations available as fresh context.',
+      inputSchema: { query: z.string().min(1).max(512).describe('What to search for.') },
+    },
+    async ({ query }) => subscribe({ kind: 'memory', target: query }),
+  );
+
+  mcp.registerTool(
+    'unsubscribe',
+    {
+      title: 'Unsubscribe',
+      description: 'Remove one subscription by its id.',
+      inputSchema: { id: z.string().min(1).max(128) },
+      annotations: { destructiveHint: true, idempotentHint: true },
+    },
+    async ({ id }) => {
+      try {
+        service.unsubscribe(id);
+      } catch (err) {
+        if (err instanceof UnknownSubscriptionError) throw new Error(noSuchSubscription(id, 'mcp'));
+        throw err;
+      }
+      await live.refreshList();
+      return result(`Removed subscription ${id}.`, { id, removed: true });
+    },
+  );
+
+  mcp.registerTool(
+    'unsubscribe_all',
+    {
+      title: 'Unsubscribe from everything',
+      description: 'Remove every active subscription.',
+      inputSchema: {},
+      annotations: { destructiveHint: true, idempotentHint: true },
+    },
+    async () => {
+      const removed = service.unsubscribeAll();
+      await live.refreshList();
+      return result(removedAll(removed), { removed });
+    },
+  );
+
+  mcp.registerTool(
+    'list_subscriptions',
+    {
+      title: 'List subscriptions',
+      description: 'Active subscriptions with their kind, target, resource URI and expiry.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    async () => {
+      const subs = service.subscriptions().list;
+      const text = subs.length
+        ? subs.map((s) => `${s.id}  ${s.kind} ${describeSubscription(s)}  ${subscriptionUri(s.id)}  expires ${new Date(s.expiresAt).toISOString()}`).join('\n')
+        : 'No active subscriptions.';
+      return result(text, { subscriptions: subs.map((s) => ({ ...subscriptionJson(s), uri: subscriptionUri(s.id) })) });
+    },
+  );
+
+  mcp.registerTool(
+    'suggestion_feedback',
+    {
+      title: 'Suggestion feedback',
+      description: 'Say whether a suggested item was useful (used) or not (dismissed); this tunes later rankings.',
+      inputSchema: {
+        suggestionId: z.string().min(1).max(128),
+        itemIndex: z.number().int().min(0).describe('0-based index of the item in the suggestion.'),
+        action: z.enum(['used', 'dismissed']),
+      },
+    },
+    async ({ suggestionId, itemIndex, action }) => {
+      service.feedback(suggestionId, itemIndex, action);
+      return result(`Recorded ${action} for item ${itemIndex} of ${suggestionId}.`, { suggestionId, itemIndex, action });
+    },
+  );
+
+  mcp.registerTool(
+    'poll_updates',
+    {
+      title: 'Poll for resource changes',
+      description:
+        'For clients that do not use resources/subscribe: the resource URIs whose content changed since your previous poll ' +
+        '(every listed resource, plus any URIs you pass, which are remembered for later polls). The first poll returns everything.',
+      inputSchema: { uris: z.array(z.string().min(1).max(4096)).max(100).optional().describe('Extra resource URIs to track.') },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ uris }) => {
+      const r = await poller.poll(uris);
+      logger.trace(`mcp: poll found ${r.changed.length} changed`);
+      const lines = [
+        r.changed.length ? `Changed${r.firstPoll ? ' (first poll)' : ''}:\n${r.changed.join('\n')}` : 'Nothing changed.',
+        ...(r.removed.length ? [`Removed:\n${r.removed.join('\n')}`] : []),
+      ];
+      return result(lines.join('\n'), { ...r });
+    },
+  );
+}
+
+function subscriptionResult(sub: Subscription): CallToolResult {
+  const uri = subscriptionUri(sub.id);
+  return result(`Subscribed (${sub.id}): ${sub.kind} ${describeSubscription(sub)}. Read it at ${uri}.`, { ...subscriptionJson(sub), uri });
+}
+
+function result(text: string, structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+function formatSuggestion(s: ContextSuggestion): string {
+  const file = s.query.currentFile && s.query.cursorPosition ? `${s.query.currentFile}:${s.query.cursorPosition.line}` : s.query.currentFile;
+  const head = `Suggestion ${s.id} for ${[file, s.query.currentSymbol].filter(Boolean).join(' / ')} (${s.items.length} item${s.items.length === 1 ? '' : 's'}, ${Math.round(s.latencyMs)} ms)`;
+  const items = s.items.map((it, i) => {
+    const where = it.location.path ? ` — ${it.location.path}${it.location.line ? `:${it.location.line}` : ''}` : '';
+    return `${i}. [${it.type}] ${it.title} (${it.relevanceScore.toFixed(2)})${where}\n   ${clip(it.summary, 300)}\n   why: ${it.reason}`;
+  });
+  const notes = s.notes?.length ? ['Notes: ' + s.notes.join('; ')] : [];
+  return clip([head, ...items, ...notes].join('\n'), MAX_SUGGESTION_TEXT);
+}

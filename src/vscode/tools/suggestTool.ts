@@ -1,0 +1,45 @@
+import * as vscode from 'vscode';
+import { fileIsFolder, renderSuggestionLine } from '../../core/api/messages';
+import { withTimeout, type Place } from '../../core/api/types';
+import { ContextTool, type ToolRun } from './contextTool';
+import { suggestInput, ToolInputError } from './toolInput';
+
+type Input = Record<string, unknown>;
+
+const SUGGEST_TIMEOUT_MS = 5000;
+
+/** `context_suggest`: the ranked context for a path, or for where the user is in the editor. */
+export class ContextSuggestTool extends ContextTool<Input> {
+  prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<Input>): vscode.PreparedToolInvocation {
+    const path = o.input?.path;
+    return { invocationMessage: `Gathering proactive context for ${typeof path === 'string' && path ? path : 'the active editor'}` };
+  }
+
+  protected async run(input: Input, { service, signal, folder }: ToolRun): Promise<string> {
+    const args = suggestInput(input);
+    let place: Place;
+    if (args.path) {
+      const file = service.resolvePath(args.path);
+      const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, ...file.split('/'))).then(
+        (s) => s,
+        () => undefined,
+      );
+      if (!stat) throw new ToolInputError(`context_suggest: ${file} does not exist in the workspace.`);
+      if (stat.type & vscode.FileType.Directory) throw new ToolInputError(`context_suggest: ${fileIsFolder(file)}`);
+      place = { file, line: args.line, symbolName: args.symbol };
+    } else {
+      const here = this.deps.tracker.currentPlace(folder);
+      if (!here) throw new ToolInputError('context_suggest: no file is open in the editor; pass "path" (workspace-relative).');
+      place = { ...here.place };
+      if (args.line !== undefined) place = { ...place, line: args.line, symbol: undefined };
+      if (args.symbol && args.symbol !== place.symbol?.name) place = { ...place, symbol: undefined, symbolName: args.symbol };
+    }
+    const suggestion = await withTimeout(service.suggestAt(place, { signal, trigger: 'manual' }), SUGGEST_TIMEOUT_MS, { what: 'context_suggest', signal });
+    const symbol = place.symbol?.name ?? place.symbolName;
+    const where = `${place.file}${place.line ? `:${place.line}` : ''}${symbol ? ` (${symbol})` : ''}`;
+    const out = [suggestion.items.length ? `Context for ${where}, most relevant first (type, title — why · where):` : `No context found for ${where}.`];
+    for (const item of suggestion.items) out.push(renderSuggestionLine(item));
+    if (suggestion.notes?.length) out.push('', `Notes: ${suggestion.notes.join('; ')}`);
+    return out.join('\n');
+  }
+}
