@@ -1,26 +1,63 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
 
+/** Adapters reach the engine only through its front door (`core/api`) and its public types. */
+const ADAPTER_BOUNDARY = {
+  group: ['**/core/*', '**/core/**', '!**/core/api', '!**/core/api/**', '!**/core/types'],
+  message: 'Adapters (src/vscode, src/mcp, src/cli) use the core only through src/core/api and src/core/types; add a use case to ContextService instead.',
+};
+const NO_VSCODE = { name: 'vscode', message: 'src/core, src/cli, src/mcp, src/shared and src/measure must not depend on VS Code; add a port instead.' };
+
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test-cache/**', 'demo-workspace/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test-cache/**', 'demo-workspace/**', 'test/fixtures/**/*.js', 'test-results/**'] },
   ...tseslint.configs.recommended,
+  // The TypeScript sources get the full type-checked set.
+  ...tseslint.configs.recommendedTypeChecked.map((c) => ({ ...c, files: ['**/*.ts'] })),
   {
+    // Type-aware rules everywhere: a promise nobody awaits or handles is a bug waiting to happen.
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.mjs'] }, tsconfigRootDir: import.meta.dirname } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'off',
       'no-console': 'error',
     },
   },
   {
+    // The scripts around the product are JavaScript: checked with the scripts project, not emitted.
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.scripts.json', tsconfigRootDir: import.meta.dirname } },
+    rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The engine runs without an editor: the MCP server and the CLI load it in plain Node.
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/shared/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/measure/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE], patterns: [ADAPTER_BOUNDARY] }] },
+  },
+  {
+    files: ['src/vscode/**/*.ts', 'src/extension.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ADAPTER_BOUNDARY] }] },
+  },
+  {
+    // The page sees only the protocol: no engine, no adapter, no Node, no VS Code API module.
+    files: ['src/webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core, src/cli, src/mcp and src/shared must not depend on VS Code; add a port instead.' }] }],
-      '@typescript-eslint/no-restricted-imports': 'off',
+      'no-restricted-imports': [
+        'error',
+        { paths: [NO_VSCODE], patterns: [{ group: ['**/core/**', '**/vscode/**', '**/mcp/**', '**/cli/**', '**/measure/**', 'node:*'], message: 'The panel page imports only src/shared (the protocol) and its own files.' }] },
+      ],
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'test/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'test/**/*.ts', 'src/measure/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -54,8 +54,6 @@ for (let j = 0; j < d; j++) {
 const trees = [];
 for (const q of train) for (const r of q.rows) r.s = r.base;
 for (let t = 0; t < nTrees; t++) {
-  const g = [];
-  const h = [];
   const rows = [];
   for (const q of train) {
     const pos = q.rows.filter((r) => r.y);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
+import { Debouncer, realTimers, type Scheduler } from './debouncer';
 
 /** What the user is looking at, after the cursor has stopped for the debounce time. */
 export type Activity =
@@ -25,17 +26,6 @@ export interface ActivityEvent {
   signal: AbortSignal;
 }
 
-/** Timers, injectable so tests drive debounce and cancellation without waiting on the clock. */
-export interface Scheduler {
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realTimers: Scheduler = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-};
-
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
@@ -51,8 +41,7 @@ export class ActivityTracker implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ActivityEvent>();
   readonly onDidChangeActivity = this.emitter.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private timer: unknown;
-  private current: AbortController | undefined;
+  private readonly debouncer: Debouncer;
   private readonly recent: string[] = [];
   private last: Activity | undefined;
 
@@ -60,8 +49,9 @@ export class ActivityTracker implements vscode.Disposable {
     private readonly debounceMs: () => number,
     /** The definition at a line from the code index, when it is ready (instant, no language server). */
     private readonly indexSymbol: (folder: vscode.WorkspaceFolder, path: string, line: number) => SymbolSpan | undefined = () => undefined,
-    private readonly timers: Scheduler = realTimers,
+    timers: Scheduler = realTimers,
   ) {
+    this.debouncer = new Debouncer(timers);
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
       vscode.window.onDidChangeTextEditorSelection((e) => {
@@ -87,7 +77,8 @@ export class ActivityTracker implements vscode.Disposable {
     const same = (f?: vscode.WorkspaceFolder) => !!f && (!folder || f.uri.toString() === folder.uri.toString());
     const a = this.last;
     const editorPath = editor && editorFolder ? relativePath(editorFolder, editor.document.uri) : undefined;
-    if (a?.kind === 'file' && same(a.folder) && (!editorPath || editorPath === a.path)) {
+    // The last activity counts only while its file is still the active editor.
+    if (a?.kind === 'file' && same(a.folder) && editorPath === a.path) {
       return { folder: a.folder, place: { file: a.path, line: a.line, column: a.column, selection: a.selection, symbol: a.symbol, recentFiles: a.recentFiles } };
     }
     if (!editor || !editorFolder || !editorPath || !same(editorFolder)) return undefined;
@@ -102,19 +93,14 @@ export class ActivityTracker implements vscode.Disposable {
   }
 
   private schedule(delay = this.debounceMs()): void {
-    this.timers.clearTimeout(this.timer);
-    this.current?.abort();
-    this.timer = this.timers.setTimeout(() => void this.fire(), delay);
+    this.debouncer.schedule(delay, (signal) => this.fire(signal));
   }
 
-  private async fire(): Promise<void> {
-    const controller = new AbortController();
-    this.current?.abort();
-    this.current = controller;
-    const activity = await this.compute(controller.signal);
-    if (controller.signal.aborted) return;
+  private async fire(signal: AbortSignal): Promise<void> {
+    const activity = await this.compute(signal);
+    if (signal.aborted) return;
     this.last = activity;
-    this.emitter.fire({ activity, signal: controller.signal });
+    this.emitter.fire({ activity, signal });
   }
 
   private async compute(signal: AbortSignal): Promise<Activity> {
@@ -156,8 +142,7 @@ export class ActivityTracker implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.timers.clearTimeout(this.timer);
-    this.current?.abort();
+    this.debouncer.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

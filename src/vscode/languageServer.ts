@@ -17,7 +17,8 @@ export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<Sugge
       const file = ctx.query.currentFile;
       if (!file) return [];
       const uri = vscode.Uri.joinPath(folder.uri, ...file.split('/'));
-      const [callers, deprecated] = await Promise.all([ctx.config.enabledKinds.related_code ? incomingCalls(folder, uri, ctx) : [], ctx.config.enabledKinds.warning ? deprecatedDiagnostics(uri, file) : []]);
+      const callers = ctx.config.enabledKinds.related_code ? await incomingCalls(folder, uri, ctx) : [];
+      const deprecated = ctx.config.enabledKinds.warning ? deprecatedDiagnostics(uri, file) : [];
       return [...callers, ...deprecated];
     },
   };

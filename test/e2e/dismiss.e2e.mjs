@@ -27,7 +27,7 @@ async function showApplyDiscount() {
   return wb.waitForPanelItems({ file: FILE, symbol: AT.symbol });
 }
 
-test('a dismissed item disappears and stays dismissed after the window reloads', async () => {
+void test('a dismissed item disappears and stays dismissed after the window reloads', async () => {
   const before = await showApplyDiscount();
   const decision = before.items.find((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title));
   assert.ok(decision, `no ADR 0003 decision among ${JSON.stringify(before.items.map((i) => i.title))}`);

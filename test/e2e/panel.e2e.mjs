@@ -15,7 +15,7 @@ after(async () => {
   await closeAll();
 });
 
-test('the Proactive Context container shows the Suggestions webview with content', async () => {
+void test('the Proactive Context container shows the Suggestions webview with content', async () => {
   await wb.screenshot('workbench');
   await wb.openContainer('Proactive Context');
   await wb.waitForView('Suggestions');
@@ -24,7 +24,7 @@ test('the Proactive Context container shows the Suggestions webview with content
   await wb.screenshot('panel');
 });
 
-test('"Proactive Context: Refresh" runs from the command palette without an error', async () => {
+void test('"Proactive Context: Refresh" runs from the command palette without an error', async () => {
   const refresh = (manifest.contributes?.commands ?? []).find((c) => c.command === 'proactiveContext.refresh');
   assert.ok(refresh, 'package.json declares no proactiveContext.refresh command');
   assert.match(`${refresh.category}: ${refresh.title}`, /^Proactive Context: Refresh/);

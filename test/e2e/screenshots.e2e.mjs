@@ -51,7 +51,7 @@ async function waitForTheme(theme, timeoutMs = 20_000) {
   assert.fail(`the workbench is not painted in ${theme.name}: ${JSON.stringify(seen)}`);
 }
 
-test('the panel with the demo suggestions in the light and the dark theme', async () => {
+void test('the panel with the demo suggestions in the light and the dark theme', async () => {
   await wb.quickOpen(FILE);
   await wb.goToLine(18);
   await wb.openContainer();

@@ -62,7 +62,7 @@ async function listedInPalette() {
   return rows;
 }
 
-test('pin to chat on a suggestion creates a subscription', async () => {
+void test('pin to chat on a suggestion creates a subscription', async () => {
   await wb.quickOpen(FILE);
   await wb.goToLine(18);
   await wb.openContainer();
@@ -88,7 +88,7 @@ test('pin to chat on a suggestion creates a subscription', async () => {
   assert.ok(rows.some((r) => r.includes(ADR_PATH)), `List Subscriptions does not show ${ADR_PATH}: ${JSON.stringify(rows)}`);
 });
 
-test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () => {
+void test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () => {
   await wb.quickOpen(FILE);
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
   await wb.waitForNotification(`Subscribed: ${FILE}`);
@@ -116,7 +116,7 @@ test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () 
   assert.deepEqual(await wb.errorNotifications(), []);
 });
 
-test('a subscription survives a restart of the extension host', async () => {
+void test('a subscription survives a restart of the extension host', async () => {
   await wb.quickOpen('src/money.ts');
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
   await wb.waitForNotification('Subscribed: src/money.ts');

@@ -37,7 +37,7 @@ async function showPricingAt(at) {
   return wb.waitForPanelItems({ file: FILE, symbol: at.symbol });
 }
 
-test('the panel shows a decision, a recent change, a caller and the failing test for applyDiscount', async () => {
+void test('the panel shows a decision, a recent change, a caller and the failing test for applyDiscount', async () => {
   const snap = await showPricingAt(APPLY_DISCOUNT);
   await wb.screenshot('applyDiscount');
   const byType = (type) => snap.items.filter((i) => i.type === type);
@@ -65,7 +65,7 @@ test('the panel shows a decision, a recent change, a caller and the failing test
   assert.deepEqual(await wb.errorNotifications(), []);
 });
 
-test('moving the cursor between two functions updates the panel within a second', async () => {
+void test('moving the cursor between two functions updates the panel within a second', async () => {
   await showPricingAt(APPLY_DISCOUNT);
   const frame = await wb.panelFrame();
   // Record when the Enter of Go to Line goes down, in the workbench page.
@@ -160,7 +160,7 @@ test('moving the cursor between two functions updates the panel within a second'
   assert.ok(sorted.at(-1) < BAR_MS, `the panel took ${sorted.at(-1)} ms after the cursor stopped (bar: under ${BAR_MS} ms); samples ${sorted.join(', ')}`);
 });
 
-test('clicking the decision opens the ADR', async () => {
+void test('clicking the decision opens the ADR', async () => {
   const snap = await showPricingAt(APPLY_DISCOUNT);
   const decision = snap.items.find((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title));
   assert.ok(decision, 'no ADR 0003 decision to click');
@@ -169,7 +169,7 @@ test('clicking the decision opens the ADR', async () => {
   assert.ok(title.startsWith(ADR_FILE), `active tab: ${title}`);
 });
 
-test('clicking a caller opens cart.ts or checkout.ts at the calling line', async () => {
+void test('clicking a caller opens cart.ts or checkout.ts at the calling line', async () => {
   let snap = await showPricingAt(APPLY_DISCOUNT);
   const isCaller = (i) => i.type === 'related_code' && /src\/(cart|checkout)\.ts:\d+/.test(i.tooltip);
   if (!snap.items.some(isCaller)) {
@@ -188,7 +188,7 @@ test('clicking a caller opens cart.ts or checkout.ts at the calling line', async
   assert.match(source[Number(line) - 1], /applyDiscount\(/, `line ${line} of ${file} does not call applyDiscount`);
 });
 
-test('clicking a recent change opens its diff', async () => {
+void test('clicking a recent change opens its diff', async () => {
   const snap = await showPricingAt(APPLY_DISCOUNT);
   const change = snap.items.find((i) => i.type === 'change' && /Cap stacked discounts at 50%/.test(i.title));
   assert.ok(change, `no "Cap stacked discounts at 50%" change among ${JSON.stringify(snap.items.filter((i) => i.type === 'change').map((i) => i.title))}`);

@@ -41,7 +41,6 @@ function reportVsix() {
 // the e2e runner: "e2e: N passed, N failed"), so the closing line counts tests, not steps.
 const tests = { passed: 0, failed: 0, skipped: 0 };
 function countTests(text) {
-  // eslint-disable-next-line no-control-regex
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
   for (const m of plain.matchAll(/^\s*(\d+) (passing|failing|pending)\b/gm)) tests[m[2] === 'passing' ? 'passed' : m[2] === 'failing' ? 'failed' : 'skipped'] += Number(m[1]);
   for (const m of plain.matchAll(/^e2e: (\d+) passed, (\d+) failed/gm)) {

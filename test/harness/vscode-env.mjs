@@ -298,7 +298,7 @@ export function spawnGroup(cmd, args, { env, cwd, logFile, echo = false, prefix 
     child.on('error', (error) => resolve({ code: null, signal: null, error }));
     child.on('exit', (code, signal) => resolve({ code, signal }));
   });
-  exited.then(() => out?.end());
+  void exited.then(() => out?.end());
   if (child.pid) groups.set(child.pid, `${prefix}`);
   return { child, pid: child.pid, exited, stop: () => stopGroup(child.pid) };
 }
@@ -417,7 +417,7 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]
     }
     exiting = true;
     log(`${signal}: stopping`);
-    cleanupAll().finally(() => process.exit(code));
+    void cleanupAll().finally(() => process.exit(code));
   });
 }
 
@@ -432,7 +432,7 @@ export function runMain(main) {
     exiting = true;
     if (err instanceof HarnessError) process.stderr.write(`[harness] error: ${err.message}\n`);
     else process.stderr.write(`[harness] unexpected error: ${err?.stack ?? err}\n`);
-    cleanupAll().finally(() => process.exit(1));
+    void cleanupAll().finally(() => process.exit(1));
   };
   process.on('uncaughtException', onFatal);
   process.on('unhandledRejection', onFatal);

@@ -102,7 +102,7 @@ suite('language-model tools', () => {
     const big = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i}; // filler line ${i}`).join('\n') + '\n// BIG_FILE_TAIL_MARK\n';
     writeWorkspaceFile('src/big.ts', big);
     const result = await invokeTool('subscribe_file', { path: 'src/big.ts' });
-    assert.match(result, new RegExp(`holds ${big.length.toLocaleString('en-US')} characters; each turn includes only the first 2,000`));
+    assert.match(result, new RegExp(`holds ${big.length.toLocaleString('en-US')} characters; each turn includes the first 2,000`));
     const req = await ask(`@context ${QUESTION}`);
     const text = allText(req);
     assert.match(text, /\[truncated: showing [\d,]+ of [\d,]+ characters/);
@@ -121,7 +121,7 @@ suite('language-model tools', () => {
     await refused('subscribe_file', { path: 'src/a.ts', pattern: '([' }, /not a valid regular expression/);
     await refused('subscribe_file', { path: '../outside.ts' }, /outside the workspace/);
     await refused('subscribe_memory', { query: ' ' }, /needs "query"/);
-    await refused('unsubscribe', { id: 'nosuchid' }, /No subscription has the id "nosuchid"/);
+    await refused('unsubscribe', { id: 'nosuchid' }, /No subscription has the id “nosuchid”/);
     await refused('context_suggest', { path: 'src/does/not/exist.ts' }, /does not exist in the workspace/);
     assert.match(await invokeTool('list_subscriptions', {}), /No active subscriptions/);
   });
