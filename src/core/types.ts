@@ -39,9 +39,12 @@ export interface ProactiveQuery {
   sessionId?: string;
 }
 
+/** What made a suggestion: a file changing, the cursor on a symbol, editor activity, a new commit, a changed decision record, a test report, or someone asking. */
+export type TriggerType = 'file_change' | 'symbol_focus' | 'activity' | 'commit' | 'decision' | 'test_report' | 'manual';
+
 export interface ContextSuggestion {
   id: string;
-  trigger: { type: 'file_change' | 'symbol_focus' | 'activity' | 'time' | 'manual'; source: string };
+  trigger: { type: TriggerType; source: string };
   query: ProactiveQuery;
   items: SuggestionItem[];
   status: SuggestionStatus;

@@ -54,6 +54,11 @@ export class LiveResources {
       }),
     );
     this.disposables.push(this.service.onDidChangeWorkspaceData((paths) => this.onBatch({ paths: new Set(paths), unknown: false })));
+    this.disposables.push(
+      this.service.onDidChangeWatches(() => this.enqueue(() => this.checkList())),
+      // A firing (made here or by any other process on the workspace) updates its watch's resource.
+      this.service.onDidFireWatch((f) => this.enqueue(() => this.evaluate((ref) => ref.kind === 'watch' && ref.id === f.watchId))),
+    );
     this.enqueue(() => this.checkList(false));
   }
 
@@ -138,7 +143,7 @@ export class LiveResources {
   }
 
   private async checkList(announce = true): Promise<void> {
-    const ids = this.service.subscriptions().list.map((s) => s.id).sort().join('\n');
+    const ids = [...this.service.subscriptions().list.map((s) => s.id), ...this.service.watches().map((w) => `watch:${w.id}`)].sort().join('\n');
     const changed = this.listedIds !== undefined && ids !== this.listedIds;
     this.listedIds = ids;
     if (changed && announce) await this.notify.listChanged();

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { ContextSuggestion, DecisionRecord, Subscription } from '../core/api/types';
-import { describeSubscription } from '../core/api/messages';
-import { bounded, subscriptionJson, type McpService } from './service';
+import { describeSubscription, describeWatch } from '../core/api/messages';
+import { bounded, subscriptionJson, watchJson, type McpService, type WatchResourceJson } from './service';
 import {
   DECISIONS_URI,
   SUBSCRIPTIONS_URI,
@@ -12,6 +12,7 @@ import {
   invalidParams,
   parseResourceUri,
   subscriptionUri,
+  watchUri,
   type ResourceRef,
 } from './uris';
 
@@ -69,7 +70,25 @@ export class ResourceCatalog {
         description: `Current content of the subscription to ${describeSubscription(s)}, expires ${new Date(s.expiresAt).toISOString()}.`,
         mimeType: 'text/plain',
       })),
+      ...this.service.watches().map((w) => ({
+        uri: watchUri(w.id),
+        name: `Watch ${describeWatch(w)}`,
+        description: `The latest context pushed for the watch on ${describeWatch(w)}, and its settings; resources/subscribe to be told of each firing. Expires ${new Date(w.expiresAt).toISOString()}.`,
+        mimeType: 'application/json',
+      })),
     ];
+  }
+
+  /** A watch's resource body: the latest firing's trigger and items, and the watch's settings. */
+  readWatch(id: string): WatchResourceJson {
+    let r;
+    try {
+      r = this.service.readWatch(id);
+    } catch {
+      throw invalidParams(`No watch has the id ${id}; list_watches shows the watches in use.`);
+    }
+    const latest = r.latest?.suggestion ?? null;
+    return { watch: watchJson(r.watch, watchUri(id)), trigger: latest?.trigger ?? null, items: latest?.items ?? [], seq: r.latest?.seq ?? 0, firedAt: r.latest?.firedAt ?? null, latest };
   }
 
   templates(): ResourceTemplate[] {
@@ -91,6 +110,12 @@ export class ResourceCatalog {
         name: 'Decision record',
         description: 'One decision record by its number.',
         mimeType: 'text/markdown',
+      },
+      {
+        uriTemplate: URI_TEMPLATES.watch,
+        name: 'Watch',
+        description: 'The latest context a watch pushed (trigger and items) and its settings.',
+        mimeType: 'application/json',
       },
       {
         uriTemplate: URI_TEMPLATES.file,
@@ -128,6 +153,8 @@ export class ResourceCatalog {
         if (!d) throw invalidParams(`No decision numbered ${ref.number}.`);
         return { contents: [{ uri, mimeType: 'text/markdown', text: d.body }] };
       }
+      case 'watch':
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(this.readWatch(ref.id), null, 2) }] };
       case 'file': {
         let text: string;
         try {
@@ -172,6 +199,11 @@ export class ResourceCatalog {
         const d = await this.decision(ref.number);
         return d ? digest(d) : 'gone';
       }
+      case 'watch': {
+        const w = this.service.watches().find((x) => x.id === ref.id);
+        if (!w) return 'gone';
+        return `seq:${this.service.firingsSince(0, { watchIds: [ref.id], limit: 200 }).firings.at(-1)?.seq ?? 0}`;
+      }
       case 'file':
         try {
           return digest(await this.readFile(ref.path));
@@ -205,6 +237,7 @@ export class ResourceCatalog {
         return decisionDirs;
       }
       case 'subscriptions':
+      case 'watch':
         return [];
     }
   }

@@ -93,6 +93,8 @@ export function createMcpServer(service: McpService, logger: Logger = nullLogger
     subscribedUris: () => live.subscribedUris(),
     closed: closedPromise,
     async connect(transport) {
+      // Watches fire in this process too, so its clients hear of activity anywhere on the workspace.
+      service.startWatching();
       live.start();
       await mcp.connect(transport);
     },

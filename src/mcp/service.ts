@@ -1,5 +1,5 @@
 import type { ContextService } from '../core/api/contextService';
-import type { Subscription } from '../core/api/types';
+import type { ContextSuggestion, Subscription, Watch } from '../core/api/types';
 import { withTimeout } from '../core/api/types';
 
 /**
@@ -23,6 +23,14 @@ export type McpService = Pick<
   | 'fileChanged'
   | 'onDidChangeSubscriptions'
   | 'onDidChangeWorkspaceData'
+  | 'watch'
+  | 'watches'
+  | 'unwatch'
+  | 'readWatch'
+  | 'firingsSince'
+  | 'startWatching'
+  | 'onDidFireWatch'
+  | 'onDidChangeWatches'
 >;
 
 /** A subscription as MCP clients get it (JSON in tool results and `context://subscriptions`). */
@@ -59,4 +67,43 @@ export function subscriptionJson(s: Subscription): SubscriptionJson {
 /** Bounds one call to the service, so a stuck call fails clearly instead of hanging a client or the update queue. */
 export function bounded<T>(work: T | Promise<T>, what: string, timeoutMs: number): Promise<T> {
   return withTimeout(Promise.resolve(work), timeoutMs, { what });
+}
+
+/** A watch as MCP clients get it: its settings, its URI and when it expires. */
+export interface WatchJson {
+  id: string;
+  uri: string;
+  patterns: Watch['patterns'];
+  minRelevanceScore: number;
+  maxSuggestionsPerTrigger: number;
+  cooldownMs: number;
+  createdAt: number;
+  expiresAt: number;
+  lastTriggeredAt?: number;
+}
+
+export function watchJson(w: Watch, uri: string): WatchJson {
+  return {
+    id: w.id,
+    uri,
+    patterns: w.patterns,
+    minRelevanceScore: w.minRelevanceScore,
+    maxSuggestionsPerTrigger: w.maxSuggestionsPerTrigger,
+    cooldownMs: w.cooldownMs,
+    createdAt: w.createdAt,
+    expiresAt: w.expiresAt,
+    lastTriggeredAt: w.lastTriggeredAt,
+  };
+}
+
+/** What reading a watch's resource returns: the latest pushed suggestion (trigger and items) and the watch's settings. */
+export interface WatchResourceJson {
+  watch: WatchJson;
+  /** The latest firing's trigger and items (null until it fires). */
+  trigger: ContextSuggestion['trigger'] | null;
+  items: ContextSuggestion['items'];
+  /** Sequence number of the latest firing (0 until it fires); poll_updates cursors use the same numbers. */
+  seq: number;
+  firedAt: number | null;
+  latest: ContextSuggestion | null;
 }

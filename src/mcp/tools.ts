@@ -3,11 +3,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SubscriptionLimitError } from '../core/api/errors';
 import { UnknownSubscriptionError } from '../core/api/contextService';
-import { clip, describeSubscription, noSuchSubscription, removedAll, subscriptionLimit } from '../core/api/messages';
-import type { ContextSuggestion, Logger, SubscribeRequest, Subscription } from '../core/api/types';
+import { clip, describeSubscription, describeWatch, noSuchSubscription, noSuchWatch, removedAll, subscriptionLimit } from '../core/api/messages';
+import type { ContextSuggestion, Logger, SubscribeRequest, Subscription, WatchPattern } from '../core/api/types';
 import type { LiveResources, PollTracker } from './liveResources';
-import { bounded, subscriptionJson, type McpService } from './service';
-import { invalidParams, subscriptionUri, workspacePathFromInput } from './uris';
+import { bounded, subscriptionJson, watchJson, type McpService } from './service';
+import { invalidParams, subscriptionUri, watchUri, workspacePathFromInput } from './uris';
 
 /** Suggestion text for one tool answer stays readable in a chat. */
 const MAX_SUGGESTION_TEXT = 8000;
@@ -61,26 +61,59 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     'context_subscribe',
     {
       title: 'Watch for context',
-      description: 'Watch file globs, symbols or topics and get suggestions pushed when matching activity happens.',
+      description:
+        'Watch file globs, symbols or topics. When a matching file changes on disk, the user opens it or puts the cursor on a matching symbol in the editor, ' +
+        'or a new commit, decision record or test report matches, the context for it is pushed: resources/subscribe to the returned URI ' +
+        '(context://watch/<id>) to get notifications/resources/updated per firing, read it for the latest trigger and items, or call poll_updates with a cursor. ' +
+        'Each firing keeps items at or above minRelevanceScore, at most maxSuggestionsPerTrigger, then the watch stays quiet for cooldownMs. Watches expire 24 h after they were last read.',
       inputSchema: {
         patterns: z
-          .array(
-            z.object({
-              type: z.enum(['file', 'symbol', 'topic']),
-              pattern: z.string().min(1).max(512),
-              priority: z.number().int().min(0).max(100).optional(),
-            }),
-          )
-          .min(1)
-          .max(50),
-        minRelevanceScore: z.number().min(0).max(1).optional(),
-        maxSuggestionsPerTrigger: z.number().int().min(1).max(50).optional(),
-        cooldownMs: z.number().int().min(0).max(86_400_000).optional(),
+          .array(z.object({ type: z.string().describe('file (a glob), symbol (a name or path::name) or topic (words, or a "phrase")'), pattern: z.string() }))
+          .describe('What to follow: at least one, at most 20.'),
+        minRelevanceScore: z.number().optional().describe('0..1, default 0.3.'),
+        maxSuggestionsPerTrigger: z.number().optional().describe('1..50, default 5.'),
+        cooldownMs: z.number().optional().describe('0..86400000, default 5000.'),
       },
     },
     async (input) => {
-      const { id } = service.watch(input);
-      return result(`Watching ${input.patterns.map((p) => `${p.type} ${p.pattern}`).join(', ')} (id ${id}).`, { id });
+      const { watch, renewed } = service.watch({ ...input, patterns: input.patterns as WatchPattern[] });
+      await live.refreshList();
+      const uri = watchUri(watch.id);
+      return result(`${renewed ? 'Renewed' : 'Watching'} ${describeWatch(watch)} (id ${watch.id}). Subscribe to ${uri} to be told of each firing.`, { id: watch.id, uri, renewed, watch: watchJson(watch, uri) });
+    },
+  );
+
+  mcp.registerTool(
+    'unwatch',
+    {
+      title: 'Stop watching',
+      description: 'End a watch made with context_subscribe, by its id.',
+      inputSchema: { id: z.string().min(1).max(64) },
+      annotations: { destructiveHint: true, idempotentHint: true },
+    },
+    async ({ id }) => {
+      try {
+        service.unwatch(id);
+      } catch {
+        throw new Error(noSuchWatch(id, 'mcp'));
+      }
+      await live.refreshList();
+      return result(`Stopped watching ${id}.`, { id, removed: true });
+    },
+  );
+
+  mcp.registerTool(
+    'list_watches',
+    {
+      title: 'List watches',
+      description: 'Active watches with their patterns, settings, resource URI, expiry and when each last fired.',
+      inputSchema: {},
+      annotations: { readOnlyHint: true },
+    },
+    async () => {
+      const watches = service.watches();
+      const text = watches.length ? watches.map((w) => `${w.id}  ${describeWatch(w)}  ${watchUri(w.id)}  expires ${new Date(w.expiresAt).toISOString()}`).join('\n') : 'No active watches.';
+      return result(text, { watches: watches.map((w) => watchJson(w, watchUri(w.id))) });
     },
   );
 
@@ -193,18 +226,26 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       title: 'Poll for resource changes',
       description:
         'For clients that do not use resources/subscribe: the resource URIs whose content changed since your previous poll ' +
-        '(every listed resource, plus any URIs you pass, which are remembered for later polls). The first poll returns everything.',
-      inputSchema: { uris: z.array(z.string().min(1).max(4096)).max(100).optional().describe('Extra resource URIs to track.') },
+        '(every listed resource, plus any URIs you pass, which are remembered for later polls; the first poll returns everything), ' +
+        'and the watch firings after `cursor` (pass the cursor this call returns next time; 0 for all kept).',
+      inputSchema: {
+        uris: z.array(z.string().min(1).max(4096)).max(100).optional().describe('Extra resource URIs to track.'),
+        cursor: z.number().int().min(0).optional().describe('Return watch firings after this cursor.'),
+      },
       annotations: { readOnlyHint: true },
     },
-    async ({ uris }) => {
+    async ({ uris, cursor }) => {
       const r = await poller.poll(uris);
-      logger.trace(`mcp: poll found ${r.changed.length} changed`);
+      const since = service.firingsSince(cursor ?? 0);
+      logger.trace(`mcp: poll found ${r.changed.length} changed, ${since.firings.length} firing(s)`);
+      const firings = since.firings.map((f) => ({ seq: f.seq, watchId: f.watchId, uri: watchUri(f.watchId), firedAt: f.firedAt, trigger: f.suggestion.trigger, items: f.suggestion.items }));
       const lines = [
         r.changed.length ? `Changed${r.firstPoll ? ' (first poll)' : ''}:\n${r.changed.join('\n')}` : 'Nothing changed.',
         ...(r.removed.length ? [`Removed:\n${r.removed.join('\n')}`] : []),
+        ...(firings.length ? [`Watch firings:\n${firings.map((f) => `${f.seq} ${f.watchId} ${f.trigger.type} ${f.trigger.source} (${f.items.length} item${f.items.length === 1 ? '' : 's'})`).join('\n')}`] : []),
+        `Cursor: ${since.cursor}`,
       ];
-      return result(lines.join('\n'), { ...r });
+      return result(lines.join('\n'), { ...r, firings, cursor: since.cursor });
     },
   );
 }

@@ -11,7 +11,8 @@ export type ResourceRef =
   | { kind: 'suggestions'; path: string }
   | { kind: 'decisions' }
   | { kind: 'decision'; number: number }
-  | { kind: 'file'; path: string };
+  | { kind: 'file'; path: string }
+  | { kind: 'watch'; id: string };
 
 export const SUBSCRIPTIONS_URI = 'context://subscriptions';
 export const DECISIONS_URI = 'context://decisions';
@@ -21,6 +22,7 @@ export const URI_TEMPLATES = {
   suggestions: 'context://suggestions/{+path}',
   decision: 'context://decision/{number}',
   file: 'context://file/{+path}',
+  watch: 'context://watch/{id}',
 } as const;
 
 const ROOT_IS_NOT_A_FILE = 'The workspace root itself is not a file.';
@@ -28,9 +30,14 @@ const SUBSCRIPTION_PREFIX = 'context://subscription/';
 const SUGGESTIONS_PREFIX = 'context://suggestions/';
 const DECISION_PREFIX = 'context://decision/';
 const FILE_PREFIX = 'context://file/';
+const WATCH_PREFIX = 'context://watch/';
 
 export function subscriptionUri(id: string): string {
   return SUBSCRIPTION_PREFIX + encodeURIComponent(id);
+}
+
+export function watchUri(id: string): string {
+  return WATCH_PREFIX + encodeURIComponent(id);
 }
 
 export function suggestionsUri(relPath: string): string {
@@ -74,6 +81,11 @@ export function parseResourceUri(uri: string, root: string): ResourceRef {
     const id = decodeSegment(uri.slice(SUBSCRIPTION_PREFIX.length), uri);
     if (!/^[A-Za-z0-9._:-]{1,128}$/.test(id)) throw invalidParams(`Not a subscription id in ${uri}.`);
     return { kind: 'subscription', id };
+  }
+  if (uri.startsWith(WATCH_PREFIX)) {
+    const id = decodeSegment(uri.slice(WATCH_PREFIX.length), uri);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw invalidParams(`Not a watch id in ${uri}.`);
+    return { kind: 'watch', id };
   }
   if (uri.startsWith(DECISION_PREFIX)) {
     const raw = uri.slice(DECISION_PREFIX.length);

@@ -1,9 +1,6 @@
-import { existsSync, watch } from 'node:fs';
-import { join, sep } from 'node:path';
-import type { ContextService } from '../../core/api/contextService';
-import type { Logger } from '../../core/api/types';
 import { runStdioServer } from '../../mcp/server';
 import { loggerOf, noPositionals, withService, type CliCommand } from './command';
+import { watchWorkspace } from './watchCommands';
 
 export const mcp: CliCommand = {
   name: 'mcp',
@@ -25,20 +22,3 @@ export const mcp: CliCommand = {
     });
   },
 };
-
-/** Feeds file changes under the root to the engine so its index stays current while serving. */
-function watchWorkspace(service: ContextService, logger: Logger): () => void {
-  try {
-    const watcher = watch(service.root, { recursive: true }, (_event, name) => {
-      if (!name) return;
-      const rel = name.toString().split(sep).join('/');
-      if (/(^|\/)node_modules(\/|$)/.test(rel) || (rel.startsWith('.git/') && !/^\.git\/(HEAD|refs\/|packed-refs)/.test(rel))) return;
-      service.fileChanged(rel, !existsSync(join(service.root, rel)));
-    });
-    watcher.on('error', (err) => logger.warn(`File watching stopped: ${err.message}`));
-    return () => watcher.close();
-  } catch (err) {
-    logger.warn(`Cannot watch ${service.root} for changes (${(err as Error).message}); the index is refreshed when a client reads.`);
-    return () => undefined;
-  }
-}

@@ -5,7 +5,7 @@ import { openEngine, type EngineParts } from '../engine';
 import { runGit } from '../git/gitExec';
 import type { RefreshSummary } from '../indexer';
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
-import type { SuggestionSource, Watch, WatchPattern } from '../provider/provider';
+import type { SuggestionSource } from '../provider/provider';
 import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { StoreNotice } from '../store/store';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
@@ -13,6 +13,8 @@ import { SubscriptionError, type SubscribeRequest, type Subscription } from '../
 import { checkWorkspaceFile } from '../subscriptions/workspacePaths';
 import { withTimeout } from '../timeout';
 import type { ContextSuggestion, ProactiveQuery } from '../types';
+import { WatchService, type FiredWatch } from '../watches/watchService';
+import { WatchError, WatchStore, type Watch, type WatchInput } from '../watches/watchStore';
 import { buildChatContext } from './chatContext';
 import { ContextError, SubscriptionLimitError } from './errors';
 import { fileIsFolder, fileMissing, fileNotYetCreated, noSuchSubscription } from './messages';
@@ -38,8 +40,14 @@ export class UnknownSubscriptionError extends ContextError {
 export class ContextService {
   private readonly disposables: (() => void)[] = [];
   private disposed = false;
+  private readonly watchStore: WatchStore;
+  private readonly watching: WatchService;
+  private watchCount: { n: number; at: number } | undefined;
 
-  private constructor(private readonly parts: EngineParts) {}
+  private constructor(private readonly parts: EngineParts) {
+    this.watchStore = new WatchStore(parts.store, parts.clock, () => parts.config().subscriptions.expiryHours * 3600_000);
+    this.watching = new WatchService(parts, this.watchStore);
+  }
 
   /** Opens the workspace's state and wires the engine; heavy work starts only when asked. */
   static async open(options: OpenOptions): Promise<ContextService> {
@@ -83,9 +91,15 @@ export class ContextService {
     return this.parts.indexer.rebuildIndex(options);
   }
 
-  /** A file of the root changed on disk (root-relative path). */
+  /** A file of the root changed on disk (root-relative path): re-indexed, and told to every watch. */
   fileChanged(path: string, deleted = false): void {
     this.parts.indexer.fileChanged(path, deleted);
+    if (this.hasWatches()) this.watching.fileChanged(path, deleted);
+  }
+
+  /** Where the user is in the editor, told to every process's watches (an agent's in a terminal too). */
+  activity(place: Place): void {
+    if (this.hasWatches()) this.watching.activity({ path: place.file, line: place.line, symbol: place.symbol?.name ?? place.symbolName });
   }
 
   get indexingProgress(): IndexingProgress | undefined {
@@ -362,16 +376,79 @@ export class ContextService {
 
   // --- watches ---
 
-  watch(input: { patterns: WatchPattern[]; minRelevanceScore?: number; maxSuggestionsPerTrigger?: number; cooldownMs?: number }): Watch {
-    return this.parts.provider.addWatch(input);
+  /** Adds a watch (or renews the same one); throws WatchError for bad input or when 20 are active. */
+  watch(input: WatchInput): { watch: Watch; renewed: boolean } {
+    const r = this.watchStore.add(input);
+    this.watchCount = undefined;
+    this.watching.announceWatchesChanged();
+    return r;
   }
 
-  unwatch(id: string): void {
-    this.parts.provider.removeWatch(id);
+  /** Stops a watch; an unknown id throws WatchError and changes nothing. */
+  unwatch(id: string): Watch {
+    const w = this.watchStore.remove(id);
+    this.watchCount = undefined;
+    this.watching.announceWatchesChanged();
+    return w;
   }
 
+  unwatchAll(): number {
+    const n = this.watchStore.removeAll();
+    this.watchCount = undefined;
+    if (n) this.watching.announceWatchesChanged();
+    return n;
+  }
+
+  /** Active watches, oldest first. */
   watches(): Watch[] {
-    return this.parts.provider.listWatches();
+    return this.watchStore.list();
+  }
+
+  /** One watch and its newest firing; reading it renews it (someone still follows it). */
+  readWatch(id: string): { watch: Watch; latest?: FiredWatch } {
+    const watch = this.watchStore.get(id);
+    if (!watch) throw new WatchError('not_found', `No watch has the id “${id}”.`);
+    this.watchStore.renew(id);
+    const latest = this.watchStore.latestFiring(id);
+    return { watch, latest: latest ? { ...latest, watch } : undefined };
+  }
+
+  /** Firings after a cursor (0 for all kept), oldest first, and the cursor to pass next time. */
+  firingsSince(cursor: number, options: { watchIds?: readonly string[]; limit?: number } = {}): { firings: FiredWatch[]; cursor: number } {
+    const byId = new Map(this.watchStore.list().map((w) => [w.id, w]));
+    const firings = this.watchStore.firingsSince(cursor, options).flatMap((f) => {
+      const watch = byId.get(f.watchId);
+      return watch ? [{ ...f, watch }] : [];
+    });
+    return { firings, cursor: Math.max(cursor, this.watchStore.lastSeq()) };
+  }
+
+  /**
+   * Evaluates watches in this process from now on: events any process publishes (file changes,
+   * editor activity) fire matching watches, each firing stored once and announced to all.
+   */
+  startWatching(): void {
+    this.watching.start();
+  }
+
+  /** A watch fired (in this process or another), once this process started watching. */
+  onDidFireWatch(listener: (f: FiredWatch) => void): Disposable {
+    return this.watching.onDidFire(listener);
+  }
+
+  /** Watches were added, removed or renewed, here or in another process. */
+  onDidChangeWatches(listener: () => void): Disposable {
+    return this.watching.onDidChangeWatches(() => {
+      this.watchCount = undefined;
+      listener();
+    });
+  }
+
+  /** Whether any watch is active, looked up at most once a second (publishing costs a write). */
+  private hasWatches(): boolean {
+    const now = Date.now();
+    if (!this.watchCount || now - this.watchCount.at > 1000) this.watchCount = { n: this.safe(() => this.watchStore.list().length, 0), at: now };
+    return this.watchCount.n > 0;
   }
 
   // --- lifecycle ---
@@ -384,6 +461,7 @@ export class ContextService {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.watching.dispose();
     for (const d of this.disposables.splice(0).reverse()) {
       try {
         d();

@@ -6,6 +6,7 @@ import { StoreSchemaError } from '../store/store';
 import { SubscriptionError, type Subscription } from '../subscriptions/registry';
 import { WorkspacePathError } from '../subscriptions/workspacePaths';
 import { CancelledError, TimeoutError } from '../timeout';
+import { WatchError } from '../watches/watchStore';
 
 export type ContextErrorReason = 'invalid' | 'not_found' | 'outside_workspace' | 'secret' | 'limit' | 'no_folder' | 'unavailable';
 
@@ -34,7 +35,7 @@ export class SubscriptionLimitError extends ContextError {
   }
 }
 
-const USER_FACING = [ContextError, SubscriptionError, WorkspacePathError, MemoryError, ProviderError, DecisionWriteError, LockTimeoutError, StoreSchemaError, TimeoutError, CancelledError];
+const USER_FACING = [ContextError, WatchError, SubscriptionError, WorkspacePathError, MemoryError, ProviderError, DecisionWriteError, LockTimeoutError, StoreSchemaError, TimeoutError, CancelledError];
 
 /** The message for errors the user can act on; undefined for bugs (log those with their stack). */
 export function userMessageOf(err: unknown): string | undefined {

@@ -6,7 +6,7 @@
 import { formatDuration, plural } from '../text';
 import type { SubscriptionLimitError } from './errors';
 import type { Subscription } from '../subscriptions/registry';
-import type { SubscribeOutcome } from './types';
+import type { SubscribeOutcome, Watch } from './types';
 
 /** Where a message is read: decides how "what to do next" is worded. */
 export type Surface = 'chat' | 'palette' | 'tool' | 'mcp' | 'cli';
@@ -81,6 +81,22 @@ export function subscribed(outcome: SubscribeOutcome, now: number, options: { wh
   }
   lines.push(activeCount(outcome.limit.active, outcome.limit.max));
   return lines;
+}
+
+/** A watch in a few words: what it follows. */
+export function describeWatch(w: Watch): string {
+  return w.patterns.map((p) => (p.type === 'topic' ? `topic “${p.pattern}”` : `${p.type} ${p.pattern}`)).join(', ');
+}
+
+export function noSuchWatch(id: string, surface: Surface): string {
+  const how: Record<Surface, string> = {
+    chat: 'the panel’s Watching section shows them',
+    palette: 'the panel’s Watching section shows them',
+    tool: 'call list_watches to see them',
+    mcp: 'list_watches shows them',
+    cli: '`proactive-context watches` lists them',
+  };
+  return `No watch has the id “${id}”; ${how[surface]}. Nothing was changed.`;
 }
 
 export function removedSubscription(s: Subscription): string {

@@ -5,14 +5,15 @@
  */
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
 import type { AssembledPrompt, ChatTurn, LedgerCut, LedgerEntry, LedgerSource, PromptLedger, PromptMessage } from '../prompt/promptAssembler';
-import type { ProviderMetrics, SuggestionSource, SourceContext as ProviderSourceContext, Watch, WatchPattern } from '../provider/provider';
+import type { ProviderMetrics, SuggestionSource, SourceContext as ProviderSourceContext } from '../provider/provider';
+import type { Watch, WatchFiring, WatchInput, WatchPattern } from '../watches/watchStore';
 import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { LineRange, SubscribeRequest, Subscription, SubscriptionKind } from '../subscriptions/registry';
 import type { StoreNotice } from '../store/store';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
-import type { ContextSuggestion, SuggestionItem } from '../types';
+import type { ContextSuggestion, SuggestionItem, TriggerType } from '../types';
 
 export type {
   AssembledPrompt,
@@ -39,8 +40,11 @@ export type {
   SubscriptionKind,
   SuggestionItem,
   SuggestionSource,
+  TriggerType,
   TextModel,
   Watch,
+  WatchFiring,
+  WatchInput,
   WatchPattern,
 };
 
@@ -68,11 +72,9 @@ export interface Place {
   recentFiles?: readonly string[];
 }
 
-export type SuggestTrigger = ContextSuggestion['trigger']['type'];
-
 export interface SuggestOptions {
   signal?: AbortSignal;
-  trigger?: SuggestTrigger;
+  trigger?: TriggerType;
   /** Keep the suggestion for feedback and metrics (default true). */
   record?: boolean;
 }
@@ -175,4 +177,5 @@ export { MemoryLogger, nullLogger, StderrLogger } from '../logger';
 export { defaultConfig, resolveConfig } from '../config';
 export { resolveStateDir, toRelative } from '../paths';
 export { SUBSCRIPTION_KINDS } from '../subscriptions/registry';
+export { WATCH_LIMITS, WATCH_PATTERN_TYPES } from '../watches/watchStore';
 export { CancelledError, TimeoutError, withTimeout, withTimeoutOr } from '../timeout';

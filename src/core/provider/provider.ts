@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import picomatch from 'picomatch';
 import type { CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
 import type { Store } from '../store/store';
@@ -36,30 +35,6 @@ export interface SuggestionSource {
 
 /** Port: finds the definition enclosing a line (code index or editor symbols). */
 export type SymbolResolver = (file: string, line: number) => { name: string; startLine: number; endLine: number } | undefined;
-
-export interface WatchPattern {
-  type: 'file' | 'symbol' | 'topic';
-  pattern: string;
-  priority?: number;
-}
-
-export interface Watch {
-  id: string;
-  patterns: WatchPattern[];
-  minRelevanceScore: number;
-  maxSuggestionsPerTrigger: number;
-  cooldownMs: number;
-  lastTriggeredAt?: number;
-  enabled: boolean;
-  createdAt: number;
-}
-
-export interface WatchEvent {
-  watch: Watch;
-  suggestionId: string;
-  matched: WatchPattern[];
-  items: SuggestionItem[];
-}
 
 export interface ProviderMetrics {
   count: number;
@@ -102,7 +77,6 @@ interface Candidates {
  */
 export class ProactiveContextProvider {
   private readonly lastShown = new Map<string, number>();
-  private readonly watchListeners = new Set<(e: WatchEvent) => void>();
   private readonly candidates = new Map<string, Candidates>();
 
   constructor(
@@ -147,7 +121,6 @@ export class ProactiveContextProvider {
     const recorded = options.record !== false;
     if (recorded) this.record(suggestion, contextKey);
     this.remember(suggestion.id, { ctx: { query: q, symbolRange, config, now }, items: raw, notes, contextKey, recorded });
-    this.triggerWatches(suggestion);
     return suggestion;
   }
 
@@ -264,70 +237,6 @@ export class ProactiveContextProvider {
         scoreVersusUse,
       };
     });
-  }
-
-  // --- watch subscriptions (seed's ContextSubscription) ---
-
-  addWatch(input: { patterns: WatchPattern[]; minRelevanceScore?: number; maxSuggestionsPerTrigger?: number; cooldownMs?: number }): Watch {
-    if (!Array.isArray(input.patterns) || input.patterns.length === 0) throw new ProviderError('A watch needs at least one pattern.');
-    if (input.patterns.length > 20) throw new ProviderError('A watch takes at most 20 patterns.');
-    for (const p of input.patterns) {
-      if (!p || !['file', 'symbol', 'topic'].includes(p.type)) throw new ProviderError(`Unknown watch pattern type '${(p as WatchPattern)?.type}': use file, symbol or topic.`);
-      if (typeof p.pattern !== 'string' || !p.pattern.trim() || p.pattern.length > 500) throw new ProviderError('Each watch pattern needs a non-empty pattern of at most 500 characters.');
-      if (p.type === 'symbol') {
-        try {
-          new RegExp(p.pattern);
-        } catch (err) {
-          throw new ProviderError(`Invalid symbol regex '${p.pattern}': ${(err as Error).message}`);
-        }
-      }
-    }
-    const watch: Watch = {
-      id: newId('w'),
-      patterns: input.patterns.map((p) => ({ type: p.type, pattern: p.pattern, priority: p.priority ?? 1 })),
-      minRelevanceScore: clampNumber(input.minRelevanceScore, 0, 1, 0.5),
-      maxSuggestionsPerTrigger: Math.round(clampNumber(input.maxSuggestionsPerTrigger, 1, 50, 5)),
-      cooldownMs: Math.round(clampNumber(input.cooldownMs, 0, 86_400_000, 5000)),
-      enabled: true,
-      createdAt: this.clock(),
-    };
-    this.store.write((db) =>
-      db.run('INSERT INTO watches (id, patterns, min_score, max_per_trigger, cooldown_ms, enabled, created_at) VALUES (?, ?, ?, ?, ?, 1, ?)', [
-        watch.id,
-        JSON.stringify(watch.patterns),
-        watch.minRelevanceScore,
-        watch.maxSuggestionsPerTrigger,
-        watch.cooldownMs,
-        watch.createdAt,
-      ]),
-    );
-    return watch;
-  }
-
-  removeWatch(id: string): void {
-    const exists = this.store.read((db) => one(db, 'SELECT id FROM watches WHERE id = ?', [id]));
-    if (!exists) throw new ProviderError(`No watch with id '${id}'.`);
-    this.store.write((db) => db.run('DELETE FROM watches WHERE id = ?', [id]));
-  }
-
-  listWatches(): Watch[] {
-    return this.store.read((db) =>
-      all<{ id: string; patterns: string; min_score: number; max_per_trigger: number; cooldown_ms: number; last_triggered_at: number | null; enabled: number; created_at: number }>(db, 'SELECT * FROM watches ORDER BY created_at').map((r) => ({
-        id: r.id,
-        patterns: JSON.parse(r.patterns) as WatchPattern[],
-        minRelevanceScore: Number(r.min_score),
-        maxSuggestionsPerTrigger: Number(r.max_per_trigger),
-        cooldownMs: Number(r.cooldown_ms),
-        lastTriggeredAt: r.last_triggered_at === null ? undefined : Number(r.last_triggered_at),
-        enabled: r.enabled === 1,
-        createdAt: Number(r.created_at),
-      })),
-    );
-  }
-
-  onWatchTriggered(listener: (e: WatchEvent) => void): { dispose(): void } {
-    this.watchListeners.add(listener);
-    return { dispose: () => this.watchListeners.delete(listener) };
   }
 
   // --- internals ---
@@ -486,32 +395,6 @@ export class ProactiveContextProvider {
     });
     return { ...item, status: action };
   }
-
-  private triggerWatches(s: ContextSuggestion): void {
-    if (this.watchListeners.size === 0) return;
-    const watches = this.listWatches().filter((w) => w.enabled);
-    const now = s.createdAt;
-    for (const watch of watches) {
-      if (watch.lastTriggeredAt !== undefined && now - watch.lastTriggeredAt < watch.cooldownMs) continue;
-      const matched = watch.patterns.filter((p) => matchesWatch(p, s));
-      if (matched.length === 0) continue;
-      const topic = matched.filter((p) => p.type === 'topic');
-      const items = s.items
-        .filter((i) => i.relevanceScore >= watch.minRelevanceScore)
-        .filter((i) => topic.length === 0 || matched.some((p) => p.type !== 'topic') || topic.some((p) => topicMatches(p.pattern, i)))
-        .slice(0, watch.maxSuggestionsPerTrigger);
-      if (items.length === 0) continue;
-      this.store.write((db) => db.run('UPDATE watches SET last_triggered_at = ? WHERE id = ?', [now, watch.id]));
-      const event: WatchEvent = { watch: { ...watch, lastTriggeredAt: now }, suggestionId: s.id, matched, items };
-      for (const l of this.watchListeners) {
-        try {
-          l(event);
-        } catch (err) {
-          this.logger.warn(`A watch listener failed: ${(err as Error).message}`);
-        }
-      }
-    }
-  }
 }
 
 export interface SuggestionItemRef {
@@ -521,28 +404,6 @@ export interface SuggestionItemRef {
   title: string;
   score: number;
   status: string;
-}
-
-function matchesWatch(p: WatchPattern, s: ContextSuggestion): boolean {
-  if (p.type === 'file') return !!s.query.currentFile && picomatch.isMatch(s.query.currentFile, p.pattern, { dot: true });
-  if (p.type === 'symbol') {
-    if (!s.query.currentSymbol) return false;
-    try {
-      return new RegExp(p.pattern).test(s.query.currentSymbol);
-    } catch {
-      return false;
-    }
-  }
-  return s.items.some((i) => topicMatches(p.pattern, i));
-}
-
-function topicMatches(topic: string, item: SuggestionItem): boolean {
-  const text = `${item.title} ${item.summary} ${item.reason}`.toLowerCase();
-  return topic
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((w) => text.includes(w));
 }
 
 function contextKeyOf(q: ProactiveQuery): string {
@@ -563,7 +424,3 @@ function round(n: number): number {
   return roundTo(n, 3);
 }
 
-function clampNumber(v: number | undefined, lo: number, hi: number, fallback: number): number {
-  if (v === undefined || !Number.isFinite(v)) return fallback;
-  return Math.min(hi, Math.max(lo, v));
-}

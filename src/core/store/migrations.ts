@@ -80,6 +80,21 @@ export const durableMigrations: readonly string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  // 2: watches that push: scope and expiry like subscriptions, the last event they fired on, and their firings.
+  `
+  ALTER TABLE watches ADD COLUMN scope TEXT NOT NULL DEFAULT 'workspace';
+  ALTER TABLE watches ADD COLUMN pattern_key TEXT NOT NULL DEFAULT '';
+  ALTER TABLE watches ADD COLUMN renewed_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE watches ADD COLUMN last_event TEXT;
+  UPDATE watches SET renewed_at = created_at;
+  CREATE TABLE watch_firings (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    watch_id TEXT NOT NULL,
+    fired_at INTEGER NOT NULL,
+    suggestion TEXT NOT NULL
+  );
+  CREATE INDEX watch_firings_watch ON watch_firings (watch_id, seq);
+  `,
 ];
 
 export const indexMigrations: readonly string[] = [

@@ -123,6 +123,22 @@ export class Store {
     return result;
   }
 
+  /**
+   * Reads and changes durable data as one step no other process can interleave with: under the
+   * lock, on the newest file, saved before the lock is released. For check-then-act changes (a
+   * limit, a claim) that must hold across processes; returns what `op` returns.
+   */
+  transact<T>(op: DurableOp<T>): T {
+    this.assertOpen();
+    return this.withDurableLock(() => {
+      if (this.changedOnDisk()) this.reloadDurable();
+      const result = transaction(this.durableDb, () => op(this.durableDb));
+      this.durableDirty = true;
+      this.saveDurableLocked();
+      return result;
+    });
+  }
+
   /** The rebuildable index cache. Call markIndexDirty() after changing it. */
   get index(): Database {
     this.assertOpen();
@@ -226,14 +242,21 @@ export class Store {
     if (!this.durableDirty) return;
     this.withDurableLock(() => {
       if (this.changedOnDisk()) this.reloadDurable();
-      const data = this.durableDb.export();
-      writeFileAtomic(this.durablePath, data);
-      // A second copy lets a later corruption of the main file be recovered without loss.
-      writeFileAtomic(this.durablePath + '.bak', data);
-      this.seen = stamp(this.durablePath);
-      this.pending = [];
-      this.durableDirty = false;
+      this.saveDurableLocked();
     });
+  }
+
+  /** Writes the durable database and its copy; the caller holds the lock and has the newest data. */
+  private saveDurableLocked(): void {
+    clearTimeout(this.durableTimer);
+    this.durableTimer = undefined;
+    const data = this.durableDb.export();
+    writeFileAtomic(this.durablePath, data);
+    // A second copy lets a later corruption of the main file be recovered without loss.
+    writeFileAtomic(this.durablePath + '.bak', data);
+    this.seen = stamp(this.durablePath);
+    this.pending = [];
+    this.durableDirty = false;
   }
 
   private flushIndex(): void {

@@ -28,7 +28,6 @@ function counted(service: ContextService): McpService & { listeners(): number } 
   return {
     root: service.root,
     suggestForInput: (input, options) => service.suggestForInput(input, options),
-    watch: (input) => service.watch(input),
     subscribe: (request, options) => service.subscribe(request, options),
     unsubscribe: (id) => service.unsubscribe(id),
     unsubscribeAll: () => service.unsubscribeAll(),
@@ -41,6 +40,14 @@ function counted(service: ContextService): McpService & { listeners(): number } 
     fileChanged: (path, deleted) => service.fileChanged(path, deleted),
     onDidChangeSubscriptions: (l) => track(service.onDidChangeSubscriptions(l)),
     onDidChangeWorkspaceData: (l) => track(service.onDidChangeWorkspaceData(l)),
+    watch: (input) => service.watch(input),
+    watches: () => service.watches(),
+    unwatch: (id) => service.unwatch(id),
+    readWatch: (id) => service.readWatch(id),
+    firingsSince: (cursor, options) => service.firingsSince(cursor, options),
+    startWatching: () => service.startWatching(),
+    onDidFireWatch: (l) => track(service.onDidFireWatch(l)),
+    onDidChangeWatches: (l) => track(service.onDidChangeWatches(l)),
     listeners: () => live,
   };
 }
@@ -130,7 +137,8 @@ describe('MCP server and engine events', function () {
     await client.subscribeResource({ uri: 'context://file/src/util.ts' });
     await client.subscribeResource({ uri: 'context://decisions' });
     assert.deepEqual(server.subscribedUris(), ['context://file/src/util.ts', 'context://decisions']);
-    assert.equal(backend.listeners(), 2);
+    // Subscriptions, workspace data, watch firings and watch changes.
+    assert.equal(backend.listeners(), 4);
     await client.close();
     await server.closed;
     assert.deepEqual(server.subscribedUris(), []);

@@ -58,12 +58,14 @@ describe('MCP server over stdio', function () {
       'context_subscribe',
       'context_suggest',
       'list_subscriptions',
+      'list_watches',
       'poll_updates',
       'subscribe_file',
       'subscribe_memory',
       'suggestion_feedback',
       'unsubscribe',
       'unsubscribe_all',
+      'unwatch',
     ]);
     const subscribeFile = tools.find((t) => t.name === 'subscribe_file')!;
     assert.deepEqual(subscribeFile.inputSchema.required, ['path']);
@@ -71,7 +73,7 @@ describe('MCP server over stdio', function () {
     const resources = (await s.client.listResources()).resources.map((r) => r.uri);
     assert.deepEqual(resources, ['context://subscriptions', 'context://decisions']);
     const templates = (await s.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    assert.deepEqual(templates, ['context://subscription/{id}', 'context://suggestions/{+path}', 'context://decision/{number}', 'context://file/{+path}']);
+    assert.deepEqual(templates, ['context://subscription/{id}', 'context://suggestions/{+path}', 'context://decision/{number}', 'context://watch/{id}', 'context://file/{+path}']);
   });
 
   it('ranks suggestions for a file and line, as text and as structured JSON', async () => {
@@ -250,7 +252,7 @@ describe('MCP server over stdio', function () {
       ['unsubscribe', {}, /id/],
       ['suggestion_feedback', { suggestionId: 'x', itemIndex: 0, action: 'loved' }, /action/],
       ['suggestion_feedback', { suggestionId: 'x', itemIndex: -1, action: 'used' }, /itemIndex/],
-      ['context_subscribe', { patterns: [] }, /patterns/],
+      ['context_subscribe', { patterns: [] }, /at least one pattern/],
       ['context_subscribe', { patterns: [{ type: 'file', pattern: 'src/**' }], minRelevanceScore: 2 }, /minRelevanceScore/],
       ['poll_updates', { uris: ['context://nowhere'] }, /Unknown resource context:\/\/nowhere/],
     ];
@@ -317,7 +319,7 @@ describe('MCP server over stdio', function () {
     const first = await call(s, 'poll_updates', { uris: ['context://file/src/util.ts'] });
     assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), ['context://decisions', 'context://file/src/util.ts', 'context://subscriptions']);
     const quiet = await call(s, 'poll_updates');
-    assert.deepEqual(quiet.structuredContent, { changed: [], removed: [], firstPoll: false });
+    assert.deepEqual(quiet.structuredContent, { changed: [], removed: [], firstPoll: false, firings: [], cursor: 0 });
     assert.match(text(quiet), /Nothing changed/);
 
     const sub = await call(s, 'subscribe_file', { path: 'src/auth/AuthService.ts' });
@@ -328,7 +330,7 @@ describe('MCP server over stdio', function () {
 
     await call(s, 'unsubscribe_all');
     const gone = await call(s, 'poll_updates');
-    assert.deepEqual(gone.structuredContent, { changed: ['context://subscriptions'], removed: [subUri], firstPoll: false });
+    assert.deepEqual(gone.structuredContent, { changed: ['context://subscriptions'], removed: [subUri], firstPoll: false, firings: [], cursor: 0 });
   });
 
   it('caps resource subscriptions per client with a message naming the limit', async () => {

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEngine, type EngineParts } from '../../../src/core/engine';
 import { MemoryLogger } from '../../../src/core/logger';
-import type { WatchEvent } from '../../../src/core/provider/provider';
 import type { ContextSuggestion, SuggestionItem } from '../../../src/core/types';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
@@ -154,27 +153,6 @@ describe('ProactiveContextProvider on a real repository', function () {
       assert.ok(s.items.every((i) => i.relevanceScore >= 0.5));
     } finally {
       engine.setConfig({ minRelevanceScore: 0 });
-    }
-  });
-
-  it('pushes watch events for matching activity, at most maxSuggestionsPerTrigger, with a cooldown', async () => {
-    const events: WatchEvent[] = [];
-    const sub = engine.provider.onWatchTriggered((e) => events.push(e));
-    const watch = engine.provider.addWatch({ patterns: [{ type: 'file', pattern: 'src/**/*.ts' }], minRelevanceScore: 0.3, maxSuggestionsPerTrigger: 2, cooldownMs: 60_000 });
-    try {
-      await engine.provider.suggest({ currentFile: 'README.md' });
-      assert.equal(events.length, 0, 'README.md does not match src/**/*.ts');
-      await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
-      assert.equal(events.length, 1);
-      assert.equal(events[0].watch.id, watch.id);
-      assert.ok(events[0].items.length > 0 && events[0].items.length <= 2);
-      assert.ok(events[0].items.every((i) => i.relevanceScore >= 0.3));
-      await engine.provider.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
-      assert.equal(events.length, 1, 'the cooldown holds the second trigger back');
-      assert.throws(() => engine.provider.addWatch({ patterns: [{ type: 'symbol', pattern: '(' }] }), /Invalid symbol regex/);
-    } finally {
-      sub.dispose();
-      engine.provider.removeWatch(watch.id);
     }
   });
 

@@ -1,0 +1,370 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EngineParts } from '../engine';
+import { EventLog, type FileChange, type LoggedEvent, type WorkspaceEvent } from '../events/eventLog';
+import { runGit } from '../git/gitExec';
+import { Emitter } from '../indexer';
+import type { ContextSuggestion, SuggestionItem } from '../types';
+import { compileGlob, type GlobMatcher } from './glob';
+import type { Watch, WatchFiring, WatchPattern, WatchStore } from './watchStore';
+
+export type TriggerType = 'file_change' | 'symbol_focus' | 'activity' | 'commit' | 'decision' | 'test_report';
+
+/** Something that happened, as a watch sees it: what it names, the files it touches and its words. */
+export interface Trigger {
+  type: TriggerType;
+  /** What it names (a path, `path#symbol`, a commit, a record, a report). */
+  source: string;
+  /** Identity of the event: a watch fires at most once per key, whichever process sees it first. */
+  key: string;
+  files: string[];
+  symbol?: string;
+  line?: number;
+  /** Words a topic is looked for in (commit message, record text, test failures). */
+  text?: string;
+  /** Where the provider is asked for context. */
+  focus?: { file: string; line?: number; symbol?: string };
+  /** Items the trigger itself brings (the commit, the record, the failures). */
+  lead?: SuggestionItem[];
+}
+
+export interface FiredWatch extends WatchFiring {
+  watch: Watch;
+}
+
+const MAX_FILES_PER_EVENT = 200;
+const MAX_FILES_PER_BATCH = 2000;
+const BATCH_MS = 30;
+const SEEN_KEYS = 2000;
+const MAX_COMMITS = 20;
+
+/**
+ * Makes watches push: publishes what this process sees (file changes, editor activity) to the
+ * workspace's event log, tails the log for what every process sees, and fires each matching watch
+ * once per event (claimed in the shared store), storing a ContextSuggestion for the trigger.
+ */
+export class WatchService {
+  private readonly fired = new Emitter<FiredWatch>();
+  private readonly changed = new Emitter<void>();
+  private readonly log: EventLog;
+  private tail: { dispose(): void } | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private readonly seen = new Set<string>();
+  private pendingFiles = new Map<string, FileChange>();
+  private batchTimer: NodeJS.Timeout | undefined;
+  private head: string | undefined;
+  private matchers = new Map<string, GlobMatcher>();
+  private disposed = false;
+
+  constructor(
+    private readonly parts: EngineParts,
+    private readonly watches: WatchStore,
+  ) {
+    this.log = new EventLog(parts.stateDir, { logger: parts.logger, clock: parts.clock });
+  }
+
+  /** Starts evaluating watches in this process (idempotent). */
+  start(): void {
+    if (this.tail || this.disposed) return;
+    void this.currentHead().then((h) => (this.head ??= h));
+    this.tail = this.log.tail((events) => {
+      for (const e of events) this.enqueue(() => this.handle(e));
+    });
+  }
+
+  get started(): boolean {
+    return this.tail !== undefined;
+  }
+
+  /** Fires in every process that started watching, for a firing made by any process. */
+  onDidFire(listener: (f: FiredWatch) => void): { dispose(): void } {
+    return this.fired.on(listener);
+  }
+
+  /** Watches were added, removed or renewed, here or in another process. */
+  onDidChangeWatches(listener: () => void): { dispose(): void } {
+    return this.changed.on(listener);
+  }
+
+  /** Tells every process that watches changed. */
+  announceWatchesChanged(): void {
+    this.log.append({ type: 'watches_changed' });
+  }
+
+  /** A file changed on disk (root-relative). Batched briefly, then published with its mtime and size. */
+  fileChanged(path: string, deleted = false): void {
+    if (this.disposed || this.pendingFiles.size >= MAX_FILES_PER_BATCH) return;
+    let change: FileChange = { path, deleted: deleted || undefined };
+    if (!deleted) {
+      try {
+        const st = statSync(join(this.parts.root, path), { throwIfNoEntry: false });
+        if (st?.isDirectory()) return;
+        change = st ? { path, mtimeMs: Math.round(st.mtimeMs), size: st.size } : { path, deleted: true };
+      } catch {
+        // Unreadable now: published without a stamp.
+      }
+    }
+    this.pendingFiles.set(path, change);
+    this.batchTimer ??= setTimeout(() => this.flushFiles(), BATCH_MS);
+    this.batchTimer.unref?.();
+  }
+
+  /** Where the user is in the editor, for watches made anywhere (an agent in a terminal included). */
+  activity(place: { path: string; line?: number; symbol?: string }): void {
+    if (!this.disposed) this.log.append({ type: 'activity', path: place.path, line: place.line, symbol: place.symbol });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.batchTimer);
+    this.tail?.dispose();
+  }
+
+  private flushFiles(): void {
+    this.batchTimer = undefined;
+    const files = [...this.pendingFiles.values()];
+    this.pendingFiles.clear();
+    for (let i = 0; i < files.length; i += MAX_FILES_PER_EVENT) this.log.append({ type: 'file_change', files: files.slice(i, i + MAX_FILES_PER_EVENT) });
+  }
+
+  private enqueue(fn: () => Promise<void>): void {
+    this.chain = this.chain.then(fn).catch((err: Error) => this.parts.logger.warn(`A watch could not be evaluated: ${err.message}`));
+  }
+
+  private async handle(e: LoggedEvent): Promise<void> {
+    if (this.disposed) return;
+    switch (e.type) {
+      case 'watches_changed':
+        this.changed.fire();
+        return;
+      case 'watch_fired': {
+        const firing = this.watches.firingsSince(e.seq - 1, { watchIds: [e.watchId], limit: 1 })[0];
+        const watch = this.watches.get(e.watchId);
+        if (firing && watch && firing.seq === e.seq) this.fired.fire({ ...firing, watch });
+        return;
+      }
+      default: {
+        const active = this.watches.list();
+        if (!active.length) return;
+        for (const trigger of await this.triggersOf(e)) {
+          if (this.seen.has(trigger.key)) continue;
+          this.remember(trigger.key);
+          for (const watch of active) {
+            const matched = watch.patterns.filter((p) => this.matches(p, trigger));
+            if (matched.length) await this.fire(watch, matched, trigger);
+          }
+        }
+      }
+    }
+  }
+
+  private remember(key: string): void {
+    this.seen.add(key);
+    if (this.seen.size > SEEN_KEYS) this.seen.delete(this.seen.values().next().value as string);
+  }
+
+  /** What an event means for watches: file changes split into plain changes, records, reports and commits. */
+  private async triggersOf(e: LoggedEvent): Promise<Trigger[]> {
+    if (e.type === 'activity') {
+      const symbol = e.symbol || undefined;
+      return [
+        {
+          type: symbol ? 'symbol_focus' : 'activity',
+          source: symbol ? `${e.path}#${symbol}` : e.path,
+          key: `a:${e.id}`,
+          files: [e.path],
+          symbol,
+          line: e.line,
+          focus: { file: e.path, line: e.line, symbol },
+        },
+      ];
+    }
+    if (e.type !== 'file_change') return [];
+    const out: Trigger[] = [];
+    let gitMoved = false;
+    const changes = Array.isArray(e.files) ? e.files.filter((f) => f && typeof f.path === 'string') : [];
+    const decisionPaths = new Set<string>();
+    const reportPaths = new Set<string>();
+    if (changes.some((f) => /\.(md|mdx|markdown|rst)$/i.test(f.path))) {
+      await this.parts.decisions.refresh().catch(() => undefined);
+      for (const d of this.parts.decisions.list()) decisionPaths.add(d.path);
+    }
+    if (changes.some((f) => /\.(xml|json|tap)$/i.test(f.path))) {
+      await this.parts.reports.refresh().catch(() => undefined);
+      for (const t of this.parts.reports.list()) reportPaths.add(t.report);
+    }
+    for (const f of changes) {
+      const stamp = `${f.path}:${f.mtimeMs ?? ''}:${f.size ?? ''}:${f.deleted ? 'd' : ''}`;
+      if (f.path === '.git' || f.path.startsWith('.git/')) {
+        gitMoved ||= f.path === '.git/HEAD' || f.path.startsWith('.git/refs/') || f.path === '.git/packed-refs';
+        continue;
+      }
+      if (decisionPaths.has(f.path)) out.push(this.decisionTrigger(f.path, stamp));
+      else if (reportPaths.has(f.path)) out.push(this.reportTrigger(f.path, stamp));
+      else out.push({ type: 'file_change', source: f.path, key: `f:${stamp}`, files: [f.path], focus: f.deleted ? undefined : { file: f.path } });
+    }
+    if (gitMoved) out.push(...(await this.commitTriggers()));
+    return out;
+  }
+
+  private decisionTrigger(path: string, stamp: string): Trigger {
+    const d = this.parts.decisions.list().find((x) => x.path === path);
+    const title = d ? `ADR ${d.label}: ${d.title}` : path;
+    const lead: SuggestionItem[] = d
+      ? [
+          {
+            type: 'decision',
+            title,
+            summary: `${d.status} · ${d.body.replace(/\s+/g, ' ').slice(0, 300)}`,
+            relevanceScore: 0.9,
+            reason: 'the decision record changed',
+            location: { path, adr: d.label },
+            entityId: `adr:${path}`,
+            meta: { status: d.status },
+          },
+        ]
+      : [];
+    return { type: 'decision', source: path, key: `d:${stamp}`, files: [path], text: d ? `${d.title}\n${d.body}` : undefined, lead };
+  }
+
+  private reportTrigger(path: string, stamp: string): Trigger {
+    const failures = this.parts.reports.list().filter((t) => t.report === path);
+    const files = [path, ...new Set(failures.flatMap((t) => (t.testFile ? [t.testFile] : [])))];
+    const lead: SuggestionItem[] = failures.slice(0, 10).map((t) => ({
+      type: 'warning',
+      title: `Failing test: ${t.name}`,
+      summary: t.message.slice(0, 300),
+      relevanceScore: 0.9,
+      reason: `failed in ${path}`,
+      location: { path: t.testFile ?? path },
+      entityId: `test:${t.id}`,
+      timestamp: t.time,
+    }));
+    const text = failures.map((t) => `${t.suite ?? ''} ${t.name} ${t.message}`).join('\n');
+    const first = failures.find((t) => t.testFile)?.testFile;
+    return { type: 'test_report', source: path, key: `t:${stamp}`, files, text, lead, focus: first ? { file: first } : undefined };
+  }
+
+  /** The commits HEAD moved over since this process last looked (a commit, a pull, a checkout). */
+  private async commitTriggers(): Promise<Trigger[]> {
+    const head = await this.currentHead();
+    const from = this.head;
+    this.head = head;
+    if (!head || !from || head === from) return [];
+    const r = await runGit(['log', `--max-count=${MAX_COMMITS}`, '--no-renames', '--name-only', '--format=%x01%H%x00%s%x00%b%x00', `${from}..${head}`], { cwd: this.parts.root, timeoutMs: 10_000 });
+    if (!r.ok) return [];
+    const out: Trigger[] = [];
+    for (const chunk of r.stdout.split('\x01').slice(1)) {
+      const [hash, subject, body, rest] = chunk.split('\x00');
+      if (!hash) continue;
+      const files = (rest ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+      const lead: SuggestionItem[] = [
+        {
+          type: 'change',
+          title: subject || hash.slice(0, 10),
+          summary: `${hash.slice(0, 10)} · ${files.length} file${files.length === 1 ? '' : 's'}: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''}`,
+          relevanceScore: 0.9,
+          reason: 'a new commit',
+          location: { path: files[0] ?? '', commit: hash },
+          entityId: `commit:${hash}`,
+        },
+      ];
+      out.push({ type: 'commit', source: `${hash.slice(0, 10)} ${subject}`.trim(), key: `c:${hash}`, files, text: `${subject}\n${body ?? ''}`, lead, focus: files[0] ? { file: files[0] } : undefined });
+    }
+    return out;
+  }
+
+  private async currentHead(): Promise<string | undefined> {
+    const r = await runGit(['rev-parse', '--verify', '-q', 'HEAD'], { cwd: this.parts.root, timeoutMs: 5000 });
+    return r.ok ? r.stdout.trim() || undefined : undefined;
+  }
+
+  private matches(p: WatchPattern, t: Trigger): boolean {
+    switch (p.type) {
+      case 'file':
+        return t.files.some((f) => this.glob(p.pattern).matches(f));
+      case 'symbol': {
+        const at = p.pattern.lastIndexOf('::');
+        const path = at >= 0 ? p.pattern.slice(0, at) : '';
+        const name = at >= 0 ? p.pattern.slice(at + 2) : p.pattern;
+        const inFile = !path || t.files.some((f) => this.glob(path).matches(f));
+        if (t.symbol) return inFile && sameSymbol(name, t.symbol);
+        // A change on disk to the file a symbol lives in may have changed the symbol.
+        return !!path && t.type === 'file_change' && inFile;
+      }
+      case 'topic':
+        return !!t.text && topicMatches(p.pattern, t.text);
+    }
+  }
+
+  private glob(pattern: string): GlobMatcher {
+    let m = this.matchers.get(pattern);
+    if (!m) {
+      m = compileGlob(pattern);
+      this.matchers.set(pattern, m);
+    }
+    return m;
+  }
+
+  private async fire(watch: Watch, matched: WatchPattern[], t: Trigger): Promise<void> {
+    const now = this.parts.clock();
+    if (watch.lastTriggeredAt !== undefined && now - watch.lastTriggeredAt < watch.cooldownMs) return;
+    if (!this.watches.claim(watch.id, t.key, now)) return;
+    const started = performance.now();
+    const type = matched.some((p) => p.type === 'symbol') && t.type === 'activity' ? 'symbol_focus' : t.type;
+    let items: SuggestionItem[] = [...(t.lead ?? [])];
+    let notes: string[] | undefined;
+    if (t.focus) {
+      const s = await this.parts.provider.suggest(
+        { currentFile: t.focus.file, cursorPosition: t.focus.line ? { line: t.focus.line, column: 1 } : undefined, currentSymbol: t.focus.symbol },
+        { trigger: type, record: false },
+      );
+      const lead = new Set(items.map((i) => i.entityId));
+      items.push(...s.items.filter((i) => !lead.has(i.entityId)));
+      notes = s.notes;
+    }
+    items = items.filter((i) => i.relevanceScore >= watch.minRelevanceScore).slice(0, watch.maxSuggestionsPerTrigger);
+    const suggestion: ContextSuggestion = {
+      id: `sug_${now.toString(36)}${watch.id}`,
+      trigger: { type, source: t.source },
+      query: { currentFile: t.focus?.file, cursorPosition: t.focus?.line ? { line: t.focus.line, column: 1 } : undefined, currentSymbol: t.focus?.symbol },
+      items,
+      status: 'pending',
+      createdAt: now,
+      latencyMs: Math.round((performance.now() - started) * 100) / 100,
+      notes: [`watch ${watch.id} matched ${matched.map((p) => `${p.type} ${p.pattern}`).join(', ')}`, ...(notes ?? [])],
+    };
+    const seq = this.watches.recordFiring(watch.id, suggestion);
+    this.parts.logger.debug(`Watch ${watch.id} fired on ${type} ${t.source} with ${items.length} item(s)`);
+    // Every process (this one included, through its tail) learns of the firing from the log.
+    this.log.append({ type: 'watch_fired', watchId: watch.id, seq });
+  }
+}
+
+/** `Cart.total` names `total` in `Cart`; a bare name matches either form. */
+function sameSymbol(pattern: string, symbol: string): boolean {
+  return pattern === symbol || symbol.endsWith(`.${pattern}`) || pattern.endsWith(`.${symbol}`);
+}
+
+/**
+ * Whole words, case-insensitive: every word of the topic must appear in the text as a word; a
+ * topic in quotes must appear as that phrase. Linear in the text.
+ */
+export function topicMatches(topic: string, text: string): boolean {
+  const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+  const phrase = /^".*"$/s.test(topic.trim());
+  const want = words(topic);
+  if (!want.length) return false;
+  const have = words(text);
+  if (!phrase) {
+    const set = new Set(have);
+    return want.every((w) => set.has(w));
+  }
+  outer: for (let i = 0; i + want.length <= have.length; i++) {
+    for (let k = 0; k < want.length; k++) if (have[i + k] !== want[k]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+export type { WorkspaceEvent };
