@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { ActivityTracker, relativePath } from './vscode/activityTracker';
 import { registerChatParticipant } from './vscode/chat/participant';
 import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
+import { registerWatchCommands } from './vscode/commands/watchCommands';
 import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
-import { affectsConfig, readConfig } from './vscode/config';
+import { affectsConfig, readConfig, readWatchNotifications } from './vscode/config';
 import { WorkspaceServices } from './vscode/workspaceServices';
 import { languageServerSource } from './vscode/languageServer';
 import { asLogger, createLog } from './vscode/log';
@@ -13,6 +14,7 @@ import { SuggestionsStatusBar } from './vscode/statusBar';
 import { SuggestionsController } from './vscode/suggestionsController';
 import { registerTools } from './vscode/tools/tools';
 import { SuggestionsViewProvider } from './vscode/views/suggestionsView';
+import { WatchPanel } from './vscode/watches/watchPanel';
 import type { PanelState } from './shared/protocol';
 
 let services: WorkspaceServices | undefined;
@@ -24,6 +26,8 @@ export interface ProactiveContextApi {
   onDidUpdatePanel(listener: (state: PanelState) => void): vscode.Disposable;
   statusBarText(): string;
   suggestionRuns(): number;
+  /** The state directory of a workspace folder (shared with the MCP server and the CLI). */
+  stateDir(folder: vscode.WorkspaceFolder): string;
 }
 
 export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
@@ -41,10 +45,12 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   view.register(context);
   const status = new SuggestionsStatusBar();
   const controller = new SuggestionsController(host, tracker, view, status, log, subscribeToItem);
-  context.subscriptions.push(host, tracker, status, controller);
+  const watchPanel = new WatchPanel(view, () => ({ notifications: readWatchNotifications(), cooldownMs: readConfig().cooldownMs }), log);
+  context.subscriptions.push(host, tracker, status, controller, watchPanel);
 
   registerWorkspaceCommands(context, host, tracker, controller, log);
   registerSubscriptionCommands(context, host, tracker);
+  registerWatchCommands(context, host, tracker, watchPanel);
   registerChatParticipant(context, { services: host, tracker, log });
   registerTools(context, { services: host, tracker, log });
   registerMcpProvider(context, (folder) => host.stateDirFor(folder));
@@ -52,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     const folder = host.folderOf(root);
     return folder ? host.get(folder) : undefined;
   });
-  wireServices(context, host, tracker, view, controller, log);
+  wireServices(context, host, tracker, view, controller, watchPanel, log);
 
   // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
   setTimeout(() => tracker.refresh(), 0);
@@ -67,13 +73,31 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     onDidUpdatePanel: (listener) => view.onDidSetState(listener),
     statusBarText: () => status.text,
     suggestionRuns: () => controller.runs,
+    stateDir: (folder) => host.stateDirFor(folder),
   };
 }
 
-function wireServices(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
+function wireServices(
+  context: vscode.ExtensionContext,
+  services: WorkspaceServices,
+  tracker: ActivityTracker,
+  view: SuggestionsViewProvider,
+  controller: SuggestionsController,
+  watchPanel: WatchPanel,
+  log: vscode.LogOutputChannel,
+): void {
   context.subscriptions.push(
+    // Where the user is reaches every watch on the workspace, an agent's in another process too.
+    tracker.onDidChangeActivity(({ activity: a }) => {
+      if (a.kind !== 'file') return;
+      services.peek(a.folder)?.activity({ file: a.path, line: a.line, symbol: a.symbol });
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+      for (const f of e.removed) watchPanel.detach(f);
+    }),
     services.onDidOpen(({ folder, service }) => {
       service.addEnrichmentSource(languageServerSource(folder));
+      watchPanel.attach(folder, service);
       for (const n of service.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
       service.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);

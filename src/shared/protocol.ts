@@ -20,6 +20,7 @@ export const LIMITS = {
   short: 200,
   items: 500,
   notes: 20,
+  watches: 20,
 } as const;
 
 export type PanelPhase = 'loading' | 'ready' | 'empty' | 'no-workspace' | 'no-editor' | 'unsupported-document' | 'error';
@@ -54,6 +55,26 @@ export interface PanelItem {
   icon: string;
   useful?: boolean;
   pinned?: boolean;
+  /** First seen for this file within the cooldown (`proactiveContext.cooldownMinutes`). */
+  isNew?: boolean;
+}
+
+/** A watch in the panel's Watching section, with its latest firing. */
+export interface PanelWatch {
+  id: string;
+  /** What it follows: "file src/auth/**, topic “retry”". */
+  label: string;
+  last?: {
+    /** "2 min ago". */
+    age: string;
+    /** "file_change src/auth/session.ts". */
+    trigger: string;
+    /** The top item's title, or why there was none. */
+    summary: string;
+    items: number;
+    /** Fired since the user last looked at the panel. */
+    unseen: boolean;
+  };
 }
 
 export interface IndexingProgress {
@@ -76,6 +97,8 @@ export interface PanelState {
   /** Detail for the `error` phase, or a host-chosen line for the other non-ready phases. */
   message?: string;
   counts: PanelCounts;
+  /** Active watches, in the order they were made; absent when there are none. */
+  watches?: PanelWatch[];
 }
 
 // ---- host → page (notifications)
@@ -119,9 +142,18 @@ export interface PanelCommand {
   version: typeof PROTOCOL_VERSION;
 }
 
-export type PageMessage = ReadyCommand | ItemCommand | PanelCommand;
+export type WatchCommandType = 'showWatch' | 'unwatch';
+export const WATCH_COMMAND_TYPES: readonly WatchCommandType[] = ['showWatch', 'unwatch'];
+
+export interface WatchCommand {
+  type: WatchCommandType;
+  version: typeof PROTOCOL_VERSION;
+  watchId: string;
+}
+
+export type PageMessage = ReadyCommand | ItemCommand | PanelCommand | WatchCommand;
 /** What the page asks the extension to do; `ready` is handled by the view itself. */
-export type PageCommand = ItemCommand | PanelCommand;
+export type PageCommand = ItemCommand | PanelCommand | WatchCommand;
 
 // ---- constructors, so neither side spells out a version by hand
 
@@ -143,6 +175,10 @@ export function itemCommand(type: ItemCommandType, entityId: string): ItemComman
 
 export function panelCommand(type: PanelCommandType): PanelCommand {
   return { type, version: PROTOCOL_VERSION };
+}
+
+export function watchCommand(type: WatchCommandType, watchId: string): WatchCommand {
+  return { type, version: PROTOCOL_VERSION, watchId };
 }
 
 export function emptyCounts(): PanelCounts {
@@ -216,8 +252,20 @@ export function isPanelItem(x: unknown): x is PanelItem {
     isOptText(x.age, LIMITS.short) &&
     isIconName(x.icon) &&
     isOptBool(x.useful) &&
-    isOptBool(x.pinned)
+    isOptBool(x.pinned) &&
+    isOptBool(x.isNew)
   );
+}
+
+function isWatchId(x: unknown): x is string {
+  return isText(x, 64) && /^[A-Za-z0-9_-]+$/.test(x);
+}
+
+export function isPanelWatch(x: unknown): x is PanelWatch {
+  if (!isObj(x) || !isWatchId(x.id) || !isText(x.label, LIMITS.text)) return false;
+  if (x.last === undefined) return true;
+  const l = x.last;
+  return isObj(l) && isText(l.age, LIMITS.short) && isText(l.trigger, LIMITS.text) && isText(l.summary, LIMITS.text) && isCount(l.items) && typeof l.unseen === 'boolean';
 }
 
 function isProgress(x: unknown): x is IndexingProgress {
@@ -242,7 +290,8 @@ export function isPanelState(x: unknown): x is PanelState {
     x.notes.every((n) => isText(n, LIMITS.text)) &&
     (x.indexing === undefined || isProgress(x.indexing)) &&
     isOptText(x.message, LIMITS.text) &&
-    isCounts(x.counts)
+    isCounts(x.counts) &&
+    (x.watches === undefined || (Array.isArray(x.watches) && x.watches.length <= LIMITS.watches && x.watches.every(isPanelWatch)))
   );
 }
 
@@ -268,5 +317,6 @@ export function isPageMessage(x: unknown): x is PageMessage {
   if (!isObj(x) || !hasVersion(x)) return false;
   if (x.type === 'ready') return true;
   if (isOneOf(x.type, ITEM_COMMAND_TYPES)) return isEntityId(x.entityId);
+  if (isOneOf(x.type, WATCH_COMMAND_TYPES)) return isWatchId(x.watchId);
   return isOneOf(x.type, PANEL_COMMAND_TYPES);
 }

@@ -31,6 +31,11 @@ export function readConfig(scope?: vscode.ConfigurationScope): CoreConfig {
   });
 }
 
+/** Whether a watch made in the editor may show a notification when it fires while the user looks elsewhere. */
+export function readWatchNotifications(): boolean {
+  return vscode.workspace.getConfiguration(ids.configSection).get<boolean>('watches.notifications', true);
+}
+
 export function readStateDirSetting(): string | undefined {
   const v = vscode.workspace.getConfiguration(ids.configSection).get<string>('stateDirectory', '').trim();
   return v || undefined;

@@ -20,5 +20,10 @@ export const ids = {
     consolidateMemory: 'proactiveContext.consolidateMemory',
     showMetrics: 'proactiveContext.showMetrics',
     showLog: 'proactiveContext.showLog',
+    watchFile: 'proactiveContext.watchFile',
+    watchFolder: 'proactiveContext.watchFolder',
+    watchSymbol: 'proactiveContext.watchSymbol',
+    watchTopic: 'proactiveContext.watchTopic',
+    unwatch: 'proactiveContext.unwatch',
   },
 } as const;

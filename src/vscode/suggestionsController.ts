@@ -152,6 +152,10 @@ export class SuggestionsController implements vscode.Disposable {
       case 'openSettings':
         await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:proactive-context.proactive-context');
         return;
+      case 'showWatch':
+      case 'unwatch':
+        // The Watching section's own controller handles these.
+        return;
     }
     const last = this.last;
     const item = last?.suggestion.items.find((i) => i.entityId === command.entityId);

@@ -19,6 +19,7 @@ import {
 } from '../shared/protocol';
 import { clear, codicon, el } from './dom';
 import { GROUPS, KEYBOARD_HELP, baseName, dirName, formatCount, phaseMessage } from './labels';
+import { renderWatching } from './watching';
 import type { WebviewApi } from './vscodeApi';
 
 /** Items shown per group before "Show N more". */
@@ -67,6 +68,7 @@ export class Panel {
   private readonly header = el('header', { class: 'header', hidden: true });
   private readonly notes = el('div', { class: 'notes', role: 'status', hidden: true });
   private readonly content = el('main', { class: 'content' });
+  private readonly watching = el('section', { class: 'watching', 'aria-label': 'Watching', hidden: true });
   private list: HTMLElement | undefined;
 
   constructor(
@@ -82,6 +84,7 @@ export class Panel {
       this.header,
       this.notes,
       this.content,
+      this.watching,
       el('div', { id: HELP_ID, class: 'visually-hidden' }, KEYBOARD_HELP),
     );
     window.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
@@ -133,6 +136,7 @@ export class Panel {
     this.renderHeader();
     this.renderNotes();
     this.renderContent();
+    renderWatching(this.watching, s.watches, (command) => this.api.postMessage(command));
 
     document.body.dataset.phase = s.phase;
     document.body.dataset.itemCount = String(s.items.length);
@@ -422,7 +426,7 @@ function itemRow(item: PanelItem, kind: string): HTMLElement {
   const where = locationText(item.location);
   const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';
   const tooltip = [score, where, summary].filter(Boolean).join('\n');
-  const spoken = [`${kind}: ${item.title}`, item.reason, item.age].filter(Boolean).join('. ');
+  const spoken = [`${item.isNew ? 'New. ' : ''}${kind}: ${item.title}`, item.reason, item.age].filter(Boolean).join('. ');
   return el(
     'div',
     {
@@ -439,7 +443,7 @@ function itemRow(item: PanelItem, kind: string): HTMLElement {
     el(
       'div',
       { class: 'item-main' },
-      el('div', { class: 'item-title' }, item.title),
+      el('div', { class: 'item-title' }, item.isNew ? el('span', { class: 'new-marker', 'aria-hidden': 'true' }, 'new') : null, item.title),
       item.reason || item.age
         ? el(
             'div',

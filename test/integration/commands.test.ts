@@ -2,8 +2,12 @@
 // quick picks answered and its input boxes cancelled (an extension cannot type into an input box),
 // and its effect checked in what another process (the CLI) or the editor sees.
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import { ask, newChat, requests, requireFakeModel, sleep, waitFor, workspaceRoot } from './chatSupport';
 import { cli, closeAllEditors, lineOf, openAt, select, removeAllSubscriptions, settle, subscriptions, testApi, waitForPanel, type TestApi } from './support';
@@ -274,6 +278,92 @@ suite('palette commands', () => {
     });
   });
 
+});
+
+/** Appends to a workspace file from another process, as another tool or a terminal would. */
+function appendFromAnotherProcess(rel: string, text: string): Promise<void> {
+  const file = path.join(workspaceRoot(), ...rel.split('/'));
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }, (err) => (err ? reject(err) : resolve())),
+  );
+}
+
+suite('watches', () => {
+  let api: TestApi;
+
+  suiteSetup(async () => {
+    api = await testApi();
+    await cli('unwatch', '--all');
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await cli('unwatch', '--all');
+  });
+
+  test('Watch Current File fires on a change another process makes, and the Watching section shows it', async () => {
+    await openAt('src/money.ts', 1);
+    await run('proactiveContext.watchFile');
+    const listed = await waitForPanel(api, (s) => !!s.watches?.some((w) => w.label === 'file src/money.ts'), 10_000, 'the watch in the Watching section');
+    assert.equal(listed.watches?.length, 1);
+    assert.equal(listed.watches?.[0].last, undefined, 'it has not fired yet');
+    await appendFromAnotherProcess('src/money.ts', '\n// changed by another process\n');
+    const fired = await waitForPanel(api, (s) => !!s.watches?.[0]?.last, 20_000, 'the watch to fire');
+    assert.match(fired.watches?.[0].last?.trigger ?? '', /^file change src\/money\.ts$/);
+    assert.ok((fired.watches?.[0].last?.items ?? 0) >= 1, JSON.stringify(fired.watches));
+    const listedByCli = JSON.parse(await cli('watches', '--json')) as { id: string; scope: string }[];
+    assert.deepEqual(listedByCli.map((w) => w.scope), ['editor']);
+  });
+
+  test('Watch Folder, Watch Symbol at Cursor and Watch a Topic… add what they say; Stop Watching… removes the one picked', async () => {
+    await run('proactiveContext.unwatch'); // nothing watched: a message, no pick
+    const applyDiscount = await lineOf(FILE, 'export function applyDiscount');
+    await openAt(FILE, applyDiscount + 1);
+    await waitForPanel(api, (s) => s.symbol === 'applyDiscount', 20_000, 'the cursor in applyDiscount');
+    await run('proactiveContext.watchFolder');
+    await run('proactiveContext.watchSymbol');
+    await expectInputBoxCancelled('proactiveContext.watchTopic');
+    const labels = (await waitForPanel(api, (s) => (s.watches?.length ?? 0) === 2, 10_000, 'two watches')).watches?.map((w) => w.label);
+    assert.deepEqual(labels, ['file src/**', 'symbol src/pricing.ts::applyDiscount']);
+    const t = track(run('proactiveContext.unwatch'));
+    await sleep(1000);
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.quickPickManyToggle');
+    await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the stop-watching pick to be accepted');
+    const left = JSON.parse(await cli('watches', '--json')) as unknown[];
+    assert.equal(left.length, 1, `expected one watch left, got ${JSON.stringify(left)}`);
+  });
+
+  test('moving the cursor into a watched symbol fires the watch an MCP client made in another process, and that client is told', async () => {
+    const folder = vscode.workspace.workspaceFolders![0];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js'), 'mcp', '--root', workspaceRoot(), '--state-dir', api.stateDir(folder)],
+      env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'agent-in-a-terminal', version: '1.0.0' });
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    await client.connect(transport);
+    try {
+      await openAt('src/money.ts', 1);
+      const made = (await client.callTool({ name: 'context_subscribe', arguments: { patterns: [{ type: 'symbol', pattern: 'applyDiscount' }], minRelevanceScore: 0, cooldownMs: 0 } })) as CallToolResult;
+      assert.ok(!made.isError, JSON.stringify(made.content));
+      const { id, uri } = made.structuredContent as { id: string; uri: string };
+      await client.subscribeResource({ uri });
+      // The extension hears of the agent's watch through the shared state directory.
+      await waitForPanel(api, (s) => !!s.watches?.some((w) => w.id === id && w.label === 'symbol applyDiscount (agent)'), 10_000, 'the agent’s watch in the Watching section');
+      const applyDiscount = await lineOf(FILE, 'export function applyDiscount');
+      await openAt(FILE, applyDiscount + 1);
+      await waitFor(async () => (updated.includes(uri) ? true : undefined), 20_000, 'the MCP client to be told of the firing');
+      const body = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { trigger: { type: string; source: string }; items: unknown[] };
+      assert.deepEqual(body.trigger, { type: 'symbol_focus', source: `${FILE}#applyDiscount` });
+      assert.ok(body.items.length >= 1);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 suite('palette commands: coverage', () => {

@@ -21,6 +21,7 @@ export interface PanelSnapshot {
   items: { type: string; title: string; entityId: string; reason: string; location: { path: string; line?: number; commit?: string } }[];
   notes: string[];
   message?: string;
+  watches?: { id: string; label: string; last?: { age: string; trigger: string; summary: string; items: number; unseen: boolean } }[];
 }
 
 /** What `activate()` returns: read-only views of the tracker, the panel, the status bar and the controller. */
@@ -30,6 +31,7 @@ export interface TestApi {
   onDidUpdatePanel(listener: (state: PanelSnapshot) => void): { dispose(): void };
   statusBarText(): string;
   suggestionRuns(): number;
+  stateDir(folder: vscode.WorkspaceFolder): string;
 }
 
 const EXTENSION_ID = 'proactive-context.proactive-context';

@@ -413,6 +413,13 @@ export class ContextService {
     return { watch, latest: latest ? { ...latest, watch } : undefined };
   }
 
+  /** A watch's newest firing, without renewing the watch (for showing it, not following it). */
+  latestFiring(id: string): FiredWatch | undefined {
+    const watch = this.watchStore.get(id);
+    const latest = watch ? this.watchStore.latestFiring(id) : undefined;
+    return watch && latest ? { ...latest, watch } : undefined;
+  }
+
   /** Firings after a cursor (0 for all kept), oldest first, and the cursor to pass next time. */
   firingsSince(cursor: number, options: { watchIds?: readonly string[]; limit?: number } = {}): { firings: FiredWatch[]; cursor: number } {
     const byId = new Map(this.watchStore.list().map((w) => [w.id, w]));

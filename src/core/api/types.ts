@@ -7,6 +7,7 @@ import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/
 import type { AssembledPrompt, ChatTurn, LedgerCut, LedgerEntry, LedgerSource, PromptLedger, PromptMessage } from '../prompt/promptAssembler';
 import type { ProviderMetrics, SuggestionSource, SourceContext as ProviderSourceContext } from '../provider/provider';
 import type { Watch, WatchFiring, WatchInput, WatchPattern } from '../watches/watchStore';
+import type { FiredWatch } from '../watches/watchService';
 import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { LineRange, SubscribeRequest, Subscription, SubscriptionKind } from '../subscriptions/registry';
@@ -21,6 +22,7 @@ export type {
   ContextSuggestion,
   CoreConfig,
   Episode,
+  FiredWatch,
   LedgerCut,
   LedgerEntry,
   LedgerSource,

@@ -77,6 +77,7 @@ interface Candidates {
  */
 export class ProactiveContextProvider {
   private readonly lastShown = new Map<string, number>();
+  private readonly lastVisit = new Map<string, number>();
   private readonly candidates = new Map<string, Candidates>();
 
   constructor(
@@ -158,7 +159,8 @@ export class ProactiveContextProvider {
     const ranked = this.rankFor(raw, kept.ctx.query, kept.contextKey, kept.ctx.now, kept.ctx.config).filter((i) => shown.has(i.entityId) || !before.has(i.entityId));
     const flags = new Map(suggestion.items.map((i) => [i.entityId, i.meta?.new]));
     for (const item of ranked) if (flags.has(item.entityId)) item.meta = { ...item.meta, new: flags.get(item.entityId) ?? false };
-    this.markNew(ranked.filter((i) => !flags.has(i.entityId)), kept.contextKey, kept.ctx.now, kept.ctx.config);
+    // What the slow sources add arrives with the answer it enriches: new only as that answer's items were.
+    for (const item of ranked) if (!flags.has(item.entityId)) item.meta = { ...item.meta, new: false };
     const enriched: ContextSuggestion = {
       ...suggestion,
       items: ranked,
@@ -268,14 +270,24 @@ export class ProactiveContextProvider {
     return this.rank(candidates, q, now, this.feedbackFactors(), config);
   }
 
-  /** Flags items not shown for this place within the cooldown as new, and remembers them as shown now. */
+  /**
+   * Flags as new the items that were not shown for this place within the cooldown, when the place
+   * itself was looked at within it (on a first look nothing is "new": everything is), and remembers
+   * them as shown now.
+   */
   private markNew(items: SuggestionItem[], contextKey: string, now: number, config: CoreConfig): void {
+    const lastVisit = this.lastVisit.get(contextKey);
+    const revisit = lastVisit !== undefined && now - lastVisit <= config.cooldownMs;
+    this.lastVisit.set(contextKey, now);
+    if (this.lastVisit.size > 5000) this.lastVisit.delete(this.lastVisit.keys().next().value as string);
     for (const item of items) {
       const key = `${contextKey}\u0000${item.entityId}`;
       const last = this.lastShown.get(key);
-      item.meta = { ...item.meta, new: last === undefined || now - last > config.cooldownMs };
-      if (item.meta.new) this.lastShown.set(key, now);
+      const unseen = last === undefined || now - last > config.cooldownMs;
+      item.meta = { ...item.meta, new: revisit && unseen };
+      if (unseen) this.lastShown.set(key, now);
     }
+    if (this.lastShown.size > 50_000) this.lastShown.delete(this.lastShown.keys().next().value as string);
   }
 
   private remember(id: string, c: Candidates): void {

@@ -89,6 +89,7 @@ export function toPanelItem(
     icon: ITEM_ICONS[item.type],
   };
   if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = formatAge(item.timestamp, now);
+  if (item.meta?.new === true) panelItem.isNew = true;
   if (marks.useful?.has(item.entityId)) panelItem.useful = true;
   if (marks.pinned?.has(item.entityId)) panelItem.pinned = true;
   return panelItem;

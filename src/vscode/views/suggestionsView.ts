@@ -9,6 +9,7 @@ import {
   type IndexingProgress,
   type PageCommand,
   type PanelState,
+  type PanelWatch,
 } from '../../shared/protocol';
 import { buildPanelState } from './panelModel';
 import { panelHtml } from './panelHtml';
@@ -24,6 +25,7 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
   private view: vscode.WebviewView | undefined;
   private viewDisposables: vscode.Disposable[] = [];
   private state: PanelState = buildPanelState({ phase: 'loading' });
+  private watches: PanelWatch[] = [];
   private readonly commandEmitter = new vscode.EventEmitter<PageCommand>();
   private readonly visibilityEmitter = new vscode.EventEmitter<boolean>();
   private readonly stateEmitter = new vscode.EventEmitter<PanelState>();
@@ -61,7 +63,9 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
    * sent when the view is shown. Build it with `buildPanelState`; a state that does not pass the
    * protocol guard is logged and dropped.
    */
-  setState(state: PanelState): void {
+  setState(input: PanelState): void {
+    const state: PanelState = this.watches.length ? { ...input, watches: this.watches } : { ...input, watches: undefined };
+    if (state.watches === undefined) delete state.watches;
     if (!isPanelState(state)) {
       this.logger.error(`Suggestions view: dropped an invalid state (phase ${describe((state as { phase?: unknown })?.phase)})`);
       return;
@@ -70,6 +74,12 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     this.updateChrome();
     this.post(stateMessage(state));
     this.stateEmitter.fire(state);
+  }
+
+  /** The Watching section: shown with every state from now on. */
+  setWatches(watches: PanelWatch[]): void {
+    this.watches = watches.slice(0, 20);
+    this.setState(this.state);
   }
 
   /** Updates the indexing progress bar without re-rendering the items; `null` hides it. */
@@ -155,8 +165,11 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     if (!view) return;
     const file = this.state.file;
     view.description = file ? file.slice(file.lastIndexOf('/') + 1) : undefined;
+    const unseen = this.watches.filter((w) => w.last?.unseen).length;
     const warnings = this.state.counts.warning;
-    view.badge = warnings > 0 ? { value: warnings, tooltip: warnings === 1 ? '1 warning for this code' : `${warnings} warnings for this code` } : undefined;
+    // New context from a watch comes first: it is what changed while the user looked elsewhere.
+    if (unseen > 0) view.badge = { value: unseen, tooltip: unseen === 1 ? '1 watch pushed new context' : `${unseen} watches pushed new context` };
+    else view.badge = warnings > 0 ? { value: warnings, tooltip: warnings === 1 ? '1 warning for this code' : `${warnings} warnings for this code` } : undefined;
   }
 
   private html(webview: vscode.Webview): string {
