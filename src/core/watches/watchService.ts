@@ -34,7 +34,7 @@ export interface FiredWatch extends WatchFiring {
 
 const MAX_FILES_PER_EVENT = 200;
 const MAX_FILES_PER_BATCH = 2000;
-const BATCH_MS = 30;
+const BATCH_MS = 10;
 const SEEN_KEYS = 2000;
 const MAX_COMMITS = 20;
 
@@ -50,6 +50,8 @@ export class WatchService {
   private tail: { dispose(): void } | undefined;
   private chain: Promise<void> = Promise.resolve();
   private readonly seen = new Set<string>();
+  /** Firings this process made and told already; their log entries are skipped. */
+  private readonly told = new Set<number>();
   private pendingFiles = new Map<string, FileChange>();
   private batchTimer: NodeJS.Timeout | undefined;
   private head: string | undefined;
@@ -138,6 +140,8 @@ export class WatchService {
         this.changed.fire();
         return;
       case 'watch_fired': {
+        // Told already when this process made the firing.
+        if (this.told.delete(e.seq)) return;
         const firing = this.watches.firingsSince(e.seq - 1, { watchIds: [e.watchId], limit: 1 })[0];
         const watch = this.watches.get(e.watchId);
         if (firing && watch && firing.seq === e.seq) this.fired.fire({ ...firing, watch });
@@ -306,10 +310,14 @@ export class WatchService {
     return m;
   }
 
+  /**
+   * Builds what the watch pushes for the trigger, then claims and stores it in one step: every
+   * process may build it, only the first to claim the event records it (the others drop theirs).
+   * The firing is told here at once and to every other process through the log.
+   */
   private async fire(watch: Watch, matched: WatchPattern[], t: Trigger): Promise<void> {
     const now = this.parts.clock();
     if (watch.lastTriggeredAt !== undefined && now - watch.lastTriggeredAt < watch.cooldownMs) return;
-    if (!this.watches.claim(watch.id, t.key, now)) return;
     const started = performance.now();
     const type = matched.some((p) => p.type === 'symbol') && t.type === 'activity' ? 'symbol_focus' : t.type;
     let items: SuggestionItem[] = [...(t.lead ?? [])];
@@ -334,9 +342,11 @@ export class WatchService {
       latencyMs: Math.round((performance.now() - started) * 100) / 100,
       notes: [`watch ${watch.id} matched ${matched.map((p) => `${p.type} ${p.pattern}`).join(', ')}`, ...(notes ?? [])],
     };
-    const seq = this.watches.recordFiring(watch.id, suggestion);
+    const seq = this.watches.claimAndRecord(watch.id, t.key, suggestion);
+    if (seq === undefined) return;
     this.parts.logger.debug(`Watch ${watch.id} fired on ${type} ${t.source} with ${items.length} item(s)`);
-    // Every process (this one included, through its tail) learns of the firing from the log.
+    this.told.add(seq);
+    this.fired.fire({ seq, watchId: watch.id, firedAt: now, suggestion, watch: { ...watch, lastTriggeredAt: now } });
     this.log.append({ type: 'watch_fired', watchId: watch.id, seq });
   }
 }

@@ -237,10 +237,13 @@ export class WatchStore {
   }
 
   /**
-   * Claims a firing for an event: true for exactly one process when the watch is out of its cooldown
-   * and has not fired on this very event yet. Checked and stamped in one locked step.
+   * Claims a firing for an event and stores what it pushed, in one locked step: only one process
+   * records a firing for a watch and an event (out of its cooldown, and not this very event again).
+   * Returns the firing's sequence number, or undefined when another process had it or the watch is
+   * still quiet.
    */
-  claim(id: string, eventKey: string, now: number): boolean {
+  claimAndRecord(id: string, eventKey: string, suggestion: ContextSuggestion): number | undefined {
+    const now = suggestion.createdAt;
     return this.store.transact((db) => {
       run(
         db,
@@ -248,16 +251,10 @@ export class WatchStore {
          WHERE id = ? AND (last_triggered_at IS NULL OR ? - last_triggered_at >= cooldown_ms) AND (last_event IS NULL OR last_event != ?)`,
         [now, eventKey, id, now, eventKey],
       );
-      return changes(db) > 0;
-    });
-  }
-
-  /** Stores what a firing pushed; keeps the newest few per watch. Returns its sequence number. */
-  recordFiring(watchId: string, suggestion: ContextSuggestion): number {
-    return this.store.transact((db) => {
-      run(db, 'INSERT INTO watch_firings (watch_id, fired_at, suggestion) VALUES (?, ?, ?)', [watchId, suggestion.createdAt, JSON.stringify(suggestion)]);
+      if (changes(db) === 0) return undefined;
+      run(db, 'INSERT INTO watch_firings (watch_id, fired_at, suggestion) VALUES (?, ?, ?)', [id, now, JSON.stringify(suggestion)]);
       const seq = Number(one<{ s: number }>(db, 'SELECT last_insert_rowid() AS s')?.s ?? 0);
-      run(db, 'DELETE FROM watch_firings WHERE watch_id = ? AND seq NOT IN (SELECT seq FROM watch_firings WHERE watch_id = ? ORDER BY seq DESC LIMIT ?)', [watchId, watchId, WATCH_LIMITS.firingsKept]);
+      run(db, 'DELETE FROM watch_firings WHERE watch_id = ? AND seq NOT IN (SELECT seq FROM watch_firings WHERE watch_id = ? ORDER BY seq DESC LIMIT ?)', [id, id, WATCH_LIMITS.firingsKept]);
       return seq;
     });
   }
