@@ -25,6 +25,8 @@ const steps = [
   { name: 'webview', cmd: npm('test:webview') },
   { name: 'build', cmd: npm('build') },
   { name: 'package', cmd: npm('package'), after: reportVsix },
+  // The MCP project's conformance suite against `mcp --http` from dist/cli.js.
+  { name: 'conformance', cmd: ['node', ['test/harness/conformance.mjs']], env: built },
   { name: 'integration', cmd: ['node', ['test/harness/integration.mjs']], env: built },
   { name: 'e2e', cmd: ['node', ['test/harness/e2e.mjs']], env: built },
 ];
@@ -38,12 +40,12 @@ function reportVsix() {
 }
 
 // Test counts read from each runner's own summary (mocha: "N passing / N failing / N pending";
-// the e2e runner: "e2e: N passed, N failed"), so the closing line counts tests, not steps.
+// the e2e and conformance runners: "e2e: N passed, N failed"), so the closing line counts tests, not steps.
 const tests = { passed: 0, failed: 0, skipped: 0 };
 function countTests(text) {
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
   for (const m of plain.matchAll(/^\s*(\d+) (passing|failing|pending)\b/gm)) tests[m[2] === 'passing' ? 'passed' : m[2] === 'failing' ? 'failed' : 'skipped'] += Number(m[1]);
-  for (const m of plain.matchAll(/^e2e: (\d+) passed, (\d+) failed/gm)) {
+  for (const m of plain.matchAll(/^(?:e2e|conformance): (\d+) passed, (\d+) failed/gm)) {
     tests.passed += Number(m[1]);
     tests.failed += Number(m[2]);
   }

@@ -80,6 +80,20 @@ export async function ensureTestVSCode() {
   }
 }
 
+/** Node 24 alone (for tools that need a newer Node than the machine's, such as the MCP conformance suite); returns its path. */
+export async function ensureNode24() {
+  const nodeBin = path.join(NODE_DIR, 'bin', 'node');
+  if (fs.existsSync(nodeBin) && nodeVersionOf(nodeBin) === `v${NODE_VERSION}`) return nodeBin;
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  const release = await acquireLock(path.join(CACHE_DIR, '.install.lock'));
+  try {
+    installNode24(nodeBin);
+  } finally {
+    release();
+  }
+  return nodeBin;
+}
+
 function ensureSystemPackages() {
   const missing = [];
   if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
