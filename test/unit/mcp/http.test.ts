@@ -80,6 +80,19 @@ describe('MCP server over Streamable HTTP', function () {
     assert.ok(listed.includes((sub.structuredContent as { uri: string }).uri), JSON.stringify(listed));
   });
 
+  it('pushes a watch firing over server-sent events, as over stdio', async () => {
+    const made = (await s.client.callTool({ name: 'context_subscribe', arguments: { patterns: [{ type: 'file', pattern: 'src/auth/**' }], cooldownMs: 0, minRelevanceScore: 0 } })) as CallToolResult;
+    assert.ok(!made.isError, text(made));
+    const uri = (made.structuredContent as { uri: string }).uri;
+    await s.client.subscribeResource({ uri });
+    writeFileSync(join(ws.root, 'src/auth/AuthService.ts'), 'export class AuthService {\n  validateToken(token: string): boolean {\n    return token.length > 1;\n  }\n}\n');
+    await s.waitFor(`an update of ${uri}`, () => s.updatesFor(uri).length > 0, EVENT_CEILING_MS);
+    const body = JSON.parse(((await s.client.readResource({ uri })).contents[0] as { text: string }).text) as { trigger: { type: string; source: string }; items: { type: string }[] };
+    assert.deepEqual(body.trigger, { type: 'file_change', source: 'src/auth/AuthService.ts' });
+    assert.ok(body.items.some((i) => i.type === 'decision'), JSON.stringify(body.items));
+    await s.client.callTool({ name: 'unwatch', arguments: { id: (made.structuredContent as { id: string }).id } });
+  });
+
   it('answers 401 with a Bearer challenge when the token is missing or wrong', async () => {
     const missing = await rawRequest(s.http.url, { headers: MCP_POST_HEADERS, body: INITIALIZE_BODY });
     assert.equal(missing.status, 401);
