@@ -1,7 +1,7 @@
 // What the `@context` participant writes, as plain functions over core types (no `vscode` import),
 // so the wording and links are unit-tested in Node.
-import { describeSubscription, escapeMarkdown, expiresIn, noSubscriptions, renderLedger } from '../../core/api/messages';
-import type { LineCommit, NewDecision, PromptLedger, Subscription, SuggestionItem } from '../../core/api/types';
+import { describeSubscription, escapeMarkdown, expiresIn, noSubscriptions, renderLedger, subscribed } from '../../core/api/messages';
+import type { LineCommit, NewDecision, PromptLedger, SubscribeOutcome, Subscription, SuggestionItem } from '../../core/api/types';
 import type { SuggestionType } from '../../core/types';
 
 /** Builds a link target for a root-relative path and optional line (a file URI in the extension). */
@@ -42,6 +42,19 @@ export function renderSuggestions(items: readonly SuggestionItem[], linkFor: Lin
     out.push('');
   }
   return out.join('\n').trimEnd();
+}
+
+/**
+ * `/subscribe`: what was subscribed, in the words every surface uses, as markdown. File names and
+ * notes are untrusted text: escaped, so a name like `*x*.ts` or `[a](b)` stays a name.
+ */
+export function renderSubscribed(outcome: SubscribeOutcome, now: number, maxChars: number): string {
+  const id = outcome.subscription.id;
+  const what = `**${escapeMarkdown(describeSubscription(outcome.subscription))}**`;
+  const lines = subscribed(outcome, now, { what: '\u0000', maxChars });
+  return lines
+    .map((l, i) => (i === 0 ? escapeMarkdown(l).replace('\u0000', what).replace(`\\(id ${id}\\)`, `(id \`${id}\`)`) : escapeMarkdown(l)))
+    .join('\n\n');
 }
 
 /** `/list`: a table of active subscriptions with their ids and expiry. */

@@ -8,6 +8,7 @@ import {
   promptHistory,
   renderDecisionDraft,
   renderLedgerReport,
+  renderSubscribed,
   renderSubscriptionList,
   renderSuggestions,
   renderWhy,
@@ -179,5 +180,15 @@ describe('chat text', () => {
 
   it('escapes markdown punctuation and collapses whitespace', () => {
     assert.equal(escapeMarkdown(' a_b\n*c* '), 'a\\_b \\*c\\*');
+  });
+
+  it('/subscribe echoes a file name as text, never as markdown', () => {
+    const now = Date.UTC(2026, 0, 1);
+    const subscription = sub({ id: 'k3x9q2', target: 'docs/*bold*_[x](http://evil.example).md', path: 'docs/*bold*_[x](http://evil.example).md', expiresAt: now + 24 * 3600_000 });
+    const md = renderSubscribed({ subscription, renewed: false, preview: { subscription, expiresAt: subscription.expiresAt, text: '', chars: 0, truncated: false, hash: 'h', changedSinceLastTurn: true, note: 'docs/*bold* does not exist' }, limit: { active: 1, max: 10 } }, now, 2000);
+    assert.match(md, /^Subscribed to \*\*docs\/\\\*bold\\\*\\_\\\[x\\\]\\\(http:\/\/evil\.example\\\)\.md\*\* \(id `k3x9q2`\)/);
+    assert.ok(!/\]\(http/.test(md), 'no link survives');
+    assert.match(md, /Note: docs\/\\\*bold\\\* does not exist/);
+    assert.match(md, /1 of 10 subscriptions is active\./);
   });
 });

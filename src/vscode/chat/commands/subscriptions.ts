@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { UnknownSubscriptionError } from '../../../core/api/contextService';
 import { SubscriptionLimitError } from '../../../core/api/errors';
-import { describeSubscription, escapeMarkdown, noSuchSubscription, removedAll, subscribed, subscriptionLimit } from '../../../core/api/messages';
+import { describeSubscription, escapeMarkdown, noSuchSubscription, removedAll, subscriptionLimit } from '../../../core/api/messages';
 import type { SubscribeRequest } from '../../../core/api/types';
 import { relativePath } from '../../activityTracker';
-import { renderSubscriptionList } from '../chatText';
+import { renderSubscribed, renderSubscriptionList } from '../chatText';
 import { parseSubscribeArgs, parseUnsubscribeArgs, SUBSCRIBE_USAGE } from '../slashArgs';
 import { chatCommands, type Turn } from '../turn';
 
@@ -29,9 +29,7 @@ export async function subscribe(t: Turn): Promise<void> {
       }
       throw err;
     }
-    const what = `**${escapeMarkdown(describeSubscription(outcome.subscription))}**`;
-    const lines = subscribed(outcome, Date.now(), { what, maxChars: service.config.subscriptions.maxChars });
-    stream.markdown(lines.map((l, i) => (i === 0 ? l.replace(`(id ${outcome.subscription.id})`, `(id \`${outcome.subscription.id}\`)`) : escapeMarkdown(l))).join('\n\n') + '\n\n');
+    stream.markdown(renderSubscribed(outcome, Date.now(), service.config.subscriptions.maxChars) + '\n\n');
     if (!outcome.preview.note && outcome.preview.location?.path) stream.reference(vscode.Uri.joinPath(t.folder.uri, ...outcome.preview.location.path.split('/')));
   }
 }
