@@ -1,4 +1,4 @@
-import { closeSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -54,18 +54,30 @@ export function withFileLock<T>(lockPath: string, fn: () => T, options: FileLock
   const staleMs = options.staleMs ?? 10_000;
   const token = `${process.pid} ${randomBytes(6).toString('hex')}\n`;
   const start = Date.now();
-  let delay = 2;
-  for (;;) {
-    if (tryCreate(lockPath, token)) break;
-    const holder = readHolder(lockPath, staleMs);
-    if (holder.state === 'stale') {
-      breakStale(lockPath, holder, staleMs);
-      continue;
+  const queue = new WaitQueue(lockPath, timeoutMs + staleMs);
+  // Fast path: nobody waits, so taking the lock at once is fair.
+  if (!queue.othersWaiting() && tryCreate(lockPath, token)) {
+    // Taken.
+  } else {
+    // Wait in line: a process that releases the lock and wants it again at once would otherwise
+    // win every time against waiters that poll, and starve them.
+    queue.join();
+    try {
+      let delay = 1;
+      for (;;) {
+        if (queue.isFirst() && tryCreate(lockPath, token)) break;
+        const holder = readHolder(lockPath, staleMs);
+        if (holder.state === 'stale') {
+          breakStale(lockPath, holder, staleMs);
+          continue;
+        }
+        if (Date.now() - start >= timeoutMs) throw new LockTimeoutError(lockPath, Date.now() - start, holder.state === 'live' ? holder.pid : undefined);
+        sleepSync(delay);
+        delay = Math.min(delay * 2, 8);
+      }
+    } finally {
+      queue.leave();
     }
-    if (holder.state === 'gone') continue;
-    if (Date.now() - start >= timeoutMs) throw new LockTimeoutError(lockPath, Date.now() - start, holder.pid);
-    sleepSync(delay);
-    delay = Math.min(delay * 2, 25);
   }
   held.add(lockPath);
   try {
@@ -73,6 +85,69 @@ export function withFileLock<T>(lockPath: string, fn: () => T, options: FileLock
   } finally {
     held.delete(lockPath);
     releaseIfOurs(lockPath, token);
+  }
+}
+
+/**
+ * Processes waiting for a lock, as empty marker files named by arrival time next to the lock; the
+ * earliest live one goes first. Markers of processes that died, or older than maxAgeMs, are removed.
+ */
+class WaitQueue {
+  private readonly dir: string;
+  private readonly prefix: string;
+  private marker: string | undefined;
+
+  constructor(lockPath: string, private readonly maxAgeMs: number) {
+    this.dir = dirname(lockPath);
+    this.prefix = `.${basename(lockPath)}.wait.`;
+  }
+
+  join(): void {
+    const name = `${this.prefix}${String(Date.now()).padStart(15, '0')}.${String(process.pid).padStart(10, '0')}.${randomBytes(3).toString('hex')}`;
+    writeFileSync(join(this.dir, name), '', { mode: 0o600 });
+    this.marker = name;
+  }
+
+  leave(): void {
+    if (!this.marker) return;
+    try {
+      unlinkSync(join(this.dir, this.marker));
+    } catch {
+      // Removed as stale by another process.
+    }
+    this.marker = undefined;
+  }
+
+  othersWaiting(): boolean {
+    return this.waiting().length > 0;
+  }
+
+  isFirst(): boolean {
+    const first = this.waiting()[0];
+    return first === undefined || first === this.marker;
+  }
+
+  /** Live markers, earliest first. */
+  private waiting(): string[] {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => n.startsWith(this.prefix)).sort();
+    } catch {
+      return [];
+    }
+    return names.filter((name) => {
+      if (name === this.marker) return true;
+      const [at, pid] = name.slice(this.prefix.length).split('.');
+      const alive = Date.now() - Number(at) <= this.maxAgeMs && processAlive(Number(pid)) && Number(pid) !== process.pid;
+      if (!alive) {
+        try {
+          unlinkSync(join(this.dir, name));
+        } catch {
+          // Gone already.
+        }
+      }
+      return alive;
+    });
   }
 }
 

@@ -1,9 +1,25 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { SubscriptionError, SubscriptionRegistry, type SubscriptionChange } from '../../../src/core/subscriptions/registry';
 import { one } from '../../../src/core/store/sqlite';
 import { Clock, TempWorkspace } from './fixtures';
+
+const subscriber = join(__dirname, '..', '..', 'fixtures', 'subscriptions', 'subscriber.js');
+
+/** Runs one subscribing process on the workspace's state folder; resolves with its summary. */
+function runSubscriber(ws: TempWorkspace, mode: 'limit' | 'churn', prefix: string, count: number): Promise<{ ok: number; limited: number }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, mode, prefix, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out)) : reject(new Error(`subscriber ${prefix} exited ${code}: ${err}`))));
+  });
+}
 
 function reasonOf(fn: () => unknown): { reason: string; message: string } {
   try {
@@ -149,6 +165,30 @@ describe('SubscriptionRegistry', () => {
     const { reg: r3 } = await registry();
     assert.deepEqual(r3.list().map((s) => s.target).sort(), expected);
   });
+
+  it('holds the limit of 10 active subscriptions when many processes subscribe at once', async function () {
+    this.timeout(120_000);
+    const runs = await Promise.all(Array.from({ length: 8 }, (_, p) => runSubscriber(ws, 'limit', `p${p}`, 5)));
+    const { reg } = await registry();
+    const active = reg.list();
+    assert.equal(active.length, 10, `${active.length} active: ${active.map((s) => s.target).join(', ')}`);
+    assert.equal(runs.reduce((n, r) => n + r.ok, 0), 10, 'exactly the successful subscribes are kept');
+    assert.equal(runs.reduce((n, r) => n + r.limited, 0), 30, 'every other one was refused with the limit');
+  });
+
+  // Bounded for the unit suite; `npm run test:soak` runs 250–1,000 calls per process through the CLI and MCP.
+  for (const [processes, count] of [[2, 100], [4, 50]]) {
+    it(`loses and duplicates nothing when ${processes} processes subscribe and unsubscribe at once`, async function () {
+      this.timeout(180_000);
+      await Promise.all(Array.from({ length: processes }, (_, p) => runSubscriber(ws, 'churn', `c${p}`, count)));
+      const { reg } = await registry();
+      for (let p = 0; p < processes; p++) {
+        const expected = Array.from({ length: count }, (_, i) => i).filter((i) => i % 25 === 0).map((i) => `c${p} item ${i}`);
+        assert.deepEqual(reg.list(`c${p}`).map((s) => s.target).sort(), expected.sort(), `process c${p}`);
+      }
+      assert.equal(reg.list().length, processes * (count / 25));
+    });
+  }
 
   it('unsubscribes by id, and an unknown id is an error that names it and changes nothing', async () => {
     const { reg } = await registry();
