@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { secretReason } from './workspacePaths';
+import { checkWorkspaceFile } from './workspacePaths';
 
 /** Where a symbol's declaration and body are: 1-based, inclusive lines. */
 export interface SymbolRange {
@@ -191,7 +191,7 @@ export async function findSymbolInWorkspace(
         if (!SKIP_DIRS.has(entry)) queue.push(rel);
         continue;
       }
-      if (!st.isFile() || !CODE_EXTENSIONS.has(extname(entry).toLowerCase()) || st.size > maxBytes || secretReason(root, rel)) continue;
+      if (!st.isFile() || !CODE_EXTENSIONS.has(extname(entry).toLowerCase()) || st.size > maxBytes || !isReadable(root, rel)) continue;
       seen++;
       let text: string;
       try {
@@ -205,4 +205,14 @@ export async function findSymbolInWorkspace(
     }
   }
   return undefined;
+}
+
+/** Inside the workspace once links are followed, and not a secret by its name or its link target's. */
+function isReadable(root: string, rel: string): boolean {
+  try {
+    checkWorkspaceFile(root, rel);
+    return true;
+  } catch {
+    return false;
+  }
 }

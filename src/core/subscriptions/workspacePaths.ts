@@ -164,14 +164,24 @@ export function checkWorkspaceFile(root: string, input: string): string {
   const rel = normalizeWorkspacePath(root, input);
   assertNotSecret(root, rel);
   assertRealPathInside(root, rel);
-  // The link target's own name may reveal a secret even when the link's name does not.
+  // A link's own name proves nothing (innocent.txt -> .env): the secret rules apply to where it leads.
+  const realRel = realRelativePath(root, rel);
+  if (realRel && realRel !== rel) assertNotSecret(root, realRel);
+  return rel;
+}
+
+/** The root-relative path a link resolves to, or undefined when the file does not exist (yet). */
+function realRelativePath(root: string, rel: string): string | undefined {
+  let real: string;
+  let realRoot: string;
   try {
-    const real = realpathSync(resolve(root, rel));
-    const realRoot = realpathSync(resolve(root));
-    const realRel = relative(realRoot, real).split(sep).join('/');
-    if (realRel && realRel !== rel) assertNotSecret(root, realRel);
+    real = realpathSync(resolve(root, rel));
+    realRoot = realpathSync(resolve(root));
   } catch {
     // Missing files are reported when they are read.
+    return undefined;
   }
-  return rel;
+  const r = relative(realRoot, real);
+  if (!r || r === '..' || r.startsWith('..' + sep) || isAbsolute(r)) return undefined;
+  return r.split(sep).join('/');
 }

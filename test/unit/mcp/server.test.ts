@@ -313,6 +313,23 @@ describe('MCP server over stdio', function () {
     assert.equal(s.received.length, 0);
   });
 
+  it('serves no secret through a link inside the root, as a file or as a subscription', async () => {
+    mkdirSync(join(ws.root, '.git'));
+    writeFileSync(join(ws.root, '.git', 'config'), '[credential]\n  helper = store\n');
+    writeFileSync(join(ws.root, 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n');
+    symlinkSync(join(ws.root, '.env'), join(ws.root, 'innocent.txt'));
+    symlinkSync(join(ws.root, '.git', 'config'), join(ws.root, 'gitcfg.txt'));
+    symlinkSync(join(ws.root, 'id_rsa'), join(ws.root, 'key.txt'));
+    for (const name of ['innocent.txt', 'gitcfg.txt', 'key.txt']) {
+      const read = await rpcError(s.client.readResource({ uri: `context://file/${name}` }));
+      assert.equal(read.code, -32602, name);
+      assert.match(read.message, /secret|\.git folder/, name);
+      const sub = await call(s, 'subscribe_file', { path: name });
+      assert.equal(sub.isError, true, name);
+      assert.match(text(sub), /secret|\.git folder/, name);
+    }
+  });
+
   it('answers poll_updates with the resources changed since the previous poll', async () => {
     const first = await call(s, 'poll_updates', { uris: ['context://file/src/util.ts'] });
     assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), ['context://decisions', 'context://file/src/util.ts', 'context://subscriptions']);

@@ -164,6 +164,18 @@ describe('SubscriptionMaterializer', () => {
     unlinkSync(join(ws.root, 'src', 'later.ts'));
   });
 
+  it('never serves a secret through a link made after subscribing', async () => {
+    ws.write('.env', 'API_KEY=do-not-leak\n');
+    ws.write('notes.txt', 'harmless');
+    const { reg, mat } = await setup();
+    reg.subscribe({ kind: 'file', target: 'notes.txt' });
+    unlinkSync(join(ws.root, 'notes.txt'));
+    symlinkSync(join(ws.root, '.env'), join(ws.root, 'notes.txt'));
+    const [r] = await mat.materialize();
+    assert.match(r.note ?? '', /secret/);
+    assert.ok(!r.text.includes('do-not-leak'), r.text);
+  });
+
   it('materializes a memory subscription from past episodes, skipping the current conversation', async () => {
     const { reg, mat, memory } = await setup();
     memory.saveEpisode({ conversationId: 'c1', prompt: 'How do we invalidate the cache?', answer: 'Bump the schema version in meta.', at: clock.t - 3600_000 });

@@ -234,6 +234,22 @@ describe('SubscriptionRegistry', () => {
     assert.deepEqual(reg.list(), []);
   });
 
+  it('refuses links inside the workspace that lead to secrets, whatever the link is called', async () => {
+    const { reg } = await registry();
+    ws.write('.env', 'API_KEY=do-not-leak\n');
+    ws.write('.git/config', '[remote "origin"]\n  url = https://user:pass@example.com/x.git\n');
+    ws.write('keys/id_rsa', '-----BEGIN OPENSSH PRIVATE KEY-----\n');
+    symlinkSync(join(ws.root, '.env'), join(ws.root, 'innocent.txt'));
+    symlinkSync(join(ws.root, '.git', 'config'), join(ws.root, 'gitcfg.txt'));
+    symlinkSync(join(ws.root, 'keys', 'id_rsa'), join(ws.root, 'key.txt'));
+    symlinkSync(join(ws.root, '.git'), join(ws.root, 'gitdir'));
+    for (const target of ['innocent.txt', 'gitcfg.txt', 'key.txt', 'gitdir/config']) {
+      const refused = reasonOf(() => reg.subscribe({ kind: 'file', target }));
+      assert.equal(refused.reason, 'secret', `${target}: ${refused.message}`);
+    }
+    assert.deepEqual(reg.list(), []);
+  });
+
   it('accepts an absolute path that names the workspace through its real path', async () => {
     const alias = join(ws.outside, 'alias');
     symlinkSync(ws.root, alias);
