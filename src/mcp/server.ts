@@ -216,13 +216,6 @@ function registerTools(mcp: McpServer, backend: McpBackend, live: LiveResources,
     async ({ path: p, lines, pattern }) => {
       const target = workspacePathFromInput(p, backend.root);
       if (lines && lines.end < lines.start) throw new Error(`Line range ${lines.start}-${lines.end} ends before it starts.`);
-      if (pattern !== undefined) {
-        try {
-          new RegExp(pattern);
-        } catch (err) {
-          throw new Error(`Invalid regular expression ${pattern}: ${(err as Error).message}`);
-        }
-      }
       const kind = pattern !== undefined ? 'pattern' : lines ? 'lines' : 'file';
       const sub = await backend.subscribe({ kind, target, lines, pattern });
       await live.refreshList();

@@ -6,6 +6,7 @@ import { nullLogger, type Logger } from '../logger';
 import { toMatchQuery } from '../memory/memoryStore';
 import { all, one, run, type Database } from '../store/sqlite';
 import type { Store } from '../store/store';
+import { compileUserPattern, UserPatternError } from './userPattern';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
 
 export type SubscriptionKind = 'file' | 'lines' | 'pattern' | 'symbol' | 'memory';
@@ -358,9 +359,10 @@ export class SubscriptionRegistry {
         if (!source) throw new SubscriptionError('invalid', 'The pattern is empty.');
         flags = [...new Set(flags.replace(/[gy]/g, ''))].sort().join('');
         try {
-          new RegExp(source, flags);
+          compileUserPattern(source, flags);
         } catch (err) {
-          throw new SubscriptionError('invalid_regex', `Invalid regular expression /${source}/${flags}: ${(err as Error).message}`);
+          if (err instanceof UserPatternError) throw new SubscriptionError('invalid_regex', err.message);
+          throw err;
         }
         const path = this.checkPath(pathText);
         parsed = { target: `${path}~/${source}/${flags}`, path, pattern: source, flags };

@@ -330,6 +330,18 @@ describe('MCP server over stdio', function () {
     }
   });
 
+  it('serves a catastrophic pattern subscription and keeps answering', async () => {
+    writeFileSync(join(ws.root, 'src/aaa.txt'), 'a'.repeat(41) + '!\naaaa\n');
+    const sub = await call(s, 'subscribe_file', { path: 'src/aaa.txt', pattern: '(a+)+$' });
+    assert.ok(!sub.isError, text(sub));
+    const read = await s.client.readResource({ uri: (sub.structuredContent as { uri: string }).uri });
+    assert.match((read.contents[0] as { text: string }).text, /2 \| aaaa/);
+    await s.client.ping();
+    const refused = await call(s, 'subscribe_file', { path: 'src/aaa.txt', pattern: '(a)\\1' });
+    assert.equal(refused.isError, true);
+    assert.match(text(refused), /\/\(a\)\\1\/ uses a back-reference/);
+  });
+
   it('answers poll_updates with the resources changed since the previous poll', async () => {
     const first = await call(s, 'poll_updates', { uris: ['context://file/src/util.ts'] });
     assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), ['context://decisions', 'context://file/src/util.ts', 'context://subscriptions']);
