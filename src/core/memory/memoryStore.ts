@@ -293,10 +293,25 @@ export function parseProposals(reply: string, maxProposals = 20): ProposedDecisi
   return out;
 }
 
+/** The bodies of ``` fences (optionally ```json), found with indexOf: the model's reply is not trusted to be small or tidy. */
+function fencedBlocks(reply: string): string[] {
+  const out: string[] = [];
+  let at = reply.indexOf('```');
+  while (at >= 0) {
+    const nl = reply.indexOf('\n', at + 3);
+    if (nl < 0) break;
+    const info = reply.slice(at + 3, nl).trim().toLowerCase();
+    const close = reply.indexOf('```', nl + 1);
+    if (close < 0) break;
+    if (info === '' || info === 'json') out.push(reply.slice(nl + 1, close));
+    at = reply.indexOf('```', close + 3);
+  }
+  return out;
+}
+
 function extractJson(reply: string): unknown {
   const candidates: string[] = [];
-  const fence = /```(?:json)?\s*\n([\s\S]*?)```/gi;
-  for (let m = fence.exec(reply); m; m = fence.exec(reply)) candidates.push(m[1]);
+  candidates.push(...fencedBlocks(reply));
   candidates.push(reply);
   for (const c of candidates) {
     for (const open of ['[', '{']) {
