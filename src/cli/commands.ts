@@ -269,9 +269,11 @@ const mcp: CliCommand = {
   async run(args) {
     noPositionals(args);
     const engine = await openEngine(args);
+    // Background work cut short by the shutdown (aborted, or reaching the closed store) is not a failure.
+    let stopping = false;
     try {
       // Serve at once; indexing and history mining continue in the background.
-      void engine.startBackgroundWork().catch((err) => process.stderr.write(`[warn] background indexing failed: ${(err as Error).message}\n`));
+      void engine.startBackgroundWork().catch((err) => stopping || process.stderr.write(`[warn] background indexing failed: ${(err as Error).message}\n`));
       const logger = new StderrLogger(Boolean(args.flags.verbose));
       const stopWatching = watchWorkspace(engine, logger);
       engine.onDispose(stopWatching);
@@ -280,6 +282,7 @@ const mcp: CliCommand = {
       logger.info('mcp: client closed the connection');
       return 0;
     } finally {
+      stopping = true;
       engine.dispose();
     }
   },
