@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { nullLogger, type Logger } from '../core/logger';
+import { redactDeep } from '../core/security/secretRedaction';
 import type { ContextSuggestion } from '../core/types';
 import type { McpBackend, SubscriptionInfo } from './backend';
 import { withTimeouts } from './bounded';
@@ -134,7 +135,8 @@ function registerResources(mcp: McpServer, catalog: ResourceCatalog, live: LiveR
   mcp.server.setRequestHandler(looseRequest('resources/read'), async (req) => {
     const uri = uriParam('resources/read', req.params);
     logger.trace(`mcp: read ${uri}`);
-    return catalog.read(uri);
+    // Everything read over MCP leaves the machine: well-known keys are redacted, with a note.
+    return redactDeep(await catalog.read(uri), 'text');
   });
   mcp.server.setRequestHandler(looseRequest('resources/subscribe'), async (req) => {
     await live.subscribe(uriParam('resources/subscribe', req.params));
@@ -352,7 +354,7 @@ function subscriptionResult(sub: SubscriptionInfo): CallToolResult {
 }
 
 function result(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  return redactDeep({ content: [{ type: 'text', text }], structuredContent: structured }, 'text');
 }
 
 function formatSuggestion(s: ContextSuggestion): string {

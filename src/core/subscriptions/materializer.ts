@@ -4,6 +4,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
 import type { MemoryHit, MemorySearch } from '../memory/memoryStore';
+import { redactionNote, redactSecrets, type Redaction } from '../security/secretRedaction';
 import type { Subscription, SubscriptionRegistry } from './registry';
 import { compileUserPattern, UserPatternError, type UserPattern } from './userPattern';
 import { findSymbolInText, findSymbolInWorkspace, type SymbolLocator, type SymbolRange } from './symbolFinder';
@@ -27,6 +28,8 @@ export interface MaterializedSubscription {
   note?: string;
   /** Where the content came from, for labels (symbols move). */
   location?: { path: string; startLine?: number; endLine?: number };
+  /** Secrets taken out of the content (the text says so in its last line). */
+  redactions?: Redaction[];
 }
 
 export interface MaterializeOptions {
@@ -112,14 +115,17 @@ export class SubscriptionMaterializer {
       this.logger.warn(`Subscription ${sub.id} (${sub.target}) could not be read: ${(err as Error).message}`);
       resolved = { note: `could not be read: ${(err as Error).message}`, more: '' };
     }
-    const full = resolved.content ?? '';
+    // What goes into a prompt leaves the machine: well-known keys are redacted before the cap, and a
+    // line after it says what was taken out. The hash is of the file's own content, as before.
+    const redacted = resolved.content === undefined ? undefined : redactSecrets(resolved.content);
+    const full = redacted?.text ?? '';
     const hash = sha256(resolved.content ?? `note:${resolved.note ?? ''}`);
     let text: string;
     let truncated = false;
     if (resolved.content === undefined) text = `[${resolved.note ?? 'no content'}]`;
     else {
       const capped = capText(full, this.config.maxChars, resolved.more);
-      text = capped.text;
+      text = capped.text + (redacted?.redactions.length ? `\n${redactionNote(redacted.redactions)}` : '');
       truncated = capped.truncated;
     }
     return {
@@ -132,6 +138,7 @@ export class SubscriptionMaterializer {
       changedSinceLastTurn: sub.lastHash !== hash,
       note: resolved.note,
       location: resolved.location,
+      ...(redacted?.redactions.length ? { redactions: redacted.redactions } : {}),
     };
   }
 

@@ -342,6 +342,14 @@ describe('MCP server over stdio', function () {
     assert.match(text(refused), /\/\(a\)\\1\/ uses a back-reference/);
   });
 
+  it('redacts well-known keys from files it serves, with a note', async () => {
+    const token = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+    writeFileSync(join(ws.root, 'src/deploy.ts'), `const token = "${token}";\n`);
+    const read = (await s.client.readResource({ uri: 'context://file/src/deploy.ts' })).contents[0] as { text: string };
+    assert.ok(!read.text.includes(token), read.text);
+    assert.match(read.text, /^const token = "\[redacted: GitHub token\]";\n\n\[1 secret redacted before leaving this machine: GitHub token\]$/);
+  });
+
   it('answers poll_updates with the resources changed since the previous poll', async () => {
     const first = await call(s, 'poll_updates', { uris: ['context://file/src/util.ts'] });
     assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), ['context://decisions', 'context://file/src/util.ts', 'context://subscriptions']);

@@ -176,6 +176,22 @@ describe('SubscriptionMaterializer', () => {
     assert.ok(!r.text.includes('do-not-leak'), r.text);
   });
 
+  it('redacts well-known keys from tracked files and says what it took out', async () => {
+    const key = ['sk-live-', 'abcdefghijklmnopqrstuvwx1234'].join('');
+    const aws = ['AKIA', 'IOSFODNN7', 'EXAMPLE'].join('');
+    ws.write('config/api-token.json', `{\n  "aws": "${aws}",\n  "name": "svc"\n}\n`);
+    ws.write('src/client.ts', `export const client = new Client({ apiKey: "${key}" });\n`);
+    const { reg, mat } = await setup();
+    reg.subscribe({ kind: 'file', target: 'config/api-token.json' });
+    reg.subscribe({ kind: 'pattern', target: 'src/client.ts', pattern: 'apiKey' });
+    const [json, code] = await mat.materialize();
+    assert.ok(!json.text.includes(aws) && !code.text.includes(key), json.text + code.text);
+    assert.match(json.text, /"aws": "\[redacted: AWS access key\]"/);
+    assert.match(json.text, /\n\[1 secret redacted before leaving this machine: AWS access key\]$/);
+    assert.match(code.text, /apiKey: "\[redacted: API key\]"/);
+    assert.deepEqual(code.redactions, [{ label: 'API key', count: 1 }]);
+  });
+
   it('materializes a memory subscription from past episodes, skipping the current conversation', async () => {
     const { reg, mat, memory } = await setup();
     memory.saveEpisode({ conversationId: 'c1', prompt: 'How do we invalidate the cache?', answer: 'Bump the schema version in meta.', at: clock.t - 3600_000 });
