@@ -23,6 +23,11 @@ export function normalizeWorkspacePath(root: string, input: string): string {
   if (raw.includes('\0')) throw new WorkspacePathError('invalid', 'The path contains a NUL character.');
   const base = resolve(root);
   const abs = isAbsolute(raw) ? resolve(raw) : resolve(base, raw);
+  // A name that is not UTF-8 (Latin-1 bytes) arrives with U+FFFD in place of its bytes and can never
+  // be opened by that name: say so now rather than "missing" at every turn.
+  if (raw.includes('\uFFFD') && !existsSync(abs)) {
+    throw new WorkspacePathError('invalid', `"${raw}" has a character that is not valid UTF-8 (shown as \uFFFD); such a file name cannot be read. Rename the file to a UTF-8 name.`);
+  }
   const rel = relative(base, abs);
   if (rel === '') throw new WorkspacePathError('invalid', `"${raw}" is the workspace folder itself, not a file.`);
   if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {

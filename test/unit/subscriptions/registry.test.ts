@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SubscriptionError, SubscriptionRegistry, type SubscriptionChange } from '../../../src/core/subscriptions/registry';
 import { one } from '../../../src/core/store/sqlite';
@@ -247,6 +247,17 @@ describe('SubscriptionRegistry', () => {
       const refused = reasonOf(() => reg.subscribe({ kind: 'file', target }));
       assert.equal(refused.reason, 'secret', `${target}: ${refused.message}`);
     }
+    assert.deepEqual(reg.list(), []);
+  });
+
+  it('refuses a file name that is not UTF-8 with a clear reason, instead of a file that is never found', async () => {
+    const { reg } = await registry();
+    writeFileSync(Buffer.from(join(ws.root, 'caf\xe9.txt'), 'latin1'), 'latin-1 name');
+    const listed = readdirSync(ws.root).find((n) => n.startsWith('caf'))!;
+    assert.ok(listed.includes('\uFFFD'), JSON.stringify(listed));
+    const refused = reasonOf(() => reg.subscribe({ kind: 'file', target: listed }));
+    assert.equal(refused.reason, 'invalid');
+    assert.match(refused.message, /not valid UTF-8.*Rename the file/);
     assert.deepEqual(reg.list(), []);
   });
 
