@@ -9,7 +9,7 @@ import { Clock, TempWorkspace } from './fixtures';
 const subscriber = join(__dirname, '..', '..', 'fixtures', 'subscriptions', 'subscriber.js');
 
 /** Runs one subscribing process on the workspace's state folder; resolves with its summary. */
-function runSubscriber(ws: TempWorkspace, mode: 'limit' | 'churn', prefix: string, count: number): Promise<{ ok: number; limited: number }> {
+function runSubscriber(ws: TempWorkspace, mode: 'limit' | 'churn' | 'ack', prefix: string, count: number): Promise<{ ok: number; limited: number }> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, mode, prefix, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -189,6 +189,41 @@ describe('SubscriptionRegistry', () => {
       assert.equal(reg.list().length, processes * (count / 25));
     });
   }
+
+  it('loses no acknowledged subscription when writers are killed at random moments', async function () {
+    this.timeout(120_000);
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const acked = new Map<string, number>();
+    for (let round = 0; round < 6; round++) {
+      const prefix = `k${round}`;
+      const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, 'ack', prefix, '90'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      // Kill after a random number of acknowledged writes (0-30), mid-write or between writes.
+      const after = Math.floor(random() * 30);
+      await new Promise<void>((resolveKill) => {
+        const check = () => {
+          if ((out.match(/^ok /gm)?.length ?? 0) >= after || child.exitCode !== null) {
+            child.stdout.off('data', check);
+            resolveKill();
+          }
+        };
+        child.stdout.on('data', check);
+        child.once('exit', () => resolveKill());
+        check();
+      });
+      child.kill('SIGKILL');
+      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      acked.set(prefix, out.match(/^ok /gm)?.length ?? 0);
+    }
+    const { store, reg } = await registry();
+    assert.deepEqual(store.notices, [], 'no damaged file');
+    for (const [prefix, n] of acked) {
+      const kept = new Set(reg.list(prefix).map((s) => s.target));
+      for (let i = 0; i < n; i++) assert.ok(kept.has(`${prefix} item ${i}`), `${prefix} item ${i} was acknowledged and lost (${kept.size} kept)`);
+    }
+  });
 
   it('unsubscribes by id, and an unknown id is an error that names it and changes nothing', async () => {
     const { reg } = await registry();
