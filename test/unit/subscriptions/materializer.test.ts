@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
@@ -226,5 +227,35 @@ describe('findSymbolInText', () => {
     const py = 'class Shape:\n    def area(self):\n        return 0\n\n    @property\n    def name(self):\n        return "s"\n\nx = 1\n';
     assert.deepEqual(findSymbolInText(py, 'Shape'), { path: '', startLine: 1, endLine: 7 });
     assert.deepEqual(findSymbolInText(py, 'Shape.name'), { path: '', startLine: 5, endLine: 7 });
+  });
+});
+
+describe('findSymbolInText on hostile lines', () => {
+  it('still finds typed methods, generics, Python classes with comments and const declarations', () => {
+    const ts = 'class Repo {\n  async load<T>(id: string): Promise<Map<string, T>> {\n    return new Map();\n  }\n  save(x = { a: 1 }) {\n  }\n}\nexport const enabled = true;\n';
+    assert.deepEqual(findSymbolInText(ts, 'Repo.load'), { path: '', startLine: 2, endLine: 4 });
+    assert.deepEqual(findSymbolInText(ts, 'Repo.save'), { path: '', startLine: 5, endLine: 6 });
+    assert.deepEqual(findSymbolInText(ts, 'enabled'), { path: '', startLine: 8, endLine: 8 });
+    assert.deepEqual(findSymbolInText('class Point(Base):  # a point\n    x = 1\n', 'Point'), { path: '', startLine: 1, endLine: 2 });
+    assert.equal(findSymbolInText('load(a);\n', 'load'), undefined, 'a call is not a declaration');
+  });
+
+  it('answers at once on lines built to make the declaration patterns backtrack', () => {
+    // A hang guard, not a timing assertion: the child is killed if the search never ends.
+    const script = `
+      const { findSymbolInText } = require(${JSON.stringify(join(__dirname, '..', '..', '..', 'src', 'core', 'subscriptions', 'symbolFinder.js'))});
+      const lines = [
+        'class parse\\x00l' + ':#s'.repeat(40000),
+        'function\\t' + '\\t'.repeat(60000) + '\\tfunctionparse',
+        'parse(' + '):b'.repeat(40000) + '=',
+        'const '.repeat(30000) + 'x',
+        'parse' + ' '.repeat(60000) + '<' + ' '.repeat(60000),
+      ];
+      process.stdout.write(JSON.stringify(lines.map((l) => findSymbolInText(l + '\\n', 'parse') ?? null)));
+    `;
+    const child = spawnSync(process.execPath, ['-e', script], { timeout: 15_000, encoding: 'utf8' });
+    assert.equal(child.signal, null, 'the search finished');
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), [{ path: '', startLine: 1, endLine: 1 }, null, null, null, null]);
   });
 });
