@@ -7,6 +7,7 @@ const SOURCE_EXT = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'
 export class ProjectFiles {
   private readonly set: Set<string>;
   private readonly byBase = new Map<string, string[]>();
+  private readonly resolved = new Map<string, string | undefined>();
 
   constructor(readonly root: string, files: Iterable<string>) {
     this.set = new Set(files);
@@ -35,6 +36,14 @@ export class ProjectFiles {
    * to a root-relative file, by containment or by the longest matching path suffix.
    */
   resolve(raw: string): string | undefined {
+    // A large report names the same few files (its test file, its frames) on every one of its failures.
+    if (this.resolved.has(raw)) return this.resolved.get(raw);
+    const hit = this.resolveUncached(raw);
+    if (this.resolved.size < 100_000) this.resolved.set(raw, hit);
+    return hit;
+  }
+
+  private resolveUncached(raw: string): string | undefined {
     let p = raw.trim().replace(/^file:\/\//, '').replace(/\\/g, '/');
     if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
     if (!p || p.includes('node_modules/') || p.startsWith('node:') || p.startsWith('internal/')) return undefined;
@@ -143,7 +152,7 @@ export function lineRefs(line: string): { path: string; line: string; column?: s
   let start = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
-    if (FRAME_SEPARATORS.has(c) || /\s/.test(c)) {
+    if (FRAME_SEPARATORS.has(c) || isSpace(c)) {
       start = i + 1;
       continue;
     }
@@ -165,6 +174,13 @@ export function lineRefs(line: string): { path: string; line: string; column?: s
     i = j - 1;
   }
   return out;
+}
+
+/** The characters `\s` matches, as a set: one lookup per character instead of a regex call. */
+const SPACES = new Set([...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff', ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i))]);
+
+function isSpace(c: string): boolean {
+  return SPACES.has(c);
 }
 
 function isDigit(s: string, i: number): boolean {
