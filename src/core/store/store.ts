@@ -336,7 +336,6 @@ export class Store {
         db = opened.db;
         if (!hasBackup && verify) this.indexStamps.record(path);
       } else {
-        this.logger.warn(`${path} ${opened.reason}.`);
         const movedTo = moveAside(path);
         db = hasBackup ? this.restoreFromBackup(name, `was damaged (it ${opened.reason})`, movedTo) : undefined;
         if (!hasBackup) {

@@ -171,7 +171,8 @@ export function checkWorkspaceFile(root: string, input: string): string {
   assertRealPathInside(root, rel);
   // A link's own name proves nothing (innocent.txt -> .env): the secret rules apply to where it leads.
   const realRel = realRelativePath(root, rel);
-  if (realRel && realRel !== rel) assertNotSecret(root, realRel);
+  const why = realRel && realRel !== rel ? secretReason(root, realRel) : undefined;
+  if (why) throw new WorkspacePathError('secret', `"${rel}" is a link to ${realRel}, and ${why}; secrets are never read into chat context.`);
   return rel;
 }
 

@@ -281,6 +281,7 @@ describe('SubscriptionRegistry', () => {
     for (const target of ['innocent.txt', 'gitcfg.txt', 'key.txt', 'gitdir/config']) {
       const refused = reasonOf(() => reg.subscribe({ kind: 'file', target }));
       assert.equal(refused.reason, 'secret', `${target}: ${refused.message}`);
+      assert.ok(refused.message.startsWith(`"${target}" is a link to `), refused.message);
     }
     assert.deepEqual(reg.list(), []);
   });
