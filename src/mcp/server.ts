@@ -1,18 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { nullLogger, type Logger } from '../core/api/types';
+import { z } from 'zod';
+import { nullLogger, redactDeep, type Logger } from '../core/api/types';
 import { LiveResources, PollTracker } from './liveResources';
 import { ResourceCatalog } from './resources';
 import type { McpService } from './service';
+import { FramedStdioTransport } from './stdioFraming';
 import { registerTools } from './tools';
+import { invalidParams } from './uris';
 
 export const SERVER_NAME = 'proactive-context';
 export const SERVER_VERSION = '0.1.0';
@@ -109,7 +104,7 @@ export function createMcpServer(service: McpService, logger: Logger = nullLogger
  */
 export async function runStdioServer(service: McpService, logger: Logger = nullLogger, options: McpServerOptions = {}): Promise<ProactiveContextMcpServer> {
   const server = createMcpServer(service, logger, options);
-  const transport = new StdioServerTransport();
+  const transport = new FramedStdioTransport({ logger });
   const stop = (): void => {
     server.close().catch((err: Error) => logger.warn(`mcp: close failed: ${err.message}`));
   };
@@ -124,18 +119,49 @@ export async function runStdioServer(service: McpService, logger: Logger = nullL
 
 function registerResources(mcp: McpServer, catalog: ResourceCatalog, live: LiveResources, logger: Logger): void {
   mcp.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-  mcp.server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await catalog.list() }));
-  mcp.server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: catalog.templates() }));
-  mcp.server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    logger.trace(`mcp: read ${req.params.uri}`);
-    return catalog.read(req.params.uri);
+  // Requests are matched by method only and their params checked here: the SDK's own schemas answer
+  // a wrong type with -32603 and a dump of validator internals instead of a plain -32602.
+  mcp.server.setRequestHandler(looseRequest('resources/list'), async (req) => {
+    optionalCursor('resources/list', req.params);
+    return { resources: await catalog.list() };
   });
-  mcp.server.setRequestHandler(SubscribeRequestSchema, async (req) => {
-    await live.subscribe(req.params.uri);
+  mcp.server.setRequestHandler(looseRequest('resources/templates/list'), (req) => {
+    optionalCursor('resources/templates/list', req.params);
+    return { resourceTemplates: catalog.templates() };
+  });
+  mcp.server.setRequestHandler(looseRequest('resources/read'), async (req) => {
+    const uri = uriParam('resources/read', req.params);
+    logger.trace(`mcp: read ${uri}`);
+    // Everything read over MCP leaves the machine: well-known keys are redacted, with a note.
+    return redactDeep(await catalog.read(uri), 'text');
+  });
+  mcp.server.setRequestHandler(looseRequest('resources/subscribe'), async (req) => {
+    await live.subscribe(uriParam('resources/subscribe', req.params));
     return {};
   });
-  mcp.server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
-    await live.unsubscribe(req.params.uri);
+  mcp.server.setRequestHandler(looseRequest('resources/unsubscribe'), async (req) => {
+    await live.unsubscribe(uriParam('resources/unsubscribe', req.params));
     return {};
   });
+}
+
+function looseRequest<M extends string>(method: M) {
+  return z.object({ method: z.literal(method), params: z.unknown().optional() });
+}
+
+function describeValue(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v;
+}
+
+function uriParam(method: string, params: unknown): string {
+  const uri = typeof params === 'object' && params !== null ? (params as { uri?: unknown }).uri : undefined;
+  if (typeof uri !== 'string') {
+    throw invalidParams(`${method} needs params.uri, a resource URI string; got ${params === undefined ? 'no params' : `params.uri of type ${describeValue(uri)}`}.`);
+  }
+  return uri;
+}
+
+function optionalCursor(method: string, params: unknown): void {
+  const cursor = typeof params === 'object' && params !== null ? (params as { cursor?: unknown }).cursor : undefined;
+  if (cursor !== undefined && typeof cursor !== 'string') throw invalidParams(`${method}: params.cursor must be a string; got ${describeValue(cursor)}.`);
 }

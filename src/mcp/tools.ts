@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SubscriptionLimitError } from '../core/api/errors';
 import { UnknownSubscriptionError } from '../core/api/contextService';
 import { clip, describeSubscription, describeWatch, noSuchSubscription, noSuchWatch, removedAll, subscriptionLimit } from '../core/api/messages';
-import type { ContextSuggestion, Logger, SubscribeRequest, Subscription, WatchPattern } from '../core/api/types';
+import { redactDeep, type ContextSuggestion, type Logger, type SubscribeRequest, type Subscription, type WatchPattern } from '../core/api/types';
 import type { LiveResources, PollTracker } from './liveResources';
 import { bounded, subscriptionJson, watchJson, type McpService } from './service';
 import { invalidParams, subscriptionUri, watchUri, workspacePathFromInput } from './uris';
@@ -255,8 +255,9 @@ function subscriptionResult(sub: Subscription): CallToolResult {
   return result(`Subscribed (${sub.id}): ${sub.kind} ${describeSubscription(sub)}. Read it at ${uri}.`, { ...subscriptionJson(sub), uri });
 }
 
+/** A tool answer; it leaves the machine, so well-known keys are redacted, with a note. */
 function result(text: string, structured: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  return redactDeep({ content: [{ type: 'text', text }], structuredContent: structured }, 'text');
 }
 
 function formatSuggestion(s: ContextSuggestion): string {

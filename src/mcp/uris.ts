@@ -124,9 +124,16 @@ export function confineRelativePath(input: string): string {
   if (input.includes('\\')) throw invalidParams(`Use forward slashes in paths: ${input}.`);
   if (posix.isAbsolute(input) || /^[A-Za-z]:/.test(input)) throw invalidParams(`Path ${input} must be relative to the workspace root.`);
   if (input.split('/').includes('..')) throw invalidParams(`Path ${input} is outside the workspace root.`);
-  const norm = posix.normalize(input).replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const norm = withoutTrailingSlashes(posix.normalize(input).replace(/^(\.\/)+/, ''));
   if (norm === '' || norm === '.') throw invalidParams(ROOT_IS_NOT_A_FILE);
   return norm;
+}
+
+/** Drops trailing slashes by index: `/\/+$/` backtracks quadratically on a long run of slashes not at the end. */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
 }
 
 /**

@@ -72,7 +72,10 @@ async function serveHttp(args: ParsedArgs, service: ContextService, logger: Logg
 
 /** Serve at once; indexing and history mining continue in the background, and changes on disk reach the index. */
 function startServing(service: ContextService, logger: Logger): void {
-  service.startBackgroundWork().catch((err: Error) => logger.warn(`background indexing failed: ${err.message}`));
+  // Background work cut short by the shutdown (aborted, or reaching the closed store) is not a failure.
+  let stopping = false;
+  service.onDispose(() => (stopping = true));
+  service.startBackgroundWork().catch((err: Error) => stopping || logger.warn(`background indexing failed: ${err.message}`));
   service.onDispose(watchWorkspace(service, logger));
 }
 

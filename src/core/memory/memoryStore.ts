@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { nullLogger, type Logger } from '../logger';
+import { redactSecrets } from '../security/secretRedaction';
 import { all, run } from '../store/sqlite';
 import type { Store } from '../store/store';
 
@@ -168,8 +169,8 @@ export class MemoryStore implements MemorySearch {
     return scored.slice(0, limit).map(({ row, score }) => ({
       kind: 'episode' as const,
       id: row.id,
-      title: oneLine(row.prompt, 120),
-      snippet: oneLine(row.answer, 300),
+      title: safeLine(row.prompt, 120),
+      snippet: safeLine(row.answer, 300),
       score,
       at: Number(row.created_at),
       conversationId: row.conversation_id,
@@ -184,7 +185,7 @@ export class MemoryStore implements MemorySearch {
     if (this.decisions && toMatchQuery(query)) {
       try {
         const found = await this.decisions.search(query, limit);
-        decisions = found.slice(0, limit).map((d, i) => ({ kind: 'decision' as const, id: d.path, title: d.title, snippet: oneLine(d.snippet, 300), score: 1 / (1 + i), path: d.path }));
+        decisions = found.slice(0, limit).map((d, i) => ({ kind: 'decision' as const, id: d.path, title: safeLine(d.title, 300), snippet: safeLine(d.snippet, 300), score: 1 / (1 + i), path: d.path }));
       } catch (err) {
         this.logger.warn(`Decision search failed: ${(err as Error).message}`);
       }
@@ -219,7 +220,8 @@ export function buildConsolidationPrompt(episodes: readonly Episode[], maxChars 
   let used = 0;
   const sorted = [...episodes].sort((a, b) => a.at - b.at);
   for (const e of sorted.reverse()) {
-    const block = `### ${new Date(e.at).toISOString().slice(0, 16).replace('T', ' ')} (conversation ${e.conversationId})\nUser: ${e.prompt.trim()}\nAssistant: ${e.answer.trim()}\n`;
+    // The prompt goes to a model, off this machine: keys pasted into a chat stay here.
+    const block = `### ${new Date(e.at).toISOString().slice(0, 16).replace('T', ' ')} (conversation ${e.conversationId})\nUser: ${redactSecrets(e.prompt.trim()).text}\nAssistant: ${redactSecrets(e.answer.trim()).text}\n`;
     if (used + block.length > maxChars) {
       if (!parts.length) parts.push(block.slice(0, maxChars));
       break;
@@ -293,10 +295,25 @@ export function parseProposals(reply: string, maxProposals = 20): ProposedDecisi
   return out;
 }
 
+/** The bodies of ``` fences (optionally ```json), found with indexOf: the model's reply is not trusted to be small or tidy. */
+function fencedBlocks(reply: string): string[] {
+  const out: string[] = [];
+  let at = reply.indexOf('```');
+  while (at >= 0) {
+    const nl = reply.indexOf('\n', at + 3);
+    if (nl < 0) break;
+    const info = reply.slice(at + 3, nl).trim().toLowerCase();
+    const close = reply.indexOf('```', nl + 1);
+    if (close < 0) break;
+    if (info === '' || info === 'json') out.push(reply.slice(nl + 1, close));
+    at = reply.indexOf('```', close + 3);
+  }
+  return out;
+}
+
 function extractJson(reply: string): unknown {
   const candidates: string[] = [];
-  const fence = /```(?:json)?\s*\n([\s\S]*?)```/gi;
-  for (let m = fence.exec(reply); m; m = fence.exec(reply)) candidates.push(m[1]);
+  candidates.push(...fencedBlocks(reply));
   candidates.push(reply);
   for (const c of candidates) {
     for (const open of ['[', '{']) {
@@ -345,6 +362,11 @@ interface EpisodeRow {
 
 function toEpisode(r: EpisodeRow): Episode {
   return { id: r.id, conversationId: r.conversation_id, prompt: r.prompt, answer: r.answer, at: Number(r.created_at) };
+}
+
+/** One line of a hit, with secrets redacted before it is cut (a cut must not leave half a key). */
+function safeLine(s: string, max: number): string {
+  return oneLine(redactSecrets(s).text, max);
 }
 
 function oneLine(s: string, max: number): string {

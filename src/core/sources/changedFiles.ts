@@ -41,6 +41,19 @@ export interface ChangedFilesOptions<E extends FileStamp> {
   signal?: AbortSignal;
 }
 
+/** Per-file warnings already given, by logger: a source that does not cache a skipped file meets it again at every refresh. */
+const warned = new WeakMap<Logger, Map<string, string>>();
+
+/** Logs a warning about one version of a file once: again only when the file changes. */
+function warnOncePerVersion(logger: Logger, path: string, stamp: FileStamp, message: string): void {
+  let seen = warned.get(logger);
+  if (!seen) warned.set(logger, (seen = new Map()));
+  const key = `${stamp.mtimeMs}:${stamp.size}:${message}`;
+  if (seen.get(path) === key) return;
+  seen.set(path, key);
+  logger.warn(message);
+}
+
 /**
  * Reads only the files that changed since the previous refresh (by mtime and size), skipping oversized,
  * unreadable and binary files with a logged reason, and counts what was parsed and what was skipped.
@@ -68,7 +81,7 @@ export class ChangedFiles<E extends FileStamp> {
         yield { kind: 'unchanged', path, entry: old };
         continue;
       }
-      const text = this.read(path, stamp.size);
+      const text = this.read(path, stamp);
       yield text === undefined ? { kind: 'skipped', path, stamp } : { kind: 'changed', path, stamp, text };
     }
   }
@@ -84,8 +97,9 @@ export class ChangedFiles<E extends FileStamp> {
     this.opts.logger.warn(this.unreadable(path, error));
   }
 
-  private read(path: string, size: number): string | undefined {
+  private read(path: string, stamp: FileStamp): string | undefined {
     const { root, maxBytes, logger, messages } = this.opts;
+    const size = stamp.size;
     if (size > maxBytes) {
       logger.info(messages.tooLarge(path, size, maxBytes));
       this.skipped++;
@@ -99,7 +113,7 @@ export class ChangedFiles<E extends FileStamp> {
       return undefined;
     }
     if (messages.binary && looksBinary(buf)) {
-      logger.warn(messages.binary(path));
+      warnOncePerVersion(logger, path, stamp, messages.binary(path));
       this.skipped++;
       return undefined;
     }

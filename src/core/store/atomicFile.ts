@@ -4,15 +4,17 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * Writes a file so that readers see either the old or the new content, never half of it: write a
- * temp file in the same folder, fsync it, then rename over the target.
+ * temp file in the same folder, fsync it, then rename over the target. Without fsync (for a copy
+ * that is only read when the main file is damaged) a power cut may leave that copy empty or damaged;
+ * the whole-file check on open then refuses it.
  */
-export function writeFileAtomic(path: string, data: Uint8Array): void {
+export function writeFileAtomic(path: string, data: Uint8Array, options: { fsync?: boolean } = {}): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'w', 0o600);
   try {
     let off = 0;
     while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-    fsyncSync(fd);
+    if (options.fsync !== false) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

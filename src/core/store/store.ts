@@ -1,10 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, type Stats } from 'node:fs';
+import { existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
 import { writeFileAtomic, removeStaleTempFiles } from './atomicFile';
 import { withFileLock } from './fileLock';
 import { durableMigrations, indexMigrations } from './migrations';
+import { isCorruptionError, moveAside, openChecked, VerifiedStamps } from './recovery';
 import { loadSqlJs, one, transaction, type Database } from './sqlite';
 import type { SqlJsStatic } from 'sql.js';
 
@@ -18,6 +19,7 @@ export class StoreSchemaError extends Error {
 }
 
 export interface StoreNotice {
+  /** restored: durable data came back from its copy; recovered: started empty (durable data) or rebuilt (the index cache). */
   kind: 'recovered' | 'restored';
   file: string;
   movedTo?: string;
@@ -63,6 +65,7 @@ export class Store {
   private indexHolds = 0;
   private disposed = false;
   private readonly listeners = new Set<(n: StoreNotice) => void>();
+  private readonly indexStamps: VerifiedStamps;
   readonly notices: StoreNotice[] = [];
 
   private constructor(
@@ -75,6 +78,7 @@ export class Store {
   ) {
     this.durableDb = undefined as unknown as Database;
     this.indexDb = undefined as unknown as Database;
+    this.indexStamps = new VerifiedStamps(join(stateDir, INDEX + '.verified'));
   }
 
   static async open(options: StoreOptions): Promise<Store> {
@@ -83,10 +87,12 @@ export class Store {
     const store = new Store(SQL, options.stateDir, options.logger ?? nullLogger, options.durableSaveDelayMs ?? 150, options.indexSaveDelayMs ?? 2000, options.heldIndexSaveDelayMs ?? 30_000);
     removeStaleTempFiles(options.stateDir, DURABLE);
     removeStaleTempFiles(options.stateDir, INDEX);
+    removeStaleTempFiles(options.stateDir, DURABLE + '.lock');
+    removeStaleTempFiles(options.stateDir, DURABLE + '.lock.break');
     store.withDurableLock(() => {
       store.durableDb = store.loadDurable();
     });
-    store.indexDb = store.loadDatabase(INDEX, indexMigrations, false).db;
+    store.indexDb = store.guardIndex(store.loadDatabase(INDEX, indexMigrations, false).db);
     return store;
   }
 
@@ -110,33 +116,38 @@ export class Store {
     return fn(this.durableDb);
   }
 
-  /** Changes durable data: applied at once in a transaction, persisted shortly after under the lock. */
+  /**
+   * Changes durable data: applied at once in a transaction, persisted shortly after under the lock.
+   * An immediate write (subscriptions) runs entirely under the lock, on the newest data on disk, and
+   * is saved before it returns: a check inside `op` (a limit, a uniqueness rule) then holds across
+   * processes, and when `op` throws nothing is changed anywhere.
+   */
   write<T>(op: DurableOp<T>, options: { immediate?: boolean } = {}): T {
     this.assertOpen();
+    if (options.immediate) {
+      return this.withDurableLock(() => {
+        if (this.changedOnDisk()) this.reloadDurable();
+        const result = transaction(this.durableDb, () => op(this.durableDb));
+        this.pending.push(op as DurableOp<unknown>);
+        this.durableDirty = true;
+        clearTimeout(this.durableTimer);
+        this.durableTimer = undefined;
+        try {
+          this.saveDurableLocked();
+        } catch (err) {
+          // Kept in memory and in the pending list: retried shortly, and merged if another process writes first.
+          this.scheduleDurable();
+          throw err;
+        }
+        return result;
+      });
+    }
     this.refreshIfChanged();
     const result = transaction(this.durableDb, () => op(this.durableDb));
     this.pending.push(op as DurableOp<unknown>);
     this.durableDirty = true;
-    // Changes another process must see at once (subscriptions) are saved now, not coalesced.
-    if (options.immediate) this.flushDurable();
-    else this.scheduleDurable();
+    this.scheduleDurable();
     return result;
-  }
-
-  /**
-   * Reads and changes durable data as one step no other process can interleave with: under the
-   * lock, on the newest file, saved before the lock is released. For check-then-act changes (a
-   * limit, a claim) that must hold across processes; returns what `op` returns.
-   */
-  transact<T>(op: DurableOp<T>): T {
-    this.assertOpen();
-    return this.withDurableLock(() => {
-      if (this.changedOnDisk()) this.reloadDurable();
-      const result = transaction(this.durableDb, () => op(this.durableDb));
-      this.durableDirty = true;
-      this.saveDurableLocked();
-      return result;
-    });
   }
 
   /** The rebuildable index cache. Call markIndexDirty() after changing it. */
@@ -180,7 +191,7 @@ export class Store {
   resetIndex(): void {
     this.assertOpen();
     this.indexDb.close();
-    this.indexDb = new this.SQL.Database();
+    this.indexDb = this.guardIndex(new this.SQL.Database());
     migrate(this.indexDb, indexMigrations, 0);
     this.indexDirty = true;
     this.flushIndex();
@@ -246,14 +257,15 @@ export class Store {
     });
   }
 
-  /** Writes the durable database and its copy; the caller holds the lock and has the newest data. */
+  /** Writes the durable database and its copy; the caller holds the lock and has merged what is on disk. */
   private saveDurableLocked(): void {
-    clearTimeout(this.durableTimer);
-    this.durableTimer = undefined;
     const data = this.durableDb.export();
     writeFileAtomic(this.durablePath, data);
-    // A second copy lets a later corruption of the main file be recovered without loss.
-    writeFileAtomic(this.durablePath + '.bak', data);
+    // A second copy lets a later corruption of the main file be recovered without loss. It is always
+    // a whole, checked database: the in-memory one just exported, never a damaged or empty file.
+    // Not synced: it is only read when the synced main file is damaged, and writes happen under the
+    // lock, so each fsync saved is time other processes do not wait.
+    writeFileAtomic(this.durablePath + '.bak', data, { fsync: false });
     this.seen = stamp(this.durablePath);
     this.pending = [];
     this.durableDirty = false;
@@ -266,6 +278,7 @@ export class Store {
     try {
       writeFileAtomic(this.indexPath, this.indexDb.export());
       this.indexDirty = false;
+      this.indexStamps.record(this.indexPath);
     } catch (err) {
       this.logger.warn(`Could not save the index cache ${this.indexPath}: ${(err as Error).message}`);
     }
@@ -307,37 +320,31 @@ export class Store {
   }
 
   private withDurableLock<T>(fn: () => T): T {
-    return withFileLock(join(this.stateDir, DURABLE + '.lock'), fn);
+    // Waiters queue fairly; ten seconds covers a queue of busy writers on a loaded machine.
+    return withFileLock(join(this.stateDir, DURABLE + '.lock'), fn, { timeoutMs: 10_000, staleMs: 20_000 });
   }
 
   private loadDatabase(name: string, migrations: readonly string[], hasBackup: boolean): { db: Database; migrated: boolean } {
     const path = join(this.stateDir, name);
     let db: Database | undefined;
     if (existsSync(path)) {
-      db = this.tryOpen(path);
-      if (!db) {
-        const movedTo = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-        try {
-          renameSync(path, movedTo);
-        } catch {
-          // Unreadable and unmovable: start clean in memory; the next save replaces it.
-        }
-        const backup = hasBackup ? this.tryOpen(path + '.bak') : undefined;
-        if (backup) {
-          copyFileSync(path + '.bak', path);
-          db = backup;
-          this.notify({ kind: 'restored', file: path, movedTo, message: `The Proactive Context data file ${name} was damaged. It was moved to ${movedTo} and restored from its last good copy.` });
-        } else {
-          this.notify({
-            kind: 'recovered',
-            file: path,
-            movedTo,
-            message: hasBackup
-              ? `The Proactive Context data file ${name} was damaged and had no usable copy. It was moved to ${movedTo}; starting with empty data.`
-              : `The Proactive Context index cache was damaged. It was moved to ${movedTo} and will be rebuilt.`,
-          });
+      // The durable file is small and holds what cannot be rebuilt: check every page each time. The
+      // index cache is checked whole unless this machine wrote or checked exactly this file before.
+      const verify = hasBackup || !this.indexStamps.matches(path);
+      const opened = openChecked(this.SQL, path, verify);
+      if (opened.db) {
+        db = opened.db;
+        if (!hasBackup && verify) this.indexStamps.record(path);
+      } else {
+        const movedTo = moveAside(path);
+        db = hasBackup ? this.restoreFromBackup(name, `was damaged (it ${opened.reason})`, movedTo) : undefined;
+        if (!hasBackup) {
+          this.notify({ kind: 'recovered', file: path, movedTo, message: `The Proactive Context index cache ${path} was damaged (it ${opened.reason}).${movedTo ? ` It was moved to ${movedTo}` : ' It'} and will be rebuilt.` });
         }
       }
+    } else if (hasBackup && existsSync(path + '.bak')) {
+      // The file is gone but its copy is not (deleted, renamed by a sync tool): bring the data back.
+      db = this.restoreFromBackup(name, 'was missing', undefined);
     }
     db ??= new this.SQL.Database();
     const version = userVersion(db);
@@ -351,17 +358,74 @@ export class Store {
     return { db, migrated: version < migrations.length };
   }
 
-  private tryOpen(path: string): Database | undefined {
-    let db: Database | undefined;
-    try {
-      db = new this.SQL.Database(readFileSync(path));
-      one(db, 'SELECT count(*) AS n FROM sqlite_master');
-      return db;
-    } catch (err) {
-      this.logger.warn(`Cannot read ${path}: ${(err as Error).message}`);
-      db?.close();
-      return undefined;
+  /** Brings durable data back from its copy, or starts empty and says so; a damaged copy is kept aside, never overwritten. */
+  private restoreFromBackup(name: string, what: string, movedTo: string | undefined): Database | undefined {
+    const path = join(this.stateDir, name);
+    const backupPath = path + '.bak';
+    const aside = movedTo ? ` The damaged file was moved to ${movedTo}.` : '';
+    const backup = existsSync(backupPath) ? openChecked(this.SQL, backupPath, true) : { reason: 'does not exist' };
+    if (backup.db) {
+      writeFileAtomic(path, backup.db.export());
+      this.notify({ kind: 'restored', file: path, movedTo, message: `The Proactive Context data file ${path} ${what}; it was restored from its last good copy (${backupPath}).${aside}` });
+      return backup.db;
     }
+    const backupAside = existsSync(backupPath) ? moveAside(backupPath) : undefined;
+    this.notify({
+      kind: 'recovered',
+      file: path,
+      movedTo,
+      message:
+        `The Proactive Context data file ${path} ${what} and its copy ${backupPath} ${backup.reason}; starting with empty data.${aside}` +
+        (backupAside ? ` The damaged copy was moved to ${backupAside}.` : ''),
+    });
+    return undefined;
+  }
+
+  /**
+   * The index cache may still hold a damaged page that no check found (it changed after it was
+   * read): the first "malformed" error moves the file aside, starts the cache empty for a rebuild,
+   * says so once, and names the file in the error.
+   */
+  private guardIndex(db: Database): Database {
+    const wrap = <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) => (...args: A) => {
+      try {
+        return fn(...args);
+      } catch (err) {
+        if (!isCorruptionError(err) || this.indexDb !== db) throw err;
+        this.indexCorrupted(err as Error);
+        throw new Error(`The index cache ${this.indexPath} is damaged (${(err as Error).message}); it was moved aside and will be rebuilt.`);
+      }
+    };
+    db.exec = wrap(db.exec.bind(db));
+    db.run = wrap(db.run.bind(db)) as Database['run'];
+    const prepare = wrap(db.prepare.bind(db));
+    db.prepare = (...args: Parameters<Database['prepare']>) => {
+      const stmt = prepare(...args);
+      stmt.step = wrap(stmt.step.bind(stmt));
+      stmt.run = wrap(stmt.run.bind(stmt));
+      return stmt;
+    };
+    return db;
+  }
+
+  private indexCorrupted(err: Error): void {
+    const movedTo = existsSync(this.indexPath) ? moveAside(this.indexPath) : undefined;
+    this.notify({
+      kind: 'recovered',
+      file: this.indexPath,
+      movedTo,
+      message: `The Proactive Context index cache ${this.indexPath} was damaged (${err.message}).${movedTo ? ` It was moved to ${movedTo}` : ' It'} and will be rebuilt.`,
+    });
+    const damaged = this.indexDb;
+    this.indexDb = this.guardIndex(new this.SQL.Database());
+    migrate(this.indexDb, indexMigrations, 0);
+    try {
+      damaged.close();
+    } catch {
+      // Closing a damaged database may fail too.
+    }
+    this.indexDirty = true;
+    this.markIndexDirty();
   }
 
   private notify(n: StoreNotice): void {

@@ -5,7 +5,9 @@ import { defaultConfig, type CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
 import type { MemorySearch } from '../memory/memoryStore';
 import { renderMemoryHit } from '../prompt/render';
+import { redactionNote, redactSecrets, type Redaction } from '../security/secretRedaction';
 import type { Subscription, SubscriptionRegistry } from './registry';
+import { compileUserPattern, UserPatternError, type UserPattern } from './userPattern';
 import { findSymbolInText, findSymbolInWorkspace, type SymbolLocator, type SymbolRange } from './symbolFinder';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
 
@@ -27,6 +29,8 @@ export interface MaterializedSubscription {
   note?: string;
   /** Where the content came from, for labels (symbols move). */
   location?: { path: string; startLine?: number; endLine?: number };
+  /** Secrets taken out of the content (the text says so in its last line). */
+  redactions?: Redaction[];
 }
 
 export interface MaterializeOptions {
@@ -49,6 +53,8 @@ export interface SubscriptionMaterializerOptions {
   memoryLimit?: number;
   /** Files bigger than this are not read; default 8 MiB. */
   maxFileBytes?: number;
+  /** Longest a pattern subscription may spend matching one file per turn; default 1,000 ms. */
+  patternBudgetMs?: number;
   logger?: Logger;
 }
 
@@ -61,12 +67,17 @@ interface Resolved {
 }
 
 const SNIFF_BYTES = 8192;
+/** Lines longer than this are matched on their start only. */
+const MAX_PATTERN_LINE = 4000;
+/** Matching gives the event loop back after this much work. */
+const PATTERN_SLICE_MS = 10;
 
 /** Resolves subscriptions to their current content, confined to the workspace, and tells what changed since the last turn. */
 export class SubscriptionMaterializer {
   private readonly config: CoreConfig['subscriptions'];
   private readonly logger: Logger;
   private readonly maxFileBytes: number;
+  private readonly patternBudgetMs: number;
 
   constructor(
     private readonly registry: SubscriptionRegistry,
@@ -75,6 +86,7 @@ export class SubscriptionMaterializer {
     this.config = options.config ?? registry.limits ?? defaultConfig.subscriptions;
     this.logger = options.logger ?? nullLogger;
     this.maxFileBytes = options.maxFileBytes ?? 8 * 1024 * 1024;
+    this.patternBudgetMs = options.patternBudgetMs ?? 1000;
   }
 
   private get root(): string {
@@ -104,14 +116,17 @@ export class SubscriptionMaterializer {
       this.logger.warn(`Subscription ${sub.id} (${sub.target}) could not be read: ${(err as Error).message}`);
       resolved = { note: `could not be read: ${(err as Error).message}`, more: '' };
     }
-    const full = resolved.content ?? '';
+    // What goes into a prompt leaves the machine: well-known keys are redacted before the cap, and a
+    // line after it says what was taken out. The hash is of the file's own content, as before.
+    const redacted = resolved.content === undefined ? undefined : redactSecrets(resolved.content);
+    const full = redacted?.text ?? '';
     const hash = sha256(resolved.content ?? `note:${resolved.note ?? ''}`);
     let text: string;
     let truncated = false;
     if (resolved.content === undefined) text = `[${resolved.note ?? 'no content'}]`;
     else {
       const capped = capText(full, this.config.maxChars, resolved.more);
-      text = capped.text;
+      text = capped.text + (redacted?.redactions.length ? `\n${redactionNote(redacted.redactions)}` : '');
       truncated = capped.truncated;
     }
     return {
@@ -124,6 +139,7 @@ export class SubscriptionMaterializer {
       changedSinceLastTurn: sub.lastHash !== hash,
       note: resolved.note,
       location: resolved.location,
+      ...(redacted?.redactions.length ? { redactions: redacted.redactions } : {}),
     };
   }
 
@@ -153,18 +169,49 @@ export class SubscriptionMaterializer {
       case 'pattern': {
         const file = await this.readWorkspaceText(sub.path ?? '', options.signal);
         if ('note' in file) return { note: file.note, more: '' };
-        const re = new RegExp(sub.pattern ?? '', sub.flags ?? '');
-        const lines = splitLines(file.text);
-        const width = String(lines.length).length;
-        const hits: string[] = [];
-        for (let i = 0; i < lines.length; i++) {
-          re.lastIndex = 0;
-          if (re.test(lines[i].length > 4000 ? lines[i].slice(0, 4000) : lines[i])) hits.push(`${String(i + 1).padStart(width)} | ${lines[i]}`);
-        }
-        const content = hits.length ? hits.join('\n') : `(no line of ${file.path} matches /${sub.pattern}/${sub.flags ?? ''} now)`;
-        return { content, location: { path: file.path }, more: 'use a narrower pattern' };
+        return this.matchLines(sub, file, options.signal);
       }
     }
+  }
+
+  /**
+   * The lines of a file that match a subscription's pattern. The match runs on a linear-time engine,
+   * in slices that give the event loop back, and stops at a time budget with a note, so no pattern
+   * and no file can hold a turn (or the extension host) for long.
+   */
+  private async matchLines(sub: Subscription, file: { path: string; text: string }, signal?: AbortSignal): Promise<Resolved> {
+    const shown = `/${sub.pattern ?? ''}/${sub.flags ?? ''}`;
+    let re: UserPattern;
+    try {
+      re = compileUserPattern(sub.pattern ?? '', sub.flags ?? '');
+    } catch (err) {
+      // Stored before patterns were checked this way: disabled, and the turn says why.
+      if (err instanceof UserPatternError) return { note: `pattern ${shown} is disabled: ${err.message}`, more: '' };
+      throw err;
+    }
+    const lines = splitLines(file.text);
+    const width = String(lines.length).length;
+    const hits: string[] = [];
+    const started = performance.now();
+    let sliceStart = started;
+    for (let i = 0; i < lines.length; i++) {
+      if (i % 64 === 0 && i > 0) {
+        const now = performance.now();
+        if (now - started > this.patternBudgetMs) {
+          const stopped = `[matching ${shown} stopped at line ${i.toLocaleString('en-US')} of ${lines.length.toLocaleString('en-US')} of ${file.path}: it took over ${this.patternBudgetMs.toLocaleString('en-US')} ms; narrow the pattern or subscribe to a smaller file]`;
+          return { content: [...hits, stopped].join('\n'), location: { path: file.path }, more: 'use a narrower pattern' };
+        }
+        if (now - sliceStart > PATTERN_SLICE_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          signal?.throwIfAborted();
+          sliceStart = performance.now();
+        }
+      }
+      const line = lines[i];
+      if (re.test(line.length > MAX_PATTERN_LINE ? line.slice(0, MAX_PATTERN_LINE) : line)) hits.push(`${String(i + 1).padStart(width)} | ${line}`);
+    }
+    const content = hits.length ? hits.join('\n') : `(no line of ${file.path} matches ${shown} now)`;
+    return { content, location: { path: file.path }, more: 'use a narrower pattern' };
   }
 
   private async resolveSymbol(sub: Subscription, timeoutMs: number, signal?: AbortSignal): Promise<Resolved> {

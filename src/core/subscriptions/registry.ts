@@ -6,6 +6,7 @@ import { nullLogger, type Logger } from '../logger';
 import { toMatchQuery } from '../memory/memoryStore';
 import { all, one, run, type Database } from '../store/sqlite';
 import type { Store } from '../store/store';
+import { compileUserPattern, UserPatternError } from './userPattern';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
 
 export type SubscriptionKind = 'file' | 'lines' | 'pattern' | 'symbol' | 'memory';
@@ -152,30 +153,33 @@ export class SubscriptionRegistry {
     const parsed = this.parseTarget(request);
     const now = this.now();
     const cutoff = now - this.expiryMs;
-    const existing = this.store.read((db) => findByKey(db, scope, request.kind, parsed.target));
-    const active = this.store.read((db) => activeRows(db, scope, cutoff));
-    let replaced: Subscription | undefined;
-    if (!existing || existing.renewed_at <= cutoff) {
-      const others = active.filter((r) => r.id !== existing?.id);
-      if (others.length >= this.config.maxActive) {
-        if (!request.replaceOldest) {
-          const oldest = others[0];
-          throw new SubscriptionError(
-            'limit',
-            `The limit of ${this.config.maxActive} active subscriptions in "${scope}" is reached. ` +
-              `Unsubscribe one, or replace the oldest (${oldest.id}: ${oldest.target}) by subscribing again with replaceOldest.`,
-          );
-        }
-        replaced = this.toSubscription(others[0]);
-      }
-    }
-    const id = existing?.id ?? this.store.read((db) => allocateId(db, scope, request.kind, parsed.target));
     const options = JSON.stringify(optionsOf(parsed));
-    const replacedId = replaced?.id;
     const kind = request.kind;
-    const row = this.store.write((db) => {
+    const maxActive = this.config.maxActive;
+    const replaceOldest = !!request.replaceOldest;
+    // Check and insert in one locked write on the newest data, so the limit holds across processes
+    // (the extension, MCP servers and CLI runs subscribing at once).
+    const outcome = this.store.write((db) => {
+      const existing = findByKey(db, scope, kind, parsed.target);
+      const live = !!existing && existing.renewed_at > cutoff;
+      let dropped: Row[] = [];
+      if (!live) {
+        const others = activeRows(db, scope, cutoff).filter((r) => r.id !== existing?.id);
+        if (others.length >= maxActive) {
+          if (!replaceOldest) {
+            const oldest = others[0];
+            throw new SubscriptionError(
+              'limit',
+              `The limit of ${maxActive} active subscriptions in "${scope}" is reached. ` +
+                `Unsubscribe one, or replace the oldest (${oldest.id}: ${oldest.target}) by subscribing again with replaceOldest.`,
+            );
+          }
+          dropped = others.slice(0, others.length - maxActive + 1);
+        }
+      }
       run(db, 'DELETE FROM subscriptions WHERE renewed_at <= ?', [cutoff]);
-      if (replacedId) run(db, 'DELETE FROM subscriptions WHERE id = ?', [replacedId]);
+      for (const r of dropped) run(db, 'DELETE FROM subscriptions WHERE id = ?', [r.id]);
+      const id = existing?.id ?? allocateId(db, scope, kind, parsed.target);
       run(
         db,
         `INSERT INTO subscriptions (id, scope, kind, target, options, created_at, renewed_at)
@@ -183,10 +187,12 @@ export class SubscriptionRegistry {
          ON CONFLICT (scope, kind, target) DO UPDATE SET renewed_at = excluded.renewed_at, options = excluded.options`,
         [id, scope, kind, parsed.target, options, now, now],
       );
-      return findByKey(db, scope, kind, parsed.target) as Row;
+      return { row: findByKey(db, scope, kind, parsed.target) as Row, renewed: live, dropped };
     }, IMMEDIATE);
+    const row = outcome.row;
+    const renewed = outcome.renewed;
+    const replaced = outcome.dropped.length ? this.toSubscription(outcome.dropped[0]) : undefined;
     const subscription = this.toSubscription(row);
-    const renewed = !!existing && existing.renewed_at > cutoff;
     this.logger.debug(`${renewed ? 'Renewed' : 'Added'} subscription ${subscription.id} (${kind} ${subscription.target})`);
     this.emit({ type: renewed ? 'renewed' : 'subscribed', subscription, replaced });
     return { subscription, renewed, replaced };
@@ -195,11 +201,16 @@ export class SubscriptionRegistry {
   /** Removes one subscription; an unknown id is an error and changes nothing. */
   unsubscribe(id: string, scope?: string): Subscription {
     const key = id.trim().toLowerCase();
-    const row = this.store.read((db) => one<Row>(db, 'SELECT * FROM subscriptions WHERE id = ?', [key]));
-    if (!row || (scope !== undefined && row.scope !== normalizeScope(scope))) {
-      throw new SubscriptionError('not_found', `No subscription has the id "${id}". List them to see the ids in use.`);
-    }
-    this.store.write((db) => run(db, 'DELETE FROM subscriptions WHERE id = ?', [key]), IMMEDIATE);
+    const wanted = scope === undefined ? undefined : normalizeScope(scope);
+    // Looked up under the lock: two processes removing the same id cannot both report it removed.
+    const row = this.store.write((db) => {
+      const found = one<Row>(db, 'SELECT * FROM subscriptions WHERE id = ?', [key]);
+      if (!found || (wanted !== undefined && found.scope !== wanted)) {
+        throw new SubscriptionError('not_found', `No subscription has the id "${id}". List them to see the ids in use.`);
+      }
+      run(db, 'DELETE FROM subscriptions WHERE id = ?', [key]);
+      return found;
+    }, IMMEDIATE);
     const subscription = this.toSubscription(row);
     this.emit({ type: 'unsubscribed', subscription });
     return subscription;
@@ -209,14 +220,14 @@ export class SubscriptionRegistry {
   unsubscribeAll(scope?: string): number {
     const cutoff = this.now() - this.expiryMs;
     const s = scope === undefined ? undefined : normalizeScope(scope);
-    const count = this.store.read((db) =>
-      s === undefined
-        ? Number(one<{ n: number }>(db, 'SELECT count(*) AS n FROM subscriptions WHERE renewed_at > ?', [cutoff])?.n ?? 0)
-        : activeRows(db, s, cutoff).length,
-    );
-    this.store.write((db) => {
+    const count = this.store.write((db) => {
+      const n =
+        s === undefined
+          ? Number(one<{ n: number }>(db, 'SELECT count(*) AS n FROM subscriptions WHERE renewed_at > ?', [cutoff])?.n ?? 0)
+          : activeRows(db, s, cutoff).length;
       if (s === undefined) run(db, 'DELETE FROM subscriptions');
       else run(db, 'DELETE FROM subscriptions WHERE scope = ?', [s]);
+      return n;
     }, IMMEDIATE);
     this.emit({ type: 'cleared', scope: s, count });
     return count;
@@ -348,9 +359,10 @@ export class SubscriptionRegistry {
         if (!source) throw new SubscriptionError('invalid', 'The pattern is empty.');
         flags = [...new Set(flags.replace(/[gy]/g, ''))].sort().join('');
         try {
-          new RegExp(source, flags);
+          compileUserPattern(source, flags);
         } catch (err) {
-          throw new SubscriptionError('invalid_regex', `Invalid regular expression /${source}/${flags}: ${(err as Error).message}`);
+          if (err instanceof UserPatternError) throw new SubscriptionError('invalid_regex', err.message);
+          throw err;
         }
         const path = this.checkPath(pathText);
         parsed = { target: `${path}~/${source}/${flags}`, path, pattern: source, flags };

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { secretReason } from './workspacePaths';
+import { checkWorkspaceFile } from './workspacePaths';
 
 /** Where a symbol's declaration and body are: 1-based, inclusive lines. */
 export interface SymbolRange {
@@ -21,21 +21,69 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function declarationPatterns(name: string): { re: RegExp; kind: DeclKind; joined?: boolean }[] {
+/**
+ * Ways `name` is declared, each a test on one line (or a few joined lines). Source lines are hostile
+ * input: every expression here is linear (no adjacent quantifiers that can trade characters), and the
+ * two shapes that need more than that are checked in code.
+ */
+function declarationPatterns(name: string): { test: (s: string) => boolean; kind: DeclKind; joined?: boolean }[] {
   const n = escapeRegExp(name);
-  const mods = '(?:(?:export|default|declare|abstract|public|private|protected|static|async|override|readonly|pub(?:\\([\\w:]+\\))?|unsafe|const)\\s+)*';
+  const modifier = 'export|default|declare|abstract|public|private|protected|static|async|override|readonly|pub(?:\\([\\w:]+\\))?|unsafe';
+  const mods = `(?:(?:${modifier}|const)\\s+)*`;
+  // Without `const`: a run of "const " must not be shared between the modifiers and the keyword.
+  const modsNoConst = `(?:(?:${modifier})\\s+)*`;
+  const re = (source: string) => {
+    const r = new RegExp(source);
+    return (s: string) => r.test(s);
+  };
+  const pythonClass = new RegExp(`^\\s*class\\s+${n}\\b`);
+  const callable = new RegExp(`^\\s*${mods}\\*?${n}[ \\t]*(?:<[^>]*>[ \\t]*)?\\(`);
   return [
-    { re: new RegExp(`^\\s*(?:async\\s+)?def\\s+${n}\\b`), kind: 'python' },
-    { re: new RegExp(`^\\s*class\\s+${n}\\b[^{]*:\\s*(?:#.*)?$`), kind: 'python' },
-    { re: new RegExp(`^\\s*${mods}function\\s*\\*?\\s*${n}\\b`), kind: 'block' },
-    { re: new RegExp(`^\\s*${mods}(?:class|interface|enum|struct|trait|namespace|module|impl)\\s+${n}\\b`), kind: 'block' },
-    { re: new RegExp(`^\\s*${mods}fn\\s+${n}\\b`), kind: 'block' },
-    { re: new RegExp(`^\\s*func\\s+(?:\\([^)]*\\)\\s*)?${n}\\b`), kind: 'block' },
-    { re: new RegExp(`^\\s*${mods}\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;]*?\\)\\s*(?::\\s*[^;{=]+)?\\{`), kind: 'block', joined: true },
-    { re: new RegExp(`^\\s*${mods}type\\s+${n}\\b`), kind: 'value' },
-    { re: new RegExp(`^\\s*${mods}(?:const|let|var)\\s+${n}\\b`), kind: 'value' },
-    { re: new RegExp(`^\\s*${mods}${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>|\\w+\\s*=>)`), kind: 'value' },
+    { test: re(`^\\s*(?:async\\s+)?def\\s+${n}\\b`), kind: 'python' },
+    { test: (s) => pythonClass.test(s) && isPythonClassLine(s), kind: 'python' },
+    { test: re(`^\\s*${mods}function\\s*(?:\\*\\s*)?${n}\\b`), kind: 'block' },
+    { test: re(`^\\s*${mods}(?:class|interface|enum|struct|trait|namespace|module|impl)\\s+${n}\\b`), kind: 'block' },
+    { test: re(`^\\s*${mods}fn\\s+${n}\\b`), kind: 'block' },
+    { test: re(`^\\s*func\\s+(?:\\([^)]*\\)\\s*)?${n}\\b`), kind: 'block' },
+    {
+      test: (s) => {
+        const m = callable.exec(s);
+        return !!m && opensBodyAfterParams(s, m[0].length);
+      },
+      kind: 'block',
+      joined: true,
+    },
+    { test: re(`^\\s*${mods}type\\s+${n}\\b`), kind: 'value' },
+    { test: re(`^\\s*${modsNoConst}(?:const|let|var)\\s+${n}\\b`), kind: 'value' },
+    { test: re(`^\\s*${mods}${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>|\\w+\\s*=>)`), kind: 'value' },
   ];
+}
+
+/** `class Name(Base):  # note` — no brace, and a colon ends the line before any comment. */
+function isPythonClassLine(line: string): boolean {
+  if (line.includes('{')) return false;
+  const hash = line.indexOf('#');
+  return (hash < 0 ? line : line.slice(0, hash)).trimEnd().endsWith(':');
+}
+
+/**
+ * After `name(` at `from`: parameters without `;`, a `)`, then an optional `: type` and a `{`
+ * (`method(a, b): T {`). One pass: only the first `{` after each `)` can open the body.
+ */
+function opensBodyAfterParams(s: string, from: number): boolean {
+  const semi = s.indexOf(';', from);
+  const end = semi < 0 ? s.length : semi;
+  let close = -1;
+  for (let i = from; i < end; i++) {
+    const c = s[i];
+    if (c === ')') close = i;
+    else if (c === '{' && close >= 0) {
+      const between = s.slice(close + 1, i).trim();
+      if (between === '' || (between.startsWith(':') && !/[=;{]/.test(between) && between.length > 1)) return true;
+      close = -1;
+    }
+  }
+  return false;
 }
 
 /**
@@ -57,11 +105,11 @@ export function findSymbolInText(text: string, name: string, path = ''): SymbolR
 }
 
 function findIn(lines: string[], name: string, from: number, to: number): { start: number; end: number } | undefined {
-  for (const { re, kind, joined } of declarationPatterns(name)) {
+  for (const { test, kind, joined } of declarationPatterns(name)) {
     for (let i = from; i <= to; i++) {
       if (!lines[i].includes(name)) continue;
       const probe = joined ? lines.slice(i, Math.min(i + 5, to + 1)).join('\n') : lines[i];
-      if (!re.test(probe)) continue;
+      if (!test(probe)) continue;
       const end = kind === 'python' ? indentEnd(lines, i, to) : bracketEnd(lines, i, to, kind);
       return { start: leadingDecorations(lines, i, from), end };
     }
@@ -191,7 +239,7 @@ export async function findSymbolInWorkspace(
         if (!SKIP_DIRS.has(entry)) queue.push(rel);
         continue;
       }
-      if (!st.isFile() || !CODE_EXTENSIONS.has(extname(entry).toLowerCase()) || st.size > maxBytes || secretReason(root, rel)) continue;
+      if (!st.isFile() || !CODE_EXTENSIONS.has(extname(entry).toLowerCase()) || st.size > maxBytes || !isReadable(root, rel)) continue;
       seen++;
       let text: string;
       try {
@@ -205,4 +253,14 @@ export async function findSymbolInWorkspace(
     }
   }
   return undefined;
+}
+
+/** Inside the workspace once links are followed, and not a secret by its name or its link target's. */
+function isReadable(root: string, rel: string): boolean {
+  try {
+    checkWorkspaceFile(root, rel);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -23,6 +23,11 @@ export function normalizeWorkspacePath(root: string, input: string): string {
   if (raw.includes('\0')) throw new WorkspacePathError('invalid', 'The path contains a NUL character.');
   const base = resolve(root);
   const abs = isAbsolute(raw) ? resolve(raw) : resolve(base, raw);
+  // A name that is not UTF-8 (Latin-1 bytes) arrives with U+FFFD in place of its bytes and can never
+  // be opened by that name: say so now rather than "missing" at every turn.
+  if (raw.includes('\uFFFD') && !existsSync(abs)) {
+    throw new WorkspacePathError('invalid', `"${raw}" has a character that is not valid UTF-8 (shown as \uFFFD); such a file name cannot be read. Rename the file to a UTF-8 name.`);
+  }
   const rel = relative(base, abs);
   if (rel === '') throw new WorkspacePathError('invalid', `"${raw}" is the workspace folder itself, not a file.`);
   if (rel === '..' || rel.startsWith('..' + sep) || isAbsolute(rel)) {
@@ -164,14 +169,25 @@ export function checkWorkspaceFile(root: string, input: string): string {
   const rel = normalizeWorkspacePath(root, input);
   assertNotSecret(root, rel);
   assertRealPathInside(root, rel);
-  // The link target's own name may reveal a secret even when the link's name does not.
+  // A link's own name proves nothing (innocent.txt -> .env): the secret rules apply to where it leads.
+  const realRel = realRelativePath(root, rel);
+  const why = realRel && realRel !== rel ? secretReason(root, realRel) : undefined;
+  if (why) throw new WorkspacePathError('secret', `"${rel}" is a link to ${realRel}, and ${why}; secrets are never read into chat context.`);
+  return rel;
+}
+
+/** The root-relative path a link resolves to, or undefined when the file does not exist (yet). */
+function realRelativePath(root: string, rel: string): string | undefined {
+  let real: string;
+  let realRoot: string;
   try {
-    const real = realpathSync(resolve(root, rel));
-    const realRoot = realpathSync(resolve(root));
-    const realRel = relative(realRoot, real).split(sep).join('/');
-    if (realRel && realRel !== rel) assertNotSecret(root, realRel);
+    real = realpathSync(resolve(root, rel));
+    realRoot = realpathSync(resolve(root));
   } catch {
     // Missing files are reported when they are read.
+    return undefined;
   }
-  return rel;
+  const r = relative(realRoot, real);
+  if (!r || r === '..' || r.startsWith('..' + sep) || isAbsolute(r)) return undefined;
+  return r.split(sep).join('/');
 }

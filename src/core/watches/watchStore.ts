@@ -167,7 +167,7 @@ export class WatchStore {
     const key = patternKey(v.patterns);
     const now = this.clock();
     const cutoff = now - this.expiryMs();
-    const result = this.store.transact((db) => {
+    const result = this.locked((db) => {
       run(db, 'DELETE FROM watches WHERE renewed_at <= ?', [cutoff]);
       const existing = one<Row>(db, 'SELECT * FROM watches WHERE scope = ? AND pattern_key = ?', [v.scope, key]);
       if (existing) {
@@ -200,7 +200,7 @@ export class WatchStore {
   remove(id: string): Watch {
     const watch = this.get(id);
     if (!watch) throw new WatchError('not_found', `No watch has the id “${id}”.`);
-    this.store.transact((db) => {
+    this.locked((db) => {
       run(db, 'DELETE FROM watches WHERE id = ?', [watch.id]);
       run(db, 'DELETE FROM watch_firings WHERE watch_id = ?', [watch.id]);
     });
@@ -208,7 +208,7 @@ export class WatchStore {
   }
 
   removeAll(scope?: string): number {
-    return this.store.transact((db) => {
+    return this.locked((db) => {
       const ids = all<{ id: string }>(db, scope === undefined ? 'SELECT id FROM watches' : 'SELECT id FROM watches WHERE scope = ?', scope === undefined ? [] : [scope]).map((r) => r.id);
       for (const id of ids) {
         run(db, 'DELETE FROM watches WHERE id = ?', [id]);
@@ -231,6 +231,11 @@ export class WatchStore {
     return this.toWatch(row);
   }
 
+  /** Runs `op` under the store's lock on the newest data, saved before it returns: checks in it hold across processes. */
+  private locked<T>(op: (db: Database) => T): T {
+    return this.store.write(op, { immediate: true });
+  }
+
   /** Someone still follows the watch (read it, was pushed to): it expires a full period from now. */
   renew(id: string): void {
     this.store.write((db) => run(db, 'UPDATE watches SET renewed_at = ? WHERE id = ?', [this.clock(), id]));
@@ -244,7 +249,7 @@ export class WatchStore {
    */
   claimAndRecord(id: string, eventKey: string, suggestion: ContextSuggestion): number | undefined {
     const now = suggestion.createdAt;
-    return this.store.transact((db) => {
+    return this.locked((db) => {
       run(
         db,
         `UPDATE watches SET last_triggered_at = ?, last_event = ?

@@ -1,6 +1,6 @@
 // Argument parsing for the `@context` slash commands. Plain TypeScript (no `vscode` import) so it is
 // unit-tested in Node; the registry still validates paths, ranges and regexes when subscribing.
-import type { SubscribeRequest } from '../../core/api/types';
+import { compileUserPattern, type SubscribeRequest } from '../../core/api/types';
 
 /** A slash command's arguments that cannot be used; the message is shown to the user as is. */
 export class SlashArgsError extends Error {
@@ -51,9 +51,9 @@ export function parseSubscribeArgs(input: string): SubscribeRequest | undefined 
     if (!m) throw new SlashArgsError(`Write the pattern between slashes after \`~\`, e.g. \`${filePath} ~/TODO|FIXME/i\`.`);
     if (/[^dimsuv]/.test(m[2])) throw new SlashArgsError(`Unknown regular-expression flag in "${m[2]}"; use i, m, s or u.`);
     try {
-      new RegExp(m[1], m[2].replace(/[gy]/g, ''));
+      compileUserPattern(m[1], m[2].replace(/[gy]/g, ''));
     } catch (err) {
-      throw new SlashArgsError(`/${m[1]}/${m[2]} is not a valid regular expression: ${(err as Error).message}`);
+      throw new SlashArgsError((err as Error).message);
     }
     return { kind: 'pattern', target: filePath, pattern: `/${m[1]}/${m[2]}` };
   }

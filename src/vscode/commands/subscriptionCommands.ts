@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
 import { SubscriptionLimitError } from '../../core/api/errors';
 import { describeSubscription as describe, NO_FOLDER, noSubscriptions, subscribed, subscriptionLimit } from '../../core/api/messages';
-import type { SubscribeRequest, Subscription, SuggestionItem } from '../../core/api/types';
+import { compileUserPattern, type SubscribeRequest, type Subscription, type SuggestionItem } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import { relativePath } from '../activityTracker';
 import { ids } from '../ids';
@@ -107,10 +107,10 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
         validateInput: (v) => {
           if (!v) return 'Enter a regular expression';
           try {
-            new RegExp(v);
+            compileUserPattern(v);
             return undefined;
           } catch (err) {
-            return `Not a valid regular expression: ${(err as Error).message}`;
+            return (err as Error).message;
           }
         },
       });

@@ -1,6 +1,6 @@
 // Validation of language-model tool inputs. The model reads the thrown messages, so they say what
 // was wrong and what a correct call looks like. Plain TypeScript (unit-tested in Node).
-import type { SubscribeRequest } from '../../core/api/types';
+import { compileUserPattern, type SubscribeRequest } from '../../core/api/types';
 
 export class ToolInputError extends Error {
   constructor(message: string) {
@@ -54,9 +54,9 @@ export function subscribeFileRequest(input: unknown): SubscribeRequest {
   if (pattern !== undefined) {
     const m = /^\/([\s\S]+)\/([a-z]*)$/.exec(pattern);
     try {
-      new RegExp(m ? m[1] : pattern, m ? m[2].replace(/[gy]/g, '') : '');
+      compileUserPattern(m ? m[1] : pattern, m ? m[2].replace(/[gy]/g, '') : '');
     } catch (err) {
-      throw new ToolInputError(`${tool}: "pattern" is not a valid regular expression: ${(err as Error).message}`);
+      throw new ToolInputError(`${tool}: "pattern" cannot be used: ${(err as Error).message}`);
     }
     return { kind: 'pattern', target: path, pattern };
   }

@@ -27,7 +27,7 @@ describe('language-model tool input', () => {
       refused(() => subscribeFileRequest({ path: 'a', startLine: 2.5 }), /whole line number/);
       refused(() => subscribeFileRequest({ path: 'a', startLine: 9, endLine: 3 }), /endLine \(3\) is before startLine \(9\)/);
       refused(() => subscribeFileRequest({ path: 'a', startLine: 1, pattern: 'x' }), /either a line range .* or a pattern, not both/);
-      refused(() => subscribeFileRequest({ path: 'a', pattern: '([' }), /not a valid regular expression/);
+      refused(() => subscribeFileRequest({ path: 'a', pattern: '([' }), /"pattern" cannot be used: Invalid regular expression/);
       refused(() => subscribeFileRequest({ path: 'a'.repeat(1001) }), /limit is 1000/);
     });
   });

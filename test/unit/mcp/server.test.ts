@@ -315,6 +315,43 @@ describe('MCP server over stdio', function () {
     assert.equal(s.received.length, 0);
   });
 
+  it('serves no secret through a link inside the root, as a file or as a subscription', async () => {
+    mkdirSync(join(ws.root, '.git'));
+    writeFileSync(join(ws.root, '.git', 'config'), '[credential]\n  helper = store\n');
+    writeFileSync(join(ws.root, 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n');
+    symlinkSync(join(ws.root, '.env'), join(ws.root, 'innocent.txt'));
+    symlinkSync(join(ws.root, '.git', 'config'), join(ws.root, 'gitcfg.txt'));
+    symlinkSync(join(ws.root, 'id_rsa'), join(ws.root, 'key.txt'));
+    for (const name of ['innocent.txt', 'gitcfg.txt', 'key.txt']) {
+      const read = await rpcError(s.client.readResource({ uri: `context://file/${name}` }));
+      assert.equal(read.code, -32602, name);
+      assert.match(read.message, /secret|\.git folder/, name);
+      const sub = await call(s, 'subscribe_file', { path: name });
+      assert.equal(sub.isError, true, name);
+      assert.match(text(sub), /secret|\.git folder/, name);
+    }
+  });
+
+  it('serves a catastrophic pattern subscription and keeps answering', async () => {
+    writeFileSync(join(ws.root, 'src/aaa.txt'), 'a'.repeat(41) + '!\naaaa\n');
+    const sub = await call(s, 'subscribe_file', { path: 'src/aaa.txt', pattern: '(a+)+$' });
+    assert.ok(!sub.isError, text(sub));
+    const read = await s.client.readResource({ uri: (sub.structuredContent as { uri: string }).uri });
+    assert.match((read.contents[0] as { text: string }).text, /2 \| aaaa/);
+    await s.client.ping();
+    const refused = await call(s, 'subscribe_file', { path: 'src/aaa.txt', pattern: '(a)\\1' });
+    assert.equal(refused.isError, true);
+    assert.match(text(refused), /\/\(a\)\\1\/ uses a back-reference/);
+  });
+
+  it('redacts well-known keys from files it serves, with a note', async () => {
+    const token = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+    writeFileSync(join(ws.root, 'src/deploy.ts'), `const token = "${token}";\n`);
+    const read = (await s.client.readResource({ uri: 'context://file/src/deploy.ts' })).contents[0] as { text: string };
+    assert.ok(!read.text.includes(token), read.text);
+    assert.match(read.text, /^const token = "\[redacted: GitHub token\]";\n\n\[1 secret redacted before leaving this machine: GitHub token\]$/);
+  });
+
   it('answers poll_updates with the resources changed since the previous poll', async () => {
     const first = await call(s, 'poll_updates', { uris: ['context://file/src/util.ts'] });
     assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), ['context://decisions', 'context://file/src/util.ts', 'context://subscriptions']);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { MemoryError, MemoryStore, parseProposals, toMatchQuery, type DecisionSearch, type TextModel } from '../../../src/core/memory/memoryStore';
+import { buildConsolidationPrompt, MemoryError, MemoryStore, parseProposals, toMatchQuery, type DecisionSearch, type TextModel } from '../../../src/core/memory/memoryStore';
 import { Clock, TempWorkspace } from '../subscriptions/fixtures';
 
 describe('MemoryStore', () => {
@@ -30,6 +30,16 @@ describe('MemoryStore', () => {
     assert.equal(hits[0].conversationId, 'c1');
     assert.ok(!hits.some((h) => h.title.startsWith('Where is the co-change')), 'unrelated episodes are not returned');
     assert.deepEqual(mem.recentEpisodes({ conversationId: 'c1' }).map((e) => e.prompt), ['How is the sql.js store saved?', 'Why do we debounce the activity tracker?']);
+  });
+
+  it('redacts keys pasted into a chat from search hits and from the consolidation prompt', async () => {
+    const token = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+    const { mem } = await memory();
+    mem.saveEpisode({ conversationId: 'c1', prompt: `Why does deploy fail with ${token}?`, answer: `Rotate ${token}: it expired.`, at: clock.t });
+    const [hit] = await mem.search('deploy fail', { limit: 1 });
+    assert.ok(!hit.title.includes(token) && !hit.snippet.includes(token), JSON.stringify(hit));
+    assert.match(hit.snippet, /Rotate \[redacted: GitHub token\]/);
+    assert.ok(!buildConsolidationPrompt(mem.recentEpisodes({ conversationId: 'c1' })).includes(token));
   });
 
   it('matches word forms by prefix and ignores accents and case', async () => {

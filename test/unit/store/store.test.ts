@@ -7,6 +7,7 @@ import { Store, StoreSchemaError } from '../../../src/core/store/store';
 import { durableMigrations, indexMigrations } from '../../../src/core/store/migrations';
 import { all, loadSqlJs, one } from '../../../src/core/store/sqlite';
 import { MemoryLogger } from '../../../src/core/logger';
+import { VerifiedStamps } from '../../../src/core/store/recovery';
 
 const writer = join(__dirname, '..', '..', 'fixtures', 'store', 'writer.js');
 
@@ -22,6 +23,23 @@ function runWriter(stateDir: string, prefix: string, count: number): Promise<num
 
 function addSubscription(store: Store, id: string, target = `${id}.ts`): void {
   store.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', [id, 'workspace', 'file', target, 1, 1]));
+}
+
+/** Overwrites the last pages with garbage: the header and schema stay valid, so only a whole-file check finds it. */
+function damagePages(path: string): void {
+  const bytes = readFileSync(path);
+  const pageSize = bytes.readUInt16BE(16) || 65536;
+  const pages = bytes.length / pageSize;
+  assert.ok(pages >= 6, `need a few pages, have ${pages}`);
+  // The rows written last sit in the last pages; the schema's pages come first.
+  for (let i = (pages - 2) * pageSize; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
+  writeFileSync(path, bytes);
+}
+
+function fillIndex(store: Store): void {
+  store.index.run('CREATE TABLE filler (x TEXT)');
+  for (let i = 0; i < 200; i++) store.index.run('INSERT INTO filler VALUES (?)', ['y'.repeat(200) + i]);
+  store.markIndexDirty();
 }
 
 function subscriptionIds(store: Store): string[] {
@@ -119,6 +137,108 @@ describe('Store', () => {
     const again = await Store.open({ stateDir: dir });
     assert.deepEqual(subscriptionIds(again), ['fresh']);
     again.dispose();
+  });
+
+  it('restores a zero-byte durable file from its copy, says so, and never overwrites the copy with empty data', async () => {
+    const a = await Store.open({ stateDir: dir });
+    for (const id of ['s1', 's2', 's3']) addSubscription(a, id);
+    a.dispose();
+    const goodCopy = readFileSync(join(dir, 'durable.db.bak'));
+    writeFileSync(join(dir, 'durable.db'), '');
+    const b = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(b), ['s1', 's2', 's3']);
+    assert.equal(b.notices.length, 1);
+    assert.equal(b.notices[0].kind, 'restored');
+    assert.match(b.notices[0].message, /durable\.db was damaged \(it is empty \(0 bytes\)\); it was restored from its last good copy/);
+    b.flush();
+    b.dispose();
+    const c = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(c), ['s1', 's2', 's3']);
+    assert.equal(c.notices.length, 0, 'said once');
+    c.dispose();
+    const SQL = await loadSqlJs();
+    const copy = new SQL.Database(readFileSync(join(dir, 'durable.db.bak')));
+    assert.equal(all(copy, 'SELECT id FROM subscriptions').length, 3, `the copy (${goodCopy.length} bytes before) still has the data`);
+    copy.close();
+  });
+
+  it('brings the data back from the copy when the durable file is missing', async () => {
+    const a = await Store.open({ stateDir: dir });
+    addSubscription(a, 'kept');
+    a.dispose();
+    rmSync(join(dir, 'durable.db'));
+    const b = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(b), ['kept']);
+    assert.match(b.notices[0]?.message ?? '', /was missing; it was restored/);
+    b.dispose();
+  });
+
+  it('finds a damaged page behind a valid header in the durable file and restores the copy', async () => {
+    const a = await Store.open({ stateDir: dir });
+    for (let i = 0; i < 40; i++) addSubscription(a, `sub${String(i).padStart(2, '0')}`, `${'deep/'.repeat(40)}file${i}.ts`);
+    a.dispose();
+    damagePages(join(dir, 'durable.db'));
+    const b = await Store.open({ stateDir: dir });
+    assert.equal(b.notices[0]?.kind, 'restored', JSON.stringify(b.notices));
+    assert.match(b.notices[0].message, /failed its integrity check|database disk image is malformed/);
+    assert.equal(subscriptionIds(b).length, 40);
+    b.write((db) => db.run('DELETE FROM subscriptions'), { immediate: true });
+    assert.deepEqual(subscriptionIds(b), []);
+    b.dispose();
+  });
+
+  it('moves a damaged index cache aside and starts it empty for a rebuild', async () => {
+    const a = await Store.open({ stateDir: dir });
+    addSubscription(a, 'durable-row');
+    fillIndex(a);
+    a.dispose();
+    damagePages(join(dir, 'index.db'));
+    const b = await Store.open({ stateDir: dir });
+    assert.equal(b.notices.length, 1, JSON.stringify(b.notices));
+    assert.match(b.notices[0].message, /index cache .*index\.db was damaged .*will be rebuilt/);
+    assert.ok(b.notices[0].movedTo && existsSync(b.notices[0].movedTo));
+    assert.equal(all(b.index, 'SELECT path FROM files').length, 0);
+    assert.deepEqual(subscriptionIds(b), ['durable-row']);
+    b.dispose();
+  });
+
+  it('turns the first "malformed" error of an index it trusted into a rebuild that names the file', async () => {
+    const a = await Store.open({ stateDir: dir });
+    fillIndex(a);
+    a.dispose();
+    damagePages(join(dir, 'index.db'));
+    // As if this machine had checked exactly this file before: the open skips the whole-file check.
+    new VerifiedStamps(join(dir, 'index.db.verified')).record(join(dir, 'index.db'));
+    const b = await Store.open({ stateDir: dir });
+    assert.equal(b.notices.length, 0, JSON.stringify(b.notices));
+    assert.throws(() => all(b.index, 'SELECT count(*) FROM filler'), /index cache .*index\.db is damaged/);
+    assert.equal(b.notices.length, 1);
+    assert.equal(all(b.index, 'SELECT path FROM files').length, 0, 'the fresh cache answers');
+    b.dispose();
+    const c = await Store.open({ stateDir: dir });
+    assert.equal(c.notices.length, 0, 'the rebuilt cache is whole: ' + JSON.stringify(c.notices));
+    c.dispose();
+  });
+
+  it('changes nothing, here or on disk, when an immediate write throws', async () => {
+    const a = await Store.open({ stateDir: dir });
+    const b = await Store.open({ stateDir: dir });
+    addSubscription(a, 'first');
+    a.flush();
+    assert.throws(
+      () =>
+        b.write((db) => {
+          db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', ['second', 'workspace', 'file', 'x.ts', 1, 1]);
+          throw new Error('refused');
+        }, { immediate: true }),
+      /refused/,
+    );
+    assert.deepEqual(subscriptionIds(b), ['first']);
+    b.dispose();
+    a.dispose();
+    const c = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(c), ['first']);
+    c.dispose();
   });
 
   it('rebuilds a corrupt index cache without touching durable data', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import { symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
@@ -165,6 +166,34 @@ describe('SubscriptionMaterializer', () => {
     unlinkSync(join(ws.root, 'src', 'later.ts'));
   });
 
+  it('never serves a secret through a link made after subscribing', async () => {
+    ws.write('.env', 'API_KEY=do-not-leak\n');
+    ws.write('notes.txt', 'harmless');
+    const { reg, mat } = await setup();
+    reg.subscribe({ kind: 'file', target: 'notes.txt' });
+    unlinkSync(join(ws.root, 'notes.txt'));
+    symlinkSync(join(ws.root, '.env'), join(ws.root, 'notes.txt'));
+    const [r] = await mat.materialize();
+    assert.match(r.note ?? '', /secret/);
+    assert.ok(!r.text.includes('do-not-leak'), r.text);
+  });
+
+  it('redacts well-known keys from tracked files and says what it took out', async () => {
+    const key = ['sk-live-', 'abcdefghijklmnopqrstuvwx1234'].join('');
+    const aws = ['AKIA', 'IOSFODNN7', 'EXAMPLE'].join('');
+    ws.write('config/api-token.json', `{\n  "aws": "${aws}",\n  "name": "svc"\n}\n`);
+    ws.write('src/client.ts', `export const client = new Client({ apiKey: "${key}" });\n`);
+    const { reg, mat } = await setup();
+    reg.subscribe({ kind: 'file', target: 'config/api-token.json' });
+    reg.subscribe({ kind: 'pattern', target: 'src/client.ts', pattern: 'apiKey' });
+    const [json, code] = await mat.materialize();
+    assert.ok(!json.text.includes(aws) && !code.text.includes(key), json.text + code.text);
+    assert.match(json.text, /"aws": "\[redacted: AWS access key\]"/);
+    assert.match(json.text, /\n\[1 secret redacted before leaving this machine: AWS access key\]$/);
+    assert.match(code.text, /apiKey: "\[redacted: API key\]"/);
+    assert.deepEqual(code.redactions, [{ label: 'API key', count: 1 }]);
+  });
+
   it('materializes a memory subscription from past episodes, skipping the current conversation', async () => {
     const { reg, mat, memory } = await setup();
     memory.saveEpisode({ conversationId: 'c1', prompt: 'How do we invalidate the cache?', answer: 'Bump the schema version in meta.', at: clock.t - 3600_000 });
@@ -199,5 +228,35 @@ describe('findSymbolInText', () => {
     const py = 'class Shape:\n    def area(self):\n        return 0\n\n    @property\n    def name(self):\n        return "s"\n\nx = 1\n';
     assert.deepEqual(findSymbolInText(py, 'Shape'), { path: '', startLine: 1, endLine: 7 });
     assert.deepEqual(findSymbolInText(py, 'Shape.name'), { path: '', startLine: 5, endLine: 7 });
+  });
+});
+
+describe('findSymbolInText on hostile lines', () => {
+  it('still finds typed methods, generics, Python classes with comments and const declarations', () => {
+    const ts = 'class Repo {\n  async load<T>(id: string): Promise<Map<string, T>> {\n    return new Map();\n  }\n  save(x = { a: 1 }) {\n  }\n}\nexport const enabled = true;\n';
+    assert.deepEqual(findSymbolInText(ts, 'Repo.load'), { path: '', startLine: 2, endLine: 4 });
+    assert.deepEqual(findSymbolInText(ts, 'Repo.save'), { path: '', startLine: 5, endLine: 6 });
+    assert.deepEqual(findSymbolInText(ts, 'enabled'), { path: '', startLine: 8, endLine: 8 });
+    assert.deepEqual(findSymbolInText('class Point(Base):  # a point\n    x = 1\n', 'Point'), { path: '', startLine: 1, endLine: 2 });
+    assert.equal(findSymbolInText('load(a);\n', 'load'), undefined, 'a call is not a declaration');
+  });
+
+  it('answers at once on lines built to make the declaration patterns backtrack', () => {
+    // A hang guard, not a timing assertion: the child is killed if the search never ends.
+    const script = `
+      const { findSymbolInText } = require(${JSON.stringify(join(__dirname, '..', '..', '..', 'src', 'core', 'subscriptions', 'symbolFinder.js'))});
+      const lines = [
+        'class parse\\x00l' + ':#s'.repeat(40000),
+        'function\\t' + '\\t'.repeat(60000) + '\\tfunctionparse',
+        'parse(' + '):b'.repeat(40000) + '=',
+        'const '.repeat(30000) + 'x',
+        'parse' + ' '.repeat(60000) + '<' + ' '.repeat(60000),
+      ];
+      process.stdout.write(JSON.stringify(lines.map((l) => findSymbolInText(l + '\\n', 'parse') ?? null)));
+    `;
+    const child = spawnSync(process.execPath, ['-e', script], { timeout: 15_000, encoding: 'utf8' });
+    assert.equal(child.signal, null, 'the search finished');
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), [{ path: '', startLine: 1, endLine: 1 }, null, null, null, null]);
   });
 });

@@ -1,9 +1,25 @@
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SubscriptionError, SubscriptionRegistry, type SubscriptionChange } from '../../../src/core/subscriptions/registry';
 import { one } from '../../../src/core/store/sqlite';
 import { Clock, TempWorkspace } from './fixtures';
+
+const subscriber = join(__dirname, '..', '..', 'fixtures', 'subscriptions', 'subscriber.js');
+
+/** Runs one subscribing process on the workspace's state folder; resolves with its summary. */
+function runSubscriber(ws: TempWorkspace, mode: 'limit' | 'churn' | 'ack', prefix: string, count: number): Promise<{ ok: number; limited: number }> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, mode, prefix, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out)) : reject(new Error(`subscriber ${prefix} exited ${code}: ${err}`))));
+  });
+}
 
 function reasonOf(fn: () => unknown): { reason: string; message: string } {
   try {
@@ -150,6 +166,65 @@ describe('SubscriptionRegistry', () => {
     assert.deepEqual(r3.list().map((s) => s.target).sort(), expected);
   });
 
+  it('holds the limit of 10 active subscriptions when many processes subscribe at once', async function () {
+    this.timeout(120_000);
+    const runs = await Promise.all(Array.from({ length: 8 }, (_, p) => runSubscriber(ws, 'limit', `p${p}`, 5)));
+    const { reg } = await registry();
+    const active = reg.list();
+    assert.equal(active.length, 10, `${active.length} active: ${active.map((s) => s.target).join(', ')}`);
+    assert.equal(runs.reduce((n, r) => n + r.ok, 0), 10, 'exactly the successful subscribes are kept');
+    assert.equal(runs.reduce((n, r) => n + r.limited, 0), 30, 'every other one was refused with the limit');
+  });
+
+  // Bounded for the unit suite; `npm run test:soak` runs 250–1,000 calls per process through the CLI and MCP.
+  for (const [processes, count] of [[2, 100], [4, 50]]) {
+    it(`loses and duplicates nothing when ${processes} processes subscribe and unsubscribe at once`, async function () {
+      this.timeout(180_000);
+      await Promise.all(Array.from({ length: processes }, (_, p) => runSubscriber(ws, 'churn', `c${p}`, count)));
+      const { reg } = await registry();
+      for (let p = 0; p < processes; p++) {
+        const expected = Array.from({ length: count }, (_, i) => i).filter((i) => i % 25 === 0).map((i) => `c${p} item ${i}`);
+        assert.deepEqual(reg.list(`c${p}`).map((s) => s.target).sort(), expected.sort(), `process c${p}`);
+      }
+      assert.equal(reg.list().length, processes * (count / 25));
+    });
+  }
+
+  it('loses no acknowledged subscription when writers are killed at random moments', async function () {
+    this.timeout(120_000);
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const acked = new Map<string, number>();
+    for (let round = 0; round < 6; round++) {
+      const prefix = `k${round}`;
+      const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, 'ack', prefix, '90'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      // Kill after a random number of acknowledged writes (0-30), mid-write or between writes.
+      const after = Math.floor(random() * 30);
+      await new Promise<void>((resolveKill) => {
+        const check = () => {
+          if ((out.match(/^ok /gm)?.length ?? 0) >= after || child.exitCode !== null) {
+            child.stdout.off('data', check);
+            resolveKill();
+          }
+        };
+        child.stdout.on('data', check);
+        child.once('exit', () => resolveKill());
+        check();
+      });
+      child.kill('SIGKILL');
+      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      acked.set(prefix, out.match(/^ok /gm)?.length ?? 0);
+    }
+    const { store, reg } = await registry();
+    assert.deepEqual(store.notices, [], 'no damaged file');
+    for (const [prefix, n] of acked) {
+      const kept = new Set(reg.list(prefix).map((s) => s.target));
+      for (let i = 0; i < n; i++) assert.ok(kept.has(`${prefix} item ${i}`), `${prefix} item ${i} was acknowledged and lost (${kept.size} kept)`);
+    }
+  });
+
   it('unsubscribes by id, and an unknown id is an error that names it and changes nothing', async () => {
     const { reg } = await registry();
     const a = reg.subscribe({ kind: 'file', target: 'src/a.ts' }).subscription;
@@ -191,6 +266,34 @@ describe('SubscriptionRegistry', () => {
     symlinkSync(ws.outside, join(ws.root, 'linkdir'));
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: 'src/link.ts' })).reason, 'outside_workspace');
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: 'linkdir/new.ts' })).reason, 'outside_workspace');
+    assert.deepEqual(reg.list(), []);
+  });
+
+  it('refuses links inside the workspace that lead to secrets, whatever the link is called', async () => {
+    const { reg } = await registry();
+    ws.write('.env', 'API_KEY=do-not-leak\n');
+    ws.write('.git/config', '[remote "origin"]\n  url = https://user:pass@example.com/x.git\n');
+    ws.write('keys/id_rsa', '-----BEGIN OPENSSH PRIVATE KEY-----\n');
+    symlinkSync(join(ws.root, '.env'), join(ws.root, 'innocent.txt'));
+    symlinkSync(join(ws.root, '.git', 'config'), join(ws.root, 'gitcfg.txt'));
+    symlinkSync(join(ws.root, 'keys', 'id_rsa'), join(ws.root, 'key.txt'));
+    symlinkSync(join(ws.root, '.git'), join(ws.root, 'gitdir'));
+    for (const target of ['innocent.txt', 'gitcfg.txt', 'key.txt', 'gitdir/config']) {
+      const refused = reasonOf(() => reg.subscribe({ kind: 'file', target }));
+      assert.equal(refused.reason, 'secret', `${target}: ${refused.message}`);
+      assert.ok(refused.message.startsWith(`"${target}" is a link to `), refused.message);
+    }
+    assert.deepEqual(reg.list(), []);
+  });
+
+  it('refuses a file name that is not UTF-8 with a clear reason, instead of a file that is never found', async () => {
+    const { reg } = await registry();
+    writeFileSync(Buffer.from(join(ws.root, 'caf\xe9.txt'), 'latin1'), 'latin-1 name');
+    const listed = readdirSync(ws.root).find((n) => n.startsWith('caf'))!;
+    assert.ok(listed.includes('\uFFFD'), JSON.stringify(listed));
+    const refused = reasonOf(() => reg.subscribe({ kind: 'file', target: listed }));
+    assert.equal(refused.reason, 'invalid');
+    assert.match(refused.message, /not valid UTF-8.*Rename the file/);
     assert.deepEqual(reg.list(), []);
   });
 

@@ -203,10 +203,10 @@ export function parseTap(text: string): ParsedReport {
       subtests.push({ indent, name: sub[2].trim() });
       continue;
     }
-    const m = /^(\s*)(not ok|ok)\b\s*(\d+)?\s*(?:-\s*)?(.*?)\s*(#\s*(SKIP|TODO)\b.*)?$/i.exec(line);
+    const m = tapTestLine(line);
     if (!m) continue;
-    const indent = m[1].length;
-    const directive = m[6]?.toUpperCase();
+    const indent = m.indent;
+    const directive = m.directive;
     // The YAML block follows, indented two more spaces than the test line.
     const yaml: string[] = [];
     if (lines[i + 1] !== undefined && /^\s*---\s*$/.test(lines[i + 1])) {
@@ -218,12 +218,12 @@ export function parseTap(text: string): ParsedReport {
     while (subtests.length && subtests[subtests.length - 1].indent > indent) subtests.pop();
     const parents = subtests.filter((s) => s.indent < indent).map((s) => s.name);
     if (subtests.length && subtests[subtests.length - 1].indent === indent) subtests.pop();
-    const failed = m[2].toLowerCase() === 'not ok' && directive !== 'TODO' && diag.failureType !== 'subtestsFailed';
-    if (m[2].toLowerCase() === 'not ok' && diag.failureType === 'subtestsFailed') continue;
+    const failed = !m.ok && directive !== 'TODO' && diag.failureType !== 'subtestsFailed';
+    if (!m.ok && diag.failureType === 'subtestsFailed') continue;
     const where = diag.location ?? diag.at ?? diag.file;
-    const wherePath = where ? (/([^\s()'"]+?):\d+(?::\d+)?/.exec(where)?.[1] ?? where) : undefined;
+    const wherePath = where ? (pathBeforeLineNumber(where) ?? where) : undefined;
     tests.push({
-      name: m[4] || `test ${m[3] ?? ''}`.trim(),
+      name: m.name || `test ${m.number ?? ''}`.trim(),
       suite: parents.length ? parents.join(' › ') : indent === 0 ? group : undefined,
       status: failed ? 'failed' : directive === 'SKIP' ? 'skipped' : 'passed',
       fileHints: wherePath ? [wherePath] : [],
@@ -233,6 +233,33 @@ export function parseTap(text: string): ParsedReport {
     });
   }
   return { format: 'tap', tests };
+}
+
+/**
+ * A TAP test line: `ok 3 - name # SKIP reason`. Parsed in steps rather than one regex: a lazy name
+ * between optional spaces and an optional directive backtracked quadratically on long lines.
+ */
+function tapTestLine(line: string): { indent: number; ok: boolean; number?: string; name: string; directive?: string } | undefined {
+  const head = /^([ \t]*)(not ok|ok)\b[ \t]*(\d*)[ \t]*(?:-[ \t]*)?/i.exec(line);
+  if (!head) return undefined;
+  const rest = line.slice(head[0].length);
+  const hash = /#[ \t]*(SKIP|TODO)\b/i.exec(rest);
+  return {
+    indent: head[1].length,
+    ok: head[2].toLowerCase() === 'ok',
+    number: head[3] || undefined,
+    name: (hash ? rest.slice(0, hash.index) : rest).trim(),
+    directive: hash?.[1].toUpperCase(),
+  };
+}
+
+/** `src/a.ts:12:3` → `src/a.ts`: the first token with a `:line` after a non-empty path, scanned once. */
+export function pathBeforeLineNumber(text: string): string | undefined {
+  for (const token of text.split(/[\s()'"]/)) {
+    const at = token.search(/:\d/);
+    if (at > 0) return token.slice(0, at);
+  }
+  return undefined;
 }
 
 function lineIndexOf(lines: string[], line: string, after: number): number {
@@ -248,7 +275,8 @@ function parseTapYaml(lines: string[]): Record<string, string> {
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (l.length - l.trimStart().length !== base) continue;
-    const kv = /^\s*([\w-]+):\s*(.*)$/.exec(l);
+    // The s flag lets .* take the rest of the line in one step (a stray \r would otherwise make \s* and .* trade places).
+    const kv = /^\s*([\w-]+):(.*)$/s.exec(l);
     if (!kv) continue;
     const key = kv[1];
     let value = kv[2].trim();
@@ -259,7 +287,7 @@ function parseTapYaml(lines: string[]): Record<string, string> {
         // A mapping such as `at: { file, line, column }`.
         const map: Record<string, string> = {};
         for (const n of nested) {
-          const m = /^\s*([\w-]+):\s*(.*)$/.exec(n);
+          const m = /^\s*([\w-]+):(.*)$/s.exec(n);
           if (m) map[m[1]] = unquoteYaml(m[2].trim());
         }
         if (key === 'at' && map.file) value = `${map.file}${map.line ? ':' + map.line : ''}${map.column ? ':' + map.column : ''}`;

@@ -7,6 +7,7 @@ const SOURCE_EXT = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'
 export class ProjectFiles {
   private readonly set: Set<string>;
   private readonly byBase = new Map<string, string[]>();
+  private readonly resolved = new Map<string, string | undefined>();
 
   constructor(readonly root: string, files: Iterable<string>) {
     this.set = new Set(files);
@@ -35,6 +36,14 @@ export class ProjectFiles {
    * to a root-relative file, by containment or by the longest matching path suffix.
    */
   resolve(raw: string): string | undefined {
+    // A large report names the same few files (its test file, its frames) on every one of its failures.
+    if (this.resolved.has(raw)) return this.resolved.get(raw);
+    const hit = this.resolveUncached(raw);
+    if (this.resolved.size < 100_000) this.resolved.set(raw, hit);
+    return hit;
+  }
+
+  private resolveUncached(raw: string): string | undefined {
     let p = raw.trim().replace(/^file:\/\//, '').replace(/\\/g, '/');
     if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
     if (!p || p.includes('node_modules/') || p.startsWith('node:') || p.startsWith('internal/')) return undefined;
@@ -125,16 +134,73 @@ export function stackFrames(stack: string, files: ProjectFiles): StackFrame[] {
       continue;
     }
     // JS, pytest short form, Go, Rust, vitest ❯: path:line[:col]
-    for (const m of l.matchAll(/((?:file:\/\/)?(?:[A-Za-z]:)?[^\s()'"`<>❯→]*?[\w@$+-]+\.[A-Za-z0-9]{1,6}):(\d+)(?::(\d+))?/g)) push(m[1], m[2], m[3]);
+    for (const ref of lineRefs(l)) push(ref.path, ref.line, ref.column);
   }
   return out;
+}
+
+const FRAME_SEPARATORS = new Set([...' \t\n\r\f\v()\'"`<>❯→']);
+
+/**
+ * `path:line[:col]` references in one line of a stack trace (JS, pytest short form, Go, Rust, vitest ❯).
+ * A reference is the shortest run of path characters from the start of a token (or the end of the
+ * previous reference) to a `:line` whose path ends in a file name with an extension. Scanned in one
+ * pass: the lazy regular expression this replaces backtracked quadratically on long tokens.
+ */
+export function lineRefs(line: string): { path: string; line: string; column?: string }[] {
+  const out: { path: string; line: string; column?: string }[] = [];
+  let start = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (FRAME_SEPARATORS.has(c) || isSpace(c)) {
+      start = i + 1;
+      continue;
+    }
+    if (c !== ':' || !isDigit(line, i + 1)) continue;
+    const path = line.slice(start, i);
+    if (!endsWithFileName(path)) continue;
+    let j = i + 1;
+    while (isDigit(line, j)) j++;
+    const lineNo = line.slice(i + 1, j);
+    let column: string | undefined;
+    if (line[j] === ':' && isDigit(line, j + 1)) {
+      let k = j + 1;
+      while (isDigit(line, k)) k++;
+      column = line.slice(j + 1, k);
+      j = k;
+    }
+    out.push({ path, line: lineNo, column });
+    start = j;
+    i = j - 1;
+  }
+  return out;
+}
+
+/** The characters `\s` matches, as a set: one lookup per character instead of a regex call. */
+const SPACES = new Set([...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff', ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i))]);
+
+function isSpace(c: string): boolean {
+  return SPACES.has(c);
+}
+
+function isDigit(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  return c >= 48 && c <= 57;
+}
+
+/** Ends like `name.ext`: 1–6 letters or digits after a dot, and a name character before it. */
+function endsWithFileName(path: string): boolean {
+  let k = path.length;
+  while (k > 0 && /[A-Za-z0-9]/.test(path[k - 1]) && path.length - k <= 6) k--;
+  const ext = path.length - k;
+  return ext >= 1 && ext <= 6 && path[k - 1] === '.' && k >= 2 && /[\w@$+-]/.test(path[k - 2]);
 }
 
 /** Relative imports of a JS/TS test file and the modules of a Python one, resolved to workspace files. */
 export function importedFiles(testFile: string, text: string, files: ProjectFiles): string[] {
   const out = new Set<string>();
   if (testFile.endsWith('.py')) {
-    for (const m of text.matchAll(/^\s*(?:from\s+(\.*[\w.]*)\s+import\s+([\w, ()*]+)|import\s+([\w.]+))/gm)) {
+    for (const m of text.matchAll(/^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b([\w, ()*]*)|import[ \t]+([\w.]+))/gm)) {
       const mod = m[1] ?? m[3];
       if (!mod) continue;
       const dots = /^\.*/.exec(mod)![0].length;
@@ -149,7 +215,9 @@ export function importedFiles(testFile: string, text: string, files: ProjectFile
     }
     return [...out];
   }
-  const re = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  // `from '…'` alone stands for import/export … from: scanning back for the keyword across a lazy
+  // gap made the old expression quadratic on files full of `import` without quotes.
+  const re = /\bfrom\s*['"]([^'"\n]+)['"]|\bimport\s*['"]([^'"\n]+)['"]|\brequire\(\s*['"]([^'"\n]+)['"]\s*\)|\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
   for (const m of text.matchAll(re)) {
     const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
     const hit = spec ? files.resolveImport(testFile, spec) : undefined;

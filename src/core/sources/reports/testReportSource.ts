@@ -48,6 +48,8 @@ export interface TestReportSourceOptions extends SourceContext {
   maxEntries?: number;
   /** Reports larger than this are skipped. */
   maxReportBytes?: number;
+  /** Failures kept per source file; the rest are counted and the count is shown. */
+  maxLinksPerFile?: number;
 }
 
 /**
@@ -63,8 +65,9 @@ export class TestReportSource implements SignalSource {
   private readonly maxDepth: number;
   private readonly maxEntries: number;
   private readonly maxReportBytes: number;
+  private readonly maxLinksPerFile: number;
   private reports = new Map<string, CachedReport>();
-  private bySource = new Map<string, Link[]>();
+  private bySource = new Map<string, { links: Link[]; more: number }>();
   private failures: FailedTest[] = [];
   private readonly testFileImports = new Map<string, { mtimeMs: number; imports: string[] }>();
   private lastCapped = false;
@@ -78,6 +81,7 @@ export class TestReportSource implements SignalSource {
     this.maxDepth = ctx.maxDepth ?? 12;
     this.maxEntries = ctx.maxEntries ?? 100_000;
     this.maxReportBytes = ctx.maxReportBytes ?? 32 * 1024 * 1024;
+    this.maxLinksPerFile = ctx.maxLinksPerFile ?? 50;
   }
 
   /** Failed tests found at the last refresh, newest report first. */
@@ -139,13 +143,22 @@ export class TestReportSource implements SignalSource {
   private link(files: ProjectFiles): void {
     const failures: FailedTest[] = [];
     const seen = new Map<string, FailedTest>();
-    const bySource = new Map<string, Link[]>();
+    // Per source file, one link per test (the strongest), found by the test itself: a report with
+    // ~100k failures on one file made a scan of the list per link quadratic (tens of seconds).
+    const bySource = new Map<string, Map<FailedTest, Link>>();
     const add = (src: string, link: Link) => {
-      const list = bySource.get(src) ?? [];
-      const same = list.find((l) => l.test === link.test);
-      if (!same) list.push(link);
+      let links = bySource.get(src);
+      if (!links) bySource.set(src, (links = new Map()));
+      const same = links.get(link.test);
+      if (!same) links.set(link.test, link);
       else if (LINK_SCORE[link.kind] > LINK_SCORE[same.kind]) Object.assign(same, link);
-      bySource.set(src, list);
+    };
+    // A test file's namesake and imports, worked out once per link pass, not once per failure in it.
+    const related = new Map<string, { named?: string; imports: string[] }>();
+    const relatedOf = (testFile: string) => {
+      let r = related.get(testFile);
+      if (!r) related.set(testFile, (r = { named: sourceByName(testFile, files), imports: this.importsOf(testFile)(files) }));
+      return r;
     };
     const reports = [...this.reports.entries()].filter(([, r]) => r.parsed).sort((a, b) => b[1].mtimeMs - a[1].mtimeMs);
     for (const [report, cached] of reports) {
@@ -174,14 +187,14 @@ export class TestReportSource implements SignalSource {
         // Frames come innermost first, so each file keeps the line nearest to the failure.
         for (const f of stackFrames(t.stack ?? '', files)) if (f.path !== testFile) add(f.path, { test: failed, kind: 'stack', line: f.line });
         if (testFile) {
-          const named = sourceByName(testFile, files);
-          if (named) add(named, { test: failed, kind: 'name' });
-          for (const imp of this.importsOf(testFile)(files)) add(imp, { test: failed, kind: 'import' });
+          const related = relatedOf(testFile);
+          if (related.named) add(related.named, { test: failed, kind: 'name' });
+          for (const imp of related.imports) add(imp, { test: failed, kind: 'import' });
         }
       }
     }
     this.failures = failures.sort((a, b) => b.time - a.time);
-    this.bySource = bySource;
+    this.bySource = new Map([...bySource].map(([src, links]) => [src, keepStrongest([...links.values()], this.maxLinksPerFile)]));
   }
 
   private testFileOf(t: TestOutcome, files: ProjectFiles): string | undefined {
@@ -219,8 +232,9 @@ export class TestReportSource implements SignalSource {
 
   query(q: SourceQuery): SuggestionItem[] {
     if (!q.file) return [];
-    const links = this.bySource.get(q.file);
-    if (!links?.length) return [];
+    const linked = this.bySource.get(q.file);
+    if (!linked?.links.length) return [];
+    const { links, more } = linked;
     let fileMtime: number | undefined;
     try {
       fileMtime = statSync(join(this.root, q.file)).mtimeMs;
@@ -264,8 +278,21 @@ export class TestReportSource implements SignalSource {
         meta,
       });
     }
-    return items.sort((a, b) => b.relevanceScore - a.relevanceScore);
+    items.sort((a, b) => b.relevanceScore - a.relevanceScore);
+    if (more > 0) {
+      const top = items[0];
+      top.summary += ` … and ${more.toLocaleString('en-US')} more failure${more === 1 ? '' : 's'} in this file`;
+      top.meta = { ...top.meta, moreFailures: more };
+    }
+    return items;
   }
+}
+
+/** The strongest links first (by kind, then newest), at most `max`; how many were left out. */
+function keepStrongest(links: Link[], max: number): { links: Link[]; more: number } {
+  if (links.length <= max) return { links, more: 0 };
+  const sorted = links.sort((a, b) => LINK_SCORE[b.kind] - LINK_SCORE[a.kind] || b.test.time - a.test.time);
+  return { links: sorted.slice(0, max), more: links.length - max };
 }
 
 function summarizeFailure(t: FailedTest): string {
