@@ -3,7 +3,9 @@ import { ActivityTracker, relativePath } from './vscode/activityTracker';
 import { registerChatParticipant } from './vscode/chat/participant';
 import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
 import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
-import { affectsConfig, readConfig } from './vscode/config';
+import { affectsConfig, readConfig, readRevealOnStartup } from './vscode/config';
+import { registerEditorHints, type EditorHintCounts } from './vscode/editor/editorHints';
+import { ids } from './vscode/ids';
 import { WorkspaceServices } from './vscode/workspaceServices';
 import { languageServerSource } from './vscode/languageServer';
 import { asLogger, createLog } from './vscode/log';
@@ -24,6 +26,12 @@ export interface ProactiveContextApi {
   onDidUpdatePanel(listener: (state: PanelState) => void): vscode.Disposable;
   statusBarText(): string;
   suggestionRuns(): number;
+  /** Suggestion passes the engine ran for every surface (panel, hovers, chat, tools), over all folders. */
+  enginePasses(): number;
+  /** How often the CodeLens and hover providers were asked, and how often they looked anchors up. */
+  editorHintCounts(): EditorHintCounts;
+  /** Whether the Suggestions view is showing. */
+  panelVisible(): boolean;
 }
 
 export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
@@ -44,6 +52,8 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   context.subscriptions.push(host, tracker, status, controller);
 
   registerWorkspaceCommands(context, host, tracker, controller, log);
+  const hintCounts = registerEditorHints(context, host, controller, log);
+  context.subscriptions.push(vscode.commands.registerCommand(ids.command.showPanel, () => view.show(false)));
   registerSubscriptionCommands(context, host, tracker);
   registerChatParticipant(context, { services: host, tracker, log });
   registerTools(context, { services: host, tracker, log });
@@ -52,10 +62,13 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     const folder = host.folderOf(root);
     return folder ? host.get(folder) : undefined;
   });
-  wireServices(context, host, tracker, view, controller, log);
+  wireServices(context, host, tracker, view, controller, status, log);
 
   // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
-  setTimeout(() => tracker.refresh(), 0);
+  setTimeout(() => {
+    tracker.refresh();
+    if (readRevealOnStartup() && vscode.workspace.workspaceFolders?.length) void revealPanel(view);
+  }, 0);
   log.info(`Proactive Context ${context.extension.packageJSON.version} activated in ${(performance.now() - started).toFixed(1)} ms`);
 
   return {
@@ -67,19 +80,30 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     onDidUpdatePanel: (listener) => view.onDidSetState(listener),
     statusBarText: () => status.text,
     suggestionRuns: () => controller.runs,
+    enginePasses: () => (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestionPasses ?? 0), 0),
+    editorHintCounts: hintCounts,
+    panelVisible: () => view.visible,
   };
 }
 
-function wireServices(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, log: vscode.LogOutputChannel): void {
+/** Brings the Suggestions view forward and gives the keyboard back to the editor the user was in. */
+async function revealPanel(view: SuggestionsViewProvider): Promise<void> {
+  const hadEditor = !!vscode.window.activeTextEditor;
+  await view.show(true);
+  if (hadEditor) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+}
+
+function wireServices(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, view: SuggestionsViewProvider, controller: SuggestionsController, status: SuggestionsStatusBar, log: vscode.LogOutputChannel): void {
   context.subscriptions.push(
     services.onDidOpen(({ folder, service }) => {
       service.addEnrichmentSource(languageServerSource(folder));
       for (const n of service.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
       service.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);
+        status.setIndexing(progress);
         if (!progress) controller.render();
       });
-      service.onDidChangeWorkspaceData(() => tracker.refresh());
+      service.onDidChangeWorkspaceData(() => tracker.refreshSoon());
       service.startBackgroundWork().catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {

@@ -20,5 +20,11 @@ export const ids = {
     consolidateMemory: 'proactiveContext.consolidateMemory',
     showMetrics: 'proactiveContext.showMetrics',
     showLog: 'proactiveContext.showLog',
+    showPanel: 'proactiveContext.showPanel',
+    openDecisionRecord: 'proactiveContext.openDecisionRecord',
+  },
+  context: {
+    /** Set once the user opened an item from the panel (a walkthrough step completes on it). */
+    openedItem: 'proactiveContext.openedItem',
   },
 } as const;

@@ -30,6 +30,9 @@ export interface TestApi {
   onDidUpdatePanel(listener: (state: PanelSnapshot) => void): { dispose(): void };
   statusBarText(): string;
   suggestionRuns(): number;
+  enginePasses(): number;
+  panelVisible(): boolean;
+  editorHintCounts(): { lensRequests: number; hoverRequests: number; anchorLookups: number };
 }
 
 const EXTENSION_ID = 'proactive-context.proactive-context';

@@ -7,6 +7,8 @@ import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/
 import type { AssembledPrompt, ChatTurn, LedgerCut, LedgerEntry, LedgerSource, PromptLedger, PromptMessage } from '../prompt/promptAssembler';
 import type { ProviderMetrics, SuggestionSource, SourceContext as ProviderSourceContext, Watch, WatchPattern } from '../provider/provider';
 import type { NewDecision } from '../sources/decisions/adrWriter';
+import type { AnchorDecision, DecisionAnchor } from '../sources/decisions/decisionAnchors';
+import type { FailureSite, LocatedFailure as FailingTest } from '../sources/reports/failureSites';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { LineRange, SubscribeRequest, Subscription, SubscriptionKind } from '../subscriptions/registry';
 import type { StoreNotice } from '../store/store';
@@ -15,11 +17,15 @@ import type { Logger } from '../logger';
 import type { ContextSuggestion, SuggestionItem } from '../types';
 
 export type {
+  AnchorDecision,
   AssembledPrompt,
   ChatTurn,
   ContextSuggestion,
   CoreConfig,
+  DecisionAnchor,
   Episode,
+  FailingTest,
+  FailureSite,
   LedgerCut,
   LedgerEntry,
   LedgerSource,
@@ -152,10 +158,24 @@ export interface DecisionRecord {
   body: string;
 }
 
+/** Where decision records were looked for, and how many were found. */
+export interface DecisionSearch {
+  /** Root-relative folders that exist and were read. */
+  folders: string[];
+  /** The conventional folders looked for in every workspace. */
+  conventions: string[];
+  /** The setting that adds other folders. */
+  setting: string;
+  records: number;
+}
+
 /** Where the index stands, for progress in the panel and status bar. */
 export interface IndexingProgress {
+  /** Files indexed so far, of `total`. */
   done: number;
   total: number;
+  /** Commits read from history so far, once the files are done; `total` is 0 until git has counted them. */
+  commits?: { done: number; total: number };
 }
 
 export interface OpenOptions {
