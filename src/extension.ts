@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     tracker.refresh();
     if (readRevealOnStartup() && vscode.workspace.workspaceFolders?.length) void revealPanel(view);
   }, 0);
-  log.info(`Proactive Context ${context.extension.packageJSON.version} activated in ${(performance.now() - started).toFixed(1)} ms`);
+  log.info(`Proactive Context ${(context.extension.packageJSON as { version: string }).version} activated in ${(performance.now() - started).toFixed(1)} ms`);
 
   return {
     onDidChangeActivity: (listener) =>

@@ -79,7 +79,7 @@ void test('pin to chat on a suggestion creates a subscription', async () => {
   await row.hover();
   assert.equal(await pin.getAttribute('aria-pressed'), 'false');
   await pin.click();
-  await wb.waitForNotification(`Subscribed: ${ADR_PATH}`);
+  await wb.waitForNotification(`Subscribed to ${ADR_PATH}`);
   await row.locator('button[data-action="pin"][aria-pressed="true"]').waitFor({ state: 'attached', timeout: 5_000 });
 
   const subs = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === ADR_PATH), ADR_PATH);
@@ -91,7 +91,7 @@ void test('pin to chat on a suggestion creates a subscription', async () => {
 void test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () => {
   await wb.quickOpen(FILE);
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
-  await wb.waitForNotification(`Subscribed: ${FILE}`);
+  await wb.waitForNotification(`Subscribed to ${FILE}`);
   let rows = await listedInPalette();
   assert.ok(rows.some((r) => r.startsWith(FILE)), `List Subscriptions does not show ${FILE}: ${JSON.stringify(rows)}`);
   const subscribed = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === FILE), FILE);
@@ -119,7 +119,7 @@ void test('Subscribe Chat to Current File, then Unsubscribe… removes it', asyn
 void test('a subscription survives a restart of the extension host', async () => {
   await wb.quickOpen('src/money.ts');
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
-  await wb.waitForNotification('Subscribed: src/money.ts');
+  await wb.waitForNotification('Subscribed to src/money.ts');
   // Developer: Reload Window restarts the workbench and the extension host.
   const reloaded = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === wb.page.mainFrame(), timeout: 30_000 });
   await wb.runCommand('Developer: Reload Window').catch(() => {

@@ -33,6 +33,7 @@ const DEMO_SYMBOL = 'applyDiscount';
 /** Set in the profile's user settings unless the user already chose otherwise there. */
 const PROFILE_SETTINGS = {
   'workbench.startupEditor': 'none',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'workbench.tips.enabled': false,
   'telemetry.telemetryLevel': 'off',
   'security.workspace.trust.enabled': false,

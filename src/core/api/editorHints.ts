@@ -3,7 +3,7 @@
  * failing tests in the Problems view), as plain functions and one small line tracker, so the words
  * are the same everywhere and the cost per request can be measured without an editor.
  */
-import { escapeMarkdown, formatAge, plural } from '../text';
+import { escapeMarkdown, formatAge, oneLine, plural } from '../text';
 import type { DecisionAnchor, FailingTest, LineCommit, WhyCard } from './types';
 
 /** A CodeLens to draw: on a 1-based line, opening a decision record. */
@@ -58,7 +58,7 @@ export function renderWhyHover(anchors: readonly DecisionAnchor[], card: Pick<Wh
     const d = a.decision;
     const label = d.number !== undefined ? `ADR ${d.label}: ${d.title}` : d.title;
     const next = a.successor ? ` — replaced by [${escapeMarkdown(`ADR ${a.successor.label}: ${a.successor.title}`)}](${target(linkTo(a.successor.path))})` : '';
-    out.push(`- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path))}) · ${escapeMarkdown(d.status)}${next}  `, `  _${escapeMarkdown(a.reason)}_`);
+    out.push(`- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path))}) · ${escapeMarkdown(d.status)}${next}  `, `  ${withCode(a.reason)}`);
   }
   out.push('');
   if (card) {
@@ -75,6 +75,14 @@ export function failureMessage(f: FailingTest, at: 'test' | 'source', now: numbe
   const name = f.suite && !f.name.startsWith(f.suite) ? `${f.suite} › ${f.name}` : f.name;
   const where = `${f.report}, ${formatAge(f.time, now)}`;
   return at === 'test' ? `Failing test “${name}”: ${f.message} (${where})` : `The failing test “${name}” passes through this line: ${f.message} (${where})`;
+}
+
+/** Text whose `backticked` parts stay code and whose other parts cannot become markup. */
+function withCode(text: string): string {
+  return oneLine(text)
+    .split('`')
+    .map((part, i) => (i % 2 ? `\`${part}\`` : part.replace(/[\\*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`)))
+    .join('');
 }
 
 function target(uri: string): string {

@@ -11,6 +11,7 @@
 //   /open      { path, line, column }       -> opens a workspace file with the cursor there
 //   /api       { method, args }             -> calls a method of Proactive Context's exported test API
 //   /waitPanel { phase, file, symbol, itemType, itemTitle, timeoutMs } -> the panel state once it matches
+//   /configure { key, value }               -> sets a user setting (undefined value: back to its default)
 //   /problems  { path }                     -> the diagnostics of a workspace file
 //   /waitProblems { path, source, present, timeoutMs } -> the diagnostics once some (or none) are there
 'use strict';
@@ -104,6 +105,10 @@ const routes = {
   async waitPanel(q) {
     const exported = await api();
     return plain(await whenTrue(exported.onDidUpdatePanel, () => (panelMatches(exported.panelState(), q) ? exported.panelState() : undefined), q.timeoutMs ?? 30_000, `the panel showing ${JSON.stringify(q)}`));
+  },
+  async configure({ key, value }) {
+    await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+    return { key, value: vscode.workspace.getConfiguration().get(key) };
   },
   async problems({ path: rel, source }) {
     return problemsOf(rel, source);

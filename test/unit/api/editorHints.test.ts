@@ -97,6 +97,9 @@ describe('editor hints', () => {
     assert.match(text, /· superseded — replaced by \[ADR 0002: Cap stacked discounts\]\(file:\/\/\/ws\/docs\/adr\/0002-x\.md\)/);
     assert.match(text, /Last change to these lines: Cap stacked discounts at 50% \\\(ADR-3\\\) — Ana Ruiz, 3 hours ago \(`abc1234`\)/);
     assert.match(text, /3 places call `applyDiscount`/);
+    assert.match(text, /\n {2}ADR 0002 names `applyDiscount` and src\/pricing\.ts\n/, 'the reason keeps its code as code');
+    const hostile = renderWhyHover([anchor('f', 1, 2, '0001', { reason: 'line 3 refers to [x](javascript:alert(1)) *now* `a*b`' })], undefined, (p) => p, NOW);
+    assert.match(hostile, /line 3 refers to \\\[x\\\]\\\(javascript:alert\\\(1\\\)\\\) \\\*now\\\* `a\*b`/);
     const unknown = renderWhyHover([anchor('f', 1, 2, '0001')], { lineHistory: [], callers: 0, notes: ['Not a git repository'] }, (p) => p, NOW);
     assert.match(unknown, /No commit changed these lines yet\./);
     assert.match(unknown, /Nothing in the index calls `f`/);
