@@ -6,6 +6,7 @@
 // on its own (`node --test test/e2e/panel.e2e.mjs`) installs dist/proactive-context.vsix itself.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -160,6 +161,20 @@ export class Workbench {
     const answer = await res.json();
     if (!answer.ok) throw new Error(`bridge /${route} ${JSON.stringify(body)}: ${answer.error}`);
     return answer.value;
+  }
+
+  /** The extension's state folder for the workspace: $XDG_STATE_HOME/proactive-context/<hash of the real path>. */
+  stateDir() {
+    const key = createHash('sha256').update(fs.realpathSync(this.workspace)).digest('hex').slice(0, 16);
+    return path.join(this.run.env.XDG_STATE_HOME, 'proactive-context', key);
+  }
+
+  /** Subscriptions as the CLI (dist/cli.js) reads them from the extension's state folder: what another process sees. */
+  cliSubscriptions() {
+    const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
+    const r = spawnSync(process.execPath, [cli, 'subscriptions', '--root', this.workspace, '--state-dir', this.stateDir(), '--json'], { env: this.run.env, encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0) throw new Error(`proactive-context subscriptions failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
   }
 
   /** Runs a command in the extension host (not through the palette). */

@@ -2,16 +2,12 @@
 // refused in the box), a memory search subscription, and Record a Decision… writing an ADR in the
 // repository's own format. Results are checked where the user and other tools see them.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT } from '../harness/vscode-env.mjs';
 import { closeAll, startWorkbench } from './fixture.mjs';
 
 const FILE = 'src/pricing.ts';
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 let wb;
 
@@ -33,14 +29,6 @@ async function answer(title, text) {
   await wb.page.keyboard.press('Enter');
 }
 
-function cliSubscriptions() {
-  const key = createHash('sha256').update(fs.realpathSync(wb.workspace)).digest('hex').slice(0, 16);
-  const stateDir = path.join(wb.run.env.XDG_STATE_HOME, 'proactive-context', key);
-  const r = spawnSync(process.execPath, [CLI, 'subscriptions', '--root', wb.workspace, '--state-dir', stateDir, '--json'], { env: wb.run.env, encoding: 'utf8', timeout: 30_000 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout);
-}
-
 async function listed() {
   await wb.runCommand('Proactive Context: List Subscriptions', { awaitClose: false });
   const rows = await wb.quickPickRows('Active subscriptions');
@@ -60,7 +48,7 @@ void test('Subscribe Chat to Lines Matching a Pattern… refuses a bad regex in 
   await wb.waitForNotification(`Subscribed to ${FILE} lines matching /discount|capped/`);
   const rows = await listed();
   assert.ok(rows.some((r) => r.includes(`${FILE} lines matching /discount|capped/`)), JSON.stringify(rows));
-  assert.ok(cliSubscriptions().some((s) => s.kind === 'pattern' && s.path === FILE && s.pattern === 'discount|capped'));
+  assert.ok(wb.cliSubscriptions().some((s) => s.kind === 'pattern' && s.path === FILE && s.pattern === 'discount|capped'));
 });
 
 void test('Subscribe Chat to a Memory Search… subscribes to the search typed', async () => {
@@ -69,7 +57,7 @@ void test('Subscribe Chat to a Memory Search… subscribes to the search typed',
   await wb.waitForNotification('Subscribed to memory search “money type for amounts”');
   const rows = await listed();
   assert.ok(rows.some((r) => r.includes('memory search “money type for amounts”')), JSON.stringify(rows));
-  assert.ok(cliSubscriptions().some((s) => s.kind === 'memory' && s.target === 'money type for amounts'));
+  assert.ok(wb.cliSubscriptions().some((s) => s.kind === 'memory' && s.target === 'money type for amounts'));
 });
 
 void test('Record a Decision… writes the next ADR in the repository’s own format and opens it', async () => {

@@ -2,17 +2,13 @@
 // both subscriptions are listed (in the palette's quick pick and by the CLI on the extension's state
 // folder), "Unsubscribe…" removes the one picked, and subscriptions survive a window reload.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT, sleep } from '../harness/vscode-env.mjs';
+import { sleep } from '../harness/vscode-env.mjs';
 import { closeAll, startWorkbench } from './fixture.mjs';
 
 const FILE = 'src/pricing.ts';
 const ADR_PATH = 'docs/adr/0003-cap-discounts-at-fifty-percent.md';
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 let wb;
 
@@ -25,22 +21,8 @@ after(async () => {
   await closeAll();
 });
 
-/** The extension's state folder for the workspace: $XDG_STATE_HOME/proactive-context/<hash of the real path>. */
-function stateDir() {
-  const key = createHash('sha256').update(fs.realpathSync(wb.workspace)).digest('hex').slice(0, 16);
-  return path.join(wb.run.env.XDG_STATE_HOME, 'proactive-context', key);
-}
-
-/** Subscriptions as the CLI reads them from the extension's state folder. */
-function cliSubscriptions() {
-  const r = spawnSync(process.execPath, [CLI, 'subscriptions', '--root', wb.workspace, '--state-dir', stateDir(), '--json'], {
-    env: wb.run.env,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  assert.equal(r.status, 0, `proactive-context subscriptions failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
+const stateDir = () => wb.stateDir();
+const cliSubscriptions = () => wb.cliSubscriptions();
 
 /** Polls the CLI until `check(subscriptions)` holds (the extension saves its data shortly after a change). */
 async function waitForCli(check, what, timeoutMs = 10_000) {
