@@ -69,7 +69,7 @@ const USER_SETTINGS = {
  * Chromium. Returns a Workbench; call close() when done (cleanup also runs on any exit).
  * `testExtensions`: also load test/extensions/* (true) or the named ones (e.g. ['fake-lm']).
  */
-export async function startWorkbench({ name = 'scenario', settings = {}, testExtensions = false, prepare } = {}) {
+export async function startWorkbench({ name = 'scenario', settings = {}, testExtensions = false } = {}) {
   const vscode = await ensureTestVSCode();
   const run = makeRunDir(name);
   const extensionsDir = run.path('extensions');
@@ -87,8 +87,6 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
   const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
-  // A scenario may shape the workspace before the editor sees it (no decision records, no git).
-  await prepare?.(workspace);
   const bridgeFile = run.path('bridge.json');
 
   const port = await freePort();
