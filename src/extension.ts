@@ -4,7 +4,9 @@ import { registerChatParticipant } from './vscode/chat/participant';
 import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
 import { registerWatchCommands } from './vscode/commands/watchCommands';
 import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
-import { affectsConfig, readConfig, readWatchNotifications } from './vscode/config';
+import { affectsConfig, readConfig, readRevealOnStartup, readWatchNotifications } from './vscode/config';
+import { registerEditorHints, type EditorHintCounts } from './vscode/editor/editorHints';
+import { ids } from './vscode/ids';
 import { WorkspaceServices } from './vscode/workspaceServices';
 import { languageServerSource } from './vscode/languageServer';
 import { asLogger, createLog } from './vscode/log';
@@ -28,6 +30,12 @@ export interface ProactiveContextApi {
   suggestionRuns(): number;
   /** The state directory of a workspace folder (shared with the MCP server and the CLI). */
   stateDir(folder: vscode.WorkspaceFolder): string;
+  /** Suggestion passes the engine ran for every surface (panel, hovers, chat, tools), over all folders. */
+  enginePasses(): number;
+  /** How often the CodeLens and hover providers were asked, and how often they looked anchors up. */
+  editorHintCounts(): EditorHintCounts;
+  /** Whether the Suggestions view is showing. */
+  panelVisible(): boolean;
 }
 
 export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
@@ -49,6 +57,8 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   context.subscriptions.push(host, tracker, status, controller, watchPanel);
 
   registerWorkspaceCommands(context, host, tracker, controller, log);
+  const hintCounts = registerEditorHints(context, host, controller, log);
+  context.subscriptions.push(vscode.commands.registerCommand(ids.command.showPanel, () => view.show(false)));
   registerSubscriptionCommands(context, host, tracker);
   registerWatchCommands(context, host, tracker, watchPanel);
   registerChatParticipant(context, { services: host, tracker, log });
@@ -58,11 +68,14 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     const folder = host.folderOf(root);
     return folder ? host.get(folder) : undefined;
   });
-  wireServices(context, host, tracker, view, controller, watchPanel, log);
+  wireServices(context, host, tracker, view, controller, status, watchPanel, log);
 
   // Everything heavy (opening the store, indexing, mining history) starts after activation returns.
-  setTimeout(() => tracker.refresh(), 0);
-  log.info(`Proactive Context ${context.extension.packageJSON.version} activated in ${(performance.now() - started).toFixed(1)} ms`);
+  setTimeout(() => {
+    tracker.refresh();
+    if (readRevealOnStartup() && vscode.workspace.workspaceFolders?.length) void revealPanel(view);
+  }, 0);
+  log.info(`Proactive Context ${(context.extension.packageJSON as { version: string }).version} activated in ${(performance.now() - started).toFixed(1)} ms`);
 
   return {
     onDidChangeActivity: (listener) =>
@@ -74,7 +87,17 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     statusBarText: () => status.text,
     suggestionRuns: () => controller.runs,
     stateDir: (folder) => host.stateDirFor(folder),
+    enginePasses: () => (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestionPasses ?? 0), 0),
+    editorHintCounts: hintCounts,
+    panelVisible: () => view.visible,
   };
+}
+
+/** Brings the Suggestions view forward and gives the keyboard back to the editor the user was in. */
+async function revealPanel(view: SuggestionsViewProvider): Promise<void> {
+  const hadEditor = !!vscode.window.activeTextEditor;
+  await view.show(true);
+  if (hadEditor) await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
 }
 
 function wireServices(
@@ -83,6 +106,7 @@ function wireServices(
   tracker: ActivityTracker,
   view: SuggestionsViewProvider,
   controller: SuggestionsController,
+  status: SuggestionsStatusBar,
   watchPanel: WatchPanel,
   log: vscode.LogOutputChannel,
 ): void {
@@ -101,9 +125,10 @@ function wireServices(
       for (const n of service.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
       service.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);
+        status.setIndexing(progress);
         if (!progress) controller.render();
       });
-      service.onDidChangeWorkspaceData(() => tracker.refresh());
+      service.onDidChangeWorkspaceData(() => tracker.refreshSoon());
       service.startBackgroundWork().catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {

@@ -37,15 +37,25 @@ interface IndexerParts {
 
 const FILE_DEBOUNCE_MS = 150;
 const HEAD_DEBOUNCE_MS = 500;
+/** Progress is told at most this often, and mining that ends sooner is never shown at all. */
+const PROGRESS_EVERY_MS = 200;
+
+/** Files indexed of all, then commits read of all while history is mined. */
+export interface IndexingProgress {
+  done: number;
+  total: number;
+  commits?: { done: number; total: number };
+}
 
 /**
  * Keeps a workspace's knowledge current: reads decisions, reports and docs, indexes code and mines
  * history in the background, and applies file changes and new commits as they happen.
  */
 export class WorkspaceIndexer {
-  private readonly indexingEmitter = new Emitter<{ done: number; total: number } | undefined>();
+  private readonly indexingEmitter = new Emitter<IndexingProgress | undefined>();
   private readonly dataEmitter = new Emitter<string[]>();
-  private progress: { done: number; total: number } | undefined;
+  private progress: IndexingProgress | undefined;
+  private indexedFiles = 0;
   private background: Promise<void> | undefined;
   private readonly backgroundAbort = new AbortController();
   private readonly pendingFiles = new Map<string, boolean>();
@@ -55,11 +65,11 @@ export class WorkspaceIndexer {
 
   constructor(private readonly parts: IndexerParts) {}
 
-  get indexingProgress(): { done: number; total: number } | undefined {
+  get indexingProgress(): IndexingProgress | undefined {
     return this.progress;
   }
 
-  onDidChangeIndexing(listener: (p: { done: number; total: number } | undefined) => void): { dispose(): void } {
+  onDidChangeIndexing(listener: (p: IndexingProgress | undefined) => void): { dispose(): void } {
     return this.indexingEmitter.on(listener);
   }
 
@@ -143,10 +153,27 @@ export class WorkspaceIndexer {
     this.headTimer.unref?.();
   }
 
-  private async mineHistory(signal?: AbortSignal): Promise<MineResult> {
-    const r = await this.parts.cochange.update(signal);
-    if (r.mode === 'incremental' || r.mode === 'rebuild') this.parts.history.invalidate();
-    return r;
+  /** Mines new commits; `showProgress` tells how far it got while it takes long enough to notice. */
+  private async mineHistory(signal?: AbortSignal, showProgress = false): Promise<MineResult> {
+    const started = Date.now();
+    let lastFire = 0;
+    const onProgress = (done: number, total: number) => {
+      const now = Date.now();
+      if (now - started < PROGRESS_EVERY_MS || now - lastFire < PROGRESS_EVERY_MS) return;
+      lastFire = now;
+      this.progress = { done: this.indexedFiles, total: this.indexedFiles, commits: { done, total } };
+      this.indexingEmitter.fire(this.progress);
+    };
+    try {
+      const r = await this.parts.cochange.update(signal, showProgress ? onProgress : undefined);
+      if (r.mode === 'incremental' || r.mode === 'rebuild') this.parts.history.invalidate();
+      return r;
+    } finally {
+      if (lastFire) {
+        this.progress = undefined;
+        this.indexingEmitter.fire(undefined);
+      }
+    }
   }
 
   private async runBackground(): Promise<void> {
@@ -157,7 +184,7 @@ export class WorkspaceIndexer {
     await this.buildIndex(signal);
     this.dataEmitter.fire([]);
     if (signal.aborted) return;
-    await this.mineHistory(signal);
+    await this.mineHistory(signal, true);
     this.dataEmitter.fire([]);
   }
 
@@ -178,6 +205,7 @@ export class WorkspaceIndexer {
           }
         },
       });
+      this.indexedFiles = stats.files;
       this.parts.logger.info(`Indexed ${stats.files} files (${stats.parsed} parsed, ${stats.symbols} definitions) in ${stats.ms.toFixed(0)} ms${stats.capped ? `; capped by ${stats.capped.reason} at ${stats.capped.limit}` : ''}`);
       return stats;
     } finally {

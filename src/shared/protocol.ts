@@ -78,8 +78,23 @@ export interface PanelWatch {
 }
 
 export interface IndexingProgress {
+  /** Files indexed, of `total`. */
   done: number;
   total: number;
+  /** Commits read from history, once the files are done (`total` 0 until counted). */
+  commits?: { done: number; total: number };
+}
+
+/** Why a group has no items, shown where the group would be (e.g. not a git repository). */
+export interface SectionNote {
+  type: SuggestionType;
+  text: string;
+}
+
+/** The Decisions group of a workspace without decision records: where they were looked for and what to do. */
+export interface DecisionHelp {
+  heading: string;
+  detail: string;
 }
 
 export type PanelCounts = { total: number } & Record<SuggestionType, number>;
@@ -99,6 +114,10 @@ export interface PanelState {
   counts: PanelCounts;
   /** Active watches, in the order they were made; absent when there are none. */
   watches?: PanelWatch[];
+  /** Groups that are empty for a reason worth saying, shown in their place. */
+  sectionNotes?: SectionNote[];
+  /** Set when the workspace has no decision records at all. */
+  decisionHelp?: DecisionHelp;
 }
 
 // ---- host → page (notifications)
@@ -134,8 +153,8 @@ export interface ItemCommand {
   entityId: string;
 }
 
-export type PanelCommandType = 'refresh' | 'showLog' | 'openSettings';
-export const PANEL_COMMAND_TYPES: readonly PanelCommandType[] = ['refresh', 'showLog', 'openSettings'];
+export type PanelCommandType = 'refresh' | 'showLog' | 'openSettings' | 'recordDecision' | 'openDecisionSettings';
+export const PANEL_COMMAND_TYPES: readonly PanelCommandType[] = ['refresh', 'showLog', 'openSettings', 'recordDecision', 'openDecisionSettings'];
 
 export interface PanelCommand {
   type: PanelCommandType;
@@ -268,8 +287,20 @@ export function isPanelWatch(x: unknown): x is PanelWatch {
   return isObj(l) && isText(l.age, LIMITS.short) && isText(l.trigger, LIMITS.text) && isText(l.summary, LIMITS.text) && isCount(l.items) && typeof l.unseen === 'boolean';
 }
 
+function isDoneOfTotal(x: unknown): x is Obj & { done: number; total: number } {
+  return isObj(x) && isCount(x.done) && isCount(x.total);
+}
+
 function isProgress(x: unknown): x is IndexingProgress {
-  return isObj(x) && isCount(x.done) && isCount(x.total) && x.done <= x.total;
+  return isDoneOfTotal(x) && x.done <= x.total && (x.commits === undefined || isDoneOfTotal(x.commits));
+}
+
+function isSectionNote(x: unknown): x is SectionNote {
+  return isObj(x) && isOneOf(x.type, PANEL_ITEM_TYPES) && isText(x.text, LIMITS.text);
+}
+
+function isDecisionHelp(x: unknown): x is DecisionHelp {
+  return isObj(x) && isText(x.heading, LIMITS.short) && isText(x.detail, LIMITS.text);
 }
 
 function isCounts(x: unknown): x is PanelCounts {
@@ -291,7 +322,9 @@ export function isPanelState(x: unknown): x is PanelState {
     (x.indexing === undefined || isProgress(x.indexing)) &&
     isOptText(x.message, LIMITS.text) &&
     isCounts(x.counts) &&
-    (x.watches === undefined || (Array.isArray(x.watches) && x.watches.length <= LIMITS.watches && x.watches.every(isPanelWatch)))
+    (x.watches === undefined || (Array.isArray(x.watches) && x.watches.length <= LIMITS.watches && x.watches.every(isPanelWatch))) &&
+    (x.sectionNotes === undefined || (Array.isArray(x.sectionNotes) && x.sectionNotes.length <= PANEL_ITEM_TYPES.length && x.sectionNotes.every(isSectionNote))) &&
+    (x.decisionHelp === undefined || isDecisionHelp(x.decisionHelp))
   );
 }
 

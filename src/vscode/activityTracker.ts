@@ -92,6 +92,14 @@ export class ActivityTracker implements vscode.Disposable {
     this.schedule(0);
   }
 
+  /**
+   * Recomputes once things are quiet, like a cursor move: for data that changed under the user
+   * (a save, a new commit), so that saves while typing (auto save) never add passes of their own.
+   */
+  refreshSoon(): void {
+    this.schedule();
+  }
+
   private schedule(delay = this.debounceMs()): void {
     this.debouncer.schedule(delay, (signal) => this.fire(signal));
   }

@@ -44,3 +44,20 @@ export function readStateDirSetting(): string | undefined {
 export function affectsConfig(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration(ids.configSection);
 }
+
+/** Which hints the editor shows where the eyes are: CodeLens, the why-card hover, failing tests as problems. */
+export interface EditorHintSettings {
+  codeLens: boolean;
+  hover: boolean;
+  testDiagnostics: boolean;
+}
+
+export function readEditorHintSettings(scope?: vscode.ConfigurationScope): EditorHintSettings {
+  const c = vscode.workspace.getConfiguration(ids.configSection, scope);
+  return { codeLens: c.get('editor.codeLens', true), hover: c.get('editor.hover', true), testDiagnostics: c.get('editor.testDiagnostics', true) };
+}
+
+/** Whether to bring the Suggestions view forward when a folder opens. */
+export function readRevealOnStartup(): boolean {
+  return vscode.workspace.getConfiguration(ids.configSection).get('revealOnStartup', false);
+}

@@ -25,5 +25,11 @@ export const ids = {
     watchSymbol: 'proactiveContext.watchSymbol',
     watchTopic: 'proactiveContext.watchTopic',
     unwatch: 'proactiveContext.unwatch',
+    showPanel: 'proactiveContext.showPanel',
+    openDecisionRecord: 'proactiveContext.openDecisionRecord',
+  },
+  context: {
+    /** Set once the user opened an item from the panel (a walkthrough step completes on it). */
+    openedItem: 'proactiveContext.openedItem',
   },
 } as const;

@@ -1,9 +1,16 @@
 import * as vscode from 'vscode';
+import { indexingText } from '../core/api/messages';
+import type { IndexingProgress } from '../core/api/types';
 import { ids } from './ids';
 
-/** Count of suggestions and warnings for the current file; a click focuses the panel. */
+/**
+ * Count of suggestions and warnings for the current file; while the workspace is being indexed, the
+ * files and commits done of all with a spinner instead. A click focuses the panel.
+ */
 export class SuggestionsStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
+  private indexing: IndexingProgress | undefined;
+  private shown: { text: string; tooltip: string; background?: vscode.ThemeColor } = { text: '$(lightbulb) —', tooltip: 'Proactive Context' };
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('proactiveContext.status', vscode.StatusBarAlignment.Right, 100);
@@ -18,30 +25,48 @@ export class SuggestionsStatusBar implements vscode.Disposable {
   }
 
   showIdle(text = 'Proactive Context'): void {
-    this.item.text = '$(lightbulb) —';
-    this.item.tooltip = text;
-    this.item.backgroundColor = undefined;
-    this.item.accessibilityInformation = { label: text };
+    this.show('$(lightbulb) —', text);
   }
 
   showBusy(label: string): void {
-    this.item.text = '$(sync~spin) Context';
-    this.item.tooltip = label;
-    this.item.accessibilityInformation = { label };
+    this.show('$(sync~spin) Context', label);
   }
 
   showCounts(file: string, suggestions: number, warnings: number): void {
-    this.item.text = warnings > 0 ? `$(lightbulb) ${suggestions} $(warning) ${warnings}` : `$(lightbulb) ${suggestions}`;
+    const text = warnings > 0 ? `$(lightbulb) ${suggestions} $(warning) ${warnings}` : `$(lightbulb) ${suggestions}`;
     const label = `Proactive Context: ${suggestions} suggestion${suggestions === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''} for ${file}. Click to show them.`;
-    this.item.tooltip = label;
-    this.item.accessibilityInformation = { label };
-    this.item.backgroundColor = warnings > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.show(text, label, warnings > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined);
   }
 
   showError(message: string): void {
-    this.item.text = '$(error) Context';
-    this.item.tooltip = `Proactive Context: ${message}`;
-    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    this.show('$(error) Context', `Proactive Context: ${message}`, new vscode.ThemeColor('statusBarItem.errorBackground'));
+  }
+
+  /** Files, then commits, done of all while the workspace is indexed; undefined when it is done. */
+  setIndexing(progress: IndexingProgress | undefined): void {
+    this.indexing = progress && (progress.total > 0 || progress.commits) ? progress : undefined;
+    this.update();
+  }
+
+  private show(text: string, tooltip: string, background?: vscode.ThemeColor): void {
+    this.shown = { text, tooltip, background };
+    this.update();
+  }
+
+  private update(): void {
+    const p = this.indexing;
+    if (p) {
+      const what = indexingText(p);
+      this.item.text = `$(sync~spin) ${p.commits ? `${p.commits.done.toLocaleString('en-US')}/${p.commits.total ? p.commits.total.toLocaleString('en-US') : '…'} commits` : `${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} files`}`;
+      this.item.tooltip = `Proactive Context: ${what}. ${this.shown.tooltip}`;
+      this.item.accessibilityInformation = { label: `Proactive Context: ${what}` };
+      this.item.backgroundColor = undefined;
+      return;
+    }
+    this.item.text = this.shown.text;
+    this.item.tooltip = this.shown.tooltip;
+    this.item.accessibilityInformation = { label: this.shown.tooltip };
+    this.item.backgroundColor = this.shown.background;
   }
 
   dispose(): void {

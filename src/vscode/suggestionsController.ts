@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../core/api/contextService';
+import { noDecisionRecords } from '../core/api/messages';
 import type { ContextSuggestion, SuggestionItem } from '../core/api/types';
 import type { PageCommand } from '../shared/protocol';
 import type { Activity, ActivityEvent, ActivityTracker } from './activityTracker';
+import { ids } from './ids';
 import { openSuggestionItem } from './openItem';
 import type { SuggestionsStatusBar } from './statusBar';
 import { buildPanelState } from './views/panelModel';
@@ -54,6 +56,12 @@ export class SuggestionsController implements vscode.Disposable {
   /** How many times suggestions were computed (debounce and cancellation keep this low). */
   get runs(): number {
     return this.suggestCount;
+  }
+
+  /** The last suggestion when it is for this document: what the editor's hints reuse instead of asking again. */
+  lastFor(uri: vscode.Uri): { suggestion: ContextSuggestion; service: ContextService; folder: vscode.WorkspaceFolder } | undefined {
+    const last = this.last;
+    return last && last.activity.uri.toString() === uri.toString() ? { suggestion: last.suggestion, service: last.service, folder: last.folder } : undefined;
   }
 
   private async onActivity(event: ActivityEvent): Promise<void> {
@@ -119,6 +127,7 @@ export class SuggestionsController implements vscode.Disposable {
   render(): void {
     if (!this.last) return;
     const { suggestion, activity, service } = this.last;
+    const search = service.decisionSearch();
     this.view.setState(
       buildPanelState({
         phase: 'ready',
@@ -129,6 +138,7 @@ export class SuggestionsController implements vscode.Disposable {
         indexing: service.indexingProgress,
         useful: this.useful,
         pinned: this.pinned,
+        decisionHelp: search.records === 0 ? noDecisionRecords(search) : undefined,
       }),
     );
     const warnings = suggestion.items.filter((i) => i.type === 'warning').length;
@@ -152,6 +162,12 @@ export class SuggestionsController implements vscode.Disposable {
       case 'openSettings':
         await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:proactive-context.proactive-context');
         return;
+      case 'openDecisionSettings':
+        await vscode.commands.executeCommand('workbench.action.openSettings', `${ids.configSection}.decisionFolders`);
+        return;
+      case 'recordDecision':
+        await vscode.commands.executeCommand(ids.command.recordDecision);
+        return;
       case 'showWatch':
       case 'unwatch':
         // The Watching section's own controller handles these.
@@ -170,6 +186,7 @@ export class SuggestionsController implements vscode.Disposable {
         case 'open':
           service.feedback(suggestion.id, item.entityId, 'used');
           await openSuggestionItem(folder, item);
+          void vscode.commands.executeCommand('setContext', ids.context.openedItem, true);
           return;
         case 'useful':
           service.feedback(suggestion.id, item.entityId, 'used');

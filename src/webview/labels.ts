@@ -1,5 +1,5 @@
 /** Every word the page shows that does not come from the host. */
-import type { PanelPhase, SuggestionType } from '../shared/protocol';
+import type { IndexingProgress, PanelCommandType, PanelPhase, SuggestionType } from '../shared/protocol';
 
 export interface GroupLabel {
   title: string;
@@ -84,4 +84,19 @@ export function dirName(path: string): string {
 
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** The panel's buttons that ask the extension to do something. */
+export const COMMAND_BUTTONS: Readonly<Record<PanelCommandType, { label: string; icon: string }>> = {
+  refresh: { label: 'Refresh', icon: 'refresh' },
+  showLog: { label: 'Show Log', icon: 'output' },
+  openSettings: { label: 'Settings', icon: 'settings-gear' },
+  recordDecision: { label: 'Record a Decision…', icon: 'law' },
+  openDecisionSettings: { label: 'Choose Decision Folders…', icon: 'settings-gear' },
+};
+
+/** "Indexing 1,200 of 5,000 files", then "Reading history: 3,000 of 10,000 commits". */
+export function indexingLabel(p: IndexingProgress): string {
+  if (p.commits) return `Reading history: ${formatCount(p.commits.done)}${p.commits.total ? ` of ${formatCount(p.commits.total)}` : ''} commits`;
+  return `Indexing ${formatCount(p.done)} of ${formatCount(p.total)} files`;
 }

@@ -13,12 +13,11 @@ import {
   readyMessage,
   type ItemCommandType,
   type PanelCommandType,
-  type PanelItem,
-  type PanelLocation,
   type PanelState,
 } from '../shared/protocol';
 import { clear, codicon, el } from './dom';
-import { GROUPS, KEYBOARD_HELP, baseName, dirName, formatCount, phaseMessage } from './labels';
+import { commandButton, emptySections, itemRow } from './elements';
+import { GROUPS, KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
 import { renderWatching } from './watching';
 import type { WebviewApi } from './vscodeApi';
 
@@ -36,14 +35,6 @@ export interface PageState {
 }
 
 const HELP_ID = 'pc-keyboard-help';
-
-const ITEM_ACTIONS: readonly { action: ItemCommandType; icon: string; pressedIcon?: string; label: string; key: string }[] = [
-  { action: 'open', icon: 'go-to-file', label: 'Open', key: 'Enter' },
-  { action: 'useful', icon: 'thumbsup', pressedIcon: 'thumbsup-filled', label: 'Useful', key: 'U' },
-  { action: 'pin', icon: 'pin', pressedIcon: 'pinned', label: 'Pin to chat', key: 'P' },
-  { action: 'copy', icon: 'copy', label: 'Copy', key: 'C' },
-  { action: 'dismiss', icon: 'close', label: 'Dismiss', key: 'Delete' },
-];
 
 const KEY_ACTIONS: Readonly<Record<string, ItemCommandType>> = {
   Enter: 'open',
@@ -149,28 +140,35 @@ export class Panel {
 
   private renderProgress(): void {
     const s = this.state;
-    const bit = this.progress.firstElementChild as HTMLElement;
-    if (s?.indexing && s.indexing.total > 0) {
+    const commits = s?.indexing?.commits;
+    if (commits && commits.total > 0) {
+      this.determinate(commits.done, commits.total, 'Reading the git history');
+    } else if (s?.indexing && (s.indexing.total > 0 || commits)) {
       const { done, total } = s.indexing;
-      this.progress.hidden = false;
-      this.progress.className = 'progress determinate';
-      this.progress.setAttribute('role', 'progressbar');
-      this.progress.setAttribute('aria-label', 'Indexing the workspace');
-      this.progress.setAttribute('aria-valuemin', '0');
-      this.progress.setAttribute('aria-valuemax', String(total));
-      this.progress.setAttribute('aria-valuenow', String(done));
-      bit.style.width = `${Math.round((done / total) * 100)}%`;
+      this.determinate(done, total, 'Indexing the workspace');
     } else if (s?.phase === 'loading') {
       this.progress.hidden = false;
       this.progress.className = 'progress indeterminate';
       this.progress.setAttribute('role', 'progressbar');
       this.progress.setAttribute('aria-label', 'Looking for suggestions');
       for (const a of ['aria-valuemin', 'aria-valuemax', 'aria-valuenow']) this.progress.removeAttribute(a);
-      bit.style.width = '';
+      (this.progress.firstElementChild as HTMLElement).style.width = '';
     } else {
       this.progress.hidden = true;
       this.progress.removeAttribute('role');
     }
+  }
+
+  private determinate(done: number, total: number, label: string): void {
+    const bit = this.progress.firstElementChild as HTMLElement;
+    this.progress.hidden = false;
+    this.progress.className = 'progress determinate';
+    this.progress.setAttribute('role', 'progressbar');
+    this.progress.setAttribute('aria-label', label);
+    this.progress.setAttribute('aria-valuemin', '0');
+    this.progress.setAttribute('aria-valuemax', String(total));
+    this.progress.setAttribute('aria-valuenow', String(Math.min(done, total)));
+    bit.style.width = `${total ? Math.round((Math.min(done, total) / total) * 100) : 0}%`;
   }
 
   private renderHeader(): void {
@@ -192,16 +190,8 @@ export class Panel {
     if (s.symbol) {
       this.header.append(el('div', { class: 'header-row header-symbol', title: s.symbol }, codicon('symbol-method'), el('span', { class: 'header-name' }, s.symbol)));
     }
-    if (s.indexing && s.indexing.total > 0) {
-      const { done, total } = s.indexing;
-      this.header.append(
-        el(
-          'div',
-          { class: 'header-row header-indexing' },
-          codicon('sync', 'codicon-modifier-spin'),
-          el('span', {}, `Indexing ${formatCount(done)} of ${formatCount(total)} files`),
-        ),
-      );
+    if (s.indexing && (s.indexing.total > 0 || s.indexing.commits)) {
+      this.header.append(el('div', { class: 'header-row header-indexing' }, codicon('sync', 'codicon-modifier-spin'), el('span', {}, indexingLabel(s.indexing))));
     }
     this.header.hidden = this.header.childElementCount === 0;
   }
@@ -234,6 +224,7 @@ export class Panel {
           s.message ? el('p', { class: 'message-host' }, s.message) : null,
           el('div', { class: 'message-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0))),
         ),
+        ...(s.phase === 'empty' ? Object.values(emptySections(s)).flat() : []),
       );
       return;
     }
@@ -242,7 +233,8 @@ export class Panel {
       return;
     }
     this.list = this.buildList(s);
-    this.content.replaceChildren(this.list);
+    const { decisions, others } = emptySections(s);
+    this.content.replaceChildren(...decisions, this.list, ...others);
   }
 
   private buildList(s: PanelState): HTMLElement {
@@ -419,84 +411,6 @@ export class Panel {
   private save(): void {
     this.api.setState(this.page);
   }
-}
-
-function itemRow(item: PanelItem, kind: string): HTMLElement {
-  const score = `Relevance ${item.relevanceScore.toFixed(2)}`;
-  const where = locationText(item.location);
-  const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';
-  const tooltip = [score, where, summary].filter(Boolean).join('\n');
-  const spoken = [`${item.isNew ? 'New. ' : ''}${kind}: ${item.title}`, item.reason, item.age].filter(Boolean).join('. ');
-  return el(
-    'div',
-    {
-      class: 'item',
-      role: 'option',
-      tabindex: -1,
-      'aria-selected': 'false',
-      'aria-label': spoken,
-      title: tooltip,
-      'data-entity-id': item.entityId,
-      'data-type': item.type,
-    },
-    codicon(item.icon, 'item-icon'),
-    el(
-      'div',
-      { class: 'item-main' },
-      el('div', { class: 'item-title' }, item.isNew ? el('span', { class: 'new-marker', 'aria-hidden': 'true' }, 'new') : null, item.title),
-      item.reason || item.age
-        ? el(
-            'div',
-            { class: 'item-detail' },
-            item.reason ? el('span', { class: 'item-reason' }, item.reason) : null,
-            item.age ? el('span', { class: 'item-age' }, item.age) : null,
-          )
-        : null,
-    ),
-    el(
-      'div',
-      { class: 'item-actions' },
-      ...ITEM_ACTIONS.map((a) => {
-        const pressed = (a.action === 'useful' && item.useful) || (a.action === 'pin' && item.pinned);
-        return el(
-          'button',
-          {
-            class: 'action',
-            type: 'button',
-            tabindex: -1,
-            'data-action': a.action,
-            'aria-label': `${a.label}: ${item.title}`,
-            title: `${a.label} (${a.key})`,
-            'aria-pressed': a.pressedIcon ? String(!!pressed) : undefined,
-          },
-          codicon(pressed && a.pressedIcon ? a.pressedIcon : a.icon),
-        );
-      }),
-    ),
-  );
-}
-
-const COMMAND_BUTTONS: Readonly<Record<PanelCommandType, { label: string; icon: string }>> = {
-  refresh: { label: 'Refresh', icon: 'refresh' },
-  showLog: { label: 'Show Log', icon: 'output' },
-  openSettings: { label: 'Settings', icon: 'settings-gear' },
-};
-
-function commandButton(command: PanelCommandType, primary: boolean): HTMLButtonElement {
-  const b = COMMAND_BUTTONS[command];
-  return el('button', { class: primary ? 'button' : 'button secondary', type: 'button', 'data-command': command }, codicon(b.icon), el('span', {}, b.label));
-}
-
-function locationText(loc: PanelLocation): string {
-  if (loc.adr && !loc.path) return loc.adr;
-  let text = loc.path;
-  if (loc.line !== undefined) text += `:${loc.line}${loc.endLine !== undefined && loc.endLine !== loc.line ? `-${loc.endLine}` : ''}`;
-  if (loc.commit) text += `${text ? ' @ ' : ''}${loc.commit.slice(0, 8)}`;
-  return text;
-}
-
-function clipText(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max - 1) + '…';
 }
 
 function rowKey(row: HTMLElement): string {

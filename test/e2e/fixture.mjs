@@ -6,6 +6,7 @@
 // on its own (`node --test test/e2e/panel.e2e.mjs`) installs dist/proactive-context.vsix itself.
 
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -32,6 +33,8 @@ export const SCREENSHOTS_DIR = path.join(RESULTS_DIR, 'screenshots');
 export const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
 export const EXTENSION_ID = `${manifest.publisher}.${manifest.name}`;
 export const CONTAINER_TITLE = 'Proactive Context';
+/** The test-only extension that lets scenarios reach the extension host (test/extensions/e2e-bridge). */
+const BRIDGE = 'e2e-bridge';
 
 /** Installs the vsix into `extensionsDir` with code-server's CLI. */
 export function installVsix(vscode, extensionsDir, run, vsix = VSIX) {
@@ -75,16 +78,16 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
   } else {
     installVsix(vscode, extensionsDir, run);
   }
-  // Test-only extensions from test/extensions/ (true: all of them, or a list of folder names).
-  if (testExtensions) {
-    const all = testExtensionFolders();
-    const chosen = testExtensions === true ? all : all.filter((d) => testExtensions.includes(path.basename(d)));
-    addTestExtensions(extensionsDir, chosen);
-  }
+  // Test-only extensions from test/extensions/ (true: all of them, or a list of folder names); the
+  // bridge into the extension host always (see test/extensions/e2e-bridge).
+  const all = testExtensionFolders();
+  const wanted = testExtensions === true ? all.map((d) => path.basename(d)) : [...(testExtensions || []), BRIDGE];
+  addTestExtensions(extensionsDir, all.filter((d) => wanted.includes(path.basename(d))));
   const userDataDir = run.path('user-data');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
   const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
+  const bridgeFile = run.path('bridge.json');
 
   const port = await freePort();
   const logsDir = path.join(RESULTS_DIR, 'logs');
@@ -105,7 +108,7 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
       '--extensions-dir', extensionsDir,
       workspace,
     ],
-    { env: run.env, cwd: run.dir, logFile: serverLog, echo: !!process.env.PC_VERBOSE, prefix: `code-server:${name}` },
+    { env: { ...run.env, PC_E2E_BRIDGE_FILE: bridgeFile }, cwd: run.dir, logFile: serverLog, echo: !!process.env.PC_VERBOSE, prefix: `code-server:${name}` },
   );
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 60_000, proc: server });
@@ -116,7 +119,7 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
   page.on('console', (msg) => browserLog.write(`[${msg.type()}] ${msg.text()}\n`));
   page.on('pageerror', (err) => browserLog.write(`[pageerror] ${err.stack ?? err}\n`));
   await page.goto(url);
-  const wb = new Workbench({ page, run, server, workspace, url, name });
+  const wb = new Workbench({ page, run, server, workspace, url, name, bridgeFile });
   await wb.waitReady();
   wb.closeHooks.push(async () => {
     await browser.close();
@@ -128,10 +131,64 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
 }
 
 export class Workbench {
-  constructor({ page, run, server, workspace, url, name }) {
-    Object.assign(this, { page, run, server, workspace, url, name });
+  constructor({ page, run, server, workspace, url, name, bridgeFile }) {
+    Object.assign(this, { page, run, server, workspace, url, name, bridgeFile });
     this.closeHooks = [];
     this.shots = 0;
+  }
+
+  // ---- the extension host, through the test bridge (test/extensions/e2e-bridge)
+
+  /**
+   * Calls the bridge: `command`, `open`, `api`, `waitPanel`, `problems`, `waitProblems` (see the
+   * bridge's header). Waits for the bridge to have started (it writes its port when it has).
+   */
+  async bridge(route, body = {}, { timeoutMs = 60_000 } = {}) {
+    const deadline = Date.now() + 60_000;
+    while (!fs.existsSync(this.bridgeFile)) {
+      if (Date.now() > deadline) throw new Error('the e2e bridge extension never started (no bridge.json)');
+      await sleep(100);
+    }
+    const { port, token } = JSON.parse(fs.readFileSync(this.bridgeFile, 'utf8'));
+    const res = await fetch(`http://127.0.0.1:${port}/${route}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-bridge-token': token },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const answer = await res.json();
+    if (!answer.ok) throw new Error(`bridge /${route} ${JSON.stringify(body)}: ${answer.error}`);
+    return answer.value;
+  }
+
+  /** The extension's state folder for the workspace: $XDG_STATE_HOME/proactive-context/<hash of the real path>. */
+  stateDir() {
+    const key = createHash('sha256').update(fs.realpathSync(this.workspace)).digest('hex').slice(0, 16);
+    return path.join(this.run.env.XDG_STATE_HOME, 'proactive-context', key);
+  }
+
+  /** Subscriptions as the CLI (dist/cli.js) reads them from the extension's state folder: what another process sees. */
+  cliSubscriptions() {
+    const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
+    const r = spawnSync(process.execPath, [cli, 'subscriptions', '--root', this.workspace, '--state-dir', this.stateDir(), '--json'], { env: this.run.env, encoding: 'utf8', timeout: 30_000 });
+    if (r.status !== 0) throw new Error(`proactive-context subscriptions failed: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  }
+
+  /** Runs a command in the extension host (not through the palette). */
+  executeCommand(command, ...args) {
+    return this.bridge('command', { command, args });
+  }
+
+  /** Opens a workspace file with the cursor at a 1-based line and column, and waits for its tab. */
+  async openAt(relPath, line = 1, column = 1) {
+    await this.bridge('open', { path: relPath, line, column });
+    await this.waitForActiveTab(path.posix.basename(relPath));
+  }
+
+  /** Waits until the extension's panel state matches (phase, file, symbol, itemType, itemTitle regex). */
+  waitForPanelState(query, timeoutMs = 60_000) {
+    return this.bridge('waitPanel', { ...query, timeoutMs }, { timeoutMs: timeoutMs + 5_000 });
   }
 
   /** Waits for the workbench DOM and for our activity-bar entry (contributions are registered). */

@@ -1,6 +1,7 @@
-// The Suggestions panel on the demo workspace in the light and the dark default themes: both render
-// the real suggestions for applyDiscount. The pictures go to test-results/screenshots/, and to
-// docs/images/ for the README when PC_UPDATE_README_IMAGES=1.
+// The Suggestions panel on the demo workspace in the light, the dark and the high-contrast default
+// themes: each renders the real suggestions for applyDiscount, and in high contrast the focused item
+// shows a solid outline in the theme's contrast colour. The pictures go to test-results/screenshots/,
+// and to docs/images/ for the README when PC_UPDATE_README_IMAGES=1.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,7 @@ const DOCS_IMAGES = path.join(REPO_ROOT, 'docs', 'images');
 const THEMES = [
   { name: 'Default Light Modern', kind: 'light', workbenchClass: 'vs', webviewClass: 'vscode-light', image: 'panel-light.png' },
   { name: 'Default Dark Modern', kind: 'dark', workbenchClass: 'vs-dark', webviewClass: 'vscode-dark', image: 'panel-dark.png' },
+  { name: 'Default High Contrast', kind: 'high-contrast', workbenchClass: 'hc-black', webviewClass: 'vscode-high-contrast', image: 'panel-high-contrast.png' },
 ];
 
 let wb;
@@ -51,7 +53,7 @@ async function waitForTheme(theme, timeoutMs = 20_000) {
   assert.fail(`the workbench is not painted in ${theme.name}: ${JSON.stringify(seen)}`);
 }
 
-void test('the panel with the demo suggestions in the light and the dark theme', async () => {
+void test('the panel with the demo suggestions in the light, the dark and the high-contrast theme', async () => {
   await wb.quickOpen(FILE);
   await wb.goToLine(18);
   await wb.openContainer();
@@ -75,13 +77,21 @@ void test('the panel with the demo suggestions in the light and the dark theme',
   const updateReadme = process.env.PC_UPDATE_README_IMAGES === '1';
   if (updateReadme) fs.mkdirSync(DOCS_IMAGES, { recursive: true });
   for (const theme of THEMES) {
-    await wb.setColorTheme(theme.name);
+    // The theme picker is not what this tests (and lists High Contrast below the fold): set it directly.
+    await wb.bridge('configure', { key: 'workbench.colorTheme', value: theme.name });
     await wb.goToLine(18);
     await waitForTheme(theme);
     const again = await wb.waitForPanelItems({ file: FILE, symbol: 'applyDiscount' });
     assert.ok(again.items.length >= 8, `only ${again.items.length} items drawn in the ${theme.kind} theme`);
-    // Let the theme's colours settle in the webview before the picture.
-    await wb.page.waitForTimeout(300);
+    if (theme.kind === 'high-contrast') {
+      // Keyboard focus on the first item: it must be seen without colour fills.
+      const first = wb.panelItem(again.items[0].entityId);
+      await first.focus();
+      const ring = await first.evaluate((el) => ({ focused: el === document.activeElement, style: getComputedStyle(el).outlineStyle, width: getComputedStyle(el).outlineWidth }));
+      assert.deepEqual(ring, { focused: true, style: 'solid', width: '2px' }, 'the focused item shows no solid outline in high contrast');
+    }
+    // The picture after the webview has painted its new colours: two animation frames later.
+    await wb.webviewBody().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const shot = await wb.screenshot(`panel-${theme.kind}`);
     const size = fs.statSync(shot).size;
     assert.ok(size > 20_000, `the ${theme.kind} screenshot is suspiciously small (${size} bytes)`);

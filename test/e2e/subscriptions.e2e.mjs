@@ -2,17 +2,13 @@
 // both subscriptions are listed (in the palette's quick pick and by the CLI on the extension's state
 // folder), "Unsubscribe…" removes the one picked, and subscriptions survive a window reload.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT, sleep } from '../harness/vscode-env.mjs';
+import { sleep } from '../harness/vscode-env.mjs';
 import { closeAll, startWorkbench } from './fixture.mjs';
 
 const FILE = 'src/pricing.ts';
 const ADR_PATH = 'docs/adr/0003-cap-discounts-at-fifty-percent.md';
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 let wb;
 
@@ -25,22 +21,8 @@ after(async () => {
   await closeAll();
 });
 
-/** The extension's state folder for the workspace: $XDG_STATE_HOME/proactive-context/<hash of the real path>. */
-function stateDir() {
-  const key = createHash('sha256').update(fs.realpathSync(wb.workspace)).digest('hex').slice(0, 16);
-  return path.join(wb.run.env.XDG_STATE_HOME, 'proactive-context', key);
-}
-
-/** Subscriptions as the CLI reads them from the extension's state folder. */
-function cliSubscriptions() {
-  const r = spawnSync(process.execPath, [CLI, 'subscriptions', '--root', wb.workspace, '--state-dir', stateDir(), '--json'], {
-    env: wb.run.env,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  assert.equal(r.status, 0, `proactive-context subscriptions failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
+const stateDir = () => wb.stateDir();
+const cliSubscriptions = () => wb.cliSubscriptions();
 
 /** Polls the CLI until `check(subscriptions)` holds (the extension saves its data shortly after a change). */
 async function waitForCli(check, what, timeoutMs = 10_000) {
@@ -79,7 +61,7 @@ void test('pin to chat on a suggestion creates a subscription', async () => {
   await row.hover();
   assert.equal(await pin.getAttribute('aria-pressed'), 'false');
   await pin.click();
-  await wb.waitForNotification(`Subscribed: ${ADR_PATH}`);
+  await wb.waitForNotification(`Subscribed to ${ADR_PATH}`);
   await row.locator('button[data-action="pin"][aria-pressed="true"]').waitFor({ state: 'attached', timeout: 5_000 });
 
   const subs = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === ADR_PATH), ADR_PATH);
@@ -91,7 +73,7 @@ void test('pin to chat on a suggestion creates a subscription', async () => {
 void test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () => {
   await wb.quickOpen(FILE);
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
-  await wb.waitForNotification(`Subscribed: ${FILE}`);
+  await wb.waitForNotification(`Subscribed to ${FILE}`);
   let rows = await listedInPalette();
   assert.ok(rows.some((r) => r.startsWith(FILE)), `List Subscriptions does not show ${FILE}: ${JSON.stringify(rows)}`);
   const subscribed = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === FILE), FILE);
@@ -119,7 +101,7 @@ void test('Subscribe Chat to Current File, then Unsubscribe… removes it', asyn
 void test('a subscription survives a restart of the extension host', async () => {
   await wb.quickOpen('src/money.ts');
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
-  await wb.waitForNotification('Subscribed: src/money.ts');
+  await wb.waitForNotification('Subscribed to src/money.ts');
   // Developer: Reload Window restarts the workbench and the extension host.
   const reloaded = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === wb.page.mainFrame(), timeout: 30_000 });
   await wb.runCommand('Developer: Reload Window').catch(() => {

@@ -205,6 +205,13 @@ suite('palette commands', () => {
     assert.ok(s.items.some((i) => i.type === 'decision'), 'the decision records are gone after the rebuild');
   });
 
+  test('Show Suggestions Panel brings the panel forward', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await waitFor(async () => (api.panelVisible() ? undefined : true), 10_000, 'the Suggestions view to be hidden with the side bar');
+    await run('proactiveContext.showPanel');
+    await waitFor(async () => (api.panelVisible() ? true : undefined), 10_000, 'the Suggestions view to be visible');
+  });
+
   test('Show Metrics opens a markdown document with the metrics', async () => {
     await run('proactiveContext.showMetrics');
     const editor = vscode.window.activeTextEditor;

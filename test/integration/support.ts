@@ -32,6 +32,9 @@ export interface TestApi {
   statusBarText(): string;
   suggestionRuns(): number;
   stateDir(folder: vscode.WorkspaceFolder): string;
+  enginePasses(): number;
+  panelVisible(): boolean;
+  editorHintCounts(): { lensRequests: number; hoverRequests: number; anchorLookups: number };
 }
 
 const EXTENSION_ID = 'proactive-context.proactive-context';

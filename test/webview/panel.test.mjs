@@ -2,45 +2,19 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  SCREENSHOT_DIR,
-  buildNodeModules,
-  buildPageBundle,
-  clearPosted,
-  fixtureState,
-  launchBrowser,
-  openPanel,
-  posted,
-  sendToPage,
-  showState,
-  startServer,
-  tempDir,
-  waitForReady,
-} from './support.mjs';
+import { SCREENSHOT_DIR, clearPosted, fixtureState, openPanel, pageSuite, posted, sendToPage, showState, waitForReady } from './support.mjs';
 
 describe('Suggestions page (Chromium)', function () {
   this.timeout(60_000);
-  let dir;
+  const suite = pageSuite('pc-webview-page-');
   let protocol;
   let panelModel;
   let server;
   let browser;
   let page;
 
-  before(async () => {
-    dir = tempDir('pc-webview-page-');
-    let panelHtml;
-    ({ protocol, panelModel, panelHtml } = await buildNodeModules(dir));
-    const bundleFile = path.join(dir, 'webview.js');
-    await buildPageBundle(bundleFile);
-    server = await startServer({ bundleFile, panelHtml });
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  before(() => {
+    ({ protocol, panelModel, server, browser } = suite);
   });
 
   beforeEach(async () => {

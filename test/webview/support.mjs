@@ -77,8 +77,8 @@ export async function startServer({ bundleFile, panelHtml }) {
   let loads = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
-    const page = /^\/panel-(light|dark)\.html$/.exec(url.pathname);
-    const theme = /^\/theme-(light|dark)\.css$/.exec(url.pathname);
+    const page = /^\/panel-(light|dark|hc)\.html$/.exec(url.pathname);
+    const theme = /^\/theme-(light|dark|hc)\.css$/.exec(url.pathname);
     if (page) {
       loads++;
       const html = panelHtml.panelHtml({
@@ -244,4 +244,27 @@ export function fixtureState(panelModel, extra = {}) {
 
 export function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/**
+ * For a describe block: builds the page bundle and the host modules, serves them and starts Chromium
+ * before its tests, and tears it all down after. The returned object fills in before the first test.
+ */
+export function pageSuite(prefix) {
+  const suite = { dir: undefined, protocol: undefined, panelModel: undefined, server: undefined, browser: undefined };
+  before(async () => {
+    suite.dir = tempDir(prefix);
+    const built = await buildNodeModules(suite.dir);
+    Object.assign(suite, { protocol: built.protocol, panelModel: built.panelModel });
+    const bundleFile = path.join(suite.dir, 'webview.js');
+    await buildPageBundle(bundleFile);
+    suite.server = await startServer({ bundleFile, panelHtml: built.panelHtml });
+    suite.browser = await launchBrowser();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+    if (suite.dir) fs.rmSync(suite.dir, { recursive: true, force: true });
+  });
+  return suite;
 }

@@ -81,8 +81,37 @@ export const THEMES = {
   },
 };
 
+// High Contrast (dark): no fills, borders and outlines in the contrast colours instead.
+THEMES.hc = {
+  ...common,
+  foreground: '#ffffff',
+  descriptionForeground: '#ffffffb3',
+  'icon-foreground': '#ffffff',
+  focusBorder: '#f38518',
+  contrastBorder: '#6fc3df',
+  contrastActiveBorder: '#f38518',
+  'sideBar-background': '#000000',
+  'sideBarSectionHeader-foreground': '#ffffff',
+  'sideBarSectionHeader-border': '#6fc3df',
+  'list-focusOutline': '#f38518',
+  'badge-background': '#000000',
+  'badge-foreground': '#ffffff',
+  'button-background': '#000000',
+  'button-foreground': '#ffffff',
+  'button-border': '#6fc3df',
+  'button-secondaryBackground': '#000000',
+  'button-secondaryForeground': '#ffffff',
+  'progressBar-background': '#6fc3df',
+  'textLink-foreground': '#21a6ff',
+  'editorWarning-foreground': '#ffd370',
+  errorForeground: '#f48771',
+};
+
+/** The class VS Code puts on a webview's body for each kind of theme. */
+export const BODY_CLASS = { light: 'vscode-light', dark: 'vscode-dark', hc: 'vscode-high-contrast' };
+
 /** A stylesheet standing in for the variables VS Code injects. */
 export function themeCss(name) {
   const vars = Object.entries(THEMES[name]).map(([k, v]) => `  --vscode-${k}: ${v};`).join('\n');
-  return `html {\n${vars}\n  background: var(--vscode-sideBar-background);\n  color-scheme: ${name};\n}\n`;
+  return `html {\n${vars}\n  background: var(--vscode-sideBar-background);\n  color-scheme: ${name === 'light' ? 'light' : 'dark'};\n}\n`;
 }

@@ -16,9 +16,10 @@ import type { ContextSuggestion, ProactiveQuery } from '../types';
 import { WatchService, type FiredWatch } from '../watches/watchService';
 import { WatchError, WatchStore, type Watch, type WatchInput } from '../watches/watchStore';
 import { buildChatContext } from './chatContext';
+import { anchorsOf, decisionSearch, FailureLocator, lineHistoryFrom } from './editorSupport';
 import { ContextError, SubscriptionLimitError } from './errors';
 import { fileIsFolder, fileMissing, fileNotYetCreated, noSuchSubscription } from './messages';
-import type { ChatContext, ChatContextRequest, DecisionRecord, Disposable, FeedbackAction, IndexingProgress, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
+import type { ChatContext, ChatContextRequest, DecisionAnchor, DecisionRecord, DecisionSearch, Disposable, FailingTest, FeedbackAction, IndexingProgress, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 /** How often another process's subscription changes (the extension, the CLI, an MCP server) are looked for. */
@@ -43,10 +44,13 @@ export class ContextService {
   private readonly watchStore: WatchStore;
   private readonly watching: WatchService;
   private watchCount: { n: number; at: number } | undefined;
+  private passes = 0;
+  private readonly failures: FailureLocator;
 
   private constructor(private readonly parts: EngineParts) {
     this.watchStore = new WatchStore(parts.store, parts.clock, () => parts.config().subscriptions.expiryHours * 3600_000);
     this.watching = new WatchService(parts, this.watchStore);
+    this.failures = new FailureLocator(parts);
   }
 
   /** Opens the workspace's state and wires the engine; heavy work starts only when asked. */
@@ -154,6 +158,7 @@ export class ContextService {
    * line history), which `enrich` adds afterwards without asking the others again.
    */
   async suggestAt(place: Place, options: SuggestOptions = {}): Promise<ContextSuggestion> {
+    this.passes++;
     return this.parts.provider.suggest(queryOf(place), { signal: options.signal, trigger: options.trigger, record: options.record, symbolRange: place.symbol });
   }
 
@@ -171,6 +176,7 @@ export class ContextService {
       missing = st === undefined;
     }
     await this.refreshDecisions();
+    this.passes++;
     const query: ProactiveQuery = { currentFile: file, cursorPosition: input.line ? { line: input.line, column: 1 } : undefined, currentSymbol: input.symbol };
     const suggestion = await this.parts.provider.suggest(query, { signal: options.signal, trigger: options.trigger ?? 'manual', record: options.record });
     return missing && file ? { ...suggestion, notes: [fileNotYetCreated(file), ...(suggestion.notes ?? [])] } : suggestion;
@@ -191,15 +197,23 @@ export class ContextService {
     return this.parts.provider.addSource({ ...source, slow: true });
   }
 
-  /** Why the code at a place is the way it is: governing decisions, its history and its callers. */
-  async explainWhy(place: Place, options: { signal?: AbortSignal } = {}): Promise<WhyCard> {
+  /**
+   * Why the code at a place is the way it is: governing decisions, its history and its callers.
+   * `suggestion`: an answer already computed for this place (the panel's), reused instead of a new
+   * pass; the line history then comes from it too when it lists the symbol's own commits.
+   */
+  async explainWhy(place: Place, options: { signal?: AbortSignal; suggestion?: ContextSuggestion } = {}): Promise<WhyCard> {
     const span = place.symbol ?? (place.line !== undefined ? this.symbolAt(place.file, place.line) : undefined);
     const name = span?.name ?? place.symbolName;
+    const given = options.suggestion?.query.currentFile === place.file ? options.suggestion : undefined;
+    const knownHistory = given && span ? lineHistoryFrom(given, place.file, span) : undefined;
     const [suggestion, lineHistory] = await Promise.all([
-      this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }),
-      span
-        ? withTimeout(this.parts.git.lineHistory(place.file, span.startLine, span.endLine, { signal: options.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal: options.signal }).catch(() => [])
-        : Promise.resolve([]),
+      given ?? this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }),
+      knownHistory
+        ? Promise.resolve(knownHistory)
+        : span
+          ? withTimeout(this.parts.git.lineHistory(place.file, span.startLine, span.endLine, { signal: options.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal: options.signal }).catch(() => [])
+          : Promise.resolve([]),
     ]);
     const callers = name ? this.safe(() => this.parts.index.callers({ name, path: place.file, line: span?.startLine ?? place.line }, 500).length, 0) : 0;
     return {
@@ -211,6 +225,28 @@ export class ContextService {
       callers,
       notes: suggestion.notes ?? [],
     };
+  }
+
+  /** How many suggestion passes this service ran (the panel's, chat's, tools', explanations'). */
+  get suggestionPasses(): number {
+    return this.passes;
+  }
+
+  // --- the editor's own surfaces: answered from what the sources hold, no suggestion pass ---
+
+  /** The decision records that govern each definition of a workspace file (root-relative path). */
+  decisionAnchors(file: string): DecisionAnchor[] {
+    return anchorsOf(this.parts, file);
+  }
+
+  /** Where decision records were looked for and how many were found, for an empty Decisions section. */
+  decisionSearch(): DecisionSearch {
+    return decisionSearch(this.parts);
+  }
+
+  /** The failing tests of the last report run, at their test line and the source lines their stacks pass through. */
+  failingTests(): FailingTest[] {
+    return this.failures.current();
   }
 
   /** Records that an item was used or dismissed (dismissed ones stay out for that file). */

@@ -6,12 +6,17 @@
 import { formatDuration, plural } from '../text';
 import type { SubscriptionLimitError } from './errors';
 import type { Subscription } from '../subscriptions/registry';
-import type { SubscribeOutcome, Watch } from './types';
+import type { DecisionSearch, IndexingProgress, SubscribeOutcome, Watch } from './types';
 
 /** Where a message is read: decides how "what to do next" is worded. */
 export type Surface = 'chat' | 'palette' | 'tool' | 'mcp' | 'cli';
 
 export const NO_FOLDER = 'Proactive Context works on a workspace folder: open a folder first.';
+
+/** What to do when no chat model is there to answer: get one, then pick it. */
+export function noChatModel(purpose: string): string {
+  return `No language model is available to ${purpose}. Install and sign in to an extension that provides chat models (for example GitHub Copilot Chat), or add one with “Chat: Manage Language Models”, then pick it in the chat view's model picker and try again.`;
+}
 
 /** A subscription in a few words: what it reads. */
 export function describeSubscription(s: Subscription): string {
@@ -133,6 +138,23 @@ export function fileMissing(path: string): string {
 
 export function fileNotYetCreated(path: string): string {
   return `${path} does not exist yet; suggestions follow once it is created.`;
+}
+
+/** "Indexing 1,200 of 5,000 files", then "Reading history: 3,000 of 10,000 commits". */
+export function indexingText(p: IndexingProgress): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (p.commits) return `Reading history: ${n(p.commits.done)}${p.commits.total ? ` of ${n(p.commits.total)}` : ''} commits (${n(p.total)} files indexed)`;
+  return `Indexing ${n(p.done)} of ${n(p.total)} files`;
+}
+
+/** What an empty Decisions section says: where records were looked for, and how to add the first one or point elsewhere. */
+export function noDecisionRecords(search: DecisionSearch): { heading: string; detail: string } {
+  const next = (where: string) => `Record a Decision… writes the first one ${where} as an ADR, or point the “${search.setting}” setting at the folders where your team keeps them.`;
+  if (search.folders.length) {
+    const holds = search.folders.length === 1 ? 'holds' : 'hold';
+    return { heading: 'No decision records yet', detail: `Looked in ${search.folders.join(', ')}, which ${holds} no decision records. ${next('there')}` };
+  }
+  return { heading: 'No decision records yet', detail: `Looked for the usual folders (${search.conventions.join(', ')}) and an .adr-dir file; none exists here. ${next('to docs/adr')}` };
 }
 
 // The shared wording helpers and prompt renderers, so surfaces never format these themselves.

@@ -9,6 +9,8 @@ import type { ProviderMetrics, SuggestionSource, SourceContext as ProviderSource
 import type { Watch, WatchFiring, WatchInput, WatchPattern } from '../watches/watchStore';
 import type { FiredWatch } from '../watches/watchService';
 import type { NewDecision } from '../sources/decisions/adrWriter';
+import type { AnchorDecision, DecisionAnchor } from '../sources/decisions/decisionAnchors';
+import type { FailureSite, LocatedFailure as FailingTest } from '../sources/reports/failureSites';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { LineRange, SubscribeRequest, Subscription, SubscriptionKind } from '../subscriptions/registry';
 import type { StoreNotice } from '../store/store';
@@ -17,12 +19,16 @@ import type { Logger } from '../logger';
 import type { ContextSuggestion, SuggestionItem, TriggerType } from '../types';
 
 export type {
+  AnchorDecision,
   AssembledPrompt,
   ChatTurn,
   ContextSuggestion,
   CoreConfig,
+  DecisionAnchor,
   Episode,
   FiredWatch,
+  FailingTest,
+  FailureSite,
   LedgerCut,
   LedgerEntry,
   LedgerSource,
@@ -156,10 +162,24 @@ export interface DecisionRecord {
   body: string;
 }
 
+/** Where decision records were looked for, and how many were found. */
+export interface DecisionSearch {
+  /** Root-relative folders that exist and were read. */
+  folders: string[];
+  /** The conventional folders looked for in every workspace. */
+  conventions: string[];
+  /** The setting that adds other folders. */
+  setting: string;
+  records: number;
+}
+
 /** Where the index stands, for progress in the panel and status bar. */
 export interface IndexingProgress {
+  /** Files indexed so far, of `total`. */
   done: number;
   total: number;
+  /** Commits read from history so far, once the files are done; `total` is 0 until git has counted them. */
+  commits?: { done: number; total: number };
 }
 
 export interface OpenOptions {

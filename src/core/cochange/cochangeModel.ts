@@ -128,11 +128,14 @@ export class CoChangeModel implements CoChangeSource {
     }
   }
 
-  /** Brings the model up to HEAD: nothing, the new commits only, or everything when history was rewritten. */
-  update(signal?: AbortSignal): Promise<MineResult> {
+  /**
+   * Brings the model up to HEAD: nothing, the new commits only, or everything when history was
+   * rewritten. `onProgress` hears each commit read, with the total once git has counted them (0 before).
+   */
+  update(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<MineResult> {
     if (!this.mining) {
       const stop = new AbortController();
-      const pass = this.doUpdate(signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, this.generation).finally(() => {
+      const pass = this.doUpdate(signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, this.generation, onProgress).finally(() => {
         if (this.mining === pass) {
           this.mining = undefined;
           this.stopMining = undefined;
@@ -213,7 +216,7 @@ export class CoChangeModel implements CoChangeSource {
     return res.head;
   }
 
-  private async doUpdate(signal: AbortSignal, generation: number): Promise<MineResult> {
+  private async doUpdate(signal: AbortSignal, generation: number, onProgress?: (done: number, total: number) => void): Promise<MineResult> {
     const started = Date.now();
     const cwd = this.options.root;
     const done = (mode: MineResult['mode'], commits: number, head?: string, reason?: string): MineResult => ({ mode, commits, head, reason, ms: Date.now() - started });
@@ -234,8 +237,12 @@ export class CoChangeModel implements CoChangeSource {
     const delta = new CoChangeCounts(this.maxChangeSet, false);
     const broad: BroadChange[] = [];
     let seen = 0;
+    let total = 0;
+    // Counted beside the stream, never before it: progress must not delay the mining.
+    if (onProgress) void runGit(['rev-list', '--count', '--first-parent', range ?? head], { cwd, timeoutMs: 30_000, signal }).then((r) => (total = r.ok ? Number(r.stdout.trim()) || 0 : 0));
     const res = await streamHistory({ cwd, range: range ?? head, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c) => {
       seen++;
+      onProgress?.(seen, Math.max(total, seen));
       if (!delta.add(c.files, c.time) && this.broadChanges.accepts(c.files.length)) broad.push({ files: c.files, time: c.time });
     });
     if (generation !== this.generation) return done('unavailable', 0, head, 'reset');

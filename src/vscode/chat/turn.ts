@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
 import { userMessageOf } from '../../core/api/errors';
+import { noChatModel } from '../../core/api/messages';
 import type { PromptLedger } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import type { WorkspaceServices } from '../workspaceServices';
@@ -76,7 +77,7 @@ function isLedger(v: unknown): v is PromptLedger {
 
 export class NoModelError extends Error {
   constructor() {
-    super('No language model is available for chat. Install or sign in to a chat model provider (for example GitHub Copilot), then pick a model in the chat view.');
+    super(noChatModel('answer @context'));
   }
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
 import { userMessageOf } from '../../core/api/errors';
-import { percentile } from '../../core/api/messages';
+import { noChatModel, percentile } from '../../core/api/messages';
 import type { ProviderMetrics } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import { ids } from '../ids';
@@ -81,7 +81,7 @@ export function registerWorkspaceCommands(context: vscode.ExtensionContext, serv
     }
     const [model] = await vscode.lm.selectChatModels();
     if (!model) {
-      void vscode.window.showWarningMessage('No language model is available to propose decisions. Sign in to a chat model provider and try again.');
+      void vscode.window.showWarningMessage(noChatModel('propose decisions'));
       return;
     }
     const proposals = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Proposing decisions from ${episodes.length} conversations…`, cancellable: true }, async (_p, token) => {

@@ -4,7 +4,7 @@
  */
 import { clip, formatAge, oneLine } from '../../core/api/messages';
 import type { SuggestionItem, SuggestionType } from '../../core/types';
-import { LIMITS, PANEL_ITEM_TYPES, emptyCounts, type IndexingProgress, type PanelItem, type PanelPhase, type PanelState } from '../../shared/protocol';
+import { LIMITS, PANEL_ITEM_TYPES, emptyCounts, type DecisionHelp, type IndexingProgress, type PanelItem, type PanelPhase, type PanelState, type SectionNote } from '../../shared/protocol';
 
 /** Codicon per kind; the group headers use the same ones. */
 export const ITEM_ICONS: Readonly<Record<SuggestionType, string>> = {
@@ -30,7 +30,12 @@ export interface PanelStateInput {
   pinned?: ReadonlySet<string>;
   /** Unix ms used for the age labels; defaults to now. */
   now?: number;
+  /** The workspace has no decision records: where they were looked for and what to do. */
+  decisionHelp?: DecisionHelp;
 }
+
+/** Notes of the history sources (not a repository, no git, no commits, shallow clone). */
+const HISTORY_NOTE = /\bgit\b|\bhistory\b|\bcommits?\b/i;
 
 /**
  * Builds a state that passes `isPanelState`: text is cut to the protocol limits and titles and reasons
@@ -52,12 +57,19 @@ export function buildPanelState(input: PanelStateInput): PanelState {
   for (const item of items) counts[item.type]++;
   counts.total = items.length;
   const phase = input.phase === 'ready' && items.length === 0 ? 'empty' : input.phase;
+  const notes = (input.notes ?? []).slice(0, LIMITS.notes).map((n) => clip(oneLine(n), LIMITS.text));
+  // Why recent changes are missing is said where they would be, not above everything.
+  const sectionNotes: SectionNote[] = [];
+  const historyNote = counts.change === 0 ? notes.find((n) => HISTORY_NOTE.test(n)) : undefined;
+  if (historyNote) sectionNotes.push({ type: 'change', text: historyNote });
   const state: PanelState = {
     phase,
     items,
-    notes: (input.notes ?? []).slice(0, LIMITS.notes).map((n) => clip(oneLine(n), LIMITS.text)),
+    notes: notes.filter((n) => n !== historyNote),
     counts,
   };
+  if (sectionNotes.length) state.sectionNotes = sectionNotes;
+  if (input.decisionHelp) state.decisionHelp = { heading: clip(oneLine(input.decisionHelp.heading), LIMITS.short), detail: clip(oneLine(input.decisionHelp.detail), LIMITS.text) };
   if (input.file !== undefined) state.file = clip(input.file, LIMITS.text);
   if (input.symbol !== undefined) state.symbol = clip(oneLine(input.symbol), LIMITS.short);
   if (input.indexing) state.indexing = normaliseProgress(input.indexing);
@@ -99,8 +111,12 @@ function isLine(n: number | undefined): n is number {
   return n !== undefined && Number.isInteger(n) && n >= 1;
 }
 
-function normaliseProgress(p: IndexingProgress): IndexingProgress {
-  const total = Math.max(0, Math.floor(p.total));
-  return { done: Math.min(total, Math.max(0, Math.floor(p.done))), total };
+/** Whole, non-negative counts, files done never above their total. */
+export function normaliseProgress(p: IndexingProgress): IndexingProgress {
+  const count = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.floor(n)) : 0);
+  const total = count(p.total);
+  const out: IndexingProgress = { done: Math.min(total, count(p.done)), total };
+  if (p.commits) out.commits = { done: count(p.commits.done), total: count(p.commits.total) };
+  return out;
 }
 

@@ -11,7 +11,7 @@ import {
   type PanelState,
   type PanelWatch,
 } from '../../shared/protocol';
-import { buildPanelState } from './panelModel';
+import { buildPanelState, normaliseProgress } from './panelModel';
 import { panelHtml } from './panelHtml';
 
 /**
@@ -32,7 +32,7 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
   /** Fires with every state accepted by setState. */
   readonly onDidSetState: vscode.Event<PanelState> = this.stateEmitter.event;
 
-  /** open / useful / dismiss / pin / copy (with the item's entityId), refresh, showLog, openSettings. */
+  /** open / useful / dismiss / pin / copy (with the item's entityId), refresh, showLog, openSettings, recordDecision, openDecisionSettings. */
   readonly onDidReceiveCommand: vscode.Event<PageCommand> = this.commandEmitter.event;
   /** Fires true when the view is resolved or shown again, false when it is hidden or closed. */
   readonly onDidChangeVisibility: vscode.Event<boolean> = this.visibilityEmitter.event;
@@ -85,7 +85,7 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
   /** Updates the indexing progress bar without re-rendering the items; `null` hides it. */
   setIndexing(progress: IndexingProgress | null): void {
     const next = { ...this.state };
-    if (progress) next.indexing = { done: progress.done, total: progress.total };
+    if (progress) next.indexing = normaliseProgress(progress);
     else delete next.indexing;
     if (!isPanelState(next)) {
       this.logger.warn(`Suggestions view: ignored invalid indexing progress ${describe(progress)}`);
