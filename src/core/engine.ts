@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { resolveConfig, type CoreConfig } from './config';
 import { CoChangeModel, type MineResult } from './cochange/cochangeModel';
 import type { RelatedFile } from './cochange/relatedFiles';
-import { isTestFile } from './cochange/testPairing';
 import { runGit } from './git/gitExec';
 import { GitService } from './git/gitService';
 import { HistorySources } from './sources/git/historySources';
@@ -13,6 +12,7 @@ import { nullLogger, type Logger } from './logger';
 import { MemoryStore } from './memory/memoryStore';
 import { resolveStateDir } from './paths';
 import { ProactiveContextProvider, type SuggestOptions, type SuggestionSource } from './provider/provider';
+import { CodeIndexSource } from './sources/code/codeIndexSource';
 import { DecisionSource } from './sources/decisions/decisionSource';
 import { DocsSource } from './sources/docs/docsSource';
 import { TestReportSource } from './sources/reports/testReportSource';
@@ -20,7 +20,7 @@ import type { SignalSource, SourceQuery } from './sources/sourceQuery';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
 import { SubscriptionRegistry } from './subscriptions/registry';
-import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionType } from './types';
+import type { ContextSuggestion, ProactiveQuery, SuggestionType } from './types';
 
 export interface EngineOptions {
   root: string;
@@ -129,7 +129,7 @@ export class Engine {
     this.sources.push(fromSignalSource(this.decisions, ['decision', 'warning'], importsOf));
     this.sources.push(fromSignalSource(this.reports, ['warning'], importsOf));
     this.sources.push(fromSignalSource(this.docs, ['doc'], importsOf));
-    this.sources.push(this.indexSource());
+    this.sources.push(new CodeIndexSource(this.index));
     this.git = new GitService(root, { logger });
     this.cochange = new CoChangeModel({ root, store, logger });
     const graph = { importsOf, importersOf: (file: string) => this.safe(() => this.index.importersOf(file), []) };
@@ -379,51 +379,6 @@ export class Engine {
     for (const [path] of batch) this.history.invalidate(path);
     if (sourcesChanged) await this.refreshSources();
     this.dataEmitter.fire(batch.map(([p]) => p));
-  }
-
-  private indexSource(): SuggestionSource {
-    return {
-      name: 'code index',
-      kinds: ['related_code', 'warning'],
-      collect: async (ctx) => {
-        const file = ctx.query.currentFile;
-        if (!file) return [];
-        const items: SuggestionItem[] = [];
-        const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
-        if (symbol && ctx.config.enabledKinds.related_code) {
-          for (const c of this.index.callers({ name: symbol, path: file, line: ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line }, 30)) {
-            const where = `${c.path}:${c.line}`;
-            // Calls outside any named function: in a test file they sit in test callbacks.
-            const by = c.enclosing ?? (isTestFile(c.path) ? 'test code' : 'top-level code');
-            items.push({
-              type: 'related_code' as const,
-              title: `${by} — ${where}`,
-              summary: `${by} in ${c.path} calls ${symbol} at line ${c.line}.`,
-              relevanceScore: c.confidence === 'resolved' ? 0.85 : c.confidence === 'likely' ? 0.65 : 0.4,
-              reason: c.confidence === 'resolved' ? `calls ${symbol} (resolved through imports)` : c.confidence === 'likely' ? `probably calls ${symbol} (method of a class in scope)` : `calls something named ${symbol}`,
-              location: { path: c.path, line: c.line },
-              entityId: `caller:${c.path}:${c.enclosing ?? c.line}:${symbol}`,
-              meta: { confidence: c.confidence, enclosing: by },
-            });
-          }
-        }
-        if (ctx.config.enabledKinds.warning) {
-          for (const d of this.index.deprecatedUsedIn(file)) {
-            items.push({
-              type: 'warning' as const,
-              title: `Deprecated: ${d.name} used at line ${d.line}`,
-              summary: `${d.name} is marked @deprecated in ${d.definition.path}:${d.definition.line}; it is called here${d.enclosing ? ` in ${d.enclosing}` : ''}.`,
-              relevanceScore: 0.8,
-              reason: `${d.name} is deprecated (${d.definition.path}:${d.definition.line})`,
-              location: { path: file, line: d.line },
-              entityId: `deprecated:${file}:${d.line}`,
-              meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
-            });
-          }
-        }
-        return items;
-      },
-    };
   }
 
   /** Plain term-overlap search over decision records, for memory subscriptions. */

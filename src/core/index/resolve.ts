@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join as joinNative } from 'node:path';
 import { posix } from 'node:path';
-import type { ImportFact, ImportName } from './extract';
+import type { ImportFact, ImportName } from './facts';
 import { familyOf, type LangId } from './languages';
 import { PackageResolver } from './packageResolver';
 

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractFacts, type FileFacts } from '../../../src/core/index/extract';
+import { extractFacts } from '../../../src/core/index/extract';
+import type { FileFacts } from '../../../src/core/index/facts';
 import { languageOf, parserFor } from '../../../src/core/index/languages';
 import { fixturesDir } from './fixtureWorkspace';
 
