@@ -1,4 +1,5 @@
 import { all } from '../store/sqlite';
+import { CONTAINER_KINDS } from './facts';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
 import type { IndexState } from './indexState';
@@ -80,7 +81,7 @@ export class CallResolver {
     const { modules } = this.state.graph();
     // Where the method's own class (or Rust impl, whose methods sit in the type's file) spans.
     const classSpans = isMethod
-      ? all<{ start_line: number; end_line: number }>(this.state.db, "SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN ('class', 'interface')", [def.path, def.container!])
+      ? all<{ start_line: number; end_line: number }>(this.state.db, `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN (${CONTAINER_KINDS.map(() => '?').join(', ')})`, [def.path, def.container!, ...CONTAINER_KINDS])
       : [];
     const insideClass = (c: CallRow) =>
       c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));

@@ -1,6 +1,14 @@
 // What extraction finds in one file: definitions, call sites, imports. Stored by the code index.
 
-export type SymbolKind = 'function' | 'method' | 'class' | 'interface';
+/**
+ * What a definition is. `type` is a type alias (TypeScript `type`, Go and Rust aliases and named
+ * types); `component` a React component: a PascalCase function that renders JSX, a class extending
+ * React.Component, or a const wrapped in memo()/forwardRef().
+ */
+export type SymbolKind = 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'component';
+
+/** Kinds whose definitions hold methods. */
+export const CONTAINER_KINDS: readonly SymbolKind[] = ['class', 'interface', 'enum', 'component'];
 
 /** 0: not exported, 1: exported by name, 2: the module's default export (JS/TS). */
 export type ExportFlag = 0 | 1 | 2;

@@ -77,7 +77,7 @@ describe('code facts per language', () => {
     assert.deepEqual(js.imports.map((i) => [i.spec, i.names]), [['./lib/math', [{ name: 'add', local: 'add' }]]]);
     assert.deepEqual(calls(js), ['add@4:10 in legacy'], 'require itself is not a call site');
     const tsx = await factsOf('src/view.tsx.fixture');
-    assert.deepEqual(defs(tsx), ['function View 3-5 exported']);
+    assert.deepEqual(defs(tsx), ['component View 3-5 exported'], 'a PascalCase function that renders JSX is a component');
     assert.deepEqual(calls(tsx), ['add@4:16 in View']);
   });
 

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { ExportFlag, FileFacts, SymbolKind } from '../facts';
+import type { ExportFlag, FileFacts, SymbolFact, SymbolKind } from '../facts';
 
 // The parts every language's extraction shares: scopes (frames) during the walk, and helpers that
 // record definitions and calls.
@@ -14,6 +14,8 @@ export interface Frame {
   containerKind?: 'class' | 'interface';
   /** A TypeScript namespace (`namespace A.B {}`): its functions are reached as `A.B.f()`. */
   namespace?: string;
+  /** The definition this frame opened, when what is inside may still change its kind (JSX makes a function a component). */
+  definition?: SymbolFact;
 }
 
 /** The dotted namespace path around here, when definitions are directly inside TypeScript namespaces. */
@@ -85,8 +87,8 @@ export function addCall(ctx: ExtractionContext, nameNode: Node | null, qualifier
   });
 }
 
-export function addSymbol(ctx: ExtractionContext, node: Node, name: string, kind: SymbolKind, exported: ExportFlag, deprecated: boolean, container?: string): void {
-  ctx.facts.symbols.push({
+export function addSymbol(ctx: ExtractionContext, node: Node, name: string, kind: SymbolKind, exported: ExportFlag, deprecated: boolean, container?: string): SymbolFact {
+  const symbol: SymbolFact = {
     name,
     kind,
     startLine: startLine(node),
@@ -94,7 +96,9 @@ export function addSymbol(ctx: ExtractionContext, node: Node, name: string, kind
     container,
     exported,
     deprecated,
-  });
+  };
+  ctx.facts.symbols.push(symbol);
+  return symbol;
 }
 
 /** The comments (and attributes) directly above a node, nearest first. */

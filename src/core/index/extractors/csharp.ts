@@ -2,7 +2,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import { addCall, currentContainer, lastTypeIdentifier, qualifierOf, startLine, type ExtractionRules, type Visitor } from './context';
 import { methodDeclaration, typeDeclaration, type DeclarationRules } from './declarations';
 
-// C#: types, methods, local functions, [Obsolete], namespaces and using directives.
+// C#: classes, structs, records, interfaces, enums, methods, local functions, [Obsolete], namespaces and using directives.
 
 function csDeprecated(node: Node): boolean {
   return node.namedChildren.some((c) => c?.type === 'attribute_list' && c.namedChildren.some((a) => a?.type === 'attribute' && /^(System\.)?Obsolete(Attribute)?$/.test(a.childForFieldName('name')?.text ?? '')));
@@ -26,6 +26,7 @@ const csVisitors: Record<string, Visitor> = {
   struct_declaration: (n, c) => typeDeclaration(n, c, 'class', CSHARP),
   record_declaration: (n, c) => typeDeclaration(n, c, 'class', CSHARP),
   interface_declaration: (n, c) => typeDeclaration(n, c, 'interface', CSHARP),
+  enum_declaration: (n, c) => typeDeclaration(n, c, 'enum', CSHARP),
   method_declaration: (n, c) => methodDeclaration(n, c, currentContainer(c), CSHARP),
   constructor_declaration: (n, c) => methodDeclaration(n, c, currentContainer(c), CSHARP),
   local_function_statement: (n, c) => methodDeclaration(n, c, undefined, CSHARP),

@@ -2,7 +2,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName } from '../facts';
 import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, stringContent, type ExtractionRules, type Visitor } from './context';
 
-// Go: functions, methods by receiver type, structs and interfaces, "Deprecated:" comments, package imports.
+// Go: functions, methods by receiver type, structs, interfaces and other named types, "Deprecated:" comments, package imports.
 
 function goExported(name: string): ExportFlag {
   const ch = name.charCodeAt(0);
@@ -10,7 +10,7 @@ function goExported(name: string): ExportFlag {
 }
 
 function goDeprecated(node: Node): boolean {
-  const anchor = node.type === 'type_spec' && node.parent?.type === 'type_declaration' ? node.parent : node;
+  const anchor = (node.type === 'type_spec' || node.type === 'type_alias') && node.parent?.type === 'type_declaration' ? node.parent : node;
   return leadingSiblings(anchor, COMMENT, 40).some((c) => /^\/\/\s*Deprecated:/m.test(c.text) || /^\s*Deprecated:/m.test(c.text));
 }
 
@@ -43,10 +43,20 @@ const goVisitors: Record<string, Visitor> = {
   type_spec(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     const type = node.childForFieldName('type')?.type;
-    if (!name || (type !== 'struct_type' && type !== 'interface_type')) return undefined;
+    if (!name) return undefined;
+    if (type !== 'struct_type' && type !== 'interface_type') {
+      // `type Celsius float64`: a named type (its methods are found by receiver).
+      addSymbol(ctx, node, name, 'type', goExported(name), goDeprecated(node));
+      return undefined;
+    }
     const kind = type === 'struct_type' ? 'class' : 'interface';
     addSymbol(ctx, node, name, kind, goExported(name), goDeprecated(node));
     return { depth: ctx.depth, container: name, containerExported: goExported(name) > 0, containerKind: kind };
+  },
+  type_alias(node, ctx) {
+    const name = node.childForFieldName('name')?.text;
+    if (name) addSymbol(ctx, node, name, 'type', goExported(name), goDeprecated(node));
+    return undefined;
   },
   method_elem(node, ctx) {
     const name = node.childForFieldName('name')?.text;

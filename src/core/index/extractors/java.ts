@@ -28,7 +28,7 @@ const javaVisitors: Record<string, Visitor> = {
     return undefined;
   },
   class_declaration: (n, c) => typeDeclaration(n, c, 'class', JAVA),
-  enum_declaration: (n, c) => typeDeclaration(n, c, 'class', JAVA),
+  enum_declaration: (n, c) => typeDeclaration(n, c, 'enum', JAVA),
   record_declaration: (n, c) => typeDeclaration(n, c, 'class', JAVA),
   interface_declaration: (n, c) => typeDeclaration(n, c, 'interface', JAVA),
   method_declaration: (n, c) => methodDeclaration(n, c, currentContainer(c), JAVA),

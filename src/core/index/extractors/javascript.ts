@@ -15,9 +15,10 @@ import {
   type Frame,
   type Visitor,
 } from './context';
+import { extendsReactComponent, isComponentName, isComponentWrapper, visitJsxElement } from './react';
 
-// JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, namespaces, ES imports,
-// require() and re-exports.
+// JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
+// React components and JSX elements, namespaces, ES imports, require() and re-exports.
 
 interface JsContext extends ExtractionContext {
   /** `export { a, b as default }` seen in the file: applied to the definitions once the walk is done. */
@@ -96,6 +97,10 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     addSymbol(ctx, node, name, 'interface', exported, jsDeprecated(node));
     return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'interface' };
   },
+  type_alias_declaration: (node, ctx) => jsTypeDefinition(node, ctx, 'type'),
+  enum_declaration: (node, ctx) => jsTypeDefinition(node, ctx, 'enum'),
+  jsx_opening_element: visitJsxElement,
+  jsx_self_closing_element: visitJsxElement,
   method_definition: jsMethod,
   method_signature: jsMethod,
   abstract_method_signature: jsMethod,
@@ -104,12 +109,15 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   variable_declarator(node, ctx) {
     const value = node.childForFieldName('value');
     const nameNode = node.childForFieldName('name');
-    if (!value || nameNode?.type !== 'identifier' || !JS_FUNCTION_VALUES.has(value.type)) return undefined;
+    if (!value || nameNode?.type !== 'identifier') return undefined;
+    // `const X = memo(…)` / `forwardRef(…)`: a component whatever its body looks like.
+    const wrapped = isComponentWrapper(value);
+    if (!wrapped && !JS_FUNCTION_VALUES.has(value.type)) return undefined;
     const name = nameNode.text;
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
-    addSymbol(ctx, node, name, 'function', exported, jsDeprecated(node), namespacePath(ctx));
+    const definition = addSymbol(ctx, node, name, wrapped ? 'component' : 'function', exported, jsDeprecated(node), namespacePath(ctx));
     markNested(ctx);
-    return { depth: ctx.depth, fn: name };
+    return { depth: ctx.depth, fn: name, definition };
   },
   internal_module(node, ctx) {
     const name = node.childForFieldName('name');
@@ -208,9 +216,21 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     }
     const value = node.childForFieldName('value');
     if (value?.type === 'identifier') pending.set(value.text, 2);
+    // `export default memo(Button)`: Button is what a default import gets, wrapped.
+    const wrappedArg = isComponentWrapper(value) ? value?.childForFieldName('arguments')?.namedChildren[0] : undefined;
+    if (wrappedArg?.type === 'identifier') pending.set(wrappedArg.text, 2);
     return undefined;
   },
 };
+
+/** A type alias or enum: a definition, not a scope of its own. */
+function jsTypeDefinition(node: Node, ctx: JsContext, kind: 'type' | 'enum'): undefined {
+  const name = node.childForFieldName('name')?.text;
+  if (!name) return undefined;
+  addSymbol(ctx, node, name, kind, ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
+  markNested(ctx);
+  return undefined;
+}
 
 
 function markNested(ctx: JsContext): void {
@@ -218,27 +238,36 @@ function markNested(ctx: JsContext): void {
   (ctx.nested ??= new Set()).add(ctx.facts.symbols[ctx.facts.symbols.length - 1]);
 }
 
-/** `module.exports = function legacy() {…}`: no definition of its own, but calls inside belong to it. */
+/**
+ * `module.exports = function legacy() {…}`: no definition of its own, but calls inside belong to it.
+ * `export default memo(function Card() {…})`: the module's default export, a component.
+ */
 function jsNamedExpression(node: Node, ctx: JsContext): Frame | undefined {
   if (node.parent?.type === 'variable_declarator') return undefined;
   const name = node.childForFieldName('name')?.text;
-  return name ? { depth: ctx.depth, fn: name } : undefined;
+  if (!name) return undefined;
+  const call = node.parent?.type === 'arguments' ? node.parent.parent : null;
+  if (isComponentWrapper(call) && call?.parent?.type === 'export_statement' && isComponentName(name)) {
+    const definition = addSymbol(ctx, node, name, 'component', 2, jsDeprecated(call), namespacePath(ctx));
+    return { depth: ctx.depth, fn: name, definition };
+  }
+  return { depth: ctx.depth, fn: name };
 }
 
 function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const nested = ctx.frames.some((f) => f.fn);
-  addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
+  const definition = addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
   markNested(ctx);
-  return { depth: ctx.depth, fn: name };
+  return { depth: ctx.depth, fn: name, definition };
 }
 
 function jsClass(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const exported = jsExportFlag(node);
-  addSymbol(ctx, node, name, 'class', exported, jsDeprecated(node));
+  addSymbol(ctx, node, name, extendsReactComponent(node) ? 'component' : 'class', exported, jsDeprecated(node));
   markNested(ctx);
   return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class' };
 }

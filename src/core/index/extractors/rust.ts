@@ -2,7 +2,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolKind } from '../facts';
 import { addCall, addSymbol, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
 
-// Rust: functions, impl methods, structs, enums and traits, #[deprecated], mod declarations and use trees.
+// Rust: functions, impl methods, structs, enums, traits and type aliases, #[deprecated], mod declarations and use trees.
 
 const RUST_LEADING = new Set(['attribute_item', 'line_comment', 'block_comment']);
 
@@ -76,7 +76,8 @@ const rustVisitors: Record<string, Visitor> = {
   function_item: rustFunction,
   function_signature_item: rustFunction,
   struct_item: (n, c) => rustType(n, c, 'class'),
-  enum_item: (n, c) => rustType(n, c, 'class'),
+  enum_item: (n, c) => rustType(n, c, 'enum'),
+  type_item: (n, c) => rustType(n, c, 'type'),
   trait_item: (n, c) => rustType(n, c, 'interface'),
   impl_item(node, ctx) {
     const name = rustTypeName(node.childForFieldName('type'));
