@@ -45,6 +45,9 @@ const FILES: Record<string, string> = {
     'export function renderRow() {', // 32
     '  return <tr />;', // 33
     '}', // 34
+    'export function GET() {', // 35
+    '  return new ImageResponse(<div />);', // 36
+    '}', // 37
     '',
   ].join('\n'),
   'src/ui/card.tsx': ['export default function Card() {', '  return <section />;', '}', ''].join('\n'),
@@ -121,6 +124,7 @@ describe('types and React components in the code index', () => {
       'method Legacy.render',
       'function Helper', // PascalCase but renders no JSX
       'function renderRow', // renders JSX but is not PascalCase
+      'function GET', // all capitals: a route handler
     ]);
     assert.equal(index.symbolAt('src/ui/switchInput.tsx', 14)?.name, 'SwitchInput');
     assert.deepEqual(

@@ -15,7 +15,7 @@ import {
   type Frame,
   type Visitor,
 } from './context';
-import { extendsReactComponent, isComponentName, isComponentWrapper, visitJsxElement } from './react';
+import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
@@ -247,7 +247,7 @@ function jsNamedExpression(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const call = node.parent?.type === 'arguments' ? node.parent.parent : null;
-  if (isComponentWrapper(call) && call?.parent?.type === 'export_statement' && isComponentName(name)) {
+  if (isComponentWrapper(call) && call?.parent?.type === 'export_statement') {
     const definition = addSymbol(ctx, node, name, 'component', 2, jsDeprecated(call), namespacePath(ctx));
     return { depth: ctx.depth, fn: name, definition };
   }

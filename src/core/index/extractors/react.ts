@@ -7,10 +7,15 @@ import { addCall, qualifierOf, type ExtractionContext } from './context';
 const WRAPPERS = new Set(['memo', 'forwardRef']);
 const COMPONENT_BASES = new Set(['Component', 'PureComponent', 'React.Component', 'React.PureComponent']);
 
-/** PascalCase: JSX treats such a name as a component, a lower-case one as an HTML element. */
+/** Capitalized: JSX treats such a name as a component, a lower-case one as an HTML element. */
 export function isComponentName(name: string): boolean {
   const c = name.charCodeAt(0);
   return c >= 65 && c <= 90;
+}
+
+/** PascalCase, not all capitals: `Page` renders, `GET` is a route handler that may build JSX too. */
+function isPascalCase(name: string): boolean {
+  return isComponentName(name) && name !== name.toUpperCase();
 }
 
 /** `memo(…)`, `forwardRef(…)`, `React.memo(…)`, `React.forwardRef(…)` (also around each other). */
@@ -43,7 +48,7 @@ export function visitJsxElement(node: Node, ctx: ExtractionContext): undefined {
     if (f.container) break;
     if (!f.fn) continue;
     const def = f.definition;
-    if (def?.kind === 'function' && isComponentName(def.name)) def.kind = 'component';
+    if (def?.kind === 'function' && isPascalCase(def.name)) def.kind = 'component';
     break;
   }
   const name = node.childForFieldName('name');
