@@ -48,6 +48,8 @@ const QUALIFIER_TEXT = /^[\w$.:#]{1,120}$/;
 
 export function qualifierOf(node: Node | null): string | undefined {
   if (!node) return undefined;
+  // A long receiver (a call chain, an inline function) is no name: skip reading its text at all.
+  if (node.endIndex - node.startIndex > 120) return '()';
   const text = node.text;
   return QUALIFIER_TEXT.test(text) ? text : '()';
 }

@@ -11,7 +11,8 @@ function goExported(name: string): ExportFlag {
 
 function goDeprecated(node: Node): boolean {
   const anchor = (node.type === 'type_spec' || node.type === 'type_alias') && node.parent?.type === 'type_declaration' ? node.parent : node;
-  return leadingSiblings(anchor, COMMENT, 40).some((c) => /^\/\/\s*Deprecated:/m.test(c.text) || /^\s*Deprecated:/m.test(c.text));
+  // Within one line only: `\s*` at every line start would rescan runs of blank lines again and again.
+  return leadingSiblings(anchor, COMMENT, 40).some((c) => /^(?:\/\/)?[ \t]*Deprecated:/m.test(c.text));
 }
 
 function goReceiverType(node: Node): string | undefined {
