@@ -35,7 +35,7 @@ export class CallResolver {
       const ext = defPath.slice(defPath.lastIndexOf('.'));
       for (const f of this.state.resolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
-    const { importers } = this.state.graph();
+    const graph = this.state.graph();
     const queue: Array<[string, string]> = [[defPath, name]];
     const seen = new Set<string>([`${defPath}\0${name}`]);
     const reach = (file: string, path: string, binds: boolean) => {
@@ -51,17 +51,17 @@ export class CallResolver {
       const dot = n.indexOf('.');
       const head = dot < 0 ? n : n.slice(0, dot);
       const rest = dot < 0 ? '' : n.slice(dot);
-      for (const row of importers.get(file) ?? []) {
+      graph.forEachImporter(file, (importer, names) => {
         steps++;
         // Re-exports pass the name on without binding it; imports bind it (and may pass it on again).
-        for (const entry of row.names) {
+        for (const entry of names) {
           const binds = !entry.reexport;
-          if (entry.name === head && entry.local !== '*') reach(row.path, entry.local + rest, binds);
-          else if (entry.name === 'default' && isDefault && file === defPath && n === name) reach(row.path, entry.local, binds);
-          else if (entry.name === '*' && entry.local === '*') reach(row.path, n, binds);
-          else if (entry.name === '*') reach(row.path, `${entry.local}.${n}`, binds);
+          if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds);
+          else if (entry.name === 'default' && isDefault && file === defPath && n === name) reach(importer, entry.local, binds);
+          else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds);
+          else if (entry.name === '*') reach(importer, `${entry.local}.${n}`, binds);
         }
-      }
+      });
     }
     return out;
   }
@@ -78,7 +78,7 @@ export class CallResolver {
     const family = familyOf(languageOf(def.path) ?? 'typescript');
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
-    const { modules } = this.state.graph();
+    const graph = this.state.graph();
     // Where the method's own class (or Rust impl, whose methods sit in the type's file) spans.
     const classSpans = isMethod
       ? all<{ start_line: number; end_line: number }>(this.state.db, `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN (${CONTAINER_KINDS.map(() => '?').join(', ')})`, [def.path, def.container!, ...CONTAINER_KINDS])
@@ -131,7 +131,7 @@ export class CallResolver {
         continue;
       }
       // `b.path` names the class; the method is called on it or on one of its instances.
-      const moduleNames = modules.get(b.file);
+      const moduleNames = graph.moduleNames(b.file);
       for (const c of calls) {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;

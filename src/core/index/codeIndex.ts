@@ -104,7 +104,7 @@ export class CodeIndex {
     if (rel === undefined) return [];
     // Answered from the import graph held in memory: related-file ranking asks this for many candidates per query.
     const out: string[] = [];
-    for (const t of this.state.graph().targets.get(rel) ?? []) if (t !== rel) out.push(t);
+    for (const t of this.state.graph().targetsOf(rel)) if (t !== rel) out.push(t);
     return out.sort();
   }
 
@@ -113,7 +113,9 @@ export class CodeIndex {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
     const out = new Set<string>();
-    for (const row of this.state.graph().importers.get(rel) ?? []) if (row.path !== rel) out.add(row.path);
+    this.state.graph().forEachImporter(rel, (importer) => {
+      if (importer !== rel) out.add(importer);
+    });
     return [...out].sort();
   }
 

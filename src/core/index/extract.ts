@@ -63,5 +63,36 @@ export function extractFacts(lang: LangId, tree: Tree): FileFacts {
     cursor.delete();
   }
   RULES[family].finish?.(ctx);
-  return ctx.facts;
+  return detachStrings(ctx.facts);
+}
+
+/**
+ * A node's text is a slice of the file's source, and a slice of 13 characters or more keeps the whole
+ * source alive in V8. Facts outlive the parse (import graph, resolver caches, calls held back during a
+ * build), so each such string is copied out once here.
+ */
+function detachStrings(facts: FileFacts): FileFacts {
+  for (const s of facts.symbols) {
+    s.name = detach(s.name);
+    if (s.container) s.container = detach(s.container);
+  }
+  for (const c of facts.calls) {
+    c.name = detach(c.name);
+    if (c.qualifier) c.qualifier = detach(c.qualifier);
+    if (c.enclosing) c.enclosing = detach(c.enclosing);
+  }
+  for (const i of facts.imports) {
+    i.spec = detach(i.spec);
+    for (const n of i.names) {
+      n.name = detach(n.name);
+      n.local = detach(n.local);
+    }
+  }
+  if (facts.pkg) facts.pkg = detach(facts.pkg);
+  return facts;
+}
+
+/** A flat copy: concatenating makes a new string that no longer points into the source. */
+function detach(s: string): string {
+  return s.length < 13 ? s : (s + ' ').slice(0, -1);
 }

@@ -1,25 +1,35 @@
 import { all, type Database } from '../store/sqlite';
 import type { ImportName } from './facts';
+import { IntColumn } from './intColumn';
 import type { ResolvedImport } from './resolve';
 
 /**
- * The import rows held in memory, by imported file, plus each file's module-bound names. Read once
- * from the imports table and kept in step with every write instead of being read again.
+ * The import rows that resolve to workspace files, held in memory by importing and imported file,
+ * plus each file's module-bound names. Read once from the imports table and kept in step with every
+ * write. A large workspace has tens of thousands of rows: files are numbered and rows are linked
+ * lists in typed arrays, instead of a Map, an array and a Set per file and an object per row.
  */
 export class ImportGraph {
-  /** Import rows by the file they resolve to. */
-  readonly importers = new Map<string, Array<{ path: string; names: ImportName[] }>>();
+  private readonly ids = new Map<string, number>();
+  private readonly paths: string[] = [];
+  private readonly rowNames: Array<ImportName[] | undefined> = [];
+  private readonly rowFrom = new IntColumn();
+  private readonly rowTo = new IntColumn();
+  /** Rows of one importing file (order does not matter). */
+  private readonly nextFrom = new IntColumn();
+  /** Rows importing one file, in the order they were added (both ways, to unlink in place). */
+  private readonly nextTo = new IntColumn();
+  private readonly prevTo = new IntColumn();
+  private readonly firstFrom = new IntColumn();
+  private readonly firstTo = new IntColumn();
+  private readonly lastTo = new IntColumn();
+  private readonly freeRows: number[] = [];
   /** Per importing file: names bound to whole modules. */
-  readonly modules = new Map<string, Set<string>>();
-  /** Per importing file: the files its rows resolve to, to drop them when it changes. */
-  readonly targets = new Map<string, Set<string>>();
+  private readonly modules = new Map<number, Set<string>>();
 
   static read(db: Database): ImportGraph {
     const graph = new ImportGraph();
-    // Every row read is a fresh copy of its strings: share equal paths and equal name lists instead
-    // (a large repository repeats a few thousand paths and import lists over tens of thousands of rows).
-    const paths = new Map<string, string>();
-    const path = (p: string) => paths.get(p) ?? (paths.set(p, p), p);
+    // Equal name lists share one parsed copy (a large repository repeats a few thousand of them).
     const lists = new Map<string, ImportName[]>();
     for (const r of all<{ path: string; resolved: string | null; names: string }>(db, 'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file')) {
       let names = lists.get(r.names);
@@ -32,7 +42,7 @@ export class ImportGraph {
         }
         lists.set(r.names, names);
       }
-      graph.add(path(r.path), r.resolved === null ? null : path(r.resolved), names);
+      graph.add(r.path, r.resolved, names);
     }
     return graph;
   }
@@ -40,32 +50,85 @@ export class ImportGraph {
   /** Forgets the rows of files that were re-indexed or removed, then adds their new rows. */
   replace(replaced: readonly string[], added: ReadonlyArray<{ path: string; imports: readonly ResolvedImport[] }>): void {
     for (const p of replaced) {
-      for (const t of this.targets.get(p) ?? []) {
-        const rows = this.importers.get(t)?.filter((r) => r.path !== p);
-        if (rows?.length) this.importers.set(t, rows);
-        else this.importers.delete(t);
-      }
-      this.targets.delete(p);
-      this.modules.delete(p);
+      const f = this.ids.get(p);
+      if (f !== undefined) this.dropRowsOf(f);
     }
     for (const e of added) for (const i of e.imports) this.add(e.path, i.resolved, i.names);
   }
 
+  /** Calls `visit` for each row importing `path`, in the order the rows were added. */
+  forEachImporter(path: string, visit: (importer: string, names: readonly ImportName[]) => void): void {
+    const t = this.ids.get(path);
+    if (t === undefined) return;
+    for (let r = this.firstTo.get(t); r >= 0; r = this.nextTo.get(r)) visit(this.paths[this.rowFrom.get(r)], this.rowNames[r]!);
+  }
+
+  /** The files `path` imports (each once). */
+  targetsOf(path: string): string[] {
+    const f = this.ids.get(path);
+    if (f === undefined) return [];
+    const out = new Set<string>();
+    for (let r = this.firstFrom.get(f); r >= 0; r = this.nextFrom.get(r)) out.add(this.paths[this.rowTo.get(r)]);
+    return [...out];
+  }
+
+  /** Names `path` binds to whole modules (`import * as z`, Go package names). */
+  moduleNames(path: string): ReadonlySet<string> | undefined {
+    const f = this.ids.get(path);
+    return f === undefined ? undefined : this.modules.get(f);
+  }
+
+  private id(path: string): number {
+    let id = this.ids.get(path);
+    if (id === undefined) {
+      id = this.paths.length;
+      this.paths.push(path);
+      this.ids.set(path, id);
+    }
+    return id;
+  }
+
   private add(path: string, resolved: string | null, names: ImportName[]): void {
+    const f = this.id(path);
     for (const n of names) {
       if (n.name === '*' && n.local !== '*' && !n.reexport) {
-        let set = this.modules.get(path);
-        if (!set) this.modules.set(path, (set = new Set()));
+        let set = this.modules.get(f);
+        if (!set) this.modules.set(f, (set = new Set()));
         set.add(n.local);
       }
     }
     if (resolved === null) return;
-    let list = this.importers.get(resolved);
-    if (!list) this.importers.set(resolved, (list = []));
     // Rows importing a file from itself are local aliases: `export { a as b }`.
-    list.push({ path, names });
-    let targets = this.targets.get(path);
-    if (!targets) this.targets.set(path, (targets = new Set()));
-    targets.add(resolved);
+    const t = this.id(resolved);
+    const r = this.freeRows.pop() ?? this.rowNames.length;
+    this.rowNames[r] = names;
+    this.rowFrom.set(r, f);
+    this.rowTo.set(r, t);
+    this.nextFrom.set(r, this.firstFrom.get(f));
+    this.firstFrom.set(f, r);
+    const last = this.lastTo.get(t);
+    this.prevTo.set(r, last);
+    this.nextTo.set(r, -1);
+    if (last >= 0) this.nextTo.set(last, r);
+    else this.firstTo.set(t, r);
+    this.lastTo.set(t, r);
+  }
+
+  private dropRowsOf(f: number): void {
+    for (let r = this.firstFrom.get(f); r >= 0; ) {
+      const next = this.nextFrom.get(r);
+      const t = this.rowTo.get(r);
+      const prev = this.prevTo.get(r);
+      const after = this.nextTo.get(r);
+      if (prev >= 0) this.nextTo.set(prev, after);
+      else this.firstTo.set(t, after);
+      if (after >= 0) this.prevTo.set(after, prev);
+      else this.lastTo.set(t, prev);
+      this.rowNames[r] = undefined;
+      this.freeRows.push(r);
+      r = next;
+    }
+    this.firstFrom.set(f, -1);
+    this.modules.delete(f);
   }
 }

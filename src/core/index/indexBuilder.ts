@@ -5,26 +5,16 @@ import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { looksBinary, scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
-import { all, one, type SqlValue } from '../store/sqlite';
+import { all, one } from '../store/sqlite';
 import type { Store } from '../store/store';
 import { extractFacts } from './extract';
 import type { FileFacts } from './facts';
 import type { IndexState } from './indexState';
 import { MANIFESTS_KEY } from './indexState';
 import type { BuildOptions, BuildStats, UpdateResult } from './indexTypes';
-import { familyOf, languageOf, parserFor, type LangId } from './languages';
+import { familyOf, languageOf, parserFor } from './languages';
 import { isResolutionConfig } from './packageResolver';
-import type { ResolvedImport } from './resolve';
-
-interface PendingFile {
-  path: string;
-  hash: string;
-  lang: LangId;
-  size: number;
-  mtime: number;
-  facts?: FileFacts;
-  imports?: ResolvedImport[];
-}
+import { IndexWriter, type PendingFile } from './indexWriter';
 
 const SLICE_MS = 12;
 const READ_AHEAD = 8;
@@ -40,12 +30,16 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
  * and writes each file's definitions, calls and resolved imports in one transaction per batch.
  */
 export class IndexBuilder {
+  private readonly writer: IndexWriter;
+
   constructor(
     private readonly state: IndexState,
     private readonly store: Store,
     private readonly config: CoreConfig,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.writer = new IndexWriter(state, store);
+  }
 
   private get root(): string {
     return this.state.root;
@@ -84,7 +78,7 @@ export class IndexBuilder {
     if (!capped) {
       const present = new Set(code.map((f) => f.path));
       const gone = [...known.keys()].filter((p) => !present.has(p));
-      if (gone.length) this.writeBatch([], gone);
+      if (gone.length) this.writer.write([], gone);
     }
 
     const stats: BuildStats = { files: code.length, parsed: 0, skipped: 0, failed: 0, symbols: 0, calls: 0, imports: 0, ms: 0, capped };
@@ -105,44 +99,51 @@ export class IndexBuilder {
         if (!reads.has(j) && needsRead(j)) reads.set(j, readFile(join(this.root, code[j].path)).catch(() => undefined));
       }
     };
-    for (let i = 0; i < code.length; i++) {
-      if (Date.now() >= deadline) {
-        // Out of time: keep what is done; the next build continues from the unchanged-file shortcut.
-        capped = { reason: 'time', limit: this.config.index.timeBudgetMs };
-        stats.capped = capped;
-        this.logger.warn(`Code index stopped after ${i} of ${code.length} files: time budget of ${capped.limit} ms reached.`);
-        break;
-      }
-      if (signal?.aborted) {
-        this.writeBatch(batch);
-        throw signal.reason instanceof Error ? signal.reason : new Error('Indexing was cancelled.');
-      }
-      const f = code[i];
-      const prev = known.get(f.path);
-      if (!needsRead(i)) {
-        stats.skipped++;
-      } else {
-        readAhead(i);
-        const content = reads.get(i);
-        reads.delete(i);
-        const entry = await this.prepare(f.path, f, prev?.hash, content);
-        if (entry === 'unchanged') {
+    // Calls to names not defined yet wait until every file is written: their definition may come later.
+    this.writer.beginBuild();
+    try {
+      for (let i = 0; i < code.length; i++) {
+        if (Date.now() >= deadline) {
+          // Out of time: keep what is done; the next build continues from the unchanged-file shortcut.
+          capped = { reason: 'time', limit: this.config.index.timeBudgetMs };
+          stats.capped = capped;
+          this.logger.warn(`Code index stopped after ${i} of ${code.length} files: time budget of ${capped.limit} ms reached.`);
+          break;
+        }
+        if (signal?.aborted) {
+          this.writer.write(batch);
+          throw signal.reason instanceof Error ? signal.reason : new Error('Indexing was cancelled.');
+        }
+        const f = code[i];
+        const prev = known.get(f.path);
+        if (!needsRead(i)) {
           stats.skipped++;
-          batch.push({ path: f.path, hash: prev!.hash, lang: languageOf(f.path)!, size: f.size, mtime: f.mtime });
-        } else if (entry) {
-          stats.parsed++;
-          batch.push(entry);
-        } else stats.failed++;
+        } else {
+          readAhead(i);
+          const content = reads.get(i);
+          reads.delete(i);
+          const entry = await this.prepare(f.path, f, prev?.hash, content);
+          if (entry === 'unchanged') {
+            stats.skipped++;
+            batch.push({ path: f.path, hash: prev!.hash, lang: languageOf(f.path)!, size: f.size, mtime: f.mtime });
+          } else if (entry) {
+            stats.parsed++;
+            batch.push(entry);
+          } else stats.failed++;
+        }
+        if (Date.now() - sliceStart >= SLICE_MS || i === code.length - 1) {
+          this.writer.write(batch);
+          batch = [];
+          onProgress?.({ done: i + 1, total });
+          await yieldToLoop();
+          sliceStart = Date.now();
+        }
       }
-      if (Date.now() - sliceStart >= SLICE_MS || i === code.length - 1) {
-        this.writeBatch(batch);
-        batch = [];
-        onProgress?.({ done: i + 1, total });
-        await yieldToLoop();
-        sliceStart = Date.now();
-      }
+      this.writer.write(batch);
+    } finally {
+      this.writer.finishBuild();
     }
-    this.writeBatch(batch);
+    if (!signal?.aborted) await this.reindexStale(signal);
     const counts = this.counts();
     Object.assign(stats, counts, { ms: Date.now() - started });
     this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [LAST_BUILD_KEY, JSON.stringify({ ...stats, at: Date.now() })]);
@@ -160,7 +161,10 @@ export class IndexBuilder {
     if (isResolutionConfig(rel) || /(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
       this.state.invalidateResolverConfig();
       if (rel === 'package.json' || rel.endsWith('/package.json')) this.notePackageManifest(rel, existsSync(join(this.root, rel)));
-      if (isResolutionConfig(rel)) this.reresolveScriptImports();
+      if (isResolutionConfig(rel)) {
+        this.reresolveScriptImports();
+        await this.reindexStale();
+      }
       return done('skipped');
     }
     const lang = languageOf(rel);
@@ -189,9 +193,42 @@ export class IndexBuilder {
       this.removeFile(rel);
       return done('skipped');
     }
-    this.writeBatch([entry]);
+    this.writer.write([entry]);
+    await this.reindexStale();
     this.store.markIndexDirty();
     return done('parsed');
+  }
+
+  /**
+   * Parses again the files that noted calls to names defined since (or whose imports now reach the
+   * workspace), so their calls are stored. A slice at a time, like the build.
+   */
+  private async reindexStale(signal?: AbortSignal): Promise<void> {
+    // A re-read file defines nothing new unless it changed on disk meanwhile: a few rounds settle it.
+    for (let round = 0; round < 3 && !signal?.aborted; round++) {
+      const paths = this.writer.takeStale();
+      if (!paths.length) return;
+      let batch: PendingFile[] = [];
+      let sliceStart = Date.now();
+      for (const rel of paths) {
+        if (signal?.aborted) break;
+        let st;
+        try {
+          st = await stat(join(this.root, rel));
+        } catch {
+          continue; // Gone: the next update or build of it drops it.
+        }
+        const entry = await this.prepare(rel, { path: rel, size: st.size, mtime: Math.round(st.mtimeMs) }, undefined);
+        if (entry && entry !== 'unchanged') batch.push(entry);
+        if (Date.now() - sliceStart >= SLICE_MS) {
+          this.writer.write(batch);
+          batch = [];
+          await yieldToLoop();
+          sliceStart = Date.now();
+        }
+      }
+      this.writer.write(batch);
+    }
   }
 
   /** Drops a file (deleted or renamed away) from the index. */
@@ -199,7 +236,7 @@ export class IndexBuilder {
     const rel = this.state.rel(path);
     if (rel === undefined) return;
     this.state.forgetFile(rel);
-    this.writeBatch([], [rel]);
+    this.writer.write([], [rel]);
     this.store.markIndexDirty();
   }
 
@@ -229,11 +266,15 @@ export class IndexBuilder {
     const resolver = this.state.resolver();
     const rows = all<{ id: number; path: string; spec: string; resolved: string | null }>(this.state.db, 'SELECT i.rowid AS id, f.path AS path, i.spec AS spec, i.resolved AS resolved FROM imports i JOIN files f ON f.id = i.file');
     const moved: [string | null, number][] = [];
+    const nowBound = new Set<string>();
     for (const r of rows) {
       const lang = languageOf(r.path);
       if (!lang || familyOf(lang) !== 'js') continue;
       const next = resolver.resolve(r.path, lang, { spec: r.spec, names: [], line: 0 })[0]?.resolved ?? null;
-      if (next !== r.resolved) moved.push([next, r.id]);
+      if (next === r.resolved) continue;
+      moved.push([next, r.id]);
+      // Calls through names it imports from there were only noted, not stored.
+      if (r.resolved === null) nowBound.add(r.path);
     }
     if (moved.length) {
       const db = this.state.db;
@@ -251,6 +292,7 @@ export class IndexBuilder {
       this.state.dropGraph();
       this.store.markIndexDirty();
     }
+    this.writer.markStale(nowBound);
     this.logger.debug(`Resolution config changed: ${moved.length} of ${rows.length} imports now point elsewhere (${Math.round(performance.now() - started)} ms)`);
   }
 
@@ -315,73 +357,4 @@ export class IndexBuilder {
     return { path: rel, hash, lang, size: f.size, mtime: f.mtime, facts, imports };
   }
 
-  /** Replaces the rows of the given files (and deletes `removed`) in one transaction. */
-  private writeBatch(entries: readonly PendingFile[], removed: readonly string[] = []): void {
-    if (!entries.length && !removed.length) return;
-    const db = this.state.db;
-    const now = Date.now();
-    const stmts = {
-      fileId: db.prepare('SELECT id FROM files WHERE path = ?'),
-      delSymbols: db.prepare('DELETE FROM symbols WHERE file = ?'),
-      delCalls: db.prepare('DELETE FROM calls WHERE file = ?'),
-      delImports: db.prepare('DELETE FROM imports WHERE file = ?'),
-      delFile: db.prepare('DELETE FROM files WHERE id = ?'),
-      // An upsert keeps a file's id, so nothing else refers to a stale one.
-      file: db.prepare(
-        'INSERT INTO files (path, hash, lang, size, mtime, indexed_at) VALUES (?, ?, ?, ?, ?, ?) ' +
-          'ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, lang = excluded.lang, size = excluded.size, mtime = excluded.mtime, indexed_at = excluded.indexed_at',
-      ),
-      touch: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
-      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      call: db.prepare('INSERT INTO calls (file, name, qualifier, line, col, enclosing) VALUES (?, ?, ?, ?, ?, ?)'),
-      import: db.prepare('INSERT INTO imports (file, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
-    };
-    const exec = (s: { run(p: SqlValue[]): void }, p: SqlValue[]) => s.run(p);
-    const idOf = (path: string): number | undefined => {
-      const s = stmts.fileId;
-      try {
-        s.bind([path]);
-        return s.step() ? Number(s.get()[0]) : undefined;
-      } finally {
-        s.reset();
-      }
-    };
-    const clear = (id: number) => {
-      for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports]) exec(s, [id]);
-    };
-    db.run('BEGIN');
-    try {
-      for (const p of removed) {
-        const id = idOf(p);
-        if (id === undefined) continue;
-        clear(id);
-        exec(stmts.delFile, [id]);
-      }
-      for (const e of entries) {
-        if (!e.facts) {
-          exec(stmts.touch, [e.size, e.mtime, e.path]);
-          continue;
-        }
-        const old = idOf(e.path);
-        if (old !== undefined) clear(old);
-        exec(stmts.file, [e.path, e.hash, e.lang, e.size, e.mtime, now]);
-        const id = old ?? idOf(e.path)!;
-        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0]);
-        for (const c of e.facts.calls) exec(stmts.call, [id, c.name, c.qualifier ?? null, c.line, c.column, c.enclosing ?? null]);
-        for (const i of e.imports ?? []) exec(stmts.import, [id, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
-      }
-      db.run('COMMIT');
-    } catch (err) {
-      db.run('ROLLBACK');
-      this.state.dropGraph();
-      throw err;
-    } finally {
-      for (const s of Object.values(stmts)) s.free();
-    }
-    this.state.loadedGraph()?.replace(
-      [...removed, ...entries.filter((e) => e.facts).map((e) => e.path)],
-      entries.flatMap((e) => (e.facts ? [{ path: e.path, imports: e.imports ?? [] }] : [])),
-    );
-    this.store.markIndexDirty();
-  }
 }
