@@ -22,13 +22,14 @@ const CHUNK = 500;
 
 /**
  * Calls held back during a full build because no definition of their name had been written yet,
- * one column per field (the strings are shared between rows), until the build ends and says which
+ * one column per field (equal strings stored once), until the build ends and says which
  * names got defined.
  */
 class DeferredCalls {
   private readonly names: string[] = [];
   private readonly qualifiers: Array<string | undefined> = [];
   private readonly enclosing: Array<string | undefined> = [];
+  private readonly strings = new Map<string, string>();
   private readonly lines = new IntColumn();
   private readonly columns = new IntColumn();
   readonly files = new IntColumn();
@@ -42,13 +43,21 @@ class DeferredCalls {
   }
 
   add(file: number, write: number, call: CallFact): void {
-    this.names.push(call.name);
-    this.qualifiers.push(call.qualifier);
-    this.enclosing.push(call.enclosing);
+    this.names.push(this.intern(call.name));
+    this.qualifiers.push(call.qualifier === undefined ? undefined : this.intern(call.qualifier));
+    this.enclosing.push(call.enclosing === undefined ? undefined : this.intern(call.enclosing));
     this.lines.push(call.line);
     this.columns.push(call.column);
     this.files.push(file);
     this.writes.push(write);
+  }
+
+  /** One copy of each string: the same few names (`expect`, `push`, `this`) come back thousands of times. */
+  private intern(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
   }
 
   name(i: number): string {
