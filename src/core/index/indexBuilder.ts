@@ -141,7 +141,7 @@ export class IndexBuilder {
       }
       this.writer.write(batch);
     } finally {
-      this.writer.finishBuild();
+      await this.writer.finishBuild();
     }
     if (!signal?.aborted) await this.reindexStale(signal);
     const counts = this.counts();

@@ -19,6 +19,10 @@ export interface PendingFile {
 
 /** Most parameters one statement binds; SQLite allows more, but long IN lists gain nothing. */
 const CHUNK = 500;
+/** Held-back calls judged per transaction at the end of a build. */
+const JUDGE_SLICE = 5000;
+
+const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
 /**
  * Calls held back during a full build because no definition of their name had been written yet,
@@ -35,6 +39,9 @@ class DeferredCalls {
   readonly files = new IntColumn();
   /** The write of its file each call came from: a later write of the file makes them stale. */
   readonly writes = new IntColumn();
+
+  /** Rows before this one were written or noted already. */
+  judged = 0;
 
   constructor(readonly db: Database) {}
 
@@ -96,24 +103,41 @@ export class IndexWriter {
     if (this.builds++ === 0) this.deferred = new DeferredCalls(this.state.db);
   }
 
-  /** Writes the waiting calls whose names are defined by now; notes the others. */
-  finishBuild(): void {
+  /**
+   * Writes the waiting calls whose names are defined by now and notes the others, a slice per
+   * transaction with the event loop free in between. Writes meanwhile keep holding their calls back
+   * in the same buffer, so each slice judges names as they are at that moment.
+   */
+  async finishBuild(): Promise<void> {
     if (--this.builds > 0) return;
     const deferred = this.deferred;
-    this.deferred = undefined;
-    const latestWrite = this.latestWrite;
-    this.latestWrite = new Map();
-    // A reset or replaced database took the files these calls belong to along with it.
-    if (!deferred || deferred.db !== this.state.db || !deferred.length) return;
-    const current = (i: number) => latestWrite.get(deferred.files.get(i)) === deferred.writes.get(i);
+    if (!deferred) return;
+    while (deferred.judged < deferred.length) {
+      // Another build took over the buffer, or the database it belongs to was reset or replaced.
+      if (this.deferred !== deferred || this.builds > 0) return;
+      if (deferred.db !== this.state.db) break;
+      this.judgeSlice(deferred);
+      await yieldToLoop();
+    }
+    if (this.deferred === deferred && this.builds === 0) {
+      this.deferred = undefined;
+      this.latestWrite = new Map();
+    }
+  }
+
+  private judgeSlice(deferred: DeferredCalls): void {
+    const from = deferred.judged;
+    const to = Math.min(deferred.length, from + JUDGE_SLICE);
+    deferred.judged = to;
+    const current = (i: number) => this.latestWrite.get(deferred.files.get(i)) === deferred.writes.get(i);
     const names = new Set<string>();
-    for (let i = 0; i < deferred.length; i++) if (current(i)) names.add(deferred.name(i));
+    for (let i = from; i < to; i++) if (current(i)) names.add(deferred.name(i));
     const db = this.state.db;
     db.run('BEGIN');
     const stmts = { call: db.prepare(INSERT_CALL), note: db.prepare(INSERT_NOTE) };
     try {
       const defined = definedAmong(db, names);
-      for (let i = 0; i < deferred.length; i++) {
+      for (let i = from; i < to; i++) {
         if (!current(i)) continue;
         const file = deferred.files.get(i);
         if (defined.has(deferred.name(i))) stmts.call.run(callRow(file, deferred.call(i)));
@@ -124,7 +148,7 @@ export class IndexWriter {
       db.run('ROLLBACK');
       throw err;
     } finally {
-      for (const s of Object.values(stmts)) s.free();
+      for (const st of Object.values(stmts)) st.free();
     }
     this.store.markIndexDirty();
   }

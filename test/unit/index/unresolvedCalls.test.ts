@@ -92,8 +92,8 @@ describe('calls to names defined nowhere', () => {
       writer.write([file('aaa.ts', { calls: [{ name: 'zebra', line: 2, column: 3, enclosing: 'first' }] })]);
       writer.beginBuild();
       writer.write([file('zzz.ts', { symbols: [{ name: 'zebra', kind: 'function', startLine: 1, endLine: 3, exported: 1, deprecated: false }] })]);
-      writer.finishBuild();
-      writer.finishBuild();
+      await writer.finishBuild();
+      await writer.finishBuild();
       assert.deepEqual(all<{ c: string }>(fresh.index, "SELECT f.path || ':' || c.name AS c FROM calls c JOIN files f ON f.id = c.file").map((r) => r.c), ['aaa.ts:zebra']);
     } finally {
       fresh.dispose();
