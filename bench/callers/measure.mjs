@@ -3,11 +3,19 @@
 // plus cold indexing speed and single-file update time.
 //
 //   npx tsc -p tsconfig.json
-//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--seed 42] [--updates 30] [--link-workspace] [--json] [--verbose]
+//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--components 60] [--seed 42] [--updates 30] [--link-workspace] [--json] [--verbose]
 //
 // Ground truth: for each sampled exported function or method, `findReferences` at its name, keeping
-// only references that are the callee of a call (`f()`, `o.f()`, `o?.f()`), outside the definition.
-// Precision and recall are micro-averaged over all sampled symbols.
+// only references that are the callee of a call (`f()`, `o.f()`, `o?.f()`, `new C()`) or the name of
+// a JSX element (`<C/>`, `<C>` but not `</C>`, `<ns.C/>`), outside the definition. Precision and
+// recall are micro-averaged over all sampled symbols.
+//
+// Symbols are sampled by a seeded hash of their name and place, not by position in a list, so an
+// index that finds a few more or fewer symbols is measured on (almost) the same sample.
+// React components are sampled on their own (--components N, default --n), found in the TypeScript
+// syntax tree rather than taken from the index, so any version of the index is measured on the same
+// sample: exported PascalCase functions and arrow consts that contain JSX, memo()/forwardRef()
+// consts, classes extending (React.)Component or PureComponent. The function sample leaves them out.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +35,7 @@ const ts = require('typescript');
 const args = parseArgs(process.argv.slice(2));
 const root = resolve(args.root ?? '.');
 const sampleSize = Number(args.n ?? 60);
+const componentSampleSize = Number(args.components ?? sampleSize);
 const seed = Number(args.seed ?? 42);
 const updates = Number(args.updates ?? 30);
 
@@ -94,42 +103,63 @@ const service = ts.createLanguageService(host, ts.createDocumentRegistry());
 const program = service.getProgram();
 
 // ---------------------------------------------------------------- sample
+const components = [];
+for (const path of tsFiles) if (!isTestPath(path)) components.push(...componentsIn(path));
+const componentKeys = new Set(components.map((c) => `${c.path}:${c.name}`));
 const population = all(
   store.index,
-  "SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE s.exported > 0 AND s.kind IN ('function', 'method') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line",
-).filter((s) => s.name !== 'constructor' && !/(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.tsx?$/.test(s.path));
-const sample = pick(population, sampleSize, mulberry32(seed));
+  "SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE s.exported > 0 AND s.kind IN ('function', 'method', 'component') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line",
+).filter((s) => s.name !== 'constructor' && !isTestPath(s.path) && !(s.kind !== 'method' && componentKeys.has(`${s.path}:${s.name}`)));
+const functionResult = measure(stableSample(population, sampleSize));
+const componentResult = measure(stableSample(components, componentSampleSize));
 
-const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
-const perSymbol = [];
-let truthCalls = 0;
-const queryMs = [];
-for (const s of sample) {
-  const truth = callSitesFromService(s);
-  if (truth === undefined) continue;
-  truthCalls += truth.size;
-  const t0 = performance.now();
-  const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
-  queryMs.push(performance.now() - t0);
-  const sets = {
-    all: new Set(got.map(key)),
-    resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map(key)),
-    resolved: new Set(got.filter((c) => c.confidence === 'resolved').map(key)),
-  };
-  for (const [k, set] of Object.entries(sets)) {
-    let tp = 0;
-    for (const x of set) if (truth.has(x)) tp++;
-    totals[k].tp += tp;
-    totals[k].fp += set.size - tp;
-    totals[k].fn += truth.size - tp;
+/** Precision and recall of index.callers() against the language service over a sample. */
+function measure(sample) {
+  const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
+  const perSymbol = [];
+  let truthCalls = 0;
+  const queryMs = [];
+  for (const s of sample) {
+    const truth = callSitesFromService(s);
+    if (truth === undefined) continue;
+    truthCalls += truth.size;
+    const t0 = performance.now();
+    const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
+    queryMs.push(performance.now() - t0);
+    const sets = {
+      all: new Set(got.map(key)),
+      resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map(key)),
+      resolved: new Set(got.filter((c) => c.confidence === 'resolved').map(key)),
+    };
+    for (const [k, set] of Object.entries(sets)) {
+      let tp = 0;
+      for (const x of set) if (truth.has(x)) tp++;
+      totals[k].tp += tp;
+      totals[k].fp += set.size - tp;
+      totals[k].fn += truth.size - tp;
+    }
+    const missed = [...truth].filter((x) => !sets.resolvedLikely.has(x));
+    const extra = [...sets.all].filter((x) => !truth.has(x));
+    const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
+    perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3), extraResolved: extraResolved.slice(0, 3), extraResolvedCount: extraResolved.length });
   }
-  const missed = [...truth].filter((x) => !sets.resolvedLikely.has(x));
-  const extra = [...sets.all].filter((x) => !truth.has(x));
-  const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
-  perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3), extraResolved: extraResolved.slice(0, 3), extraResolvedCount: extraResolved.length });
+  return {
+    summary: {
+      sampled: perSymbol.length,
+      seed,
+      truthCallSites: truthCalls,
+      queryMs: { p50: round(quantile(queryMs, 0.5), 2), p95: round(quantile(queryMs, 0.95), 2), max: round(Math.max(...queryMs), 2) },
+      all: score(totals.all),
+      resolvedOrLikely: score(totals.resolvedLikely),
+      resolvedOnly: score(totals.resolved),
+    },
+    perSymbol,
+  };
 }
 
-const score = ({ tp, fp, fn }) => ({ precision: round(tp / Math.max(1, tp + fp)), recall: round(tp / Math.max(1, tp + fn)), tp, fp, fn });
+function score({ tp, fp, fn }) {
+  return { precision: round(tp / Math.max(1, tp + fp)), recall: round(tp / Math.max(1, tp + fn)), tp, fp, fn };
+}
 const report = {
   repo: remote,
   commit,
@@ -142,28 +172,22 @@ const report = {
     warmRebuildMs: warm.ms,
     singleFileUpdateMs: { n: updateMs.length, p50: round(quantile(updateMs, 0.5), 2), p95: round(quantile(updateMs, 0.95), 2), max: round(Math.max(...updateMs), 2) },
   },
-  callers: {
-    sampled: perSymbol.length,
-    population: population.length,
-    seed,
-    truthCallSites: truthCalls,
-    queryMs: { p50: round(quantile(queryMs, 0.5), 2), p95: round(quantile(queryMs, 0.95), 2), max: round(Math.max(...queryMs), 2) },
-    all: score(totals.all),
-    resolvedOrLikely: score(totals.resolvedLikely),
-    resolvedOnly: score(totals.resolved),
-  },
+  callers: { ...functionResult.summary, population: population.length },
+  components: { ...componentResult.summary, population: components.length },
 };
-if (args.json) process.stdout.write(JSON.stringify({ ...report, perSymbol }, null, 2) + '\n');
+if (args.json) process.stdout.write(JSON.stringify({ ...report, perSymbol: functionResult.perSymbol, perComponent: componentResult.perSymbol }, null, 2) + '\n');
 else {
   console.log(`repo ${report.repo} @ ${report.commit}`);
   console.log(`index: ${cold.files} files, ${cold.symbols} symbols, ${cold.calls} calls; cold ${cold.ms} ms (${report.index.filesPerSecond} files/s), warm rebuild ${warm.ms} ms`);
   console.log(`single-file update (${updateMs.length} files): p50 ${report.index.singleFileUpdateMs.p50} ms, p95 ${report.index.singleFileUpdateMs.p95} ms`);
-  console.log(`callers vs TypeScript findReferences: ${report.callers.sampled} symbols (seed ${seed}), ${truthCalls} call sites; query p50 ${report.callers.queryMs.p50} ms, p95 ${report.callers.queryMs.p95} ms`);
-  for (const k of ['all', 'resolvedOrLikely', 'resolvedOnly']) {
-    const s = report.callers[k];
-    console.log(`  ${k.padEnd(17)} precision ${s.precision}  recall ${s.recall}  (tp ${s.tp}, fp ${s.fp}, fn ${s.fn})`);
+  for (const [label, r, per] of [['functions and methods', report.callers, functionResult.perSymbol], ['components', report.components, componentResult.perSymbol]]) {
+    console.log(`callers of ${label} vs TypeScript findReferences: ${r.sampled} of ${r.population} (seed ${seed}), ${r.truthCallSites} call sites; query p50 ${r.queryMs.p50} ms, p95 ${r.queryMs.p95} ms`);
+    for (const k of ['all', 'resolvedOrLikely', 'resolvedOnly']) {
+      const x = r[k];
+      console.log(`  ${k.padEnd(17)} precision ${x.precision}  recall ${x.recall}  (tp ${x.tp}, fp ${x.fp}, fn ${x.fn})`);
+    }
+    if (args.verbose) for (const p of per) if (p.missed.length || p.extra.length) console.log(' ', JSON.stringify(p));
   }
-  if (args.verbose) for (const p of perSymbol) if (p.missed.length || p.extra.length) console.log(' ', JSON.stringify(p));
 }
 store.dispose();
 rmSync(stateDir, { recursive: true, force: true });
@@ -218,12 +242,69 @@ function tokenAt(sf, pos) {
   return found;
 }
 
+/** The callee of a call or construction, or the name of an opening or self-closing JSX element. */
 function isCallee(node) {
   let target = node;
   const p = node.parent;
   if (p && (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && (p.name === node || p.argumentExpression === node)) target = p;
-  const call = target.parent;
-  return !!call && (ts.isCallExpression(call) || ts.isNewExpression(call)) && call.expression === target;
+  const use = target.parent;
+  if (!use) return false;
+  if (ts.isJsxOpeningElement(use) || ts.isJsxSelfClosingElement(use)) return use.tagName === target;
+  return (ts.isCallExpression(use) || ts.isNewExpression(use)) && use.expression === target;
+}
+
+function isTestPath(path) {
+  return /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.tsx?$/.test(path);
+}
+
+/** Exported React components declared at the top of a file, by the rules in the header. */
+function componentsIn(path) {
+  const sf = program.getSourceFile(join(root, path));
+  if (!sf || !/\.[jt]sx$/.test(path)) return [];
+  const out = [];
+  const exported = (node) => !!node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const pascal = (name) => /^[A-Z]/.test(name) && name !== name.toUpperCase();
+  const add = (nameNode, node) => {
+    const line = sf.getLineAndCharacterOfPosition(nameNode.getStart(sf)).line + 1;
+    out.push({ path, name: nameNode.text, kind: 'component', start_line: line, end_line: sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1 });
+  };
+  for (const st of sf.statements) {
+    if (!exported(st)) continue;
+    if (ts.isFunctionDeclaration(st) && st.name && pascal(st.name.text) && hasJsx(st.body)) add(st.name, st);
+    else if (ts.isClassDeclaration(st) && st.name && extendsComponent(st)) add(st.name, st);
+    else if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) {
+        if (!ts.isIdentifier(d.name) || !d.initializer) continue;
+        const init = d.initializer;
+        const fn = ts.isArrowFunction(init) || ts.isFunctionExpression(init);
+        if ((fn && pascal(d.name.text) && hasJsx(init)) || isWrapper(init)) add(d.name, st);
+      }
+    }
+  }
+  return out;
+}
+
+function hasJsx(node) {
+  let found = false;
+  const visit = (n) => {
+    if (found) return;
+    if (ts.isJsxElement(n) || ts.isJsxSelfClosingElement(n) || ts.isJsxFragment(n)) found = true;
+    else ts.forEachChild(n, visit);
+  };
+  if (node) visit(node);
+  return found;
+}
+
+function isWrapper(node) {
+  if (!ts.isCallExpression(node)) return false;
+  const e = node.expression;
+  const name = ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'React' ? e.name.text : '';
+  return name === 'memo' || name === 'forwardRef';
+}
+
+function extendsComponent(cls) {
+  const ext = cls.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression;
+  return !!ext && /^(React\.)?(Pure)?Component$/.test(ext.getText());
 }
 
 function linkWorkspacePackages() {
@@ -274,6 +355,25 @@ function mulberry32(a) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * The n symbols whose (seeded) hash of path, container and name is smallest: two versions of the
+ * index whose symbol lists differ a little still get (almost) the same sample.
+ */
+function stableSample(list, n) {
+  const rank = (s) => fnv1a(`${seed}:${s.path}:${s.container ?? ''}.${s.name}`);
+  return list
+    .map((s) => [rank(s), s])
+    .sort((a, b) => a[0] - b[0] || a[1].start_line - b[1].start_line)
+    .slice(0, n)
+    .map(([, s]) => s);
+}
+
+function fnv1a(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
 }
 
 function pick(list, n, rnd) {

@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveConfig, type CoreConfig } from './config';
 import { CoChangeModel } from './cochange/cochangeModel';
-import { isTestFile } from './cochange/testPairing';
 import { GitService } from './git/gitService';
 import { CodeIndex, type IndexedSymbol } from './index/codeIndex';
 import { WorkspaceIndexer } from './indexer';
@@ -10,6 +9,7 @@ import { nullLogger, type Logger } from './logger';
 import { MemoryStore } from './memory/memoryStore';
 import { resolveStateDir } from './paths';
 import { ProactiveContextProvider, type SuggestionSource } from './provider/provider';
+import { CodeIndexSource } from './sources/code/codeIndexSource';
 import { DecisionSource } from './sources/decisions/decisionSource';
 import { DocsSource } from './sources/docs/docsSource';
 import { HistorySources } from './sources/git/historySources';
@@ -19,7 +19,7 @@ import { all } from './store/sqlite';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
 import { SubscriptionRegistry } from './subscriptions/registry';
-import type { SuggestionItem, SuggestionType } from './types';
+import type { SuggestionType } from './types';
 
 export interface EngineOptions {
   root: string;
@@ -135,7 +135,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     fromSignalSource(decisions, ['decision', 'warning'], importsOf),
     fromSignalSource(reports, ['warning'], importsOf),
     fromSignalSource(docs, ['doc'], importsOf),
-    codeIndexSource(index),
+    new CodeIndexSource(index),
     history.changeSource(),
     history.cochangeSource(),
   ];
@@ -175,52 +175,6 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     dispose: () => {
       indexer.dispose();
       store.dispose();
-    },
-  };
-}
-
-/** Callers of the symbol at the cursor and deprecated APIs used in the file, from the code index. */
-function codeIndexSource(index: CodeIndex): SuggestionSource {
-  return {
-    name: 'code index',
-    kinds: ['related_code', 'warning'],
-    collect: async (ctx) => {
-      const file = ctx.query.currentFile;
-      if (!file) return [];
-      const items: SuggestionItem[] = [];
-      const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
-      if (symbol && ctx.config.enabledKinds.related_code) {
-        for (const c of index.callers({ name: symbol, path: file, line: ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line }, 30)) {
-          const where = `${c.path}:${c.line}`;
-          // Calls outside any named function: in a test file they sit in test callbacks.
-          const by = c.enclosing ?? (isTestFile(c.path) ? 'test code' : 'top-level code');
-          items.push({
-            type: 'related_code' as const,
-            title: `${by} — ${where}`,
-            summary: `${by} in ${c.path} calls ${symbol} at line ${c.line}.`,
-            relevanceScore: c.confidence === 'resolved' ? 0.85 : c.confidence === 'likely' ? 0.65 : 0.4,
-            reason: c.confidence === 'resolved' ? `calls ${symbol} (resolved through imports)` : c.confidence === 'likely' ? `probably calls ${symbol} (method of a class in scope)` : `calls something named ${symbol}`,
-            location: { path: c.path, line: c.line },
-            entityId: `caller:${c.path}:${c.enclosing ?? c.line}:${symbol}`,
-            meta: { confidence: c.confidence, enclosing: by },
-          });
-        }
-      }
-      if (ctx.config.enabledKinds.warning) {
-        for (const d of index.deprecatedUsedIn(file)) {
-          items.push({
-            type: 'warning' as const,
-            title: `Deprecated: ${d.name} used at line ${d.line}`,
-            summary: `${d.name} is marked @deprecated in ${d.definition.path}:${d.definition.line}; it is called here${d.enclosing ? ` in ${d.enclosing}` : ''}.`,
-            relevanceScore: 0.8,
-            reason: `${d.name} is deprecated (${d.definition.path}:${d.definition.line})`,
-            location: { path: file, line: d.line },
-            entityId: `deprecated:${file}:${d.line}`,
-            meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
-          });
-        }
-      }
-      return items;
     },
   };
 }

@@ -62,7 +62,8 @@ export class PackageResolver {
   }
 
   private resolveUncached(cfg: PathsConfig | null, spec: string): string | undefined {
-    spec = spec.replace(/\?.*$/, '');
+    const query = spec.indexOf('?');
+    if (query >= 0) spec = spec.slice(0, query);
     if (cfg) {
       for (const [pattern, targets] of cfg.paths) {
         const star = matchPattern(pattern, spec);
@@ -126,7 +127,8 @@ export class PackageResolver {
   private probeBuilt(p: string): string | undefined {
     const direct = this.probe(p);
     if (direct) return direct;
-    const m = /^(.*?)(?:^|\/)(dist|lib|build|out|esm|cjs)\/(.*)$/.exec(p);
+    // `s`: with a line break in the path, `(.*)$` would fail and retry from every later folder.
+    const m = /^(.*?)(?:^|\/)(dist|lib|build|out|esm|cjs)\/(.*)$/s.exec(p);
     if (!m) return undefined;
     const rest = m[3].replace(/\.d\.(c|m)?ts$/, '').replace(/\.(c|m)?js$/, '').replace(/^(esm|cjs)\//, '');
     return this.probe(m[1] ? `${m[1]}/src/${rest}` : `src/${rest}`);

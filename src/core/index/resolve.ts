@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join as joinNative } from 'node:path';
 import { posix } from 'node:path';
-import type { ImportFact, ImportName } from './extract';
+import type { ImportFact, ImportName } from './facts';
 import { familyOf, type LangId } from './languages';
 import { PackageResolver } from './packageResolver';
 
@@ -230,7 +230,8 @@ export class ImportResolver {
     let found: { dir: string; module: string } | null = null;
     const file = joinNative(this.root, dir, 'go.mod');
     if (existsSync(file)) {
-      const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(readFileSync(file, 'utf8'));
+      // One line at a time: `\s*` after every line start would rescan runs of blank lines.
+      const m = /^[ \t]*module[ \t]+("?)([^\s"]+)\1/m.exec(readFileSync(file, 'utf8'));
       if (m) found = { dir, module: m[2] };
     }
     if (!found && dir) found = this.goModFor(posix.dirname(dir) === '.' ? '' : posix.dirname(dir));

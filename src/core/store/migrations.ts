@@ -210,4 +210,18 @@ export const indexMigrations: readonly string[] = [
   DROP TABLE cochange_files;
   DELETE FROM meta WHERE key LIKE 'cochange.%';
   `,
+  // 5: the code index stores a call only when a workspace definition or import could answer it; for
+  // the others (library and runtime calls, a third of all) a file notes just the names, so it can be
+  // parsed again once one of them is defined. The import graph is read whole, so nothing looks imports
+  // up by target. Type aliases, enums, React components and JSX call sites are new: every file is
+  // parsed again.
+  `
+  CREATE TABLE unresolved_calls (name TEXT NOT NULL, file INTEGER NOT NULL, PRIMARY KEY (name, file)) WITHOUT ROWID;
+  CREATE INDEX unresolved_calls_file ON unresolved_calls (file);
+  DROP INDEX imports_resolved;
+  DELETE FROM calls;
+  DELETE FROM symbols;
+  DELETE FROM imports;
+  DELETE FROM files;
+  `,
 ];

@@ -74,8 +74,23 @@ describe('CodeIndex', () => {
       assert.equal(index.definitions('rmrf')[0].container, 'Fs');
     });
 
-    it('falls back to bare name matches only when nothing resolves', () => {
-      assert.deepEqual(show(index.callers({ name: 'toUpperCase' })), ['src/lib/strings.ts:2 name in shout']);
+    it('falls back to bare name matches only when nothing resolves, and keeps no calls to names defined nowhere', async () => {
+      const files = { 'src/orphan.ts': 'export function orphan(): number {\n  return 1;\n}\n', 'src/unbound.ts': 'export function useOrphan() {\n  return orphan();\n}\n' };
+      try {
+        for (const [rel, text] of Object.entries(files)) {
+          writeFileSync(join(root, rel), text);
+          await index.updateFile(rel);
+        }
+        // unbound.ts calls orphan() without importing it.
+        assert.deepEqual(show(index.callers({ name: 'orphan' })), ['src/unbound.ts:2 name in useOrphan']);
+      } finally {
+        for (const rel of Object.keys(files)) {
+          rmSync(join(root, rel), { force: true });
+          await index.updateFile(rel);
+        }
+      }
+      // 'x'.toUpperCase() in strings.ts: a runtime method, defined nowhere in the workspace.
+      assert.deepEqual(show(index.callers({ name: 'toUpperCase' })), []);
     });
 
     it('resolves Python relative, package and module imports', () => {

@@ -1,7 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { extractFacts, type FileFacts } from '../../../src/core/index/extract';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { extractFacts } from '../../../src/core/index/extract';
+import type { FileFacts } from '../../../src/core/index/facts';
 import { languageOf, parserFor } from '../../../src/core/index/languages';
 import { fixturesDir } from './fixtureWorkspace';
 
@@ -76,7 +79,7 @@ describe('code facts per language', () => {
     assert.deepEqual(js.imports.map((i) => [i.spec, i.names]), [['./lib/math', [{ name: 'add', local: 'add' }]]]);
     assert.deepEqual(calls(js), ['add@4:10 in legacy'], 'require itself is not a call site');
     const tsx = await factsOf('src/view.tsx.fixture');
-    assert.deepEqual(defs(tsx), ['function View 3-5 exported']);
+    assert.deepEqual(defs(tsx), ['component View 3-5 exported'], 'a PascalCase function that renders JSX is a component');
     assert.deepEqual(calls(tsx), ['add@4:16 in View']);
   });
 
@@ -139,5 +142,34 @@ describe('code facts per language', () => {
     const program = await factsOf('cs/App/Program.cs');
     assert.deepEqual(program.imports.map((i) => i.spec), ['System', 'Acme.Billing']);
     assert.deepEqual(calls(program), ['Invoice@10:25 in Main', 'Console.WriteLine@11:21 in Main', 'i.Total@11:33 in Main', 'i.Sum@11:45 in Main']);
+  });
+});
+
+describe('code facts and the parsed source', () => {
+  it('do not keep the source text of the file alive', async () => {
+    // V8 makes a substring of 13 characters or more a view into its parent: a fact holding one would
+    // hold the whole file. Facts are kept (import graph, calls held back during a build), files are not.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const parser = await parserFor('typescript');
+    const kept: FileFacts[] = [];
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      const source = `import { someLongImportedName${i} } from './aModuleWithALongName${i}';\nexport function aRatherLongFunctionName${i}() {\n  return someLongImportedName${i}("${'x'.repeat(256 * 1024)}");\n}\n`;
+      const tree = parser.parse(source);
+      assert.ok(tree);
+      try {
+        kept.push(extractFacts('typescript', tree));
+      } finally {
+        tree.delete();
+      }
+    }
+    gc();
+    const grownMb = (process.memoryUsage().heapUsed - before) / 1048576;
+    assert.equal(kept[39].symbols[0].name, 'aRatherLongFunctionName39');
+    assert.equal(kept[39].imports[0].spec, './aModuleWithALongName39');
+    // 40 files of 256 KB: 10 MB if the facts held the sources.
+    assert.ok(grownMb < 3, `the facts of 40 files hold ${grownMb.toFixed(1)} MB`);
   });
 });

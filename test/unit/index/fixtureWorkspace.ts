@@ -1,6 +1,6 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** test/fixtures/index, found from the compiled test folder. */
 export const fixturesDir = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'index');
@@ -22,4 +22,14 @@ export function copyFixture(name: string): string {
   };
   copy(join(fixturesDir, name), dest);
   return dest;
+}
+
+/** A workspace of small real files in a fresh temp folder. */
+export function writeWorkspace(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'pc-index-ws-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
 }

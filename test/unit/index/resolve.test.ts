@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ImportName } from '../../../src/core/index/extract';
+import type { ImportName } from '../../../src/core/index/facts';
 import type { LangId } from '../../../src/core/index/languages';
 import { FileSet, ImportResolver, parseLenientJson } from '../../../src/core/index/resolve';
 

@@ -1,0 +1,155 @@
+import { all } from '../store/sqlite';
+import { CONTAINER_KINDS } from './facts';
+import { familyOf, languageOf } from './languages';
+import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
+import type { IndexState } from './indexState';
+import type { CallerConfidence, CallerRef } from './indexTypes';
+
+/** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
+interface Binding {
+  file: string;
+  path: string;
+}
+
+const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
+const MAX_BINDING_STEPS = 5000;
+
+/**
+ * Finds the call sites that reach a definition: where its name is bound (imports, re-exports,
+ * namespaces, same package) and which calls in those files name it the way the binding says.
+ */
+export class CallResolver {
+  constructor(private readonly state: IndexState) {}
+
+  /**
+   * Where a top-level name of `defPath` is reachable, following imports, re-exports (`export … from`,
+   * `export *`, `export * as ns`), local aliases and namespace objects, breadth first.
+   */
+  private bindingsOf(defPath: string, name: string, isDefault: boolean): Binding[] {
+    const out: Binding[] = [{ file: defPath, path: name }];
+    const lang = languageOf(defPath);
+    const family = lang && familyOf(lang);
+    if (family === 'go' || family === 'java' || family === 'csharp') {
+      // One package (or namespace folder) shares its top-level names without imports.
+      const dir = defPath.includes('/') ? defPath.slice(0, defPath.lastIndexOf('/')) : '';
+      const ext = defPath.slice(defPath.lastIndexOf('.'));
+      for (const f of this.state.resolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
+    }
+    const graph = this.state.graph();
+    const queue: Array<[string, string]> = [[defPath, name]];
+    const seen = new Set<string>([`${defPath}\0${name}`]);
+    const reach = (file: string, path: string, binds: boolean) => {
+      const key = `${file}\0${path}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      if (binds) out.push({ file, path });
+      queue.push([file, path]);
+    };
+    let steps = 0;
+    for (let qi = 0; qi < queue.length && steps < MAX_BINDING_STEPS; qi++) {
+      const [file, n] = queue[qi];
+      const dot = n.indexOf('.');
+      const head = dot < 0 ? n : n.slice(0, dot);
+      const rest = dot < 0 ? '' : n.slice(dot);
+      graph.forEachImporter(file, (importer, names) => {
+        steps++;
+        // Re-exports pass the name on without binding it; imports bind it (and may pass it on again).
+        for (const entry of names) {
+          const binds = !entry.reexport;
+          if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds);
+          else if (entry.name === 'default' && isDefault && file === defPath && n === name) reach(importer, entry.local, binds);
+          else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds);
+          else if (entry.name === '*') reach(importer, `${entry.local}.${n}`, binds);
+        }
+      });
+    }
+    return out;
+  }
+
+  /** Calls that reach one definition, optionally only those inside one file. */
+  callsTo(def: SymbolRow, onlyFile?: string): CallerRef[] {
+    const out: CallerRef[] = [];
+    const isMethod = def.kind === 'method' && !!def.container;
+    // A function in a TypeScript namespace is bound through the outermost namespace: `A.B.f`.
+    const nsPath = !isMethod && def.container ? def.container.split('.') : [];
+    const bound = isMethod ? def.container! : nsPath.length ? nsPath[0] : def.name;
+    const suffix = nsPath.length ? [...nsPath.slice(1), def.name].join('.') : '';
+    const bindings = this.bindingsOf(def.path, bound, def.exported === 2).filter((b) => onlyFile === undefined || b.file === onlyFile);
+    const family = familyOf(languageOf(def.path) ?? 'typescript');
+    const implicitThis = family === 'java' || family === 'csharp';
+    const looseQualifier = family === 'rust' || family === 'python';
+    const graph = this.state.graph();
+    // Where the method's own class (or Rust impl, whose methods sit in the type's file) spans.
+    const classSpans = isMethod
+      ? all<{ start_line: number; end_line: number }>(this.state.db, `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN (${CONTAINER_KINDS.map(() => '?').join(', ')})`, [def.path, def.container!, ...CONTAINER_KINDS])
+      : [];
+    const insideClass = (c: CallRow) =>
+      c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
+
+    // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
+    const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
+    const wanted = new Map<string, Set<string>>();
+    for (const b of bindings) {
+      const f = full(b);
+      const callee = f.slice(f.lastIndexOf('.') + 1);
+      let files = wanted.get(callee);
+      if (!files) wanted.set(callee, (files = new Set()));
+      files.add(b.file);
+    }
+    const byName = new Map<string, Map<string, CallRow[]>>();
+    for (const [callee, fileSet] of wanted) {
+      const byFile = new Map<string, CallRow[]>();
+      const files = [...fileSet];
+      for (let i = 0; i < files.length; i += 500) {
+        const chunk = files.slice(i, i + 500);
+        const rows = all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path IN (${chunk.map(() => '?').join(',')})`, [callee, ...chunk]);
+        for (const r of rows) {
+          let list = byFile.get(r.path);
+          if (!list) byFile.set(r.path, (list = []));
+          list.push(r);
+        }
+      }
+      byName.set(callee, byFile);
+    }
+
+    for (const b of bindings) {
+      const f = full(b);
+      const at = f.lastIndexOf('.');
+      const calls = byName.get(f.slice(at + 1))?.get(b.file);
+      if (!calls) continue;
+      if (!isMethod) {
+        const qualifier = at < 0 ? null : f.slice(0, at);
+        for (const c of calls) {
+          const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
+          const match =
+            q === qualifier ||
+            (looseQualifier && q !== null && qualifier !== null && lastSegment(q) === lastSegment(qualifier)) ||
+            // Inside the namespace's own file its members are called unqualified.
+            (suffix !== '' && q === null && b.file === def.path);
+          if (match) out.push({ ...callRef(c), confidence: 'resolved' });
+        }
+        continue;
+      }
+      // `b.path` names the class; the method is called on it or on one of its instances.
+      const moduleNames = graph.moduleNames(b.file);
+      for (const c of calls) {
+        const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
+        let confidence: CallerConfidence | undefined;
+        if (q === null) confidence = implicitThis && insideClass(c) ? 'resolved' : undefined;
+        else if (q === b.path) confidence = 'resolved';
+        // `z.max()` with `import * as z`: a module's function, not a method of an instance.
+        else if (moduleNames?.has(q)) confidence = undefined;
+        // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
+        else if (SELF_RECEIVERS.has(q)) confidence = insideClass(c) ? 'resolved' : 'likely';
+        else confidence = 'likely';
+        if (confidence) out.push({ ...callRef(c), confidence });
+      }
+    }
+    return out;
+  }
+}
+
+function lastSegment(q: string): string {
+  const parts = q.split(/::|\./);
+  return parts[parts.length - 1];
+}

@@ -1,0 +1,64 @@
+// What extraction finds in one file: definitions, call sites, imports. Stored by the code index.
+
+/**
+ * What a definition is. `type` is a type alias (TypeScript `type`, Go and Rust aliases and named
+ * types); `component` a React component: a PascalCase function that renders JSX, a class extending
+ * React.Component, or a const wrapped in memo()/forwardRef().
+ */
+export type SymbolKind = 'function' | 'method' | 'class' | 'interface' | 'type' | 'enum' | 'component';
+
+/** Kinds whose definitions hold methods. */
+export const CONTAINER_KINDS: readonly SymbolKind[] = ['class', 'interface', 'enum', 'component'];
+
+/** 0: not exported, 1: exported by name, 2: the module's default export (JS/TS). */
+export type ExportFlag = 0 | 1 | 2;
+
+export interface SymbolFact {
+  name: string;
+  kind: SymbolKind;
+  /** 1-based, inclusive. */
+  startLine: number;
+  endLine: number;
+  /** The class, struct, trait or interface the definition belongs to. */
+  container?: string;
+  exported: ExportFlag;
+  deprecated: boolean;
+}
+
+export interface CallFact {
+  /** The called name: `foo` in `foo()`, `obj.foo()`, `new foo()`, `pkg::foo()`. */
+  name: string;
+  /** What the name was reached through (`obj` in `obj.foo()`); '()' for a computed receiver. */
+  qualifier?: string;
+  /** 1-based position of the called name. */
+  line: number;
+  column: number;
+  /** Name of the innermost named function or method around the call. */
+  enclosing?: string;
+}
+
+/**
+ * One name an import binds in the importing file. `name` is what the imported module calls it
+ * ('default' for a default export, '*' for the module itself); `local` is the name in scope here
+ * ('*' when every exported name comes into scope, as in `from x import *` or `export * from`).
+ * `reexport` marks `export … from` in JS/TS, which binds nothing locally but passes names on.
+ */
+export interface ImportName {
+  name: string;
+  local: string;
+  reexport?: true;
+}
+
+export interface ImportFact {
+  spec: string;
+  names: ImportName[];
+  line: number;
+}
+
+export interface FileFacts {
+  symbols: SymbolFact[];
+  calls: CallFact[];
+  imports: ImportFact[];
+  /** Java package, C# namespace, Go package name. */
+  pkg?: string;
+}

@@ -1,0 +1,99 @@
+import { toRelative } from '../paths';
+import type { Store } from '../store/store';
+import { all, one, type Database } from '../store/sqlite';
+import { ImportGraph } from './importGraph';
+import { FileSet, ImportResolver } from './resolve';
+
+export const MANIFESTS_KEY = 'codeIndex.packageManifests';
+/** A leading `..`, an empty, `.` or `..` segment (so also a leading `/`), a backslash or a drive colon: not already root-relative. */
+const NOT_CANONICAL = /^\.\.|(^|\/)\.{0,2}(\/|$)|[\\:]/;
+
+/**
+ * The index database and what the index keeps in memory beside it (the workspace's code files, the
+ * import resolver, the import graph), shared by building, resolution and queries. When the store
+ * resets or replaces the database, everything remembered about the old one is dropped.
+ */
+export class IndexState {
+  private fileSet: FileSet | undefined;
+  private importResolver: ImportResolver | undefined;
+  private importGraph: ImportGraph | undefined;
+  private seenDb: Database | undefined;
+
+  constructor(
+    private readonly store: Store,
+    readonly root: string,
+  ) {}
+
+  get db(): Database {
+    const db = this.store.index;
+    if (db !== this.seenDb) {
+      // The cache database was reset or replaced: what we remember about it is gone too.
+      this.seenDb = db;
+      this.fileSet = undefined;
+      this.importResolver = undefined;
+      this.importGraph = undefined;
+    }
+    return db;
+  }
+
+  /** The root-relative form of a path, or undefined when it is the root itself or outside it. */
+  rel(path: string): string | undefined {
+    // Most callers already pass the root-relative form; resolving it again only makes garbage.
+    if (!NOT_CANONICAL.test(path)) return path;
+    const rel = toRelative(this.root, path);
+    return rel === '' ? undefined : rel;
+  }
+
+  /** Starts the file list and resolver over from a full scan. */
+  resetWorkspace(paths: readonly string[], manifests: readonly string[]): ImportResolver {
+    void this.db;
+    this.fileSet = new FileSet(paths);
+    this.importResolver = new ImportResolver(this.root, this.fileSet);
+    this.importResolver.setPackageManifests([...manifests]);
+    return this.importResolver;
+  }
+
+  /** The import resolver over the indexed files, read from the database when nothing is in memory. */
+  resolver(): ImportResolver {
+    void this.db;
+    if (!this.importResolver) {
+      this.fileSet = new FileSet(all<{ path: string }>(this.db, 'SELECT path FROM files').map((r) => r.path));
+      this.importResolver = new ImportResolver(this.root, this.fileSet);
+      const manifests = one<{ value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?', [MANIFESTS_KEY]);
+      try {
+        if (manifests) this.importResolver.setPackageManifests(JSON.parse(manifests.value) as string[]);
+      } catch {
+        // A damaged entry only costs workspace-package resolution until the next build.
+      }
+    }
+    return this.importResolver;
+  }
+
+  /** A resolution config (go.mod, Cargo.toml, tsconfig, package.json) changed: read configs afresh. */
+  invalidateResolverConfig(): void {
+    this.importResolver?.invalidateConfig();
+  }
+
+  /** Forgets a file that is no longer part of the workspace. */
+  forgetFile(rel: string): void {
+    this.fileSet?.delete(rel);
+  }
+
+  /** The import rows in memory, by imported file, plus each file's module-bound names. */
+  graph(): ImportGraph {
+    // Through the getter: a reset or replaced database drops the graph built from the old one.
+    void this.db;
+    this.importGraph ??= ImportGraph.read(this.db);
+    return this.importGraph;
+  }
+
+  /** The graph if it is in memory; undefined when the next query reads it anew anyway. */
+  loadedGraph(): ImportGraph | undefined {
+    void this.db;
+    return this.importGraph;
+  }
+
+  dropGraph(): void {
+    this.importGraph = undefined;
+  }
+}

@@ -1,0 +1,82 @@
+import type { ScanCap, ScannedFile } from '../scan/scanner';
+import type { SymbolKind } from './facts';
+
+// What the code index answers and reports: the public shapes of its results.
+
+export interface IndexProgress {
+  done: number;
+  total: number;
+}
+
+export interface BuildOptions {
+  onProgress?: (p: IndexProgress) => void;
+  signal?: AbortSignal;
+  /** Use this file list instead of scanning the workspace. */
+  files?: readonly ScannedFile[];
+}
+
+export interface BuildStats {
+  /** Code files considered. */
+  files: number;
+  /** Files parsed in this run (new or changed content). */
+  parsed: number;
+  /** Files left as they were (same content hash). */
+  skipped: number;
+  /** Files that could not be read or parsed. */
+  failed: number;
+  /** Rows in the index after the run. */
+  symbols: number;
+  calls: number;
+  imports: number;
+  ms: number;
+  capped?: ScanCap;
+}
+
+export interface IndexedSymbol {
+  path: string;
+  name: string;
+  kind: SymbolKind;
+  startLine: number;
+  endLine: number;
+  /** The class (for methods) or the dotted TypeScript namespace (for functions inside one). */
+  container?: string;
+  exported: boolean;
+  deprecated: boolean;
+}
+
+/**
+ * How sure a caller is:
+ * - `resolved`: the callee is bound to the definition through imports: named, renamed, default,
+ *   namespace (`ns.f()`, also nested: `z.core.f()`), star imports, `export … from` chains and local
+ *   aliases (`export { a as b }`), imports of workspace packages (package.json `exports`), Python
+ *   re-imports; or it lives in the same file, the same Go/Java/C# package folder, or the same
+ *   TypeScript namespace. For methods: a static call through the class name, `this.m()` in the file
+ *   defining the class, or a bare call there (Java, C#).
+ * - `likely`: a method call `x.m()` in a file where the method's class is in scope (defined or
+ *   imported), the receiver's type unknown; receivers that name a whole module (`z.m()` with
+ *   `import * as z`) are not counted.
+ * - `name`: only the name matches; returned only when no resolved or likely caller exists.
+ */
+export type CallerConfidence = 'resolved' | 'likely' | 'name';
+
+export interface CallerRef {
+  path: string;
+  line: number;
+  column: number;
+  enclosing?: string;
+  confidence: CallerConfidence;
+}
+
+export interface DeprecatedUse {
+  name: string;
+  line: number;
+  column: number;
+  enclosing?: string;
+  confidence: Exclude<CallerConfidence, 'name'>;
+  definition: { path: string; line: number; endLine: number; container?: string };
+}
+
+export interface UpdateResult {
+  status: 'parsed' | 'unchanged' | 'removed' | 'skipped';
+  ms: number;
+}

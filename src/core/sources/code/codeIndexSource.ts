@@ -1,0 +1,62 @@
+import { isTestFile } from '../../cochange/testPairing';
+import type { CodeIndex } from '../../index/codeIndex';
+import type { SourceContext, SuggestionSource } from '../../provider/provider';
+import type { SuggestionItem, SuggestionType } from '../../types';
+
+/** How many callers one suggestion shows at most. */
+const MAX_CALLERS = 30;
+
+/**
+ * Suggestions from the code index: who calls the symbol at the cursor (related code) and which
+ * deprecated definitions the current file uses (warnings).
+ */
+export class CodeIndexSource implements SuggestionSource {
+  readonly name = 'code index';
+  readonly kinds: readonly SuggestionType[] = ['related_code', 'warning'];
+
+  constructor(private readonly index: Pick<CodeIndex, 'callers' | 'deprecatedUsedIn'>) {}
+
+  // Async so that a failing index query reaches the provider as a rejected collect, like any source's.
+  async collect(ctx: SourceContext): Promise<SuggestionItem[]> {
+    const file = ctx.query.currentFile;
+    if (!file) return [];
+    const items: SuggestionItem[] = [];
+    if (ctx.config.enabledKinds.related_code) items.push(...this.callers(ctx, file));
+    if (ctx.config.enabledKinds.warning) items.push(...this.deprecatedUses(file));
+    return items;
+  }
+
+  private callers(ctx: SourceContext, file: string): SuggestionItem[] {
+    const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
+    if (!symbol) return [];
+    const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
+    return this.index.callers({ name: symbol, path: file, line }, MAX_CALLERS).map((c) => {
+      const where = `${c.path}:${c.line}`;
+      // Calls outside any named function: in a test file they sit in test callbacks.
+      const by = c.enclosing ?? (isTestFile(c.path) ? 'test code' : 'top-level code');
+      return {
+        type: 'related_code' as const,
+        title: `${by} — ${where}`,
+        summary: `${by} in ${c.path} calls ${symbol} at line ${c.line}.`,
+        relevanceScore: c.confidence === 'resolved' ? 0.85 : c.confidence === 'likely' ? 0.65 : 0.4,
+        reason: c.confidence === 'resolved' ? `calls ${symbol} (resolved through imports)` : c.confidence === 'likely' ? `probably calls ${symbol} (method of a class in scope)` : `calls something named ${symbol}`,
+        location: { path: c.path, line: c.line },
+        entityId: `caller:${c.path}:${c.enclosing ?? c.line}:${symbol}`,
+        meta: { confidence: c.confidence, enclosing: by },
+      };
+    });
+  }
+
+  private deprecatedUses(file: string): SuggestionItem[] {
+    return this.index.deprecatedUsedIn(file).map((d) => ({
+      type: 'warning' as const,
+      title: `Deprecated: ${d.name} used at line ${d.line}`,
+      summary: `${d.name} is marked @deprecated in ${d.definition.path}:${d.definition.line}; it is called here${d.enclosing ? ` in ${d.enclosing}` : ''}.`,
+      relevanceScore: 0.8,
+      reason: `${d.name} is deprecated (${d.definition.path}:${d.definition.line})`,
+      location: { path: file, line: d.line },
+      entityId: `deprecated:${file}:${d.line}`,
+      meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
+    }));
+  }
+}
