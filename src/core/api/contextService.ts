@@ -9,30 +9,24 @@ import type { SuggestionSource } from '../provider/provider';
 import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { StoreNotice } from '../store/store';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
-import { SubscriptionError, type SubscribeRequest, type Subscription } from '../subscriptions/registry';
+import type { SubscribeRequest, Subscription } from '../subscriptions/registry';
 import { checkWorkspaceFile } from '../subscriptions/workspacePaths';
 import { withTimeout } from '../timeout';
 import type { ContextSuggestion, ProactiveQuery } from '../types';
-import { WatchService, type FiredWatch } from '../watches/watchService';
-import { WatchError, WatchStore, type Watch, type WatchInput } from '../watches/watchStore';
+import type { FiredWatch } from '../watches/watchService';
+import type { Watch, WatchInput } from '../watches/watchStore';
+import { Subscribing, UnknownSubscriptionError } from './subscribing';
+import { Watching } from './watching';
 import { buildChatContext } from './chatContext';
 import { anchorsOf, decisionSearch, FailureLocator, lineHistoryFrom } from './editorSupport';
-import { ContextError, SubscriptionLimitError } from './errors';
-import { fileIsFolder, fileMissing, fileNotYetCreated, noSuchSubscription } from './messages';
+import { ContextError } from './errors';
+import { fileIsFolder, fileNotYetCreated } from './messages';
 import type { ChatContext, ChatContextRequest, DecisionAnchor, DecisionRecord, DecisionSearch, Disposable, FailingTest, FeedbackAction, IndexingProgress, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
-/** How often another process's subscription changes (the extension, the CLI, an MCP server) are looked for. */
-const SHARED_STATE_POLL_MS = 1000;
 const WHY_GIT_TIMEOUT_MS = 5000;
 
-/** Thrown for a subscription id nobody has. */
-export class UnknownSubscriptionError extends ContextError {
-  constructor(readonly id: string) {
-    super('not_found', noSuchSubscription(id, 'mcp'));
-    this.name = 'UnknownSubscriptionError';
-  }
-}
+export { UnknownSubscriptionError };
 
 /**
  * The core's front door: the product's use cases for one workspace root. The extension, the MCP
@@ -41,15 +35,14 @@ export class UnknownSubscriptionError extends ContextError {
 export class ContextService {
   private readonly disposables: (() => void)[] = [];
   private disposed = false;
-  private readonly watchStore: WatchStore;
-  private readonly watching: WatchService;
-  private watchCount: { n: number; at: number } | undefined;
+  private readonly watching: Watching;
+  private readonly subscribing: Subscribing;
   private passes = 0;
   private readonly failures: FailureLocator;
 
   private constructor(private readonly parts: EngineParts) {
-    this.watchStore = new WatchStore(parts.store, parts.clock, () => parts.config().subscriptions.expiryHours * 3600_000);
-    this.watching = new WatchService(parts, this.watchStore);
+    this.watching = new Watching(parts);
+    this.subscribing = new Subscribing(parts);
     this.failures = new FailureLocator(parts);
   }
 
@@ -98,12 +91,12 @@ export class ContextService {
   /** A file of the root changed on disk (root-relative path): re-indexed, and told to every watch. */
   fileChanged(path: string, deleted = false): void {
     this.parts.indexer.fileChanged(path, deleted);
-    if (this.hasWatches()) this.watching.fileChanged(path, deleted);
+    this.watching.fileChanged(path, deleted);
   }
 
   /** Where the user is in the editor, told to every process's watches (an agent's in a terminal too). */
   activity(place: Place): void {
-    if (this.hasWatches()) this.watching.activity({ path: place.file, line: place.line, symbol: place.symbol?.name ?? place.symbolName });
+    this.watching.activity({ path: place.file, line: place.line, symbol: place.symbol?.name ?? place.symbolName });
   }
 
   get indexingProgress(): IndexingProgress | undefined {
@@ -273,50 +266,20 @@ export class ContextService {
     return this.parts.history.related(path, limit);
   }
 
-  // --- subscriptions ---
+  // --- subscriptions (src/core/api/subscribing.ts) ---
 
-  /**
-   * Subscribes (or renews) and previews what the next chat turn gets. Throws
-   * SubscriptionLimitError when the limit is reached and `replaceOldest` is not set.
-   * `requireFile`: refuse a file that does not exist (agents most likely mistyped it).
-   */
-  async subscribe(request: SubscribeRequest, options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {}): Promise<SubscribeOutcome> {
-    const req: SubscribeRequest = { ...request, replaceOldest: options.replaceOldest ?? request.replaceOldest };
-    if (req.kind === 'file' || req.kind === 'lines' || req.kind === 'pattern') {
-      const rel = this.resolvePath(req.target);
-      const st = statSync(join(this.parts.root, rel), { throwIfNoEntry: false });
-      if (st?.isDirectory()) throw new ContextError('invalid', fileIsFolder(rel));
-      if (!st && options.requireFile) throw new ContextError('not_found', fileMissing(rel));
-      req.target = rel;
-    }
-    if (req.kind === 'symbol' && !req.symbol) req.symbol = req.target.split('::').pop();
-    let result;
-    try {
-      result = this.parts.subscriptions.subscribe(req);
-    } catch (err) {
-      if (err instanceof SubscriptionError && err.reason === 'limit') throw new SubscriptionLimitError(this.config.subscriptions.maxActive, this.parts.subscriptions.list()[0]);
-      throw err;
-    }
-    const preview = await this.parts.materializer.materializeOne(result.subscription, { signal: options.signal });
-    return { ...result, preview, limit: { active: this.parts.subscriptions.list().length, max: this.config.subscriptions.maxActive } };
+  subscribe(request: SubscribeRequest, options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {}): Promise<SubscribeOutcome> {
+    return this.subscribing.subscribe(request, options);
   }
 
-  /** Removes one subscription; an unknown id throws UnknownSubscriptionError and changes nothing. */
   unsubscribe(id: string): Subscription {
-    try {
-      return this.parts.subscriptions.unsubscribe(id);
-    } catch (err) {
-      if (err instanceof SubscriptionError && err.reason === 'not_found') throw new UnknownSubscriptionError(id);
-      throw err;
-    }
+    return this.subscribing.unsubscribe(id);
   }
 
-  /** Removes every subscription; returns how many were active. */
   unsubscribeAll(): number {
     return this.parts.subscriptions.unsubscribeAll();
   }
 
-  /** Active subscriptions, oldest first, and the limit. */
   subscriptions(): { list: Subscription[]; max: number } {
     return { list: this.parts.subscriptions.list(), max: this.config.subscriptions.maxActive };
   }
@@ -325,34 +288,16 @@ export class ContextService {
     return this.parts.subscriptions.get(id);
   }
 
-  /** One subscription's current content, without renewing it or changing "changed since last turn". */
-  async readSubscription(id: string, options: { signal?: AbortSignal } = {}): Promise<MaterializedSubscription> {
-    const sub = this.parts.subscriptions.get(id);
-    if (!sub) throw new UnknownSubscriptionError(id);
-    return this.parts.materializer.materializeOne(sub, options);
+  readSubscription(id: string, options: { signal?: AbortSignal } = {}): Promise<MaterializedSubscription> {
+    return this.subscribing.read(id, options);
   }
 
-  /** Every subscription's content as a chat turn would get it; `record: false` previews without renewing. */
   materializeAll(options: { record?: boolean; conversationId?: string; signal?: AbortSignal } = {}): Promise<MaterializedSubscription[]> {
     return this.parts.materializer.materialize(options);
   }
 
-  /**
-   * Fires when subscriptions are added, removed or replaced, by this process or another one on the
-   * same workspace (noticed by a cheap look at the shared store every second).
-   */
   onDidChangeSubscriptions(listener: () => void): Disposable {
-    const own = this.parts.subscriptions.onDidChange(() => listener());
-    let last = this.subscriptionFingerprint();
-    const timer = setInterval(() => {
-      const now = this.subscriptionFingerprint();
-      if (now !== last) {
-        last = now;
-        listener();
-      }
-    }, SHARED_STATE_POLL_MS);
-    timer.unref?.();
-    return { dispose: () => (own.dispose(), clearInterval(timer)) };
+    return this.subscribing.onDidChange(listener);
   }
 
   // --- chat ---
@@ -410,88 +355,46 @@ export class ContextService {
     return r.ok ? r.stdout : '';
   }
 
-  // --- watches ---
+  // --- watches (src/core/api/watching.ts) ---
 
-  /** Adds a watch (or renews the same one); throws WatchError for bad input or when 20 are active. */
   watch(input: WatchInput): { watch: Watch; renewed: boolean } {
-    const r = this.watchStore.add(input);
-    this.watchCount = undefined;
-    this.watching.announceWatchesChanged();
-    return r;
+    return this.watching.add(input);
   }
 
-  /** Stops a watch; an unknown id throws WatchError and changes nothing. */
   unwatch(id: string): Watch {
-    const w = this.watchStore.remove(id);
-    this.watchCount = undefined;
-    this.watching.announceWatchesChanged();
-    return w;
+    return this.watching.remove(id);
   }
 
   unwatchAll(): number {
-    const n = this.watchStore.removeAll();
-    this.watchCount = undefined;
-    if (n) this.watching.announceWatchesChanged();
-    return n;
+    return this.watching.removeAll();
   }
 
-  /** Active watches, oldest first. */
   watches(): Watch[] {
-    return this.watchStore.list();
+    return this.watching.list();
   }
 
-  /** One watch and its newest firing; reading it renews it (someone still follows it). */
   readWatch(id: string): { watch: Watch; latest?: FiredWatch } {
-    const watch = this.watchStore.get(id);
-    if (!watch) throw new WatchError('not_found', `No watch has the id “${id}”.`);
-    this.watchStore.renew(id);
-    const latest = this.watchStore.latestFiring(id);
-    return { watch, latest: latest ? { ...latest, watch } : undefined };
+    return this.watching.read(id);
   }
 
-  /** A watch's newest firing, without renewing the watch (for showing it, not following it). */
   latestFiring(id: string): FiredWatch | undefined {
-    const watch = this.watchStore.get(id);
-    const latest = watch ? this.watchStore.latestFiring(id) : undefined;
-    return watch && latest ? { ...latest, watch } : undefined;
+    return this.watching.latestFiring(id);
   }
 
-  /** Firings after a cursor (0 for all kept), oldest first, and the cursor to pass next time. */
   firingsSince(cursor: number, options: { watchIds?: readonly string[]; limit?: number } = {}): { firings: FiredWatch[]; cursor: number } {
-    const byId = new Map(this.watchStore.list().map((w) => [w.id, w]));
-    const firings = this.watchStore.firingsSince(cursor, options).flatMap((f) => {
-      const watch = byId.get(f.watchId);
-      return watch ? [{ ...f, watch }] : [];
-    });
-    return { firings, cursor: Math.max(cursor, this.watchStore.lastSeq()) };
+    return this.watching.firingsSince(cursor, options);
   }
 
-  /**
-   * Evaluates watches in this process from now on: events any process publishes (file changes,
-   * editor activity) fire matching watches, each firing stored once and announced to all.
-   */
   startWatching(): void {
     this.watching.start();
   }
 
-  /** A watch fired (in this process or another), once this process started watching. */
   onDidFireWatch(listener: (f: FiredWatch) => void): Disposable {
     return this.watching.onDidFire(listener);
   }
 
-  /** Watches were added, removed or renewed, here or in another process. */
   onDidChangeWatches(listener: () => void): Disposable {
-    return this.watching.onDidChangeWatches(() => {
-      this.watchCount = undefined;
-      listener();
-    });
-  }
-
-  /** Whether any watch is active, looked up at most once a second (publishing costs a write). */
-  private hasWatches(): boolean {
-    const now = Date.now();
-    if (!this.watchCount || now - this.watchCount.at > 1000) this.watchCount = { n: this.safe(() => this.watchStore.list().length, 0), at: now };
-    return this.watchCount.n > 0;
+    return this.watching.onDidChange(listener);
   }
 
   // --- lifecycle ---
@@ -521,18 +424,6 @@ export class ContextService {
     } catch (err) {
       this.parts.logger.warn(`Could not re-read decision records: ${(err as Error).message}`);
     }
-  }
-
-  private subscriptionFingerprint(): string {
-    return this.safe(
-      () =>
-        this.parts.subscriptions
-          .list()
-          .map((s) => s.id)
-          .sort()
-          .join(','),
-      '',
-    );
   }
 
   private safe<T>(fn: () => T, fallback: T): T {
