@@ -118,7 +118,7 @@ suite('language-model tools', () => {
       });
     await refused('subscribe_file', {}, /needs "path"/);
     await refused('subscribe_file', { path: 'src/a.ts', startLine: 9, endLine: 3 }, /endLine \(3\) is before startLine \(9\)/);
-    await refused('subscribe_file', { path: 'src/a.ts', pattern: '([' }, /not a valid regular expression/);
+    await refused('subscribe_file', { path: 'src/a.ts', pattern: '([' }, /"pattern" cannot be used: Invalid regular expression \/\(\[\/: Unterminated character class/);
     await refused('subscribe_file', { path: '../outside.ts' }, /outside the workspace/);
     await refused('subscribe_memory', { query: ' ' }, /needs "query"/);
     await refused('unsubscribe', { id: 'nosuchid' }, /No subscription has the id “nosuchid”/);

@@ -37,7 +37,10 @@ export function compileUserPattern(source: string, flags = ''): UserPattern {
   try {
     new RegExp(source, flags);
   } catch (err) {
-    throw new UserPatternError('invalid', `Invalid regular expression ${shown}: ${(err as Error).message}`);
+    // The engine's message repeats the pattern ("Invalid regular expression: /x/: why"): keep the why.
+    const message = (err as Error).message;
+    const why = message.startsWith('Invalid regular expression: ') ? message.slice(message.lastIndexOf(': ') + 2) : message;
+    throw new UserPatternError('invalid', `Invalid regular expression ${shown}: ${why}`);
   }
   const unsupported = unsupportedSyntax(source);
   if (unsupported) throw new UserPatternError('unsupported', `The regular expression ${shown} uses ${unsupported}, which patterns cannot use: they run on a linear-time engine so that no pattern can hang. Rewrite it without ${unsupported}.`);
