@@ -3,6 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import { runBench } from '../measure/bench/bench';
 import { Engine } from '../core/engine';
 import { runCochangeEval } from '../measure/eval/cochangeEval';
+import { runDecisionsEvalCommand } from './evalDecisions';
 import { EngineBackend } from '../mcp/engineBackend';
 import { runStdioServer } from '../mcp/server';
 import { toRelative } from '../core/paths';
@@ -62,6 +63,7 @@ const index: CliCommand = {
           `schema      durable v${stats.schema.durable}, index v${stats.schema.index}`,
           `code        ${work.index.files} files (${work.index.parsed} parsed, ${work.index.skipped} unchanged), ${work.index.symbols} definitions, ${work.index.calls} calls, ${work.index.imports} imports in ${(work.index.ms / 1000).toFixed(2)} s${work.index.capped ? ` — capped at ${work.index.capped.limit} (${work.index.capped.reason})` : ''}`,
           ...work.sources.map((s) => `${s.name.padEnd(12)}${s.entries} entries from ${s.files} files`),
+          ...work.decisionFolders.map((f) => `  ${f.path}: ${f.records} records`),
           `durable     ${stats.durableBytes} bytes`,
           `index db    ${stats.indexBytes} bytes`,
         ].join('\n'),
@@ -287,17 +289,20 @@ const mcp: CliCommand = {
 
 const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'evaluate related-files ranking against git history (eval cochange)',
-  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--json]',
+  summary: 'evaluate related-files ranking (eval cochange) or decision linking against labels (eval decisions)',
+  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--json] | eval decisions --root R --labels FILE [--json]',
   description:
     'Replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent. Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run.',
   flags: {
     replay: { type: 'number', value: 'N', description: 'commits to replay (default 300)' },
     window: { type: 'number', value: 'N', description: 'commits before each one that the model learns from (default 2000)' },
     seed: { type: 'number', value: 'N', description: 'seed for choosing the query file (default 42)' },
+    labels: { type: 'string', value: 'FILE', description: 'label file for eval decisions' },
   },
   async run(args) {
-    if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange'");
+    if (args.positionals[0] === 'decisions' && args.positionals.length === 1) return runDecisionsEvalCommand(args);
+    if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange' or 'eval decisions'");
+    if (args.flags.labels !== undefined) throw new UsageError('--labels is for eval decisions, not eval cochange');
     for (const f of ['replay', 'window'] as const) {
       const v = args.flags[f];
       if (v !== undefined && (!Number.isInteger(v) || (v as number) < 1)) throw new UsageError(`--${f} must be a positive whole number`);

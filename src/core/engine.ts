@@ -122,8 +122,9 @@ export class Engine {
     const ctx = { root, store, config: cfg, logger, now: clock };
     this.index = new CodeIndex(store, root, cfg, logger);
     this.decisions = new DecisionSource(ctx);
+    this.decisions.setCodeVocabulary({ vocabularyOf: (path) => this.index.vocabularyOf(path), vocabularyByFile: () => this.index.vocabularyByFile() });
     this.reports = new TestReportSource(ctx);
-    this.docs = new DocsSource(ctx);
+    this.docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => this.decisions.isRecord(path) });
     this.signalSources = [this.decisions, this.reports, this.docs];
     const importsOf = (file: string) => this.safe(() => this.index.importsOf(file), []);
     this.sources.push(fromSignalSource(this.decisions, ['decision', 'warning'], importsOf));
@@ -284,13 +285,14 @@ export class Engine {
   }
 
   /** Refreshes everything in the foreground (CLI, MCP start-up) and says what was done. */
-  async refreshAll(signal?: AbortSignal): Promise<{ sources: { name: string; entries: number; files: number }[]; sourcesMs: number; index: BuildStats; history: MineResult }> {
+  async refreshAll(signal?: AbortSignal): Promise<{ sources: { name: string; entries: number; files: number }[]; sourcesMs: number; index: BuildStats; history: MineResult; decisionFolders: { path: string; records: number }[] }> {
     const t0 = performance.now();
     const sources = await this.refreshSources(signal);
     const sourcesMs = performance.now() - t0;
     const index = await this.buildIndex(signal);
     const history = await this.mineHistory(signal);
-    return { sources, sourcesMs, index, history };
+    const decisionFolders = this.decisions.whereLooked().folders.map((f) => ({ path: f.path, records: f.records }));
+    return { sources, sourcesMs, index, history, decisionFolders };
   }
 
   /** Files related to this one (co-change, imports, tests), strongest first. */
@@ -357,6 +359,7 @@ export class Engine {
       this.progress = undefined;
       // The history sources may have listed the files while the index was still filling up.
       this.history.invalidate();
+      this.decisions.codeChanged(true);
       this.indexingEmitter.fire(undefined);
     }
   }
@@ -373,10 +376,11 @@ export class Engine {
       } catch (err) {
         this.logger.debug(`Could not re-index ${path}: ${(err as Error).message}`);
       }
-      if (/\.(md|markdown|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir')) sourcesChanged = true;
+      if (/\.(md|mdx|markdown|rst|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml')) sourcesChanged = true;
     }
     // Asked between the change and now, the history sources may have read the old list of files.
     for (const [path] of batch) this.history.invalidate(path);
+    this.decisions.codeChanged();
     if (sourcesChanged) await this.refreshSources();
     this.dataEmitter.fire(batch.map(([p]) => p));
   }
@@ -426,22 +430,13 @@ export class Engine {
     };
   }
 
-  /** Plain term-overlap search over decision records, for memory subscriptions. */
+  /** Decision records matching free text (the decisions source's own text model), for memory subscriptions. */
   searchDecisions(query: string, limit: number): { title: string; path: string; snippet: string }[] {
-    const terms = (query.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).slice(0, 20);
-    if (terms.length === 0) return [];
-    return this.decisions
-      .list()
-      .map((d) => {
-        const title = d.title.toLowerCase();
-        const body = d.body.toLowerCase();
-        const score = terms.reduce((n, t) => n + (title.includes(t) ? 3 : 0) + (body.includes(t) ? 1 : 0), 0);
-        return { d, score };
-      })
-      .filter((x) => x.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit)
-      .map(({ d }) => ({ title: `ADR ${d.label}: ${d.title} (${d.status})`, path: d.path, snippet: d.body.replace(/\s+/g, ' ').slice(0, 400) }));
+    return this.decisions.search(query, limit).map((d) => ({
+      title: d.number !== undefined ? `ADR ${d.label}: ${d.title} (${d.status})` : `ADR: ${d.title} (${d.status})`,
+      path: d.path,
+      snippet: d.body.replace(/\s+/g, ' ').slice(0, 400),
+    }));
   }
 
   private locateSymbol(path: string, name: string): { path: string; startLine: number; endLine: number } | undefined {

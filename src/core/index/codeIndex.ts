@@ -399,6 +399,36 @@ export class CodeIndex {
       .slice(0, limit);
   }
 
+  /**
+   * What a file is about in words: the names it defines, the names it calls, and the specifiers of
+   * imports that leave the workspace (packages such as `swr`, `knex`, `@emotion/react`).
+   */
+  vocabularyOf(path: string): { definitions: string[]; calls: string[]; packages: string[] } | undefined {
+    const rel = this.rel(path);
+    if (rel === undefined) return undefined;
+    const rows = all<{ k: string; n: string }>(
+      this.db,
+      "WITH f AS (SELECT id FROM files WHERE path = ?) SELECT 'f' AS k, '' AS n FROM f " +
+        "UNION ALL SELECT 'd', s.name FROM symbols s, f WHERE s.file = f.id " +
+        "UNION ALL SELECT 'c', c.name FROM calls c, f WHERE c.file = f.id " +
+        "UNION ALL SELECT 'p', i.spec FROM imports i, f WHERE i.file = f.id AND i.resolved IS NULL",
+      [rel],
+    );
+    if (!rows.length) return undefined;
+    const sets = { d: new Set<string>(), c: new Set<string>(), p: new Set<string>() };
+    for (const r of rows) if (r.k !== 'f') sets[r.k as 'd' | 'c' | 'p'].add(r.n);
+    return { definitions: [...sets.d], calls: [...sets.c], packages: [...sets.p] };
+  }
+
+  /** Every indexed file with the names it defines and the packages it imports, for word statistics over the workspace. */
+  vocabularyByFile(): { path: string; names: string; packages: string }[] {
+    return all<{ path: string; names: string | null; packages: string | null }>(
+      this.db,
+      "SELECT f.path AS path, (SELECT group_concat(s.name, ' ') FROM symbols s WHERE s.file = f.id) AS names, " +
+        "(SELECT group_concat(i.spec, ' ') FROM imports i WHERE i.file = f.id AND i.resolved IS NULL) AS packages FROM files f",
+    ).map((r) => ({ path: r.path, names: r.names ?? '', packages: r.packages ?? '' }));
+  }
+
   /** Workspace files this file imports. */
   importsOf(path: string): string[] {
     const rel = this.rel(path);

@@ -6,7 +6,7 @@ import type { Store } from '../store/store';
 import { all, one } from '../store/sqlite';
 import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatus, SuggestionType } from '../types';
 import { SUGGESTION_TYPES } from '../types';
-import { feedbackFactor, perKindCap, scoreItem } from './scoring';
+import { feedbackFactor, passesFloor, perKindCap, scoreItem } from './scoring';
 
 /** What a source needs to know about the code at the cursor. */
 export interface SourceContext {
@@ -117,7 +117,7 @@ export class ProactiveContextProvider {
     const contextKey = contextKeyOf(q);
     const dismissed = this.dismissedFor(contextKey);
     const factors = this.feedbackFactors();
-    const candidates = results.flat().filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId));
+    const candidates = results.flat().filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId) && passesFloor(i));
     const ranked = this.rank(candidates, q, now, factors, config);
 
     for (const item of ranked) {

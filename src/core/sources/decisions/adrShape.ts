@@ -1,0 +1,55 @@
+import { atxHeading, linesOf, parseFrontMatter } from '../docs/markdown';
+
+/** What a file's name and first lines say about whether it is a decision record. */
+export interface AdrShape {
+  /** `0003-use-x.md`, `adr-12-x.md`, `20200924-x.md`. */
+  numbered: boolean;
+  /** Record signals found: a status field or line, Context / Decision / Consequences / Considered Options headings. */
+  content: number;
+  /** Front matter with a `title:`. */
+  titled: boolean;
+}
+
+const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
+const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}status[ \t]*[*:]{0,3}[ \t]*:/i;
+const RECORD_HEADINGS: readonly (readonly string[])[] = [
+  ['status'],
+  ['context', 'context and problem statement', 'background', 'problem', 'problem statement'],
+  ['decision', 'decision outcome', 'the decision', 'decisions'],
+  ['consequences', 'positive consequences', 'negative consequences', 'implications'],
+  ['considered options', 'options', 'decision drivers', 'alternatives', 'alternatives considered'],
+];
+
+/** Tells how much a file looks like a decision record from its name and the start of its text. */
+export function adrShapeOf(fileName: string, head: string): AdrShape {
+  const fm = parseFrontMatter(head);
+  const found = new Set<number>();
+  if (fm && typeof fm.data.status === 'string') found.add(0);
+  const lines = linesOf(fm ? fm.body : head);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (i < 40 && STATUS_LINE.test(line)) found.add(0);
+    const heading = headingText(line, lines[i + 1]);
+    if (heading === undefined) continue;
+    const h = heading.toLowerCase();
+    RECORD_HEADINGS.forEach((names, k) => {
+      if (names.includes(h)) found.add(k);
+    });
+  }
+  return { numbered: NUMBERED_NAME.test(fileName), content: found.size, titled: !!fm && typeof fm.data.title === 'string' };
+}
+
+/** The text of a markdown ATX heading, an underlined (setext / reStructuredText) title, or a bold line. */
+function headingText(line: string, next: string | undefined): string | undefined {
+  const atx = atxHeading(line);
+  if (atx) return clean(atx.text);
+  const t = line.trim();
+  if (!t) return undefined;
+  if (next !== undefined && /^([=\-~^"'`#*+:._])\1{2,}[ \t]*$/.test(next)) return clean(t);
+  if (t.startsWith('**') && t.endsWith('**') && t.length > 4) return clean(t.slice(2, -2));
+  return undefined;
+}
+
+function clean(heading: string): string {
+  return heading.replace(/[:*]+$/, '').trim();
+}
