@@ -12,7 +12,7 @@ import { adrShapeOf, type AdrShape } from './adrShape';
 export type FolderReason = 'adr-dir' | 'log4brains' | 'setting' | 'name' | 'shape';
 
 export interface DecisionFolder {
-  /** Root-relative, no trailing slash. */
+  /** Root-relative, no trailing slash; `.` for the root itself. */
   path: string;
   reason: FolderReason;
   records: number;
@@ -96,14 +96,18 @@ export function isDecisionFolderName(name: string): boolean {
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
-  return words.some((w) => w === 'adr' || w === 'adrs' || w === 'decisions' || w === 'decision' || w === 'madr');
+  // `decisionrecords`, `architecturedecisions`: names written as one word still say it.
+  return words.some((w) => w === 'adr' || w === 'adrs' || w === 'madr' || w.includes('decision'));
 }
 
 /** Names that are never decision records themselves. */
 export function isAdrCandidateName(name: string, folderName?: string): boolean {
   if (!RECORD_FILE.test(name)) return false;
   const stem = name.replace(/\.[^.]+$/, '').toLowerCase();
-  if (NOT_RECORD_STEMS.has(stem) || stem.includes('template')) return false;
+  if (NOT_RECORD_STEMS.has(stem)) return false;
+  // `template.md`, `adr-template.md`, `NNNN-adr-template.md`: but `0014-use-a-template-engine.md` is a record.
+  const words = stem.split(/[^a-z0-9]+/);
+  if (words.includes('template') && !words.some((w) => /^\d+$/.test(w) && /[1-9]/.test(w))) return false;
   // `ADRs/ADRs.md`, `decisions/decisions.md`: the folder's own index.
   if (folderName && stem === folderName.toLowerCase()) return false;
   return true;
@@ -193,9 +197,10 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     if (records) folders.push({ path: folder, reason: 'name', records });
   }
 
-  // 4. Other folders with two or more ADR-shaped files.
+  // 4. Other folders with two or more ADR-shaped files, unless a tool's configuration already says where records are.
   let sniffed = 0;
-  for (const [dir, paths] of unnamed.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  const toolConfigured = folders.some((f) => f.reason === 'adr-dir' || f.reason === 'log4brains');
+  for (const [dir, paths] of toolConfigured ? [] : unnamed.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const name = dir.slice(dir.lastIndexOf('/') + 1);
     const candidates = paths.filter((p) => isAdrCandidateName(p.slice(p.lastIndexOf('/') + 1), name)).sort();
     if (candidates.length < 2) continue;
@@ -207,11 +212,13 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     const shapes = candidates.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }));
     if (!isDecisionFolderByShape(dir, shapes.map((s) => s.shape))) continue;
     const parts = dir ? dir.split('/') : [];
+    // Front matter with a title is a record's only sign in some layouts; it counts where most files are records.
+    const mostlyRecords = shapes.filter((s) => s.shape.numbered || s.shape.content >= 2).length * 2 >= shapes.length;
     let records = 0;
     for (const { path, shape } of shapes) {
-      if (shape.numbered || shape.content >= 2 || shape.titled) if (take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
+      if (shape.numbered || shape.content >= 2 || (shape.titled && mostlyRecords)) if (take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
     }
-    if (records) folders.push({ path: dir, reason: 'shape', records });
+    if (records) folders.push({ path: dir || '.', reason: 'shape', records });
   }
 
   return {
@@ -223,15 +230,15 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
 }
 
 /**
- * A folder that is not named for decisions counts when two or more of its files are shaped like
- * records. Numbered names alone also fit chapters of a guide, so a folder of only numbered files
- * needs one file with record content too, or `architecture` in its path.
+ * A folder that is not named for decisions counts when two or more of its files, and a fair share
+ * of them, are shaped like records. Numbered names alone also fit chapters of a guide, so a folder
+ * of numbered files needs one file with record content too, or `architecture` in its path.
  */
 function isDecisionFolderByShape(dir: string, shapes: readonly AdrShape[]): boolean {
   const content = shapes.filter((s) => s.content >= 2).length;
   const numbered = shapes.filter((s) => s.numbered).length;
-  if (content >= 2) return true;
-  if (numbered >= 2 && (content >= 1 || termsOf(dir).includes('architectur'))) return true;
+  if (content >= 2 && content * 3 >= shapes.length) return true;
+  if (numbered >= 2 && numbered * 2 >= shapes.length && (content >= 1 || termsOf(dir).includes('architectur'))) return true;
   return false;
 }
 

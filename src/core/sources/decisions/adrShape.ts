@@ -1,4 +1,5 @@
 import { atxHeading, linesOf, parseFrontMatter } from '../docs/markdown';
+import { classifyStatus } from './adrParser';
 
 /** What a file's name and first lines say about whether it is a decision record. */
 export interface AdrShape {
@@ -24,11 +25,12 @@ const RECORD_HEADINGS: readonly (readonly string[])[] = [
 export function adrShapeOf(fileName: string, head: string): AdrShape {
   const fm = parseFrontMatter(head);
   const found = new Set<number>();
-  if (fm && typeof fm.data.status === 'string') found.add(0);
+  // A status field counts when it holds a record's status: doc sites also say `status: beta`.
+  if (fm && typeof fm.data.status === 'string' && classifyStatus(fm.data.status) !== 'unknown') found.add(0);
   const lines = linesOf(fm ? fm.body : head);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (i < 40 && STATUS_LINE.test(line)) found.add(0);
+    if (i < 40 && STATUS_LINE.test(line) && classifyStatus(line.slice(line.indexOf(':') + 1)) !== 'unknown') found.add(0);
     const heading = headingText(line, lines[i + 1]);
     if (heading === undefined) continue;
     const h = heading.toLowerCase();

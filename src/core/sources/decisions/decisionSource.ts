@@ -29,6 +29,8 @@ export interface CodeVocabulary {
 
 /** An explicit link this strong to a retired record becomes a warning. */
 const STRONG = 0.6;
+/** A record linked less than this share of the best record's strength is not shown. */
+const RELATIVE_FLOOR = 0.65;
 /** Share of the second-best kind of link added to the best one. */
 const EVIDENCE_BONUS = 0.15;
 /** Most text a file contributes words from. */
@@ -219,7 +221,9 @@ export class DecisionSource implements SignalSource {
       put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line));
     }
     for (const i of items) put(i);
-    return [...out.values()].sort((a, b) => b.relevanceScore - a.relevanceScore);
+    // Records far weaker than the best one here are noise beside it: an empty line is better.
+    const best = Math.max(0, ...[...out.values()].filter((i) => i.type === 'decision' && i.meta?.status !== 'note').map((i) => i.relevanceScore));
+    return [...out.values()].filter((i) => i.type !== 'decision' || i.relevanceScore >= best * RELATIVE_FLOOR).sort((a, b) => b.relevanceScore - a.relevanceScore);
   }
 
   /** Records matching free text, best first (memory subscriptions and searches). */
@@ -253,7 +257,7 @@ export class DecisionSource implements SignalSource {
     const folder = this.pickWriteFolder();
     const format = this.detectFormat(folder);
     const name = writeAdrFile(join(this.root, folder), input, format, this.now());
-    const path = `${folder}/${name}`;
+    const path = folder && folder !== '.' ? `${folder}/${name}` : name;
     this.logger.info(`Recorded decision ${path}`);
     await this.refresh();
     return path;
