@@ -154,9 +154,12 @@ describe('DecisionSource', () => {
       assert.ok(items[0].relevanceScore < 0.74 && items[0].relevanceScore >= 0.3, String(items[0].relevanceScore));
     });
 
-    it('leaves out a record that only mentions words of the symbol in passing', () => {
-      // ADR 0004 says "eventually consistent" and "Balances" in its last line, nothing more.
-      assert.deepEqual(source.query({ file: 'src/report/summary.ts', symbol: 'consistentBalances' }), []);
+    it('falls back to the words of the symbol in a record body, weakly and below explicit links', () => {
+      // ADR 0004 says "Balances are eventually consistent" in its last line.
+      const items = source.query({ file: 'src/report/summary.ts', symbol: 'consistentBalances' });
+      assert.equal(items[0]?.location.adr, '0004');
+      assert.equal(items[0].reason, 'ADR 0004: it talks about consistent, balances (from the symbol at the cursor)');
+      assert.ok(items[0].relevanceScore < 0.5 && items[0].relevanceScore >= 0.3, String(items[0].relevanceScore));
     });
 
     it('returns nothing for unrelated code', () => {

@@ -105,4 +105,28 @@ describe('DocsSource', () => {
     const sections = sectionsOf('x.md', '# Title\n\n```sh\n# not a heading\n```\n\n## Real\n\ntext\n');
     assert.deepEqual(sections.map((s) => s.heading), ['Title', 'Real']);
   });
+
+  it('shows a release-notes section only when it names the file or the symbol', async () => {
+    writeFileSync(
+      join(ws.root, 'CHANGELOG.md'),
+      '# Changelog\n\n## [7.1.0]\n\n### Bug Fixes\n\n- hooks: features load again after a refresh\n- billing: invoices round half up\n\n## [7.0.0]\n\n### Bug Fixes\n\n- `useFeatures` keeps the last value\n\n### Features\n\n- src/hooks/useFlags.ts reads flags\n',
+    );
+    await source.refresh();
+    const release = (file: string, symbol?: string) => source.query({ file, symbol }).filter((i) => i.location.path === 'CHANGELOG.md');
+    assert.deepEqual(release('src/hooks/useSegments.ts'), [], 'words of the folder are not enough');
+    assert.deepEqual(release('src/billing/invoices.ts'), [], 'nor words of the name');
+    assert.deepEqual(release('src/hooks/useFeatures.ts', 'useFeatures').map((i) => i.title), ['[7.0.0] › Bug Fixes — CHANGELOG.md']);
+    assert.deepEqual(release('src/hooks/useFlags.ts').map((i) => i.reason), ['CHANGELOG.md § Features mentions src/hooks/useFlags.ts']);
+  });
+
+  it('matches headings by whole names, never by a fragment of the file name', async () => {
+    mkdirSync(join(ws.root, 'docs/design'), { recursive: true });
+    writeFileSync(join(ws.root, 'docs/design/state.md'), '# State\n\n## Context\n\nThe config context is read once at start.\n\n## Config context\n\nHolds the static settings of the page.\n');
+    await source.refresh();
+    const items = source.query({ file: 'src/components/ConfigContext.tsx' });
+    const titled = items.find((i) => i.entityId === 'doc:docs/design/state.md#config-context');
+    assert.ok(titled, 'the section titled after the whole name is shown');
+    assert.match(titled.reason, /is titled after/);
+    assert.ok(!items.some((i) => i.entityId === 'doc:docs/design/state.md#context'), 'the "Context" section shares one word of two');
+  });
 });

@@ -12,7 +12,8 @@ export interface AdrShape {
 }
 
 const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
-const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}status[ \t]*[*:]{0,3}[ \t]*:/i;
+/** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
+const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}status(?:\*\*)?[ \t]*:/i;
 const RECORD_HEADINGS: readonly (readonly string[])[] = [
   ['status'],
   ['context', 'context and problem statement', 'background', 'problem', 'problem statement'],
@@ -53,5 +54,7 @@ function headingText(line: string, next: string | undefined): string | undefined
 }
 
 function clean(heading: string): string {
-  return heading.replace(/[:*]+$/, '').trim();
+  let end = heading.length;
+  while (end > 0 && (heading[end - 1] === ':' || heading[end - 1] === '*')) end--;
+  return heading.slice(0, end).trim();
 }

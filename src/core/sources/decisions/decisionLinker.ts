@@ -30,15 +30,15 @@ export const MAX_LEXICAL = 0.78;
 /** Below this, a text link is not worth showing. */
 export const LEXICAL_FLOOR = 0.3;
 /** Title weight (idf × rarity summed) from which a fully matched title gets its whole bonus. */
-const TITLE_WEIGHT_FULL = 1.5;
+const TITLE_WEIGHT_FULL = 0.57;
 /** BM25 score at which the text part of a link is two thirds of the way up. */
-const SCORE_SCALE = 6;
+const SCORE_SCALE = 2.3;
 /** Words a source sees per record body: enough for any record, bounded for huge ones. */
 const MAX_BODY_TERMS = 20000;
 /** Words taken from a file's plain text: its most telling ones only, so a long file does not match everything a little. */
 const MAX_TEXT_TERMS = 30;
 /** Most that a file's plain-text words add to a record's score together: they support, they do not decide. */
-const TEXT_CAP = 3;
+const TEXT_CAP = 1.15;
 /** Headings every record of a template has: they say nothing about its topic. */
 const TEMPLATE_HEADINGS = new Set([
   'status', 'context', 'decision', 'decisions', 'consequences', 'background', 'problem', 'problem statement', 'context and problem statement',
@@ -95,6 +95,7 @@ export class DecisionLinker {
         for (const t of [...title, ...headings, ...body]) words.add(t);
         return { key: r.path, fields: { title: { terms: title, weight: FIELDS.title }, headings: { terms: headings, weight: FIELDS.headings }, body: { terms: body, weight: FIELDS.body } } };
       }),
+      true,
     );
     this.vocabulary = [...words].sort();
     this.computeScopes(records);

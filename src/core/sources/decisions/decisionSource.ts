@@ -216,7 +216,7 @@ export class DecisionSource implements SignalSource {
         if (successor) put(decisionItem(successor, h.score * 0.95, `supersedes ${nameOf(adr)}; ${h.reason}`, h.kind));
         continue;
       }
-      const factor = retired ? 0.4 : adr.status === 'rejected' ? 0.6 : adr.status === 'proposed' || adr.status === 'unknown' ? 0.9 : 1;
+      const factor = retired ? 0.4 : adr.status === 'rejected' ? 0.6 : adr.status === 'proposed' ? 0.9 : 1;
       if (h.score * factor < kindFloor.decision) continue;
       put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line));
     }

@@ -73,13 +73,13 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   const v = input.vocabulary;
   if (v) {
     for (const name of v.definitions) for (const t of termsOf(name)) add(t, 'definition');
-    for (const name of v.calls) for (const t of termsOf(name)) add(t, 'call');
+    for (const name of v.calls) for (const t of termsOf(name, false)) add(t, 'call');
     for (const spec of v.packages) for (const t of packageTerms(spec)) add(t, 'import');
   }
   if (input.text) {
     const text = input.text.length > MAX_TEXT ? input.text.slice(0, MAX_TEXT) : input.text;
-    if (input.symbolLine !== undefined) for (const t of termsOf(docCommentAt(text, input.symbolLine))) add(t, 'comment');
-    for (const t of termsOf(withoutUrls(text))) add(t, 'text');
+    if (input.symbolLine !== undefined) for (const t of termsOf(docCommentAt(text, input.symbolLine), false)) add(t, 'comment');
+    for (const t of termsOf(withoutUrls(text), false)) add(t, 'text');
   }
   const terms = new Map<string, number>();
   const sources = new Map<string, TermSource>();

@@ -235,25 +235,34 @@ export class DocsSource implements SignalSource {
     const why = new Map<string, string>();
     const put = (words: string[], weight: number, from: string) => {
       for (const t of words) {
-        if (GENERIC_NAMES.has(t) || (query.get(t) ?? 0) >= weight) continue;
+        if ((query.get(t) ?? 0) >= weight) continue;
         query.set(t, weight);
         why.set(t, from);
       }
     };
-    if (parts.length >= 2) put(termsOf(parts[parts.length - 2]), 0.8, "this file's folder");
-    put(termsOf(stem), 1, "this module's name");
-    if (symbol) put(termsOf(symbol), 1, 'the symbol at the cursor');
+    // A heading is about the file when it holds a whole name: all words of the folder, of the module or of the symbol.
+    const names: string[][] = [];
+    const unit = (words: string[], weight: number, from: string) => {
+      // A name that is one generic word (`index`, `utils`, `src`) says nothing; `ConfigContext` does.
+      if (!words.length || (words.length === 1 && GENERIC_NAMES.has(words[0]))) return;
+      put(words, weight, from);
+      names.push(words);
+    };
+    if (parts.length >= 2) unit(termsOf(parts[parts.length - 2]), 0.8, "this file's folder");
+    unit(termsOf(stem), 1, "this module's name");
+    if (symbol) unit(termsOf(symbol), 1, 'the symbol at the cursor');
     if (!query.size) return;
     const surface = new Map<string, string>();
     surfaceWords(`${parts[parts.length - 2] ?? ''} ${stem} ${symbol ?? ''}`, surface);
     for (const h of this.text.search(query, undefined, this.limit)) {
-      // Every word of the query that is in the heading counts; a body mention alone stays weak.
+      const heading = new Set(h.key.headingTerms);
+      // "Context" is not titled after ConfigContext.tsx: one word of a two-word name is a fragment.
+      const titled = heading.size > 0 && [...heading].every((t) => query.has(t)) && names.some((n) => n.every((t) => heading.has(t)));
       const text = 1 - Math.exp(-h.score / 4);
-      const strength = Math.min(MAX_TEXT, 0.22 + 0.2 * text + 0.2 * h.titleCoverage);
+      const strength = Math.min(MAX_TEXT, 0.22 + 0.16 * text + (titled ? 0.18 : 0));
       const words = h.matched.slice(0, 3);
       const from = [...new Set(words.map((w) => why.get(w)))].join(', ');
       const shown = words.map((w) => surface.get(w) ?? w);
-      const titled = h.titleCoverage >= 0.5;
       add(h.key, strength, `${label(h.key)} ${titled ? 'is titled after' : 'talks about'} ${shown.join(', ')} (${from})`);
     }
   }

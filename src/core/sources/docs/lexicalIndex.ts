@@ -38,11 +38,16 @@ export class LexicalIndex<K> {
   private readonly postings = new Map<string, Posting[]>();
   private readonly titleTerms: string[][] = [];
 
+  private readonly idfScale: number;
+
   /**
    * @param docs each document's fields; the field named `title` also feeds title coverage.
+   * @param normalizeIdf divide idf by that of a word only one document has, so that scores of a
+   *   collection of 5 documents and one of 50 read on the same scale.
    */
-  constructor(docs: Iterable<{ key: K; fields: Record<string, LexicalField> }>) {
+  constructor(docs: Iterable<{ key: K; fields: Record<string, LexicalField> }>, normalizeIdf = false) {
     const list = [...docs];
+    this.idfScale = normalizeIdf && list.length ? 1 / Math.log(1 + (list.length - 0.5) / 1.5) : 1;
     const avg = new Map<string, number>();
     for (const d of list) for (const [name, f] of Object.entries(d.fields)) avg.set(name, (avg.get(name) ?? 0) + f.terms.length / Math.max(1, list.length));
     list.forEach((d, doc) => {
@@ -78,10 +83,10 @@ export class LexicalIndex<K> {
     return this.postings.get(term)?.length ?? 0;
   }
 
-  /** BM25 inverse document frequency of a term over this index (always positive). */
+  /** BM25 inverse document frequency of a term over this index (always positive; at most 1 when normalized). */
   idf(term: string): number {
     const df = this.documentFrequency(term);
-    return Math.log(1 + (this.keys.length - df + 0.5) / (df + 0.5));
+    return this.idfScale * Math.log(1 + (this.keys.length - df + 0.5) / (df + 0.5));
   }
 
   /**

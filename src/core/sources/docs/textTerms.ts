@@ -1,6 +1,6 @@
 /**
  * Words of code and prose, made comparable: identifiers split at camelCase and snake_case, lower
- * case, a light English stemmer (plurals, -ing, -ed), common English and code words dropped.
+ * case, a light English stemmer (plurals, -ing, -ed, -ation), common English words dropped.
  * Every function is a single pass over its input.
  */
 
@@ -13,9 +13,6 @@ const STOP_WORDS = new Set(
     'all any both few more most some many much which who whom whose what when where why how if else while until because ' +
     'we our ours us you your yours they them their he she his her i me my mine one two ' +
     'use used uses using make makes made get gets set sets new old now via etc eg ie e g vs per ' +
-    'const let var function return returns import export default class interface type types extends implements public private ' +
-    'protected static async await true false null undefined void string number boolean object array int float bool str ' +
-    'self def fn func impl pub mod package val lambda yield ' +
     // Frequent English words that say nothing about a topic.
     'able across after again against almost along already although always among another anyone anything around away back ' +
     'become before began behind besides best better between beyond bit both bring came come comes could ' +
@@ -26,6 +23,18 @@ const STOP_WORDS = new Set(
     'think though through thus today together took toward towards try trying under unless upon us usually want way ways ' +
     'well went whether within work works would yet'
   ).split(/\s+/),
+);
+
+/**
+ * Keywords and built-in types of common languages: noise in a file's text and calls, but a record
+ * about `default exports` or a file named `export.ts` means them, so records and names keep them.
+ */
+const CODE_WORDS = new Set(
+  (
+    'const let var function return returns import imports export exports default class interface type types extends implements public private ' +
+    'protected static async await true false null undefined void string number boolean object array int float bool str ' +
+    'self def fn func impl pub mod package val lambda yield'
+  ).split(' '),
 );
 
 /** Names too generic to link a file to a document by its name alone. */
@@ -98,18 +107,22 @@ export function stem(word: string): string {
       // mapping → map, logging → log
       const a = w[w.length - 1];
       if (a === w[w.length - 2] && !VOWELS.has(a) && a !== 'l' && a !== 's' && a !== 'z') w = w.slice(0, -1);
+      // validated, validating → valid (as validate and validation below)
+      if (w.endsWith('at') && w.length >= 7) w = w.slice(0, -2);
       break;
     }
   }
+  if (w.endsWith('ation') && w.length >= 10) w = w.slice(0, -5);
+  else if (w.endsWith('ate') && w.length >= 8) w = w.slice(0, -3);
   if (w.length >= 4 && w.endsWith('e')) w = w.slice(0, -1);
   return w;
 }
 
-/** The comparable terms of a text: split, lower-cased, stemmed, stop-words and numbers dropped. */
-export function termsOf(text: string): string[] {
+/** The comparable terms of a text: split, lower-cased, stemmed, stop-words and numbers dropped; code keywords too unless `keepCode`. */
+export function termsOf(text: string, keepCode = true): string[] {
   const out: string[] = [];
   for (const raw of splitWords(text)) {
-    const t = termOf(raw);
+    const t = termOf(raw, keepCode);
     if (t) out.push(t);
   }
   return out;
@@ -128,9 +141,9 @@ function isNumber(w: string): boolean {
   return true;
 }
 
-/** The comparable term of a single word (undefined for stop-words and numbers). */
-export function termOf(word: string): string | undefined {
+/** The comparable term of a single word (undefined for stop-words, numbers, and code keywords unless `keepCode`). */
+export function termOf(word: string, keepCode = true): string | undefined {
   const w = word.toLowerCase();
-  if (w.length < 2 || STOP_WORDS.has(w) || isNumber(w)) return undefined;
+  if (w.length < 2 || STOP_WORDS.has(w) || isNumber(w) || (!keepCode && CODE_WORDS.has(w))) return undefined;
   return stem(w);
 }
