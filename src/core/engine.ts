@@ -376,13 +376,27 @@ export class Engine {
       } catch (err) {
         this.logger.debug(`Could not re-index ${path}: ${(err as Error).message}`);
       }
-      if (/\.(md|mdx|markdown|rst|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml')) sourcesChanged = true;
+      if (/\.(md|mdx|markdown|rst|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml') || this.isFolder(path, deleted)) sourcesChanged = true;
     }
     // Asked between the change and now, the history sources may have read the old list of files.
     for (const [path] of batch) this.history.invalidate(path);
     this.decisions.codeChanged();
     if (sourcesChanged) await this.refreshSources();
     this.dataEmitter.fire(batch.map(([p]) => p));
+  }
+
+  /**
+   * A watcher may report a folder made with files in it (or removed with them) as one event for the
+   * folder: the records and docs inside may have changed too. A deleted path without an extension may
+   * have been such a folder.
+   */
+  private isFolder(path: string, deleted: boolean): boolean {
+    if (deleted) return !/\.[^/]+$/.test(path);
+    try {
+      return statSync(resolve(this.root, path)).isDirectory();
+    } catch {
+      return false;
+    }
   }
 
   private indexSource(): SuggestionSource {

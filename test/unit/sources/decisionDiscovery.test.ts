@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
+import { Engine } from '../../../src/core/engine';
 import { discoverDecisions, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
 import { DecisionSource } from '../../../src/core/sources/decisions/decisionSource';
 import { TempRepo } from '../git/repoFixture';
@@ -151,5 +153,23 @@ describe('decision discovery', () => {
     assert.deepEqual(sniffCapped.summary.capped, { reason: 'sniff', limit: 3 });
     assert.deepEqual(sniffCapped.folders, []);
     assert.deepEqual(folders(await discoverDecisions(repo.dir)), ['shape:notes:4']);
+  });
+
+  it('reads records in a new folder when the watcher reports only the folder', async () => {
+    repo = new TempRepo();
+    repo.commit('start', { 'src/index.ts': 'export {};\n' });
+    const engine = await Engine.open({ root: repo.dir, stateDir: join(repo.dir, '..', `${repo.dir.split('/').pop()}-state`) });
+    try {
+      await engine.refreshAll();
+      assert.deepEqual(engine.decisions.list(), []);
+      repo.write('packages/api/docs/adr/0001-use-knex.md', nygard(1, 'Use Knex'));
+      const changed = new Promise<string[]>((resolve) => engine.onDidChangeWorkspaceData(resolve));
+      // A folder made with files in it may arrive as one event for the folder.
+      engine.fileChanged('packages');
+      assert.deepEqual(await changed, ['packages']);
+      assert.deepEqual(engine.decisions.list().map((d) => d.path), ['packages/api/docs/adr/0001-use-knex.md']);
+    } finally {
+      engine.dispose();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { kindFloor } from '../../provider/scoring';
 import { LexicalIndex } from '../docs/lexicalIndex';
 import { surfaceWords, termsOf } from '../docs/textTerms';
 import { TERM_WEIGHTS, withoutUrls, type FileQuery, type TermSource } from './fileTerms';
@@ -26,9 +27,7 @@ export interface LexicalLink {
 /** Field weights: a word in the title counts three times one in the body. */
 const FIELDS = { title: 3, headings: 1.5, body: 1 };
 /** Strongest link text alone can make: below a path an ADR names (0.82). */
-export const MAX_LEXICAL = 0.78;
-/** Below this, a text link is not worth showing. */
-export const LEXICAL_FLOOR = 0.3;
+const MAX_LEXICAL = 0.78;
 /** Title weight (idf × rarity summed) from which a fully matched title gets its whole bonus. */
 const TITLE_WEIGHT_FULL = 0.57;
 /** BM25 score at which the text part of a link is two thirds of the way up. */
@@ -142,7 +141,7 @@ export class DecisionLinker {
         } else if (scope.strict || scope.package !== '') strength *= scope.strict ? 0.6 : 0.8;
       }
       strength = Math.min(MAX_LEXICAL, strength);
-      if (strength < LEXICAL_FLOOR) continue;
+      if (strength < kindFloor.decision) continue;
       out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, hit.matched, title, query) + where });
     }
     return out.sort((a, b) => b.strength - a.strength).slice(0, limit);

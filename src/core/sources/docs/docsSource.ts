@@ -192,7 +192,8 @@ export class DocsSource implements SignalSource {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
         if (s.headingWords.has(symbol)) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
         else if (s.code.has(symbol)) add(s, STRENGTH.symbolCode, `${label(s)} mentions \`${symbol}\``);
-        else add(s, STRENGTH.symbolProse, `${label(s)} mentions ${symbol}`);
+        // In prose only a name that reads as an identifier counts: `update` or `Tag` is a plain word there.
+        else if (/[a-z0-9][A-Z]|_/.test(symbol)) add(s, STRENGTH.symbolProse, `${label(s)} mentions ${symbol}`);
       }
     }
 
