@@ -24,7 +24,7 @@ export type { DecisionRecord } from './decisionItems';
 /** Port: what the code index knows about the workspace's files (names defined and called, packages imported). */
 export interface CodeVocabulary {
   vocabularyOf(path: string): FileVocabulary | undefined;
-  vocabularyByFile(): { path: string; names: string; packages: string }[];
+  vocabularyByFile(): { names: string; packages: string }[];
 }
 
 /** An explicit link this strong to a retired record becomes a warning. */

@@ -19,11 +19,19 @@ export class RepoTerms {
   setPaths(paths: readonly string[]): void {
     const df = new Map<string, number>();
     const packages = new Set<string>();
+    const segmentTerms = new Map<string, string[]>();
     for (const p of paths) {
       const slash = p.lastIndexOf('/');
       const name = p.slice(slash + 1).toLowerCase();
       if (MANIFESTS.has(name) && slash > 0) packages.add(p.slice(0, slash));
-      for (const t of new Set(termsOf(p))) df.set(t, (df.get(t) ?? 0) + 1);
+      const terms = new Set<string>();
+      // Folder names repeat across thousands of paths: split each once.
+      for (const segment of p.split('/')) {
+        let words = segmentTerms.get(segment);
+        if (!words) segmentTerms.set(segment, (words = termsOf(segment)));
+        for (const t of words) terms.add(t);
+      }
+      for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
     }
     this.pathDf = df;
     this.files = paths.length;
@@ -32,7 +40,7 @@ export class RepoTerms {
   }
 
   /** Counts words of the names each indexed file defines and the packages it imports (a file counts once per word). */
-  setFileVocabulary(rows: readonly { path: string; names: string; packages: string }[]): void {
+  setFileVocabulary(rows: readonly { names: string; packages: string }[]): void {
     const df = new Map<string, number>();
     for (const r of rows) for (const t of new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)])) df.set(t, (df.get(t) ?? 0) + 1);
     this.nameDf = df;
