@@ -120,4 +120,16 @@ describe('linking decision records to code by content', function () {
     assert.deepEqual(engine.searchDecisions('which sql query builder do we use', 5).map((d) => d.path), ['docs/adr/0001-use-knex.md']);
     assert.match(engine.searchDecisions('validation', 5)[0].title, /^ADR 0002: Validate with zod \(accepted\)$/);
   });
+
+  it('does not link a record by words of the file’s text alone', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/naming.md': record('Naming', 'Modules are named in kebab case.'),
+      'docs/adr/caching.md': record('Response caching', 'Responses are cached for a minute; cached responses carry an age header and an etag header.'),
+      'src/report.ts': '// Totals of the day. Upstream responses are cached for a minute; cached responses carry an age header,\n// an etag header and a cache header. Response caching upstream: a minute per response, the age header grows.\nexport const dailyTotals = (rows: number[]) => rows.reduce((a, b) => a + b, 0);\n',
+      'src/http/responseCache.ts': 'export const responseCache = new Map<string, string>();\n',
+    });
+    assert.deepEqual(decisions(query('src/report.ts')), []);
+    assert.deepEqual(decisions(query('src/http/responseCache.ts')), ['caching.md'], 'a module named after it does link it');
+  });
 });

@@ -33,7 +33,7 @@ export interface DecisionFile {
 export interface DecisionDiscoverySummary {
   folders: DecisionFolder[];
   /** The conventions searched, in words, when nothing was found (and always, for reference). */
-  conventions: string[];
+  conventions: readonly string[];
   /** The setting that points discovery elsewhere. */
   setting: string;
   /** Paths looked at. */
@@ -63,7 +63,8 @@ export interface DiscoveryOptions {
 
 export const DECISION_FOLDERS_SETTING = 'proactiveContext.decisionFolders';
 
-const CONVENTIONS = [
+/** Where discovery looks, in words, for an empty panel to say so. */
+export const DECISION_CONVENTIONS: readonly string[] = [
   '.adr-dir (adr-tools), .log4brains.yml and the proactiveContext.decisionFolders setting',
   'folders named adr, adrs, decisions, decision-records, architecture-decisions, architecture-decision-records (any depth, any case, - or _)',
   'other folders holding two or more ADR-shaped files (numbered names, a Status line or field, Context/Decision/Consequences headings)',
@@ -225,7 +226,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     paths: listing.paths,
     folders,
     files,
-    summary: { folders, conventions: CONVENTIONS, setting: DECISION_FOLDERS_SETTING, scanned: listing.paths.length, capped },
+    summary: { folders, conventions: DECISION_CONVENTIONS, setting: DECISION_FOLDERS_SETTING, scanned: listing.paths.length, capped },
   };
 }
 

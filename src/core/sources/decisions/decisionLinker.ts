@@ -128,6 +128,8 @@ export class DecisionLinker {
     const filePackage = this.repo.packageOf(file);
     const out: LexicalLink[] = [];
     for (const hit of this.index.search(terms, rarity, limit * 3, { has: (t) => textOnly.has(t), cap: TEXT_CAP })) {
+      // Words of the file's text support a link; alone they do not make one.
+      if (hit.matched.every((t) => textOnly.has(t))) continue;
       const text = 1 - Math.exp(-hit.score / SCORE_SCALE);
       // A title of words most files carry (`React` in a React app) matches nearly every file: it counts less.
       const title = hit.titleCoverage * Math.min(1, hit.titleWeight / TITLE_WEIGHT_FULL);

@@ -8,7 +8,7 @@ import type { SuggestionItem } from '../../types';
 import { looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
-import { adrDirSetting, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
+import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
 import { extractLinks } from './adrLinks';
 import { parseAdr } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
@@ -74,7 +74,7 @@ export class DecisionSource implements SignalSource {
 
   /** Where the last refresh looked and what it found, for an empty panel and `index --json`. */
   whereLooked(): DecisionDiscoverySummary {
-    return this.summary ?? { folders: [], conventions: [], setting: '', scanned: 0 };
+    return this.summary ?? { folders: [], conventions: DECISION_CONVENTIONS, setting: DECISION_FOLDERS_SETTING, scanned: 0 };
   }
 
   /** All decisions known since the last refresh, by path. */
