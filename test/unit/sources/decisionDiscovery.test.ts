@@ -172,4 +172,34 @@ describe('decision discovery', () => {
       engine.dispose();
     }
   });
+
+  it('reads AsciiDoc records and records kept in a folder of their own', async () => {
+    repo = new TempRepo();
+    repo.commit('records', {
+      'docs/adr/0001-use-queues/README.md': nygard(1, 'Use queues'),
+      'docs/adr/0001-use-queues/diagram-notes.md': 'Notes for the diagram.\n',
+      'docs/adr/0002-use-kafka.adoc': '= 2. Use Kafka\n\n== Status\n\nAccepted\n\n== Decision\n\nEvents go through Kafka.\n',
+      'docs/adr/README.md': '# Records\n',
+    });
+    const source = new DecisionSource({ root: repo.dir });
+    await source.refresh();
+    const byPath = new Map(source.list().map((d) => [d.path, d]));
+    assert.deepEqual([...byPath.keys()].sort(), ['docs/adr/0001-use-queues/README.md', 'docs/adr/0002-use-kafka.adoc'], 'notes beside a record in its folder are not records');
+    const own = byPath.get('docs/adr/0001-use-queues/README.md')!;
+    assert.deepEqual([own.label, own.title, own.area], ['0001', 'Use queues', []]);
+    const adoc = byPath.get('docs/adr/0002-use-kafka.adoc')!;
+    assert.deepEqual([adoc.number, adoc.title, adoc.status, adoc.summary], [2, 'Use Kafka', 'accepted', 'Events go through Kafka.']);
+  });
+
+  it('takes files named as records outside decision folders, when they are shaped like one', async () => {
+    const r = await discover({
+      'docs/adr-007-use-queues.md': nygard(7, 'Use queues'),
+      'docs/guide.md': '# Guide\n\nRun it.\n',
+      'docs/install.md': '# Install\n\nnpm i.\n',
+      'DECISIONS.md': '# Decisions\n\n## Use SQLite\n\n### Status\n\nAccepted\n\n### Context\n\nOne user.\n',
+      'docs/decisions.rst': 'Decisions\n=========\n\n.. toctree::\n\n   decisions/0001\n',
+    });
+    assert.deepEqual(paths(r), ['DECISIONS.md', 'docs/adr-007-use-queues.md'], 'an index named decisions is not a record');
+    assert.deepEqual(folders(r), ['name:.:1', 'name:docs:1']);
+  });
 });

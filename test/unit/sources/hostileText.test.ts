@@ -99,7 +99,7 @@ describe('patterns on hostile repository text', function () {
   it('record shape: status lines, underlines and bold headings', () => {
     assert.deepEqual(adrShapeOf('x.md', 'Status' + run(':') + ' accepted\n' + run('*') + '\n'), { numbered: false, content: 1, titled: false });
     assert.deepEqual(adrShapeOf('x.md', 'Status' + run(' ') + 'x\n').content, 0);
-    assert.deepEqual(adrShapeOf(run('1') + '-x.md', '**Context' + run(':') + '**\n\n**Decision**\n').content, 2);
+    assert.deepEqual(adrShapeOf(run('1') + '-x.md', '# T\n\n**Context' + run(':') + '**\n\n**Decision**\n').content, 2);
   });
 
   it('names of folders and files', () => {

@@ -70,8 +70,10 @@ export const DECISION_CONVENTIONS: readonly string[] = [
   'other folders holding two or more ADR-shaped files (numbered names, a Status line or field, Context/Decision/Consequences headings)',
 ];
 
-/** Markdown, MDX and reStructuredText. */
-const RECORD_FILE = /\.(?:md|mdx|markdown|rst)$/i;
+/** Markdown, MDX, reStructuredText and AsciiDoc. */
+const RECORD_FILE = /\.(?:md|mdx|markdown|rst|adoc)$/i;
+/** `0003-use-queues`, `adr-12-x`, `20200924-x`: a name that numbers a record (also a folder holding one). */
+const NUMBERED = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 /** Never project decisions: dependencies, vendored code, build output, test fixtures. */
 const SKIPPED_SEGMENTS = new Set([
   'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', '.yarn', 'pods',
@@ -112,6 +114,12 @@ export function isAdrCandidateName(name: string, folderName?: string): boolean {
   // `ADRs/ADRs.md`, `decisions/decisions.md`: the folder's own index.
   if (folderName && stem === folderName.toLowerCase()) return false;
   return true;
+}
+
+/** `0003-use-queues/README.md` under a decision folder: a record kept in a folder of its own. */
+export function isRecordInOwnFolder(name: string, folderParts: readonly string[]): boolean {
+  const stem = name.replace(/\.[^.]+$/, '').toLowerCase();
+  return folderParts.length >= 2 && (stem === 'readme' || stem === 'index') && RECORD_FILE.test(name) && NUMBERED.test(folderParts[folderParts.length - 1]);
 }
 
 /** The status a folder name gives, if any (`historic-adrs` → deprecated). */
@@ -187,7 +195,9 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     const list = named.get(folder) ?? [];
     for (const p of paths) {
       const name = p.slice(p.lastIndexOf('/') + 1);
-      if (!isAdrCandidateName(name, parts[parts.length - 1])) continue;
+      const own = parts.length - k >= 2 && NUMBERED.test(parts[parts.length - 1]);
+      // In a record's own folder only its README or index is the record; other pages are attachments.
+      if (own ? !isRecordInOwnFolder(name, parts.slice(k)) : !isAdrCandidateName(name, parts[parts.length - 1])) continue;
       list.push({ path: p, folder, ...placeOf(parts.slice(k)) });
     }
     named.set(folder, list);
@@ -198,28 +208,33 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     if (records) folders.push({ path: folder, reason: 'name', records });
   }
 
-  // 4. Other folders with two or more ADR-shaped files, unless a tool's configuration already says where records are.
+  // 4. Other folders with two or more ADR-shaped files, and files named as records (`docs/adr-007-x.md`,
+  //    `DECISIONS.md`) that are shaped like one, unless a tool's configuration already says where records are.
   let sniffed = 0;
   const toolConfigured = folders.some((f) => f.reason === 'adr-dir' || f.reason === 'log4brains');
   for (const [dir, paths] of toolConfigured ? [] : unnamed.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const name = dir.slice(dir.lastIndexOf('/') + 1);
     const candidates = paths.filter((p) => isAdrCandidateName(p.slice(p.lastIndexOf('/') + 1), name)).sort();
-    if (candidates.length < 2) continue;
-    if (sniffed + candidates.length > maxSniffed) {
+    const namedFiles = candidates.filter((p) => isDecisionFolderName(p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '')));
+    if (candidates.length < 2 && !namedFiles.length) continue;
+    const toSniff = candidates.length < 2 ? namedFiles : candidates;
+    if (sniffed + toSniff.length > maxSniffed) {
       capped ??= { reason: 'sniff', limit: maxSniffed };
       continue;
     }
-    sniffed += candidates.length;
-    const shapes = candidates.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }));
-    if (!isDecisionFolderByShape(dir, shapes.map((s) => s.shape))) continue;
+    sniffed += toSniff.length;
+    const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }));
     const parts = dir ? dir.split('/') : [];
+    const byShape = toSniff.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
     // Front matter with a title is a record's only sign in some layouts; it counts where most files are records.
     const mostlyRecords = shapes.filter((s) => s.shape.numbered || s.shape.content >= 2).length * 2 >= shapes.length;
     let records = 0;
     for (const { path, shape } of shapes) {
-      if (shape.numbered || shape.content >= 2 || (shape.titled && mostlyRecords)) if (take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
+      const recordShaped = byShape && (shape.numbered || shape.content >= 2 || (shape.titled && mostlyRecords));
+      const namedRecord = namedFiles.includes(path) && (shape.numbered || shape.content >= 1);
+      if ((recordShaped || namedRecord) && take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
     }
-    if (records) folders.push({ path: dir || '.', reason: 'shape', records });
+    if (records) folders.push({ path: dir || '.', reason: byShape ? 'shape' : 'name', records });
   }
 
   return {
@@ -250,7 +265,8 @@ function placeOf(folderParts: readonly string[]): { area: string[]; folderStatus
   for (let i = 0; i < folderParts.length; i++) {
     const status = statusOfFolderName(folderParts[i]);
     if (status) folderStatus = status;
-    else if (i > 0) area.push(folderParts[i]);
+    // A numbered folder is one record's own folder (`0003-use-queues/README.md`), not an area.
+    else if (i > 0 && !NUMBERED.test(folderParts[i])) area.push(folderParts[i]);
   }
   return { area, folderStatus };
 }

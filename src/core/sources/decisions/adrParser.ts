@@ -52,7 +52,9 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   const rst = /\.rst$/i.test(fileName);
   const fm = rst ? undefined : parseFrontMatter(text);
   const data = fm?.data ?? {};
-  const body = withoutHtmlComments(fm ? fm.body : text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const clean = withoutHtmlComments(fm ? fm.body : text.startsWith('\uFEFF') ? text.slice(1) : text);
+  // AsciiDoc titles (`= Title`, `== Context`) read as markdown headings; the rest is prose to both.
+  const body = /\.adoc$/i.test(fileName) ? asciidocHeadings(clean) : clean;
   const startLine = fm ? fm.lineCount + 1 : 1;
   const sectionList = rst ? splitRstSections(body, startLine) : splitSections(body, startLine);
   const sections: Record<string, string> = {};
@@ -152,6 +154,17 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     bullet,
     summary,
   };
+}
+
+/** `== Context` → `## Context`, line by line; everything else is left as it is. */
+function asciidocHeadings(text: string): string {
+  return linesOf(text)
+    .map((line) => {
+      let n = 0;
+      while (line[n] === '=') n++;
+      return n >= 1 && n <= 6 && line[n] === ' ' ? '#'.repeat(n) + line.slice(n) : line;
+    })
+    .join('\n');
 }
 
 export function classifyStatus(text: string): AdrStatus {

@@ -29,11 +29,17 @@ export function adrShapeOf(fileName: string, head: string): AdrShape {
   // A status field counts when it holds a record's status: doc sites also say `status: beta`.
   if (fm && typeof fm.data.status === 'string' && classifyStatus(fm.data.status) !== 'unknown') found.add(0);
   const lines = linesOf(fm ? fm.body : head);
+  let titleSeen = !!fm && typeof fm.data.title === 'string';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (i < 40 && STATUS_LINE.test(line) && classifyStatus(line.slice(line.indexOf(':') + 1)) !== 'unknown') found.add(0);
     const heading = headingText(line, lines[i + 1]);
     if (heading === undefined) continue;
+    // The first heading is the title (a file named DECISIONS.md may well be titled "Decisions").
+    if (!titleSeen) {
+      titleSeen = true;
+      continue;
+    }
     const h = heading.toLowerCase();
     RECORD_HEADINGS.forEach((names, k) => {
       if (names.includes(h)) found.add(k);

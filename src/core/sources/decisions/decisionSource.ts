@@ -135,7 +135,7 @@ export class DecisionSource implements SignalSource {
       }
       changed = true;
       if (file.kind === 'skipped') continue;
-      const name = path.slice(path.lastIndexOf('/') + 1);
+      const name = recordName(path);
       const adr = parseAdr(name, file.text);
       changedFiles.markParsed();
       if (adr.status === 'unknown' && where.folderStatus) adr.status = where.folderStatus;
@@ -168,7 +168,7 @@ export class DecisionSource implements SignalSource {
       [...this.records.values()].map((r) => ({
         path: r.path,
         title: r.title,
-        slug: r.path.slice(r.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '').replace(/^(?:adr[-_]?)?\d+[-_.]/i, ''),
+        slug: recordName(r.path).replace(/\.[^.]+$/, '').replace(/^(?:adr[-_]?)?\d+[-_.]/i, ''),
         sections: r.sectionList,
         area: r.area,
         folder: r.folder,
@@ -331,4 +331,10 @@ export class DecisionSource implements SignalSource {
       return undefined;
     }
   }
+}
+
+/** A record's file name; one kept in a folder of its own (`0003-use-queues/README.md`) is named by that folder. */
+function recordName(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return /^(?:readme|index)\.[^.]+$/i.test(base) ? posix.basename(posix.dirname(path)) + base.slice(base.indexOf('.')) : base;
 }
