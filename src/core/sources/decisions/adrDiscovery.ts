@@ -117,13 +117,13 @@ export function isAdrCandidateName(name: string, folderName?: string): boolean {
 }
 
 /** `0003-use-queues/README.md` under a decision folder: a record kept in a folder of its own. */
-export function isRecordInOwnFolder(name: string, folderParts: readonly string[]): boolean {
+function isRecordInOwnFolder(name: string, folderParts: readonly string[]): boolean {
   const stem = name.replace(/\.[^.]+$/, '').toLowerCase();
   return folderParts.length >= 2 && (stem === 'readme' || stem === 'index') && RECORD_FILE.test(name) && NUMBERED.test(folderParts[folderParts.length - 1]);
 }
 
 /** The status a folder name gives, if any (`historic-adrs` → deprecated). */
-export function statusOfFolderName(name: string): AdrStatus | undefined {
+function statusOfFolderName(name: string): AdrStatus | undefined {
   for (const w of name.toLowerCase().split(/[^a-z]+/)) if (STATUS_WORDS[w]) return STATUS_WORDS[w];
   return undefined;
 }

@@ -73,7 +73,7 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
 }
 
 /** `src/a/ledger.test.ts` → ledger. */
-export function fileStem(file: string): string {
+function fileStem(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const dot = base.indexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;

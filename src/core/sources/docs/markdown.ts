@@ -53,7 +53,7 @@ function indentOf(line: string): number {
 }
 
 /** The fence character and run length when the line opens or closes a code fence (``` or ~~~). */
-export function fenceOf(line: string): { char: string; length: number } | undefined {
+function fenceOf(line: string): { char: string; length: number } | undefined {
   const i = indentOf(line);
   if (i < 0) return undefined;
   const c = line[i];
@@ -331,9 +331,4 @@ export function looksBinary(buf: Uint8Array): boolean {
   const n = Math.min(buf.length, 8192);
   for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
   return false;
-}
-
-/** Escapes a string for use inside a RegExp. */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

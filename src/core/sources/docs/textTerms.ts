@@ -79,13 +79,6 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
-/** Words of an identifier or path part, lower case, 3+ letters: `applyDiscountRate` → apply, discount, rate. */
-export function identifierWords(s: string): string[] {
-  return splitWords(s)
-    .map((w) => w.toLowerCase())
-    .filter((w) => w.length >= 3);
-}
-
 const VOWELS = new Set(['a', 'e', 'i', 'o', 'u', 'y']);
 
 /**
