@@ -120,8 +120,9 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   const ctx = { root, store, config: cfg, logger, now: clock };
   const index = new CodeIndex(store, root, cfg, logger);
   const decisions = new DecisionSource(ctx);
+  decisions.setCodeVocabulary({ vocabularyOf: (path) => index.vocabularyOf(path), vocabularyByFile: () => index.vocabularyByFile() });
   const reports = new TestReportSource(ctx);
-  const docs = new DocsSource(ctx);
+  const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
   const importsOf = (file: string) => safe(() => index.importsOf(file), []);
   const git = new GitService(root, { logger });
   const cochange = new CoChangeModel({ root, store, logger });
@@ -148,7 +149,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     symbols: { locate: async (path: string, name: string) => locateSymbol(safe(() => index.definitions(name), []), path) },
     logger,
   });
-  const indexer = new WorkspaceIndexer({ store, index, signalSources: [decisions, reports, docs], cochange, history, logger });
+  const indexer = new WorkspaceIndexer({ root, store, index, signalSources: [decisions, reports, docs], decisions, cochange, history, logger });
   return {
     root,
     stateDir,
@@ -179,22 +180,13 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   };
 }
 
-/** Plain term-overlap search over decision records, for memory subscriptions. */
-function searchDecisions(decisions: DecisionSource, query: string, limit: number): { title: string; path: string; snippet: string }[] {
-  const terms = (query.toLowerCase().match(/[\p{L}\p{N}_]{3,}/gu) ?? []).slice(0, 20);
-  if (terms.length === 0) return [];
-  return decisions
-    .list()
-    .map((d) => {
-      const title = d.title.toLowerCase();
-      const body = d.body.toLowerCase();
-      const score = terms.reduce((n, t) => n + (title.includes(t) ? 3 : 0) + (body.includes(t) ? 1 : 0), 0);
-      return { d, score };
-    })
-    .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit)
-    .map(({ d }) => ({ title: `ADR ${d.label}: ${d.title} (${d.status})`, path: d.path, snippet: d.body.replace(/\s+/g, ' ').slice(0, 400) }));
+/** Decision records matching free text (the decisions source's own text model), for memory subscriptions. */
+export function searchDecisions(decisions: DecisionSource, query: string, limit: number): { title: string; path: string; snippet: string }[] {
+  return decisions.search(query, limit).map((d) => ({
+    title: d.number !== undefined ? `ADR ${d.label}: ${d.title} (${d.status})` : `ADR: ${d.title} (${d.status})`,
+    path: d.path,
+    snippet: d.body.replace(/\s+/g, ' ').slice(0, 400),
+  }));
 }
 
 function locateSymbol(defs: IndexedSymbol[], path: string): { path: string; startLine: number; endLine: number } | undefined {

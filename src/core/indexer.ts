@@ -1,4 +1,7 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CodeIndex, BuildStats } from './index/codeIndex';
+import type { DecisionSource } from './sources/decisions/decisionSource';
 import type { CoChangeModel, MineResult } from './cochange/cochangeModel';
 import type { HistorySources } from './sources/git/historySources';
 import type { SignalSource } from './sources/sourceQuery';
@@ -24,12 +27,16 @@ export interface RefreshSummary {
   sourcesMs: number;
   index: BuildStats;
   history: MineResult;
+  /** Where decision records were found, with how many each folder holds. */
+  decisionFolders: { path: string; records: number }[];
 }
 
 interface IndexerParts {
+  root: string;
   store: Store;
   index: CodeIndex;
   signalSources: readonly SignalSource[];
+  decisions: DecisionSource;
   cochange: CoChangeModel;
   history: HistorySources;
   logger: Logger;
@@ -91,7 +98,8 @@ export class WorkspaceIndexer {
     const sourcesMs = performance.now() - t0;
     const index = await this.buildIndex(signal);
     const history = await this.mineHistory(signal);
-    return { sources, sourcesMs, index, history };
+    const decisionFolders = this.parts.decisions.whereLooked().folders.map((f) => ({ path: f.path, records: f.records }));
+    return { sources, sourcesMs, index, history, decisionFolders };
   }
 
   async rebuildIndex(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildStats> {
@@ -212,7 +220,22 @@ export class WorkspaceIndexer {
       this.progress = undefined;
       // The history sources may have listed the files while the index was still filling up.
       this.parts.history.invalidate();
+      this.parts.decisions.codeChanged(true);
       this.indexingEmitter.fire(undefined);
+    }
+  }
+
+  /**
+   * A watcher may report a folder made with files in it (or removed with them) as one event for the
+   * folder: the records and docs inside may have changed too. A deleted path without an extension may
+   * have been such a folder.
+   */
+  private isFolder(path: string, deleted: boolean): boolean {
+    if (deleted) return !/\.[^/]+$/.test(path);
+    try {
+      return statSync(join(this.parts.root, path)).isDirectory();
+    } catch {
+      return false;
     }
   }
 
@@ -228,10 +251,11 @@ export class WorkspaceIndexer {
       } catch (err) {
         this.parts.logger.debug(`Could not re-index ${path}: ${(err as Error).message}`);
       }
-      if (/\.(md|mdx|markdown|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir')) sourcesChanged = true;
+      if (/\.(md|mdx|markdown|rst|adoc|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml') || this.isFolder(path, deleted)) sourcesChanged = true;
     }
     // Asked between the change and now, the history sources may have read the old list of files.
     for (const [path] of batch) this.parts.history.invalidate(path);
+    this.parts.decisions.codeChanged();
     if (sourcesChanged) await this.refreshSources();
     if (this.disposed) return;
     this.dataEmitter.fire(batch.map(([p]) => p));

@@ -1,21 +1,26 @@
 import { runBench } from '../../measure/bench/bench';
 import { runCochangeEval } from '../../measure/eval/cochangeEval';
+import { runDecisionsEvalCommand } from './evalDecisions';
 import { UsageError } from '../args';
 import { loggerOf, noPositionals, print, rootOf, wholeNumber, type CliCommand } from './command';
 
 export const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'evaluate related-files ranking against git history (eval cochange)',
-  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--json]',
+  summary: 'evaluate related-files ranking (eval cochange) or decision linking against labels (eval decisions)',
+  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--json] | eval decisions --root R --labels FILE [--json]',
   description:
-    'Replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent. Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run.',
+    'eval cochange replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent. Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run. ' +
+    'eval decisions indexes a checkout and, for each labelled file, ranks decision records as the panel would; it reports hit@5, MRR, the share of records discovered and the decision items per panel that are neither expected nor acceptable.',
   flags: {
     replay: { type: 'number', value: 'N', description: 'commits to replay (default 300)' },
     window: { type: 'number', value: 'N', description: 'commits before each one that the model learns from (default 2000)' },
     seed: { type: 'number', value: 'N', description: 'seed for choosing the query file (default 42)' },
+    labels: { type: 'string', value: 'FILE', description: 'label file for eval decisions' },
   },
   async run(args) {
-    if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange'");
+    if (args.positionals[0] === 'decisions' && args.positionals.length === 1) return runDecisionsEvalCommand(args);
+    if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange' or 'eval decisions'");
+    if (args.flags.labels !== undefined) throw new UsageError('--labels is for eval decisions, not eval cochange');
     const replay = wholeNumber(args, 'replay');
     const window = wholeNumber(args, 'window');
     const root = rootOf(args);

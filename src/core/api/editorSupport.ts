@@ -5,7 +5,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineParts } from '../engine';
-import { CONVENTIONAL_DECISION_FOLDERS } from '../sources/decisions/adrDiscovery';
 import { decisionAnchors, type DecisionAnchor } from '../sources/decisions/decisionAnchors';
 import { scanInline } from '../sources/decisions/inlineRefs';
 import { locateFailures, type LocatedFailure } from '../sources/reports/failureSites';
@@ -18,7 +17,8 @@ import type { DecisionSearch, LineCommit, SymbolSpan } from './types';
 export const DECISION_FOLDERS_SETTING = 'proactiveContext.decisionFolders';
 
 export function decisionSearch(parts: EngineParts): DecisionSearch {
-  return { folders: [...parts.decisions.decisionFolders], conventions: [...CONVENTIONAL_DECISION_FOLDERS], setting: DECISION_FOLDERS_SETTING, records: parts.decisions.list().length };
+  const looked = parts.decisions.whereLooked();
+  return { folders: looked.folders.map((f) => f.path), conventions: [...looked.conventions], setting: looked.setting || DECISION_FOLDERS_SETTING, records: parts.decisions.list().length };
 }
 
 /** The decision records governing each definition of a file, from the index and the file on disk. */

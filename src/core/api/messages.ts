@@ -154,7 +154,7 @@ export function noDecisionRecords(search: DecisionSearch): { heading: string; de
     const holds = search.folders.length === 1 ? 'holds' : 'hold';
     return { heading: 'No decision records yet', detail: `Looked in ${search.folders.join(', ')}, which ${holds} no decision records. ${next('there')}` };
   }
-  return { heading: 'No decision records yet', detail: `Looked for the usual folders (${search.conventions.join(', ')}) and an .adr-dir file; none exists here. ${next('to docs/adr')}` };
+  return { heading: 'No decision records yet', detail: `Looked for ${search.conventions.join('; ')}: found none. ${next('to docs/adr')}` };
 }
 
 // The shared wording helpers and prompt renderers, so surfaces never format these themselves.

@@ -98,6 +98,39 @@ export class CodeIndex {
       .slice(0, limit);
   }
 
+  /**
+   * What a file is about in words: the names it defines, the names it calls, and the specifiers of
+   * imports that leave the workspace (packages such as `swr`, `knex`, `@emotion/react`).
+   */
+  vocabularyOf(path: string): { definitions: string[]; calls: string[]; packages: string[] } | undefined {
+    const rel = this.state.rel(path);
+    if (rel === undefined) return undefined;
+    const rows = all<{ k: string; n: string }>(
+      this.state.db,
+      "WITH f AS (SELECT id FROM files WHERE path = ?) SELECT 'f' AS k, '' AS n FROM f " +
+        "UNION ALL SELECT 'd', s.name FROM symbols s, f WHERE s.file = f.id " +
+        "UNION ALL SELECT 'c', c.name FROM calls c, f WHERE c.file = f.id " +
+        // Library and runtime calls are kept by name only: they say what a file is about just as well.
+        "UNION ALL SELECT 'c', u.name FROM unresolved_calls u, f WHERE u.file = f.id " +
+        "UNION ALL SELECT 'p', i.spec FROM imports i, f WHERE i.file = f.id AND i.resolved IS NULL",
+      [rel],
+    );
+    if (!rows.length) return undefined;
+    const sets = { d: new Set<string>(), c: new Set<string>(), p: new Set<string>() };
+    for (const r of rows) if (r.k !== 'f') sets[r.k as 'd' | 'c' | 'p'].add(r.n);
+    return { definitions: [...sets.d], calls: [...sets.c], packages: [...sets.p] };
+  }
+
+  /** For each indexed file that defines or imports anything: the names it defines and the packages it imports, for word statistics. */
+  vocabularyByFile(): { names: string; packages: string }[] {
+    const byFile = new Map<number, { names: string; packages: string }>();
+    const entry = (file: number) => byFile.get(file) ?? byFile.set(file, { names: '', packages: '' }).get(file)!;
+    // Two grouped scans instead of a sub-query per file: the same rows, a fraction of the time.
+    for (const r of all<{ file: number; v: string | null }>(this.state.db, "SELECT file, group_concat(name, ' ') AS v FROM symbols GROUP BY file")) entry(Number(r.file)).names = r.v ?? '';
+    for (const r of all<{ file: number; v: string | null }>(this.state.db, "SELECT file, group_concat(spec, ' ') AS v FROM imports WHERE resolved IS NULL GROUP BY file")) entry(Number(r.file)).packages = r.v ?? '';
+    return [...byFile.values()];
+  }
+
   /** Workspace files this file imports. */
   importsOf(path: string): string[] {
     const rel = this.state.rel(path);

@@ -7,7 +7,7 @@ import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatu
 import { SUGGESTION_TYPES } from '../types';
 import { percentile, round as roundTo } from '../text';
 import { TimeoutError, withTimeout } from '../timeout';
-import { feedbackFactor, perKindCap, scoreItem } from './scoring';
+import { feedbackFactor, passesFloor, perKindCap, scoreItem } from './scoring';
 
 /** What a source needs to know about the code at the cursor. */
 export interface SourceContext {
@@ -266,7 +266,7 @@ export class ProactiveContextProvider {
   /** Ranks raw candidates for a place: enabled kinds only, without what the user dismissed there. */
   private rankFor(raw: readonly SuggestionItem[], q: ProactiveQuery, contextKey: string, now: number, config: CoreConfig): SuggestionItem[] {
     const dismissed = this.dismissedFor(contextKey);
-    const candidates = raw.filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId));
+    const candidates = raw.filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId) && passesFloor(i));
     return this.rank(candidates, q, now, this.feedbackFactors(), config);
   }
 

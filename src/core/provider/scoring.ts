@@ -7,12 +7,16 @@ import type { ProactiveQuery, SuggestionItem, SuggestionType } from '../types';
  *
  * - link: the source's own estimate of how strongly the item is tied to the code at the cursor
  *   (an explicit path mention in an ADR, a resolved caller, co-change confidence…), 0..1;
- * - recency: exp(−age / 14 days) for items with a timestamp, 0.5 for timeless items;
+ * - recency: exp(−age / 14 days) for items with a timestamp, 0.5 for timeless items and for
+ *   decisions and docs (a record's age says nothing about whether it still governs the code);
  * - proximity: for items in the current file, 1 at the cursor falling to 0 at 200 lines away;
  *   0.6 for items about the current file with no line; 0.35 elsewhere;
  * - prior: how useful a kind usually is (warnings and decisions first, docs last);
  * - feedback: this workspace's own used/dismissed history for the kind, 0.7..1.3, neutral until
  *   there are a few votes.
+ *
+ * An item whose link is under its kind's floor is never shown, whatever the settings: an empty
+ * section is better than noise. docs/ranking.md describes the whole model.
  */
 export const kindPrior: Readonly<Record<SuggestionType, number>> = {
   warning: 1.0,
@@ -33,6 +37,24 @@ export const perKindCap: Readonly<Record<SuggestionType, number>> = {
   doc: 4,
 };
 
+/** Weakest link (the source's relevance, 0..1) worth showing, per kind. */
+export const kindFloor: Readonly<Record<SuggestionType, number>> = {
+  warning: 0.3,
+  decision: 0.3,
+  change: 0.2,
+  related_code: 0.3,
+  cochange: 0.1,
+  doc: 0.4,
+};
+
+/** Kinds whose age does not make them less relevant. */
+const TIMELESS: ReadonlySet<SuggestionType> = new Set(['decision', 'doc']);
+
+/** True when the item's link reaches its kind's floor. */
+export function passesFloor(item: SuggestionItem): boolean {
+  return clamp01(item.relevanceScore) >= kindFloor[item.type];
+}
+
 const DAY = 86_400_000;
 const HALF_LIFE_DAYS = 14;
 
@@ -46,7 +68,7 @@ export interface ScoreParts {
 }
 
 export function recencyOf(item: SuggestionItem, now: number): number {
-  if (item.timestamp === undefined) return 0.5;
+  if (item.timestamp === undefined || TIMELESS.has(item.type)) return 0.5;
   const ageDays = Math.max(0, now - item.timestamp) / DAY;
   return Math.exp((-ageDays * Math.LN2) / HALF_LIFE_DAYS);
 }

@@ -100,6 +100,34 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
   return { files, source, skipped, capped, ms: Date.now() - started };
 }
 
+/** What {@link listWorkspacePaths} found: paths only, nothing opened. */
+export interface PathListing {
+  readonly paths: string[];
+  readonly source: 'git' | 'walk';
+  /** Set when the listing stopped at `maxPaths` or the time budget. */
+  readonly capped?: ScanCap;
+}
+
+/**
+ * The root-relative paths of `root` that git would track (tracked and untracked-but-not-ignored), or
+ * of a .gitignore-aware walk outside git, without reading any file. Cheap enough to find a handful
+ * of folders by name in a large tree.
+ */
+export async function listWorkspacePaths(root: string, options: { signal?: AbortSignal; timeoutMs?: number; maxPaths?: number } = {}): Promise<PathListing> {
+  const timeoutMs = options.timeoutMs ?? 30000;
+  const maxPaths = options.maxPaths ?? 200000;
+  const listed = await gitListFiles(root, timeoutMs, options.signal).catch(() => undefined);
+  if (listed) return listed.length > maxPaths ? { paths: listed.slice(0, maxPaths), source: 'git', capped: { reason: 'files', limit: maxPaths } } : { paths: listed, source: 'git' };
+  const paths: string[] = [];
+  const deadline = Date.now() + timeoutMs;
+  for await (const rel of walkTree(root, options.signal)) {
+    if (paths.length >= maxPaths) return { paths, source: 'walk', capped: { reason: 'files', limit: maxPaths } };
+    if (Date.now() >= deadline) return { paths, source: 'walk', capped: { reason: 'time', limit: timeoutMs } };
+    paths.push(rel);
+  }
+  return { paths, source: 'walk' };
+}
+
 /** True when the buffer looks binary (a NUL byte in its first 8 KB), the rule git uses. */
 export function looksBinary(buf: Uint8Array): boolean {
   const n = Math.min(buf.length, SNIFF_BYTES);

@@ -48,9 +48,11 @@ const warned = new WeakMap<Logger, Map<string, string>>();
 function warnOncePerVersion(logger: Logger, path: string, stamp: FileStamp, message: string): void {
   let seen = warned.get(logger);
   if (!seen) warned.set(logger, (seen = new Map()));
-  const key = `${stamp.mtimeMs}:${stamp.size}:${message}`;
-  if (seen.get(path) === key) return;
-  seen.set(path, key);
+  // Keyed by file and message: two sources skipping the same file must not reset each other.
+  const key = `${path}\u0000${message}`;
+  const version = `${stamp.mtimeMs}:${stamp.size}`;
+  if (seen.get(key) === version) return;
+  seen.set(key, version);
   logger.warn(message);
 }
 

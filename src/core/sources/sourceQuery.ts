@@ -25,7 +25,7 @@ export interface SourceQuery {
 export interface SourceContext {
   /** Absolute path of the workspace root. */
   root: string;
-  /** Holds the rebuildable text indexes (docs_fts, decisions_fts); without it text relevance is skipped. */
+  /** The workspace store, for sources that keep rebuildable data there. */
   store?: Store;
   config?: CoreConfig;
   logger?: Logger;

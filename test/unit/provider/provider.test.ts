@@ -98,10 +98,11 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('stores markUsed and dismiss, holds a dismissed item back for that file, and re-weights kinds', async () => {
-    const first = await engine.provider.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
+    // money.ts: README § Money names src/money.ts (cart.ts has only a passing mention, under the doc floor).
+    const first = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 14, column: 1 } });
     const doc = ofType(first, 'doc')[0];
     const decision = ofType(first, 'decision')[0] ?? first.items[0];
-    assert.ok(doc, 'cart.ts has a doc suggestion');
+    assert.ok(doc, 'money.ts has a doc suggestion');
     engine.provider.markUsed(first.id, decision.entityId);
     engine.provider.dismiss(first.id, doc.entityId);
     const stored = engine.provider.getSuggestion(first.id);
@@ -109,10 +110,10 @@ describe('ProactiveContextProvider on a real repository', function () {
     assert.equal(stored?.items.find((i) => i.entityId === doc.entityId)?.status, 'dismissed');
     assert.equal(stored?.items.find((i) => i.entityId === decision.entityId)?.status, 'used');
 
-    const again = await engine.provider.suggest({ currentFile: 'src/cart.ts', cursorPosition: { line: 14, column: 1 } });
-    assert.ok(!again.items.some((i) => i.entityId === doc.entityId), 'the dismissed item is held back for cart.ts');
+    const again = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 14, column: 1 } });
+    assert.ok(!again.items.some((i) => i.entityId === doc.entityId), 'the dismissed item is held back for money.ts');
     const elsewhere = await engine.provider.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
-    assert.ok(elsewhere.items.some((i) => i.entityId === doc.entityId) || ofType(elsewhere, 'doc').length > 0, 'dismissing in cart.ts does not hide docs elsewhere');
+    assert.ok(elsewhere.items.some((i) => i.entityId === doc.entityId) || ofType(elsewhere, 'doc').length > 0, 'dismissing in money.ts does not hide docs elsewhere');
     const other = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
     engine.provider.dismiss(other.id, other.items[0].entityId);
     const metrics = engine.provider.metrics();

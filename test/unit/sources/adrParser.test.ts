@@ -87,4 +87,25 @@ describe('parseAdr', () => {
     assert.equal(parseAdr('x.md', '').status, 'unknown');
     assert.equal(parseAdr('x.md', '---\nstatus: [\n---\n\u0000\u0001').title.length >= 0, true);
   });
+
+  it('does not read a status from template guidance left in an HTML comment', () => {
+    const adr = parseAdr(
+      '0005-aliases.md',
+      '# 5. SBOM document aliases\n\n## Status\n<!--\nA decision may be "proposed" or "accepted"; later it may be marked "deprecated" or "superseded".\n-->\nAccepted\n\n## Context\n\nShort names.\n',
+    );
+    assert.equal(adr.status, 'accepted');
+    assert.equal(adr.sectionList.find((s) => s.heading === 'Context')?.line, 9, 'line numbers stay those of the file');
+  });
+
+  it('strips `ADR:` and `ADR 03)` title prefixes', () => {
+    assert.equal(parseAdr('preferred-export.md', '---\ntitle: "ADR: Preferred export"\n---\n\n## Background\n\nNamed.\n').title, 'Preferred export');
+    const codex = parseAdr('03-adr-string-types.md', '# ADR 03) String types in TypeScript\n\nDate: 2021-10-14\n\n## Status\n\nAccepted\n');
+    assert.deepEqual([codex.number, codex.title, codex.status, codex.date], [3, 'String types in TypeScript', 'accepted', Date.UTC(2021, 9, 14)]);
+  });
+
+  it('reads a reStructuredText record: numbered title, sections, status section', () => {
+    const adr = parseAdr('0006-app-label-prefix.rst', '6. App Label Prefix\n===================\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\nPrefix every ``label`` with ``oel_``.\n');
+    assert.deepEqual([adr.number, adr.title, adr.status], [6, 'App Label Prefix', 'accepted']);
+    assert.match(adr.summary, /Prefix every/);
+  });
 });

@@ -3,7 +3,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/core/logger';
 import { DocsSource, sectionsOf } from '../../../src/core/sources/docs/docsSource';
-import { all } from '../../../src/core/store/sqlite';
 import { openWorkspace, type Workspace } from './sourceFixtures';
 
 describe('DocsSource', () => {
@@ -34,8 +33,6 @@ describe('DocsSource', () => {
       'docs/guide/billing.md#money:10',
       'packages/web/README.md#web-storefront:1',
     ]);
-    const fts = all<{ path: string; heading: string }>(ws.store.index, "SELECT path, heading FROM docs_fts WHERE docs_fts MATCH 'rota'");
-    assert.deepEqual(fts, [{ path: 'README.md', heading: 'Payments' }]);
   });
 
   it('ranks a section about the symbol above ones that mention it in code, above prose mentions', () => {
@@ -82,7 +79,7 @@ describe('DocsSource', () => {
     const ids = source.query({ file: 'src/payments/ledger.ts' }).map((i) => i.entityId);
     assert.ok(ids.includes('doc:README.md#billing-and-payments'));
     assert.ok(!ids.includes('doc:README.md#payments'));
-    assert.equal(all(ws.store.index, "SELECT path FROM docs_fts WHERE heading = 'Payments'").length, 0);
+    assert.ok(!source.sections().some((s) => s.heading === 'Payments'));
   });
 
   it('skips node_modules and binary markdown with a logged reason', async () => {
@@ -107,5 +104,29 @@ describe('DocsSource', () => {
   it('ignores headings inside code fences', () => {
     const sections = sectionsOf('x.md', '# Title\n\n```sh\n# not a heading\n```\n\n## Real\n\ntext\n');
     assert.deepEqual(sections.map((s) => s.heading), ['Title', 'Real']);
+  });
+
+  it('shows a release-notes section only when it names the file or the symbol', async () => {
+    writeFileSync(
+      join(ws.root, 'CHANGELOG.md'),
+      '# Changelog\n\n## [7.1.0]\n\n### Bug Fixes\n\n- hooks: features load again after a refresh\n- billing: invoices round half up\n\n## [7.0.0]\n\n### Bug Fixes\n\n- `useFeatures` keeps the last value\n\n### Features\n\n- src/hooks/useFlags.ts reads flags\n',
+    );
+    await source.refresh();
+    const release = (file: string, symbol?: string) => source.query({ file, symbol }).filter((i) => i.location.path === 'CHANGELOG.md');
+    assert.deepEqual(release('src/hooks/useSegments.ts'), [], 'words of the folder are not enough');
+    assert.deepEqual(release('src/billing/invoices.ts'), [], 'nor words of the name');
+    assert.deepEqual(release('src/hooks/useFeatures.ts', 'useFeatures').map((i) => i.title), ['[7.0.0] › Bug Fixes — CHANGELOG.md']);
+    assert.deepEqual(release('src/hooks/useFlags.ts').map((i) => i.reason), ['CHANGELOG.md § Features mentions src/hooks/useFlags.ts']);
+  });
+
+  it('matches headings by whole names, never by a fragment of the file name', async () => {
+    mkdirSync(join(ws.root, 'docs/design'), { recursive: true });
+    writeFileSync(join(ws.root, 'docs/design/state.md'), '# State\n\n## Context\n\nThe config context is read once at start.\n\n## Config context\n\nHolds the static settings of the page.\n');
+    await source.refresh();
+    const items = source.query({ file: 'src/components/ConfigContext.tsx' });
+    const titled = items.find((i) => i.entityId === 'doc:docs/design/state.md#config-context');
+    assert.ok(titled, 'the section titled after the whole name is shown');
+    assert.match(titled.reason, /is titled after/);
+    assert.ok(!items.some((i) => i.entityId === 'doc:docs/design/state.md#context'), 'the "Context" section shares one word of two');
   });
 });

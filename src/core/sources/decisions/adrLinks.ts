@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { posix } from 'node:path';
+import { linesOf } from '../docs/markdown';
 
 /** A code location named in an ADR's text. */
 export interface PathMention {
@@ -18,9 +19,11 @@ export interface AdrLinks {
   codeIdentifiers: Map<string, number>;
   /** CamelCase / camelCase words of the prose, with their first line. */
   camelWords: Map<string, number>;
-  /** Lower-case words (3+ letters). */
-  words: Set<string>;
 }
+
+/** Longest line read for links: longer lines are generated data, not prose that names code. */
+const MAX_LINE = 4000;
+const TRAILING_PUNCTUATION = new Set([...'.,;:!?']);
 
 const CODE_EXT = 'ts|tsx|js|jsx|mjs|cjs|mts|cts|py|java|kt|kts|scala|go|rs|rb|php|cs|fs|swift|m|mm|c|cc|cpp|cxx|h|hpp|vue|svelte|sql|proto|graphql|gql|yaml|yml|json|toml|xml|gradle|sh|ex|exs|erl|dart|lua|clj|hs|ml|tf';
 const FILE_NAME = new RegExp(`^[\\w@.$-]+\\.(?:${CODE_EXT})$`, 'i');
@@ -33,12 +36,14 @@ export function extractLinks(body: string, bodyStartLine: number, adrDir: string
   const seen = new Set<string>();
   const codeIdentifiers = new Map<string, number>();
   const camelWords = new Map<string, number>();
-  const words = new Set<string>();
-  const lines = body.split(/\r?\n/);
+  const lines = linesOf(body);
   let inFence = false;
 
   const addPath = (raw: string, line: number, fromLink: boolean) => {
-    let t = raw.trim().replace(/^<|>$/g, '').replace(/[.,;:!?]+$/, '').replace(/#.*$/, '');
+    let t = raw.trim().replace(/^<|>$/g, '');
+    let end = t.length;
+    while (end > 0 && TRAILING_PUNCTUATION.has(t[end - 1])) end--;
+    t = t.slice(0, end).replace(/#.*$/, '');
     if (!t || /^[a-z][\w+.-]*:/i.test(t) || t.startsWith('//')) return;
     if (fromLink || t.startsWith('./') || t.startsWith('../')) {
       const resolved = posix.normalize(posix.join(adrDir, t));
@@ -57,19 +62,18 @@ export function extractLinks(body: string, bodyStartLine: number, adrDir: string
   };
 
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = lines[i].length > MAX_LINE ? lines[i].slice(0, MAX_LINE) : lines[i];
     const lineNo = bodyStartLine + i;
     if (/^\s{0,3}(`{3,}|~{3,})/.test(line)) {
       inFence = !inFence;
       continue;
     }
-    for (const w of line.toLowerCase().match(/[a-z0-9_]{3,}/g) ?? []) words.add(w);
     const prose = line.replace(/https?:\/\/\S+/g, ' ');
     // Markdown link targets: relative to the ADR's own folder.
     for (const m of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
       if (!/\.md$/i.test(m[1]) || !/(^|\/)\d+[-_][^/]*\.md$/i.test(m[1])) addPath(m[1], lineNo, true);
     }
-    const withoutLinks = prose.replace(/\]\([^)]*\)/g, ']');
+    const withoutLinks = prose.replace(/\]\([^()]*\)/g, ']');
     for (const m of withoutLinks.matchAll(/`([^`]+)`/g)) {
       const span = m[1].trim();
       if (span.includes('/') || FILE_NAME.test(span)) addPath(span, lineNo, false);
@@ -84,7 +88,7 @@ export function extractLinks(body: string, bodyStartLine: number, adrDir: string
     for (const m of noTicks.matchAll(BARE_FILE)) addPath(m[1], lineNo, false);
     for (const w of noTicks.match(/\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g) ?? []) if (!camelWords.has(w)) camelWords.set(w, lineNo);
   }
-  return { paths, codeIdentifiers, camelWords, words };
+  return { paths, codeIdentifiers, camelWords };
 }
 
 function toMention(t: string, line: number): PathMention | undefined {

@@ -1,4 +1,5 @@
-import { parseFrontMatter, splitSections, stripInline, summarize, type MarkdownSection } from '../docs/markdown';
+import { linesOf, parseFrontMatter, withoutHtmlComments, splitSections, stripInline, summarize, type MarkdownSection } from '../docs/markdown';
+import { splitRstSections } from '../docs/restructuredText';
 
 export type AdrStatus = 'proposed' | 'accepted' | 'rejected' | 'deprecated' | 'superseded' | 'unknown';
 
@@ -37,78 +38,88 @@ export interface ParsedAdr {
   summary: string;
 }
 
-const BULLET_FIELD = /^\s*([*-])\s+(Status|Date|Deciders|Technical Story|Consulted|Informed)\s*:\s*(.*)$/i;
+const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(Status|Date|Deciders|Technical Story|Consulted|Informed)[ \t]*:[ \t]*(.*)$/i;
+/** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
+const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
+const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
+/** `3. Title`, `0003 Title` (reStructuredText numbered titles). */
+const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
+/** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
+const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 
-/** Parses an ADR in the Nygard (adr-tools), MADR (front matter or bullets) or log4brains style. Never throws. */
+/** Parses an ADR in the Nygard (adr-tools), MADR (front matter or bullets), log4brains or reStructuredText style. Never throws. */
 export function parseAdr(fileName: string, text: string): ParsedAdr {
-  const fm = parseFrontMatter(text);
+  const rst = /\.rst$/i.test(fileName);
+  const fm = rst ? undefined : parseFrontMatter(text);
   const data = fm?.data ?? {};
-  const body = fm ? fm.body : text.replace(/^\uFEFF/, '');
+  const clean = withoutHtmlComments(fm ? fm.body : text.startsWith('\uFEFF') ? text.slice(1) : text);
+  // AsciiDoc titles (`= Title`, `== Context`) read as markdown headings; the rest is prose to both.
+  const body = /\.adoc$/i.test(fileName) ? asciidocHeadings(clean) : clean;
   const startLine = fm ? fm.lineCount + 1 : 1;
-  const sectionList = splitSections(body, startLine);
+  const sectionList = rst ? splitRstSections(body, startLine) : splitSections(body, startLine);
   const sections: Record<string, string> = {};
   for (const s of sectionList) if (s.heading && !(s.heading in sections)) sections[s.heading] = s.body;
+  const headings = Object.keys(sections);
 
   const h1 = sectionList.find((s) => s.level === 1);
-  const rawTitle = str(data.title) ?? h1?.heading ?? sectionList.find((s) => s.level > 0)?.heading ?? fileName.replace(/\.md$/i, '');
+  const rawTitle = str(data.title) ?? h1?.heading ?? sectionList.find((s) => s.level > 0)?.heading ?? fileName.replace(/\.[^.]+$/, '');
   let titleStyle: ParsedAdr['titleStyle'] = 'plain';
   let titleNumber: number | undefined;
   let title = rawTitle.trim();
-  let m = /^(\d+)\.\s+(.*)$/.exec(title);
-  if (m) {
+  let m = NUMBERED_TITLE.exec(title);
+  if (m && (/^\d+[.)]/.test(title) || rst)) {
     titleStyle = 'numbered';
     titleNumber = Number(m[1]);
     title = m[2];
-  } else if ((m = /^ADR[-\s]?(\d+)\s*[:.\-–—]\s*(.*)$/i.exec(title))) {
+  } else if ((m = ADR_PREFIX_TITLE.exec(title)) && m[2].trim()) {
     titleStyle = 'adr-prefix';
-    titleNumber = Number(m[1]);
+    titleNumber = m[1] ? Number(m[1]) : undefined;
     title = m[2];
   }
   const fileNumber = /^(?:adr[-_]?)?(\d+)[-_.]/i.exec(fileName)?.[1];
   const number = fileNumber !== undefined ? Number(fileNumber) : titleNumber;
 
   // Bullet fields (MADR 2, log4brains) live in the lines right under the title.
+  const lines = linesOf(body);
   const fields: Record<string, string> = {};
   let bullet: '*' | '-' | undefined;
-  for (const line of body.split(/\r?\n/).slice(0, 40)) {
+  for (const line of lines.slice(0, 40)) {
     const b = BULLET_FIELD.exec(line);
     if (b && !(b[2].toLowerCase() in fields)) {
       fields[b[2].toLowerCase()] = b[3].trim();
       bullet ??= b[1] as '*' | '-';
     }
   }
-  const plainDate = /^\s*Date:\s*(.+)$/im.exec(body)?.[1];
+  const plain: Record<string, string> = {};
+  for (const line of lines) {
+    const f = PLAIN_FIELD.exec(line);
+    if (f && f[2].includes(':') && !(f[1].toLowerCase() in plain)) plain[f[1].toLowerCase()] = f[3].replace(/\*+$/, '').trim();
+  }
 
   let statusText = str(data.status) ?? fields.status;
   let style: AdrStyle = str(data.status) !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
   if (statusText === undefined) {
-    const key = Object.keys(sections).find((h) => /^status$/i.test(h));
-    if (key) statusText = sections[key];
-    else {
-      const line = /^\s*Status:\s*(.+)$/im.exec(body)?.[1];
-      if (line) statusText = line;
-    }
+    const key = headings.find((h) => h.toLowerCase() === 'status');
+    statusText = key ? sections[key] : plain.status;
   }
-  if (!fm && fields.status === undefined && !Object.keys(sections).some((h) => /^status$/i.test(h)) && /^context and problem statement$/im.test(Object.keys(sections).join('\n'))) {
+  if (!fm && fields.status === undefined && !headings.some((h) => h.toLowerCase() === 'status') && headings.some((h) => h.toLowerCase() === 'context and problem statement')) {
     style = 'madr-bullets';
   }
   statusText = (statusText ?? '').trim();
   // Titles of linked records ("Supersedes [3. Deprecated endpoints]") say nothing about this one's status.
   const status = classifyStatus(
-    statusText
-      .split(/\r?\n/)
-      .filter((l) => !/^\s*(?:[*-]\s*)?supersedes\b/i.test(l))
+    linesOf(statusText)
+      .filter((l) => !SUPERSEDES_LINE.test(l))
       .join('\n')
-      .replace(/\[[^\]]*\]\([^)]*\)/g, ''),
+      .replace(/\[[^[\]]*\]\([^()]*\)/g, ''),
   );
 
-  const supersededBy = findRef(statusText, /superseded\s+by\s*:?\s*/i) ?? (str(data['superseded-by']) ? refFromText(str(data['superseded-by'])!) : undefined);
+  const supersededBy = findSupersededBy(statusText) ?? (str(data['superseded-by']) ? refFromText(str(data['superseded-by'])!) : undefined);
   const supersedes: AdrRef[] = [];
-  const supersedesRe = /(?:^|\n)\s*(?:[*-]\s*)?supersedes\s*:?\s*(.*)/gi;
-  let sm: RegExpExecArray | null;
-  const searchIn = statusText + '\n' + (sections['Links'] ?? '') + '\n' + body.split(/\r?\n/).slice(0, 30).join('\n');
   const seenSup = new Set<string>();
-  while ((sm = supersedesRe.exec(searchIn))) {
+  for (const line of [...linesOf(statusText), ...linesOf(sections['Links'] ?? ''), ...lines.slice(0, 30)]) {
+    const sm = SUPERSEDES_LINE.exec(line);
+    if (!sm) continue;
     for (const r of refsIn(sm[1])) {
       const k = `${r.number}|${r.target}`;
       if (!seenSup.has(k)) {
@@ -118,12 +129,12 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     }
   }
 
-  const date = parseDate(str(data.date) ?? fields.date ?? plainDate);
+  const date = parseDate(str(data.date) ?? fields.date ?? plain.date);
   const deciders = listOf(data.deciders ?? fields.deciders);
-  const technicalStory = fields['technical story'] ?? /^\s*Technical Story\s*:\s*(.+)$/im.exec(body)?.[1]?.trim() ?? str(data['technical-story']);
-  const decisionKey = Object.keys(sections).find((h) => /^decision( outcome)?$/i.test(h)) ?? Object.keys(sections).find((h) => /decision/i.test(h) && !/driver/i.test(h));
-  const contextKey = Object.keys(sections).find((h) => /context/i.test(h));
-  const summary = summarize(sections[decisionKey ?? ''] || sections[contextKey ?? ''] || stripFields(body)) || title;
+  const technicalStory = fields['technical story'] ?? plain['technical story'] ?? str(data['technical-story']);
+  const decisionKey = headings.find((h) => /^decision(?: outcome)?$/i.test(h)) ?? headings.find((h) => /decision/i.test(h) && !/driver/i.test(h));
+  const contextKey = headings.find((h) => /context/i.test(h));
+  const summary = summarize(sections[decisionKey ?? ''] || sections[contextKey ?? ''] || stripFields(lines)) || title;
 
   return {
     number,
@@ -145,6 +156,17 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   };
 }
 
+/** `== Context` → `## Context`, line by line; everything else is left as it is. */
+function asciidocHeadings(text: string): string {
+  return linesOf(text)
+    .map((line) => {
+      let n = 0;
+      while (line[n] === '=') n++;
+      return n >= 1 && n <= 6 && line[n] === ' ' ? '#'.repeat(n) + line.slice(n) : line;
+    })
+    .join('\n');
+}
+
 export function classifyStatus(text: string): AdrStatus {
   const t = text.toLowerCase();
   if (/superseded|replaced by/.test(t)) return 'superseded';
@@ -155,16 +177,18 @@ export function classifyStatus(text: string): AdrStatus {
   return 'unknown';
 }
 
-function findRef(text: string, lead: RegExp): AdrRef | undefined {
-  const m = new RegExp(lead.source + '(.*)', 'i').exec(text);
-  if (!m) return undefined;
-  return refsIn(m[1])[0];
+/** The record named after "superseded by" in a status text. */
+function findSupersededBy(text: string): AdrRef | undefined {
+  const at = text.toLowerCase().search(/superseded[ \t]+by\b/);
+  if (at < 0) return undefined;
+  const rest = text.slice(at).replace(/^superseded[ \t]+by[ \t]*:?[ \t]*/i, '');
+  return refsIn(linesOf(rest)[0] ?? '')[0];
 }
 
 /** Markdown links or bare `ADR-5` / `5.` references in a line. */
 function refsIn(line: string): AdrRef[] {
   const refs: AdrRef[] = [];
-  const link = /\[([^\]]*)\]\(([^)\s]*)[^)]*\)/g;
+  const link = /\[([^[\]]*)\]\(([^()\s]*)[^()]*\)/g;
   let m: RegExpExecArray | null;
   while ((m = link.exec(line))) {
     const target = m[2];
@@ -207,9 +231,6 @@ export function parseDate(s: string | undefined): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-function stripFields(body: string): string {
-  return body
-    .split(/\r?\n/)
-    .filter((l) => !BULLET_FIELD.test(l) && !/^\s*Date:/i.test(l) && !/^\s*#/.test(l))
-    .join('\n');
+function stripFields(lines: readonly string[]): string {
+  return lines.filter((l) => !BULLET_FIELD.test(l) && !PLAIN_FIELD.test(l) && !l.trimStart().startsWith('#')).join('\n');
 }

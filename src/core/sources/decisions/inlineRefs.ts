@@ -21,7 +21,10 @@ export interface InlineScan {
 
 const COMMENT = /(\/\/|\/\*|^\s*\*|#|--|<!--|^\s*;|"""|''')/;
 const ADR_NUMBER = /\bADR[-_ ]?#?(\d{1,5})\b/gi;
-const ADR_PATH = /((?:[\w.@-]+\/)*\d{1,5}[-_][\w.-]+\.md)\b/g;
+/** A record's file name: `0012-use-queues.md`. Tested on whole tokens, so it is anchored at both ends. */
+const ADR_FILE = /^\d{1,5}[-_][\w.-]+\.md$/;
+/** Characters that end a path token in a comment. */
+const TOKEN_BREAK = /[\s"'`()<>[\]{},;]+/;
 const NOTE = /\bDECISION\s*:\s*(.*)$/;
 
 /** Finds decision references and notes inside the comments of a source file. */
@@ -34,7 +37,14 @@ export function scanInline(text: string): InlineScan {
     const c = COMMENT.exec(line);
     if (!c) continue;
     const comment = line.slice(c.index);
-    for (const m of comment.matchAll(ADR_PATH)) refs.push({ line: i + 1, path: m[1], text: m[1] });
+    if (comment.includes('.md')) {
+      for (const raw of comment.split(TOKEN_BREAK)) {
+        let token = raw;
+        while (token.length && (token.endsWith('.') || token.endsWith(':') || token.endsWith('!') || token.endsWith('?'))) token = token.slice(0, -1);
+        if (!token.endsWith('.md') || !/^[\w.@/-]+$/.test(token)) continue;
+        if (ADR_FILE.test(token.slice(token.lastIndexOf('/') + 1))) refs.push({ line: i + 1, path: token, text: token });
+      }
+    }
     for (const m of comment.matchAll(ADR_NUMBER)) refs.push({ line: i + 1, number: Number(m[1]), text: m[0] });
     const note = NOTE.exec(comment);
     if (note) {

@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
-import { all, run, transaction } from '../../store/sqlite';
-import type { Store } from '../../store/store';
+import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
-import { discoverDecisionFolders } from '../decisions/adrDiscovery';
+import { discoverDecisions } from '../decisions/adrDiscovery';
 import { walkFiles } from '../reports/walk';
 import { score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
-import { GENERIC_NAMES, identifierWords, looksBinary, slugify, splitSections, summarize } from './markdown';
+import { LexicalIndex } from './lexicalIndex';
+import { slugify, splitSections, summarize } from './markdown';
+import { GENERIC_NAMES, surfaceWords, termsOf } from './textTerms';
 
 /** A heading-delimited part of a markdown document. */
 export interface DocSection {
@@ -28,6 +27,11 @@ export interface DocSection {
   /** Path-like tokens (`src/payments/ledger.ts`, `ledger.ts`, `src/payments/`). */
   paths: string[];
   headingWords: Set<string>;
+  /** Comparable words of the heading and the body, for the text model. */
+  headingTerms: string[];
+  bodyTerms: string[];
+  /** A section of release notes (CHANGELOG, HISTORY…): history, not documentation. */
+  releaseNotes: boolean;
 }
 
 interface DocFile {
@@ -38,12 +42,32 @@ interface DocFile {
 
 /** Folders whose markdown is build output or vendored, never project documentation. */
 const SKIP_DIRS = new Set(['out', 'dist', 'build', 'coverage', 'target', 'vendor', 'reports', 'test-results', 'tmp', 'temp']);
+/** `CHANGELOG.md`, `HISTORY.md`, `RELEASE_NOTES.md`, `NEWS`, files under `changelogs/` or `release-notes/`. */
+const RELEASE_NOTES = /(?:^|\/)(?:change[-_ ]?log|changes|history|releases?|release[-_ ]?notes|news)(?:\.[a-z]+)?$|(?:^|\/)(?:changelogs?|release[-_ ]?notes|\.changeset)\//i;
+
+/** Link strengths, strongest first: the symbol named in a heading > in code > a path > words. */
+const STRENGTH = {
+  symbolHeading: 0.9,
+  symbolCode: 0.85,
+  path: 0.8,
+  symbolProse: 0.72,
+  baseName: 0.68,
+  moduleCode: 0.62,
+  moduleProse: 0.58,
+  folder: 0.55,
+};
+/** Field weights of the text model: a heading word counts three body words. */
+const TEXT_FIELDS = { title: 3, body: 1 };
+/** Strongest link words alone make for a doc section. */
+const MAX_TEXT = 0.52;
 
 export interface DocsSourceOptions extends SourceContext {
   maxDepth?: number;
   maxEntries?: number;
   /** Most items one query returns. */
   limit?: number;
+  /** Tells decision records apart (they belong to the decisions source); discovered here when absent. */
+  isDecisionRecord?: (path: string) => boolean;
 }
 
 interface Hit {
@@ -53,33 +77,33 @@ interface Hit {
 }
 
 /**
- * Documentation sections (READMEs, docs/, top-level markdown; decision folders excluded) that
- * mention the symbol under the cursor, the file's path or name, or its module folder.
+ * Documentation sections (READMEs, docs/, top-level markdown; decision records excluded) that
+ * mention the symbol under the cursor, the file's path or name, or its module folder, or whose
+ * words are what the file is named after. Release-note sections are shown only when they name
+ * this file or symbol.
  */
 export class DocsSource implements SignalSource {
   readonly name = 'docs';
   private readonly root: string;
-  private readonly store?: Store;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
   private readonly maxDepth: number;
   private readonly maxEntries: number;
   private readonly limit: number;
+  private readonly isDecisionRecord?: (path: string) => boolean;
   private files = new Map<string, DocFile>();
   private byIdentifier = new Map<string, DocSection[]>();
   private withPaths: DocSection[] = [];
-  private ftsFresh = false;
-  /** Full-text rows per phrase, until the next change: the cursor mostly stays in one module. */
-  private ftsCache = new Map<string, { path: string; line: string | number; heading: string }[]>();
+  private text: LexicalIndex<DocSection> | undefined;
 
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
-    this.store = ctx.store;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.maxDepth = ctx.maxDepth ?? 8;
     this.maxEntries = ctx.maxEntries ?? 100_000;
     this.limit = ctx.limit ?? 10;
+    this.isDecisionRecord = ctx.isDecisionRecord;
   }
 
   /** Sections known since the last refresh. */
@@ -89,16 +113,20 @@ export class DocsSource implements SignalSource {
 
   async refresh(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
-    const adrFolders = discoverDecisionFolders(this.root, this.config.decisionFolders);
+    let isRecord = this.isDecisionRecord;
+    if (!isRecord) {
+      const records = new Set((await discoverDecisions(this.root, { configured: this.config.decisionFolders, signal })).files.map((f) => f.path));
+      isRecord = (p) => records.has(p);
+    }
     const walk = walkFiles(this.root, {
       maxDepth: this.maxDepth,
       maxEntries: this.maxEntries,
       signal,
-      enterDir: (rel, name) => !name.startsWith('.') && !SKIP_DIRS.has(name) && !adrFolders.some((f) => rel === f || rel.startsWith(f + '/')),
+      enterDir: (_rel, name) => !name.startsWith('.') && !SKIP_DIRS.has(name),
     });
-    const docs = walk.files.filter(isDocFile);
+    const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p));
     const next = new Map<string, DocFile>();
-    const changedPaths: string[] = [];
+    let changed = false;
     const changedFiles = new ChangedFiles({
       root: this.root,
       previous: this.files,
@@ -115,7 +143,7 @@ export class DocsSource implements SignalSource {
         next.set(file.path, file.entry);
         continue;
       }
-      changedPaths.push(file.path);
+      changed = true;
       let sections: DocSection[] = [];
       if (file.kind === 'changed') {
         sections = sectionsOf(file.path, file.text);
@@ -123,21 +151,18 @@ export class DocsSource implements SignalSource {
       }
       next.set(file.path, { ...file.stamp, sections });
     }
-    const removed = [...this.files.keys()].filter((p) => !next.has(p));
+    if (next.size !== this.files.size) changed = true;
     this.files = next;
-    if (changedPaths.length || removed.length || !this.ftsFresh) {
-      this.rebuildMemoryIndex();
-      this.writeFts(this.ftsFresh ? [...changedPaths, ...removed] : undefined);
-    }
+    if (changed || !this.text) this.rebuildMemoryIndex();
     let entries = 0;
     for (const f of next.values()) entries += f.sections.length;
     return { files: docs.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries, ms: performance.now() - started };
   }
 
   private rebuildMemoryIndex(): void {
-    this.ftsCache = new Map();
     const byIdentifier = new Map<string, DocSection[]>();
     const withPaths: DocSection[] = [];
+    const prose: DocSection[] = [];
     for (const f of this.files.values()) {
       for (const s of f.sections) {
         for (const id of s.identifiers) {
@@ -146,42 +171,12 @@ export class DocsSource implements SignalSource {
           else byIdentifier.set(id, [s]);
         }
         if (s.paths.length) withPaths.push(s);
+        if (!s.releaseNotes) prose.push(s);
       }
     }
     this.byIdentifier = byIdentifier;
     this.withPaths = withPaths;
-  }
-
-  /** Rewrites the text index rows of the given paths, or of everything when `paths` is undefined. */
-  private writeFts(paths: string[] | undefined): void {
-    if (!this.store) return;
-    const db = this.store.index;
-    const bodies = new Map<string, string>();
-    transaction(db, () => {
-      if (!paths) run(db, 'DELETE FROM docs_fts');
-      else for (const p of paths) run(db, 'DELETE FROM docs_fts WHERE path = ?', [p]);
-      const targets = paths ? paths.filter((p) => this.files.has(p)) : [...this.files.keys()];
-      for (const p of targets) {
-        const text = this.readText(p);
-        if (text === undefined) continue;
-        bodies.set(p, text);
-        const lines = text.split(/\r?\n/);
-        for (const s of this.files.get(p)!.sections) {
-          run(db, 'INSERT INTO docs_fts (path, heading, line, body) VALUES (?, ?, ?, ?)', [p, s.heading, s.line, lines.slice(s.line - 1, s.endLine).join('\n')]);
-        }
-      }
-    });
-    this.store.markIndexDirty();
-    this.ftsFresh = true;
-  }
-
-  private readText(path: string): string | undefined {
-    try {
-      const buf = readFileSync(join(this.root, path));
-      return looksBinary(buf) ? undefined : buf.toString('utf8');
-    } catch {
-      return undefined;
-    }
+    this.text = new LexicalIndex(prose.map((s) => ({ key: s, fields: { title: { terms: s.headingTerms, weight: TEXT_FIELDS.title }, body: { terms: s.bodyTerms, weight: TEXT_FIELDS.body } } })));
   }
 
   query(q: SourceQuery): SuggestionItem[] {
@@ -195,9 +190,10 @@ export class DocsSource implements SignalSource {
 
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
-        if (s.headingWords.has(symbol)) add(s, 0.9, `${label(s)} is about \`${symbol}\``);
-        else if (s.code.has(symbol)) add(s, 0.85, `${label(s)} mentions \`${symbol}\``);
-        else add(s, 0.72, `${label(s)} mentions ${symbol}`);
+        if (s.headingWords.has(symbol)) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
+        else if (s.code.has(symbol)) add(s, STRENGTH.symbolCode, `${label(s)} mentions \`${symbol}\``);
+        // In prose only a name that reads as an identifier counts: `update` or `Tag` is a plain word there.
+        else if (/[a-z0-9][A-Z]|_/.test(symbol)) add(s, STRENGTH.symbolProse, `${label(s)} mentions ${symbol}`);
       }
     }
 
@@ -205,56 +201,70 @@ export class DocsSource implements SignalSource {
     const base = file ? file.slice(file.lastIndexOf('/') + 1) : undefined;
     const stem = base ? base.replace(/\.(test|spec)(?=\.)/, '').replace(/\.[^.]+$/, '') : undefined;
     const dir = file && file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : undefined;
-    const folder = dir ? dir.slice(dir.lastIndexOf('/') + 1).toLowerCase() : undefined;
     if (file && base) {
       for (const s of this.withPaths) {
         for (const p of s.paths) {
-          if (p === file || (p.includes('/') && file.endsWith('/' + p))) add(s, 0.8, `${label(s)} mentions ${p}`);
-          else if (p === base) add(s, 0.68, `${label(s)} mentions ${base}`);
-          else if (p.endsWith('/') && dir && (dir + '/' === p || (dir + '/').endsWith('/' + p))) add(s, 0.55, `${label(s)} mentions ${p} (this file's folder)`);
+          if (p === file || (p.includes('/') && file.endsWith('/' + p))) add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
+          else if (p === base) add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
+          // Release notes name files they changed; a folder they mention is not about this file.
+          else if (!s.releaseNotes && p.endsWith('/') && dir && (dir + '/' === p || (dir + '/').endsWith('/' + p))) add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
         }
       }
       if (stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
-        for (const s of this.byIdentifier.get(stem) ?? []) add(s, s.code.has(stem) ? 0.62 : 0.58, `${label(s)} mentions ${s.code.has(stem) ? `\`${stem}\`` : stem} (this module)`);
+        for (const s of this.byIdentifier.get(stem) ?? []) {
+          if (s.releaseNotes) continue;
+          add(s, s.code.has(stem) ? STRENGTH.moduleCode : STRENGTH.moduleProse, `${label(s)} mentions ${s.code.has(stem) ? `\`${stem}\`` : stem} (this module)`);
+        }
       }
     }
-    this.textMatches(stem, folder, add, label);
+    this.textMatches(file, symbol, add, label);
 
     return [...hits.values()]
+      .filter((h) => h.score >= kindFloor.doc)
       .sort((a, b) => b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line)
       .slice(0, this.limit)
       .map((h) => this.item(h));
   }
 
-  private textMatches(stem: string | undefined, folder: string | undefined, add: (s: DocSection, score: number, reason: string) => void, label: (s: DocSection) => string): void {
-    if (!this.store) return;
-    const terms: { word: string; weight: number; why: string }[] = [];
-    if (stem && !GENERIC_NAMES.has(stem.toLowerCase())) {
-      const words = identifierWords(stem).filter((w) => w.length >= 4 && !GENERIC_NAMES.has(w));
-      if (words.length) terms.push({ word: words.join(' '), weight: 0.45, why: `"${words.join(' ')}" (this module's name)` });
-    }
-    if (folder && folder.length >= 4 && !GENERIC_NAMES.has(folder) && /^[a-z0-9_-]+$/.test(folder)) {
-      for (const w of identifierWords(folder)) terms.push({ word: w, weight: 0.35, why: `${w} (this file's folder)` });
-    }
-    for (const t of terms) {
-      const phrase = `"${t.word.replace(/"/g, '')}"`;
-      let rows = this.ftsCache.get(phrase);
-      if (!rows) {
-        try {
-          rows = all(this.store.index, 'SELECT path, line, heading FROM docs_fts WHERE docs_fts MATCH ? LIMIT 100', [phrase]);
-        } catch (err) {
-          this.logger.debug(`Docs text search failed: ${(err as Error).message}`);
-          continue;
-        }
-        if (this.ftsCache.size >= 256) this.ftsCache.delete(this.ftsCache.keys().next().value as string);
-        this.ftsCache.set(phrase, rows);
+  /** Sections whose words are what the file is named after: whole words, a heading counting more than the body. */
+  private textMatches(file: string | undefined, symbol: string | undefined, add: (s: DocSection, score: number, reason: string) => void, label: (s: DocSection) => string): void {
+    if (!file || !this.text?.size) return;
+    const parts = file.split('/');
+    const base = parts[parts.length - 1];
+    const stem = base.slice(0, base.indexOf('.') > 0 ? base.indexOf('.') : undefined);
+    const query = new Map<string, number>();
+    const why = new Map<string, string>();
+    const put = (words: string[], weight: number, from: string) => {
+      for (const t of words) {
+        if ((query.get(t) ?? 0) >= weight) continue;
+        query.set(t, weight);
+        why.set(t, from);
       }
-      for (const r of rows) {
-        const section = this.files.get(r.path)?.sections.find((s) => s.line === Number(r.line));
-        if (!section) continue;
-        const inHeading = r.heading.toLowerCase().includes(t.word);
-        add(section, t.weight + (inHeading ? 0.1 : 0), `${label(section)} ${inHeading ? 'is titled after' : 'talks about'} ${t.why}`);
-      }
+    };
+    // A heading is about the file when it holds a whole name: all words of the folder, of the module or of the symbol.
+    const names: string[][] = [];
+    const unit = (words: string[], weight: number, from: string) => {
+      // A name that is one generic word (`index`, `utils`, `src`) says nothing; `ConfigContext` does.
+      if (!words.length || (words.length === 1 && GENERIC_NAMES.has(words[0]))) return;
+      put(words, weight, from);
+      names.push(words);
+    };
+    if (parts.length >= 2) unit(termsOf(parts[parts.length - 2]), 0.8, "this file's folder");
+    unit(termsOf(stem), 1, "this module's name");
+    if (symbol) unit(termsOf(symbol), 1, 'the symbol at the cursor');
+    if (!query.size) return;
+    const surface = new Map<string, string>();
+    surfaceWords(`${parts[parts.length - 2] ?? ''} ${stem} ${symbol ?? ''}`, surface);
+    for (const h of this.text.search(query, undefined, this.limit)) {
+      const heading = new Set(h.key.headingTerms);
+      // "Context" is not titled after ConfigContext.tsx: one word of a two-word name is a fragment.
+      const titled = heading.size > 0 && [...heading].every((t) => query.has(t)) && names.some((n) => n.every((t) => heading.has(t)));
+      const text = 1 - Math.exp(-h.score / 4);
+      const strength = Math.min(MAX_TEXT, 0.22 + 0.16 * text + (titled ? 0.18 : 0));
+      const words = h.matched.slice(0, 3);
+      const from = [...new Set(words.map((w) => why.get(w)))].join(', ');
+      const shown = words.map((w) => surface.get(w) ?? w);
+      add(h.key, strength, `${label(h.key)} ${titled ? 'is titled after' : 'talks about'} ${shown.join(', ')} (${from})`);
     }
   }
 
@@ -284,10 +294,19 @@ export function isDocFile(rel: string): boolean {
 
 const PATH_TOKEN = /(?:^|[\s(["'`<,])((?:\.{0,2}\/)?(?:[\w@.$-]+\/)+(?:[\w@.$-]+\.[A-Za-z0-9]{1,6})?|[\w@$-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|java|kt|go|rs|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|sql|json|ya?ml|toml))(?=$|[\s)\]"'`>,;:!?.])/g;
 
+/** Release notes are history: CHANGELOG, HISTORY, RELEASE NOTES, NEWS and the like. */
+export function isReleaseNotes(path: string): boolean {
+  return RELEASE_NOTES.test(path);
+}
+
+/** Most characters of one section that the text model reads. */
+const MAX_SECTION_TEXT = 64 * 1024;
+
 /** Splits a document into sections with the tokens that queries look for. */
 export function sectionsOf(path: string, text: string): DocSection[] {
   const seen = new Map<string, number>();
   const out: DocSection[] = [];
+  const releaseNotes = isReleaseNotes(path);
   const sections = splitSections(text);
   const repeats = new Map<string, number>();
   for (const sec of sections) repeats.set(sec.heading, (repeats.get(sec.heading) ?? 0) + 1);
@@ -321,6 +340,9 @@ export function sectionsOf(path: string, text: string): DocSection[] {
       identifiers,
       paths: [...paths],
       headingWords: new Set(heading.match(/[A-Za-z_$][\w$]*/g) ?? []),
+      headingTerms: termsOf(heading),
+      bodyTerms: releaseNotes ? [] : termsOf(body.length > MAX_SECTION_TEXT ? body.slice(0, MAX_SECTION_TEXT) : body),
+      releaseNotes,
     });
   }
   return out;

@@ -1,4 +1,9 @@
-/** Small markdown utilities shared by the docs and decisions sources: sections, front matter, summaries. */
+/**
+ * Small markdown utilities shared by the docs and decisions sources: sections, front matter,
+ * summaries. Repository text is hostile input, so every scan here is a single pass over each line
+ * with index loops; the few regular expressions left are linear by construction (no two adjacent
+ * quantifiers can match the same character) or run on text cut to a bounded length.
+ */
 
 export interface MarkdownSection {
   heading: string;
@@ -11,16 +16,105 @@ export interface MarkdownSection {
   body: string;
 }
 
-const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
-const ATX = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+/** Longest text that inline clean-up and summaries look at; longer text is cut first. */
+const INLINE_LIMIT = 4000;
+
+const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+
+/** Lines of a text, with `\n` or `\r\n` endings. */
+export function linesOf(text: string): string[] {
+  return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/**
+ * The text with HTML comments (`<!-- … -->`) blanked out: they are invisible once rendered, and
+ * record templates leave their guidance there. Line breaks are kept, so line numbers still hold.
+ */
+export function withoutHtmlComments(text: string): string {
+  let at = text.indexOf('<!--');
+  if (at < 0) return text;
+  let out = '';
+  let from = 0;
+  while (at >= 0) {
+    const end = text.indexOf('-->', at + 4);
+    const stop = end < 0 ? text.length : end + 3;
+    out += text.slice(from, at) + text.slice(at, stop).replace(/[^\n]/g, '');
+    from = stop;
+    at = end < 0 ? -1 : text.indexOf('<!--', stop);
+  }
+  return out + text.slice(from);
+}
+
+/** Leading spaces of a line, or -1 when there are more than three (indented code, not markdown structure). */
+function indentOf(line: string): number {
+  let i = 0;
+  while (i < line.length && line[i] === ' ') i++;
+  return i > 3 ? -1 : i;
+}
+
+/** The fence character and run length when the line opens or closes a code fence (``` or ~~~). */
+function fenceOf(line: string): { char: string; length: number } | undefined {
+  const i = indentOf(line);
+  if (i < 0) return undefined;
+  const c = line[i];
+  if (c !== '`' && c !== '~') return undefined;
+  let n = 0;
+  while (line[i + n] === c) n++;
+  return n >= 3 ? { char: c, length: n } : undefined;
+}
+
+/** An ATX heading (`## Title ##`): its level and text, or undefined. */
+export function atxHeading(line: string): { level: number; text: string } | undefined {
+  const i = indentOf(line);
+  if (i < 0) return undefined;
+  let level = 0;
+  while (line[i + level] === '#') level++;
+  if (level < 1 || level > 6) return undefined;
+  const after = i + level;
+  if (after < line.length && !isBlank(line[after])) return undefined;
+  let end = line.length;
+  while (end > after && isBlank(line[end - 1])) end--;
+  // An optional closing run of #s, when blank-separated from the text (or the whole text).
+  let j = end;
+  while (j > after && line[j - 1] === '#') j--;
+  if (j < end && (j === after || isBlank(line[j - 1]))) end = j;
+  let start = after;
+  while (start < end && isBlank(line[start])) start++;
+  while (end > start && isBlank(line[end - 1])) end--;
+  return { level, text: line.slice(start, end) };
+}
+
+/** `===` (level 1) or `---` (level 2) under a paragraph line makes it a setext heading. */
+function setextLevel(line: string): number {
+  const i = indentOf(line);
+  if (i < 0) return 0;
+  const c = line[i];
+  if (c !== '=' && c !== '-') return 0;
+  let j = i;
+  while (line[j] === c) j++;
+  while (isBlank(line[j])) j++;
+  return j === line.length ? (c === '=' ? 1 : 2) : 0;
+}
+
+/** A list item, quote or table row: a line that cannot be a setext heading's text. */
+function isBlockMarker(line: string): boolean {
+  let i = 0;
+  while (isBlank(line[i])) i++;
+  const c = line[i];
+  if ((c === '-' || c === '*' || c === '+') && (isBlank(line[i + 1]) || i + 1 === line.length)) return true;
+  if (c === '>' || c === '|') return true;
+  let d = i;
+  while (line[d] >= '0' && line[d] <= '9') d++;
+  return d > i && (line[d] === '.' || line[d] === ')') && (isBlank(line[d + 1]) || d + 1 === line.length);
+}
 
 /** Splits markdown into sections at ATX and setext headings, ignoring headings inside code fences. */
 export function splitSections(text: string, startLine = 1): MarkdownSection[] {
-  const lines = text.split(/\r?\n/);
+  const lines = linesOf(text);
   const sections: MarkdownSection[] = [];
   let current: MarkdownSection = { heading: '', level: 0, line: startLine, endLine: startLine, body: '' };
   let bodyLines: string[] = [];
-  let fence: string | undefined;
+  let fence: { char: string; length: number } | undefined;
   const close = (endIdx: number) => {
     current.body = bodyLines.join('\n').trim();
     current.endLine = Math.max(current.line, startLine + endIdx);
@@ -28,10 +122,10 @@ export function splitSections(text: string, startLine = 1): MarkdownSection[] {
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const f = FENCE.exec(line);
+    const f = fenceOf(line);
     if (f) {
-      if (!fence) fence = f[1][0];
-      else if (f[1][0] === fence) fence = undefined;
+      if (!fence) fence = f;
+      else if (f.char === fence.char && f.length >= fence.length) fence = undefined;
       bodyLines.push(line);
       continue;
     }
@@ -39,14 +133,13 @@ export function splitSections(text: string, startLine = 1): MarkdownSection[] {
       bodyLines.push(line);
       continue;
     }
-    const atx = ATX.exec(line);
+    const atx = atxHeading(line);
     const next = lines[i + 1];
-    const setext = !atx && line.trim() && next !== undefined && /^\s{0,3}(=+|-+)\s*$/.test(next) && !/^\s*([-*+]|\d+\.)\s/.test(line) && !/^\s*$/.test(line);
+    const setext = !atx && line.trim() !== '' && next !== undefined && indentOf(line) >= 0 && !isBlockMarker(line) ? setextLevel(next) : 0;
     if (atx || setext) {
       close(i - 1);
-      const heading = atx ? atx[2] : line.trim();
-      const level = atx ? atx[1].length : next.trim()[0] === '=' ? 1 : 2;
-      current = { heading: stripInline(heading), level, line: startLine + i, endLine: startLine + i, body: '' };
+      const heading = atx ? atx.text : line.trim();
+      current = { heading: stripInline(heading), level: atx ? atx.level : setext, line: startLine + i, endLine: startLine + i, body: '' };
       bodyLines = [];
       if (setext) i++;
       continue;
@@ -64,39 +157,60 @@ export interface FrontMatter {
   body: string;
 }
 
+const FRONT_MATTER_KEY = /^([A-Za-z0-9_-]+)[ \t]*:(.*)$/;
+
 /** Reads a simple YAML front matter block (`key: value`, `key:` followed by `- item` lists). */
 export function parseFrontMatter(text: string): FrontMatter | undefined {
-  const m = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)\s*(?:\r?\n|$)/.exec(text);
-  if (!m) return undefined;
+  const clean = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const lines = linesOf(clean);
+  if (lines.length < 2 || lines[0].trimEnd() !== '---') return undefined;
+  let close = -1;
+  for (let i = 1; i < lines.length; i++) {
+    const t = lines[i].trimEnd();
+    if (t === '---' || t === '...') {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0) return undefined;
   const data: Record<string, string | string[]> = {};
   let listKey: string | undefined;
-  for (const raw of m[1].split(/\r?\n/)) {
-    if (/^\s*#/.test(raw) || !raw.trim()) continue;
-    const item = /^\s+-\s+(.*)$|^-\s+(.*)$/.exec(raw);
-    if (item && listKey) {
+  for (const raw of lines.slice(1, close)) {
+    const trimmed = raw.trim();
+    if (!trimmed || trimmed.startsWith('#')) continue;
+    if (listKey && trimmed.startsWith('-') && (trimmed.length === 1 || isBlank(trimmed[1]))) {
       const prev = data[listKey];
       const list = Array.isArray(prev) ? prev : [];
-      list.push(unquote(item[1] ?? item[2]));
+      list.push(unquote(trimmed.slice(1)));
       data[listKey] = list;
       continue;
     }
-    const kv = /^([A-Za-z0-9_-]+)\s*:\s*(.*)$/.exec(raw);
+    const kv = FRONT_MATTER_KEY.exec(raw);
     if (!kv) continue;
     const key = kv[1].toLowerCase();
     const value = kv[2].trim();
     if (value === '' || value === '|' || value === '>') {
       listKey = key;
       data[key] = [];
-    } else if (/^\[.*\]$/.test(value) && !/^\[[^\]]*\]\(/.test(value)) {
+    } else if (value.startsWith('[') && value.endsWith(']') && !value.includes('](')) {
       listKey = undefined;
-      data[key] = value.slice(1, -1).split(',').map((v) => unquote(v.trim())).filter(Boolean);
+      data[key] = value
+        .slice(1, -1)
+        .split(',')
+        .map((v) => unquote(v))
+        .filter(Boolean);
     } else {
       listKey = undefined;
       data[key] = unquote(value);
     }
   }
-  const lineCount = m[0].split(/\r?\n/).length - (m[0].endsWith('\n') ? 1 : 0);
-  return { data, lineCount, body: text.slice(m[0].length) };
+  // The body starts after the closing fence line and its line ending.
+  let offset = 0;
+  for (let i = 0; i <= close; i++) {
+    const nl = clean.indexOf('\n', offset);
+    offset = nl < 0 ? clean.length : nl + 1;
+  }
+  return { data, lineCount: close + 1, body: clean.slice(offset) };
 }
 
 function unquote(s: string): string {
@@ -105,37 +219,94 @@ function unquote(s: string): string {
   return t;
 }
 
-/** Removes inline markdown (links, emphasis, code ticks) for display. */
+/** Removes inline markdown (links, emphasis, code ticks, tags) for display. */
 export function stripInline(s: string): string {
+  // Each pattern's repeated part excludes its own delimiters, so a scan never runs past the next one.
   return s
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
+    .slice(0, INLINE_LIMIT)
+    .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
+    .replace(/\[([^[\]]*)\]\[[^[\]]*\]/g, '$1')
     .replace(/`([^`]*)`/g, '$1')
-    .replace(/(\*\*|__)(.*?)\1/g, '$2')
+    .replace(/\*\*([^*]*)\*\*/g, '$1')
+    .replace(/__([^_]*)__/g, '$1')
     .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2')
-    .replace(/<[^>]+>/g, '')
+    .replace(/<[^<>]+>/g, '')
     .trim();
 }
 
+/** A list, quote or heading marker at the start of a line. */
+function stripLineMarker(line: string): string {
+  let i = 0;
+  while (isBlank(line[i])) i++;
+  const c = line[i];
+  if ((c === '-' || c === '*' || c === '+') && isBlank(line[i + 1])) return line.slice(i + 2);
+  if (c === '>') return line.slice(line[i + 1] === ' ' ? i + 2 : i + 1);
+  if (c === '#') {
+    while (line[i] === '#') i++;
+    return line.slice(i);
+  }
+  let d = i;
+  while (line[d] >= '0' && line[d] <= '9') d++;
+  if (d > i && line[d] === '.' && isBlank(line[d + 1])) return line.slice(d + 2);
+  return line;
+}
+
+/** The first paragraph of a markdown body outside code fences and tables, its lines joined. */
+function firstParagraph(body: string): string {
+  const out: string[] = [];
+  let fence: { char: string; length: number } | undefined;
+  let size = 0;
+  for (const line of linesOf(body)) {
+    const f = fenceOf(line);
+    if (f) {
+      if (!fence) fence = f;
+      else if (f.char === fence.char && f.length >= fence.length) fence = undefined;
+      if (out.length) break;
+      continue;
+    }
+    if (fence) continue;
+    if (!line.trim()) {
+      if (out.length) break;
+      continue;
+    }
+    if (isTableRule(line)) continue;
+    const text = stripLineMarker(line).trim();
+    if (!text) continue;
+    out.push(text);
+    size += text.length;
+    if (size > INLINE_LIMIT) break;
+  }
+  return out.join(' ');
+}
+
+/** `|---|:--:|` and the like. */
+function isTableRule(line: string): boolean {
+  for (const c of line) if (c !== '|' && c !== '-' && c !== ':' && c !== ' ') return false;
+  return true;
+}
+
+const ENDS_SENTENCE = (c: string | undefined) => c === '.' || c === '!' || c === '?';
+
 /** The first one or two sentences of a markdown body, as plain text, at most `max` characters. */
 export function summarize(body: string, max = 240): string {
-  const paragraphs = body
-    .replace(/^\s{0,3}(`{3,}|~{3,})[\s\S]*?^\s{0,3}\1\s*$/gm, '')
-    .split(/\n\s*\n/)
-    .map((p) =>
-      p
-        .split('\n')
-        .map((l) => l.replace(/^\s*(?:[-*+]|\d+\.)\s+/, '').replace(/^\s*>\s?/, '').replace(/^\s*#+\s*/, ''))
-        .join(' ')
-        .trim(),
-    )
-    .filter((p) => p && !/^[|\-: ]+$/.test(p));
-  const text = stripInline(paragraphs[0] ?? '').replace(/\s+/g, ' ');
+  const text = stripInline(firstParagraph(body)).replace(/\s+/g, ' ');
   // A sentence ends at . ! ? followed by a space or the end; dots inside `invoice.ts` or `v1.2` do not end it.
-  const sentences = text.match(/(?:[^.!?]|[.!?]+(?![\s.!?]|$))+(?:[.!?]+(?=\s|$)|$)/g) ?? [text];
-  let out = sentences[0]?.trim() ?? '';
-  if (sentences[1] && out.length + sentences[1].length < max * 0.8) out += ' ' + sentences[1].trim();
+  const sentences: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length && sentences.length < 2; i++) {
+    if (!ENDS_SENTENCE(text[i])) continue;
+    let j = i;
+    while (ENDS_SENTENCE(text[j + 1])) j++;
+    if (j + 1 === text.length || text[j + 1] === ' ') {
+      sentences.push(text.slice(start, j + 1).trim());
+      start = j + 1;
+    }
+    i = j;
+  }
+  if (sentences.length < 2 && start < text.length) sentences.push(text.slice(start).trim());
+  let out = sentences[0] ?? '';
+  if (sentences[1] && out.length + sentences[1].length < max * 0.8) out += ' ' + sentences[1];
   return out.length > max ? out.slice(0, max - 1).trimEnd() + '…' : out;
 }
 
@@ -160,26 +331,4 @@ export function looksBinary(buf: Uint8Array): boolean {
   const n = Math.min(buf.length, 8192);
   for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
   return false;
-}
-
-/** Words of an identifier or path part: `applyDiscountRate` → apply, discount, rate. */
-export function identifierWords(s: string): string[] {
-  return s
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 3);
-}
-
-/** Names too generic to link a file to a document by its name alone. */
-export const GENERIC_NAMES = new Set([
-  'index', 'main', 'util', 'utils', 'helpers', 'types', 'type', 'common', 'shared', 'lib', 'src', 'app', 'test', 'tests',
-  'spec', 'core', 'base', 'mod', 'init', '__init__', 'constants', 'config', 'readme', 'docs', 'doc', 'data', 'model',
-  'models', 'service', 'services', 'default', 'package', 'setup', 'tools', 'tool', 'scripts', 'script', 'bin', 'internal', 'pkg', 'cmd', 'the', 'and', 'for', 'with', 'this', 'that', 'from',
-]);
-
-/** Escapes a string for use inside a RegExp. */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -1,0 +1,66 @@
+import { atxHeading, linesOf, parseFrontMatter } from '../docs/markdown';
+import { classifyStatus } from './adrParser';
+
+/** What a file's name and first lines say about whether it is a decision record. */
+export interface AdrShape {
+  /** `0003-use-x.md`, `adr-12-x.md`, `20200924-x.md`. */
+  numbered: boolean;
+  /** Record signals found: a status field or line, Context / Decision / Consequences / Considered Options headings. */
+  content: number;
+  /** Front matter with a `title:`. */
+  titled: boolean;
+}
+
+const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
+/** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
+const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}status(?:\*\*)?[ \t]*:/i;
+const RECORD_HEADINGS: readonly (readonly string[])[] = [
+  ['status'],
+  ['context', 'context and problem statement', 'background', 'problem', 'problem statement'],
+  ['decision', 'decision outcome', 'the decision', 'decisions'],
+  ['consequences', 'positive consequences', 'negative consequences', 'implications'],
+  ['considered options', 'options', 'decision drivers', 'alternatives', 'alternatives considered'],
+];
+
+/** Tells how much a file looks like a decision record from its name and the start of its text. */
+export function adrShapeOf(fileName: string, head: string): AdrShape {
+  const fm = parseFrontMatter(head);
+  const found = new Set<number>();
+  // A status field counts when it holds a record's status: doc sites also say `status: beta`.
+  if (fm && typeof fm.data.status === 'string' && classifyStatus(fm.data.status) !== 'unknown') found.add(0);
+  const lines = linesOf(fm ? fm.body : head);
+  let titleSeen = !!fm && typeof fm.data.title === 'string';
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (i < 40 && STATUS_LINE.test(line) && classifyStatus(line.slice(line.indexOf(':') + 1)) !== 'unknown') found.add(0);
+    const heading = headingText(line, lines[i + 1]);
+    if (heading === undefined) continue;
+    // The first heading is the title (a file named DECISIONS.md may well be titled "Decisions").
+    if (!titleSeen) {
+      titleSeen = true;
+      continue;
+    }
+    const h = heading.toLowerCase();
+    RECORD_HEADINGS.forEach((names, k) => {
+      if (names.includes(h)) found.add(k);
+    });
+  }
+  return { numbered: NUMBERED_NAME.test(fileName), content: found.size, titled: !!fm && typeof fm.data.title === 'string' };
+}
+
+/** The text of a markdown ATX heading, an underlined (setext / reStructuredText) title, or a bold line. */
+function headingText(line: string, next: string | undefined): string | undefined {
+  const atx = atxHeading(line);
+  if (atx) return clean(atx.text);
+  const t = line.trim();
+  if (!t) return undefined;
+  if (next !== undefined && /^([=\-~^"'`#*+:._])\1{2,}[ \t]*$/.test(next)) return clean(t);
+  if (t.startsWith('**') && t.endsWith('**') && t.length > 4) return clean(t.slice(2, -2));
+  return undefined;
+}
+
+function clean(heading: string): string {
+  let end = heading.length;
+  while (end > 0 && (heading[end - 1] === ':' || heading[end - 1] === '*')) end--;
+  return heading.slice(0, end).trim();
+}

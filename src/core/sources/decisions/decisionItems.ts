@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { SuggestionItem } from '../../types';
+import { score, type SourceQuery } from '../sourceQuery';
+import type { AdrLinks } from './adrLinks';
+import type { ParsedAdr } from './adrParser';
+
+/** A decision record held in memory between refreshes. */
+export interface DecisionRecord extends ParsedAdr {
+  path: string;
+  folder: string;
+  /** Area folders between the decision folder and the record (`front-end`). */
+  area: string[];
+  /** Number as written in the file name (`0003`), padded to 4 digits, or the file name when unnumbered. */
+  label: string;
+  mtimeMs: number;
+  size: number;
+  links: AdrLinks;
+}
+
+/** How a record is named in titles and reasons: `ADR 0003`, or its title when it has no number. */
+export function nameOf(adr: DecisionRecord): string {
+  return adr.number !== undefined ? `ADR ${adr.label}` : `ADR "${adr.title}"`;
+}
+
+/** Why a record is linked to the code: its strength (0..1, before status) and the words to say so. */
+export interface DecisionHit {
+  adr: DecisionRecord;
+  score: number;
+  reason: string;
+  /** inline, file, glob, dir, symbol, module, text. */
+  kind: string;
+  line?: number;
+}
+
+export function decisionItem(adr: DecisionRecord, s: number, reason: string, kind: string, line?: number): SuggestionItem {
+  const meta: Record<string, string | number | boolean> = { status: adr.status, link: kind };
+  if (adr.number !== undefined) meta.number = adr.number;
+  if (adr.deciders.length) meta.deciders = adr.deciders.join(', ');
+  if (adr.date !== undefined) meta.date = new Date(adr.date).toISOString().slice(0, 10);
+  if (line !== undefined) meta.mentionLine = line;
+  if (adr.area.length) meta.area = adr.area.join('/');
+  return {
+    type: 'decision',
+    title: adr.number !== undefined ? `ADR ${adr.label}: ${adr.title}` : `ADR: ${adr.title}`,
+    summary: adr.summary,
+    relevanceScore: score(s),
+    reason,
+    location: { path: adr.path, adr: adr.label },
+    entityId: `decision:${adr.path}`,
+    timestamp: adr.date ?? adr.mtimeMs,
+    meta,
+  };
+}
+
+export function retiredWarning(adr: DecisionRecord, successor: DecisionRecord | undefined, h: DecisionHit): SuggestionItem {
+  const name = nameOf(adr);
+  const title = successor
+    ? `Governed by superseded ${name} — see ${nameOf(successor)}: ${successor.title}`
+    : adr.status === 'superseded'
+      ? `Governed by superseded ${name}: ${adr.title}`
+      : `Governed by deprecated ${name}: ${adr.title}`;
+  const summary = successor
+    ? `${name} "${adr.title}" was superseded by ${nameOf(successor)} "${successor.title}"; check that this code follows the newer decision.`
+    : `${name} "${adr.title}" is ${adr.status}${adr.statusText ? ` (${firstLine(adr.statusText)})` : ''}; this code may rely on a decision that no longer holds.`;
+  const meta: Record<string, string | number | boolean> = { status: adr.status, link: h.kind };
+  if (successor) meta.successor = successor.path;
+  return {
+    type: 'warning',
+    title,
+    summary,
+    relevanceScore: score(h.score),
+    reason: h.reason,
+    location: { path: adr.path, adr: adr.label },
+    entityId: `warning:decision:${adr.path}`,
+    timestamp: adr.date ?? adr.mtimeMs,
+    meta,
+  };
+}
+
+export function noteItem(file: string, note: { line: number; endLine: number; text: string }, q: SourceQuery): SuggestionItem {
+  const near = (q.symbolRange && note.line >= q.symbolRange.start - 3 && note.line <= q.symbolRange.end) || (q.line !== undefined && Math.abs(note.line - q.line) <= 15);
+  const short = note.text.length > 80 ? note.text.slice(0, 79).trimEnd() + '…' : note.text;
+  const hash = createHash('sha1').update(note.text).digest('hex').slice(0, 10);
+  return {
+    type: 'decision',
+    title: `Decision note: ${short}`,
+    summary: note.text,
+    relevanceScore: score(near ? 0.92 : 0.8),
+    reason: `DECISION: note at line ${note.line} of ${file}${near ? ', next to the cursor' : ''}`,
+    location: { path: file, line: note.line, endLine: note.endLine },
+    entityId: `decision:${file}#note-${hash}`,
+    meta: { status: 'note' },
+  };
+}
+
+function firstLine(s: string): string {
+  return s.split('\n').find((l) => l.trim())?.trim() ?? '';
+}

@@ -1,0 +1,80 @@
+import { GENERIC_NAMES } from '../docs/textTerms';
+import type { DecisionHit, DecisionRecord } from './decisionItems';
+import { nameOf } from './decisionItems';
+import type { InlineScan } from './inlineRefs';
+
+/** Strengths of explicit links, strongest first: a reference in the code > a path the ADR names > an identifier in backticks. */
+export const EXPLICIT_STRENGTH = {
+  inline: 0.95,
+  file: 0.9,
+  glob: 0.86,
+  dir: 0.74,
+  symbolCode: 0.75,
+  symbolProse: 0.7,
+  moduleCode: 0.62,
+};
+
+export interface ExplicitQuery {
+  file?: string;
+  /** Identifier at the cursor (last part of a dotted name). */
+  symbol?: string;
+  inline?: InlineScan;
+  byPath(path: string): DecisionRecord | undefined;
+  byNumber(n: number | undefined): DecisionRecord | undefined;
+}
+
+/** Records the code names (`ADR-12`, a record's path) and records that name the code (its path, a glob over it, its identifiers). */
+export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery): DecisionHit[] {
+  const out: DecisionHit[] = [];
+  const file = q.file;
+  if (file && q.inline) {
+    for (const ref of q.inline.refs) {
+      const adr = ref.path ? q.byPath(ref.path) : q.byNumber(ref.number);
+      if (adr) out.push({ adr, score: EXPLICIT_STRENGTH.inline, kind: 'inline', reason: `line ${ref.line} of ${file} refers to ${ref.text}`, line: ref.line });
+    }
+  }
+  const stem = file ? fileStem(file) : undefined;
+  // A module name counts when it reads like an identifier (`useSegments`, `feature_store`), not a plain word (`apps`).
+  const moduleName = stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem) ? stem : undefined;
+  const symbol = q.symbol && q.symbol.length >= 3 ? q.symbol : undefined;
+  const list = [...records];
+  // A name that many records mention (`Tag` in a tagging system) tells them apart less.
+  const spread = (name: string) => {
+    let n = 0;
+    for (const adr of list) if (adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)) n++;
+    return n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n));
+  };
+  const symbolFactor = symbol ? spread(symbol) : 1;
+  const moduleFactor = moduleName ? spread(moduleName) : 1;
+  for (const adr of list) {
+    const L = adr.links;
+    if (file) {
+      for (const p of L.paths) {
+        if (!p.match(file)) continue;
+        const s = p.kind === 'file' ? EXPLICIT_STRENGTH.file : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir;
+        const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
+        out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
+      }
+    }
+    if (symbol) {
+      const code = L.codeIdentifiers.get(symbol);
+      if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.symbolCode * symbolFactor, kind: 'symbol', reason: `${nameOf(adr)} mentions \`${symbol}\``, line: code });
+      else {
+        const prose = L.camelWords.get(symbol);
+        if (prose !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.symbolProse * symbolFactor, kind: 'symbol', reason: `${nameOf(adr)} mentions ${symbol}`, line: prose });
+      }
+    }
+    if (moduleName) {
+      const code = L.codeIdentifiers.get(moduleName) ?? L.camelWords.get(moduleName);
+      if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.moduleCode * moduleFactor, kind: 'module', reason: `${nameOf(adr)} mentions \`${moduleName}\` (this module)`, line: code });
+    }
+  }
+  return out;
+}
+
+/** `src/a/ledger.test.ts` → ledger. */
+function fileStem(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}

@@ -1,0 +1,140 @@
+import { linesOf } from '../docs/markdown';
+import { splitWords, termOf, termsOf } from '../docs/textTerms';
+
+/** What the code index knows about a file. */
+export interface FileVocabulary {
+  definitions: string[];
+  calls: string[];
+  /** Specifiers of imports that leave the workspace (`swr`, `@emotion/react`, `github.com/spf13/cobra`). */
+  packages: string[];
+}
+
+/** Where a query term came from; it says why a record is linked. */
+export type TermSource = 'symbol' | 'name' | 'import' | 'comment' | 'folder' | 'definition' | 'call' | 'text';
+
+/** How much one word from each place says about what the file is about. */
+export const TERM_WEIGHTS: Readonly<Record<TermSource, number>> = {
+  symbol: 1.0,
+  name: 1.0,
+  import: 0.8,
+  comment: 0.45,
+  folder: 0.45,
+  definition: 0.45,
+  call: 0.2,
+  text: 0.12,
+};
+
+/** The weighted words a file is about, each with the place it weighs most. */
+export interface FileQuery {
+  terms: Map<string, number>;
+  sources: Map<string, TermSource>;
+  /** Occurrences of words found only in the file's text, for picking its most telling ones. */
+  textCounts: Map<string, number>;
+}
+
+export interface FileQueryInput {
+  path: string;
+  vocabulary?: FileVocabulary;
+  /** The file's text (bounded by the caller). */
+  text?: string;
+  /** Name (or any text) of the symbol at the cursor. */
+  symbol?: string;
+  /** 1-based first line of that symbol, for its doc comment. */
+  symbolLine?: number;
+}
+
+/** Longest text read for words. */
+const MAX_TEXT = 32 * 1024;
+
+/** Builds the weighted term bag of a file: its name, folders, symbol, doc comment, definitions, imports, calls and text. */
+export function fileQuery(input: FileQueryInput): FileQuery {
+  const acc = new Map<string, { max: number; sum: number; source: TermSource }>();
+  const add = (term: string | undefined, source: TermSource, scale = 1) => {
+    if (!term) return;
+    const w = TERM_WEIGHTS[source] * scale;
+    const e = acc.get(term);
+    if (!e) acc.set(term, { max: w, sum: w, source });
+    else {
+      e.sum += w;
+      if (w > e.max) {
+        e.max = w;
+        e.source = source;
+      }
+    }
+  };
+  const parts = input.path.split('/');
+  const base = parts[parts.length - 1];
+  const dot = base.indexOf('.');
+  // `Caption.stories.tsx`: the stem names the module; the inner suffixes say what kind of file it is.
+  for (const t of termsOf(dot > 0 ? base.slice(0, dot) : base)) add(t, 'name');
+  for (const t of termsOf(dot > 0 ? base.slice(dot + 1, base.lastIndexOf('.')) : '')) add(t, 'name', 0.7);
+  for (let i = parts.length - 2, d = 0; i >= 0; i--, d++) for (const t of termsOf(parts[i])) add(t, 'folder', d === 0 ? 1 : 0.7);
+  if (input.symbol) for (const t of termsOf(input.symbol)) add(t, 'symbol');
+  const v = input.vocabulary;
+  if (v) {
+    for (const name of v.definitions) for (const t of termsOf(name)) add(t, 'definition');
+    for (const name of v.calls) for (const t of termsOf(name, false)) add(t, 'call');
+    for (const spec of v.packages) for (const t of packageTerms(spec)) add(t, 'import');
+  }
+  if (input.text) {
+    const text = input.text.length > MAX_TEXT ? input.text.slice(0, MAX_TEXT) : input.text;
+    if (input.symbolLine !== undefined) for (const t of termsOf(docCommentAt(text, input.symbolLine), false)) add(t, 'comment');
+    for (const t of termsOf(withoutUrls(text), false)) add(t, 'text');
+  }
+  const terms = new Map<string, number>();
+  const sources = new Map<string, TermSource>();
+  const textCounts = new Map<string, number>();
+  for (const [t, e] of acc) {
+    if (e.source === 'text') {
+      textCounts.set(t, Math.round(e.sum / TERM_WEIGHTS.text));
+      continue;
+    }
+    // The strongest place counts in full; repeats elsewhere add a little, up to half again.
+    terms.set(t, e.max + Math.min(e.max * 0.5, (e.sum - e.max) * 0.1));
+    sources.set(t, e.source);
+  }
+  return { terms, sources, textCounts };
+}
+
+/** Text without web addresses: a URL's words (`reactjs`, `org`) say where a page is, not what the text is about. */
+export function withoutUrls(text: string): string {
+  return text.replace(/\b(?:https?|ftp):\/\/[^\s)\]>"'`]*/g, ' ');
+}
+
+/** Words of a package specifier: `@emotion/react` → emotion, react; `github.com/spf13/cobra` → cobra. */
+export function packageTerms(spec: string): string[] {
+  const parts = spec.replace(/^@/, '').split('/');
+  // A Go module path starts with a host and an owner; the rest names the package.
+  const named = parts[0].includes('.') && parts.length > 2 ? parts.slice(2) : parts;
+  const out: string[] = [];
+  for (const p of named) for (const w of splitWords(p)) {
+    const t = termOf(w);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+const COMMENT_LINE = /^[ \t]*(?:\/\/+|\/\*+|\*+\/?|#+|--|"""|''')/;
+
+/** The comment right above a definition line, or the docstring right below it (Python). */
+export function docCommentAt(text: string, line: number): string {
+  const lines = linesOf(text);
+  const out: string[] = [];
+  for (let i = line - 2; i >= 0 && i >= line - 30; i--) {
+    const l = lines[i];
+    if (l === undefined || !COMMENT_LINE.test(l)) {
+      // Decorators and annotations may sit between a comment and its definition.
+      if (l !== undefined && /^[ \t]*@/.test(l) && out.length === 0) continue;
+      break;
+    }
+    out.push(l);
+  }
+  const next = lines[line]?.trim() ?? '';
+  if (next.startsWith('"""') || next.startsWith("'''")) {
+    for (let i = line; i < lines.length && i < line + 30; i++) {
+      out.push(lines[i]);
+      if (i > line && (lines[i].includes('"""') || lines[i].includes("'''"))) break;
+    }
+  }
+  return out.join('\n');
+}

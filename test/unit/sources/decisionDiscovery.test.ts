@@ -1,0 +1,205 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { resolveConfig } from '../../../src/core/config';
+import { openEngine, type EngineParts } from '../../../src/core/engine';
+import { discoverDecisions, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
+import { DecisionSource } from '../../../src/core/sources/decisions/decisionSource';
+import { TempRepo } from '../git/repoFixture';
+
+const nygard = (n: number, title: string, status = 'Accepted') => `# ${n}. ${title}\n\nDate: 2024-01-0${(n % 9) + 1}\n\n## Status\n\n${status}\n\n## Context\n\nWhy ${title}.\n\n## Decision\n\nWe ${title}.\n\n## Consequences\n\nFine.\n`;
+const plain = (title: string, body: string) => `# ${title}\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
+const frontMatter = (title: string, body: string) => `---\ntitle: "${title}"\n---\n\n## Background\n\n${body}\n\n## Decision\n\n${body}\n`;
+
+describe('decision discovery', () => {
+  let repo: TempRepo;
+  afterEach(() => repo?.dispose());
+
+  async function discover(files: Record<string, string>, configured: string[] = []) {
+    repo = new TempRepo();
+    repo.commit('files', files);
+    return discoverDecisions(repo.dir, { configured });
+  }
+
+  const folders = (r: Awaited<ReturnType<typeof discover>>) => r.folders.map((f) => `${f.reason}:${f.path}:${f.records}`);
+  const paths = (r: Awaited<ReturnType<typeof discover>>) => r.files.map((f) => f.path).sort();
+
+  it('recognizes decision folder names in any case, with - or _, written as one word', () => {
+    for (const name of ['adr', 'ADRs', '.adr', 'decisions', 'decision-records', 'architecture_decisions', 'architecture-decision-record', 'ArchitectureDecisionRecords', 'decisionrecords', 'historic-adrs']) {
+      assert.ok(isDecisionFolderName(name), name);
+    }
+    for (const name of ['docs', 'architecture', 'address', 'guides', 'madrid']) assert.ok(!isDecisionFolderName(name), name);
+  });
+
+  it('finds numbered records in a conventionally named folder at any depth', async () => {
+    const r = await discover({
+      'doc/architecture-decisions/0001-record-decisions.md': nygard(1, 'Record decisions'),
+      'doc/architecture-decisions/0002-use-postgres.md': nygard(2, 'Use Postgres'),
+      'doc/architecture-decisions/README.md': '# Decisions\n\n* [1](0001-record-decisions.md)\n',
+      'services/billing/decisions/0001-bill-monthly.md': nygard(1, 'Bill monthly'),
+      'src/index.ts': 'export {};\n',
+    });
+    assert.deepEqual(folders(r), ['name:doc/architecture-decisions:2', 'name:services/billing/decisions:1']);
+    assert.ok(!paths(r).includes('doc/architecture-decisions/README.md'), 'an index is not a record');
+  });
+
+  it('reads front-matter-only records in area folders, with folder status, and skips the folder index', async () => {
+    repo = new TempRepo();
+    repo.commit('adrs', {
+      'contributing/ADRs/ADRs.md': '---\ntitle: ADR Overview\n---\n\nAll records.\n',
+      'contributing/ADRs/front-end/preferred-data-fetching-method.md': frontMatter('ADR: Preferred data fetching method', 'Fetch with `useSWR`.'),
+      'contributing/ADRs/front-end/deprecated/preferred-styles-import-placement.md': frontMatter('ADR: preferred styles import placement', 'Styles at the bottom.'),
+      'contributing/ADRs/back-end/sql-standards.md': frontMatter('ADR: SQL standards', 'Use snake_case columns.'),
+      'contributing/ADRs/overarching/logging.md': frontMatter('ADR: Logging', 'Log errors with their cause.'),
+    });
+    const source = new DecisionSource({ root: repo.dir, config: resolveConfig() });
+    await source.refresh();
+    const byPath = new Map(source.list().map((d) => [d.path, d]));
+    assert.equal(byPath.size, 4);
+    assert.ok(!byPath.has('contributing/ADRs/ADRs.md'));
+    const fetching = byPath.get('contributing/ADRs/front-end/preferred-data-fetching-method.md')!;
+    assert.equal(fetching.title, 'Preferred data fetching method');
+    assert.deepEqual(fetching.area, ['front-end']);
+    assert.equal(fetching.status, 'unknown');
+    const styles = byPath.get('contributing/ADRs/front-end/deprecated/preferred-styles-import-placement.md')!;
+    assert.equal(styles.status, 'deprecated', 'the deprecated/ folder gives the status');
+    assert.deepEqual(styles.area, ['front-end']);
+    assert.deepEqual(source.whereLooked().folders, [{ path: 'contributing/ADRs', reason: 'name', records: 4 }]);
+  });
+
+  it('finds records in a monorepo package with historic and proposed siblings, but not numbered guide chapters', async () => {
+    const r = await discover({
+      'packages/api/package.json': '{"name":"api"}\n',
+      'packages/api/docs/architecture/001-use-knex.md': plain('Use Knex', 'Queries go through knex.'),
+      'packages/api/docs/architecture/002-use-zod.md': plain('Use zod', 'Validate input with zod.'),
+      'packages/api/docs/architecture/overview.md': '# Overview\n\nThe API.\n',
+      'packages/api/docs/architecture/historic-adrs/use-mongo.md': plain('Use Mongo', 'We stored documents.'),
+      'packages/api/docs/architecture/proposed-adrs/rendering-type.md': plain('Rendering type', 'Add a type.'),
+      'docs/guide/01-install.md': '# Install\n\nRun npm install.\n',
+      'docs/guide/02-configure.md': '# Configure\n\nEdit the file.\n',
+    });
+    assert.deepEqual(folders(r).sort(), [
+      'name:packages/api/docs/architecture/historic-adrs:1',
+      'name:packages/api/docs/architecture/proposed-adrs:1',
+      'shape:packages/api/docs/architecture:2',
+    ]);
+    const status = new Map(r.files.map((f) => [f.path, f.folderStatus]));
+    assert.equal(status.get('packages/api/docs/architecture/historic-adrs/use-mongo.md'), 'deprecated');
+    assert.equal(status.get('packages/api/docs/architecture/proposed-adrs/rendering-type.md'), 'proposed');
+    assert.ok(!paths(r).includes('packages/api/docs/architecture/overview.md'), 'a page without record shape beside records is not one');
+  });
+
+  it('reads .mdx and reStructuredText records', async () => {
+    repo = new TempRepo();
+    repo.commit('records', {
+      'docs/adr/0001-use-mdx.mdx': nygard(1, 'Use MDX'),
+      'docs/decisions/0002-app-label-prefix.rst': '2. App Label Prefix\n===================\n\nContext\n-------\n\nCollisions.\n\nDecision\n--------\n\nPrefix every ``label`` with ``oel_``.\n',
+    });
+    const source = new DecisionSource({ root: repo.dir });
+    await source.refresh();
+    const titles = source.list().map((d) => `${d.label}:${d.title}`).sort();
+    assert.deepEqual(titles, ['0001:Use MDX', '0002:App Label Prefix']);
+    const rst = source.list().find((d) => d.path.endsWith('.rst'))!;
+    assert.deepEqual(rst.sectionList.map((s) => s.heading), ['2. App Label Prefix', 'Context', 'Decision']);
+  });
+
+  it('puts .adr-dir, log4brains and the setting first, and does not guess by shape when a tool says where records are', async () => {
+    const r = await discover(
+      {
+        '.adr-dir': 'architecture/log\n',
+        'architecture/log/0001-use-queues.md': nygard(1, 'Use queues'),
+        '.log4brains.yml': '---\nproject:\n  adrFolder: ./docs/adr # the global ones\n  packages:\n    - name: web\n      adrFolder: ./packages/web/docs/adr\n',
+        'docs/adr/20200924-use-markdown.md': '# Use Markdown\n\n- Status: accepted\n',
+        'packages/web/docs/adr/20200925-use-nextjs.md': '# Use Next.js\n\n- Status: accepted\n',
+        'notes/records/0001-a.md': nygard(1, 'A'),
+        'notes/records/0002-b.md': nygard(2, 'B'),
+        'team/choices/0001-c.md': nygard(1, 'C'),
+      },
+      ['team/choices'],
+    );
+    assert.deepEqual(folders(r), ['adr-dir:architecture/log:1', 'log4brains:docs/adr:1', 'log4brains:packages/web/docs/adr:1', 'setting:team/choices:1']);
+  });
+
+  it('skips git-ignored, vendored, dependency and test-fixture trees', async () => {
+    repo = new TempRepo();
+    repo.commit('files', {
+      '.gitignore': 'generated/\n',
+      'docs/adr/0001-keep.md': nygard(1, 'Keep'),
+      'vendor/lib/docs/adr/0001-vendored.md': nygard(1, 'Vendored'),
+      'third_party/x/decisions/0001-theirs.md': nygard(1, 'Theirs'),
+      'test/fixtures/repo/docs/adr/0001-fixture.md': nygard(1, 'Fixture'),
+    });
+    repo.write('generated/adr/0001-generated.md', nygard(1, 'Generated'));
+    repo.write('node_modules/pkg/adr/0001-dependency.md', nygard(1, 'Dependency'));
+    const r = await discoverDecisions(repo.dir);
+    assert.deepEqual(paths(r), ['docs/adr/0001-keep.md']);
+  });
+
+  it('says where it looked when it finds nothing, and how to point it elsewhere', async () => {
+    const r = await discover({ 'src/index.ts': 'export {};\n', 'README.md': '# Hi\n' });
+    assert.deepEqual(r.folders, []);
+    assert.equal(r.summary.setting, 'proactiveContext.decisionFolders');
+    assert.ok(r.summary.conventions.some((c) => /adr, adrs, decisions/.test(c)));
+    assert.equal(r.summary.scanned, 2);
+    assert.equal(r.summary.capped, undefined);
+  });
+
+  it('reports the cap when the listing or the shape sniffing stops early', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 1; i <= 4; i++) files[`notes/000${i}-n.md`] = nygard(i, `N${i}`);
+    repo = new TempRepo();
+    repo.commit('files', files);
+    assert.deepEqual((await discoverDecisions(repo.dir, { maxPaths: 2 })).summary.capped, { reason: 'files', limit: 2 });
+    const sniffCapped = await discoverDecisions(repo.dir, { maxSniffed: 3 });
+    assert.deepEqual(sniffCapped.summary.capped, { reason: 'sniff', limit: 3 });
+    assert.deepEqual(sniffCapped.folders, []);
+    assert.deepEqual(folders(await discoverDecisions(repo.dir)), ['shape:notes:4']);
+  });
+
+  it('reads records in a new folder when the watcher reports only the folder', async () => {
+    repo = new TempRepo();
+    repo.commit('start', { 'src/index.ts': 'export {};\n' });
+    const engine = await openEngine({ root: repo.dir, stateDir: join(repo.dir, '..', `${repo.dir.split('/').pop()}-state`) });
+    try {
+      await engine.indexer.refreshAll();
+      assert.deepEqual(engine.decisions.list(), []);
+      repo.write('packages/api/docs/adr/0001-use-knex.md', nygard(1, 'Use Knex'));
+      const changed = new Promise<string[]>((resolve) => engine.indexer.onDidChangeData(resolve));
+      // A folder made with files in it may arrive as one event for the folder.
+      engine.indexer.fileChanged('packages');
+      assert.deepEqual(await changed, ['packages']);
+      assert.deepEqual(engine.decisions.list().map((d) => d.path), ['packages/api/docs/adr/0001-use-knex.md']);
+    } finally {
+      engine.dispose();
+    }
+  });
+
+  it('reads AsciiDoc records and records kept in a folder of their own', async () => {
+    repo = new TempRepo();
+    repo.commit('records', {
+      'docs/adr/0001-use-queues/README.md': nygard(1, 'Use queues'),
+      'docs/adr/0001-use-queues/diagram-notes.md': 'Notes for the diagram.\n',
+      'docs/adr/0002-use-kafka.adoc': '= 2. Use Kafka\n\n== Status\n\nAccepted\n\n== Decision\n\nEvents go through Kafka.\n',
+      'docs/adr/README.md': '# Records\n',
+    });
+    const source = new DecisionSource({ root: repo.dir });
+    await source.refresh();
+    const byPath = new Map(source.list().map((d) => [d.path, d]));
+    assert.deepEqual([...byPath.keys()].sort(), ['docs/adr/0001-use-queues/README.md', 'docs/adr/0002-use-kafka.adoc'], 'notes beside a record in its folder are not records');
+    const own = byPath.get('docs/adr/0001-use-queues/README.md')!;
+    assert.deepEqual([own.label, own.title, own.area], ['0001', 'Use queues', []]);
+    const adoc = byPath.get('docs/adr/0002-use-kafka.adoc')!;
+    assert.deepEqual([adoc.number, adoc.title, adoc.status, adoc.summary], [2, 'Use Kafka', 'accepted', 'Events go through Kafka.']);
+  });
+
+  it('takes files named as records outside decision folders, when they are shaped like one', async () => {
+    const r = await discover({
+      'docs/adr-007-use-queues.md': nygard(7, 'Use queues'),
+      'docs/guide.md': '# Guide\n\nRun it.\n',
+      'docs/install.md': '# Install\n\nnpm i.\n',
+      'DECISIONS.md': '# Decisions\n\n## Use SQLite\n\n### Status\n\nAccepted\n\n### Context\n\nOne user.\n',
+      'docs/decisions.rst': 'Decisions\n=========\n\n.. toctree::\n\n   decisions/0001\n',
+    });
+    assert.deepEqual(paths(r), ['DECISIONS.md', 'docs/adr-007-use-queues.md'], 'an index named decisions is not a record');
+    assert.deepEqual(folders(r), ['name:.:1', 'name:docs:1']);
+  });
+});

@@ -1,0 +1,135 @@
+import { strict as assert } from 'node:assert';
+import { join } from 'node:path';
+import { openEngine, searchDecisions, type EngineParts } from '../../../src/core/engine';
+import type { SuggestionItem } from '../../../src/core/types';
+import { TempRepo } from '../git/repoFixture';
+
+/** A record in the front-matter style: only a title and prose. */
+const record = (title: string, body: string) => `---\ntitle: "${title}"\n---\n\n## Background\n\n${body}\n\n## Decision\n\n${body}\n`;
+
+/** Unrelated code that makes the workspace big enough for word statistics, with `server` in most paths. */
+function serverFiles(n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) files[`server/module${i}/handler${i}.ts`] = `export function handle${i}(input: string): string {\n  return input + '${i}';\n}\n`;
+  return files;
+}
+
+describe('linking decision records to code by content', function () {
+  this.timeout(60000);
+  let repo: TempRepo;
+  let engine: EngineParts;
+
+  afterEach(() => {
+    engine?.dispose();
+    repo?.dispose();
+  });
+
+  async function open(files: Record<string, string>): Promise<void> {
+    repo = new TempRepo();
+    repo.commit('workspace', files);
+    engine = await openEngine({ root: repo.dir, stateDir: join(repo.dir, '..', `${repo.dir.split('/').pop()}-state`) });
+    await engine.indexer.refreshAll();
+  }
+
+  const decisions = (items: SuggestionItem[]) => items.filter((i) => i.type === 'decision').map((i) => i.location.path.split('/').pop()!);
+  const query = (file: string, symbol?: string, line?: number) => engine.decisions.query({ file, symbol, symbolRange: line ? { start: line, end: line + 5 } : undefined, line });
+
+  it('ranks a record titled after the file above records that only mention its words in the body', async () => {
+    await open({
+      ...serverFiles(30),
+      'docs/adr/feature-flags.md': record('Feature flags', 'They are stored in one table of the main database, read through a cache that refreshes every ten seconds, and written only by the admin service, which records who changed what and when, so that an audit can replay every change.'),
+      'docs/adr/naming.md': record('Naming', 'Feature flag names: every feature flag is named in kebab case.'),
+      'docs/adr/logging.md': record('Logging', 'Log with levels.'),
+      'src/db/tables/featureFlags.ts': 'export const featureFlagsTable = { name: "feature_flags" };\n',
+    });
+    const items = query('src/db/tables/featureFlags.ts');
+    assert.equal(decisions(items)[0], 'feature-flags.md');
+    const titled = items.find((i) => i.location.path.endsWith('feature-flags.md'))!;
+    assert.match(titled.reason, /its title "Feature flags" matches/);
+    const body = items.find((i) => i.location.path.endsWith('naming.md'));
+    assert.ok(!body || body.relevanceScore < titled.relevanceScore);
+    assert.ok(!decisions(items).includes('logging.md'));
+  });
+
+  it('gives words in most paths of the workspace little weight, so a test file finds the testing record and not the server ones', async () => {
+    await open({
+      ...serverFiles(40),
+      'package.json': '{"name":"app","devDependencies":{"vitest":"1"}}\n',
+      'docs/adr/server-routing.md': record('Server routing', 'The server matches routes by path; the server owns every route.'),
+      'docs/adr/billing.md': record('Billing periods', 'Invoices are monthly.'),
+      'docs/adr/caching.md': record('Caching', 'Responses are cached for a minute.'),
+      'docs/adr/logging.md': record('Logging', 'One line per request.'),
+      'docs/adr/unit-testing.md': record('Unit testing framework', 'We run unit tests with vitest.'),
+      'server/handler3.test.ts': "import { describe, expect, it } from 'vitest';\nimport { handle3 } from './module3/handler3';\n\ndescribe('handle3', () => {\n  it('appends', () => expect(handle3('a')).toBe('a3'));\n});\n",
+    });
+    // `server` is in nearly every path here: the routing record shares only that word with the test.
+    const shown = decisions(query('server/handler3.test.ts'));
+    assert.deepEqual(shown, ['unit-testing.md'], `shown: ${shown.join(', ')}`);
+  });
+
+  it('links a record through a package the file imports', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/data-fetching.md': record('Preferred data fetching method', 'We fetch all data with SWR.'),
+      'docs/adr/forms.md': record('Form architecture', 'Forms keep their state in one hook.'),
+      'web/src/hooks/useProjects.ts': "import useSWR from 'swr';\n\nexport const useProjects = () => useSWR('/api/projects');\n",
+    });
+    const items = query('web/src/hooks/useProjects.ts');
+    assert.equal(decisions(items)[0], 'data-fetching.md');
+    assert.match(items[0].reason, /an import of this file/);
+  });
+
+  it('splits identifiers at camelCase and snake_case to match words of a title', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/discount-rates.md': record('Discount rate rounding', 'Rates are rounded half up.'),
+      'docs/adr/shipping.md': record('Shipping zones', 'Zones are per country.'),
+      'src/pricing.ts': 'export function applyDiscountRate(x: number): number {\n  return x;\n}\n',
+      'src/pricing.py': 'def apply_discount_rate(x):\n    return x\n',
+    });
+    assert.equal(decisions(query('src/pricing.ts', 'applyDiscountRate', 1))[0], 'discount-rates.md');
+    assert.equal(decisions(query('src/pricing.py', 'apply_discount_rate', 1))[0], 'discount-rates.md');
+  });
+
+  it('prefers the record of the area folder that matches the file’s package', async () => {
+    await open({
+      ...serverFiles(25),
+      'package.json': '{"name":"app"}\n',
+      'frontend/package.json': '{"name":"frontend"}\n',
+      'contributing/ADRs/front-end/preferred-export.md': record('Preferred export', 'Modules use named exports.'),
+      'contributing/ADRs/front-end/handling-tables.md': record('Handling tables', 'Tables keep their state in the URL.'),
+      'contributing/ADRs/back-end/preferred-export.md': record('Preferred export', 'Modules use named exports.'),
+      'contributing/ADRs/back-end/sql-standards.md': record('SQL standards', 'Columns are snake_case.'),
+      'contributing/ADRs/overarching/logging.md': record('Logging', 'Errors are logged with their cause.'),
+      'frontend/src/component/Export.tsx': 'export const ExportButton = () => null;\n',
+      'src/lib/export.ts': 'export const exportService = {};\n',
+    });
+    const front = engine.decisions.query({ file: 'frontend/src/component/Export.tsx' }).filter((i) => i.type === 'decision');
+    assert.equal(front[0]?.location.path, 'contributing/ADRs/front-end/preferred-export.md');
+    const back = engine.decisions.query({ file: 'src/lib/export.ts' }).filter((i) => i.type === 'decision');
+    assert.equal(back[0]?.location.path, 'contributing/ADRs/back-end/preferred-export.md');
+    const other = back.find((i) => i.location.path.includes('/front-end/'));
+    assert.ok(!other || other.relevanceScore < back[0].relevanceScore, 'the front-end twin ranks lower for back-end code');
+  });
+
+  it('finds records for memory searches with the same model', async () => {
+    await open({
+      'docs/adr/0001-use-knex.md': '# 1. Use Knex for SQL\n\n## Status\n\nAccepted\n\n## Decision\n\nAll queries go through knex.\n',
+      'docs/adr/0002-use-zod.md': '# 2. Validate with zod\n\n## Status\n\nAccepted\n\n## Decision\n\nInput is parsed with zod.\n',
+    });
+    assert.deepEqual(searchDecisions(engine.decisions, 'which sql query builder do we use', 5).map((d) => d.path), ['docs/adr/0001-use-knex.md']);
+    assert.match(searchDecisions(engine.decisions, 'validation', 5)[0].title, /^ADR 0002: Validate with zod \(accepted\)$/);
+  });
+
+  it('does not link a record by words of the file’s text alone', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/naming.md': record('Naming', 'Modules are named in kebab case.'),
+      'docs/adr/caching.md': record('Response caching', 'Responses are cached for a minute; cached responses carry an age header and an etag header.'),
+      'src/report.ts': '// Totals of the day. Upstream responses are cached for a minute; cached responses carry an age header,\n// an etag header and a cache header. Response caching upstream: a minute per response, the age header grows.\nexport const dailyTotals = (rows: number[]) => rows.reduce((a, b) => a + b, 0);\n',
+      'src/http/responseCache.ts': 'export const responseCache = new Map<string, string>();\n',
+    });
+    assert.deepEqual(decisions(query('src/report.ts')), []);
+    assert.deepEqual(decisions(query('src/http/responseCache.ts')), ['caching.md'], 'a module named after it does link it');
+  });
+});
