@@ -4,7 +4,7 @@ import { resolveConfig, type CoreConfig } from './config';
 import { CoChangeModel, type MineResult } from './cochange/cochangeModel';
 import type { RelatedFile } from './cochange/relatedFiles';
 import { isTestFile } from './cochange/testPairing';
-import { runGit } from './git/gitExec';
+import { runGit, type GitRunner } from './git/gitExec';
 import { GitService } from './git/gitService';
 import { HistorySources } from './sources/git/historySources';
 import { all } from './store/sqlite';
@@ -28,6 +28,8 @@ export interface EngineOptions {
   config?: Partial<CoreConfig>;
   logger?: Logger;
   clock?: () => number;
+  /** Runs git for the engine's own calls (default: a git process per call); tests count calls with it. */
+  gitRunner?: GitRunner;
 }
 
 export class EngineError extends Error {}
@@ -116,6 +118,7 @@ export class Engine {
     config: CoreConfig,
     readonly logger: Logger,
     private readonly clock: () => number,
+    gitRunner?: GitRunner,
   ) {
     this.configSnapshot = config;
     const cfg = live(() => this.configSnapshot);
@@ -130,11 +133,12 @@ export class Engine {
     this.sources.push(fromSignalSource(this.reports, ['warning'], importsOf));
     this.sources.push(fromSignalSource(this.docs, ['doc'], importsOf));
     this.sources.push(this.indexSource());
-    this.git = new GitService(root, { logger });
-    this.cochange = new CoChangeModel({ root, store, logger });
+    this.git = new GitService(root, { logger, run: gitRunner });
+    this.cochange = new CoChangeModel({ root, store, logger, git: this.git });
     const graph = { importsOf, importersOf: (file: string) => this.safe(() => this.index.importersOf(file), []) };
     this.history = new HistorySources(root, this.git, this.cochange, graph, () => this.safe(() => all<{ path: string }>(store.index, 'SELECT path FROM files').map((r) => r.path), []), clock);
     this.sources.push(this.history.changeSource(), this.history.cochangeSource());
+    this.slowSources.push(this.history.lineHistorySource());
     this.provider = new ProactiveContextProvider(store, () => this.configSnapshot, this.sources, (file, line) => this.symbolAt(file, line), logger, clock);
     this.subscriptions = new SubscriptionRegistry(store, { root, config: live(() => this.configSnapshot.subscriptions), now: clock, logger });
     this.memory = new MemoryStore(store, {
@@ -156,7 +160,7 @@ export class Engine {
     const logger = options.logger ?? nullLogger;
     const stateDir = resolveStateDir(root, options.stateDir);
     const store = await Store.open({ stateDir, logger });
-    return new Engine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now);
+    return new Engine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now, options.gitRunner);
   }
 
   get config(): CoreConfig {
@@ -238,6 +242,7 @@ export class Engine {
 
   private headTimer: NodeJS.Timeout | undefined;
   private headMoved(): void {
+    this.history.headMoved();
     clearTimeout(this.headTimer);
     this.headTimer = setTimeout(() => {
       this.history.invalidate();
@@ -305,19 +310,21 @@ export class Engine {
   private async mineHistory(signal?: AbortSignal): Promise<MineResult> {
     const r = await this.cochange.update(signal);
     if (r.mode === 'incremental' || r.mode === 'rebuild') this.history.invalidate();
+    await this.history.refreshWorkingTree(signal);
     return r;
   }
 
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
+    // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
+    const mined = this.mineHistory(signal).then(() => this.dataEmitter.fire([]));
     await this.refreshSources(signal);
     this.dataEmitter.fire([]);
-    if (signal.aborted) return;
-    await this.buildIndex(signal);
-    this.dataEmitter.fire([]);
-    if (signal.aborted) return;
-    await this.mineHistory(signal);
-    this.dataEmitter.fire([]);
+    if (!signal.aborted) {
+      await this.buildIndex(signal);
+      this.dataEmitter.fire([]);
+    }
+    await mined;
   }
 
   private async refreshSources(signal?: AbortSignal): Promise<{ name: string; entries: number; files: number }[]> {

@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
 import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource } from './cochangeCounts';
-import { RANKER_TREES } from './rankerTrees';
 import { dirDistance, FileIndex } from './testPairing';
 
 /** The import graph as the code index provides it; paths relative to the root. */
@@ -133,7 +132,6 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   // of two public TypeScript histories (the 300 qualifying commits before the newest 300), so the eval
   // on the newest ones is held out. Choices about features were made on a span older still (fitted on
   // 600..900 commits back, compared on 300..600 back).
-  trees: RANKER_TREES,
   model: [-5.856, 2.6886, 0.3359, 0.7437, 0.7467, 0.2569, 1.114, 0.2787, 0.3725, 0.099, 1.033, 0.9722, 0, 0, 0.0536, 0.2001, 0.3245, 0, 0.8392, 1.04, 0, 0.4987, 1.5857, 0, 0.3082, 0.2093, 1.4178, 0.361, 0.0746, 1.804],
 };
 
