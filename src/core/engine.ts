@@ -134,7 +134,7 @@ export class Engine {
     this.sources.push(fromSignalSource(this.docs, ['doc'], importsOf));
     this.sources.push(this.indexSource());
     this.git = new GitService(root, { logger, run: gitRunner });
-    this.cochange = new CoChangeModel({ root, store, logger, git: this.git });
+    this.cochange = new CoChangeModel({ root, store, logger, git: this.git, lineCountDays: () => this.configSnapshot.recentChangeDays, now: clock });
     const graph = { importsOf, importersOf: (file: string) => this.safe(() => this.index.importersOf(file), []) };
     this.history = new HistorySources(root, this.git, this.cochange, graph, () => this.safe(() => all<{ path: string }>(store.index, 'SELECT path FROM files').map((r) => r.path), []), clock);
     this.sources.push(this.history.changeSource(), this.history.cochangeSource());

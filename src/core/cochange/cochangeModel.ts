@@ -5,7 +5,9 @@ import { MAX_BROAD_CHANGE_SET, type BroadChange, type BroadChangeSource } from '
 import { CoChangeCounts, MAX_CHANGE_SET, type CoChanged, type CoChangeSource, type PairStat } from './cochangeCounts';
 import { FileHistory, HistoryDelta, type MinedCommit } from './fileHistory';
 import { loadSnapshot, removeSnapshot, saveSnapshot } from './historyCache';
-import { streamCommits } from './historyStream';
+import { streamCommits } from './commitStream';
+import { countWindowLines } from './lineCounts';
+import { sinceOf } from './recentWindow';
 import { PackedBroadChanges } from './packedBroadChanges';
 import { PackedCounts } from './packedCounts';
 import { PathTable } from './pathTable';
@@ -26,6 +28,10 @@ export interface CoChangeModelOptions {
   maxChangeSet?: number;
   /** Bound for the whole mining pass. */
   timeoutMs?: number;
+  /** Days of history whose commits keep their line counts (the recent-changes window); 30 by default. */
+  lineCountDays?: () => number;
+  /** Wall clock for that window. */
+  now?: () => number;
 }
 
 export interface MineResult {
@@ -226,6 +232,8 @@ export class CoChangeModel implements CoChangeSource {
     const last = this.lastMined;
     if (last === head) {
       this.state = state;
+      // The window may have grown since the last pass.
+      if (await this.countLines(signal)) this.save(head, Boolean(state.shallow));
       return done('up-to-date', 0, head);
     }
     let pass: Pass | undefined;
@@ -233,7 +241,9 @@ export class CoChangeModel implements CoChangeSource {
       const anc = await runGit(['merge-base', '--is-ancestor', last, head], { cwd, timeoutMs: 10_000, signal });
       if (anc.failure === 'aborted' || anc.failure === 'timeout') return done('unavailable', 0, head, anc.failure);
       if (anc.ok) {
-        const res = await this.mine(`${last}..${head}`, this.paths, false, signal);
+        // New commits are few and recent: read with their line counts (without, when blobs are missing).
+        let res = await this.mine(`${last}..${head}`, this.paths, false, true, signal);
+        if (res === 'exit') res = await this.mine(`${last}..${head}`, this.paths, false, false, signal);
         if (typeof res === 'string') return done('unavailable', 0, head, res);
         // The new commits must continue the first-parent line mined so far; a head that reached
         // `last` only through a merged branch makes another line, so everything is mined again.
@@ -243,22 +253,25 @@ export class CoChangeModel implements CoChangeSource {
     }
     const rebuild = pass === undefined;
     if (!pass) {
-      const res = await this.mine(head, new PathTable(), true, signal);
+      const res = await this.mine(head, new PathTable(), true, false, signal);
       if (typeof res === 'string') return done('unavailable', 0, head, res);
       pass = res;
     }
     if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
-    this.apply(pass, rebuild, head, Boolean(state.shallow));
+    this.apply(pass, rebuild, head);
+    await this.countLines(signal);
+    if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
+    this.save(head, Boolean(state.shallow));
     this.state = state;
     this.logger.info(`History ${rebuild ? 'mined' : 'updated'}: ${pass.seen} commits in ${Date.now() - started} ms`);
     return done(rebuild ? 'rebuild' : 'incremental', pass.seen, head);
   }
 
   /** Streams the commits of `range` into a pass over `paths`; returns why it stopped when it failed. */
-  private async mine(range: string, paths: PathTable, fresh: boolean, signal: AbortSignal): Promise<Pass | string> {
-    const pass: Pass = { paths, counts: fresh ? new PackedCounts(this.maxChangeSet, paths) : undefined, delta: new CoChangeCounts(this.maxChangeSet, false), broad: [], history: new HistoryDelta(paths), seen: 0 };
+  private async mine(range: string, paths: PathTable, fresh: boolean, lines: boolean, signal: AbortSignal): Promise<Pass | string> {
+    const pass: Pass = { paths, counts: fresh ? new PackedCounts(this.maxChangeSet, paths) : undefined, delta: new CoChangeCounts(this.maxChangeSet, false), broad: [], history: new HistoryDelta(paths, lines), seen: 0 };
     const broadAccepts = (n: number) => n > this.maxChangeSet && n <= MAX_BROAD_CHANGE_SET;
-    const res = await streamCommits({ cwd: this.options.root, range, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c: MinedCommit) => {
+    const res = await streamCommits({ cwd: this.options.root, range, lines, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c: MinedCommit) => {
       pass.seen++;
       pass.history.add(c);
       pass.oldestParent = c.parents[0];
@@ -277,8 +290,8 @@ export class CoChangeModel implements CoChangeSource {
     return pass;
   }
 
-  /** Makes a finished pass the model (a rebuild) or adds it (new commits), then saves the cache. */
-  private apply(pass: Pass, rebuild: boolean, head: string, shallow: boolean): void {
+  /** Makes a finished pass the model (a rebuild) or adds it (new commits). */
+  private apply(pass: Pass, rebuild: boolean, head: string): void {
     if (rebuild) {
       this.adopt(pass.paths);
       if (pass.counts) this.counts = pass.counts;
@@ -288,6 +301,16 @@ export class CoChangeModel implements CoChangeSource {
     for (const b of pass.broad.reverse()) this.broadChanges.add(b.files, b.time);
     this.fileHistory.append(pass.history);
     this.head = head;
+  }
+
+  /** Gives the recent-changes window's commits their line counts; says whether any were read. */
+  private countLines(signal: AbortSignal): Promise<boolean> {
+    const days = this.options.lineCountDays?.() ?? 30;
+    const now = this.options.now?.() ?? Date.now();
+    return countWindowLines(this.fileHistory, { cwd: this.options.root, since: sinceOf(now, days), timeoutMs: this.options.timeoutMs ?? 300_000, signal, logger: this.logger });
+  }
+
+  private save(head: string, shallow: boolean): void {
     saveSnapshot(this.options.store.stateDir, { paths: this.paths, counts: this.counts, broad: this.broadChanges, history: this.fileHistory, head, shallow }, this.logger);
   }
 }

@@ -11,14 +11,21 @@ export interface HistoryCommit {
   subject: string;
 }
 
-/** A commit of one file, with the lines it added to and removed from that file (0 for binary files). */
+/**
+ * A commit of one file, with the lines it added to and removed from that file (0 for binary files;
+ * absent when not counted: line counts are kept for the recent-changes window only).
+ */
 export interface FileChange extends HistoryCommit {
-  added: number;
-  removed: number;
+  added?: number;
+  removed?: number;
 }
 
-/** A commit of one file and the commit before it on the first-parent line (absent for the first one kept). */
+/** The line count of a file in a commit that was read without counting lines. */
+export const UNKNOWN_LINES = 0xffffffff;
+
+/** A commit of one file, its place on the first-parent line and the commit before it there (absent for the first one kept). */
 export interface FileRevision extends HistoryCommit {
+  index: number;
   parent?: string;
 }
 
@@ -51,6 +58,8 @@ export interface FileHistoryColumns {
   entryRemoved: Uint32Array;
   /** The first parent of the oldest commit kept, when it has one (a shallow clone, or a later start). */
   baseParent?: string;
+  /** Commits from this number on have their line counts (UNKNOWN_LINES for none older). */
+  countedFrom: number;
 }
 
 /**
@@ -97,28 +106,86 @@ export class FileHistory {
   recent(path: string, limit: number, since?: number): FileChange[] {
     const run = this.runOf(path);
     if (!run) return [];
-    let cut = -1;
-    if (since !== undefined) {
-      cut = this.commitCount - 1;
-      while (cut >= 0 && this.c.times[cut] >= since) cut--;
-    }
+    const cut = since === undefined ? -1 : this.cutBefore(since);
     const out: FileChange[] = [];
     for (let k = run.end - 1; k >= run.start && out.length < limit; k--) {
       const i = this.c.entryCommit[k];
       if (i <= cut) break;
-      out.push({ ...this.commit(i), added: this.c.entryAdded[k], removed: this.c.entryRemoved[k] });
+      const added = this.c.entryAdded[k];
+      const removed = this.c.entryRemoved[k];
+      out.push(added === UNKNOWN_LINES || removed === UNKNOWN_LINES ? this.commit(i) : { ...this.commit(i), added, removed });
     }
     return out;
   }
 
-  /** The file's newest commits with the commit before each, for diffing them one by one. */
-  revisions(path: string, limit: number): FileRevision[] {
+  /** The newest commit older than `since` (unix ms): where `git log --since` ends its walk; -1 for none. */
+  cutBefore(since: number): number {
+    let cut = this.commitCount - 1;
+    while (cut >= 0 && this.c.times[cut] >= since) cut--;
+    return cut;
+  }
+
+  get countedFrom(): number {
+    return this.c.countedFrom;
+  }
+
+  /**
+   * Puts line counts on the commit numbered `i` (read again with them), oldest to newest of a run
+   * of calls; says false when that commit is not the one given.
+   */
+  setLineCounts(i: number, c: Pick<MinedCommit, 'hash' | 'files' | 'added' | 'removed'>): boolean {
+    if (i < 0 || i >= this.commitCount || this.hashOf(i) !== c.hash) return false;
+    c.files.forEach((path, j) => {
+      const run = this.runOf(path);
+      const k = run ? this.entryOf(run, i) : -1;
+      if (k < 0) return;
+      this.c.entryAdded[k] = c.added[j];
+      this.c.entryRemoved[k] = c.removed[j];
+    });
+    return true;
+  }
+
+  /** The files commit `i` changed (a scan of every entry: for the rare commit that must be read file by file). */
+  filesOf(i: number): string[] {
+    const out: string[] = [];
+    const files = this.c.fileStart.length - 1;
+    for (let f = 0; f < files; f++) if (this.entryOf({ start: this.c.fileStart[f], end: this.c.fileStart[f + 1] }, i) >= 0) out.push(this.paths.path(f));
+    return out;
+  }
+
+  /** The commit before `i` on the first-parent line, if kept or known. */
+  parentOf(i: number): string | undefined {
+    return i > 0 ? this.hashOf(i - 1) : this.c.baseParent;
+  }
+
+  /** Says that commits from `i` on now have their line counts. */
+  markCountedFrom(i: number): void {
+    this.c.countedFrom = Math.max(0, Math.min(i, this.commitCount));
+  }
+
+  /** The entry of commit `i` in a file's run (sorted by commit), or -1. */
+  private entryOf(run: { start: number; end: number }, i: number): number {
+    let lo = run.start;
+    let hi = run.end - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = this.c.entryCommit[mid];
+      if (v === i) return mid;
+      if (v < i) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The file's newest commits (older than commit number `before`) with the commit before each, for diffing them one by one. */
+  revisions(path: string, limit: number, before = Number.POSITIVE_INFINITY): FileRevision[] {
     const run = this.runOf(path);
     if (!run) return [];
     const out: FileRevision[] = [];
     for (let k = run.end - 1; k >= run.start && out.length < limit; k--) {
       const i = this.c.entryCommit[k];
-      out.push({ ...this.commit(i), parent: i > 0 ? this.hashOf(i - 1) : this.c.baseParent });
+      if (i >= before) continue;
+      out.push({ ...this.commit(i), index: i, parent: this.parentOf(i) });
     }
     return out;
   }
@@ -177,7 +244,9 @@ export class FileHistory {
       subjectStart[n + i + 1] = at;
     }
     const runs = this.mergeRuns(delta, n);
-    this.c = { hashBytes, hashes, times, authorOf, authors, emails, subjectStart, subjects, ...runs, baseParent: n ? old.baseParent : delta.baseParent };
+    // New commits read with their line counts extend the counted span; read without, nothing is counted.
+    const countedFrom = delta.counted ? old.countedFrom : n + k;
+    this.c = { hashBytes, hashes, times, authorOf, authors, emails, subjectStart, subjects, ...runs, baseParent: n ? old.baseParent : delta.baseParent, countedFrom };
   }
 
   private mergeRuns(delta: HistoryDelta, n: number): Pick<FileHistoryColumns, 'fileStart' | 'entryCommit' | 'entryAdded' | 'entryRemoved'> {
@@ -243,7 +312,11 @@ export class HistoryDelta {
   baseParent: string | undefined;
   private readonly authorIds = new Map<string, number>();
 
-  constructor(private readonly paths: PathTable) {}
+  /** @param counted the commits come with their line counts */
+  constructor(
+    private readonly paths: PathTable,
+    readonly counted: boolean,
+  ) {}
 
   add(c: MinedCommit): void {
     if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(c.hash)) throw new Error(`not a commit id: ${c.hash.slice(0, 80)}`);
@@ -285,5 +358,6 @@ function emptyColumns(files: number): FileHistoryColumns {
     entryCommit: new Uint32Array(0),
     entryAdded: new Uint32Array(0),
     entryRemoved: new Uint32Array(0),
+    countedFrom: 0,
   };
 }

@@ -6,7 +6,8 @@ import { PathTable } from './pathTable';
  * The file-history cache: a header of u32 (magic, format, flags, bytes per commit id, commits,
  * authors, paths, entries), the commit mined up to and the first parent of the oldest commit, the
  * paths and the authors (name, email) joined by NUL (neither can hold one), then the columns of
- * FileHistory, then a SHA-1 (see BinaryWriter). The path table is the one the co-change cache uses.
+ * FileHistory, the first commit with line counts, then a SHA-1 (see BinaryWriter). The path table
+ * is the one the co-change cache uses.
  */
 const MAGIC = 0x48464350;
 const FORMAT = 1;
@@ -37,6 +38,7 @@ export function encodeHistory(history: FileHistory, head: string, shallow: boole
     .u32s(c.entryCommit)
     .u32s(c.entryAdded)
     .u32s(c.entryRemoved)
+    .u32(c.countedFrom)
     .finish();
 }
 
@@ -76,10 +78,12 @@ export function decodeHistory(data: Buffer): DecodedHistory | string {
     const entryCommit = r.u32s(entries);
     const entryAdded = r.u32s(entries);
     const entryRemoved = r.u32s(entries);
+    const countedFrom = r.u32();
     if (!r.done) return 'bytes after the last column';
+    if (countedFrom > commits) return `line counts from commit ${countedFrom} of ${commits}`;
     const problem = checkColumns(commits, authorCount, subjects.length, { authorOf, subjectStart, fileStart, entryCommit });
     if (problem) return problem;
-    const history = new FileHistory(paths, { hashBytes, hashes, times, authorOf, authors, emails, subjectStart, subjects, fileStart, entryCommit, entryAdded, entryRemoved, baseParent });
+    const history = new FileHistory(paths, { hashBytes, hashes, times, authorOf, authors, emails, subjectStart, subjects, fileStart, entryCommit, entryAdded, entryRemoved, baseParent, countedFrom });
     if (commits && history.head !== head) return `the newest commit is ${history.head}, the header says ${head}`;
     return { history, head, shallow: (flags & SHALLOW) !== 0 };
   } catch (err) {

@@ -1,7 +1,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
-import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/historyStream';
+import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
 import { runGit, type GitResult, type GitRunner } from './gitExec';
 
 export type RepoReason = 'not-a-repo' | 'git-missing' | 'shallow' | 'detached' | 'no-commits';
@@ -111,7 +111,7 @@ export class GitService {
     const r = await this.git(args, options);
     if (!r.ok) return [];
     const out: FileCommit[] = [];
-    const parser = new CommitParser((c) => {
+    const parser = new CommitParser(true, (c) => {
       const i = c.files.indexOf(rel);
       if (i >= 0) out.push({ hash: c.hash, author: c.author, email: c.email, date: c.time, subject: c.subject, added: c.added[i], removed: c.removed[i] });
     });
@@ -221,6 +221,32 @@ export class GitService {
     }
     flush();
     return out;
+  }
+
+  /** The path the file had before `commit` renamed it (against `parent`), if it did. */
+  async renamedFrom(file: string, commit: string, parent: string, options: CallOptions = {}): Promise<string | undefined> {
+    const rel = await this.relativePath(file);
+    if (rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
+    // Trees only, whatever the commit's size; "R<score>", old path, new path.
+    const r = await this.git(['diff-tree', '-r', '-M', '--relative', '--name-status', '-z', parent, commit], { ...options, maxBytes: 16 * 1024 * 1024 });
+    if (!r.ok) return undefined;
+    const tokens = r.stdout.split('\0');
+    for (let i = 0; i < tokens.length - 1; ) {
+      const status = tokens[i];
+      if (status.startsWith('R') || status.startsWith('C')) {
+        if (status.startsWith('R') && tokens[i + 2] === rel) return tokens[i + 1];
+        i += 3;
+      } else i += 2;
+    }
+    return undefined;
+  }
+
+  /** The zero-context diff of a file that `commit` renamed from `from` (against `parent`), in the new file's lines. */
+  async renameDiff(from: string, file: string, commit: string, parent: string, options: CallOptions = {}): Promise<Hunk[] | undefined> {
+    const [old, rel] = await Promise.all([this.relativePath(from), this.relativePath(file)]);
+    if (old === undefined || rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
+    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '--no-color', '--no-ext-diff', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
+    return r.ok ? parseHunks(r.stdout) : undefined;
   }
 
   private git(args: string[], options: CallOptions & { input?: string; maxBytes?: number }): Promise<GitResult> {

@@ -18,6 +18,11 @@ export interface BenchOptions {
   seed?: number;
   /** Keep the state directory (default: a temporary one, removed afterwards). */
   stateDir?: string;
+  /**
+   * The engine's clock: 'head' (default) runs an hour after the last commit, as if the repository's
+   * history had just been made (a snapshot or a synthetic history may end months from today); 'wall'.
+   */
+  now?: 'head' | 'wall';
 }
 
 export interface Stat {
@@ -30,6 +35,8 @@ export interface BenchResult {
   root: string;
   files: number;
   commits: number;
+  /** The engine's clock at the start (unix ms). */
+  now: number;
   /** Whether the repository has a commit-graph file (git walks history much faster with one). */
   commitGraph: boolean;
   /** The whole bench, wall clock. */
@@ -98,7 +105,9 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
   };
   const sampler = setInterval(sample, 50);
   sampler.unref();
-  const open = () => Engine.open({ root, stateDir, logger, config: INDEX_LIMITS });
+  const now = options.now === 'wall' ? Date.now() : await headTime(root);
+  const clock = () => now + (performance.now() - started);
+  const open = () => Engine.open({ root, stateDir, logger, config: INDEX_LIMITS, clock });
   try {
     step('cold index');
     const [totalMs, { engine: coldEngine, cold }] = await time(async () => {
@@ -183,6 +192,7 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
       root,
       files: cold.index.files,
       commits,
+      now,
       commitGraph,
       durationMs: round(performance.now() - started),
       cold: {
@@ -210,6 +220,13 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
     wasm.dispose();
     if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+/** An hour after the last commit, or now when there is none. */
+async function headTime(root: string): Promise<number> {
+  const r = await runGit(['log', '-1', '--format=%ct', 'HEAD'], { cwd: root, timeoutMs: 10_000 });
+  const seconds = Number(r.stdout.trim());
+  return r.ok && seconds > 0 ? seconds * 1000 + 3_600_000 : Date.now();
 }
 
 async function hasCommitGraph(root: string): Promise<boolean> {

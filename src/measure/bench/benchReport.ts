@@ -8,7 +8,7 @@ export function formatBench(r: BenchResult): string {
   const m = r.memoryMb;
   return [
     `root                ${r.root}`,
-    `files / commits     ${r.files} / ${r.commits}${r.commitGraph ? ' (commit-graph)' : ' (no commit-graph)'}`,
+    `files / commits     ${r.files} / ${r.commits}${r.commitGraph ? ' (commit-graph)' : ' (no commit-graph)'}, clock at ${new Date(r.now).toISOString()}`,
     `cold total          ${s(r.cold.totalMs)} (index ${s(r.cold.indexMs)} at ${r.cold.filesPerSecond} files/s, history ${s(r.cold.historyMs)}, docs/ADRs/reports ${s(r.cold.sourcesMs)})${r.cold.capped ? ` — capped at ${r.cold.capped.limit} (${r.cold.capped.reason})` : ''}`,
     `warm start          ${s(r.warmStart.firstSuggestionMs)} to the first suggestion (background check done at ${s(r.warmStart.backgroundMs)})`,
     `incremental update  ${st(r.incrementalUpdateMs)}`,

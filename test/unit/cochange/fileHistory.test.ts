@@ -9,11 +9,12 @@ import { FileHistory, HistoryDelta } from '../../../src/core/cochange/fileHistor
 import { PathTable } from '../../../src/core/cochange/pathTable';
 import { GitService } from '../../../src/core/git/gitService';
 import { nullLogger, type Logger } from '../../../src/core/logger';
-import { sinceOf } from '../../../src/core/sources/git/commitItems';
+import { sinceOf } from '../../../src/core/cochange/recentWindow';
 import { awkwardHistory, ODD_NAMES } from '../git/awkwardHistory';
 import { TempRepo } from '../git/repoFixture';
 
 const ALL = 10_000;
+const ALL_DAYS = () => 3650;
 
 /** Every path the index knows, answered by the index and by `git log --first-parent` (GitService.recentCommits). */
 async function compareWithGitLog(model: CoChangeModel, dir: string, options: { days?: number; limit?: number; now?: number } = {}): Promise<number> {
@@ -49,7 +50,7 @@ describe('the history index (per-file commit lists)', function () {
   });
 
   it('lists every file’s commits exactly as git log --first-parent does: merges, a rename, odd names, binary, deleted', async () => {
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     assert.equal((await model.update()).mode, 'rebuild');
     const compared = await compareWithGitLog(model, repo.dir);
     assert.ok(compared > 20, `compared ${compared} commits`);
@@ -63,14 +64,48 @@ describe('the history index (per-file commit lists)', function () {
   });
 
   it('stops the recent-changes window where git log --since stops its walk, skewed clocks included', async () => {
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     await model.update();
     const now = Date.now();
     for (const days of [1, 80, 85, 90, 95, 100, 3650]) await compareWithGitLog(model, repo.dir, { days, limit: 8, now });
   });
 
+  it('keeps line counts for the recent-changes window only, and reads the older ones when the window grows', async () => {
+    let days = 93;
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: () => days });
+    await model.update();
+    const git = new GitService(repo.dir);
+    const a = model.history.recent('src/a.ts', ALL);
+    const fromGit = await git.recentCommits('src/a.ts', { maxCount: ALL });
+    const inWindow = await git.recentCommits('src/a.ts', { maxCount: ALL, days: 93 });
+    assert.ok(inWindow.length > 0 && inWindow.length < fromGit.length, 'the fixture has commits on both sides of the window');
+    assert.deepEqual(a.slice(0, inWindow.length), inWindow, 'counted inside the window');
+    assert.deepEqual(a.slice(inWindow.length), fromGit.slice(inWindow.length).map(({ added: _a, removed: _r, ...c }) => c), 'not outside it');
+    days = 3650;
+    assert.equal((await model.update()).mode, 'up-to-date');
+    await compareWithGitLog(model, repo.dir);
+    await compareWithGitLog(new CoChangeModel({ root: repo.dir, store: { stateDir } }), repo.dir);
+  });
+
+  it('mines a history whose blobs are missing, without line counts, instead of failing', async () => {
+    const blob = execFileSync('git', ['rev-parse', 'HEAD~3:src/a.ts'], { cwd: repo.dir, encoding: 'utf8' }).trim();
+    rmSync(join(repo.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    const said: string[] = [];
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said), lineCountDays: ALL_DAYS });
+    assert.equal((await model.update()).mode, 'rebuild');
+    assert.ok(said.some((m) => /Could not count the lines of every file of commit .* counted one by one/.test(m)), said.join(' | '));
+    assert.equal(model.history.recent('src/a.ts', ALL).length, 5, 'every commit of the file');
+    assert.equal(model.history.recent('src/a.ts', 1)[0].added, undefined, 'the commit whose blob is gone has no counts');
+    assert.equal(model.history.recent('src/bee.ts', 1)[0].added, 1, 'the commits around it have theirs');
+    assert.deepEqual(model.history.recent('ünïcødé/naïve файл.ts', 1).map((c) => [c.subject, c.added, c.removed]), [['by the first author again', 1, 1]], 'and so do the readable files of that commit');
+    assert.ok(model.support('src/a.ts', '-dash.ts') > 0, 'co-change is mined all the same');
+    repo.commit('after the loss', { 'src/a.ts': 'again\n' });
+    assert.equal((await model.update()).mode, 'incremental');
+    assert.equal(model.history.recent('src/a.ts', 1)[0].added, 1, 'new commits are counted');
+  });
+
   it('adds new commits incrementally, saves them and answers as git log after a restart', async () => {
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     await model.update();
     const before = model.history.commitCount;
     repo.commit('later one', { 'src/a.ts': 'later\n', 'new/file.ts': 'n\n' });
@@ -80,7 +115,7 @@ describe('the history index (per-file commit lists)', function () {
     assert.equal(res.commits, 2);
     assert.equal(model.history.commitCount, before + 2);
     await compareWithGitLog(model, repo.dir);
-    const reopened = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const reopened = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     assert.equal(reopened.history.head, repo.head());
     await compareWithGitLog(reopened, repo.dir);
     assert.equal((await reopened.update()).mode, 'up-to-date');
@@ -89,20 +124,20 @@ describe('the history index (per-file commit lists)', function () {
   it('mines everything again when HEAD reaches the mined commit only through a merged branch', async () => {
     repo.git('checkout', '-q', '-b', 'topic');
     repo.commit('topic work', { 'src/a.ts': 'topic\n' });
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     await model.update();
     repo.git('checkout', '-q', 'main');
     repo.commit('main work', { 'src/bee.ts': 'main\n' });
     repo.git('merge', '-q', '--no-ff', '-m', 'merge topic', 'topic');
     const said: string[] = [];
-    const again = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said) });
+    const again = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said), lineCountDays: ALL_DAYS });
     assert.equal((await again.update()).mode, 'rebuild');
     assert.ok(said.some((m) => /does not continue the first-parent line/.test(m)), said.join(' | '));
     await compareWithGitLog(again, repo.dir);
   });
 
   it('rebuilds from history, with a logged reason, when the file is damaged, missing or from another commit', async () => {
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     await model.update();
     const file = join(stateDir, HISTORY_FILE);
     const older = join(stateDir, 'older.bin');
@@ -122,7 +157,7 @@ describe('the history index (per-file commit lists)', function () {
       if (bytes) writeFileSync(file, bytes);
       else rmSync(file);
       const said: string[] = [];
-      const fresh = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said) });
+      const fresh = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said), lineCountDays: ALL_DAYS });
       assert.equal(fresh.history.commitCount, 0, 'nothing half-loaded');
       assert.equal(fresh.commitCount, 0);
       assert.ok(said.some((m) => reason.test(m)), `${reason}: ${said.join(' | ')}`);
@@ -135,21 +170,21 @@ describe('the history index (per-file commit lists)', function () {
     const dir = mkdtempSync(join(tmpdir(), 'pc-shallow-'));
     try {
       execFileSync('git', ['clone', '-q', '--depth', '4', `file://${repo.dir}`, join(dir, 'clone')]);
-      const model = new CoChangeModel({ root: join(dir, 'clone'), store: { stateDir } });
+      const model = new CoChangeModel({ root: join(dir, 'clone'), store: { stateDir }, lineCountDays: ALL_DAYS });
       assert.equal((await model.update()).mode, 'rebuild');
       assert.equal(model.repoState?.reason, 'shallow');
       assert.equal(model.history.commitCount, 4);
       await compareWithGitLog(model, join(dir, 'clone'));
       const oldest = model.history.revisions('src/a.ts', ALL).at(-1);
       assert.equal(oldest?.parent, undefined, 'nothing before the shallow boundary');
-      assert.equal(new CoChangeModel({ root: join(dir, 'clone'), store: { stateDir } }).repoState?.reason, 'shallow', 'and the cache remembers it');
+      assert.equal(new CoChangeModel({ root: join(dir, 'clone'), store: { stateDir }, lineCountDays: ALL_DAYS }).repoState?.reason, 'shallow', 'and the cache remembers it');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('gives each file’s commits with the commit before each on the first-parent line', async () => {
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir } });
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     await model.update();
     const git = new GitService(repo.dir);
     for (const rev of model.history.revisions('src/a.ts', ALL)) {
@@ -196,7 +231,7 @@ describe('the history index file', () => {
     const build = (parts: (typeof commits)[]) => {
       const h = new FileHistory(new PathTable());
       for (const part of parts) {
-        const delta = new HistoryDelta(h.paths);
+        const delta = new HistoryDelta(h.paths, true);
         for (const c of [...part].reverse()) delta.add(c);
         h.append(delta);
       }
@@ -216,7 +251,7 @@ describe('the history index file', () => {
 
   it('refuses a file whose numbers point outside its arrays, even with a valid checksum', () => {
     const h = new FileHistory(new PathTable());
-    const delta = new HistoryDelta(h.paths);
+    const delta = new HistoryDelta(h.paths, true);
     delta.add(commit(2, ['b.ts']));
     delta.add(commit(1, ['a.ts', 'b.ts']));
     h.append(delta);
@@ -228,7 +263,7 @@ describe('the history index file', () => {
   });
 
   it('refuses commit ids that are not commit ids', () => {
-    const delta = new HistoryDelta(new PathTable());
+    const delta = new HistoryDelta(new PathTable(), true);
     assert.throws(() => delta.add({ ...commit(1, ['a.ts']), hash: '--output=x' }), /not a commit id/);
   });
 });

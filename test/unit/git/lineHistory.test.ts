@@ -36,7 +36,7 @@ describe('following lines back through a diff', () => {
 describe('line history from the history index', function () {
   this.timeout(30000);
 
-  it('finds for each definition the commits git log -L finds', async () => {
+  it('finds for each definition the commits git log -L finds, across a rename', async () => {
     const repo = new TempRepo();
     const stateDir = mkdtempSync(join(tmpdir(), 'pc-lines-'));
     try {
@@ -57,7 +57,13 @@ describe('line history from the history index', function () {
       step('add gamma', () => (c = ['return 4;']));
       step('alpha loses a line', () => (a = ['let x = 1;', 'return x;']));
       step('touch only other.ts', () => undefined);
-      step('beta and gamma together', () => ((b = ['const y = 3;', 'return y;']), (c = ['return 5;'])));
+      repo.git('mv', 'src/m.ts', 'src/moved.ts');
+      repo.git('commit', '-q', '-m', 'move m to moved');
+      const moved = (message: string, change: () => void) => {
+        change();
+        repo.commit(message, { 'src/moved.ts': file() });
+      };
+      moved('beta and gamma together', () => ((b = ['const y = 3;', 'return y;']), (c = ['return 5;'])));
       const git = new GitService(repo.dir);
       const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, git });
       await model.update();
@@ -66,10 +72,11 @@ describe('line history from the history index', function () {
       for (const name of ['alpha', 'beta', 'gamma']) {
         const start = lines.findIndex((l) => l.includes(`function ${name}`)) + 1;
         const end = lines.indexOf('}', start) + 1;
-        const items = await source.collect({ query: { currentFile: 'src/m.ts' }, symbolRange: { name, startLine: start, endLine: end }, config: resolveConfig(), now: Date.now(), signal: new AbortController().signal, note: () => undefined });
-        const expected = (await git.lineHistory('src/m.ts', start, end, { maxCount: 5 })).map((c) => c.subject);
+        const items = await source.collect({ query: { currentFile: 'src/moved.ts' }, symbolRange: { name, startLine: start, endLine: end }, config: resolveConfig(), now: Date.now(), signal: new AbortController().signal, note: () => undefined });
+        const expected = (await git.lineHistory('src/moved.ts', start, end, { maxCount: 5 })).map((c) => c.subject);
         assert.deepEqual(items.map((i) => i.title), expected, name);
         assert.ok(expected.length >= 2, `${name}: ${expected.join(', ')}`);
+        if (name === 'alpha') assert.ok(expected.includes('grow alpha'), 'alpha changed before the file moved');
       }
     } finally {
       repo.dispose();

@@ -26,7 +26,7 @@ function context(file: string, days: number, now: number): SourceContext {
  */
 async function compareItems(root: string, stateDir: string, days: number): Promise<number> {
   const git = new GitService(root);
-  const model = new CoChangeModel({ root, store: { stateDir }, git });
+  const model = new CoChangeModel({ root, store: { stateDir }, git, lineCountDays: () => days });
   await model.update();
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   const now = Date.now();

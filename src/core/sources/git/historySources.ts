@@ -10,7 +10,8 @@ import { WorkingTreeStatus } from '../../git/workingTree';
 import type { SourceContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
 import { formatAge } from '../sourceQuery';
-import { commitItem, sinceOf } from './commitItems';
+import { sinceOf } from '../../cochange/recentWindow';
+import { commitItem } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
 
 const RELATED_TTL_MS = 5_000;
@@ -201,7 +202,8 @@ export class HistorySources {
     const history = this.cochange.history;
     const since = sinceOf(now, ctx.config.recentChangeDays);
     for (const c of history.recent(file, RECENT_COMMITS, since)) {
-      items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`));
+      const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
+      items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)}${lines}`));
     }
     // What changed lately in the files that usually change with this one.
     for (const p of this.related(file, 3).filter((r) => (r.support ?? 0) > 0)) {

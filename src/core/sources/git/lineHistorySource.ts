@@ -7,17 +7,19 @@ import type { SuggestionItem } from '../../types';
 import { formatAge } from '../sourceQuery';
 import { commitItem } from './commitItems';
 
-/** The file's newest commits that are diffed for the lines' history. */
+/** The file's newest commits that are diffed for the lines' history, over all its names. */
 const REVISIONS = 20;
 const SHOWN = 5;
-/** Hard bound on the one git call; the asking query's signal can end it sooner. */
+/** Renames followed back. */
+const MAX_RENAMES = 3;
+/** Hard bound on the whole answer, within the provider's per-source limit; the query's signal can end it sooner. */
 const TIMEOUT_MS = 2_500;
 
 /**
  * The commits that changed the lines of the definition at the cursor: the file's newest commits from
  * the history index, diffed in one `git diff-tree --stdin` (no walk of history), with the lines
- * followed back through each diff. Slow next to the index, so the engine asks it in a second pass
- * that enriches the first answer, never before it.
+ * followed back through each diff and across renames, as `git log -L` does. Slow next to the index,
+ * so the engine asks it in a second pass that enriches the first answer, never before it.
  */
 export class LineHistorySource implements SuggestionSource {
   readonly name = 'line history';
@@ -46,33 +48,53 @@ export class LineHistorySource implements SuggestionSource {
     const key = `${file}\0${atHead.start}-${atHead.end}\0${this.cochange.lastMined ?? ''}`;
     let answer = this.cache.get(key);
     if (!answer) {
-      answer = this.commitsOfLines(file, atHead, ctx.signal).then((commits) =>
-        commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range)),
-      );
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
+      answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
+        // A stopped answer is partial: the next query asks again.
+        if (signal.aborted) this.cache.delete(key);
+        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
+      });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
     }
-    const items = await answer;
-    // A cancelled call found nothing: the next query asks again.
-    if (ctx.signal.aborted) this.cache.delete(key);
-    return items;
+    return answer;
   }
 
   private async commitsOfLines(file: string, range: LineRange, signal: AbortSignal): Promise<FileRevision[]> {
-    const revisions = this.cochange.history.revisions(file, REVISIONS);
-    if (!revisions.length) return [];
-    const diffs = await this.git.fileDiffs(file, revisions, { signal, timeoutMs: TIMEOUT_MS });
-    if (signal.aborted || diffs.size === 0) return [];
+    const options = { signal, timeoutMs: TIMEOUT_MS };
     const out: FileRevision[] = [];
+    let path = file;
     let lines: LineRange | undefined = range;
-    for (const rev of revisions) {
-      const hunks = diffs.get(rev.hash);
-      // No diff (a binary file, or git stopped): the lines cannot be followed further.
-      if (!hunks) break;
-      if (touches(hunks, lines)) out.push(rev);
-      lines = rangeBefore(hunks, lines);
-      if (!lines || out.length >= SHOWN) break;
+    let before = Number.POSITIVE_INFINITY;
+    let budget = REVISIONS;
+    for (let renames = 0; lines && renames <= MAX_RENAMES && budget > 0; renames++) {
+      const revisions = this.cochange.history.revisions(path, budget, before);
+      budget -= revisions.length;
+      const diffs = revisions.length ? await this.git.fileDiffs(path, revisions, options) : new Map<string, Hunk[]>();
+      let renamed: { from: string; at: number } | undefined;
+      for (const rev of revisions) {
+        let hunks = diffs.get(rev.hash);
+        // No diff (a binary file, or git stopped): the lines cannot be followed further.
+        if (!hunks || signal.aborted) return out;
+        // Written whole here: a new file, or an old one under a new name.
+        const from = rev.parent && isWholeFile(hunks) ? await this.git.renamedFrom(path, rev.hash, rev.parent, options) : undefined;
+        if (from && rev.parent) {
+          hunks = await this.git.renameDiff(from, path, rev.hash, rev.parent, options);
+          if (!hunks) return out;
+          renamed = { from, at: rev.index };
+        }
+        if (touches(hunks, lines)) out.push(rev);
+        lines = rangeBefore(hunks, lines);
+        if (!lines || out.length >= SHOWN || renamed) break;
+      }
+      if (!renamed || out.length >= SHOWN) break;
+      path = renamed.from;
+      before = renamed.at;
     }
-    return out;
+    return out.slice(0, SHOWN);
   }
+}
+
+function isWholeFile(hunks: readonly Hunk[]): boolean {
+  return hunks.length === 1 && hunks[0].oldStart === 0 && hunks[0].oldLines === 0;
 }
