@@ -151,6 +151,11 @@ export class CoChangeModel implements CoChangeSource {
     return this.counts.partners(path);
   }
 
+  forEachPartner(path: string, fn: (other: string, pair: PairStat) => void): void {
+    this.ensureLoaded();
+    this.counts.forEachPartner(path, fn);
+  }
+
   coChanged(path: string, limit = 20): CoChanged[] {
     this.ensureLoaded();
     return this.counts.coChanged(path, limit);

@@ -64,14 +64,22 @@ export class PackedCounts implements CoChangeSource {
   }
 
   partners(path: string): Array<[string, PairStat]> {
-    const id = this.paths.find(path);
-    if (id === undefined || id + 1 >= this.start.length) return [];
     const out: Array<[string, PairStat]> = [];
+    this.forEachPartner(path, (other, pair) => out.push([other, { ...pair }]));
+    return out;
+  }
+
+  /** Calls fn per partner with one reused PairStat (read it, do not keep it). */
+  forEachPartner(path: string, fn: (other: string, pair: PairStat) => void): void {
+    const id = this.paths.find(path);
+    if (id === undefined || id + 1 >= this.start.length) return;
+    const pair = { count: 0, lastTime: 0 };
     for (let k = this.start[id]; k < this.start[id + 1]; k++) {
       const p = this.pairOf[k];
-      out.push([this.paths.path(this.partner[k]), { count: this.pairCount[p], lastTime: this.pairLast[p] }]);
+      pair.count = this.pairCount[p];
+      pair.lastTime = this.pairLast[p];
+      fn(this.paths.path(this.partner[k]), pair);
     }
-    return out;
   }
 
   /** ROSE-style, as CoChangeCounts.coChanged. */

@@ -8,6 +8,7 @@ import { decodeCounts, encodeCounts } from '../../../src/core/cochange/countsCod
 import { decodeHistory } from '../../../src/core/cochange/fileHistoryCodec';
 import { PackedCounts } from '../../../src/core/cochange/packedCounts';
 import { PathTable } from '../../../src/core/cochange/pathTable';
+import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
 import { nullLogger, type Logger } from '../../../src/core/logger';
 import { Store } from '../../../src/core/store/store';
 import { all } from '../../../src/core/store/sqlite';
@@ -261,6 +262,8 @@ describe('CoChangeModel', () => {
     const answers = (c: CoChangeCounts | PackedCounts) =>
       files.map((p) => [p, c.commitsOf(p), c.lastTimeOf(p), c.coChanged(p), [...c.partners(p)].sort(), files.map((q) => c.support(p, q))]);
     assert.deepEqual(answers(packed), answers(counts));
+    const ranked = (c: CoChangeCounts | PackedCounts) => files.map((p) => relatedFiles(p, { cochange: c, now: 1_700_001_000_000 }, 10));
+    assert.deepEqual(ranked(packed), ranked(counts), 'and rank the same');
     assert.equal(packed.commitCount, 5);
     const decoded = decodeCounts(encodeCounts(packed, 'abc123'), packed.paths);
     assert.ok(typeof decoded !== 'string', String(decoded));
