@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -5,9 +6,8 @@ import { Engine } from '../../core/engine';
 import { runGit } from '../../core/git/gitExec';
 import type { Logger } from '../../core/logger';
 import { nullLogger } from '../../core/logger';
-import { percentile } from '../../core/provider/provider';
-import { prng } from '../../core/random';
-import { all } from '../../core/store/sqlite';
+import { INDEX_LIMITS, measureWarm, round, time } from './benchWarm';
+import { RssSampler } from './rssSampler';
 import { watchWasmMemories } from './wasmMemories';
 
 export interface BenchOptions {
@@ -23,6 +23,12 @@ export interface BenchOptions {
    * history had just been made (a snapshot or a synthetic history may end months from today); 'wall'.
    */
   now?: 'head' | 'wall';
+  /**
+   * Measure the warm part in a new process, as an editor reload starts one (the default when run as
+   * the `bench` command): WebAssembly heaps never shrink, so a process that indexed cold keeps
+   * that peak, which a reloaded editor does not have.
+   */
+  warmProcess?: boolean;
 }
 
 export interface Stat {
@@ -31,17 +37,10 @@ export interface Stat {
   n: number;
 }
 
-export interface BenchResult {
-  root: string;
+/** What the warm process measures. */
+export interface WarmResult {
   files: number;
   commits: number;
-  /** The engine's clock at the start (unix ms). */
-  now: number;
-  /** Whether the repository has a commit-graph file (git walks history much faster with one). */
-  commitGraph: boolean;
-  /** The whole bench, wall clock. */
-  durationMs: number;
-  cold: { totalMs: number; indexMs: number; historyMs: number; sourcesMs: number; filesPerSecond: number; capped?: { reason: string; limit: number } };
   /** A new engine on the same state directory, as after an editor reload: to its first suggestion, and to the end of its background check. */
   warmStart: { firstSuggestionMs: number; backgroundMs: number };
   incrementalUpdateMs: Stat;
@@ -53,147 +52,67 @@ export interface BenchResult {
   cursorMoveMs: Stat;
   /** The second pass that adds slow sources (line history) to an answer. */
   enrichMs: Stat;
+  /** Where memory is at the end of the queries, in MB (after a full collection when node runs with --expose-gc). */
+  memoryMb: { rss: number; collected: boolean; v8Heap: number; external: number; arrayBuffers: number; sqlJs: number; treeSitter: number; history: number; historyPaths: number };
+}
+
+export interface BenchResult extends WarmResult {
+  root: string;
+  /** The engine's clock at the start (unix ms). */
+  now: number;
+  /** Whether the repository has a commit-graph file (git walks history much faster with one). */
+  commitGraph: boolean;
+  /** The whole bench, wall clock. */
+  durationMs: number;
+  cold: { totalMs: number; indexMs: number; historyMs: number; sourcesMs: number; filesPerSecond: number; capped?: { reason: string; limit: number } };
+  /** Peak RSS of the process that indexed cold, and of the one that started warm, in MB. */
   peakRssMb: number;
+  coldPeakRssMb: number;
+  warmPeakRssMb: number;
   baselineRssMb: number;
   /** Peak RSS within each phase, to see which one sets the overall peak. */
   phasePeakRssMb: Record<string, number>;
-  /** Where memory is at the end of the queries, in MB. */
-  memoryMb: { v8Heap: number; external: number; sqlJs: number; treeSitter: number; history: number; historyPaths: number };
 }
 
-const INDEX_LIMITS = { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } };
-const MB = 1048576;
-/** Queries before the measured ones, on files outside the sample, so that the JIT is warm. */
-const WARM_UP = 5;
-
-function stat(values: number[]): Stat {
-  return { p50: round(percentile(values, 50)), p95: round(percentile(values, 95)), n: values.length };
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
-async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
-  const t0 = performance.now();
-  const value = await fn();
-  return [performance.now() - t0, value];
-}
+/** Set in the process that measures the warm part: `{ stateDir, now }`. */
+const WARM_ENV = 'PC_BENCH_WARM';
 
 /**
- * Measures the engine on a real folder: cold index and history mining, a warm start (a new engine on
- * the same state, to its first suggestion), single-file updates, and the latency of callers, related
- * files, suggestions and their slow second pass on a sample of files, with peak memory and where it goes.
+ * Measures the engine on a real folder: cold index and history mining, then, in a new process as
+ * after an editor reload, a warm start to the first suggestion, single-file updates and the latency
+ * of callers, related files, suggestions and their slow second pass on a sample of files, with peak
+ * memory and where it goes.
  */
 export async function runBench(root: string, options: BenchOptions = {}, logger: Logger = nullLogger, onStep: (s: string) => void = () => undefined): Promise<BenchResult> {
+  const warmEnv = process.env[WARM_ENV];
+  if (warmEnv) return runWarmProcess(root, JSON.parse(warmEnv) as { stateDir: string; now: number }, options, logger);
   const started = performance.now();
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-bench-'));
-  const baselineRssMb = process.memoryUsage().rss / MB;
-  let peak = baselineRssMb;
-  const phasePeak: Record<string, number> = {};
-  let phase = 'cold index';
-  const wasm = watchWasmMemories(() => phase);
-  const sample = () => {
-    const rss = process.memoryUsage().rss / MB;
-    peak = Math.max(peak, rss);
-    phasePeak[phase] = round(Math.max(phasePeak[phase] ?? 0, rss));
-  };
-  const step = (name: string) => {
-    sample();
-    phase = name;
-    onStep(name);
-  };
-  const sampler = setInterval(sample, 50);
-  sampler.unref();
-  const now = options.now === 'wall' ? Date.now() : await headTime(root);
-  const clock = () => now + (performance.now() - started);
-  const open = () => Engine.open({ root, stateDir, logger, config: INDEX_LIMITS, clock });
+  const rss = new RssSampler('cold index');
+  const wasm = watchWasmMemories(() => rss.phase);
   try {
-    step('cold index');
-    const [totalMs, { engine: coldEngine, cold }] = await time(async () => {
-      const engine = await open();
-      return { engine, cold: await engine.refreshAll() };
+    const now = options.now === 'wall' ? Date.now() : await headTime(root);
+    onStep('cold index');
+    const [totalMs, cold] = await time(async () => {
+      const engine = await Engine.open({ root, stateDir, logger, config: INDEX_LIMITS, clock: () => now + (performance.now() - started) });
+      try {
+        const stats = await engine.refreshAll();
+        engine.store.flush();
+        return stats;
+      } finally {
+        engine.dispose();
+      }
     });
-    const files = all<{ path: string }>(coldEngine.store.index, 'SELECT path FROM files ORDER BY path').map((r) => r.path);
-    coldEngine.store.flush();
-    coldEngine.dispose();
-
-    const random = prng(options.seed ?? 42);
-    const pool = [...files];
-    const take = (n: number) => Array.from({ length: Math.min(n, pool.length) }, () => pool.splice(Math.floor(random() * pool.length), 1)[0]);
-    const picked = take(options.samples ?? 200);
-    const warmUp = take(WARM_UP);
-
-    step('warm start');
-    const w0 = performance.now();
-    const engine = await open();
-    const background = engine.startBackgroundWork();
-    const first = picked[0] ?? warmUp[0];
-    if (first) await engine.suggest({ currentFile: first, cursorPosition: { line: 1, column: 1 } }, { record: false });
-    const firstSuggestionMs = performance.now() - w0;
-    await background;
-    const backgroundMs = performance.now() - w0;
-
-    step('incremental updates');
-    const updates: number[] = [];
-    for (const path of picked.slice(0, 50)) {
-      // Forget the content hash so the file is parsed again, exactly as after a save that changed it.
-      engine.store.index.run('UPDATE files SET hash = ? WHERE path = ?', ['', path]);
-      const r = await engine.index.updateFile(path);
-      if (r.status === 'parsed') updates.push(r.ms);
-    }
-
-    step('queries');
-    const callers: number[] = [];
-    const related: number[] = [];
-    const suggest: number[] = [];
-    const moves: number[] = [];
-    const enrich: number[] = [];
-    const lineIn = (path: string) => {
-      const symbols = engine.index.symbolsIn(path);
-      const sym = symbols.length ? symbols[Math.floor(random() * symbols.length)] : undefined;
-      return { sym, line: sym ? Math.floor((sym.startLine + sym.endLine) / 2) : 1 };
-    };
-    for (const path of warmUp) {
-      engine.relatedFiles(path, 10);
-      await engine.suggest({ currentFile: path, cursorPosition: { line: lineIn(path).line, column: 1 } }, { record: false });
-    }
-    for (const path of picked) {
-      const { sym, line } = lineIn(path);
-      if (sym) callers.push((await time(() => engine.index.callers({ name: sym.name, path })))[0]);
-      related.push((await time(() => engine.relatedFiles(path, 10)))[0]);
-      suggest.push((await time(() => engine.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false })))[0]);
-      const moved = lineIn(path);
-      moves.push((await time(() => engine.suggest({ currentFile: path, cursorPosition: { line: moved.line, column: 1 } }, { record: false })))[0]);
-    }
-    for (const path of picked.slice(0, options.enrichSamples ?? 30)) {
-      const { line } = lineIn(path);
-      enrich.push((await time(() => engine.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false, includeSlow: true })))[0]);
-    }
-    sample();
-    const mem = process.memoryUsage();
-    const history = engine.cochange.memory();
-    const [sqlJs, ...others] = wasm.seen;
-    const memoryMb = {
-      v8Heap: round(mem.heapUsed / MB),
-      external: round(mem.external / MB),
-      sqlJs: round((sqlJs?.memory.buffer.byteLength ?? 0) / MB),
-      treeSitter: round(others.reduce((n, s) => n + s.memory.buffer.byteLength, 0) / MB),
-      history: round((history.counts + history.history) / MB),
-      // A path string and its table entries: its characters plus about 80 bytes of objects.
-      historyPaths: round((history.pathChars + history.paths * 80) / MB),
-    };
-    const commits = engine.historyStats().commits;
-    const commitGraph = await hasCommitGraph(root);
-    engine.dispose();
-    clearInterval(sampler);
-    sample();
+    rss.stop();
+    const coldPeak = rss.peakMb;
+    const warmOptions = { root, stateDir, now, samples: options.samples ?? 200, enrichSamples: options.enrichSamples ?? 30, seed: options.seed ?? 42 };
+    const forked = options.warmProcess ?? process.argv[2] === 'bench';
+    const warm = forked ? await inNewProcess(warmOptions, onStep) : await inThisProcess(warmOptions, logger, onStep, rss, wasm.seen);
     return {
+      ...warm,
       root,
-      files: cold.index.files,
-      commits,
       now,
-      commitGraph,
+      commitGraph: await hasCommitGraph(root),
       durationMs: round(performance.now() - started),
       cold: {
         totalMs: round(totalMs),
@@ -203,22 +122,68 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
         filesPerSecond: round(cold.index.files / Math.max(0.001, cold.index.ms / 1000)),
         capped: cold.index.capped,
       },
-      warmStart: { firstSuggestionMs: round(firstSuggestionMs), backgroundMs: round(backgroundMs) },
-      incrementalUpdateMs: stat(updates),
-      callersMs: stat(callers),
-      relatedFilesMs: stat(related),
-      suggestMs: stat(suggest),
-      cursorMoveMs: stat(moves),
-      enrichMs: stat(enrich),
-      peakRssMb: round(peak),
-      baselineRssMb: round(baselineRssMb),
-      phasePeakRssMb: phasePeak,
-      memoryMb,
+      files: cold.index.files,
+      coldPeakRssMb: round(coldPeak),
+      warmPeakRssMb: warm.peakRssMb,
+      peakRssMb: round(Math.max(coldPeak, warm.peakRssMb)),
+      baselineRssMb: round(rss.baselineMb),
+      phasePeakRssMb: { ...rss.phasePeakMb, ...warm.phasePeakRssMb },
     };
   } finally {
-    clearInterval(sampler);
+    rss.stop();
     wasm.dispose();
     if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+type WarmPart = WarmResult & { peakRssMb: number; phasePeakRssMb: Record<string, number> };
+
+async function inThisProcess(o: Parameters<typeof measureWarm>[0], logger: Logger, onStep: (s: string) => void, rss: RssSampler, wasm: Parameters<typeof measureWarm>[3]): Promise<WarmPart> {
+  const warm = new RssSampler('warm start');
+  try {
+    const result = await measureWarm(o, logger, warm, wasm, onStep);
+    warm.stop();
+    return { ...result, peakRssMb: round(Math.max(rss.peakMb, warm.peakMb)), phasePeakRssMb: warm.phasePeakMb };
+  } finally {
+    warm.stop();
+  }
+}
+
+/** Runs this same command again with the warm part only, and reads its JSON. */
+function inNewProcess(o: Parameters<typeof measureWarm>[0], onStep: (s: string) => void): Promise<WarmPart> {
+  return new Promise((resolve, reject) => {
+    onStep('warm start, in a new process');
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'bench', '--root', o.root, '--samples', String(o.samples), '--seed', String(o.seed), '--json'], {
+      env: { ...process.env, [WARM_ENV]: JSON.stringify({ stateDir: o.stateDir, now: o.now, enrichSamples: o.enrichSamples }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      try {
+        if (code !== 0) throw new Error(`the warm process exited with ${code}`);
+        resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as WarmPart);
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
+}
+
+/** The warm part alone, in the process the cold one started; printed by the command as its result. */
+async function runWarmProcess(root: string, env: { stateDir: string; now: number; enrichSamples?: number }, options: BenchOptions, logger: Logger): Promise<BenchResult> {
+  const rss = new RssSampler('warm start');
+  const wasm = watchWasmMemories(() => rss.phase);
+  try {
+    const o = { root, stateDir: env.stateDir, now: env.now, samples: options.samples ?? 200, enrichSamples: env.enrichSamples ?? 30, seed: options.seed ?? 42 };
+    const warm = await measureWarm(o, logger, rss, wasm.seen, () => undefined);
+    rss.stop();
+    const zero = { totalMs: 0, indexMs: 0, historyMs: 0, sourcesMs: 0, filesPerSecond: 0 };
+    return { ...warm, root, now: env.now, commitGraph: false, durationMs: 0, cold: zero, peakRssMb: round(rss.peakMb), coldPeakRssMb: 0, warmPeakRssMb: round(rss.peakMb), baselineRssMb: round(rss.baselineMb), phasePeakRssMb: rss.phasePeakMb };
+  } finally {
+    rss.stop();
+    wasm.dispose();
   }
 }
 

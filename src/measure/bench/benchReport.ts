@@ -17,8 +17,8 @@ export function formatBench(r: BenchResult): string {
     `suggest (new file)  ${st(r.suggestMs)}`,
     `suggest (cursor)    ${st(r.cursorMoveMs)}`,
     `enrich (slow pass)  ${st(r.enrichMs)}`,
-    `peak RSS            ${r.peakRssMb} MB (baseline ${r.baselineRssMb} MB, +${Math.round(r.peakRssMb - r.baselineRssMb)} MB)`,
-    `memory at the end   V8 heap ${m.v8Heap} MB, external ${m.external} MB (sql.js ${m.sqlJs} MB, tree-sitter ${m.treeSitter} MB), history ${m.history} MB + paths ~${m.historyPaths} MB`,
+    `peak RSS            cold process ${r.coldPeakRssMb} MB, warm process ${r.warmPeakRssMb} MB (baseline ${r.baselineRssMb} MB: +${Math.round(r.coldPeakRssMb - r.baselineRssMb)} / +${Math.round(r.warmPeakRssMb - r.baselineRssMb)} MB)`,
+    `memory at the end   RSS ${m.rss} MB${m.collected ? ' after a full collection' : ''}: V8 heap ${m.v8Heap} MB, external ${m.external} MB (sql.js ${m.sqlJs} MB, tree-sitter ${m.treeSitter} MB, array buffers ${m.arrayBuffers} MB), history ${m.history} MB + paths ~${m.historyPaths} MB`,
     `bench duration      ${s(r.durationMs)}`,
   ].join('\n');
 }
