@@ -317,7 +317,10 @@ export class Engine {
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
-    const mined = this.mineHistory(signal).then(() => this.dataEmitter.fire([]));
+    const mined = this.mineHistory(signal).then(
+      () => this.dataEmitter.fire([]),
+      (err) => this.logger.warn(`Could not mine git history: ${(err as Error).message}`),
+    );
     await this.refreshSources(signal);
     this.dataEmitter.fire([]);
     if (!signal.aborted) {

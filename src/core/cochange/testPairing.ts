@@ -61,6 +61,7 @@ export class FileIndex {
   private readonly byStem = new Map<string, string[]>();
   private readonly all: Set<string>;
   private tokens?: Map<string, string[]>;
+  private readonly kinds = new Map<string, string>();
 
   constructor(paths: Iterable<string>) {
     this.all = new Set(paths);
@@ -132,9 +133,24 @@ export class FileIndex {
   private sameStemOtherKind(path: string, minStem: number): string[] {
     const stem = testStem(path);
     if (stem.length < minStem) return [];
-    const test = isTestFile(path);
-    const ext = extFamily(path);
-    return (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
+    const kind = this.kindOf(path);
+    // A common stem (`index`) has hundreds of files: their kinds are worked out once.
+    return (this.byStem.get(stem) ?? []).filter((p) => {
+      if (p === path) return false;
+      const other = this.kindOf(p);
+      // A test for an implementation (or the reverse) of the same family of extensions.
+      return other[0] !== kind[0] && other.slice(1) === kind.slice(1);
+    });
+  }
+
+  /** 't' or 'i' (test or implementation) followed by the extension family; memoized per path. */
+  private kindOf(path: string): string {
+    let k = this.kinds.get(path);
+    if (k === undefined) {
+      k = (isTestFile(path) ? 't' : 'i') + extFamily(path);
+      this.kinds.set(path, k);
+    }
+    return k;
   }
 }
 

@@ -9,8 +9,8 @@ import { hunkAt } from '../../git/gitService';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { SourceContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
-import { formatAge } from '../sourceQuery';
 import { sinceOf } from '../../cochange/recentWindow';
+import { formatAge } from '../sourceQuery';
 import { commitItem } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
 
@@ -19,7 +19,7 @@ const RELATED_CACHED = 10;
 const HUNK_TIMEOUT_MS = 2_500;
 const RECENT_COMMITS = 8;
 
-export const REPO_REASONS: Record<NonNullable<RepoState['reason']>, string> = {
+const REPO_REASONS: Record<NonNullable<RepoState['reason']>, string> = {
   'not-a-repo': 'Not a git repository: recent changes and “usually changes with” are off.',
   'git-missing': 'git was not found on PATH: recent changes and “usually changes with” are off.',
   'no-commits': 'The repository has no commits yet: recent changes and “usually changes with” start with the first commit.',
@@ -36,8 +36,8 @@ interface CachedHunks {
 
 /**
  * History-backed suggestions: commits on this file and on the files that usually change with it,
- * from the engine's own history index, and uncommitted hunks (is the cursor inside one?). The only
- * git call on this path is the hunks', once per file until it is saved or HEAD moves.
+ * from the engine's own history index, and uncommitted hunks (is the cursor inside one?). Git is not
+ * asked for a file the last whole-tree status saw clean, and once per save for one changed since.
  */
 export class HistorySources {
   private readonly hunks = new Map<string, CachedHunks>();
