@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { resolveConfig, type CoreConfig } from './config';
 import { CoChangeModel } from './cochange/cochangeModel';
+import type { GitRunner } from './git/gitExec';
 import { GitService } from './git/gitService';
 import { CodeIndex, type IndexedSymbol } from './index/codeIndex';
 import { WorkspaceIndexer } from './indexer';
@@ -27,6 +28,8 @@ export interface EngineOptions {
   config?: Partial<CoreConfig>;
   logger?: Logger;
   clock?: () => number;
+  /** Runs git for the engine's own calls (default: a git process per call); tests count calls with it. */
+  gitRunner?: GitRunner;
 }
 
 /** The workspace's folder is missing or not a folder. */
@@ -103,10 +106,10 @@ export async function openEngine(options: EngineOptions): Promise<EngineParts> {
   const logger = options.logger ?? nullLogger;
   const stateDir = resolveStateDir(root, options.stateDir);
   const store = await Store.open({ stateDir, logger });
-  return wireEngine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now);
+  return wireEngine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now, options.gitRunner);
 }
 
-function wireEngine(root: string, stateDir: string, store: Store, initial: CoreConfig, logger: Logger, clock: () => number): EngineParts {
+function wireEngine(root: string, stateDir: string, store: Store, initial: CoreConfig, logger: Logger, clock: () => number, gitRunner?: GitRunner): EngineParts {
   let snapshot = initial;
   const cfg = live(() => snapshot);
   const safe = <T>(fn: () => T, fallback: T): T => {
@@ -124,8 +127,8 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
   const importsOf = (file: string) => safe(() => index.importsOf(file), []);
-  const git = new GitService(root, { logger });
-  const cochange = new CoChangeModel({ root, store, logger });
+  const git = new GitService(root, { logger, run: gitRunner });
+  const cochange = new CoChangeModel({ root, store, logger, git, lineCountDays: () => snapshot.recentChangeDays, now: clock });
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
   const history = new HistorySources(root, git, cochange, graph, () => safe(() => all<{ path: string }>(store.index, 'SELECT path FROM files').map((r) => r.path), []), clock);
   const symbolAt = (file: string, line: number) => {
@@ -139,6 +142,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     new CodeIndexSource(index),
     history.changeSource(),
     history.cochangeSource(),
+    history.lineHistorySource(),
   ];
   const provider = new ProactiveContextProvider(store, () => snapshot, sources, symbolAt, logger, clock);
   const subscriptions = new SubscriptionRegistry(store, { root, config: live(() => snapshot.subscriptions), now: clock, logger });

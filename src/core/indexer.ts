@@ -63,6 +63,10 @@ export class WorkspaceIndexer {
   private readonly dataEmitter = new Emitter<string[]>();
   private progress: IndexingProgress | undefined;
   private indexedFiles = 0;
+  /** True while the code index builds; history may be mined at the same time. */
+  private indexing = false;
+  /** Commits mined of total while history is mined. */
+  private commits: { done: number; total: number } | undefined;
   private background: Promise<void> | undefined;
   private readonly backgroundAbort = new AbortController();
   private readonly pendingFiles = new Map<string, boolean>();
@@ -150,6 +154,7 @@ export class WorkspaceIndexer {
   }
 
   private headMoved(): void {
+    this.parts.history.headMoved();
     clearTimeout(this.headTimer);
     this.headTimer = setTimeout(() => {
       this.parts.history.invalidate();
@@ -167,17 +172,20 @@ export class WorkspaceIndexer {
     let lastFire = 0;
     const onProgress = (done: number, total: number) => {
       const now = Date.now();
+      this.commits = { done, total };
       if (now - started < PROGRESS_EVERY_MS || now - lastFire < PROGRESS_EVERY_MS) return;
       lastFire = now;
-      this.progress = { done: this.indexedFiles, total: this.indexedFiles, commits: { done, total } };
+      this.progress = { ...(this.progress ?? { done: this.indexedFiles, total: this.indexedFiles }), commits: this.commits };
       this.indexingEmitter.fire(this.progress);
     };
     try {
       const r = await this.parts.cochange.update(signal, showProgress ? onProgress : undefined);
       if (r.mode === 'incremental' || r.mode === 'rebuild') this.parts.history.invalidate();
+      await this.parts.history.refreshWorkingTree(signal);
       return r;
     } finally {
-      if (lastFire) {
+      this.commits = undefined;
+      if (lastFire && !this.indexing) {
         this.progress = undefined;
         this.indexingEmitter.fire(undefined);
       }
@@ -186,25 +194,31 @@ export class WorkspaceIndexer {
 
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
+    // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
+    const mined = this.mineHistory(signal, true).then(
+      () => this.dataEmitter.fire([]),
+      (err: Error) => this.parts.logger.warn(`Could not mine git history: ${err.message}`),
+    );
     await this.refreshSources(signal);
     this.dataEmitter.fire([]);
-    if (signal.aborted) return;
-    await this.buildIndex(signal);
-    this.dataEmitter.fire([]);
-    if (signal.aborted) return;
-    await this.mineHistory(signal, true);
-    this.dataEmitter.fire([]);
+    if (!signal.aborted) {
+      await this.buildIndex(signal);
+      this.dataEmitter.fire([]);
+    }
+    await mined;
   }
 
   private async buildIndex(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<BuildStats> {
-    this.progress = { done: 0, total: 0 };
+    this.indexing = true;
+    this.progress = { done: 0, total: 0, ...(this.commits ? { commits: this.commits } : {}) };
     this.indexingEmitter.fire(this.progress);
     let lastFire = 0;
     try {
       const stats = await this.parts.index.build({
         signal,
         onProgress: (p) => {
-          this.progress = { done: p.done, total: p.total };
+          // History may be mined meanwhile: both counts are shown.
+          this.progress = { done: p.done, total: p.total, ...(this.commits ? { commits: this.commits } : {}) };
           onProgress?.(p.done, p.total);
           const now = Date.now();
           if (now - lastFire > 200 || p.done === p.total) {
@@ -217,11 +231,12 @@ export class WorkspaceIndexer {
       this.parts.logger.info(`Indexed ${stats.files} files (${stats.parsed} parsed, ${stats.symbols} definitions) in ${stats.ms.toFixed(0)} ms${stats.capped ? `; capped by ${stats.capped.reason} at ${stats.capped.limit}` : ''}`);
       return stats;
     } finally {
-      this.progress = undefined;
+      this.indexing = false;
+      this.progress = this.commits ? { done: this.indexedFiles, total: this.indexedFiles, commits: this.commits } : undefined;
       // The history sources may have listed the files while the index was still filling up.
       this.parts.history.invalidate();
       this.parts.decisions.codeChanged(true);
-      this.indexingEmitter.fire(undefined);
+      this.indexingEmitter.fire(this.progress);
     }
   }
 

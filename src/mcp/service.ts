@@ -10,6 +10,7 @@ export type McpService = Pick<
   ContextService,
   | 'root'
   | 'suggestForInput'
+  | 'complete'
   | 'watch'
   | 'subscribe'
   | 'unsubscribe'

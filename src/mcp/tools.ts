@@ -52,7 +52,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       if (file === undefined && symbol === undefined) throw new Error('Give a file, a symbol, or both.');
       if (line !== undefined && file === undefined) throw new Error('A line needs a file.');
       const rel = file === undefined ? undefined : workspacePathFromInput(file, service.root);
-      const suggestion = await bounded(service.suggestForInput({ file: rel, line, symbol }), 'Suggesting context', timeoutMs);
+      const suggestion = await bounded(service.suggestForInput({ file: rel, line, symbol }).then((first) => service.complete(first)), 'Suggesting context', timeoutMs);
       return result(formatSuggestion(suggestion), suggestion as unknown as Record<string, unknown>);
     },
   );

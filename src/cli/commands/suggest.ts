@@ -24,7 +24,7 @@ export const suggest: CliCommand = {
       if (rel === undefined || rel === '') throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
       if (!existsSync(join(service.root, rel))) throw new UsageError(`--file ${rel} does not exist in ${service.root}`);
       await service.refreshAll();
-      const s = await service.suggestAt({ file: rel, line, symbolName: args.flags.symbol as string | undefined }, { trigger: 'manual' });
+      const s = await service.complete(await service.suggestAt({ file: rel, line, symbolName: args.flags.symbol as string | undefined }, { trigger: 'manual' }));
       print(args, s, renderSuggestion(s));
       return 0;
     });

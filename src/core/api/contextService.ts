@@ -185,6 +185,20 @@ export class ContextService {
     return this.parts.provider.enrich(suggestion, options);
   }
 
+  /**
+   * For surfaces that answer once (chat, tools, CLI, MCP): the answer with what the slow sources add,
+   * or the answer itself when they add nothing or fail. A cancelled signal still rejects.
+   */
+  async complete(suggestion: ContextSuggestion, options: { signal?: AbortSignal } = {}): Promise<ContextSuggestion> {
+    try {
+      return (await this.enrich(suggestion, options)) ?? suggestion;
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      this.parts.logger.debug(`Enrichment failed: ${(err as Error).message}`);
+      return suggestion;
+    }
+  }
+
   /** A source from the adapter (the editor's language servers); it runs as an enrichment. */
   addEnrichmentSource(source: Omit<SuggestionSource, 'slow'>): Disposable {
     return this.parts.provider.addSource({ ...source, slow: true });
@@ -199,15 +213,21 @@ export class ContextService {
     const span = place.symbol ?? (place.line !== undefined ? this.symbolAt(place.file, place.line) : undefined);
     const name = span?.name ?? place.symbolName;
     const given = options.suggestion?.query.currentFile === place.file ? options.suggestion : undefined;
-    const knownHistory = given && span ? lineHistoryFrom(given, place.file, span) : undefined;
-    const [suggestion, lineHistory] = await Promise.all([
-      given ?? this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }),
-      knownHistory
-        ? Promise.resolve(knownHistory)
-        : span
-          ? withTimeout(this.parts.git.lineHistory(place.file, span.startLine, span.endLine, { signal: options.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal: options.signal }).catch(() => [])
-          : Promise.resolve([]),
-    ]);
+    let suggestion = given ?? (await this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }));
+    let lineHistory = span ? (lineHistoryFrom(suggestion, place.file, span) ?? []) : [];
+    if (span && !lineHistory.length) {
+      if (this.parts.cochange.lastMined) {
+        // The lines' commits come from the slow pass over the history index, which the first answer leaves out.
+        const enriched = await this.enrich(suggestion, { signal: options.signal }).catch(() => undefined);
+        if (enriched) {
+          suggestion = enriched;
+          lineHistory = lineHistoryFrom(enriched, place.file, span) ?? [];
+        }
+      } else {
+        // History not mined yet: ask git for the lines, bounded.
+        lineHistory = await withTimeout(this.parts.git.lineHistory(place.file, span.startLine, span.endLine, { signal: options.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal: options.signal }).catch(() => []);
+      }
+    }
     const callers = name ? this.safe(() => this.parts.index.callers({ name, path: place.file, line: span?.startLine ?? place.line }, 500).length, 0) : 0;
     return {
       target: name ? `${name} (${place.file})` : place.file,

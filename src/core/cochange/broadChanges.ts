@@ -15,13 +15,23 @@ export interface BroadChangeSource {
   changesOf(path: string, limit: number): readonly BroadChange[];
 }
 
+/** What the cache file is written from and read into. */
+export interface BroadChangeStore {
+  readonly minSize: number;
+  readonly maxSize: number;
+  add(files: readonly string[], time: number): boolean;
+  /** Every change set kept, oldest first. */
+  all(): readonly BroadChange[];
+  clear(): void;
+}
+
 /**
  * Change sets too large for pair counting (more than {@link MAX_CHANGE_SET} files) yet smaller than
  * a sweep: a feature that touches every driver, a test suite moved to a new folder. Pair counts would
  * cost the square of their size, so they are kept whole and indexed by file; a query walks the few
  * that touched its file. Add and remove are first in, first out, like {@link CoChangeCounts}.
  */
-export class BroadChanges implements BroadChangeSource {
+export class BroadChanges implements BroadChangeSource, BroadChangeStore {
   private readonly log = new ChangeLog();
 
   /**
@@ -71,7 +81,7 @@ export class BroadChanges implements BroadChangeSource {
 const FORMAT = 1;
 
 /** The change sets as JSON: paths once, each set as its time and path numbers, oldest first. */
-export function encodeBroad(broad: BroadChanges, head: string): string {
+export function encodeBroad(broad: BroadChangeStore, head: string): string {
   const ids = new Map<string, number>();
   const paths: string[] = [];
   const sets = broad.all().map((s) => [
@@ -90,7 +100,7 @@ export function encodeBroad(broad: BroadChanges, head: string): string {
 }
 
 /** Fills `into` from encodeBroad's output, or says why it cannot be used. */
-export function decodeBroad(text: string, into: BroadChanges): { head: string } | string {
+export function decodeBroad(text: string, into: BroadChangeStore): { head: string } | string {
   let data: unknown;
   try {
     data = JSON.parse(text);

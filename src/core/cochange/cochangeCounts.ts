@@ -27,6 +27,8 @@ export interface CoChangeSource {
   support(a: string, b: string): number;
   /** Every file that changed with `path`, unsorted. */
   partners(path: string): Iterable<[string, PairStat]>;
+  /** The same, one call per partner in the same order, for sources that can skip building the pairs. */
+  forEachPartner?(path: string, fn: (other: string, pair: PairStat) => void): void;
   /** The change sets that touched `path`, newest first, at most `limit`. */
   changeSetsOf?(path: string, limit: number): readonly CountedChange[];
 }

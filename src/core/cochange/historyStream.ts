@@ -1,4 +1,5 @@
 import { streamGit, type GitFailure } from '../git/gitExec';
+import { TokenParser } from './tokenParser';
 
 /** One first-parent commit and the files it changed. */
 export interface ChangeSet {
@@ -27,7 +28,6 @@ export interface HistoryResult {
 }
 
 const MARK = 0x01;
-
 /**
  * Reads `git log --first-parent` as a stream and hands each commit to onCommit, newest first.
  * Merges count as one change set against their first parent, so a merged branch is one change.
@@ -43,40 +43,23 @@ export async function streamHistory(options: HistoryOptions, onCommit: (c: Chang
 }
 
 /** Incremental parser of NUL-separated `git log -z` output; holds at most one partial token. */
-export class HistoryParser {
-  private pending: Buffer | undefined;
+export class HistoryParser extends TokenParser {
   private current: ChangeSet | undefined;
   private expectTime = false;
   private status: string | undefined;
   /** The current commit's paths, for dropping repeats (-m lists a merge's files once per parent). */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly withStatus: boolean, private readonly onCommit: (c: ChangeSet) => void) {}
-
-  push(chunk: Buffer): void {
-    const buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
-    let start = 0;
-    for (let i = 0; i < buf.length; i++) {
-      if (buf[i] === 0) {
-        this.token(buf.toString('utf8', start, i));
-        start = i + 1;
-      }
-    }
-    this.pending = start < buf.length ? Buffer.from(buf.subarray(start)) : undefined;
+  constructor(private readonly withStatus: boolean, private readonly onCommit: (c: ChangeSet) => void) {
+    super();
   }
 
-  end(): void {
-    if (this.pending) this.token(this.pending.toString('utf8'));
-    this.pending = undefined;
-    this.flush();
-  }
-
-  private flush(): void {
+  protected flush(): void {
     if (this.current) this.onCommit(this.current);
     this.current = undefined;
   }
 
-  private token(raw: string): void {
+  protected token(raw: string): void {
     if (raw.charCodeAt(0) === MARK) {
       this.flush();
       this.current = { hash: raw.slice(1), time: 0, files: [], statuses: this.withStatus ? [] : undefined };

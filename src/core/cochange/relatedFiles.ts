@@ -1,7 +1,6 @@
 import { posix } from 'node:path';
 import type { BroadChangeSource } from './broadChanges';
-import type { CoChangeSource } from './cochangeCounts';
-import { RANKER_TREES } from './rankerTrees';
+import type { CoChangeSource, PairStat } from './cochangeCounts';
 import { dirDistance, FileIndex } from './testPairing';
 
 /** The import graph as the code index provides it; paths relative to the root. */
@@ -133,7 +132,6 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   // of two public TypeScript histories (the 300 qualifying commits before the newest 300), so the eval
   // on the newest ones is held out. Choices about features were made on a span older still (fitted on
   // 600..900 commits back, compared on 300..600 back).
-  trees: RANKER_TREES,
   model: [-5.856, 2.6886, 0.3359, 0.7437, 0.7467, 0.2569, 1.114, 0.2787, 0.3725, 0.099, 1.033, 0.9722, 0, 0, 0.0536, 0.2001, 0.3245, 0, 0.8392, 1.04, 0, 0.4987, 1.5857, 0, 0.3082, 0.2093, 1.4178, 0.361, 0.0746, 1.804],
 };
 
@@ -233,8 +231,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   const lastOfQuery = ctx.cochange.lastTimeOf(path);
   const pkg = packageOf(path);
   if (n > 0) {
-    for (const [other, pair] of ctx.cochange.partners(path)) {
-      if (other === path || !exists(other)) continue;
+    eachPartner(ctx.cochange, path, (other, pair) => {
+      if (other === path || !exists(other)) return;
       const conf = pair.count / (n + w.shrinkage);
       const nt = ctx.cochange.commitsOf(other);
       let s = conf * decay(pair.lastTime, w.pairHalfLifeDays, w.pairRecencyShare);
@@ -254,7 +252,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       c.x[F.backConfidence] = pair.count / (nt + w.shrinkage);
       c.x[F.coChanged] = 1;
       c.reasons.push([DIRECT + s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`]);
-    }
+    });
   }
 
   if (n > 0 && w.twoHop > 0) {
@@ -265,10 +263,9 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const c1 = p1.count / (n + w.shrinkage);
       const nm = ctx.cochange.commitsOf(mid);
       if (!nm) continue;
-      for (const [other, p2] of ctx.cochange.partners(mid)) {
-        if (other === path) continue;
-        hop.set(other, (hop.get(other) ?? 0) + c1 * (p2.count / (nm + w.shrinkage)));
-      }
+      eachPartner(ctx.cochange, mid, (other, p2) => {
+        if (other !== path) hop.set(other, (hop.get(other) ?? 0) + c1 * (p2.count / (nm + w.shrinkage)));
+      });
     }
     for (const [other, v] of hop) {
       if (!exists(other)) continue;
@@ -394,6 +391,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     }
   }
   const list = [...cands.values()];
+  const folderAbove = posix.dirname(posix.dirname(path));
   // ROSE order among co-changed candidates: confidence, then support.
   const co = list.filter((c) => c.x[F.coChanged] > 0).sort((a, b) => b.x[F.confidence] - a.x[F.confidence] || (b.support ?? 0) - (a.support ?? 0));
   co.forEach((c, i) => (c.x[F.roseReciprocalRank] = 1 / (i + 1)));
@@ -407,7 +405,7 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     c.x[F.activity] = activity(c.path);
     c.x[F.sameFolder] = d === 0 ? 1 : 0;
     c.x[F.nearFolder] = d === 1 || d === 2 ? 1 : 0;
-    c.x[F.folderAbove] = posix.dirname(c.path) === posix.dirname(posix.dirname(path)) ? 1 : 0;
+    c.x[F.folderAbove] = posix.dirname(c.path) === folderAbove ? 1 : 0;
     c.x[F.logCommits] = Math.log1p(ctx.cochange.commitsOf(c.path));
     const last = ctx.cochange.lastTimeOf(c.path);
     c.x[F.targetRecencyWeek] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY / 7) : 0;
@@ -443,10 +441,18 @@ function isTestName(p: string): boolean {
   return /[._-](test|spec)\.|__tests__|^test_|_test\.|Test\.[a-z]+$/.test(p);
 }
 
-/** The first two folders: `packages/runner`, `src/driver`. */
+/** The first two folders: `packages/runner`, `src/driver` (the first one alone for `src/x.ts`). */
 function packageOf(p: string): string {
-  const parts = p.split('/');
-  return parts.slice(0, Math.min(2, parts.length - 1)).join('/');
+  const first = p.indexOf('/');
+  if (first < 0) return '';
+  const second = p.indexOf('/', first + 1);
+  return p.slice(0, second < 0 ? first : second);
+}
+
+/** Every partner of `path`, in the order partners() gives them, without building the pairs when the source can avoid it. */
+function eachPartner(src: CoChangeSource, path: string, fn: (other: string, pair: PairStat) => void): void {
+  if (src.forEachPartner) src.forEachPartner(path, fn);
+  else for (const [other, pair] of src.partners(path)) fn(other, pair);
 }
 
 function unique(xs: string[]): string[] {

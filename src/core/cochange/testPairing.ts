@@ -27,13 +27,32 @@ export function testStem(path: string): string {
   return stem.toLowerCase().replace(/[-_]/g, '');
 }
 
-/** Number of directory steps between two files (0 = same folder). */
+/** Number of directory steps between two files (0 = same folder). Allocates nothing: rankings call it for every candidate. */
 export function dirDistance(a: string, b: string): number {
-  const da = a.split('/').slice(0, -1);
-  const db = b.split('/').slice(0, -1);
-  let i = 0;
-  while (i < da.length && i < db.length && da[i] === db[i]) i++;
-  return da.length - i + (db.length - i);
+  const ea = a.lastIndexOf('/');
+  const eb = b.lastIndexOf('/');
+  const na = ea < 0 ? 0 : slashes(a, ea) + 1;
+  const nb = eb < 0 ? 0 : slashes(b, eb) + 1;
+  // Equal leading folders start at the same offset in both paths.
+  let common = 0;
+  for (let at = 0; common < na && common < nb; common++) {
+    const ja = a.indexOf('/', at);
+    if (ja !== b.indexOf('/', at) || !sameChars(a, b, at, ja)) break;
+    at = ja + 1;
+  }
+  return na - common + (nb - common);
+}
+
+/** Slashes in p before index `end`. */
+function slashes(p: string, end: number): number {
+  let n = 0;
+  for (let i = p.indexOf('/'); i >= 0 && i < end; i = p.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+function sameChars(a: string, b: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
 }
 
 /** The files of a tree, indexed by folder and by test stem. */
@@ -42,6 +61,7 @@ export class FileIndex {
   private readonly byStem = new Map<string, string[]>();
   private readonly all: Set<string>;
   private tokens?: Map<string, string[]>;
+  private readonly kinds = new Map<string, string>();
 
   constructor(paths: Iterable<string>) {
     this.all = new Set(paths);
@@ -113,9 +133,24 @@ export class FileIndex {
   private sameStemOtherKind(path: string, minStem: number): string[] {
     const stem = testStem(path);
     if (stem.length < minStem) return [];
-    const test = isTestFile(path);
-    const ext = extFamily(path);
-    return (this.byStem.get(stem) ?? []).filter((p) => p !== path && isTestFile(p) !== test && extFamily(p) === ext);
+    const kind = this.kindOf(path);
+    // A common stem (`index`) has hundreds of files: their kinds are worked out once.
+    return (this.byStem.get(stem) ?? []).filter((p) => {
+      if (p === path) return false;
+      const other = this.kindOf(p);
+      // A test for an implementation (or the reverse) of the same family of extensions.
+      return other[0] !== kind[0] && other.slice(1) === kind.slice(1);
+    });
+  }
+
+  /** 't' or 'i' (test or implementation) followed by the extension family; memoized per path. */
+  private kindOf(path: string): string {
+    let k = this.kinds.get(path);
+    if (k === undefined) {
+      k = (isTestFile(path) ? 't' : 'i') + extFamily(path);
+      this.kinds.set(path, k);
+    }
+    return k;
   }
 }
 

@@ -23,6 +23,9 @@ export interface GitResult {
 
 export const DEFAULT_GIT_TIMEOUT_MS = 15_000;
 
+/** Runs one git command; runGit, or a stand-in that counts or holds calls. */
+export type GitRunner = (args: readonly string[], options: GitRunOptions) => Promise<GitResult>;
+
 /**
  * Options that every call gets: file names come out unquoted (unicode stays readable), no pager,
  * no colour, no optional locks so that reads never fight the user's own git commands.

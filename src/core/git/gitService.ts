@@ -1,7 +1,8 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
-import { runGit, type GitResult } from './gitExec';
+import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
+import { runGit, type GitResult, type GitRunner } from './gitExec';
 
 export type RepoReason = 'not-a-repo' | 'git-missing' | 'shallow' | 'detached' | 'no-commits';
 
@@ -47,9 +48,13 @@ export interface GitServiceOptions {
   logger?: Logger;
   /** Default bound for each git call. */
   timeoutMs?: number;
+  /** Runs git (default runGit). */
+  run?: GitRunner;
 }
 
-const COMMIT_FORMAT = '--format=%x01%H%x00%an%x00%ae%x00%ct%x00%s';
+/** Five fields per commit; with -z each commit is five NUL-separated tokens, read by position. */
+const COMMIT_FORMAT = '--format=%H%x00%an%x00%ae%x00%ct%x00%s';
+const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The git facts the engine shows: recent commits of a file, the history of a line range, uncommitted
@@ -59,10 +64,12 @@ const COMMIT_FORMAT = '--format=%x01%H%x00%an%x00%ae%x00%ct%x00%s';
 export class GitService {
   private readonly logger: Logger;
   private readonly timeoutMs: number;
+  private readonly run: GitRunner;
 
   constructor(readonly root: string, options: GitServiceOptions = {}) {
     this.logger = options.logger ?? nullLogger;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.run = options.run ?? runGit;
   }
 
   async isRepo(options: CallOptions = {}): Promise<boolean> {
@@ -73,6 +80,8 @@ export class GitService {
   async state(options: CallOptions = {}): Promise<RepoState> {
     const inside = await this.git(['rev-parse', '--is-inside-work-tree'], options);
     if (inside.failure === 'git-missing') return { ok: false, reason: 'git-missing' };
+    // Stopped before git could say: no reason, so that callers do not take it for "not a repository".
+    if (inside.failure === 'timeout' || inside.failure === 'aborted') return { ok: false };
     if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, reason: 'not-a-repo' };
     const [head, shallow, branch] = await Promise.all([
       this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options),
@@ -88,42 +97,26 @@ export class GitService {
     return state;
   }
 
-  /** Commits that touched the file in the last `days` days, newest first, with its line counts. */
-  async recentCommits(file: string, options: CallOptions & { days?: number; maxCount?: number } = {}): Promise<FileCommit[]> {
-    return (await this.recentCommitsOfFiles([file], options)).get(file) ?? [];
-  }
-
   /**
-   * The same for several files from one git call: each file's newest commits (at most `maxCount`
-   * each), looked for among the newest 50 commits that touched any of them (or `maxCount` for one file).
+   * Commits that touched the file in the last `days` days, newest first, with its line counts, as
+   * `git log --first-parent` walks them: a merged branch is its merge commit. The engine answers this
+   * from its history index; this asks git (for the chat's explanations and to check the index).
    */
-  async recentCommitsOfFiles(files: readonly string[], options: CallOptions & { days?: number; maxCount?: number } = {}): Promise<Map<string, FileCommit[]>> {
-    const out = new Map<string, FileCommit[]>(files.map((f) => [f, []]));
-    const byRel = new Map<string, string>();
-    for (const f of files) {
-      const rel = await this.relativePath(f);
-      if (rel !== undefined) byRel.set(rel, f);
-    }
-    if (!byRel.size) return out;
-    const perFile = options.maxCount ?? 50;
-    const args = ['log', '--no-renames', '--relative', COMMIT_FORMAT, '--numstat', '-z', `--max-count=${byRel.size === 1 ? perFile : Math.max(50, perFile * byRel.size)}`];
-    if (options.days !== undefined) args.push(`--since=${Math.max(0, Math.floor(Date.now() / 1000 - options.days * 86400))}`);
-    args.push('HEAD', '--', ...byRel.keys());
+  async recentCommits(file: string, options: CallOptions & { days?: number; maxCount?: number; now?: number } = {}): Promise<FileCommit[]> {
+    const rel = await this.relativePath(file);
+    if (rel === undefined) return [];
+    const args = ['log', '--first-parent', '-m', '--no-renames', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '--numstat', '-z', `--max-count=${options.maxCount ?? 50}`];
+    if (options.days !== undefined) args.push(`--since=${Math.max(0, Math.floor((options.now ?? Date.now()) / 1000 - options.days * 86400))}`);
+    args.push('HEAD', '--', rel);
     const r = await this.git(args, options);
-    if (!r.ok) return out;
-    for (const rec of r.stdout.split('\x01')) {
-      if (!rec) continue;
-      const parts = rec.split('\0');
-      const info = parseCommitFields(parts);
-      if (!info) continue;
-      for (const tok of parts.slice(5)) {
-        const m = /^\n?(\d+|-)\t(\d+|-)\t([\s\S]*)$/.exec(tok);
-        const file = m ? byRel.get(m[3]) : undefined;
-        const list = file !== undefined ? out.get(file) : undefined;
-        if (!m || !list || list.length >= perFile) continue;
-        list.push({ ...info, added: m[1] === '-' ? 0 : Number(m[1]), removed: m[2] === '-' ? 0 : Number(m[2]) });
-      }
-    }
+    if (!r.ok) return [];
+    const out: FileCommit[] = [];
+    const parser = new CommitParser(true, (c) => {
+      const i = c.files.indexOf(rel);
+      if (i >= 0) out.push({ hash: c.hash, author: c.author, email: c.email, date: c.time, subject: c.subject, added: c.added[i], removed: c.removed[i] });
+    });
+    parser.push(Buffer.from(r.stdout, 'utf8'));
+    parser.end();
     return out;
   }
 
@@ -133,22 +126,38 @@ export class GitService {
     if (rel === undefined || start < 1 || end < start) return [];
     const r = await this.git(['log', COMMIT_FORMAT, '--no-patch', `--max-count=${options.maxCount ?? 20}`, `-L${start},${end}:${rel}`, 'HEAD'], options);
     if (!r.ok) return [];
+    // Five fields per commit by position; `-L` may end a commit with a newline instead of a NUL, and
+    // a subject never holds one, so what follows a newline in a subject is the next commit's id.
     const out: CommitInfo[] = [];
-    for (const rec of r.stdout.split('\x01')) {
-      const info = parseCommitFields(rec.split('\0'));
-      if (info) out.push({ ...info, subject: info.subject.replace(/\n[\s\S]*$/, '') });
+    const tokens = r.stdout.split('\0');
+    for (let i = 0; i + 5 <= tokens.length; i += 5) {
+      const fields = tokens.slice(i, i + 5);
+      const nl = fields[4].indexOf('\n');
+      if (nl >= 0) {
+        tokens[i + 4] = fields[4].slice(nl + 1);
+        fields[4] = fields[4].slice(0, nl);
+        i--;
+      }
+      const info = parseCommitFields(fields);
+      if (info) out.push(info);
     }
     return out;
   }
 
-  /** Uncommitted changes of the file against HEAD; an untracked file is one hunk covering all of it. */
-  async uncommittedHunks(file: string, options: CallOptions = {}): Promise<Hunk[]> {
+  /**
+   * Uncommitted changes of the file against HEAD; an untracked file is one hunk covering all of it.
+   * `status` is the file's two-letter code when a status of the whole tree already gave it.
+   */
+  async uncommittedHunks(file: string, options: CallOptions & { status?: string } = {}): Promise<Hunk[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined) return [];
-    // One status call says whether there is anything to diff: most files are clean.
-    const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', rel], options);
-    if (!status.ok) return [];
-    const code = status.stdout.split('\0').find(Boolean)?.slice(0, 2);
+    let code = options.status;
+    if (code === undefined) {
+      // One status call says whether there is anything to diff: most files are clean.
+      const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', rel], options);
+      if (!status.ok) return [];
+      code = status.stdout.split('\0').find(Boolean)?.slice(0, 2);
+    }
     if (code === undefined || code === '!!') return [];
     if (code === '??') {
       const lines = await countLines(resolve(this.root, rel));
@@ -161,6 +170,24 @@ export class GitService {
     return r.ok ? parseHunks(r.stdout) : [];
   }
 
+  /**
+   * Every file under the root that differs from HEAD or is untracked, with its two-letter status
+   * code, relative to the root; undefined when git could not say.
+   */
+  async changedPaths(options: CallOptions = {}): Promise<Map<string, string> | undefined> {
+    const prefix = await this.git(['rev-parse', '--show-prefix'], options);
+    if (!prefix.ok) return undefined;
+    const under = prefix.stdout.trim();
+    const r = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.'], { ...options, maxBytes: 16 * 1024 * 1024 });
+    if (!r.ok) return undefined;
+    const out = new Map<string, string>();
+    // "XY path", paths relative to the repository's top.
+    for (const rec of r.stdout.split('\0')) {
+      if (rec.length > 3 && rec.startsWith(under, 3)) out.set(rec.slice(3 + under.length), rec.slice(0, 2));
+    }
+    return out;
+  }
+
   /** Files a commit changed against its first parent, relative to the root (files outside it are left out). */
   async changedFiles(commit: string, options: CallOptions = {}): Promise<string[]> {
     if (!/^[0-9a-zA-Z_./~^@{}-]+$/.test(commit) || commit.startsWith('-')) return [];
@@ -169,8 +196,62 @@ export class GitService {
     return [...new Set(r.stdout.split('\0').filter(Boolean))];
   }
 
-  private git(args: string[], options: CallOptions): Promise<GitResult> {
-    return runGit(args, { cwd: this.root, timeoutMs: options.timeoutMs ?? this.timeoutMs, signal: options.signal }).then((r) => {
+  /**
+   * The zero-context diff of the file in each commit against the parent given (the empty tree when
+   * none), from one `git diff-tree --stdin`: no walk of history, however long it is.
+   */
+  async fileDiffs(file: string, revisions: readonly { hash: string; parent?: string }[], options: CallOptions = {}): Promise<Map<string, Hunk[]>> {
+    const out = new Map<string, Hunk[]>();
+    const rel = await this.relativePath(file);
+    const valid = revisions.filter((r) => COMMIT_ID.test(r.hash) && (r.parent === undefined || COMMIT_ID.test(r.parent)));
+    if (rel === undefined || !valid.length) return out;
+    const input = valid.map((r) => (r.parent ? `${r.hash} ${r.parent}` : r.hash)).join('\n') + '\n';
+    const r = await this.git(['diff-tree', '--stdin', '--root', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--relative', '--', rel], { ...options, input, maxBytes: 16 * 1024 * 1024 });
+    if (!r.ok) return out;
+    // Each commit's diff follows a line holding its id alone; diff lines start with a sign or a word.
+    let current: string | undefined;
+    let body: string[] = [];
+    const flush = () => current && out.set(current, parseHunks(body.join('\n')));
+    for (const line of r.stdout.split('\n')) {
+      if (COMMIT_ID.test(line)) {
+        flush();
+        current = line;
+        body = [];
+      } else if (line.startsWith('@@')) body.push(line);
+    }
+    flush();
+    return out;
+  }
+
+  /** The path the file had before `commit` renamed it (against `parent`), if it did. */
+  async renamedFrom(file: string, commit: string, parent: string, options: CallOptions = {}): Promise<string | undefined> {
+    const rel = await this.relativePath(file);
+    if (rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
+    // Trees only, whatever the commit's size; "R<score>", old path, new path.
+    const r = await this.git(['diff-tree', '-r', '-M', '--relative', '--name-status', '-z', parent, commit], { ...options, maxBytes: 16 * 1024 * 1024 });
+    if (!r.ok) return undefined;
+    const tokens = r.stdout.split('\0');
+    for (let i = 0; i < tokens.length - 1; ) {
+      const status = tokens[i];
+      if (status.startsWith('R') || status.startsWith('C')) {
+        if (status.startsWith('R') && tokens[i + 2] === rel) return tokens[i + 1];
+        i += 3;
+      } else i += 2;
+    }
+    return undefined;
+  }
+
+  /** The zero-context diff of a file that `commit` renamed from `from` (against `parent`), in the new file's lines. */
+  async renameDiff(from: string, file: string, commit: string, parent: string, options: CallOptions = {}): Promise<Hunk[] | undefined> {
+    const [old, rel] = await Promise.all([this.relativePath(from), this.relativePath(file)]);
+    if (old === undefined || rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
+    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '--no-color', '--no-ext-diff', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
+    return r.ok ? parseHunks(r.stdout) : undefined;
+  }
+
+  private git(args: string[], options: CallOptions & { input?: string; maxBytes?: number }): Promise<GitResult> {
+    // Paths are names, never patterns: a file called `[id].ts` is that file only.
+    return this.run(['--literal-pathspecs', ...args], { cwd: this.root, timeoutMs: options.timeoutMs ?? this.timeoutMs, signal: options.signal, input: options.input, maxBytes: options.maxBytes }).then((r) => {
       if (!r.ok && r.failure !== 'exit') this.logger.debug(`git ${args[0]}: ${r.failure}`);
       return r;
     });
@@ -191,8 +272,9 @@ export class GitService {
 }
 
 function parseCommitFields(parts: string[]): CommitInfo | undefined {
-  if (parts.length < 5 || !/^[0-9a-f]{7,64}$/.test(parts[0])) return undefined;
-  return { hash: parts[0], author: parts[1], email: parts[2], date: Number(parts[3]) * 1000, subject: parts[4].replace(/\n+$/, '') };
+  const hash = parts[0]?.replace(/^\n/, '');
+  if (parts.length < 5 || !COMMIT_ID.test(hash)) return undefined;
+  return { hash, author: parts[1], email: parts[2], date: Number(parts[3]) * 1000, subject: parts[4] };
 }
 
 /** Parses the `@@ -a,b +c,d @@` headers of a zero-context diff. */

@@ -1,19 +1,34 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { openEngine } from '../../core/engine';
+import { runGit } from '../../core/git/gitExec';
 import type { Logger } from '../../core/logger';
 import { nullLogger } from '../../core/logger';
-import { percentile } from '../../core/text';
-import { all } from '../../core/store/sqlite';
-import { prng } from '../../core/random';
+import { INDEX_LIMITS, measureWarm, round, time } from './benchWarm';
+import { RssSampler } from './rssSampler';
+import { watchWasmMemories } from './wasmMemories';
 
 export interface BenchOptions {
   /** How many files to sample for the query benchmarks. */
   samples?: number;
+  /** How many of them also get the slow second pass (line history). */
+  enrichSamples?: number;
   seed?: number;
   /** Keep the state directory (default: a temporary one, removed afterwards). */
   stateDir?: string;
+  /**
+   * The engine's clock: 'head' (default) runs an hour after the last commit, as if the repository's
+   * history had just been made (a snapshot or a synthetic history may end months from today); 'wall'.
+   */
+  now?: 'head' | 'wall';
+  /**
+   * Measure the warm part in a new process, as an editor reload starts one (the default when run as
+   * the `bench` command): WebAssembly heaps never shrink, so a process that indexed cold keeps
+   * that peak, which a reloaded editor does not have.
+   */
+  warmProcess?: boolean;
 }
 
 export interface Stat {
@@ -22,112 +37,83 @@ export interface Stat {
   n: number;
 }
 
-export interface BenchResult {
-  root: string;
+/** What the warm process measures. */
+export interface WarmResult {
   files: number;
   commits: number;
-  cold: { totalMs: number; indexMs: number; historyMs: number; sourcesMs: number; filesPerSecond: number; capped?: { reason: string; limit: number } };
-  warm: { indexMs: number; unchangedFiles: number };
+  /** A new engine on the same state directory, as after an editor reload: to its first suggestion, and to the end of its background check. */
+  warmStart: { firstSuggestionMs: number; backgroundMs: number };
   incrementalUpdateMs: Stat;
   callersMs: Stat;
   relatedFilesMs: Stat;
+  /** The first suggestion for each sampled file (per-file caches cold). */
   suggestMs: Stat;
+  /** A second suggestion in the same file at another definition, as when the cursor moves. */
+  cursorMoveMs: Stat;
+  /** The second pass that adds slow sources (line history) to an answer. */
+  enrichMs: Stat;
+  /** Where memory is at the end of the queries, in MB (after a full collection when node runs with --expose-gc). */
+  memoryMb: { rss: number; collected: boolean; v8Heap: number; external: number; arrayBuffers: number; sqlJs: number; treeSitter: number; history: number; historyPaths: number };
+}
+
+export interface BenchResult extends WarmResult {
+  root: string;
+  /** The engine's clock at the start (unix ms). */
+  now: number;
+  /** Whether the repository has a commit-graph file (git walks history much faster with one). */
+  commitGraph: boolean;
+  /** The whole bench, wall clock. */
+  durationMs: number;
+  cold: { totalMs: number; indexMs: number; historyMs: number; sourcesMs: number; filesPerSecond: number; capped?: { reason: string; limit: number } };
+  /** Peak RSS of the process that indexed cold, and of the one that started warm, in MB. */
   peakRssMb: number;
+  coldPeakRssMb: number;
+  warmPeakRssMb: number;
   baselineRssMb: number;
   /** Peak RSS within each phase, to see which one sets the overall peak. */
   phasePeakRssMb: Record<string, number>;
 }
 
-function stat(values: number[]): Stat {
-  return { p50: round(percentile(values, 50)), p95: round(percentile(values, 95)), n: values.length };
-}
-
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
+/** Set in the process that measures the warm part: `{ stateDir, now }`. */
+const WARM_ENV = 'PC_BENCH_WARM';
 
 /**
- * Measures the engine on a real folder: cold index and history mining, a warm re-index,
- * single-file updates, and the latency of callers, related files and suggest queries.
+ * Measures the engine on a real folder: cold index and history mining, then, in a new process as
+ * after an editor reload, a warm start to the first suggestion, single-file updates and the latency
+ * of callers, related files, suggestions and their slow second pass on a sample of files, with peak
+ * memory and where it goes.
  */
 export async function runBench(root: string, options: BenchOptions = {}, logger: Logger = nullLogger, onStep: (s: string) => void = () => undefined): Promise<BenchResult> {
+  const warmEnv = process.env[WARM_ENV];
+  if (warmEnv) return runWarmProcess(root, JSON.parse(warmEnv) as { stateDir: string; now: number }, options, logger);
+  const started = performance.now();
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-bench-'));
-  const baselineRssMb = process.memoryUsage().rss / 1048576;
-  let peak = baselineRssMb;
-  const phasePeak: Record<string, number> = {};
-  let phase = 'cold index';
-  const sample = () => {
-    const rss = process.memoryUsage().rss / 1048576;
-    peak = Math.max(peak, rss);
-    phasePeak[phase] = round(Math.max(phasePeak[phase] ?? 0, rss));
-  };
-  const step = (name: string) => {
-    sample();
-    phase = name;
-    onStep(name);
-  };
-  const sampler = setInterval(sample, 50);
-  sampler.unref();
+  const rss = new RssSampler('cold index');
+  const wasm = watchWasmMemories(() => rss.phase);
   try {
-    step('cold index');
-    const t0 = performance.now();
-    let engine = await openEngine({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
-    const cold = await engine.indexer.refreshAll();
-    const totalMs = performance.now() - t0;
-    engine.store.flush();
-    engine.dispose();
-
-    step('warm re-index');
-    engine = await openEngine({ root, stateDir, logger, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
-    const w0 = performance.now();
-    const warm = await engine.indexer.refreshAll();
-    const warmMs = performance.now() - w0;
-
-    const files = all<{ path: string }>(engine.store.index, 'SELECT path FROM files ORDER BY path').map((r) => r.path);
-    const random = prng(options.seed ?? 42);
-    const n = Math.min(options.samples ?? 200, files.length);
-    const picked: string[] = [];
-    const pool = [...files];
-    for (let i = 0; i < n; i++) picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
-
-    step('incremental updates');
-    const updates: number[] = [];
-    for (const path of picked.slice(0, 50)) {
-      // Forget the content hash so the file is parsed again, exactly as after a save that changed it.
-      engine.store.index.run('UPDATE files SET hash = ? WHERE path = ?', ['', path]);
-      const r = await engine.index.updateFile(path);
-      if (r.status === 'parsed') updates.push(r.ms);
-    }
-
-    step('queries');
-    const callers: number[] = [];
-    const related: number[] = [];
-    const suggest: number[] = [];
-    for (const path of picked) {
-      const symbols = engine.index.symbolsIn(path);
-      const sym = symbols.length ? symbols[Math.floor(random() * symbols.length)] : undefined;
-      if (sym) {
-        const c0 = performance.now();
-        engine.index.callers({ name: sym.name, path });
-        callers.push(performance.now() - c0);
+    const now = options.now === 'wall' ? Date.now() : await headTime(root);
+    onStep('cold index');
+    const [totalMs, cold] = await time(async () => {
+      const engine = await openEngine({ root, stateDir, logger, config: INDEX_LIMITS, clock: () => now + (performance.now() - started) });
+      try {
+        const stats = await engine.indexer.refreshAll();
+        engine.store.flush();
+        return stats;
+      } finally {
+        engine.dispose();
       }
-      const r0 = performance.now();
-      engine.history.related(path, 10);
-      related.push(performance.now() - r0);
-      const line = sym ? Math.floor((sym.startLine + sym.endLine) / 2) : 1;
-      // The first query for a file warms per-file caches; the bar is for warm queries.
-      await engine.provider.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
-      const s = await engine.provider.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
-      suggest.push(s.latencyMs);
-    }
-    const commits = engine.cochange.commitCount;
-    engine.dispose();
-    clearInterval(sampler);
-    sample();
+    });
+    rss.stop();
+    const coldPeak = rss.peakMb;
+    const warmOptions = { root, stateDir, now, samples: options.samples ?? 200, enrichSamples: options.enrichSamples ?? 30, seed: options.seed ?? 42 };
+    const forked = options.warmProcess ?? process.argv[2] === 'bench';
+    const warm = forked ? await inNewProcess(warmOptions, onStep) : await inThisProcess(warmOptions, logger, onStep, rss, wasm.seen);
     return {
+      ...warm,
       root,
-      files: cold.index.files,
-      commits,
+      now,
+      commitGraph: await hasCommitGraph(root),
+      durationMs: round(performance.now() - started),
       cold: {
         totalMs: round(totalMs),
         indexMs: round(cold.index.ms),
@@ -136,17 +122,83 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
         filesPerSecond: round(cold.index.files / Math.max(0.001, cold.index.ms / 1000)),
         capped: cold.index.capped,
       },
-      warm: { indexMs: round(warmMs), unchangedFiles: warm.index.skipped },
-      incrementalUpdateMs: stat(updates),
-      callersMs: stat(callers),
-      relatedFilesMs: stat(related),
-      suggestMs: stat(suggest),
-      peakRssMb: round(peak),
-      baselineRssMb: round(baselineRssMb),
-      phasePeakRssMb: phasePeak,
+      files: cold.index.files,
+      coldPeakRssMb: round(coldPeak),
+      warmPeakRssMb: warm.peakRssMb,
+      peakRssMb: round(Math.max(coldPeak, warm.peakRssMb)),
+      baselineRssMb: round(rss.baselineMb),
+      phasePeakRssMb: { ...rss.phasePeakMb, ...warm.phasePeakRssMb },
     };
   } finally {
-    clearInterval(sampler);
+    rss.stop();
+    wasm.dispose();
     if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
   }
+}
+
+type WarmPart = WarmResult & { peakRssMb: number; phasePeakRssMb: Record<string, number> };
+
+async function inThisProcess(o: Parameters<typeof measureWarm>[0], logger: Logger, onStep: (s: string) => void, rss: RssSampler, wasm: Parameters<typeof measureWarm>[3]): Promise<WarmPart> {
+  const warm = new RssSampler('warm start');
+  try {
+    const result = await measureWarm(o, logger, warm, wasm, onStep);
+    warm.stop();
+    return { ...result, peakRssMb: round(Math.max(rss.peakMb, warm.peakMb)), phasePeakRssMb: warm.phasePeakMb };
+  } finally {
+    warm.stop();
+  }
+}
+
+/** Runs this same command again with the warm part only, and reads its JSON. */
+function inNewProcess(o: Parameters<typeof measureWarm>[0], onStep: (s: string) => void): Promise<WarmPart> {
+  return new Promise((resolve, reject) => {
+    onStep('warm start, in a new process');
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'bench', '--root', o.root, '--samples', String(o.samples), '--seed', String(o.seed), '--json'], {
+      env: { ...process.env, [WARM_ENV]: JSON.stringify({ stateDir: o.stateDir, now: o.now, enrichSamples: o.enrichSamples }) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      try {
+        if (code !== 0) throw new Error(`the warm process exited with ${code}`);
+        resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as WarmPart);
+      } catch (err) {
+        reject(err as Error);
+      }
+    });
+  });
+}
+
+/** The warm part alone, in the process the cold one started; printed by the command as its result. */
+async function runWarmProcess(root: string, env: { stateDir: string; now: number; enrichSamples?: number }, options: BenchOptions, logger: Logger): Promise<BenchResult> {
+  const rss = new RssSampler('warm start');
+  const wasm = watchWasmMemories(() => rss.phase);
+  try {
+    const o = { root, stateDir: env.stateDir, now: env.now, samples: options.samples ?? 200, enrichSamples: env.enrichSamples ?? 30, seed: options.seed ?? 42 };
+    const warm = await measureWarm(o, logger, rss, wasm.seen, () => undefined);
+    rss.stop();
+    const zero = { totalMs: 0, indexMs: 0, historyMs: 0, sourcesMs: 0, filesPerSecond: 0 };
+    return { ...warm, root, now: env.now, commitGraph: false, durationMs: 0, cold: zero, peakRssMb: round(rss.peakMb), coldPeakRssMb: 0, warmPeakRssMb: round(rss.peakMb), baselineRssMb: round(rss.baselineMb), phasePeakRssMb: rss.phasePeakMb };
+  } finally {
+    rss.stop();
+    wasm.dispose();
+  }
+}
+
+/** An hour after the last commit, or now when there is none. */
+async function headTime(root: string): Promise<number> {
+  const r = await runGit(['log', '-1', '--format=%ct', 'HEAD'], { cwd: root, timeoutMs: 10_000 });
+  const seconds = Number(r.stdout.trim());
+  return r.ok && seconds > 0 ? seconds * 1000 + 3_600_000 : Date.now();
+}
+
+async function hasCommitGraph(root: string): Promise<boolean> {
+  for (const p of ['objects/info/commit-graph', 'objects/info/commit-graphs/commit-graph-chain']) {
+    const r = await runGit(['rev-parse', '--git-path', p], { cwd: root, timeoutMs: 5000 });
+    const path = r.stdout.trim();
+    if (r.ok && existsSync(isAbsolute(path) ? path : join(root, path))) return true;
+  }
+  return false;
 }

@@ -34,7 +34,7 @@ export class ContextSuggestTool extends ContextTool<Input> {
       if (args.line !== undefined) place = { ...place, line: args.line, symbol: undefined };
       if (args.symbol && args.symbol !== place.symbol?.name) place = { ...place, symbol: undefined, symbolName: args.symbol };
     }
-    const suggestion = await withTimeout(service.suggestAt(place, { signal, trigger: 'manual' }), SUGGEST_TIMEOUT_MS, { what: 'context_suggest', signal });
+    const suggestion = await withTimeout(service.suggestAt(place, { signal, trigger: 'manual' }).then((first) => service.complete(first, { signal })), SUGGEST_TIMEOUT_MS, { what: 'context_suggest', signal });
     const symbol = place.symbol?.name ?? place.symbolName;
     const where = `${place.file}${place.line ? `:${place.line}` : ''}${symbol ? ` (${symbol})` : ''}`;
     const out = [suggestion.items.length ? `Context for ${where}, most relevant first (type, title — why · where):` : `No context found for ${where}.`];

@@ -3,7 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
-import { BROAD_FILE, COCHANGE_FILE, CoChangeModel, decodeCounts, encodeCounts, PackedCounts } from '../../../src/core/cochange/cochangeModel';
+import { BROAD_FILE, COCHANGE_FILE, CoChangeModel, HISTORY_FILE } from '../../../src/core/cochange/cochangeModel';
+import { decodeCounts, encodeCounts } from '../../../src/core/cochange/countsCodec';
+import { decodeHistory } from '../../../src/core/cochange/fileHistoryCodec';
+import { PackedCounts } from '../../../src/core/cochange/packedCounts';
+import { PathTable } from '../../../src/core/cochange/pathTable';
+import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
 import { nullLogger, type Logger } from '../../../src/core/logger';
 import { Store } from '../../../src/core/store/store';
 import { all } from '../../../src/core/store/sqlite';
@@ -70,7 +75,9 @@ describe('CoChangeModel', () => {
     await new CoChangeModel({ root: repo.dir, store }).update();
     const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
     assert.ok(!tables.some((t) => t.startsWith('cochange')), 'nothing in the index database');
-    const decoded = decodeCounts(readFileSync(join(stateDir, COCHANGE_FILE)));
+    const history = decodeHistory(readFileSync(join(stateDir, HISTORY_FILE)));
+    assert.ok(typeof history !== 'string', String(history));
+    const decoded = decodeCounts(readFileSync(join(stateDir, COCHANGE_FILE)), history.history.paths);
     assert.ok(typeof decoded !== 'string', String(decoded));
     assert.equal(decoded.head, repo.head());
     const names = [...decoded.counts.fileStats()].map(([p]) => p);
@@ -146,7 +153,7 @@ describe('CoChangeModel', () => {
     const file = join(stateDir, COCHANGE_FILE);
     const good = readFileSync(file);
     const damaged = [
-      { bytes: good.subarray(0, good.length - 7), reason: /bytes, the header says/ },
+      { bytes: good.subarray(0, good.length - 7), reason: /checksum/ },
       { bytes: Buffer.concat([good.subarray(0, 60), Buffer.from('x'), good.subarray(61)]), reason: /checksum/ },
       { bytes: Buffer.from('not a cache at all, just some text that is long enough'), reason: /not a co-change cache/ },
       { bytes: Buffer.alloc(3), reason: /too short/ },
@@ -192,7 +199,7 @@ describe('CoChangeModel', () => {
     const broadFile = join(stateDir, BROAD_FILE);
     const good = readFileSync(broadFile, 'utf8');
     const cases: [string | undefined, RegExp][] = [
-      [undefined, /disagree/],
+      [undefined, /No cochange-broad\.json/],
       ['{"format":1', /unusable \(not JSON/],
       [good.replace(/"head":"[0-9a-f]+"/, '"head":"0000"'), /disagree/],
     ];
@@ -255,13 +262,15 @@ describe('CoChangeModel', () => {
     const answers = (c: CoChangeCounts | PackedCounts) =>
       files.map((p) => [p, c.commitsOf(p), c.lastTimeOf(p), c.coChanged(p), [...c.partners(p)].sort(), files.map((q) => c.support(p, q))]);
     assert.deepEqual(answers(packed), answers(counts));
+    const ranked = (c: CoChangeCounts | PackedCounts) => files.map((p) => relatedFiles(p, { cochange: c, now: 1_700_001_000_000 }, 10));
+    assert.deepEqual(ranked(packed), ranked(counts), 'and rank the same');
     assert.equal(packed.commitCount, 5);
-    const decoded = decodeCounts(encodeCounts(packed, 'abc123'));
+    const decoded = decodeCounts(encodeCounts(packed, 'abc123'), packed.paths);
     assert.ok(typeof decoded !== 'string', String(decoded));
     assert.equal(decoded.head, 'abc123');
     assert.equal(decoded.counts.commitCount, 5);
     assert.deepEqual(answers(decoded.counts), answers(counts));
-    const empty = decodeCounts(encodeCounts(new PackedCounts(), ''));
+    const empty = decodeCounts(encodeCounts(new PackedCounts(), ''), new PathTable());
     assert.ok(typeof empty !== 'string' && empty.counts.fileCount === 0 && empty.counts.commitCount === 0);
   });
 

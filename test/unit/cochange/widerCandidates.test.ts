@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { BroadChanges, decodeBroad, encodeBroad, MAX_BROAD_CHANGE_SET } from '../../../src/core/cochange/broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET } from '../../../src/core/cochange/cochangeCounts';
+import { PackedBroadChanges } from '../../../src/core/cochange/packedBroadChanges';
+import { PathTable } from '../../../src/core/cochange/pathTable';
+import { prng } from '../../../src/core/random';
 import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
 import { FileIndex } from '../../../src/core/cochange/testPairing';
 
@@ -41,6 +44,26 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     assert.equal(broad.size, 2);
     assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW + 3, NOW + 2]);
     assert.deepEqual(broad.changesOf('src/s0/f0.ts', 10), [], 'the oldest sets are gone');
+  });
+
+  it('packs the sets of a long-lived model and answers exactly as the plain sets, through the limit and the cache file', () => {
+    const random = prng(7);
+    const plain = new BroadChanges(MAX_CHANGE_SET + 1, MAX_BROAD_CHANGE_SET, 25);
+    const packed = new PackedBroadChanges(new PathTable(), MAX_CHANGE_SET + 1, MAX_BROAD_CHANGE_SET, 25);
+    const pool = files('src/pool', 120);
+    for (let i = 0; i < 60; i++) {
+      const size = 20 + Math.floor(random() * 60);
+      const set = [...new Set(Array.from({ length: size }, () => pool[Math.floor(random() * pool.length)]))];
+      assert.equal(packed.add(set, NOW + i), plain.add(set, NOW + i), `set ${i} of ${set.length} files`);
+    }
+    const answers = (b: BroadChanges | PackedBroadChanges) => [...pool, 'src/unknown.ts'].map((f) => [b.changesOf(f, 3), b.changesOf(f, 100)]);
+    assert.deepEqual(answers(packed), answers(plain));
+    assert.equal(packed.size, 25);
+    const back = new PackedBroadChanges(new PathTable(), MAX_CHANGE_SET + 1, MAX_BROAD_CHANGE_SET, 25);
+    assert.deepEqual(decodeBroad(encodeBroad(packed, 'h1'), back), { head: 'h1' });
+    assert.equal(encodeBroad(packed, 'h1'), encodeBroad(plain, 'h1'), 'one file format for both');
+    assert.deepEqual(answers(back), answers(plain));
+    assert.ok(packed.byteSize < 25 * 80 * 4 * 2 + 121 * 4 + 25 * 16, `${packed.byteSize} bytes`);
   });
 
   it('ranks files that shared a large change with the query, with a reason, below real co-change', () => {

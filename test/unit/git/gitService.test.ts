@@ -32,20 +32,33 @@ describe('GitService', () => {
     assert.equal(commits[0].date, repo.time * 1000);
   });
 
-  it('lists the newest commits of several files from one call, each with its own line counts', async () => {
-    repo.commit('both', { 'a.ts': '1\n', 'sub dir/b.ts': '1\n2\n' });
-    repo.commit('only a', { 'a.ts': '1\n2\n3\n' });
-    repo.commit('neither', { 'c.ts': 'x\n' });
-    const byFile = await git.recentCommitsOfFiles(['a.ts', 'sub dir/b.ts', 'c.ts', 'gone.ts'], { days: 365, maxCount: 1 });
-    assert.deepEqual(
-      [...byFile].map(([f, cs]) => [f, cs.map((c) => `${c.subject} +${c.added} -${c.removed}`)]),
-      [
-        ['a.ts', ['only a +2 -0']],
-        ['sub dir/b.ts', ['both +2 -0']],
-        ['c.ts', ['neither +1 -0']],
-        ['gone.ts', []],
-      ],
-    );
+  it('walks the first-parent line: a merged branch is its merge commit, with its diff against the first parent', async () => {
+    repo.commit('base', { 'a.ts': '1\n' });
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.commit('on the branch', { 'a.ts': '1\n2\n' });
+    repo.git('checkout', '-q', 'main');
+    repo.commit('elsewhere', { 'b.ts': 'x\n' });
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => `${c.subject} +${c.added} -${c.removed}`), ['merge feature +1 -0', 'base +1 -0']);
+  });
+
+  it('takes a file name as a name, never as a pattern', async () => {
+    repo.commit('two routes', { 'pages/[id].ts': '1\n', 'pages/i.ts': '1\n' });
+    repo.commit('only i', { 'pages/i.ts': '2\n' });
+    repo.write('pages/i.ts', '3\n');
+    assert.deepEqual((await git.recentCommits('pages/[id].ts', { days: 365 })).map((c) => c.subject), ['two routes']);
+    assert.deepEqual(await git.uncommittedHunks('pages/[id].ts'), [], 'the edit of pages/i.ts is not the route file');
+  });
+
+  it('diffs one file in given commits without walking history, and lists every changed file of the tree at once', async () => {
+    const one = repo.commit('add calc', { 'calc.ts': FN });
+    const two = repo.commit('change b', { 'calc.ts': FN.replace('b = 2', 'b = 3') });
+    const diffs = await git.fileDiffs('calc.ts', [{ hash: two, parent: one }, { hash: one }]);
+    assert.deepEqual(diffs.get(two), [{ oldStart: 10, oldLines: 1, newStart: 10, newLines: 1, kind: 'modified' }]);
+    assert.deepEqual(diffs.get(one), [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 10, kind: 'added' }], 'the first commit against the empty tree');
+    repo.write('calc.ts', FN);
+    repo.write('new file.ts', 'x\n');
+    assert.deepEqual([...((await git.changedPaths()) ?? [])].sort(), [['calc.ts', ' M'], ['new file.ts', '??']]);
   });
 
   it('leaves out commits older than the window', async () => {

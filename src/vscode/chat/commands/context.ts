@@ -12,7 +12,7 @@ export async function suggest(t: Turn): Promise<void> {
   const { place } = here;
   t.stream.progress(`Looking for context on ${place.file}…`);
   const first = await t.service.suggestAt(place, { signal: t.signal, trigger: 'manual' });
-  const suggestion = (await t.service.enrich(first, { signal: t.signal }).catch(() => undefined)) ?? first;
+  const suggestion = await t.service.complete(first, { signal: t.signal });
   const where = `${place.file}${place.symbol ? ` · ${place.symbol.name}` : ''}`;
   t.stream.markdown(renderSuggestions(suggestion.items, t.linkFor, `### Context for ${escapeMarkdown(where)}`));
   if (suggestion.notes?.length) t.stream.markdown(`\n\n_${suggestion.notes.map(escapeMarkdown).join(' · ')}_`);

@@ -1,0 +1,102 @@
+import type { CoChangeModel } from '../../cochange/cochangeModel';
+import type { FileRevision } from '../../cochange/fileHistory';
+import type { GitService, Hunk } from '../../git/gitService';
+import { rangeBefore, touches, type LineRange } from '../../git/lineRanges';
+import type { SourceContext, SuggestionSource } from '../../provider/provider';
+import type { SuggestionItem } from '../../types';
+import { formatAge } from '../sourceQuery';
+import { commitItem } from './commitItems';
+
+/** The file's newest commits that are diffed for the lines' history, over all its names. */
+const REVISIONS = 20;
+const SHOWN = 5;
+/** Renames followed back. */
+const MAX_RENAMES = 3;
+/** Hard bound on the whole answer, within the provider's per-source limit; the query's signal can end it sooner. */
+const TIMEOUT_MS = 2_500;
+
+/**
+ * The commits that changed the lines of the definition at the cursor: the file's newest commits from
+ * the history index, diffed in one `git diff-tree --stdin` (no walk of history), with the lines
+ * followed back through each diff and across renames, as `git log -L` does. Slow next to the index,
+ * so the engine asks it in a second pass that enriches the first answer, never before it.
+ */
+export class LineHistorySource implements SuggestionSource {
+  readonly name = 'line history';
+  readonly kinds = ['change'] as const;
+  /** Asked only to enrich a first answer. */
+  readonly slow = true;
+  private readonly cache = new Map<string, Promise<SuggestionItem[]>>();
+
+  constructor(
+    private readonly git: GitService,
+    private readonly cochange: CoChangeModel,
+    private readonly hunksOf: (file: string) => Promise<Hunk[]>,
+  ) {}
+
+  /** Forget the answers for a file (it was saved), or for every file (HEAD moved). */
+  invalidate(path?: string): void {
+    if (!path) this.cache.clear();
+    else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
+  }
+
+  async collect(ctx: SourceContext): Promise<SuggestionItem[]> {
+    const file = ctx.query.currentFile;
+    const range = ctx.symbolRange;
+    if (!file || !range || range.startLine < 1 || range.endLine < range.startLine || !this.cochange.repoState?.ok) return [];
+    // The range is in the lines of the working copy; history knows the lines of HEAD.
+    const atHead = rangeBefore(await this.hunksOf(file), { start: range.startLine, end: range.endLine });
+    if (!atHead || ctx.signal.aborted) return [];
+    const key = `${file}\0${atHead.start}-${atHead.end}\0${this.cochange.lastMined ?? ''}`;
+    let answer = this.cache.get(key);
+    if (!answer) {
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
+      answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
+        // A stopped answer is partial: the next query asks again.
+        if (signal.aborted) this.cache.delete(key);
+        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
+      });
+      this.cache.set(key, answer);
+      if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
+    }
+    return answer;
+  }
+
+  private async commitsOfLines(file: string, range: LineRange, signal: AbortSignal): Promise<FileRevision[]> {
+    const options = { signal, timeoutMs: TIMEOUT_MS };
+    const out: FileRevision[] = [];
+    let path = file;
+    let lines: LineRange | undefined = range;
+    let before = Number.POSITIVE_INFINITY;
+    let budget = REVISIONS;
+    for (let renames = 0; lines && renames <= MAX_RENAMES && budget > 0; renames++) {
+      const revisions = this.cochange.history.revisions(path, budget, before);
+      budget -= revisions.length;
+      const diffs = revisions.length ? await this.git.fileDiffs(path, revisions, options) : new Map<string, Hunk[]>();
+      let renamed: { from: string; at: number } | undefined;
+      for (const rev of revisions) {
+        let hunks = diffs.get(rev.hash);
+        // No diff (a binary file, or git stopped): the lines cannot be followed further.
+        if (!hunks || signal.aborted) return out;
+        // Written whole here: a new file, or an old one under a new name.
+        const from = rev.parent && isWholeFile(hunks) ? await this.git.renamedFrom(path, rev.hash, rev.parent, options) : undefined;
+        if (from && rev.parent) {
+          hunks = await this.git.renameDiff(from, path, rev.hash, rev.parent, options);
+          if (!hunks) return out;
+          renamed = { from, at: rev.index };
+        }
+        if (touches(hunks, lines)) out.push(rev);
+        lines = rangeBefore(hunks, lines);
+        if (!lines || out.length >= SHOWN || renamed) break;
+      }
+      if (!renamed || out.length >= SHOWN) break;
+      path = renamed.from;
+      before = renamed.at;
+    }
+    return out.slice(0, SHOWN);
+  }
+}
+
+function isWholeFile(hunks: readonly Hunk[]): boolean {
+  return hunks.length === 1 && hunks[0].oldStart === 0 && hunks[0].oldLines === 0;
+}

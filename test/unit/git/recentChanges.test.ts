@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
+import { resolveConfig } from '../../../src/core/config';
+import { GitService } from '../../../src/core/git/gitService';
+import type { SourceContext } from '../../../src/core/provider/provider';
+import { commitItem } from '../../../src/core/sources/git/commitItems';
+import { HistorySources } from '../../../src/core/sources/git/historySources';
+import { formatAge } from '../../../src/core/sources/sourceQuery';
+import type { SuggestionItem } from '../../../src/core/types';
+import { awkwardHistory } from './awkwardHistory';
+
+const demoSetup = join(__dirname, '..', '..', '..', '..', 'demo-workspace', 'setup.mjs');
+
+function context(file: string, days: number, now: number): SourceContext {
+  return { query: { currentFile: file }, config: resolveConfig({ recentChangeDays: days }), now, signal: new AbortController().signal, note: () => undefined };
+}
+
+/**
+ * The commit items the history source shows for each tracked file, next to the items built from
+ * what `git log --first-parent` says for the same file and for the same related files: same commits,
+ * same order, same fields.
+ */
+async function compareItems(root: string, stateDir: string, days: number): Promise<number> {
+  const git = new GitService(root);
+  const model = new CoChangeModel({ root, store: { stateDir }, git, lineCountDays: () => days });
+  await model.update();
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const now = Date.now();
+  const sources = new HistorySources(root, git, model, { importsOf: () => [], importersOf: () => [] }, () => tracked, () => now);
+  const source = sources.changeSource();
+  let compared = 0;
+  for (const file of tracked) {
+    const shown = (await source.collect(context(file, days, now))).filter((i) => i.location.commit);
+    const expected: SuggestionItem[] = [];
+    for (const c of await git.recentCommits(file, { days, maxCount: 8, now })) {
+      expected.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`));
+    }
+    for (const p of sources.related(file, 3).filter((r) => (r.support ?? 0) > 0)) {
+      for (const c of await git.recentCommits(p.path, { days, maxCount: 1, now })) {
+        expected.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
+      }
+    }
+    assert.deepEqual(shown, expected, `${file} within ${days} days`);
+    compared += expected.length;
+  }
+  return compared;
+}
+
+describe('recent changes from the history index are the ones git log gives', function () {
+  this.timeout(60000);
+  let base: string;
+  beforeEach(() => {
+    base = mkdtempSync(join(tmpdir(), 'pc-recent-'));
+  });
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  it('on the demo workspace, for every file, in the default window and over all history', async () => {
+    const root = join(base, 'demo');
+    execFileSync(process.execPath, [demoSetup, root], { stdio: 'ignore' });
+    assert.ok((await compareItems(root, join(base, 'state'), 30)) > 10);
+    assert.ok((await compareItems(root, join(base, 'state'), 3650)) > 20);
+  });
+
+  it('on a history with merges, a rename, odd names, binary and deleted files and a skewed clock', async () => {
+    const repo = awkwardHistory();
+    try {
+      for (const days of [92, 95, 3650]) assert.ok((await compareItems(repo.dir, join(base, `state-${days}`), days)) > 0);
+    } finally {
+      repo.dispose();
+    }
+  });
+});
