@@ -36,7 +36,7 @@ export const defaultConfig: CoreConfig = Object.freeze({
   ]),
   cooldownMs: 10 * 60 * 1000,
   index: Object.freeze({ maxFiles: 20000, maxFileBytes: 1024 * 1024, timeBudgetMs: 120000 }),
-}) as CoreConfig;
+});
 
 /** Merges a partial snapshot over the defaults, clamping numbers to sane ranges. */
 export function resolveConfig(partial: Partial<CoreConfig> = {}): CoreConfig {

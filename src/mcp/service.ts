@@ -24,7 +24,7 @@ export type McpService = Pick<
   | 'fileChanged'
   | 'onDidChangeSubscriptions'
   | 'onDidChangeWorkspaceData'
-  | 'watch'
+   
   | 'watches'
   | 'unwatch'
   | 'readWatch'

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { nullLogger, type Logger } from '../core/logger';
+import { nullLogger, type Logger } from '../core/api/types';
 
 /** Largest message the server reads; below the SDK's own 10 MB read buffer, which drops the connection without a reply. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;

@@ -10,7 +10,7 @@ export function registerMcpProvider(context: vscode.ExtensionContext, stateDirFo
   if (!vscode.lm?.registerMcpServerDefinitionProvider) return;
   const changed = new vscode.EventEmitter<void>();
   const cli = vscode.Uri.joinPath(context.extensionUri, 'dist', 'cli.js').fsPath;
-  const version = String(context.extension.packageJSON.version ?? '0');
+  const version = String((context.extension.packageJSON as { version?: string }).version ?? '0');
   context.subscriptions.push(
     changed,
     vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),

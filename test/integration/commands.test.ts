@@ -291,7 +291,7 @@ suite('palette commands', () => {
 function appendFromAnotherProcess(rel: string, text: string): Promise<void> {
   const file = path.join(workspaceRoot(), ...rel.split('/'));
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }, (err) => (err ? reject(err) : resolve())),
+    execFile(process.execPath, ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }, (err) => (err ? reject(new Error(err.message, { cause: err })) : resolve())),
   );
 }
 

@@ -25,7 +25,7 @@ export const watch: CliCommand = {
   async run(args) {
     noPositionals(args);
     const patterns: WatchPattern[] = [];
-    for (const type of ['file', 'symbol', 'topic'] as const) if (typeof args.flags[type] === 'string') patterns.push({ type, pattern: args.flags[type] as string });
+    for (const type of ['file', 'symbol', 'topic'] as const) if (typeof args.flags[type] === 'string') patterns.push({ type, pattern: args.flags[type] });
     if (!patterns.length) throw new UsageError('watch needs --file GLOB, --symbol S or --topic T');
     const logger = loggerOf(args);
     return withService(args, async (service) => {

@@ -119,7 +119,7 @@ export function decodeBroad(text: string, into: BroadChangeStore): { head: strin
     if (!Array.isArray(s) || typeof s[0] !== 'number' || !Array.isArray(s[1])) return 'a malformed change set';
     const ids = s[1] as unknown[];
     if (!ids.every((i): i is number => Number.isInteger(i) && (i as number) >= 0 && (i as number) < paths.length)) return 'a change set names an unknown path';
-    decoded.push([s[0], ids.map((i) => paths[i as number] as string)]);
+    decoded.push([s[0], ids.map((i) => paths[i])]);
   }
   into.clear();
   for (const [time, files] of decoded) into.add(files, time);

@@ -180,7 +180,7 @@ export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10,
   return out.slice(0, limit);
 }
 
-/** Every candidate with its features; for fitting the logistic model. */
+/** Every candidate with its features; for fitting the logistic model (bench/synthetic/train-ranker.mjs). @public */
 export function candidateFeatures(path: string, ctx: RelatedFilesContext, w: RankingWeights = DEFAULT_WEIGHTS): ScoredCandidate[] {
   return gather(path, ctx, w).map((c) => ({ path: c.path, x: c.x, heuristic: c.x[F.heuristic] }));
 }

@@ -189,7 +189,7 @@ export class CodeIndex {
     const last = one<{ value: string }>(this.state.db, 'SELECT value FROM meta WHERE key = ?', [LAST_BUILD_KEY]);
     let lastBuild: (BuildStats & { at: number }) | undefined;
     try {
-      lastBuild = last ? JSON.parse(last.value) : undefined;
+      lastBuild = last ? (JSON.parse(last.value) as BuildStats & { at: number }) : undefined;
     } catch {
       lastBuild = undefined;
     }

@@ -54,7 +54,7 @@ export class PackageResolver {
     if (!spec || spec.startsWith('.') || spec.startsWith('/') || /^[a-z]+:/.test(spec)) return undefined;
     const cfg = this.tsconfigFor(dirOf(from));
     let hits = this.hits.get(cfg);
-    if (!hits) this.hits.set(cfg, (hits = new Map()));
+    if (!hits) this.hits.set(cfg, (hits = new Map<string, string | undefined>()));
     if (hits.has(spec)) return hits.get(spec);
     const hit = this.resolveUncached(cfg, spec);
     hits.set(spec, hit);

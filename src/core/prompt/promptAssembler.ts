@@ -91,15 +91,6 @@ export interface PromptAssemblerOptions {
   logger?: Logger;
 }
 
-/** Instructions that explain the parts of the prompt to the model; adapters may use their own. */
-export const DEFAULT_CHAT_INSTRUCTIONS = [
-  'You are a coding assistant inside the editor. The messages before the final one give you context:',
-  '- "Subscription" blocks hold the current content of files, line ranges, symbols or searches the user subscribed to; they are refreshed every turn and say whether they changed since the last turn.',
-  '- "Suggestions" list decisions, recent changes, related files, callers, docs and warnings for the file the user is editing, each with why it is relevant.',
-  '- "Relevant memory" holds past conversations and recorded decisions that match the question.',
-  'Prefer this context over guesses, cite paths and line numbers, and say when the context does not answer the question. The user\'s message comes last.',
-].join('\n');
-
 interface Unit {
   group: 'history' | 'subscription' | 'suggestion' | 'memory';
   index: number;

@@ -167,7 +167,7 @@ function gitListFiles(root: string, timeoutMs: number, signal?: AbortSignal): Pr
       ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
       { cwd: root, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, signal, windowsHide: true, encoding: 'utf8' },
       (err, stdout) => {
-        if (err) return reject(err);
+        if (err) return reject(new Error(err.message, { cause: err }));
         const seen = new Set<string>();
         for (const p of stdout.split('\0')) {
           if (!p) continue;

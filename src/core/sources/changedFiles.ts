@@ -47,7 +47,7 @@ const warned = new WeakMap<Logger, Map<string, string>>();
 /** Logs a warning about one version of a file once: again only when the file changes. */
 function warnOncePerVersion(logger: Logger, path: string, stamp: FileStamp, message: string): void {
   let seen = warned.get(logger);
-  if (!seen) warned.set(logger, (seen = new Map()));
+  if (!seen) warned.set(logger, (seen = new Map<string, string>()));
   // Keyed by file and message: two sources skipping the same file must not reset each other.
   const key = `${path}\u0000${message}`;
   const version = `${stamp.mtimeMs}:${stamp.size}`;

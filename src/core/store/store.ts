@@ -128,7 +128,7 @@ export class Store {
       return this.withDurableLock(() => {
         if (this.changedOnDisk()) this.reloadDurable();
         const result = transaction(this.durableDb, () => op(this.durableDb));
-        this.pending.push(op as DurableOp<unknown>);
+        this.pending.push(op);
         this.durableDirty = true;
         clearTimeout(this.durableTimer);
         this.durableTimer = undefined;
@@ -144,7 +144,7 @@ export class Store {
     }
     this.refreshIfChanged();
     const result = transaction(this.durableDb, () => op(this.durableDb));
-    this.pending.push(op as DurableOp<unknown>);
+    this.pending.push(op);
     this.durableDirty = true;
     this.scheduleDurable();
     return result;
@@ -397,7 +397,7 @@ export class Store {
       }
     };
     db.exec = wrap(db.exec.bind(db));
-    db.run = wrap(db.run.bind(db)) as Database['run'];
+    db.run = wrap<Parameters<Database['run']>, ReturnType<Database['run']>>(db.run.bind(db));
     const prepare = wrap(db.prepare.bind(db));
     db.prepare = (...args: Parameters<Database['prepare']>) => {
       const stmt = prepare(...args);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { withTimeout } from '../timeout';
 import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../config';
@@ -220,7 +221,7 @@ export class SubscriptionMaterializer {
     let range: SymbolRange | undefined;
     if (this.options.symbols) {
       try {
-        range = await withTimeout(this.options.symbols.locate(sub.path ?? '', name), timeoutMs, signal);
+        range = await withTimeout(this.options.symbols.locate(sub.path ?? '', name), timeoutMs, { what: `Finding ${name}`, signal });
       } catch (err) {
         if (signal?.aborted) throw err;
         this.logger.debug(`Symbol locator failed for ${name}: ${(err as Error).message}`);
@@ -257,7 +258,7 @@ export class SubscriptionMaterializer {
   private async resolveMemory(sub: Subscription, conversationId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<Resolved> {
     const query = sub.query ?? sub.target;
     if (!this.options.memory) return { note: 'memory search is not available here', more: '' };
-    const hits = await withTimeout(this.options.memory.search(query, { limit: this.options.memoryLimit ?? 5, excludeConversationId: conversationId, signal }), timeoutMs, signal);
+    const hits = await withTimeout(this.options.memory.search(query, { limit: this.options.memoryLimit ?? 5, excludeConversationId: conversationId, signal }), timeoutMs, { what: 'Searching memory', signal });
     if (!hits.length) return { content: `(nothing in memory matches "${query}" yet)`, more: '' };
     return { content: hits.map(renderMemoryHit).join('\n'), more: 'narrow the query' };
   }
@@ -337,26 +338,3 @@ function isBinary(buf: Buffer): boolean {
   return false;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
-  return new Promise<T>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason ?? new Error('aborted'));
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        resolvePromise(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}

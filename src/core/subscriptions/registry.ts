@@ -431,7 +431,7 @@ function validateLines(lines: LineRange): void {
 
 function optionsOf(p: ParsedTarget): Omit<ParsedTarget, 'target'> {
   const { target: _target, ...rest } = p;
-  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) as Omit<ParsedTarget, 'target'>;
+  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
 }
 
 function findByKey(db: Database, scope: string, kind: string, target: string): Row | undefined {

@@ -165,7 +165,7 @@ function inNewProcess(o: Parameters<typeof measureWarm>[0], onStep: (s: string) 
         if (code !== 0) throw new Error(`the warm process exited with ${code}`);
         resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as WarmPart);
       } catch (err) {
-        reject(err as Error);
+        reject(err);
       }
     });
   });

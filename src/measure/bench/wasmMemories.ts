@@ -41,7 +41,7 @@ export function watchWasmMemories(phase: () => string): { seen: SeenMemory[]; di
     note(memory);
     return memory;
   } as unknown as WasmApi['Memory'];
-  Memory.prototype = OriginalMemory.prototype;
+  (Memory as { prototype: unknown }).prototype = OriginalMemory.prototype as unknown;
   wasm.Memory = Memory;
   return {
     seen,

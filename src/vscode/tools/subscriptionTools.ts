@@ -9,6 +9,12 @@ import { noInput, subscribeFileRequest, subscribeMemoryRequest, ToolInputError, 
 
 type Input = Record<string, unknown>;
 
+/** A model-given field as trimmed text; anything but a string or number counts as empty. */
+function textField(input: Input | undefined, key: string): string {
+  const v = input?.[key];
+  return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
+}
+
 /** Subscribes and reports what the next turns get, the same sentences as the chat and the palette. */
 async function subscribeAndReport(request: SubscribeRequest, { service, signal }: ToolRun): Promise<string> {
   try {
@@ -32,7 +38,7 @@ export class SubscribeFileTool extends ContextTool<Input> {
     try {
       what = requestLabel(subscribeFileRequest(o.input));
     } catch {
-      what = String(o.input?.path ?? 'a file');
+      what = textField(o.input, 'path') || 'a file';
     }
     return {
       invocationMessage: `Subscribing the chat to ${what}`,
@@ -47,7 +53,7 @@ export class SubscribeFileTool extends ContextTool<Input> {
 
 export class SubscribeMemoryTool extends ContextTool<Input> {
   prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<Input>): vscode.PreparedToolInvocation {
-    const query = String(o.input?.query ?? '').trim();
+    const query = textField(o.input, 'query');
     return {
       invocationMessage: `Subscribing the chat to the memory search “${query}”`,
       confirmationMessages: { title: 'Subscribe the chat to a memory search?', message: new vscode.MarkdownString(`Every following \`@context\` turn will include the top decisions and past chats matching **${escapeMarkdown(query)}**.`) },
@@ -61,7 +67,7 @@ export class SubscribeMemoryTool extends ContextTool<Input> {
 
 export class UnsubscribeTool extends ContextTool<Input> {
   async prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<Input>): Promise<vscode.PreparedToolInvocation> {
-    const id = String(o.input?.id ?? '').trim();
+    const id = textField(o.input, 'id');
     const sub = id ? (await this.peekService())?.subscription(id) : undefined;
     const what = sub ? `${describeSubscription(sub)} (id ${sub.id})` : `subscription ${id}`;
     return {

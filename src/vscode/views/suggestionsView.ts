@@ -189,7 +189,10 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
   }
 }
 
-/** Creates the provider, registers it, and returns it for the extension to feed and listen to. */
+/**
+ * Creates the provider, registers it, and returns it for the extension to feed and listen to.
+ * @public (the panel's browser tests load it from the bundle)
+ */
 export function registerSuggestionsView(context: vscode.ExtensionContext, logger: vscode.LogOutputChannel): SuggestionsViewProvider {
   const provider = new SuggestionsViewProvider(context.extensionUri, logger);
   provider.register(context);

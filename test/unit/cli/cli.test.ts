@@ -56,7 +56,7 @@ describe('CLI', () => {
   it('prints the store stats as JSON for index --json', () => {
     const r = run(['index', '--root', root, '--state-dir', state, '--json']);
     assert.equal(r.code, 0, r.stderr);
-    const stats = JSON.parse(r.stdout);
+    const stats = JSON.parse(r.stdout) as { stateDir: string; schema: { durable: number; index: number } };
     assert.equal(stats.stateDir, state);
     assert.ok(stats.schema.durable >= 1 && stats.schema.index >= 1);
   });

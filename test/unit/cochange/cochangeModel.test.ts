@@ -76,9 +76,9 @@ describe('CoChangeModel', () => {
     const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
     assert.ok(!tables.some((t) => t.startsWith('cochange')), 'nothing in the index database');
     const history = decodeHistory(readFileSync(join(stateDir, HISTORY_FILE)));
-    assert.ok(typeof history !== 'string', String(history));
+    if (typeof history === 'string') assert.fail(history);
     const decoded = decodeCounts(readFileSync(join(stateDir, COCHANGE_FILE)), history.history.paths);
-    assert.ok(typeof decoded !== 'string', String(decoded));
+    if (typeof decoded === 'string') assert.fail(decoded);
     assert.equal(decoded.head, repo.head());
     const names = [...decoded.counts.fileStats()].map(([p]) => p);
     const pairs = [...decoded.counts.pairStats()].map(([a, b, count]) => [names[a], names[b]].sort().concat(String(count)));
@@ -266,7 +266,7 @@ describe('CoChangeModel', () => {
     assert.deepEqual(ranked(packed), ranked(counts), 'and rank the same');
     assert.equal(packed.commitCount, 5);
     const decoded = decodeCounts(encodeCounts(packed, 'abc123'), packed.paths);
-    assert.ok(typeof decoded !== 'string', String(decoded));
+    if (typeof decoded === 'string') assert.fail(decoded);
     assert.equal(decoded.head, 'abc123');
     assert.equal(decoded.counts.commitCount, 5);
     assert.deepEqual(answers(decoded.counts), answers(counts));

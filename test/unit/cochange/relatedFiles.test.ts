@@ -63,7 +63,7 @@ describe('relatedFiles', () => {
     counts.add(['src/a.ts', 'src/b.ts'], NOW - 29 * DAY);
     counts.add(['src/a.ts', 'src/c.ts'], NOW - 3 * DAY);
     counts.add(['src/a.ts', 'src/b.ts'], NOW - 2 * DAY);
-    const model = [0, 1, ...new Array(FEATURE_NAMES.length - 1).fill(0)];
+    const model = [0, 1, ...new Array<number>(FEATURE_NAMES.length - 1).fill(0)];
     const plain = relatedFiles('src/a.ts', { cochange: counts, now: NOW }, 10, { ...DEFAULT_WEIGHTS, model, trees: [] });
     assert.equal(plain[0].score, plain[1].score, 'same confidence, same score');
     const lastWith = FEATURE_NAMES.indexOf('lastWithQuery');

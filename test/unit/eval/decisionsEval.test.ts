@@ -80,7 +80,7 @@ describe('decision linking evaluation', function () {
   it('runs as `eval decisions --json` and exits 2 on bad usage', () => {
     const ok = spawnSync(process.execPath, [cli, 'eval', 'decisions', '--root', repo.dir, '--labels', join(labelsDir, 'labels.json'), '--json'], { encoding: 'utf8', timeout: 60000 });
     assert.equal(ok.status, 0, ok.stderr);
-    const out = JSON.parse(ok.stdout);
+    const out = JSON.parse(ok.stdout) as Record<string, unknown>;
     for (const key of ['cases', 'hitAt5', 'mrr', 'discovered', 'expectedRecords', 'noisePerPanel']) assert.equal(typeof out[key], 'number', key);
     const missing = spawnSync(process.execPath, [cli, 'eval', 'decisions', '--root', repo.dir], { encoding: 'utf8' });
     assert.equal(missing.status, 2);

@@ -79,7 +79,7 @@ describe('MCP stdio framing', function () {
     server.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     const err = await server.reply(null);
     assert.equal(err.error?.code, -32700);
-    assert.match(err.error!.message, /not valid JSON/);
+    assert.match(err.error.message, /not valid JSON/);
     assert.deepEqual((await server.reply(2)).result, {});
   });
 
@@ -98,7 +98,7 @@ describe('MCP stdio framing', function () {
     server.send({ jsonrpc: '2.0', id: 42, method: 'ping' });
     const refused = await server.reply(41);
     assert.equal(refused.error?.code, -32600);
-    assert.match(refused.error!.message, /Message of 11\.0 MB refused: the limit is 4\.0 MB/);
+    assert.match(refused.error.message, /Message of 11\.0 MB refused: the limit is 4\.0 MB/);
     assert.equal((await server.reply('first')).error?.code, -32600);
     assert.deepEqual((await server.reply(42)).result, {});
     assert.equal(server.child.exitCode, null, 'still running');
@@ -112,7 +112,7 @@ describe('MCP stdio framing', function () {
     for (const id of [1, 2, 3, 4]) {
       const r = await server.reply(id);
       assert.equal(r.error?.code, -32602, JSON.stringify(r));
-      assert.doesNotMatch(r.error!.message, /invalid_type|expected|"path"|\[\s*\{/, r.error!.message);
+      assert.doesNotMatch(r.error.message, /invalid_type|expected|"path"|\[\s*\{/, r.error.message);
     }
     assert.match((await server.reply(1)).error!.message, /^resources\/read needs params\.uri, a resource URI string; got params\.uri of type number\.$/);
   });

@@ -85,7 +85,7 @@ describe('MCP server over stdio', function () {
       structured.items.map((i) => [i.type, i.location.path]),
       [['decision', 'docs/adr/0001-use-jwt.md']],
     );
-    assert.match(structured.items[0]!.title, /Use short-lived JWT tokens/);
+    assert.match(structured.items[0].title, /Use short-lived JWT tokens/);
     assert.match(text(r), /for src\/auth\/AuthService\.ts:6 /);
     assert.match(text(r), /0\. \[decision\] ADR 0*1: Use short-lived JWT tokens/);
     assert.match(text(r), /why: .*AuthService/);

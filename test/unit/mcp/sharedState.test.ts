@@ -83,7 +83,7 @@ describe('MCP server and the extension on one state folder', function () {
       listed.subscriptions.map((x) => [x.id, x.target]),
       [[subscription.id, 'src/billing/tax.ts~/rate/']],
     );
-    const resource = (await s.client.listResources()).resources.find((x) => x.uri === listed.subscriptions[0]!.uri);
+    const resource = (await s.client.listResources()).resources.find((x) => x.uri === listed.subscriptions[0].uri);
     assert.equal(resource?.name, 'Subscription src/billing/tax.ts lines matching /rate/');
 
     engine.unsubscribe(subscription.id);

@@ -170,7 +170,7 @@ describe('ProactiveContextProvider on a real repository', function () {
       setTimeout(() => ac.abort(), 2);
       await cancelled.catch(() => undefined);
       const next = await fresh.provider.suggest(q);
-      assert.ok(ofType(next, 'change').length > 0, `changes after a cancelled query; notes: ${next.notes}`);
+      assert.ok(ofType(next, 'change').length > 0, `changes after a cancelled query; notes: ${next.notes?.join('; ')}`);
       assert.ok(!(next.notes ?? []).some((n) => /Not a git repository/.test(n)));
     } finally {
       fresh.dispose();
@@ -264,7 +264,7 @@ describe('ProactiveContextProvider on awkward input', function () {
       const s = await engine.provider.suggest({ currentFile: 'src/ledger.ts', cursorPosition: { line: 2, column: 1 } });
       const adr = s.items.find((i) => i.type === 'decision');
       assert.ok(adr && /0001/.test(adr.title), 'the ADR without a status still links');
-      assert.ok((s.notes ?? []).some((n) => /Not a git repository/.test(n)), `notes: ${s.notes}`);
+      assert.ok((s.notes ?? []).some((n) => /Not a git repository/.test(n)), `notes: ${s.notes?.join("; ")}`);
       assert.ok(logger.lines.some((l) => /0002-binary\.md/.test(l.message)), 'the binary .md is skipped with a logged reason');
       assert.ok(logger.lines.some((l) => /junit\.xml/.test(l.message)), 'the broken report is skipped with a logged reason');
     } finally {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
-import { openEngine, type EngineParts } from '../../../src/core/engine';
+import { openEngine } from '../../../src/core/engine';
 import { discoverDecisions, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
 import { DecisionSource } from '../../../src/core/sources/decisions/decisionSource';
 import { TempRepo } from '../git/repoFixture';

@@ -120,7 +120,7 @@ describe('Store', () => {
     assert.equal(b.notices.length, 1);
     assert.equal(b.notices[0].kind, 'restored');
     assert.ok(b.notices[0].movedTo && existsSync(b.notices[0].movedTo));
-    assert.match(readFileSync(b.notices[0].movedTo!, 'utf8'), /not a database/);
+    assert.match(readFileSync(b.notices[0].movedTo, 'utf8'), /not a database/);
     assert.deepEqual(subscriptionIds(b), ['keepme']);
     assert.ok(logger.lines.some((l) => l.level === 'warn' && /damaged/.test(l.message)));
     b.dispose();

@@ -17,7 +17,7 @@ function runSubscriber(ws: TempWorkspace, mode: 'limit' | 'churn' | 'ack', prefi
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out)) : reject(new Error(`subscriber ${prefix} exited ${code}: ${err}`))));
+    child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out) as { ok: number; limited: number }) : reject(new Error(`subscriber ${prefix} exited ${code}: ${err}`))));
   });
 }
 

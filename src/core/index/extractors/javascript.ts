@@ -200,7 +200,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       return undefined;
     }
     // `export { a, b as c }` and `export default a;` export declarations found elsewhere in the file.
-    const pending = (ctx.lateExports ??= new Map());
+    const pending = (ctx.lateExports ??= new Map<string, ExportFlag>());
     if (clause) {
       const aliases: ImportName[] = [];
       for (const s of clause.namedChildren) {

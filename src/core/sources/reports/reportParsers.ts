@@ -122,7 +122,7 @@ function parseJestJson(data: Record<string, unknown>, text: string): ParsedRepor
     const results = Array.isArray(file.assertionResults) ? file.assertionResults : Array.isArray(file.testResults) ? file.testResults : [];
     for (const a of results as unknown[]) {
       if (!isObject(a)) continue;
-      const title = String(a.title ?? a.fullName ?? '(unnamed)');
+      const title = textOf(a.title) ?? textOf(a.fullName) ?? '(unnamed)';
       const ancestors = Array.isArray(a.ancestorTitles) ? a.ancestorTitles.map(String) : [];
       const messages = Array.isArray(a.failureMessages) ? a.failureMessages.map(String) : [];
       const status = a.status === 'failed' ? 'failed' : a.status === 'passed' ? 'passed' : 'skipped';
@@ -163,8 +163,8 @@ function parseMochaJson(data: Record<string, unknown>, text: string): ParsedRepo
   const tests: TestOutcome[] = [];
   for (const f of data.failures as unknown[]) {
     if (!isObject(f)) continue;
-    const title = String(f.title ?? '(unnamed)');
-    const full = String(f.fullTitle ?? title);
+    const title = textOf(f.title) ?? '(unnamed)';
+    const full = textOf(f.fullTitle) ?? title;
     const err = isObject(f.err) ? f.err : {};
     const stack = typeof err.stack === 'string' ? err.stack : undefined;
     tests.push({
@@ -355,4 +355,9 @@ export function cleanMessage(s: string): string {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A report's string or number field as text; anything else is absent. */
+function textOf(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }

@@ -206,7 +206,7 @@ export function importedFiles(testFile: string, text: string, files: ProjectFile
       const dots = /^\.*/.exec(mod)![0].length;
       const rest = mod.slice(dots).split('.').filter(Boolean);
       const names = (m[2] ?? '').split(/[,()\s]+/).filter((n) => /^\w+$/.test(n));
-      const dirs = dots ? [posix.normalize(posix.join(posix.dirname(testFile), ...Array(dots - 1).fill('..')))] : ['', 'src', 'lib'];
+      const dirs = dots ? [posix.normalize(posix.join(posix.dirname(testFile), ...Array<string>(dots - 1).fill('..')))] : ['', 'src', 'lib'];
       for (const d of dirs) {
         const stem = posix.join(d, ...rest);
         const probes = [`${stem}.py`, `${stem}/__init__.py`, ...names.map((n) => `${stem}/${n}.py`)];

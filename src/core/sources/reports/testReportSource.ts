@@ -148,7 +148,7 @@ export class TestReportSource implements SignalSource {
     const bySource = new Map<string, Map<FailedTest, Link>>();
     const add = (src: string, link: Link) => {
       let links = bySource.get(src);
-      if (!links) bySource.set(src, (links = new Map()));
+      if (!links) bySource.set(src, (links = new Map<FailedTest, Link>()));
       const same = links.get(link.test);
       if (!same) links.set(link.test, link);
       else if (LINK_SCORE[link.kind] > LINK_SCORE[same.kind]) Object.assign(same, link);
