@@ -36,57 +36,30 @@ function gitEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' };
 }
 
-/** Runs git with an argument array (never a shell); never throws. */
-export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitResult> {
+/** Runs git with an argument array (never a shell) and returns its whole output; never throws. */
+export async function runGit(args: readonly string[], options: GitRunOptions): Promise<GitResult> {
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-  return new Promise((resolve) => {
-    if (options.signal?.aborted) {
-      resolve({ ok: false, stdout: '', stderr: '', code: null, failure: 'aborted' });
-      return;
-    }
-    let settled = false;
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let failure: GitFailure | undefined;
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd: options.cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
-    const finish = (code: number | null): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      if (!failure && code !== 0) failure = 'exit';
-      resolve({ ok: !failure, stdout, stderr, code, failure });
-    };
-    const kill = (why: GitFailure): void => {
-      if (!failure) failure = why;
-      child.kill('SIGKILL');
-    };
-    const onAbort = (): void => kill('aborted');
-    const timer = setTimeout(() => kill('timeout'), options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
+  const out: Buffer[] = [];
+  let outBytes = 0;
+  const r = await streamGit(args, {
+    ...options,
+    onData: (chunk) => {
       outBytes += chunk.length;
-      if (outBytes > maxBytes) kill('too-large');
-      else out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') failure = 'git-missing';
-      else if (!failure) failure = 'exit';
-      finish(null);
-    });
-    child.on('close', (code) => finish(code));
-    child.stdin.on('error', () => undefined);
-    if (options.input !== undefined) child.stdin.end(options.input);
-    else child.stdin.end();
+      if (outBytes > maxBytes) throw new OutputTooLarge();
+      out.push(chunk);
+    },
   });
+  return { ...r, stdout: r.failure === 'too-large' ? '' : Buffer.concat(out).toString('utf8') };
 }
 
+/** Thrown by an onData that wants no more output: the process is ended and the call fails with 'too-large'. */
+class OutputTooLarge extends Error {}
+
 export interface GitStreamOptions extends GitRunOptions {
-  /** Called with every chunk of stdout as it arrives; the whole output is never held in memory. */
+  /**
+   * Called with every chunk of stdout as it arrives; the whole output is never held in memory.
+   * If it throws, git is stopped and the call fails ('exit').
+   */
   onData: (chunk: Buffer) => void;
 }
 
@@ -100,7 +73,7 @@ export function streamGit(args: readonly string[], options: GitStreamOptions): P
     let settled = false;
     const err: Buffer[] = [];
     let failure: GitFailure | undefined;
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd: options.cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn('git', [...BASE_ARGS, ...args], { cwd: options.cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
     const finish = (code: number | null): void => {
       if (settled) return;
       settled = true;
@@ -120,8 +93,8 @@ export function streamGit(args: readonly string[], options: GitStreamOptions): P
       if (failure) return;
       try {
         options.onData(chunk);
-      } catch {
-        kill('exit');
+      } catch (e) {
+        kill(e instanceof OutputTooLarge ? 'too-large' : 'exit');
       }
     });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
@@ -130,5 +103,8 @@ export function streamGit(args: readonly string[], options: GitStreamOptions): P
       finish(null);
     });
     child.on('close', (code) => finish(code));
+    // Git may exit before reading all of its input.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input);
   });
 }
