@@ -103,7 +103,7 @@ describe('SuggestionsViewProvider (Node, stand-in vscode)', function () {
     provider.setState(good);
     provider.setState({ ...good, phase: 'bogus' });
     await settle();
-    assert.equal(provider.currentState, good);
+    assert.deepEqual(provider.currentState, good);
     assert.equal(view.posted.filter((m) => m.type === 'state').length, 1);
     assert.ok(log.lines.some(([level]) => level === 'error'));
   });

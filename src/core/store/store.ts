@@ -55,7 +55,8 @@ const INDEX = 'index.db';
  */
 export class Store {
   private durableDb: Database;
-  private indexDb: Database;
+  /** Loaded on first use: commands that touch only durable data never read the index cache. */
+  private indexDb: Database | undefined;
   private pending: DurableOp<unknown>[] = [];
   private durableDirty = false;
   private indexDirty = false;
@@ -77,7 +78,6 @@ export class Store {
     private readonly heldIndexDelay: number,
   ) {
     this.durableDb = undefined as unknown as Database;
-    this.indexDb = undefined as unknown as Database;
     this.indexStamps = new VerifiedStamps(join(stateDir, INDEX + '.verified'));
   }
 
@@ -92,7 +92,6 @@ export class Store {
     store.withDurableLock(() => {
       store.durableDb = store.loadDurable();
     });
-    store.indexDb = store.guardIndex(store.loadDatabase(INDEX, indexMigrations, false).db);
     return store;
   }
 
@@ -153,6 +152,7 @@ export class Store {
   /** The rebuildable index cache. Call markIndexDirty() after changing it. */
   get index(): Database {
     this.assertOpen();
+    this.indexDb ??= this.guardIndex(this.loadDatabase(INDEX, indexMigrations, false).db);
     return this.indexDb;
   }
 
@@ -190,7 +190,7 @@ export class Store {
   /** Drops the index cache and starts it empty; durable data is untouched. */
   resetIndex(): void {
     this.assertOpen();
-    this.indexDb.close();
+    this.indexDb?.close();
     this.indexDb = this.guardIndex(new this.SQL.Database());
     migrate(this.indexDb, indexMigrations, 0);
     this.indexDirty = true;
@@ -213,7 +213,7 @@ export class Store {
       clearTimeout(this.indexTimer);
       this.disposed = true;
       this.durableDb.close();
-      this.indexDb.close();
+      this.indexDb?.close();
     }
   }
 
@@ -223,7 +223,7 @@ export class Store {
       stateDir: this.stateDir,
       durableBytes: size(this.durablePath),
       indexBytes: size(this.indexPath),
-      schema: { durable: userVersion(this.durableDb), index: userVersion(this.indexDb) },
+      schema: { durable: userVersion(this.durableDb), index: userVersion(this.index) },
     };
   }
 
@@ -274,7 +274,7 @@ export class Store {
   private flushIndex(): void {
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
-    if (!this.indexDirty) return;
+    if (!this.indexDirty || !this.indexDb) return;
     try {
       writeFileAtomic(this.indexPath, this.indexDb.export());
       this.indexDirty = false;
@@ -420,7 +420,7 @@ export class Store {
     this.indexDb = this.guardIndex(new this.SQL.Database());
     migrate(this.indexDb, indexMigrations, 0);
     try {
-      damaged.close();
+      damaged?.close();
     } catch {
       // Closing a damaged database may fail too.
     }

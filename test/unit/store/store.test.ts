@@ -8,6 +8,7 @@ import { durableMigrations, indexMigrations } from '../../../src/core/store/migr
 import { all, loadSqlJs, one } from '../../../src/core/store/sqlite';
 import { MemoryLogger } from '../../../src/core/logger';
 import { VerifiedStamps } from '../../../src/core/store/recovery';
+import { ContextService } from '../../../src/core/api/contextService';
 
 const writer = join(__dirname, '..', '..', 'fixtures', 'store', 'writer.js');
 
@@ -194,6 +195,7 @@ describe('Store', () => {
     a.dispose();
     damagePages(join(dir, 'index.db'));
     const b = await Store.open({ stateDir: dir });
+    assert.equal(all(b.index, 'SELECT path FROM files').length, 0);
     assert.equal(b.notices.length, 1, JSON.stringify(b.notices));
     assert.match(b.notices[0].message, /index cache .*index\.db was damaged .*will be rebuilt/);
     assert.ok(b.notices[0].movedTo && existsSync(b.notices[0].movedTo));
@@ -247,6 +249,10 @@ describe('Store', () => {
     a.dispose();
     writeFileSync(join(dir, 'index.db'), 'garbage');
     const b = await Store.open({ stateDir: dir });
+    assert.deepEqual(subscriptionIds(b), ['durable-row']);
+    assert.equal(b.notices.length, 0, 'durable work never reads the index cache');
+    assert.equal(existsSync(join(dir, 'index.db')), true, 'and leaves it where it is');
+    b.index.exec('SELECT 1');
     assert.equal(b.notices[0]?.kind, 'recovered');
     assert.match(b.notices[0].message, /index cache/);
     assert.deepEqual(subscriptionIds(b), ['durable-row']);
@@ -351,5 +357,26 @@ describe('Store', () => {
     assert.equal(ids.filter((i) => i.startsWith('p1-')).length, n);
     assert.equal(ids.filter((i) => i.startsWith('p2-')).length, n);
     store.dispose();
+  });
+});
+
+describe('a command on durable data only', function () {
+  this.timeout(30000);
+  it('lists subscriptions without reading the index cache, however large or damaged', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pc-durable-only-'));
+    const stateDir = join(root, '.state');
+    try {
+      writeFileSync(join(root, 'a.ts'), 'export const a = 1;\n');
+      const first = await ContextService.open({ root, stateDir });
+      await first.subscribe({ kind: 'file', target: 'a.ts' });
+      first.dispose();
+      writeFileSync(join(stateDir, 'index.db'), 'not a database');
+      const service = await ContextService.open({ root, stateDir });
+      assert.deepEqual(service.subscriptions().list.map((s) => s.target), ['a.ts']);
+      service.dispose();
+      assert.equal(readFileSync(join(stateDir, 'index.db'), 'utf8'), 'not a database', 'the index cache was never opened');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
