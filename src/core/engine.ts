@@ -15,12 +15,10 @@ import { DecisionSource } from './sources/decisions/decisionSource';
 import { DocsSource } from './sources/docs/docsSource';
 import { HistorySources } from './sources/git/historySources';
 import { TestReportSource } from './sources/reports/testReportSource';
-import type { SignalSource, SourceQuery } from './sources/sourceQuery';
 import { all } from './store/sqlite';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
 import { SubscriptionRegistry } from './subscriptions/registry';
-import type { SuggestionType } from './types';
 
 export interface EngineOptions {
   root: string;
@@ -79,26 +77,6 @@ function live<T extends object>(get: () => T): T {
   });
 }
 
-/** Adapts a signal source (refresh + cheap query) to the provider's collect() port. */
-function fromSignalSource(source: SignalSource, kinds: readonly SuggestionType[], importsOf: (file: string) => string[]): SuggestionSource {
-  return {
-    name: source.name,
-    kinds,
-    async collect(ctx) {
-      const q = ctx.query;
-      const query: SourceQuery = {
-        file: q.currentFile,
-        line: q.cursorPosition?.line,
-        symbol: q.currentSymbol,
-        symbolRange: ctx.symbolRange ? { start: ctx.symbolRange.startLine, end: ctx.symbolRange.endLine } : undefined,
-        importsOfFile: q.currentFile ? importsOf(q.currentFile) : undefined,
-        recentFiles: q.recentFiles,
-      };
-      return source.query(query);
-    },
-  };
-}
-
 /** Opens the store of a workspace root and wires every part of the engine around it. */
 export async function openEngine(options: EngineOptions): Promise<EngineParts> {
   const root = resolve(options.root);
@@ -120,13 +98,13 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
       return fallback;
     }
   };
-  const ctx = { root, store, config: cfg, logger, now: clock };
   const index = new CodeIndex(store, root, cfg, logger);
+  const importsOf = (file: string) => safe(() => index.importsOf(file), []);
+  const ctx = { root, store, config: cfg, logger, now: clock, importsOf };
   const decisions = new DecisionSource(ctx);
   decisions.setCodeVocabulary({ vocabularyOf: (path) => index.vocabularyOf(path), vocabularyByFile: () => index.vocabularyByFile() });
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
-  const importsOf = (file: string) => safe(() => index.importsOf(file), []);
   const git = new GitService(root, { logger, run: gitRunner });
   const cochange = new CoChangeModel({ root, store, logger, git, lineCountDays: () => snapshot.recentChangeDays, now: clock });
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
@@ -136,9 +114,9 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     return s ? { name: s.name, startLine: s.startLine, endLine: s.endLine } : undefined;
   };
   const sources: SuggestionSource[] = [
-    fromSignalSource(decisions, ['decision', 'warning'], importsOf),
-    fromSignalSource(reports, ['warning'], importsOf),
-    fromSignalSource(docs, ['doc'], importsOf),
+    decisions,
+    reports,
+    docs,
     new CodeIndexSource(index),
     history.changeSource(),
     history.cochangeSource(),
@@ -153,7 +131,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     symbols: { locate: async (path: string, name: string) => locateSymbol(safe(() => index.definitions(name), []), path) },
     logger,
   });
-  const indexer = new WorkspaceIndexer({ root, store, index, signalSources: [decisions, reports, docs], decisions, cochange, history, logger });
+  const indexer = new WorkspaceIndexer({ root, store, index, workspaceSources: [decisions, reports, docs], decisions, cochange, history, logger });
   return {
     root,
     stateDir,

@@ -4,7 +4,7 @@ import type { CodeIndex, BuildStats } from './index/codeIndex';
 import type { DecisionSource } from './sources/decisions/decisionSource';
 import type { CoChangeModel, MineResult } from './cochange/cochangeModel';
 import type { HistorySources } from './sources/git/historySources';
-import type { SignalSource } from './sources/sourceQuery';
+import type { WorkspaceSource } from './provider/provider';
 import type { Logger } from './logger';
 import type { Store } from './store/store';
 
@@ -35,7 +35,7 @@ interface IndexerParts {
   root: string;
   store: Store;
   index: CodeIndex;
-  signalSources: readonly SignalSource[];
+  workspaceSources: readonly WorkspaceSource[];
   decisions: DecisionSource;
   cochange: CoChangeModel;
   history: HistorySources;
@@ -134,7 +134,7 @@ export class WorkspaceIndexer {
   /** Re-reads decisions, reports and docs (only changed files are parsed). */
   async refreshSources(signal?: AbortSignal): Promise<{ name: string; entries: number; files: number }[]> {
     const out: { name: string; entries: number; files: number }[] = [];
-    for (const s of this.parts.signalSources) {
+    for (const s of this.parts.workspaceSources) {
       try {
         const stats = await s.refresh(signal);
         out.push({ name: s.name, entries: stats.entries, files: stats.files });

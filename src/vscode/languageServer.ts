@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { withTimeoutOr, type ProviderSourceContext as SourceContext, type SuggestionItem, type SuggestionSource } from '../core/api/types';
+import { withTimeoutOr, type QueryContext, type SuggestionItem, type SuggestionSource } from '../core/api/types';
 import { relativePath } from './activityTracker';
 
 const CALL_HIERARCHY_TIMEOUT_MS = 700;
@@ -13,7 +13,7 @@ export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<Sugge
   return {
     name: 'Language server',
     kinds: ['related_code', 'warning'],
-    async collect(ctx: SourceContext): Promise<SuggestionItem[]> {
+    async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
       const file = ctx.query.currentFile;
       if (!file) return [];
       const uri = vscode.Uri.joinPath(folder.uri, ...file.split('/'));
@@ -24,7 +24,7 @@ export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<Sugge
   };
 }
 
-async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ctx: SourceContext): Promise<SuggestionItem[]> {
+async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ctx: QueryContext): Promise<SuggestionItem[]> {
   const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
   if (line === undefined) return [];
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());

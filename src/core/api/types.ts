@@ -5,7 +5,7 @@
  */
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
 import type { AssembledPrompt, ChatTurn, LedgerCut, LedgerEntry, LedgerSource, PromptLedger, PromptMessage } from '../prompt/promptAssembler';
-import type { ProviderMetrics, SuggestionSource, SourceContext as ProviderSourceContext } from '../provider/provider';
+import type { ProviderMetrics, SuggestionSource, QueryContext } from '../provider/provider';
 import type { Watch, WatchFiring, WatchInput, WatchPattern } from '../watches/watchStore';
 import type { FiredWatch } from '../watches/watchService';
 import type { NewDecision } from '../sources/decisions/adrWriter';
@@ -41,7 +41,7 @@ export type {
   PromptMessage,
   ProposedDecision,
   ProviderMetrics,
-  ProviderSourceContext,
+  QueryContext,
   StoreNotice,
   SubscribeRequest,
   Subscription,

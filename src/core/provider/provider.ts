@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
+import type { RefreshStats } from '../sources/sourceQuery';
 import type { Store } from '../store/store';
 import { all, one } from '../store/sqlite';
 import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatus, SuggestionType } from '../types';
@@ -10,7 +11,7 @@ import { TimeoutError, withTimeout } from '../timeout';
 import { feedbackFactor, passesFloor, perKindCap, scoreItem } from './scoring';
 
 /** What a source needs to know about the code at the cursor. */
-export interface SourceContext {
+export interface QueryContext {
   query: ProactiveQuery;
   /** The definition enclosing the cursor, when known. */
   symbolRange?: { name: string; startLine: number; endLine: number };
@@ -30,8 +31,17 @@ export interface SuggestionSource {
    * afterwards, as an enrichment of it (`enrich`).
    */
   readonly slow?: boolean;
-  collect(ctx: SourceContext): Promise<SuggestionItem[]>;
+  /** Answers from what the source holds; called on every cursor stop, so it reads no files. */
+  collect(ctx: QueryContext): Promise<SuggestionItem[]>;
+  /**
+   * For sources that read the workspace (decisions, docs, reports): does the reading and indexing
+   * (startup, file changes) that `collect` then answers from.
+   */
+  refresh?(signal?: AbortSignal): Promise<RefreshStats>;
 }
+
+/** A source that reads the workspace, refreshed by the indexer. */
+export type WorkspaceSource = SuggestionSource & Required<Pick<SuggestionSource, 'refresh'>>;
 
 /** Port: finds the definition enclosing a line (code index or editor symbols). */
 export type SymbolResolver = (file: string, line: number) => { name: string; startLine: number; endLine: number } | undefined;
@@ -64,7 +74,7 @@ const ENRICHABLE = 16;
 
 /** What a first answer was built from, so enriching it adds the slow sources without asking the others again. */
 interface Candidates {
-  ctx: Omit<SourceContext, 'signal' | 'note'>;
+  ctx: Omit<QueryContext, 'signal' | 'note'>;
   items: SuggestionItem[];
   notes: string[];
   contextKey: string;
@@ -98,7 +108,7 @@ export class ProactiveContextProvider {
     const line = query.cursorPosition?.line;
     const symbolRange = options.symbolRange ?? (query.currentFile && line !== undefined ? this.resolveSymbol(query.currentFile, line) : undefined);
     const q: ProactiveQuery = { ...query, currentSymbol: query.currentSymbol ?? symbolRange?.name };
-    const ctx: SourceContext = { query: q, symbolRange, config, now, signal, note: (t) => notes.includes(t) || notes.push(t) };
+    const ctx: QueryContext = { query: q, symbolRange, config, now, signal, note: (t) => notes.includes(t) || notes.push(t) };
 
     const results = await this.collectAll(this.sources.filter((s) => !s.slow), ctx, options.sourceTimeoutMs);
     if (signal.aborted) throw new ProviderError('Cancelled');
@@ -148,7 +158,7 @@ export class ProactiveContextProvider {
     const started = performance.now();
     const signal = options.signal ?? new AbortController().signal;
     const notes = [...kept.notes];
-    const ctx: SourceContext = { ...kept.ctx, signal, note: (t) => notes.includes(t) || notes.push(t) };
+    const ctx: QueryContext = { ...kept.ctx, signal, note: (t) => notes.includes(t) || notes.push(t) };
     const added = (await this.collectAll(slow, ctx, options.sourceTimeoutMs)).flat();
     if (signal.aborted) throw new ProviderError('Cancelled');
     if (added.length === 0 && notes.length === kept.notes.length) return undefined;
@@ -243,12 +253,12 @@ export class ProactiveContextProvider {
 
   // --- internals ---
 
-  private collectAll(sources: readonly SuggestionSource[], ctx: SourceContext, timeoutMs = 3000): Promise<SuggestionItem[][]> {
+  private collectAll(sources: readonly SuggestionSource[], ctx: QueryContext, timeoutMs = 3000): Promise<SuggestionItem[][]> {
     const enabled = sources.filter((s) => s.kinds.some((k) => ctx.config.enabledKinds[k]));
     return Promise.all(enabled.map((s) => this.collect(s, ctx, timeoutMs)));
   }
 
-  private async collect(source: SuggestionSource, ctx: SourceContext, timeoutMs: number): Promise<SuggestionItem[]> {
+  private async collect(source: SuggestionSource, ctx: QueryContext, timeoutMs: number): Promise<SuggestionItem[]> {
     try {
       const items = await withTimeout(source.collect(ctx), timeoutMs, { what: source.name });
       return items.filter((i) => isWellFormed(i, source.name, this.logger));

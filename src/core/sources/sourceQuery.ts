@@ -1,7 +1,7 @@
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
-import type { SuggestionItem } from '../types';
+import type { QueryContext } from '../provider/provider';
 
 /** What the provider asks a signal source about: the code under the cursor, root-relative. */
 export interface SourceQuery {
@@ -22,7 +22,7 @@ export interface SourceQuery {
 }
 
 /** Shared wiring of every signal source. */
-export interface SourceContext {
+export interface SourceWiring {
   /** Absolute path of the workspace root. */
   root: string;
   /** The workspace store, for sources that keep rebuildable data there. */
@@ -31,6 +31,8 @@ export interface SourceContext {
   logger?: Logger;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /** Root-relative paths a file imports (the code index), for links through imported packages. */
+  importsOf?: (file: string) => string[];
 }
 
 export interface RefreshStats {
@@ -45,14 +47,17 @@ export interface RefreshStats {
   ms: number;
 }
 
-/**
- * A source of suggestion candidates. `refresh()` does the reading and indexing (startup, file changes);
- * `query()` only looks at what is in memory, so the provider can call it on every cursor stop.
- */
-export interface SignalSource {
-  readonly name: string;
-  refresh(signal?: AbortSignal): Promise<RefreshStats>;
-  query(q: SourceQuery): SuggestionItem[];
+/** The provider's question about the cursor, in the terms of the sources that read the workspace. */
+export function sourceQueryOf(ctx: QueryContext, importsOf?: (file: string) => string[]): SourceQuery {
+  const q = ctx.query;
+  return {
+    file: q.currentFile,
+    line: q.cursorPosition?.line,
+    symbol: q.currentSymbol,
+    symbolRange: ctx.symbolRange ? { start: ctx.symbolRange.startLine, end: ctx.symbolRange.endLine } : undefined,
+    importsOfFile: q.currentFile && importsOf ? importsOf(q.currentFile) : undefined,
+    recentFiles: q.recentFiles,
+  };
 }
 
 /** Clamps a score into 0..1 with two decimals, so equal links compare equal. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { resolveConfig } from '../../../src/core/config';
 import { GitService } from '../../../src/core/git/gitService';
-import type { SourceContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/provider/provider';
 import { commitItem } from '../../../src/core/sources/git/commitItems';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { formatAge } from '../../../src/core/sources/sourceQuery';
@@ -15,7 +15,7 @@ import { awkwardHistory } from './awkwardHistory';
 
 const demoSetup = join(__dirname, '..', '..', '..', '..', 'demo-workspace', 'setup.mjs');
 
-function context(file: string, days: number, now: number): SourceContext {
+function context(file: string, days: number, now: number): QueryContext {
   return { query: { currentFile: file }, config: resolveConfig({ recentChangeDays: days }), now, signal: new AbortController().signal, note: () => undefined };
 }
 

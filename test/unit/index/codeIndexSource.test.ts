@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, resolveConfig, type CoreConfig } from '../../../src/core/config';
 import { CodeIndex } from '../../../src/core/index/codeIndex';
-import type { SourceContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/provider/provider';
 import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { Store } from '../../../src/core/store/store';
 import type { ProactiveQuery } from '../../../src/core/types';
 import { copyFixture } from './fixtureWorkspace';
 
-function context(query: ProactiveQuery, config: CoreConfig = defaultConfig, symbolRange?: SourceContext['symbolRange']): SourceContext {
+function context(query: ProactiveQuery, config: CoreConfig = defaultConfig, symbolRange?: QueryContext['symbolRange']): QueryContext {
   return { query, symbolRange, config, now: 0, signal: new AbortController().signal, note: () => undefined };
 }
 

@@ -1,6 +1,6 @@
 import { isTestFile } from '../../cochange/testPairing';
 import type { CodeIndex } from '../../index/codeIndex';
-import type { SourceContext, SuggestionSource } from '../../provider/provider';
+import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem, SuggestionType } from '../../types';
 
 /** How many callers one suggestion shows at most. */
@@ -17,7 +17,7 @@ export class CodeIndexSource implements SuggestionSource {
   constructor(private readonly index: Pick<CodeIndex, 'callers' | 'deprecatedUsedIn'>) {}
 
   // Async so that a failing index query reaches the provider as a rejected collect, like any source's.
-  async collect(ctx: SourceContext): Promise<SuggestionItem[]> {
+  async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     if (!file) return [];
     const items: SuggestionItem[] = [];
@@ -26,7 +26,7 @@ export class CodeIndexSource implements SuggestionSource {
     return items;
   }
 
-  private callers(ctx: SourceContext, file: string): SuggestionItem[] {
+  private callers(ctx: QueryContext, file: string): SuggestionItem[] {
     const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
     if (!symbol) return [];
     const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;

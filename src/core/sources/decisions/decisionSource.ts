@@ -1,3 +1,4 @@
+import type { QueryContext, WorkspaceSource } from '../../provider/provider';
 import { readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../../config';
@@ -7,7 +8,7 @@ import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
 import { looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
-import { type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
+import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
 import { extractLinks } from './adrLinks';
 import { parseAdr } from './adrParser';
@@ -43,8 +44,10 @@ const MAX_TEXT_BYTES = 256 * 1024;
  * the record and the file are about (see DecisionLinker). Also records new decisions as ADR files
  * in the repository's own format.
  */
-export class DecisionSource implements SignalSource {
+export class DecisionSource implements WorkspaceSource {
   readonly name = 'decisions';
+  readonly kinds = ['decision', 'warning'] as const;
+  private readonly importsOfFile: ((file: string) => string[]) | undefined;
   private readonly root: string;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
@@ -62,8 +65,9 @@ export class DecisionSource implements SignalSource {
   /** Words of recently asked files: the cursor mostly stays in one file. */
   private queryCache = new Map<string, FileQuery>();
 
-  constructor(ctx: SourceContext) {
+  constructor(ctx: SourceWiring) {
     this.root = ctx.root;
+    this.importsOfFile = ctx.importsOf;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.now = ctx.now ?? Date.now;
@@ -178,6 +182,10 @@ export class DecisionSource implements SignalSource {
       })),
       this.repo,
     );
+  }
+
+  collect(ctx: QueryContext): Promise<SuggestionItem[]> {
+    return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
   query(q: SourceQuery): SuggestionItem[] {

@@ -1,3 +1,4 @@
+import type { QueryContext, WorkspaceSource } from '../../provider/provider';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import { kindFloor } from '../../provider/scoring';
@@ -5,7 +6,7 @@ import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
 import { discoverDecisions } from '../decisions/adrDiscovery';
 import { walkFiles } from '../reports/walk';
-import { score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
+import { score, type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
 import { slugify, splitSections, summarize } from './markdown';
 import { GENERIC_NAMES, surfaceWords, termsOf } from './textTerms';
@@ -61,7 +62,7 @@ const TEXT_FIELDS = { title: 3, body: 1 };
 /** Strongest link words alone make for a doc section. */
 const MAX_TEXT = 0.52;
 
-export interface DocsSourceOptions extends SourceContext {
+export interface DocsSourceOptions extends SourceWiring {
   maxDepth?: number;
   maxEntries?: number;
   /** Most items one query returns. */
@@ -82,8 +83,10 @@ interface Hit {
  * words are what the file is named after. Release-note sections are shown only when they name
  * this file or symbol.
  */
-export class DocsSource implements SignalSource {
+export class DocsSource implements WorkspaceSource {
   readonly name = 'docs';
+  readonly kinds = ['doc'] as const;
+  private readonly importsOfFile: ((file: string) => string[]) | undefined;
   private readonly root: string;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
@@ -98,6 +101,7 @@ export class DocsSource implements SignalSource {
 
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
+    this.importsOfFile = ctx.importsOf;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.maxDepth = ctx.maxDepth ?? 8;
@@ -177,6 +181,10 @@ export class DocsSource implements SignalSource {
     this.byIdentifier = byIdentifier;
     this.withPaths = withPaths;
     this.text = new LexicalIndex(prose.map((s) => ({ key: s, fields: { title: { terms: s.headingTerms, weight: TEXT_FIELDS.title }, body: { terms: s.bodyTerms, weight: TEXT_FIELDS.body } } })));
+  }
+
+  collect(ctx: QueryContext): Promise<SuggestionItem[]> {
+    return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
   query(q: SourceQuery): SuggestionItem[] {

@@ -7,7 +7,7 @@ import { languageOf } from '../../index/languages';
 import type { GitService, Hunk, RepoState } from '../../git/gitService';
 import { hunkAt } from '../../git/gitService';
 import { WorkingTreeStatus } from '../../git/workingTree';
-import type { SourceContext, SuggestionSource } from '../../provider/provider';
+import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
 import { sinceOf } from '../../cochange/recentWindow';
 import { formatAge } from '../sourceQuery';
@@ -122,7 +122,7 @@ export class HistorySources {
   }
 
   /** Says why history gives nothing, when it cannot; true when it can. */
-  historyUsable(ctx: SourceContext): boolean {
+  historyUsable(ctx: QueryContext): boolean {
     const state = this.cochange.repoState;
     if (!state) {
       ctx.note(READING);
@@ -166,7 +166,7 @@ export class HistorySources {
     };
   }
 
-  private async changes(ctx: SourceContext): Promise<SuggestionItem[]> {
+  private async changes(ctx: QueryContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     if (!file) return [];
     const items: SuggestionItem[] = [];

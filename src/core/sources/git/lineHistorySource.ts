@@ -2,7 +2,7 @@ import type { CoChangeModel } from '../../cochange/cochangeModel';
 import type { FileRevision } from '../../cochange/fileHistory';
 import type { GitService, Hunk } from '../../git/gitService';
 import { rangeBefore, touches, type LineRange } from '../../git/lineRanges';
-import type { SourceContext, SuggestionSource } from '../../provider/provider';
+import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
 import { formatAge } from '../sourceQuery';
 import { commitItem } from './commitItems';
@@ -40,7 +40,7 @@ export class LineHistorySource implements SuggestionSource {
     else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
   }
 
-  async collect(ctx: SourceContext): Promise<SuggestionItem[]> {
+  async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     const range = ctx.symbolRange;
     if (!file || !range || range.startLine < 1 || range.endLine < range.startLine || !this.cochange.repoState?.ok) return [];

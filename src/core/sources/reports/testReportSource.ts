@@ -1,3 +1,4 @@
+import type { QueryContext, WorkspaceSource } from '../../provider/provider';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
@@ -5,7 +6,7 @@ import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
-import { formatAge, score, type RefreshStats, type SignalSource, type SourceContext, type SourceQuery } from '../sourceQuery';
+import { formatAge, score, type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { cleanMessage, parseReport, type ParsedReport, type TestOutcome } from './reportParsers';
 import { importedFiles, ProjectFiles, sourceByName, stackFrames } from './testLinks';
 import { walkFiles } from './walk';
@@ -42,7 +43,7 @@ interface CachedReport {
 
 const LINK_SCORE: Record<TestLinkKind, number> = { stack: 0.9, 'test-file': 0.88, name: 0.8, import: 0.7 };
 
-export interface TestReportSourceOptions extends SourceContext {
+export interface TestReportSourceOptions extends SourceWiring {
   /** Walk limits for finding report files (they sit in git-ignored folders the scanner skips). */
   maxDepth?: number;
   maxEntries?: number;
@@ -56,8 +57,10 @@ export interface TestReportSourceOptions extends SourceContext {
  * Failing tests from the reports lying in the workspace (JUnit XML, Jest/Vitest JSON, mocha JSON,
  * TAP), tied to source files by stack frames, the test file's imports and naming conventions.
  */
-export class TestReportSource implements SignalSource {
+export class TestReportSource implements WorkspaceSource {
   readonly name = 'reports';
+  readonly kinds = ['warning'] as const;
+  private readonly importsOfFile: ((file: string) => string[]) | undefined;
   private readonly root: string;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
@@ -75,6 +78,7 @@ export class TestReportSource implements SignalSource {
 
   constructor(ctx: TestReportSourceOptions) {
     this.root = ctx.root;
+    this.importsOfFile = ctx.importsOf;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.now = ctx.now ?? Date.now;
@@ -228,6 +232,10 @@ export class TestReportSource implements SignalSource {
       this.testFileImports.set(testFile, { mtimeMs, imports });
       return imports;
     };
+  }
+
+  collect(ctx: QueryContext): Promise<SuggestionItem[]> {
+    return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
   query(q: SourceQuery): SuggestionItem[] {
