@@ -41,7 +41,7 @@ void test('Subscribe Chat to Lines Matching a Pattern… refuses a bad regex in 
   await wb.runCommand('Proactive Context: Subscribe Chat to Lines Matching a Pattern…', { awaitClose: false });
   await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: `Lines of ${FILE} matching` }).waitFor({ state: 'visible', timeout: 15_000 });
   await input().fill('discount(');
-  await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: 'Not a valid regular expression' }).waitFor({ state: 'visible', timeout: 10_000 });
+  await wb.page.locator('.quick-input-widget .quick-input-message', { hasText: 'Invalid regular expression /discount(/' }).waitFor({ state: 'visible', timeout: 10_000 });
   await wb.page.keyboard.press('Enter');
   assert.equal(await input().isVisible(), true, 'the box closed on an invalid regular expression');
   await answer(`Lines of ${FILE} matching`, 'discount|capped');
