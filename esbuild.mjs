@@ -1,4 +1,4 @@
-// Builds the three bundles (extension host, CLI/MCP, webview) and copies the wasm and codicon assets
+// Builds the bundles (extension host, CLI, MCP server, webview) and copies the wasm and codicon assets
 // next to them, so the packaged extension never loads anything from node_modules at run time.
 import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
@@ -29,9 +29,19 @@ const common = {
   legalComments: 'none',
 };
 
+// The MCP server (its SDK and schema libraries are half the CLI's code) is a bundle of its own, which
+// the CLI imports only for the `mcp` command: every other command starts without reading it.
+const mcpApart = {
+  name: 'mcp-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/mcpRun(\.js)?$/ }, () => ({ path: './mcp.js', external: true }));
+  },
+};
+
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: join(out, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: join(out, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: join(out, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: '#!/usr/bin/env node' }, plugins: [mcpApart] },
+  { ...common, entryPoints: ['src/cli/commands/mcpRun.ts'], outfile: join(out, 'mcp.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
   { ...common, entryPoints: ['src/webview/main.ts'], outfile: join(out, 'webview.js'), platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 

@@ -8,7 +8,6 @@ import { BearerCheck, readBody, rejectForeignRequest, sendJsonRpcError } from '.
 import { createMcpServer, type McpServerOptions, type ProactiveContextMcpServer } from './server';
 import type { McpService } from './service';
 
-export const DEFAULT_HTTP_PORT = 7420;
 const MCP_HTTP_PATH = '/mcp';
 /** Each session has its own resource watchers; beyond this many, idle ones make room or new clients wait. */
 const MAX_HTTP_SESSIONS = 16;

@@ -1,12 +1,8 @@
 import { resolve } from 'node:path';
-import type { ContextService } from '../../core/api/contextService';
-import type { Logger } from '../../core/api/types';
-import { DEFAULT_HTTP_PORT, McpHttpServer } from '../../mcp/httpServer';
-import { defaultTokenFile, loadOrCreateToken } from '../../mcp/httpToken';
-import { runStdioServer } from '../../mcp/server';
+import { DEFAULT_HTTP_PORT } from '../../mcp/httpPort';
 import { UsageError, type ParsedArgs } from '../args';
-import { loggerOf, noPositionals, wholeNumber, withService, type CliCommand } from './command';
-import { watchWorkspace } from './watchCommands';
+import { noPositionals, wholeNumber, type CliCommand } from './command';
+
 
 export const mcp: CliCommand = {
   name: 'mcp',
@@ -26,20 +22,15 @@ export const mcp: CliCommand = {
   async run(args) {
     noPositionals(args);
     const http = httpOptionsOf(args);
-    return withService(args, async (service) => {
-      const logger = loggerOf(args);
-      const debounceMs = args.flags.debounce as number | undefined;
-      if (http) return serveHttp(args, service, logger, { ...http, debounceMs });
-      startServing(service, logger);
-      const server = await runStdioServer(service, logger, { debounceMs });
-      await server.closed;
-      logger.info('mcp: client closed the connection');
-      return 0;
-    });
+    // The server, the SDK and its schema libraries are a bundle of their own, loaded only here:
+    // every other command starts without them.
+    const { runMcp } = await import('./mcpRun.js');
+    return runMcp(args, http);
   },
 };
 
-interface HttpFlags {
+/** The checked --http, --port and --token-file flags; undefined for stdio. */
+export interface HttpFlags {
   port: number;
   tokenFile: string | undefined;
 }
@@ -53,40 +44,4 @@ function httpOptionsOf(args: ParsedArgs): HttpFlags | undefined {
     return undefined;
   }
   return { port: port ?? DEFAULT_HTTP_PORT, tokenFile: tokenFile === undefined ? undefined : resolve(tokenFile) };
-}
-
-async function serveHttp(args: ParsedArgs, service: ContextService, logger: Logger, options: HttpFlags & { debounceMs?: number }): Promise<number> {
-  const bearer = loadOrCreateToken(options.tokenFile ?? defaultTokenFile(service.stateDir));
-  const server = await McpHttpServer.listen(service, logger, { port: options.port, token: bearer.token, tokenFile: bearer.file, debounceMs: options.debounceMs });
-  // Listen for the stop signals before announcing the URL: whoever reads it may stop us at once.
-  const stopped = nextStopSignal();
-  startServing(service, logger);
-  if (bearer.created) process.stderr.write(`proactive-context mcp: created a bearer token in ${bearer.file}: ${bearer.token}\n`);
-  process.stderr.write(`proactive-context mcp: serving ${service.root} at ${server.url} (bearer token in ${bearer.file})\n`);
-  if (args.flags.json) process.stdout.write(JSON.stringify({ url: server.url, tokenFile: bearer.file }) + '\n');
-  const signal = await stopped;
-  logger.info(`mcp: ${signal}: closing ${server.sessionCount()} session(s)`);
-  await server.close();
-  return 0;
-}
-
-/** Serve at once; indexing and history mining continue in the background, and changes on disk reach the index. */
-function startServing(service: ContextService, logger: Logger): void {
-  // Background work cut short by the shutdown (aborted, or reaching the closed store) is not a failure.
-  let stopping = false;
-  service.onDispose(() => (stopping = true));
-  service.startBackgroundWork().catch((err: Error) => stopping || logger.warn(`background indexing failed: ${err.message}`));
-  service.onDispose(watchWorkspace(service, logger));
-}
-
-function nextStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolveSignal) => {
-    const stop = (signal: NodeJS.Signals): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolveSignal(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
