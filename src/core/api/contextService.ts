@@ -18,10 +18,10 @@ import type { Watch, WatchInput } from '../watches/watchStore';
 import { Subscribing, UnknownSubscriptionError } from './subscribing';
 import { Watching } from './watching';
 import { buildChatContext } from './chatContext';
-import { anchorsOf, decisionSearch, FailureLocator, lineHistoryFrom } from './editorSupport';
+import { anchorsOf, decisionSearch, FailureLocator, lineCommitsOf, lineHistoryFrom } from './editorSupport';
 import { ContextError } from './errors';
 import { fileIsFolder, fileNotYetCreated } from './messages';
-import type { ChatContext, ChatContextRequest, DecisionAnchor, DecisionRecord, DecisionSearch, Disposable, FailingTest, FeedbackAction, IndexingProgress, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
+import type { ChatContext, ChatContextRequest, DecisionAnchor, DecisionRecord, DecisionSearch, Disposable, FailingTest, FeedbackAction, IndexingProgress, LineCommit, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 const WHY_GIT_TIMEOUT_MS = 5000;
@@ -213,21 +213,10 @@ export class ContextService {
     const span = place.symbol ?? (place.line !== undefined ? this.symbolAt(place.file, place.line) : undefined);
     const name = span?.name ?? place.symbolName;
     const given = options.suggestion?.query.currentFile === place.file ? options.suggestion : undefined;
-    let suggestion = given ?? (await this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }));
-    let lineHistory = span ? (lineHistoryFrom(suggestion, place.file, span) ?? []) : [];
-    if (span && !lineHistory.length) {
-      if (this.parts.cochange.lastMined) {
-        // The lines' commits come from the slow pass over the history index, which the first answer leaves out.
-        const enriched = await this.enrich(suggestion, { signal: options.signal }).catch(() => undefined);
-        if (enriched) {
-          suggestion = enriched;
-          lineHistory = lineHistoryFrom(enriched, place.file, span) ?? [];
-        }
-      } else {
-        // History not mined yet: ask git for the lines, bounded.
-        lineHistory = await withTimeout(this.parts.git.lineHistory(place.file, span.startLine, span.endLine, { signal: options.signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 }), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal: options.signal }).catch(() => []);
-      }
-    }
+    const suggestion = given ?? (await this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }));
+    // The panel's enriched answer already holds the lines' commits when it is about this definition.
+    const known = span ? lineHistoryFrom(suggestion, place.file, span) : [];
+    const lineHistory = span && !known?.length ? await this.lineHistoryOf(place.file, span, options.signal) : (known ?? []);
     const callers = name ? this.safe(() => this.parts.index.callers({ name, path: place.file, line: span?.startLine ?? place.line }, 500).length, 0) : 0;
     return {
       target: name ? `${name} (${place.file})` : place.file,
@@ -238,6 +227,20 @@ export class ContextService {
       callers,
       notes: suggestion.notes ?? [],
     };
+  }
+
+  /**
+   * The commits that changed a definition's lines: from the history index and one bounded diff
+   * (cached per file, range and HEAD), or from git while history is not mined yet.
+   */
+  private async lineHistoryOf(file: string, span: SymbolSpan, signal?: AbortSignal): Promise<LineCommit[]> {
+    if (!this.parts.cochange.lastMined) {
+      const options = { signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 };
+      return withTimeout(this.parts.git.lineHistory(file, span.startLine, span.endLine, options), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal }).catch(() => []);
+    }
+    const ctx = { query: { currentFile: file, currentSymbol: span.name }, symbolRange: span, config: this.parts.config(), now: this.parts.clock(), signal: signal ?? new AbortController().signal, note: () => undefined };
+    const items = await this.parts.history.lineHistorySource().collect(ctx).catch(() => []);
+    return lineCommitsOf(items, file, span);
   }
 
   /** How many suggestion passes this service ran (the panel's, chat's, tools', explanations'). */

@@ -10,7 +10,7 @@ import { scanInline } from '../sources/decisions/inlineRefs';
 import { locateFailures, type LocatedFailure } from '../sources/reports/failureSites';
 import type { FailedTest } from '../sources/reports/testReportSource';
 import { all } from '../store/sqlite';
-import type { ContextSuggestion } from '../types';
+import type { ContextSuggestion, SuggestionItem } from '../types';
 import type { DecisionSearch, LineCommit, SymbolSpan } from './types';
 
 /** The setting that points decision discovery at other folders. */
@@ -81,7 +81,12 @@ export class FailureLocator {
  */
 export function lineHistoryFrom(suggestion: ContextSuggestion, file: string, span: SymbolSpan): LineCommit[] | undefined {
   if (suggestion.query.currentFile !== file || suggestion.query.currentSymbol !== span.name) return undefined;
-  return suggestion.items
+  return lineCommitsOf(suggestion.items, file, span);
+}
+
+/** The commits among suggestion items that changed exactly this definition's lines, newest first. */
+export function lineCommitsOf(items: readonly SuggestionItem[], file: string, span: SymbolSpan): LineCommit[] {
+  return items
     .filter((i) => i.type === 'change' && i.location.path === file && i.location.commit && i.location.line === span.startLine && i.location.endLine === span.endLine)
     .map((i) => ({ hash: i.location.commit as string, author: typeof i.meta?.author === 'string' ? i.meta.author : '', date: i.timestamp ?? 0, subject: i.title }))
     .sort((a, b) => b.date - a.date);

@@ -90,6 +90,11 @@ describe('ContextService: the editor surfaces', function () {
     assert.equal(service.suggestionPasses, before + 1);
     assert.deepEqual(fresh.lineHistory.map((c) => c.subject), card.lineHistory.map((c) => c.subject));
     assert.equal(fresh.callers, card.callers);
+
+    // Hovering another definition than the panel's: its own lines' history, still without a pass.
+    const other = await service.explainWhy({ file: 'src/pricing.ts', line: 7, symbol: { name: 'subtotal', startLine: 6, endLine: 8 } }, { suggestion: panel });
+    assert.equal(service.suggestionPasses, before + 1);
+    assert.deepEqual(other.lineHistory.map((c) => c.subject), ['Start'], 'subtotal was not touched by the raise');
   });
 
   it('places failing tests at the test and at the source line of their stack, and drops them when the report passes or goes', async () => {
