@@ -47,9 +47,14 @@ export class BinaryWriter {
     return this.push(b);
   }
 
-  finish(): Buffer {
-    const body = Buffer.concat(this.parts, this.size);
-    return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+  /**
+   * The file as the pieces written and then the digest, to be written one after another: typed
+   * arrays are in it as views, so a large cache is never copied whole while it is saved.
+   */
+  finish(): Buffer[] {
+    const hash = createHash('sha1');
+    for (const part of this.parts) hash.update(part);
+    return [...this.parts, hash.digest()];
   }
 
   private pad(): void {

@@ -228,7 +228,6 @@ export class CoChangeModel implements CoChangeSource {
 
   private async doUpdate(signal: AbortSignal, generation: number, onProgress?: Progress): Promise<MineResult> {
     const started = Date.now();
-    const cwd = this.options.root;
     const done = (mode: MineResult['mode'], commits: number, head?: string, reason?: string): MineResult => ({ mode, commits, head, reason, ms: Date.now() - started });
     const state = await this.git.state({ signal, timeoutMs: 10_000 });
     if (signal.aborted || generation !== this.generation) return done('unavailable', 0, undefined, 'aborted');
@@ -247,15 +246,32 @@ export class CoChangeModel implements CoChangeSource {
       if (await this.countLines(signal)) this.save(head, Boolean(state.shallow));
       return done('up-to-date', 0, head);
     }
+    const mined = await this.mineAndApply(last, head, signal, generation, onProgress);
+    if (typeof mined === 'string') return done('unavailable', 0, head, mined);
+    await this.countLines(signal);
+    if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
+    this.save(head, Boolean(state.shallow));
+    this.state = state;
+    this.logger.info(`History ${mined.rebuild ? 'mined' : 'updated'}: ${mined.seen} commits in ${Date.now() - started} ms`);
+    return done(mined.rebuild ? 'rebuild' : 'incremental', mined.seen, head);
+  }
+
+  /**
+   * Mines the commits after `last` (all of them when it is not an ancestor of `head`) and applies
+   * them; says why not when it could not. The pass and its growable buffers end with this call, so
+   * they are gone before the line counts and the save.
+   */
+  private async mineAndApply(last: string | undefined, head: string, signal: AbortSignal, generation: number, onProgress?: Progress): Promise<{ rebuild: boolean; seen: number } | string> {
+    const cwd = this.options.root;
     let pass: Pass | undefined;
     if (last) {
       const anc = await runGit(['merge-base', '--is-ancestor', last, head], { cwd, timeoutMs: 10_000, signal });
-      if (anc.failure === 'aborted' || anc.failure === 'timeout') return done('unavailable', 0, head, anc.failure);
+      if (anc.failure === 'aborted' || anc.failure === 'timeout') return anc.failure;
       if (anc.ok) {
         // New commits are few and recent: read with their line counts (without, when blobs are missing).
         let res = await this.mine(`${last}..${head}`, this.paths, false, true, signal, onProgress);
         if (res === 'exit') res = await this.mine(`${last}..${head}`, this.paths, false, false, signal, onProgress);
-        if (typeof res === 'string') return done('unavailable', 0, head, res);
+        if (typeof res === 'string') return res;
         // The new commits must continue the first-parent line mined so far; a head that reached
         // `last` only through a merged branch makes another line, so everything is mined again.
         if (res.oldestParent === last) pass = res;
@@ -265,17 +281,12 @@ export class CoChangeModel implements CoChangeSource {
     const rebuild = pass === undefined;
     if (!pass) {
       const res = await this.mine(head, new PathTable(), true, false, signal, onProgress);
-      if (typeof res === 'string') return done('unavailable', 0, head, res);
+      if (typeof res === 'string') return res;
       pass = res;
     }
-    if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
+    if (generation !== this.generation) return 'reset';
     this.apply(pass, rebuild, head);
-    await this.countLines(signal);
-    if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
-    this.save(head, Boolean(state.shallow));
-    this.state = state;
-    this.logger.info(`History ${rebuild ? 'mined' : 'updated'}: ${pass.seen} commits in ${Date.now() - started} ms`);
-    return done(rebuild ? 'rebuild' : 'incremental', pass.seen, head);
+    return { rebuild, seen: pass.seen };
   }
 
   /** Streams the commits of `range` into a pass over `paths`; returns why it stopped when it failed. */

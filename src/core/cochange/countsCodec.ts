@@ -12,7 +12,7 @@ import type { PathTable } from './pathTable';
 const MAGIC = 0x50434343;
 const FORMAT = 2;
 
-export function encodeCounts(counts: PackedCounts, head: string): Buffer {
+export function encodeCounts(counts: PackedCounts, head: string): Buffer[] {
   const c = counts.columns();
   return new BinaryWriter()
     .u32(MAGIC, FORMAT, counts.maxChangeSet, counts.commitCount, counts.fileCount, counts.pairSize)

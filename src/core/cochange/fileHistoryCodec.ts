@@ -19,7 +19,7 @@ export interface DecodedHistory {
   shallow: boolean;
 }
 
-export function encodeHistory(history: FileHistory, head: string, shallow: boolean): Buffer {
+export function encodeHistory(history: FileHistory, head: string, shallow: boolean): Buffer[] {
   const c = history.columns;
   const paths = history.paths.all();
   const people = c.authors.flatMap((a, i) => [a, c.emails[i]]);

@@ -265,12 +265,12 @@ describe('CoChangeModel', () => {
     const ranked = (c: CoChangeCounts | PackedCounts) => files.map((p) => relatedFiles(p, { cochange: c, now: 1_700_001_000_000 }, 10));
     assert.deepEqual(ranked(packed), ranked(counts), 'and rank the same');
     assert.equal(packed.commitCount, 5);
-    const decoded = decodeCounts(encodeCounts(packed, 'abc123'), packed.paths);
+    const decoded = decodeCounts(Buffer.concat(encodeCounts(packed, 'abc123')), packed.paths);
     if (typeof decoded === 'string') assert.fail(decoded);
     assert.equal(decoded.head, 'abc123');
     assert.equal(decoded.counts.commitCount, 5);
     assert.deepEqual(answers(decoded.counts), answers(counts));
-    const empty = decodeCounts(encodeCounts(new PackedCounts(), ''), new PathTable());
+    const empty = decodeCounts(Buffer.concat(encodeCounts(new PackedCounts(), '')), new PathTable());
     assert.ok(typeof empty !== 'string' && empty.counts.fileCount === 0 && empty.counts.commitCount === 0);
   });
 

@@ -210,12 +210,13 @@ export class DocsSource implements WorkspaceSource {
     const stem = base ? base.replace(/\.(test|spec)(?=\.)/, '').replace(/\.[^.]+$/, '') : undefined;
     const dir = file && file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : undefined;
     if (file && base) {
+      const folder = dir === undefined ? undefined : dir + '/';
       for (const s of this.withPaths) {
         for (const p of s.paths) {
-          if (p === file || (p.includes('/') && file.endsWith('/' + p))) add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
+          if (p === file || (p.includes('/') && endsWithPath(file, p))) add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
           else if (p === base) add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
           // Release notes name files they changed; a folder they mention is not about this file.
-          else if (!s.releaseNotes && p.endsWith('/') && dir && (dir + '/' === p || (dir + '/').endsWith('/' + p))) add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
+          else if (!s.releaseNotes && p.endsWith('/') && folder && (folder === p || endsWithPath(folder, p))) add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
         }
       }
       if (stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
@@ -289,6 +290,11 @@ export class DocsSource implements WorkspaceSource {
       meta: { heading: s.heading },
     };
   }
+}
+
+/** `path.endsWith('/' + tail)` without making that string: this runs for every path every document mentions, on every query. */
+export function endsWithPath(path: string, tail: string): boolean {
+  return path.length > tail.length && path.endsWith(tail) && path.charCodeAt(path.length - tail.length - 1) === 47;
 }
 
 /** README files anywhere, markdown at the top level and under docs/ or doc/. */

@@ -113,8 +113,10 @@ export class LexicalIndex<K> {
     }
     // Terms under a cap (many weak words) together add at most the cap.
     for (const e of scores.values()) e.score += Math.min(e.capped, cappedTerms?.cap ?? Infinity);
-    const hits: LexicalHit<K>[] = [];
-    for (const [doc, e] of scores) {
+    // Only the best `limit` get their matched terms and title figures: a common word matches
+    // thousands of sections. The sort is stable, so ties keep the order documents were first met.
+    const best = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, limit);
+    return best.map(([doc, e]) => {
       const title = this.titleTerms[doc];
       let total = 0;
       let held = 0;
@@ -123,15 +125,8 @@ export class LexicalIndex<K> {
         total += w;
         held += w * Math.min(1, query.get(t) ?? 0);
       }
-      hits.push({
-        key: this.keys[doc],
-        score: e.score,
-        matched: strongest(e.parts),
-        titleCoverage: total > 0 ? held / total : 0,
-        titleWeight: total,
-      });
-    }
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+      return { key: this.keys[doc], score: e.score, matched: strongest(e.parts), titleCoverage: total > 0 ? held / total : 0, titleWeight: total };
+    });
   }
 }
 
