@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource, PairStat } from './cochangeCounts';
+import type { TermSimilarity } from './termIndex';
 import { dirDistance, FileIndex } from './testPairing';
 
 /** The import graph as the code index provides it; paths relative to the root. */
@@ -26,6 +27,8 @@ export interface RelatedFilesContext {
   imports?: ImportGraph;
   /** Files that exist now; enables test pairing and the sibling prior. */
   files?: FileIndex;
+  /** Rare words shared by file contents; brings in files that name the same things. */
+  terms?: TermSimilarity;
   /** Reference time for recency, unix ms. */
   now: number;
 }
@@ -106,6 +109,8 @@ export const FEATURE_NAMES = [
   'broadShared',
   'broadShare',
   'nameSimilarity',
+  'lexical',
+  'lexicalReciprocalRank',
 ] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
@@ -129,10 +134,9 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   twoHop: 0.2,
   twoHopFanout: 30,
   // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300 --replay 300` on an older span
-  // of two public TypeScript histories (the 300 qualifying commits before the newest 300), so the eval
-  // on the newest ones is held out. Choices about features were made on a span older still (fitted on
-  // 600..900 commits back, compared on 300..600 back).
-  model: [-5.856, 2.6886, 0.3359, 0.7437, 0.7467, 0.2569, 1.114, 0.2787, 0.3725, 0.099, 1.033, 0.9722, 0, 0, 0.0536, 0.2001, 0.3245, 0, 0.8392, 1.04, 0, 0.4987, 1.5857, 0, 0.3082, 0.2093, 1.4178, 0.361, 0.0746, 1.804],
+  // of four public TypeScript histories (the 300 qualifying commits before the newest 300), so the
+  // eval on the newest ones is held out.
+  model: [-5.6972, 2.022, 0.2133, 0.2726, 0.4752, 0.3615, 0.6204, 0.254, 0.1792, 0.3336, 0.7598, 0.7579, 0, 0, 0, 0.1106, 0.2672, 0.1237, 0.7626, 0, 0.0694, 0.4605, 0, 0.38, 0.2806, 0.1239, 1.0419, 0.0385, 0, 0.9711, 5.5823, 1.618],
 };
 
 interface Candidate {
@@ -161,6 +165,8 @@ const MAX_SIMILAR_NAMES = 20;
 /** Reasons that name a direct link (shared commits, an import, the test) come before inferred ones. */
 const DIRECT = 1;
 const MAX_BROAD_CANDIDATES = 100;
+/** Files brought in by shared words alone, best first. */
+const MAX_LEXICAL_CANDIDATES = 15;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -389,6 +395,20 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
         c.reasons.push([s, 'imported alongside this file']);
       }
     }
+  }
+  if (ctx.terms) {
+    // Every file with shared words gets the feature; only the closest ones become candidates.
+    ctx.terms.similarTo(path).forEach((sim, i) => {
+      if (!exists(sim.path)) return;
+      const known = cands.get(sim.path);
+      if (!known && i >= MAX_LEXICAL_CANDIDATES) return;
+      const c = known ?? get(sim.path);
+      c.x[F.lexical] = sim.score;
+      c.x[F.lexicalReciprocalRank] = 1 / (i + 1);
+      const s = 0.1 * sim.score;
+      c.parts.push(s);
+      c.reasons.push([s, `mentions ${sim.term} too`]);
+    });
   }
   const list = [...cands.values()];
   const folderAbove = posix.dirname(posix.dirname(path));
