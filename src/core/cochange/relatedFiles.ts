@@ -136,7 +136,7 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300 --replay 300` on an older span
   // of four public TypeScript histories (the 300 qualifying commits before the newest 300), so the
   // eval on the newest ones is held out.
-  model: [-5.6972, 2.022, 0.2133, 0.2726, 0.4752, 0.3615, 0.6204, 0.254, 0.1792, 0.3336, 0.7598, 0.7579, 0, 0, 0, 0.1106, 0.2672, 0.1237, 0.7626, 0, 0.0694, 0.4605, 0, 0.38, 0.2806, 0.1239, 1.0419, 0.0385, 0, 0.9711, 5.5823, 1.618],
+  model: [-5.7416,  2.1571,  0.2033,  0.3029,  0.6349,  0.3269,  0.6407,  0.3284,  0.3034,  0.3775,  0.7314,  0.7781,  0.2053,  0,  0,  0.1209,  0.2768,  0.0409,  0.8222,  0,  0.0125,  0.4381,  0.0311,  0.3889,  0.2632,  0.0559,  1.6184,  0.078,  0,  1.0236,  5.0183,  1.8474],
 };
 
 interface Candidate {
@@ -166,7 +166,7 @@ const MAX_SIMILAR_NAMES = 20;
 const DIRECT = 1;
 const MAX_BROAD_CANDIDATES = 100;
 /** Files brought in by shared words alone, best first. */
-const MAX_LEXICAL_CANDIDATES = 15;
+const MAX_LEXICAL_CANDIDATES = 30;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
