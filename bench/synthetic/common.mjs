@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-/** A compiled engine module, by its path under out/src/core (e.g. 'eval/cochangeEval'). */
+/** A compiled engine module, by its path under out/src/core (e.g. 'cochange/relatedFiles'); `eval/…` is under out/src/measure. */
 export function engineModule(path) {
-  return require(join(here, '../../out/src/core', `${path}.js`));
+  return require(join(here, '../../out/src', path.startsWith('eval/') ? 'measure' : 'core', `${path}.js`));
 }
 
 /** Removes `--name value` from args and returns the value, or `def` when absent. */

@@ -37,7 +37,7 @@ for (const root of roots) {
       const truth = new Set(q.truth);
       qid++;
       // With --per-query each query weighs the same, however many candidates it has.
-      const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, now: q.now });
+      const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, terms: q.terms, now: q.now });
       for (const c of cands) {
         X.push(Array.from(c.x));
         Y.push(truth.has(c.path) ? 1 : 0);

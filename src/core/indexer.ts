@@ -228,6 +228,7 @@ export class WorkspaceIndexer {
         },
       });
       this.indexedFiles = stats.files;
+      await this.parts.history.refreshTerms(signal);
       this.parts.logger.info(`Indexed ${stats.files} files (${stats.parsed} parsed, ${stats.symbols} definitions) in ${stats.ms.toFixed(0)} ms${stats.capped ? `; capped by ${stats.capped.reason} at ${stats.capped.limit}` : ''}`);
       return stats;
     } finally {

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource, PairStat } from './cochangeCounts';
+import type { TermSimilarity } from './termIndex';
 import { dirDistance, FileIndex } from './testPairing';
 
 /** The import graph as the code index provides it; paths relative to the root. */
@@ -26,6 +27,8 @@ export interface RelatedFilesContext {
   imports?: ImportGraph;
   /** Files that exist now; enables test pairing and the sibling prior. */
   files?: FileIndex;
+  /** Rare words shared by file contents; brings in files that name the same things. */
+  terms?: TermSimilarity;
   /** Reference time for recency, unix ms. */
   now: number;
 }
@@ -106,6 +109,8 @@ export const FEATURE_NAMES = [
   'broadShared',
   'broadShare',
   'nameSimilarity',
+  'lexical',
+  'lexicalReciprocalRank',
 ] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
 
@@ -129,10 +134,9 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   twoHop: 0.2,
   twoHopFanout: 30,
   // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300 --replay 300` on an older span
-  // of two public TypeScript histories (the 300 qualifying commits before the newest 300), so the eval
-  // on the newest ones is held out. Choices about features were made on a span older still (fitted on
-  // 600..900 commits back, compared on 300..600 back).
-  model: [-5.856, 2.6886, 0.3359, 0.7437, 0.7467, 0.2569, 1.114, 0.2787, 0.3725, 0.099, 1.033, 0.9722, 0, 0, 0.0536, 0.2001, 0.3245, 0, 0.8392, 1.04, 0, 0.4987, 1.5857, 0, 0.3082, 0.2093, 1.4178, 0.361, 0.0746, 1.804],
+  // of four public TypeScript histories (the 300 qualifying commits before the newest 300), so the
+  // eval on the newest ones is held out.
+  model: [-5.7416,  2.1571,  0.2033,  0.3029,  0.6349,  0.3269,  0.6407,  0.3284,  0.3034,  0.3775,  0.7314,  0.7781,  0.2053,  0,  0,  0.1209,  0.2768,  0.0409,  0.8222,  0,  0.0125,  0.4381,  0.0311,  0.3889,  0.2632,  0.0559,  1.6184,  0.078,  0,  1.0236,  5.0183,  1.8474],
 };
 
 interface Candidate {
@@ -161,6 +165,8 @@ const MAX_SIMILAR_NAMES = 20;
 /** Reasons that name a direct link (shared commits, an import, the test) come before inferred ones. */
 const DIRECT = 1;
 const MAX_BROAD_CANDIDATES = 100;
+/** Files brought in by shared words alone, best first. */
+const MAX_LEXICAL_CANDIDATES = 30;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -389,6 +395,20 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
         c.reasons.push([s, 'imported alongside this file']);
       }
     }
+  }
+  if (ctx.terms) {
+    // Every file with shared words gets the feature; only the closest ones become candidates.
+    ctx.terms.similarTo(path).forEach((sim, i) => {
+      if (!exists(sim.path)) return;
+      const known = cands.get(sim.path);
+      if (!known && i >= MAX_LEXICAL_CANDIDATES) return;
+      const c = known ?? get(sim.path);
+      c.x[F.lexical] = sim.score;
+      c.x[F.lexicalReciprocalRank] = 1 / (i + 1);
+      const s = 0.1 * sim.score;
+      c.parts.push(s);
+      c.reasons.push([s, `mentions ${sim.term} too`]);
+    });
   }
   const list = [...cands.values()];
   const folderAbove = posix.dirname(posix.dirname(path));

@@ -11,6 +11,8 @@ import { parseLenientJson } from '../../core/index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';
 import { isResolutionConfig, PackageResolver } from '../../core/index/packageResolver';
 import { prng } from '../../core/random';
+import type { TermSimilarity } from '../../core/cochange/termIndex';
+import { ParentTerms } from './parentTerms';
 
 export interface CochangeEvalOptions {
   /** How many of the most recent qualifying commits to replay. */
@@ -27,6 +29,8 @@ export interface CochangeEvalOptions {
   noImports?: boolean;
   /** Leave large change sets out (for ablation). */
   noBroad?: boolean;
+  /** Leave shared words in file contents out (for ablation). */
+  noTerms?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
   /** Sees every replayed query with both rankings; for diagnostics. */
@@ -43,6 +47,7 @@ export interface QueryTrace {
   broad?: BroadChanges;
   files: FileIndex;
   imports?: ImportGraph;
+  terms?: TermSimilarity;
   now: number;
   /** Change sets before the commit, newest last. */
   history: readonly ChangeSet[];
@@ -123,6 +128,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
   let lo = 0;
   let hi = 0;
   const graphs = options.importGraphAt ? undefined : new ParentImportGraphs(root, options.signal);
+  const terms = graphs && !options.noTerms ? new ParentTerms(root, (e) => isSourceFile(e.path) && e.size <= MAX_BLOB_BYTES, options.signal) : undefined;
   const ours: number[][] = [];
   const base: number[][] = [];
   const baseFiltered: number[][] = [];
@@ -148,9 +154,10 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     const fileIndex = new FileIndex(paths.filter(isSourceFile));
     let imports: ImportGraph | undefined;
     if (!options.noImports) imports = graphs ? await graphs.graphFor(tree!, q.query) : await options.importGraphAt!(parent, paths);
+    const termIndex = terms && tree ? await terms.moveTo(tree) : undefined;
 
     const t0 = performance.now();
-    const ranked = relatedFiles(q.query, { cochange: counts, broad: options.noBroad ? undefined : broad, imports, files: fileIndex, now }, 10, weights).map((r) => r.path);
+    const ranked = relatedFiles(q.query, { cochange: counts, broad: options.noBroad ? undefined : broad, imports, files: fileIndex, terms: termIndex, now }, 10, weights).map((r) => r.path);
     latencies.push(performance.now() - t0);
     ours.push(ranks(ranked, q.truth));
 
@@ -161,7 +168,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
       .slice(0, 10)
       .map((r) => r.path);
     baseFiltered.push(ranks(rose, q.truth));
-    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, broad: options.noBroad ? undefined : broad, files: fileIndex, imports, now, history: commits.slice(Math.max(0, q.index - 50), q.index) });
+    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, broad: options.noBroad ? undefined : broad, files: fileIndex, imports, terms: termIndex, now, history: commits.slice(Math.max(0, q.index - 50), q.index) });
   }
   graphs?.dispose();
 

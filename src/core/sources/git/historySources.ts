@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CoChangeModel } from '../../cochange/cochangeModel';
 import { relatedFiles, type ImportGraph, type RelatedFile } from '../../cochange/relatedFiles';
 import { FileIndex } from '../../cochange/testPairing';
+import { WorkspaceTerms } from '../../cochange/workspaceTerms';
 import { languageOf } from '../../index/languages';
 import type { GitService, Hunk, RepoState } from '../../git/gitService';
 import { hunkAt } from '../../git/gitService';
@@ -46,6 +47,7 @@ export class HistorySources {
   private readonly relatedCache = new Map<string, { at: number; value: RelatedFile[] }>();
   private readonly lineHistory: LineHistorySource;
   private readonly tree: WorkingTreeStatus;
+  private readonly terms: WorkspaceTerms;
 
   constructor(
     private readonly root: string,
@@ -57,6 +59,13 @@ export class HistorySources {
   ) {
     this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file));
     this.tree = new WorkingTreeStatus(git);
+    this.terms = new WorkspaceTerms(root);
+  }
+
+  /** Reads the words of every code file (after the code index is built), off the query path. */
+  async refreshTerms(signal?: AbortSignal): Promise<void> {
+    await this.terms.refresh(this.sharedPaths(this.listFiles()), signal);
+    this.relatedCache.clear();
   }
 
   /** Takes a status of the whole tree, so that queries on clean files need no git call (after each history update). */
@@ -81,6 +90,7 @@ export class HistorySources {
     }
     this.hunks.delete(path);
     this.tree.fileChanged(path);
+    if (languageOf(path)) void this.terms.fileChanged(path);
     // The file index knows names only: an edit keeps it, a file coming or going rebuilds it.
     // Its imports may have changed, and so the rankings of the files around it.
     this.relatedCache.clear();
@@ -93,7 +103,7 @@ export class HistorySources {
     const hit = this.relatedCache.get(path);
     if (hit && now - hit.at < RELATED_TTL_MS && limit <= RELATED_CACHED) return hit.value.slice(0, limit);
     this.fileIndex ??= new FileIndex(this.sharedPaths(this.listFiles()));
-    const value = relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, now }, Math.max(limit, RELATED_CACHED));
+    const value = relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, terms: this.terms.similarity(), now }, Math.max(limit, RELATED_CACHED));
     this.relatedCache.delete(path);
     this.relatedCache.set(path, { at: now, value });
     if (this.relatedCache.size > 50) this.relatedCache.delete(this.relatedCache.keys().next().value as string);
