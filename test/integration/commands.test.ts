@@ -310,6 +310,8 @@ suite('watches', () => {
 
   test('Watch Current File fires on a change another process makes, and the Watching section shows it', async () => {
     await openAt('src/money.ts', 1);
+    // The editor has told where the user is before the watch exists: that is not a firing.
+    await waitForPanel(api, (s) => s.file === 'src/money.ts', 20_000, 'the panel on src/money.ts');
     await run('proactiveContext.watchFile');
     const listed = await waitForPanel(api, (s) => !!s.watches?.some((w) => w.label === 'file src/money.ts'), 10_000, 'the watch in the Watching section');
     assert.equal(listed.watches?.length, 1);

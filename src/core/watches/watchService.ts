@@ -154,6 +154,8 @@ export class WatchService {
           if (this.seen.has(trigger.key)) continue;
           this.remember(trigger.key);
           for (const watch of active) {
+            // What happened before a watch was made is not news to it (an event read late, under load).
+            if (watch.createdAt > e.at) continue;
             const matched = watch.patterns.filter((p) => this.matches(p, trigger));
             if (matched.length) await this.fire(watch, matched, trigger);
           }

@@ -85,6 +85,10 @@ describe('git calls on the query path', function () {
     let s: ContextSuggestion | undefined;
     for (const line of [1, 2, 3, 4]) s = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line, column: 1 } });
     assert.equal(runner.count(isDiff), 1, 'one diff for the save');
+    // The same save told again (the index tells it after its quiet time): still one.
+    engine.history.invalidate('src/calc.ts');
+    for (const line of [2, 3]) s = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line, column: 1 } });
+    assert.equal(runner.count(isDiff), 1, 'one diff for a save told twice');
     assert.equal(runner.count(isFileStatus('src/calc.ts')), 1);
     assert.ok(s?.items.some((i) => i.meta?.uncommitted && i.location.line === 1), 'the edit is shown');
 

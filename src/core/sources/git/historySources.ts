@@ -42,6 +42,8 @@ interface CachedHunks {
  */
 export class HistorySources {
   private readonly hunks = new Map<string, CachedHunks>();
+  /** Each file's stamp (mtime and size) when it was last said to have changed. */
+  private readonly toldStamps = new Map<string, string>();
   private fileIndex: FileIndex | undefined;
   /** The last rankings, by file: one suggestion asks twice (changes of partners, then co-change). */
   private readonly relatedCache = new Map<string, { at: number; value: RelatedFile[] }>();
@@ -84,12 +86,22 @@ export class HistorySources {
     this.lineHistory.invalidate(path);
     if (!path) {
       this.hunks.clear();
+      this.toldStamps.clear();
       this.fileIndex = undefined;
       this.relatedCache.clear();
       return;
     }
-    this.hunks.delete(path);
-    this.tree.fileChanged(path);
+    // One save is often told twice (the watcher at once, the index after its quiet time): the
+    // second telling of the same content must not ask git again.
+    const stat = this.stat(path);
+    const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : 'absent';
+    if (this.toldStamps.get(path) !== stamp) {
+      this.toldStamps.delete(path);
+      this.toldStamps.set(path, stamp);
+      if (this.toldStamps.size > 1000) this.toldStamps.delete(this.toldStamps.keys().next().value as string);
+      this.hunks.delete(path);
+      this.tree.fileChanged(path);
+    }
     if (languageOf(path)) void this.terms.fileChanged(path);
     // The file index knows names only: an edit keeps it, a file coming or going rebuilds it.
     // Its imports may have changed, and so the rankings of the files around it.
