@@ -49,3 +49,11 @@ export function wholeNumber(args: ParsedArgs, flag: string, min = 1): number | u
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UsageError(`--${flag} must be a whole number of at least ${min}`);
   return v;
 }
+
+/** The `--id ID | --all` choice of the commands that remove things; exactly one must be given. */
+export function idOrAll(args: ParsedArgs): { id: string } | { all: true } {
+  noPositionals(args);
+  const id = args.flags.id;
+  if ((id === undefined) === !args.flags.all) throw new UsageError(`${args.command} needs exactly one of --id ID or --all`);
+  return id === undefined ? { all: true } : { id: String(id) };
+}

@@ -3,7 +3,7 @@ import { UnknownSubscriptionError } from '../../core/api/contextService';
 import { describeSubscription, noSuchSubscription, noSubscriptions, removedAll, renderSubscriptions, subscriptionLimit } from '../../core/api/messages';
 import { SUBSCRIPTION_KINDS, toRelative, type SubscriptionKind } from '../../core/api/types';
 import { UsageError } from '../args';
-import { noPositionals, print, withService, type CliCommand } from './command';
+import { idOrAll, noPositionals, print, withService, type CliCommand } from './command';
 
 export const subscribe: CliCommand = {
   name: 'subscribe',
@@ -63,17 +63,15 @@ export const unsubscribe: CliCommand = {
     all: { type: 'boolean', description: 'remove every subscription' },
   },
   async run(args) {
-    noPositionals(args);
-    const id = args.flags.id;
-    if ((id === undefined) === !args.flags.all) throw new UsageError('unsubscribe needs exactly one of --id ID or --all');
+    const which = idOrAll(args);
     return withService(args, async (service) => {
-      if (args.flags.all) {
+      if ('all' in which) {
         const n = service.unsubscribeAll();
         print(args, { removed: n }, removedAll(n));
         return 0;
       }
       try {
-        const s = service.unsubscribe(String(id));
+        const s = service.unsubscribe(which.id);
         print(args, { removed: 1, subscription: s }, `removed ${s.id} ${describeSubscription(s)}`);
         return 0;
       } catch (err) {

@@ -5,7 +5,7 @@ import { userMessageOf } from '../../core/api/errors';
 import { describeWatch, noSuchWatch } from '../../core/api/messages';
 import type { Logger, WatchPattern } from '../../core/api/types';
 import { UsageError } from '../args';
-import { loggerOf, noPositionals, print, withService, type CliCommand } from './command';
+import { idOrAll, loggerOf, noPositionals, print, withService, type CliCommand } from './command';
 
 export const watch: CliCommand = {
   name: 'watch',
@@ -87,17 +87,15 @@ export const unwatch: CliCommand = {
     all: { type: 'boolean', description: 'stop every watch' },
   },
   async run(args) {
-    noPositionals(args);
-    const id = args.flags.id;
-    if ((id === undefined) === !args.flags.all) throw new UsageError('unwatch needs exactly one of --id ID or --all');
+    const which = idOrAll(args);
     return withService(args, async (service) => {
-      if (args.flags.all) {
+      if ('all' in which) {
         const n = service.unwatchAll();
         print(args, { removed: n }, n ? `stopped ${n} watch${n === 1 ? '' : 'es'}` : 'there were no active watches');
         return 0;
       }
-      const known = service.watches().find((w) => w.id === String(id));
-      if (!known) throw new Error(noSuchWatch(String(id), 'cli'));
+      const known = service.watches().find((w) => w.id === which.id);
+      if (!known) throw new Error(noSuchWatch(which.id, 'cli'));
       service.unwatch(known.id);
       print(args, { removed: 1, watch: known }, `stopped ${known.id} ${describeWatch(known)}`);
       return 0;

@@ -19,11 +19,8 @@ export interface LineRange {
   end: number;
 }
 
-/** A stored subscription, as listed and materialized. */
-export interface Subscription {
-  id: string;
-  scope: string;
-  kind: SubscriptionKind;
+/** What a subscription reads, parsed from its normalized target. */
+interface ParsedTarget {
   /** Normalized key: `src/a.ts`, `src/a.ts#L10-20`, `src/a.ts~/re/i`, `src/a.ts::name` or `::name`, or the memory query. */
   target: string;
   /** Root-relative file (file, lines, pattern; symbol when given with a path). */
@@ -37,6 +34,13 @@ export interface Subscription {
   symbol?: string;
   /** Search text (memory). */
   query?: string;
+}
+
+/** A stored subscription, as listed and materialized. */
+export interface Subscription extends ParsedTarget {
+  id: string;
+  scope: string;
+  kind: SubscriptionKind;
   createdAt: number;
   renewedAt: number;
   expiresAt: number;
@@ -106,16 +110,6 @@ interface Row {
   created_at: number;
   renewed_at: number;
   last_hash: string | null;
-}
-
-interface ParsedTarget {
-  target: string;
-  path?: string;
-  lines?: LineRange;
-  pattern?: string;
-  flags?: string;
-  symbol?: string;
-  query?: string;
 }
 
 /** Keeps what the user subscribed to in the durable store, shared with other processes on the same workspace. */
