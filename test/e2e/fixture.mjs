@@ -144,7 +144,7 @@ export class Workbench {
    * bridge's header). Waits for the bridge to have started (it writes its port when it has).
    */
   async bridge(route, body = {}, { timeoutMs = 60_000 } = {}) {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + timeoutMs;
     while (!fs.existsSync(this.bridgeFile)) {
       if (Date.now() > deadline) throw new Error('the e2e bridge extension never started (no bridge.json)');
       await sleep(100);

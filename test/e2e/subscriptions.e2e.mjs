@@ -102,13 +102,18 @@ void test('a subscription survives a restart of the extension host', async () =>
   await wb.quickOpen('src/money.ts');
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
   await wb.waitForNotification('Subscribed to src/money.ts');
-  // Developer: Reload Window restarts the workbench and the extension host.
+  // Developer: Reload Window restarts the workbench and the extension host. The test bridge writes
+  // its address again when the new extension host has started: forget the old one first.
+  fs.rmSync(wb.bridgeFile, { force: true });
   const reloaded = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === wb.page.mainFrame(), timeout: 30_000 });
   await wb.runCommand('Developer: Reload Window').catch(() => {
     // The palette may vanish with the page before its input is seen hidden.
   });
   await reloaded;
   await wb.waitReady();
+  // The new extension host is up and Proactive Context active (the bridge activates it): only then
+  // does the palette know its commands, however long a busy machine takes to get there.
+  await wb.bridge('api', { method: 'panelState' }, { timeoutMs: 120_000 });
   const rows = await listedInPalette();
   assert.ok(rows.some((r) => r.startsWith('src/money.ts')), `after the restart List Subscriptions does not show src/money.ts: ${JSON.stringify(rows)}`);
   assert.ok(cliSubscriptions().some((s) => s.path === 'src/money.ts'));
