@@ -79,6 +79,7 @@ export class CoChangeModel implements CoChangeSource {
   private loaded = false;
   private mining: Promise<MineResult> | undefined;
   private stopMining: AbortController | undefined;
+  private followUp: Promise<MineResult> | undefined;
   /** Bumped by reset(): a mining pass started before it must not save what it found. */
   private generation = 0;
 
@@ -177,23 +178,32 @@ export class CoChangeModel implements CoChangeSource {
     removeSnapshot(this.options.store.stateDir, this.logger);
   }
 
-  /** Brings the model up to HEAD: nothing, the new commits only, or everything when history was rewritten. */
   /**
+   * Brings the model up to HEAD: nothing, the new commits only, or everything when history was
+   * rewritten. A call made while a pass is under way gets the pass after it, since HEAD may have
+   * moved after that pass read it; every call made meanwhile shares that one follow-up pass.
    * `onProgress` hears each commit read, with the total once git has counted them (0 before).
    */
   update(signal?: AbortSignal, onProgress?: Progress): Promise<MineResult> {
-    if (!this.mining) {
-      const stop = new AbortController();
-      const pass = this.doUpdate(signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, this.generation, onProgress).finally(() => {
-        if (this.mining === pass) {
-          this.mining = undefined;
-          this.stopMining = undefined;
-        }
-      });
-      this.mining = pass;
-      this.stopMining = stop;
+    if (this.mining) {
+      this.followUp ??= this.mining
+        .catch(() => undefined)
+        .then(() => {
+          this.followUp = undefined;
+          return this.update(signal, onProgress);
+        });
+      return this.followUp;
     }
-    return this.mining;
+    const stop = new AbortController();
+    const pass = this.doUpdate(signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, this.generation, onProgress).finally(() => {
+      if (this.mining === pass) {
+        this.mining = undefined;
+        this.stopMining = undefined;
+      }
+    });
+    this.mining = pass;
+    this.stopMining = stop;
+    return pass;
   }
 
   private get maxChangeSet(): number {

@@ -16,6 +16,8 @@ export class WorkingTreeStatus {
   /** Files changed since the snapshot, each with the number of the change that reported it last. */
   private readonly touched = new Map<string, number>();
   private changes = 0;
+  /** Bumped when HEAD moves: a status under way then was taken against the old HEAD. */
+  private generation = 0;
 
   constructor(
     private readonly git: GitService,
@@ -29,8 +31,9 @@ export class WorkingTreeStatus {
   async refresh(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<void> {
     const takenAt = this.wallClock();
     const seen = this.changes;
+    const generation = this.generation;
     const changed = await this.git.changedPaths(options);
-    if (!changed) return;
+    if (!changed || generation !== this.generation) return;
     this.snapshot = { takenAt, changed };
     // Changes reported while git was looking may not be in what it saw.
     for (const [path, n] of this.touched) if (n <= seen) this.touched.delete(path);
@@ -43,6 +46,7 @@ export class WorkingTreeStatus {
 
   /** HEAD moved: which files differ from it is unknown until the next refresh. */
   forget(): void {
+    this.generation++;
     this.snapshot = undefined;
     this.touched.clear();
   }

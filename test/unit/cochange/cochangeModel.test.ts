@@ -90,6 +90,23 @@ describe('CoChangeModel', () => {
     ]);
   });
 
+  it('an update asked for while a pass is under way sees the commits made after that pass read HEAD', async () => {
+    const model = new CoChangeModel({ root: repo.dir, store });
+    let during: Promise<unknown> | undefined;
+    // The first commit read means the pass has read HEAD already: commit again and ask again right then.
+    const first = model.update(undefined, () => {
+      if (during) return;
+      repo.change('c5', ['a.ts', 'd.ts']);
+      during = model.update();
+    });
+    const firstResult = await first;
+    assert.ok(during, 'the pass reported reading commits');
+    await during;
+    assert.notEqual(firstResult.head, repo.head(), 'the first pass read HEAD before the new commit');
+    assert.equal(model.lastMined, repo.head(), 'the update asked for later mined the new commit');
+    assert.equal(model.support('a.ts', 'd.ts'), 1);
+  });
+
   it('mines only the new commits when HEAD moves forward', async () => {
     const model = new CoChangeModel({ root: repo.dir, store });
     await model.update();
