@@ -15,7 +15,7 @@ import { DecisionSource } from './sources/decisions/decisionSource';
 import { DocsSource } from './sources/docs/docsSource';
 import { HistorySources } from './sources/git/historySources';
 import { TestReportSource } from './sources/reports/testReportSource';
-import { all } from './store/sqlite';
+import { firstColumn } from './store/sqlite';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
 import { SubscriptionRegistry } from './subscriptions/registry';
@@ -108,7 +108,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   const git = new GitService(root, { logger, run: gitRunner });
   const cochange = new CoChangeModel({ root, store, logger, git, lineCountDays: () => snapshot.recentChangeDays, now: clock });
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
-  const history = new HistorySources(root, git, cochange, graph, () => safe(() => all<{ path: string }>(store.index, 'SELECT path FROM files').map((r) => r.path), []), clock);
+  const history = new HistorySources(root, git, cochange, graph, () => safe(() => firstColumn(store.index, 'SELECT path FROM files'), []), clock);
   const symbolAt = (file: string, line: number) => {
     const s = safe(() => index.symbolAt(file, line), undefined);
     return s ? { name: s.name, startLine: s.startLine, endLine: s.endLine } : undefined;

@@ -9,7 +9,7 @@ import { decisionAnchors, type DecisionAnchor } from '../sources/decisions/decis
 import { scanInline } from '../sources/decisions/inlineRefs';
 import { locateFailures, type LocatedFailure } from '../sources/reports/failureSites';
 import type { FailedTest } from '../sources/reports/testReportSource';
-import { all } from '../store/sqlite';
+import { all, firstColumn } from '../store/sqlite';
 import type { ContextSuggestion, SuggestionItem } from '../types';
 import type { DecisionSearch, LineCommit, SymbolSpan } from './types';
 
@@ -68,7 +68,7 @@ export class FailureLocator {
 
   private indexedFiles(): string[] {
     try {
-      return all<{ path: string }>(this.parts.store.index, 'SELECT path FROM files').map((r) => r.path);
+      return firstColumn(this.parts.store.index, 'SELECT path FROM files');
     } catch {
       return [];
     }

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource, PairStat } from './cochangeCounts';
 import type { TermSimilarity } from './termIndex';
-import { dirDistance, FileIndex } from './testPairing';
+import { dirDistance, FileIndex, isTestName, packageOf } from './testPairing';
 
 /** The import graph as the code index provides it; paths relative to the root. */
 export interface ImportGraph {
@@ -141,16 +141,16 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
 
 interface Candidate {
   path: string;
-  /** Per-signal strengths, each 0..1, combined with a noisy-or. */
-  parts: number[];
-  reasons: [number, string][];
+  /** The product of (1 − strength) over the signals that found it: their noisy-or is 1 − miss. */
+  miss: number;
   support?: number;
-  x: Float64Array;
+  /** Where its feature values (by FEATURE_NAMES) start in the call's feature matrix. */
+  at: number;
 }
 
 export interface ScoredCandidate {
   path: string;
-  x: Float64Array;
+  x: readonly number[];
   heuristic: number;
 }
 
@@ -174,40 +174,61 @@ const MAX_LEXICAL_CANDIDATES = 30;
  * implementation by naming convention, partners of partners, and a weak prior for active siblings.
  */
 export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10, w: RankingWeights = DEFAULT_WEIGHTS): RelatedFile[] {
-  const cands = gather(path, ctx, w);
-  const out: RelatedFile[] = [];
-  for (const c of cands) {
-    // A model fitted for another feature list would score garbage: the heuristic stands in.
-    const score = w.model && w.model.length === FEATURE_NAMES.length + 1 ? logistic(w.model, w.trees, c.x) : c.x[F.heuristic];
-    c.reasons.sort((a, b) => b[0] - a[0]);
-    out.push({ path: c.path, score: Math.round(score * 1e4) / 1e4, reasons: c.reasons.map((r) => r[1]), support: c.support });
-  }
-  out.sort((a, b) => b.score - a.score || (b.support ?? 0) - (a.support ?? 0) || (a.path < b.path ? -1 : 1));
-  return out.slice(0, limit);
+  // A model fitted for another feature list would score garbage: the heuristic stands in.
+  const fitted = w.model && w.model.length === FEATURE_NAMES.length + 1;
+  const scored = gather(path, ctx, w).map((c) => ({ c, score: Math.round((fitted ? logistic(w.model!, w.trees, c.at) : matrix[c.at + F.heuristic]) * 1e4) / 1e4 }));
+  scored.sort((a, b) => b.score - a.score || (b.c.support ?? 0) - (a.c.support ?? 0) || (a.c.path < b.c.path ? -1 : 1));
+  const top = scored.slice(0, limit);
+  // Reasons are gathered and put in order for the files shown only.
+  const reasons = new Map<number, [number, string][]>(top.map(({ c }) => [c.at, []]));
+  for (let i = 0; i < reasonAt.length; i++) reasons.get(reasonAt[i])?.push([reasonWeight[i], reasonText[i]]);
+  return top.map(({ c, score }) => ({ path: c.path, score, reasons: reasons.get(c.at)!.sort((a, b) => b[0] - a[0]).map((r) => r[1]), support: c.support }));
 }
 
 /** Every candidate with its features; for fitting the logistic model (bench/synthetic/train-ranker.mjs). @public */
 export function candidateFeatures(path: string, ctx: RelatedFilesContext, w: RankingWeights = DEFAULT_WEIGHTS): ScoredCandidate[] {
-  return gather(path, ctx, w).map((c) => ({ path: c.path, x: c.x, heuristic: c.x[F.heuristic] }));
+  return gather(path, ctx, w).map((c) => ({ path: c.path, x: Array.from(matrix.subarray(c.at, c.at + FEATURE_NAMES.length)), heuristic: matrix[c.at + F.heuristic] }));
 }
 
-function logistic(model: readonly number[], trees: RankingWeights['trees'], x: Float64Array): number {
+function logistic(model: readonly number[], trees: RankingWeights['trees'], at: number): number {
   let z = model[0];
-  for (let i = 0; i < x.length; i++) z += model[i + 1] * x[i];
-  if (trees) for (const t of trees) z += treeValue(t, x);
+  for (let i = 0; i < FEATURE_NAMES.length; i++) z += model[i + 1] * matrix[at + i];
+  if (trees) for (const t of trees) z += treeValue(t, at);
   return 1 / (1 + Math.exp(-z));
 }
 
-function treeValue(nodes: readonly (readonly number[])[], x: Float64Array): number {
+function treeValue(nodes: readonly (readonly number[])[], at: number): number {
   let i = 0;
   // Depth-bounded: a malformed tree ends at its first bad link instead of looping.
   for (let step = 0; step < 64; step++) {
     const n = nodes[i];
     if (!n) return 0;
     if (n[0] < 0) return n[1];
-    i = x[n[0]] <= n[1] ? n[2] : n[3];
+    i = matrix[at + n[0]] <= n[1] ? n[2] : n[3];
   }
   return 0;
+}
+
+/**
+ * The feature matrix of the call under way, one row per candidate, and its reasons (whose candidate,
+ * how strong, what to say): reused from call to call instead of arrays per candidate.
+ */
+let matrix = new Float64Array(FEATURE_NAMES.length * 256);
+const reasonAt: number[] = [];
+const reasonWeight: number[] = [];
+const reasonText: string[] = [];
+
+/** Where the zeroed row of candidate number `index` starts, growing the matrix when it is full. */
+function featureRow(index: number): number {
+  const width = FEATURE_NAMES.length;
+  const at = index * width;
+  if (at + width > matrix.length) {
+    const grown = new Float64Array(matrix.length * 2);
+    grown.set(matrix.subarray(0, at));
+    matrix = grown;
+  }
+  matrix.fill(0, at, at + width);
+  return at;
 }
 
 function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Candidate[] {
@@ -215,10 +236,18 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   const get = (p: string): Candidate => {
     let c = cands.get(p);
     if (!c) {
-      c = { path: p, parts: [], reasons: [], x: new Float64Array(FEATURE_NAMES.length) };
+      c = { path: p, miss: 1, at: featureRow(cands.size) };
       cands.set(p, c);
     }
     return c;
+  };
+  reasonAt.length = 0;
+  reasonWeight.length = 0;
+  reasonText.length = 0;
+  const because = (c: Candidate, weight: number, text: string) => {
+    reasonAt.push(c.at);
+    reasonWeight.push(weight);
+    reasonText.push(text);
   };
   const exists = (p: string) => !ctx.files || ctx.files.has(p);
   const decay = (time: number, halfLife: number, share: number) => 1 - share + share * Math.pow(0.5, Math.max(0, ctx.now - time) / DAY / halfLife);
@@ -246,18 +275,18 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       s *= 1 - w.activityShare + w.activityShare * (1 - Math.pow(0.5, nt / w.activityCommits));
       s = Math.min(1, s * proximity(other) * w.cochange);
       const c = get(other);
-      c.parts.push(s);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
       c.support = pair.count;
-      c.x[F.confidence] = conf;
-      c.x[F.logSupport] = Math.log1p(pair.count);
-      c.x[F.pairRecency] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 30);
-      c.x[F.pairRecencyWeek] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 7);
-      c.x[F.pairRecencyDay] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY);
+      matrix[c.at + F.confidence] = conf;
+      matrix[c.at + F.logSupport] = Math.log1p(pair.count);
+      matrix[c.at + F.pairRecency] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 30);
+      matrix[c.at + F.pairRecencyWeek] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY / 7);
+      matrix[c.at + F.pairRecencyDay] = Math.pow(0.5, Math.max(0, ctx.now - pair.lastTime) / DAY);
       // Changed in the same commit as the last change to this file.
-      c.x[F.lastWithQuery] = pair.lastTime >= lastOfQuery ? 1 : 0;
-      c.x[F.backConfidence] = pair.count / (nt + w.shrinkage);
-      c.x[F.coChanged] = 1;
-      c.reasons.push([DIRECT + s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`]);
+      matrix[c.at + F.lastWithQuery] = pair.lastTime >= lastOfQuery ? 1 : 0;
+      matrix[c.at + F.backConfidence] = pair.count / (nt + w.shrinkage);
+      matrix[c.at + F.coChanged] = 1;
+      because(c, DIRECT + s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`);
     });
   }
 
@@ -278,9 +307,9 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const s = Math.min(1, w.twoHop * v);
       if (s < 0.01 && !cands.has(other)) continue;
       const c = get(other);
-      c.x[F.twoHop] = v;
-      c.parts.push(s);
-      c.reasons.push([s, 'changes with files that change with this one']);
+      matrix[c.at + F.twoHop] = v;
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      because(c, s, 'changes with files that change with this one');
     }
   }
 
@@ -289,17 +318,17 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       if (other === path || !exists(other)) continue;
       const s = w.imports * (w.importFloor + (1 - w.importFloor) * activity(other));
       const c = get(other);
-      c.parts.push(s);
-      c.x[F.imports] = 1;
-      c.reasons.push([DIRECT + s, 'imported by this file']);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      matrix[c.at + F.imports] = 1;
+      because(c, DIRECT + s, 'imported by this file');
     }
     for (const other of unique(ctx.imports.importersOf(path))) {
       if (other === path || !exists(other)) continue;
       const s = w.importedBy * (w.importFloor + (1 - w.importFloor) * activity(other));
       const c = get(other);
-      c.parts.push(s);
-      c.x[F.importedBy] = 1;
-      c.reasons.push([DIRECT + s, 'imports this file']);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      matrix[c.at + F.importedBy] = 1;
+      because(c, DIRECT + s, 'imports this file');
     }
   }
 
@@ -308,25 +337,25 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     pairs.forEach((other, i) => {
       const s = w.testPair / (i + 1);
       const c = get(other);
-      c.parts.push(s);
-      c.x[F.testPair] = 1 / (i + 1);
-      c.reasons.push([DIRECT + s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention']);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      matrix[c.at + F.testPair] = 1 / (i + 1);
+      because(c, DIRECT + s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention');
     });
     for (const other of ctx.files.distantTestPartners(path)) {
       const s = w.testPair / 2;
       const c = get(other);
-      c.parts.push(s);
-      c.x[F.distantTestPair] = 1;
-      c.reasons.push([s, isTestName(other) ? 'a test with its name' : 'the implementation its name points to']);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      matrix[c.at + F.distantTestPair] = 1;
+      because(c, s, isTestName(other) ? 'a test with its name' : 'the implementation its name points to');
     }
     for (const [other, sim] of ctx.files.similarNames(path, MAX_SIMILAR_NAMES)) {
       const c = get(other);
-      c.x[F.nameSimilarity] = sim;
+      matrix[c.at + F.nameSimilarity] = sim;
       // A test found by its name already says so.
-      if (c.x[F.testPair] || c.x[F.distantTestPair]) continue;
+      if (matrix[c.at + F.testPair] || matrix[c.at + F.distantTestPair]) continue;
       const s = 0.05 * sim;
-      c.parts.push(s);
-      c.reasons.push([s, 'a similar name']);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      because(c, s, 'a similar name');
     }
     const dir = posix.dirname(path);
     const siblings = ctx.files.inDirectory(dir);
@@ -336,8 +365,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
         const s = w.sibling * activity(other);
         if (s <= 0) continue;
         const c = get(other);
-        c.parts.push(s);
-        c.reasons.push([s, 'in the same folder']);
+        c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+        because(c, s, 'in the same folder');
       }
     }
     // The folder above (a test next to its `entity/` or `fixtures/` folder).
@@ -349,8 +378,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
           const s = w.parentFolder * activity(other);
           if (s <= 0) continue;
           const c = get(other);
-          c.parts.push(s);
-          c.reasons.push([s, 'in the folder above']);
+          c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+          because(c, s, 'in the folder above');
         }
       }
     }
@@ -369,11 +398,11 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     const ranked = [...shared].filter(([other]) => exists(other)).sort((a, b) => Number(cands.has(b[0])) - Number(cands.has(a[0])) || b[1] - a[1]);
     for (const [other, k] of ranked.slice(0, Math.max(MAX_BROAD_CANDIDATES, ranked.filter(([o]) => cands.has(o)).length))) {
       const c = get(other);
-      c.x[F.broadShared] = Math.log1p(k);
-      c.x[F.broadShare] = k / sets.length;
+      matrix[c.at + F.broadShared] = Math.log1p(k);
+      matrix[c.at + F.broadShare] = k / sets.length;
       const s = 0.05 * (k / sets.length);
-      c.parts.push(s);
-      c.reasons.push([s, `changed with it in ${k} large ${k === 1 ? 'change' : 'changes'}`]);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      because(c, s, `changed with it in ${k} large ${k === 1 ? 'change' : 'changes'}`);
     }
   }
 
@@ -389,10 +418,10 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       for (const [other, v] of co) {
         if (!exists(other)) continue;
         const c = get(other);
-        c.x[F.coImported] = v;
+        matrix[c.at + F.coImported] = v;
         const s = 0.1 * v;
-        c.parts.push(s);
-        c.reasons.push([s, 'imported alongside this file']);
+        c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+        because(c, s, 'imported alongside this file');
       }
     }
   }
@@ -403,47 +432,45 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const known = cands.get(sim.path);
       if (!known && i >= MAX_LEXICAL_CANDIDATES) return;
       const c = known ?? get(sim.path);
-      c.x[F.lexical] = sim.score;
-      c.x[F.lexicalReciprocalRank] = 1 / (i + 1);
+      matrix[c.at + F.lexical] = sim.score;
+      matrix[c.at + F.lexicalReciprocalRank] = 1 / (i + 1);
       const s = 0.1 * sim.score;
-      c.parts.push(s);
-      c.reasons.push([s, `mentions ${sim.term} too`]);
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      because(c, s, `mentions ${sim.term} too`);
     });
   }
   const list = [...cands.values()];
   const folderAbove = posix.dirname(posix.dirname(path));
   // ROSE order among co-changed candidates: confidence, then support.
-  const co = list.filter((c) => c.x[F.coChanged] > 0).sort((a, b) => b.x[F.confidence] - a.x[F.confidence] || (b.support ?? 0) - (a.support ?? 0));
-  co.forEach((c, i) => (c.x[F.roseReciprocalRank] = 1 / (i + 1)));
-  const hops = list.filter((c) => c.x[F.twoHop] > 0).sort((a, b) => b.x[F.twoHop] - a.x[F.twoHop]);
-  hops.forEach((c, i) => (c.x[F.twoHopReciprocalRank] = 1 / (i + 1)));
+  const co = list.filter((c) => matrix[c.at + F.coChanged] > 0).sort((a, b) => matrix[b.at + F.confidence] - matrix[a.at + F.confidence] || (b.support ?? 0) - (a.support ?? 0));
+  co.forEach((c, i) => (matrix[c.at + F.roseReciprocalRank] = 1 / (i + 1)));
+  const hops = list.filter((c) => matrix[c.at + F.twoHop] > 0).sort((a, b) => matrix[b.at + F.twoHop] - matrix[a.at + F.twoHop]);
+  hops.forEach((c, i) => (matrix[c.at + F.twoHopReciprocalRank] = 1 / (i + 1)));
   for (const c of list) {
-    let miss = 1;
-    for (const p of c.parts) miss *= 1 - Math.min(0.999, Math.max(0, p));
     const d = dirDistance(path, c.path);
-    c.x[F.heuristic] = 1 - miss;
-    c.x[F.activity] = activity(c.path);
-    c.x[F.sameFolder] = d === 0 ? 1 : 0;
-    c.x[F.nearFolder] = d === 1 || d === 2 ? 1 : 0;
-    c.x[F.folderAbove] = posix.dirname(c.path) === folderAbove ? 1 : 0;
-    c.x[F.logCommits] = Math.log1p(ctx.cochange.commitsOf(c.path));
+    matrix[c.at + F.heuristic] = 1 - c.miss;
+    matrix[c.at + F.activity] = activity(c.path);
+    matrix[c.at + F.sameFolder] = d === 0 ? 1 : 0;
+    matrix[c.at + F.nearFolder] = d === 1 || d === 2 ? 1 : 0;
+    matrix[c.at + F.folderAbove] = posix.dirname(c.path) === folderAbove ? 1 : 0;
+    matrix[c.at + F.logCommits] = Math.log1p(ctx.cochange.commitsOf(c.path));
     const last = ctx.cochange.lastTimeOf(c.path);
-    c.x[F.targetRecencyWeek] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY / 7) : 0;
-    c.x[F.targetRecencyDay] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY) : 0;
-    c.x[F.samePackage] = packageOf(c.path) === pkg ? 1 : 0;
+    matrix[c.at + F.targetRecencyWeek] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY / 7) : 0;
+    matrix[c.at + F.targetRecencyDay] = last ? Math.pow(0.5, Math.max(0, ctx.now - last) / DAY) : 0;
+    matrix[c.at + F.samePackage] = packageOf(c.path) === pkg ? 1 : 0;
   }
   if (ctx.imports) {
     // Files that import what this file imports work on the same thing (cosine over import sets).
     const mine = new Set(ctx.imports.importsOf(path));
     if (mine.size) {
       // Only the strongest candidates: each one costs an import lookup.
-      const top = [...list].sort((x, y) => y.x[F.heuristic] - x.x[F.heuristic]).slice(0, MAX_SHARED_IMPORT_CANDIDATES);
+      const top = [...list].sort((x, y) => matrix[y.at + F.heuristic] - matrix[x.at + F.heuristic]).slice(0, MAX_SHARED_IMPORT_CANDIDATES);
       for (const c of top) {
         const theirs = unique(ctx.imports.importsOf(c.path));
         if (!theirs.length) continue;
         let shared = 0;
         for (const t of theirs) if (mine.has(t) && t !== c.path) shared++;
-        if (shared) c.x[F.sharedImports] = shared / Math.sqrt(mine.size * theirs.length);
+        if (shared) matrix[c.at + F.sharedImports] = shared / Math.sqrt(mine.size * theirs.length);
       }
     }
   }
@@ -455,18 +482,6 @@ function ageText(days: number): string {
   if (days < 60) return `, last ${Math.round(days)} days ago`;
   if (days < 730) return `, last ${Math.round(days / 30)} months ago`;
   return `, last ${Math.round(days / 365)} years ago`;
-}
-
-function isTestName(p: string): boolean {
-  return /[._-](test|spec)\.|__tests__|^test_|_test\.|Test\.[a-z]+$/.test(p);
-}
-
-/** The first two folders: `packages/runner`, `src/driver` (the first one alone for `src/x.ts`). */
-function packageOf(p: string): string {
-  const first = p.indexOf('/');
-  if (first < 0) return '';
-  const second = p.indexOf('/', first + 1);
-  return p.slice(0, second < 0 ? first : second);
 }
 
 /** Every partner of `path`, in the order partners() gives them, without building the pairs when the source can avoid it. */

@@ -178,3 +178,16 @@ function push(m: Map<string, string[]>, k: string, v: string): void {
   if (a) a.push(v);
   else m.set(k, [v]);
 }
+
+/** A loose test-name check (any part of the path), for wording a reason. */
+export function isTestName(p: string): boolean {
+  return /[._-](test|spec)\.|__tests__|^test_|_test\.|Test\.[a-z]+$/.test(p);
+}
+
+/** The first two folders: `packages/runner`, `src/driver` (the first one alone for `src/x.ts`). */
+export function packageOf(p: string): string {
+  const first = p.indexOf('/');
+  if (first < 0) return '';
+  const second = p.indexOf('/', first + 1);
+  return p.slice(0, second < 0 ? first : second);
+}

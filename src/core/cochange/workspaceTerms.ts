@@ -13,7 +13,6 @@ const BATCH = 64;
  */
 export class WorkspaceTerms {
   private readonly index = new TermIndex();
-  private readonly stamps = new Map<string, string>();
   private filled = false;
   private running: Promise<void> | undefined;
 
@@ -40,11 +39,7 @@ export class WorkspaceTerms {
 
   private async apply(paths: readonly string[], signal?: AbortSignal): Promise<void> {
     const wanted = new Set(paths);
-    for (const p of this.stamps.keys()) {
-      if (wanted.has(p)) continue;
-      this.index.delete(p);
-      this.stamps.delete(p);
-    }
+    for (const p of this.index.allPaths()) if (!wanted.has(p)) this.index.delete(p);
     for (let i = 0; i < paths.length; i += BATCH) {
       if (signal?.aborted) return;
       await Promise.all(paths.slice(i, i + BATCH).map((p) => this.readOne(p)));
@@ -54,24 +49,20 @@ export class WorkspaceTerms {
 
   private async readOne(path: string): Promise<void> {
     const full = join(this.root, path);
-    let stamp: string;
     try {
       const s = await stat(full);
       if (!s.isFile()) throw new Error('not a file');
-      stamp = `${s.mtimeMs}:${s.size}`;
-      if (this.stamps.get(path) === stamp) return;
+      const stamp = { mtimeMs: s.mtimeMs, size: s.size };
+      if (this.index.sameStamp(path, stamp.mtimeMs, stamp.size)) return;
       if (s.size > MAX_FILE_BYTES) {
-        this.index.set(path, []);
-        this.stamps.set(path, stamp);
+        this.index.set(path, [], stamp);
         return;
       }
       const text = await readFile(full, 'utf8');
-      this.index.set(path, extractTerms(text));
-      this.stamps.set(path, stamp);
+      this.index.set(path, extractTerms(text), stamp);
     } catch {
       // Gone or unreadable: it shares nothing.
       this.index.delete(path);
-      this.stamps.delete(path);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { all, type Database } from '../store/sqlite';
+import { each, type Database } from '../store/sqlite';
 import type { ImportName } from './facts';
 import { IntColumn } from './intColumn';
 import type { ResolvedImport } from './resolve';
@@ -31,19 +31,19 @@ export class ImportGraph {
     const graph = new ImportGraph();
     // Equal name lists share one parsed copy (a large repository repeats a few thousand of them).
     const lists = new Map<string, ImportName[]>();
-    for (const r of all<{ path: string; resolved: string | null; names: string }>(db, 'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file')) {
+    each<{ path: string; resolved: string | null; names: string }>(db, 'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file', [], (r) => {
       let names = lists.get(r.names);
       if (!names) {
         try {
           names = JSON.parse(r.names) as ImportName[];
         } catch {
           // An unreadable row resolves nothing.
-          continue;
+          return;
         }
         lists.set(r.names, names);
       }
       graph.add(r.path, r.resolved, names);
-    }
+    });
     return graph;
   }
 

@@ -1,6 +1,6 @@
 import { toRelative } from '../paths';
 import type { Store } from '../store/store';
-import { all, one, type Database } from '../store/sqlite';
+import { firstColumn, one, type Database } from '../store/sqlite';
 import { ImportGraph } from './importGraph';
 import { FileSet, ImportResolver } from './resolve';
 
@@ -57,7 +57,7 @@ export class IndexState {
   resolver(): ImportResolver {
     void this.db;
     if (!this.importResolver) {
-      this.fileSet = new FileSet(all<{ path: string }>(this.db, 'SELECT path FROM files').map((r) => r.path));
+      this.fileSet = new FileSet(firstColumn(this.db, 'SELECT path FROM files'));
       this.importResolver = new ImportResolver(this.root, this.fileSet);
       const manifests = one<{ value: string }>(this.db, 'SELECT value FROM meta WHERE key = ?', [MANIFESTS_KEY]);
       try {

@@ -22,15 +22,33 @@ export type Row = Record<string, SqlValue>;
 
 /** Runs a query with bound parameters and returns all rows as objects. */
 export function all<T = Row>(db: Database, sql: string, params: SqlValue[] = []): T[] {
+  const rows: T[] = [];
+  each<T>(db, sql, params, (r) => rows.push(r));
+  return rows;
+}
+
+/** Calls `fn` with each row as it is read, so that a large result is never held whole. */
+export function each<T = Row>(db: Database, sql: string, params: SqlValue[], fn: (row: T) => void): void {
   const stmt = db.prepare(sql);
   try {
     stmt.bind(params);
-    const rows: T[] = [];
-    while (stmt.step()) rows.push(stmt.getAsObject() as T);
-    return rows;
+    while (stmt.step()) fn(stmt.getAsObject() as T);
   } finally {
     stmt.free();
   }
+}
+
+/** The first column of every row, without an object per row. */
+export function firstColumn<T extends SqlValue = string>(db: Database, sql: string, params: SqlValue[] = []): T[] {
+  const out: T[] = [];
+  const stmt = db.prepare(sql);
+  try {
+    stmt.bind(params);
+    while (stmt.step()) out.push(stmt.get()[0] as T);
+  } finally {
+    stmt.free();
+  }
+  return out;
 }
 
 export function one<T = Row>(db: Database, sql: string, params: SqlValue[] = []): T | undefined {

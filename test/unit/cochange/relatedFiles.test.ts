@@ -1,12 +1,26 @@
 import assert from 'node:assert/strict';
 import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
-import { DEFAULT_WEIGHTS, FEATURE_NAMES, relatedFiles, type ImportGraph } from '../../../src/core/cochange/relatedFiles';
+import { candidateFeatures, DEFAULT_WEIGHTS, FEATURE_NAMES, relatedFiles, type ImportGraph } from '../../../src/core/cochange/relatedFiles';
 import { FileIndex, isTestFile, testStem } from '../../../src/core/cochange/testPairing';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 1);
 
 describe('relatedFiles', () => {
+  it('keeps the features of each candidate apart past a few hundred candidates', () => {
+    const counts = new CoChangeCounts();
+    // 400 partners, each changed with the query a different number of times (1..4).
+    for (let i = 0; i < 400; i++) for (let k = 0; k <= i % 4; k++) counts.add(['src/hub.ts', `src/p${i}.ts`], NOW - (i + 1) * 60_000 - k);
+    const ctx = { cochange: counts, now: NOW };
+    const cands = candidateFeatures('src/hub.ts', ctx);
+    assert.equal(cands.length, 400);
+    const support = FEATURE_NAMES.indexOf('logSupport');
+    for (const c of cands) assert.equal(c.x[support], Math.log1p(1 + (Number(/p(\d+)/.exec(c.path)![1]) % 4)), c.path);
+    // The ranking reads the same rows: the best are the partners changed four times.
+    const top = relatedFiles('src/hub.ts', ctx, 5);
+    assert.ok(top.every((r) => r.support === 4), JSON.stringify(top.map((r) => [r.path, r.support])));
+  });
+
   it('pairs tests and implementations across the usual conventions', () => {
     for (const [impl, test] of [
       ['src/foo.ts', 'src/foo.test.ts'],
