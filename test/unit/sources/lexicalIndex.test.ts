@@ -19,6 +19,17 @@ describe('LexicalIndex', () => {
     assert.ok(top[0].titleWeight > 0);
     assert.deepEqual(index.search(new Map([['absent', 1]])), []);
   });
+
+  it('answers a search the same whatever was searched before, capped terms included', () => {
+    const docs = [doc('a', 'page', 'click page frame'), doc('b', 'frame', 'page route'), doc('c', 'route', 'click click frame'), doc('d', 'other', 'page')];
+    const index = new LexicalIndex(docs);
+    const capped = { has: (t: string) => t === 'frame' || t === 'route', cap: 0.1 };
+    const first = index.search(new Map([['page', 1], ['frame', 1], ['route', 1]]), undefined, 10, capped);
+    assert.ok(first.length === 4 && first.every((h) => h.score > 0));
+    index.search(new Map([['click', 1], ['frame', 1]]), undefined, 1);
+    index.search(new Map([['route', 1]]), undefined, 10, capped);
+    assert.deepEqual(index.search(new Map([['page', 1], ['frame', 1], ['route', 1]]), undefined, 10, capped), first);
+  });
 });
 
 describe('endsWithPath', () => {

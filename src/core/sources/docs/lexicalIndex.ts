@@ -39,6 +39,10 @@ export class LexicalIndex<K> {
   private readonly titleTerms: string[][] = [];
 
   private readonly idfScale: number;
+  /** Per document during a search: its score, what capped terms added, whether it was met. */
+  private score = new Float64Array(0);
+  private capped = new Float64Array(0);
+  private met = new Uint8Array(0);
 
   /**
    * @param docs each document's fields; the field named `title` also feeds title coverage.
@@ -95,28 +99,43 @@ export class LexicalIndex<K> {
    * `cappedTerms` together add at most their cap to a document's score.
    */
   search(query: ReadonlyMap<string, number>, termFactor: (term: string) => number = () => 1, limit = 20, cappedTerms?: { has(term: string): boolean; cap: number }): LexicalHit<K>[] {
-    const scores = new Map<number, { score: number; capped: number; parts: [string, number][] }>();
+    // Scores in arrays by document, reset after each search: a common word matches thousands of
+    // sections, and an object per match would be garbage by the megabyte.
+    if (this.score.length !== this.keys.length) {
+      this.score = new Float64Array(this.keys.length);
+      this.capped = new Float64Array(this.keys.length);
+      this.met = new Uint8Array(this.keys.length);
+    }
+    const { score, capped, met } = this;
+    const terms: [string, number, Posting[], boolean][] = [];
+    const touched: number[] = [];
     for (const [term, qw] of query) {
       const list = this.postings.get(term);
       if (!list || qw <= 0) continue;
       const w = qw * this.idf(term) * termFactor(term);
       if (w <= 0) continue;
       const isCapped = cappedTerms?.has(term) ?? false;
+      terms.push([term, w, list, isCapped]);
       for (const p of list) {
         const s = (w * p.tf * (K1 + 1)) / (p.tf + K1);
-        const e = scores.get(p.doc) ?? { score: 0, capped: 0, parts: [] };
-        if (isCapped) e.capped += s;
-        else e.score += s;
-        e.parts.push([term, s]);
-        scores.set(p.doc, e);
+        if (!met[p.doc]) {
+          met[p.doc] = 1;
+          touched.push(p.doc);
+        }
+        if (isCapped) capped[p.doc] += s;
+        else score[p.doc] += s;
       }
     }
     // Terms under a cap (many weak words) together add at most the cap.
-    for (const e of scores.values()) e.score += Math.min(e.capped, cappedTerms?.cap ?? Infinity);
-    // Only the best `limit` get their matched terms and title figures: a common word matches
-    // thousands of sections. The sort is stable, so ties keep the order documents were first met.
-    const best = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, limit);
-    return best.map(([doc, e]) => {
+    for (const d of touched) score[d] += Math.min(capped[d], cappedTerms?.cap ?? Infinity);
+    // Only the best `limit` get their matched terms and title figures. The sort is stable, so ties
+    // keep the order documents were first met.
+    const best = touched.sort((a, b) => score[b] - score[a]).slice(0, limit);
+    const parts = new Map<number, [string, number][]>(best.map((d) => [d, []]));
+    for (const [term, w, list] of terms) {
+      for (const p of list) parts.get(p.doc)?.push([term, (w * p.tf * (K1 + 1)) / (p.tf + K1)]);
+    }
+    const hits = best.map((doc) => {
       const title = this.titleTerms[doc];
       let total = 0;
       let held = 0;
@@ -125,8 +144,14 @@ export class LexicalIndex<K> {
         total += w;
         held += w * Math.min(1, query.get(t) ?? 0);
       }
-      return { key: this.keys[doc], score: e.score, matched: strongest(e.parts), titleCoverage: total > 0 ? held / total : 0, titleWeight: total };
+      return { key: this.keys[doc], score: score[doc], matched: strongest(parts.get(doc)!), titleCoverage: total > 0 ? held / total : 0, titleWeight: total };
     });
+    for (const d of touched) {
+      score[d] = 0;
+      capped[d] = 0;
+      met[d] = 0;
+    }
+    return hits;
   }
 }
 
