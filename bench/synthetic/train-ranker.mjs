@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Fits the logistic model of the related-files ranking on an older span of history, so that the
 // eval on the newest commits stays held out:
-//   node bench/synthetic/train-ranker.mjs --offset 300 --replay 300 ROOT [ROOT...]
+//   node bench/synthetic/train-ranker.mjs --offset 300 --replay 300 [--with-change] ROOT [ROOT...]
+// With --with-change each query is seen twice, as a path alone and with the words of its change,
+// so that one model serves files with and without an uncommitted edit.
 // Prints the coefficients (intercept first) for RankingWeights.model.
 import { engineModule, takeFlag, takeOption } from './common.mjs';
 const { runCochangeEval } = engineModule('eval/cochangeEval');
@@ -16,6 +18,7 @@ const l2 = Number(opt('l2', 0.01));
 const pairwise = takeFlag(args, 'pairwise');
 const perQuery = takeFlag(args, 'per-query');
 const noBroad = takeFlag(args, 'no-broad');
+const withChange = takeFlag(args, 'with-change');
 const roots = args;
 if (!roots.length) {
   process.stderr.write('usage: train-ranker.mjs [--offset 300] [--replay 300] ROOT...\n');
@@ -32,17 +35,20 @@ for (const root of roots) {
     replay,
     offset,
     noBroad,
+    withChange,
     seed: 7,
     inspect: (q) => {
       const truth = new Set(q.truth);
-      qid++;
-      // With --per-query each query weighs the same, however many candidates it has.
-      const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, terms: q.terms, now: q.now });
-      for (const c of cands) {
-        X.push(Array.from(c.x));
-        Y.push(truth.has(c.path) ? 1 : 0);
-        W.push(perQuery ? 100 / Math.max(1, cands.length) : 1);
-        Q.push(qid);
+      for (const changeWords of withChange ? [undefined, q.changeWords] : [undefined]) {
+        qid++;
+        // With --per-query each query weighs the same, however many candidates it has.
+        const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, terms: q.terms, now: q.now, changeWords });
+        for (const c of cands) {
+          X.push(Array.from(c.x));
+          Y.push(truth.has(c.path) ? 1 : 0);
+          W.push(perQuery ? 100 / Math.max(1, cands.length) : 1);
+          Q.push(qid);
+        }
       }
     },
   });

@@ -8,27 +8,29 @@ import { loggerOf, noPositionals, print, rootOf, wholeNumber, type CliCommand } 
 export const evalCommand: CliCommand = {
   name: 'eval',
   summary: 'evaluate related-files ranking (eval cochange) or decision linking against labels (eval decisions)',
-  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--json] | eval decisions --root R --labels FILE [--json]',
+  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--with-change] [--json] | eval decisions --root R --labels FILE [--json]',
   description:
-    'eval cochange replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent. Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run. ' +
+    'eval cochange replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent (with --with-change, also the words of the lines the commit changed in the query file, as the panel has them from an uncommitted edit). Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run. ' +
     'eval decisions indexes a checkout and, for each labelled file, ranks decision records as the panel would; it reports hit@5, MRR, the share of records discovered and the decision items per panel that are neither expected nor acceptable.',
   flags: {
     replay: { type: 'number', value: 'N', description: 'commits to replay (default 300)' },
     window: { type: 'number', value: 'N', description: 'commits before each one that the model learns from (default 2000)' },
     seed: { type: 'number', value: 'N', description: 'seed for choosing the query file (default 42)' },
+    'with-change': { type: 'boolean', description: 'eval cochange: the query also carries what changed in its file (the words of its diff)' },
     labels: { type: 'string', value: 'FILE', description: 'label file for eval decisions' },
   },
   async run(args) {
     if (args.positionals[0] === 'decisions' && args.positionals.length === 1) return runDecisionsEvalCommand(args);
     if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange' or 'eval decisions'");
     if (args.flags.labels !== undefined) throw new UsageError('--labels is for eval decisions, not eval cochange');
+    const withChange = Boolean(args.flags['with-change']);
     const replay = wholeNumber(args, 'replay');
     const window = wholeNumber(args, 'window');
     const root = rootOf(args);
-    const r = await runCochangeEval(root, { replay, window, seed: args.flags.seed as number | undefined }, loggerOf(args));
+    const r = await runCochangeEval(root, { replay, window, seed: args.flags.seed as number | undefined, withChange }, loggerOf(args));
     const pct = (x: number) => x.toFixed(3);
     const text = [
-      `queries ${r.queries}${r.head ? ` at ${r.head.slice(0, 12)}` : ''}${r.note ? ` (${r.note})` : ''}`,
+      `queries ${r.queries}${withChange ? ' with the words of each query file\'s change' : ''}${r.head ? ` at ${r.head.slice(0, 12)}` : ''}${r.note ? ` (${r.note})` : ''}`,
       '',
       'ranking          recall@5  recall@10  MRR    hit@10',
       `related files    ${pct(r.recallAt5)}     ${pct(r.recallAt10)}      ${pct(r.mrr)}  ${pct(r.hitAt10)}`,

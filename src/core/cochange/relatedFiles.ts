@@ -1,8 +1,11 @@
 import { posix } from 'node:path';
 import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource, PairStat } from './cochangeCounts';
-import type { TermSimilarity } from './termIndex';
+import type { SimilarFile, TermSimilarity } from './termIndex';
+import { DEFAULT_WEIGHTS, FEATURE_NAMES, type RankingWeights } from './rankingModel';
 import { dirDistance, FileIndex, isTestName, packageOf } from './testPairing';
+
+export { DEFAULT_WEIGHTS, FEATURE_NAMES, type RankingWeights } from './rankingModel';
 
 /** The import graph as the code index provides it; paths relative to the root. */
 export interface ImportGraph {
@@ -31,113 +34,14 @@ export interface RelatedFilesContext {
   terms?: TermSimilarity;
   /** Reference time for recency, unix ms. */
   now: number;
+  /**
+   * The words of the lines being changed in the file (its uncommitted diff): files that name what
+   * the change is about are likely to change with it.
+   */
+  changeWords?: readonly string[];
 }
 
-export interface RankingWeights {
-  /** Pseudo-count added to commits(a) so that 1 of 1 is weaker than 9 of 10. */
-  shrinkage: number;
-  /** Scale of the co-change score before it is combined with the other signals. */
-  cochange: number;
-  /** Age after which a shared change counts half as much... */
-  pairHalfLifeDays: number;
-  /** ...within this share of the score (the rest does not decay). */
-  pairRecencyShare: number;
-  /** The same for the last time the other file changed at all. */
-  targetHalfLifeDays: number;
-  targetRecencyShare: number;
-  /** Commits after which a file counts as half active. */
-  activityCommits: number;
-  /** Share of the co-change score that depends on how active the other file is. */
-  activityShare: number;
-  /** Multipliers by folder distance: same folder, 1-2 steps, 3 steps, further. */
-  proximity: [number, number, number, number];
-  imports: number;
-  importedBy: number;
-  /** Share of the import weight that does not depend on the other file's activity. */
-  importFloor: number;
-  testPair: number;
-  sibling: number;
-  /** Weight of active files in the folder above. */
-  parentFolder: number;
-  /** Folders with more files than this give no sibling prior. */
-  maxFolder: number;
-  /** Weight of files that co-change with the file's co-change partners. */
-  twoHop: number;
-  /** How many of the strongest partners the two-hop step looks through. */
-  twoHopFanout: number;
-  /**
-   * A logistic model over the candidate features (intercept first, then one coefficient per
-   * FEATURE_NAMES entry). When present it decides the score; the weights above only gather candidates.
-   */
-  model?: readonly number[];
-  /**
-   * Shallow regression trees added to the model's log-odds, for what a sum of features cannot say
-   * (one signal counting only when another is weak). Each tree is a node list: `[feature, threshold,
-   * left, right]` splits on `x[feature] <= threshold`, `[-1, value]` is a leaf. Used only with `model`.
-   */
-  trees?: readonly (readonly number[])[][];
-}
-
-/** The features each candidate carries, in order. */
-export const FEATURE_NAMES = [
-  'confidence',
-  'logSupport',
-  'roseReciprocalRank',
-  'pairRecency',
-  'activity',
-  'backConfidence',
-  'sameFolder',
-  'nearFolder',
-  'folderAbove',
-  'imports',
-  'importedBy',
-  'testPair',
-  'twoHop',
-  'heuristic',
-  'coChanged',
-  'logCommits',
-  'pairRecencyWeek',
-  'targetRecencyWeek',
-  'sharedImports',
-  'coImported',
-  'twoHopReciprocalRank',
-  'pairRecencyDay',
-  'targetRecencyDay',
-  'lastWithQuery',
-  'samePackage',
-  'distantTestPair',
-  'broadShared',
-  'broadShare',
-  'nameSimilarity',
-  'lexical',
-  'lexicalReciprocalRank',
-] as const;
 const F = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, i])) as Record<(typeof FEATURE_NAMES)[number], number>;
-
-export const DEFAULT_WEIGHTS: RankingWeights = {
-  shrinkage: 1,
-  cochange: 1,
-  pairHalfLifeDays: 30,
-  pairRecencyShare: 0.3,
-  targetHalfLifeDays: 30,
-  targetRecencyShare: 0,
-  activityCommits: 5,
-  activityShare: 0,
-  proximity: [1, 1, 1, 1],
-  imports: 0.3,
-  importedBy: 0.25,
-  importFloor: 0.2,
-  testPair: 0.6,
-  sibling: 0.15,
-  parentFolder: 0.08,
-  maxFolder: 60,
-  twoHop: 0.2,
-  twoHopFanout: 30,
-  // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300 --replay 300` on an older span
-  // of four public TypeScript histories (the 300 qualifying commits before the newest 300), so the
-  // eval on the newest ones is held out.
-  model: [-5.7416,  2.1571,  0.2033,  0.3029,  0.6349,  0.3269,  0.6407,  0.3284,  0.3034,  0.3775,  0.7314,  0.7781,  0.2053,  0,  0,  0.1209,  0.2768,  0.0409,  0.8222,  0,  0.0125,  0.4381,  0.0311,  0.3889,  0.2632,  0.0559,  1.6184,  0.078,  0,  1.0236,  5.0183,  1.8474],
-};
 
 interface Candidate {
   path: string;
@@ -167,6 +71,8 @@ const DIRECT = 1;
 const MAX_BROAD_CANDIDATES = 100;
 /** Files brought in by shared words alone, best first. */
 const MAX_LEXICAL_CANDIDATES = 30;
+/** Files brought in by the words of the change alone, best first. */
+const MAX_CHANGE_CANDIDATES = 20;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -425,19 +331,22 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       }
     }
   }
-  if (ctx.terms) {
-    // Every file with shared words gets the feature; only the closest ones become candidates.
-    ctx.terms.similarTo(path).forEach((sim, i) => {
+  // Every file with shared words gets the feature; only the closest ones become candidates.
+  const similar = (found: SimilarFile[], maxNew: number, score: number, rank: number, say: (term: string) => string) =>
+    found.forEach((sim, i) => {
       if (!exists(sim.path)) return;
       const known = cands.get(sim.path);
-      if (!known && i >= MAX_LEXICAL_CANDIDATES) return;
+      if (!known && i >= maxNew) return;
       const c = known ?? get(sim.path);
-      matrix[c.at + F.lexical] = sim.score;
-      matrix[c.at + F.lexicalReciprocalRank] = 1 / (i + 1);
+      matrix[c.at + score] = sim.score;
+      matrix[c.at + rank] = 1 / (i + 1);
       const s = 0.1 * sim.score;
       c.miss *= 1 - Math.min(0.999, Math.max(0, s));
-      because(c, s, `mentions ${sim.term} too`);
+      because(c, s, say(sim.term));
     });
+  if (ctx.terms) similar(ctx.terms.similarTo(path), MAX_LEXICAL_CANDIDATES, F.lexical, F.lexicalReciprocalRank, (t) => `mentions ${t} too`);
+  if (ctx.terms && ctx.changeWords?.length) {
+    similar(ctx.terms.similarToTerms(ctx.changeWords, path), MAX_CHANGE_CANDIDATES, F.changeWords, F.changeWordsReciprocalRank, (t) => `mentions ${t}, which your change touches`);
   }
   const list = [...cands.values()];
   const folderAbove = posix.dirname(posix.dirname(path));

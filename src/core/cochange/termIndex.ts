@@ -46,6 +46,8 @@ export interface SimilarFile {
 export interface TermSimilarity {
   /** Files sharing rare terms with `path`, best first; every file with a score when `limit` is omitted. */
   similarTo(path: string, limit?: number): SimilarFile[];
+  /** Files sharing rare terms with a list of words (what a change is about), best first; `exclude` is left out. */
+  similarToTerms(words: readonly string[], exclude?: string, limit?: number): SimilarFile[];
 }
 
 /** Postings changed since the last build (files set or deleted) that make a rebuild worth it. */
@@ -137,8 +139,21 @@ export class TermIndex implements TermSimilarity {
   similarTo(path: string, limit?: number): SimilarFile[] {
     const id = this.fileIds.get(path);
     if (id === undefined || this.count[id] <= 0 || this.files < 2) return [];
+    return this.scoreTerms(this.termsOf(id), id, limit);
+  }
+
+  similarToTerms(words: readonly string[], exclude?: string, limit?: number): SimilarFile[] {
+    if (this.files < 2) return [];
+    const ids: number[] = [];
+    for (const w of new Set(words)) {
+      const t = this.termIds.get(w);
+      if (t !== undefined) ids.push(t);
+    }
+    return this.scoreTerms(ids, exclude === undefined ? -1 : (this.fileIds.get(exclude) ?? -1), limit);
+  }
+
+  private scoreTerms(mine: ArrayLike<number>, id: number, limit?: number): SimilarFile[] {
     const postings = this.currentPostings();
-    const mine = this.termsOf(id);
     const cap = Math.min(Math.max(MIN_DF_CAP, Math.floor(this.files * MAX_DF_SHARE)), Math.floor(this.files / 3));
     // Rarest terms first, so that the posting budget goes to the ones that say the most.
     const usable = Array.from(mine).filter((t) => {

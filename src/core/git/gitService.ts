@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
 import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
+import { extractTerms } from '../cochange/termIndex';
 import { runGit, type GitResult, type GitRunner } from './gitExec';
 
 export type RepoReason = 'not-a-repo' | 'git-missing' | 'shallow' | 'detached' | 'no-commits';
@@ -28,6 +29,13 @@ export interface FileCommit extends CommitInfo {
   /** Lines added to and removed from the file in this commit; 0 for binary files. */
   added: number;
   removed: number;
+}
+
+/** A file's uncommitted change: its hunks and the words of the lines it adds and removes. */
+export interface UncommittedChange {
+  hunks: Hunk[];
+  /** Identifiers on the changed lines; none for an untracked file (all of it is new). */
+  words: string[];
 }
 
 /** An uncommitted change, in the line numbers of the working copy (1-based). */
@@ -149,25 +157,31 @@ export class GitService {
    * `status` is the file's two-letter code when a status of the whole tree already gave it.
    */
   async uncommittedHunks(file: string, options: CallOptions & { status?: string } = {}): Promise<Hunk[]> {
+    return (await this.uncommittedChange(file, options)).hunks;
+  }
+
+  /** The same hunks, with the words of the changed lines. */
+  async uncommittedChange(file: string, options: CallOptions & { status?: string } = {}): Promise<UncommittedChange> {
+    const none: UncommittedChange = { hunks: [], words: [] };
     const rel = await this.relativePath(file);
-    if (rel === undefined) return [];
+    if (rel === undefined) return none;
     let code = options.status;
     if (code === undefined) {
       // One status call says whether there is anything to diff: most files are clean.
       const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', rel], options);
-      if (!status.ok) return [];
+      if (!status.ok) return none;
       code = status.stdout.split('\0').find(Boolean)?.slice(0, 2);
     }
-    if (code === undefined || code === '!!') return [];
+    if (code === undefined || code === '!!') return none;
     if (code === '??') {
       const lines = await countLines(resolve(this.root, rel));
-      return lines === undefined ? [] : [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines, kind: 'untracked' }];
+      return lines === undefined ? none : { hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines, kind: 'untracked' }], words: [] };
     }
     const diff = (base: string) => this.git(['diff', '--no-color', '--no-ext-diff', '-U0', base, '--', rel], options);
     let r = await diff('HEAD');
     // Before the first commit, compare with the empty tree.
     if (!r.ok && r.failure === 'exit') r = await diff('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
-    return r.ok ? parseHunks(r.stdout) : [];
+    return r.ok ? { hunks: parseHunks(r.stdout), words: diffWords(r.stdout) } : none;
   }
 
   /**
@@ -294,6 +308,22 @@ export function parseHunks(diff: string): Hunk[] {
     });
   }
   return hunks;
+}
+
+/**
+ * The identifiers on the lines a unified diff adds or removes. File headers (`--- a/x`, `+++ b/x`)
+ * come before a file's first hunk and are skipped by position, so a removed line that starts with
+ * `--` still counts.
+ */
+export function diffWords(diff: string): string[] {
+  const lines: string[] = [];
+  let inHunk = false;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('diff ')) inHunk = false;
+    else if (line.startsWith('@@')) inHunk = true;
+    else if (inHunk && (line[0] === '+' || line[0] === '-')) lines.push(line.slice(1));
+  }
+  return extractTerms(lines.join('\n'));
 }
 
 /** The hunk the cursor line (1-based) is in; a deletion counts on the lines around where it was. */

@@ -6,6 +6,7 @@ import { DEFAULT_WEIGHTS, relatedFiles, type ImportGraph, type RankingWeights } 
 import { FileIndex } from '../../core/cochange/testPairing';
 import { parseLsTree, readBlobs } from '../../core/git/catFile';
 import { runGit } from '../../core/git/gitExec';
+import { diffWords } from '../../core/git/gitService';
 import { nullLogger, type Logger } from '../../core/logger';
 import { parseLenientJson } from '../../core/index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';
@@ -31,6 +32,8 @@ export interface CochangeEvalOptions {
   noBroad?: boolean;
   /** Leave shared words in file contents out (for ablation). */
   noTerms?: boolean;
+  /** The query carries the words of the lines its commit changed in it, as an uncommitted edit would. */
+  withChange?: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
   /** Sees every replayed query with both rankings; for diagnostics. */
@@ -49,6 +52,8 @@ export interface QueryTrace {
   imports?: ImportGraph;
   terms?: TermSimilarity;
   now: number;
+  /** The words of the query file's change, with `withChange`. */
+  changeWords?: string[];
   /** Change sets before the commit, newest last. */
   history: readonly ChangeSet[];
 }
@@ -155,9 +160,10 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     let imports: ImportGraph | undefined;
     if (!options.noImports) imports = graphs ? await graphs.graphFor(tree!, q.query) : await options.importGraphAt!(parent, paths);
     const termIndex = terms && tree ? await terms.moveTo(tree) : undefined;
+    const changeWords = options.withChange ? await wordsOfChange(root, commits[q.index].hash, q.query, options.signal) : undefined;
 
     const t0 = performance.now();
-    const ranked = relatedFiles(q.query, { cochange: counts, broad: options.noBroad ? undefined : broad, imports, files: fileIndex, terms: termIndex, now }, 10, weights).map((r) => r.path);
+    const ranked = relatedFiles(q.query, { cochange: counts, broad: options.noBroad ? undefined : broad, imports, files: fileIndex, terms: termIndex, now, changeWords }, 10, weights).map((r) => r.path);
     latencies.push(performance.now() - t0);
     ours.push(ranks(ranked, q.truth));
 
@@ -168,7 +174,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
       .slice(0, 10)
       .map((r) => r.path);
     baseFiltered.push(ranks(rose, q.truth));
-    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, broad: options.noBroad ? undefined : broad, files: fileIndex, imports, terms: termIndex, now, history: commits.slice(Math.max(0, q.index - 50), q.index) });
+    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, broad: options.noBroad ? undefined : broad, files: fileIndex, imports, terms: termIndex, now, changeWords, history: commits.slice(Math.max(0, q.index - 50), q.index) });
   }
   graphs?.dispose();
 
@@ -186,6 +192,12 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
   } else if (ours.length < replay) result.note = `only ${ours.length} commits touch 2 to 20 source files with two of them modified`;
   logger.info(`eval: ${ours.length} queries in ${Math.round(performance.now() - started)} ms`);
   return result;
+}
+
+/** The words of the lines `commit` changed in `path` against its first parent. */
+async function wordsOfChange(root: string, commit: string, path: string, signal?: AbortSignal): Promise<string[]> {
+  const res = await runGit(['diff', '--no-color', '--no-ext-diff', '-U0', `${commit}^`, commit, '--', path], { cwd: root, timeoutMs: 60_000, signal, maxBytes: 16 * 1024 * 1024 });
+  return res.ok ? diffWords(res.stdout) : [];
 }
 
 /** 1-based ranks of the truth files found in the list. */

@@ -5,7 +5,7 @@ import { relatedFiles, type ImportGraph, type RelatedFile } from '../../cochange
 import { FileIndex } from '../../cochange/testPairing';
 import { WorkspaceTerms } from '../../cochange/workspaceTerms';
 import { languageOf } from '../../index/languages';
-import type { GitService, Hunk, RepoState } from '../../git/gitService';
+import type { GitService, Hunk, RepoState, UncommittedChange } from '../../git/gitService';
 import { hunkAt } from '../../git/gitService';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { QueryContext, SuggestionSource } from '../../provider/provider';
@@ -32,7 +32,7 @@ const READING = 'Reading git history: recent commits and “usually changes with
 interface CachedHunks {
   /** The file as it was when asked: a save changes it even when no change event arrives. */
   stamp: string;
-  value: Promise<Hunk[]>;
+  value: Promise<UncommittedChange>;
 }
 
 /**
@@ -47,6 +47,8 @@ export class HistorySources {
   private fileIndex: FileIndex | undefined;
   /** The last rankings, by file: one suggestion asks twice (changes of partners, then co-change). */
   private readonly relatedCache = new Map<string, { at: number; value: RelatedFile[] }>();
+  /** The last ranking that took a file's uncommitted change into account, for that change's words. */
+  private changeRanking: { path: string; words: readonly string[]; at: number; value: RelatedFile[] } | undefined;
   private readonly lineHistory: LineHistorySource;
   private readonly tree: WorkingTreeStatus;
   private readonly terms: WorkspaceTerms;
@@ -89,6 +91,7 @@ export class HistorySources {
       this.toldStamps.clear();
       this.fileIndex = undefined;
       this.relatedCache.clear();
+      this.changeRanking = undefined;
       return;
     }
     // One save is often told twice (the watcher at once, the index after its quiet time): the
@@ -106,20 +109,36 @@ export class HistorySources {
     // The file index knows names only: an edit keeps it, a file coming or going rebuilds it.
     // Its imports may have changed, and so the rankings of the files around it.
     this.relatedCache.clear();
+    this.changeRanking = undefined;
     // Only code files are in the list: a README or JSON save never changes it.
     if (this.fileIndex && languageOf(path) && this.fileIndex.has(path) !== this.isFile(path)) this.fileIndex = undefined;
   }
 
-  related(path: string, limit = 10): RelatedFile[] {
+  /**
+   * Files likely to change with `path`, strongest first. `changeWords` (the words of its uncommitted
+   * change) bring in and lift the files that name what the change is about.
+   */
+  related(path: string, limit = 10, changeWords?: readonly string[]): RelatedFile[] {
     const now = this.clock();
+    if (changeWords?.length) {
+      const last = this.changeRanking;
+      if (last && last.path === path && last.words === changeWords && now - last.at < RELATED_TTL_MS && limit <= RELATED_CACHED) return last.value.slice(0, limit);
+      const value = this.rank(path, now, changeWords);
+      this.changeRanking = { path, words: changeWords, at: now, value };
+      return value.slice(0, limit);
+    }
     const hit = this.relatedCache.get(path);
     if (hit && now - hit.at < RELATED_TTL_MS && limit <= RELATED_CACHED) return hit.value.slice(0, limit);
-    this.fileIndex ??= new FileIndex(this.sharedPaths(this.listFiles()));
-    const value = relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, terms: this.terms.similarity(), now }, Math.max(limit, RELATED_CACHED));
+    const value = this.rank(path, now);
     this.relatedCache.delete(path);
     this.relatedCache.set(path, { at: now, value });
     if (this.relatedCache.size > 50) this.relatedCache.delete(this.relatedCache.keys().next().value as string);
     return value.slice(0, limit);
+  }
+
+  private rank(path: string, now: number, changeWords?: readonly string[]): RelatedFile[] {
+    this.fileIndex ??= new FileIndex(this.sharedPaths(this.listFiles()));
+    return relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, terms: this.terms.similarity(), now, changeWords }, RELATED_CACHED);
   }
 
   /**
@@ -127,14 +146,19 @@ export class HistorySources {
    * asked of git once until the file is saved or HEAD moves.
    */
   uncommittedHunks(path: string): Promise<Hunk[]> {
+    return this.uncommittedChange(path).then((c) => c.hunks);
+  }
+
+  /** The same, with the words of the changed lines; one git call serves both. */
+  uncommittedChange(path: string): Promise<UncommittedChange> {
     const stat = this.stat(path);
     const tree = this.tree.stateOf(path, stat?.mtimeMs);
-    if (tree.kind === 'clean') return Promise.resolve([]);
+    if (tree.kind === 'clean') return Promise.resolve({ hunks: [], words: [] });
     const stamp = stat ? `${stat.mtimeMs}:${stat.size}` : 'absent';
     const hit = this.hunks.get(path);
     if (hit && hit.stamp === stamp) return hit.value;
     // Shared by later queries, so not bound to the asking query's cancellation; the timeout bounds it.
-    const value = this.git.uncommittedHunks(path, { timeoutMs: HUNK_TIMEOUT_MS, status: tree.kind === 'changed' ? tree.code : undefined }).catch((err: unknown) => {
+    const value = this.git.uncommittedChange(path, { timeoutMs: HUNK_TIMEOUT_MS, status: tree.kind === 'changed' ? tree.code : undefined }).catch((err: unknown) => {
       this.hunks.delete(path);
       throw err;
     });
@@ -174,7 +198,9 @@ export class HistorySources {
       collect: async (ctx) => {
         const file = ctx.query.currentFile;
         if (!file || !this.cochange.repoState?.ok) return [];
-        return this.related(file, 8).map((r) => ({
+        // What the file's uncommitted change is about; a failed diff leaves the ranking to history.
+        const change = await this.uncommittedChange(file).catch((): UncommittedChange => ({ hunks: [], words: [] }));
+        return this.related(file, 8, change.words).map((r) => ({
           type: 'cochange' as const,
           title: r.path,
           summary: r.reasons.join('; '),

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
+import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
+import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
+import { extractTerms, TermIndex } from '../../../src/core/cochange/termIndex';
+import { FileIndex } from '../../../src/core/cochange/testPairing';
+import { resolveConfig } from '../../../src/core/config';
+import { diffWords, GitService } from '../../../src/core/git/gitService';
+import type { QueryContext } from '../../../src/core/provider/provider';
+import { HistorySources } from '../../../src/core/sources/git/historySources';
+import { TempRepo } from '../git/repoFixture';
+
+const NOW = 1_700_000_000_000;
+
+/** Thirty files that share only words every file has, so that a rare word stands out. */
+function filler(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) out[`misc/m${i}.ts`] = `export function value${i}(text: string) { return text.trim(); }\n`;
+  return out;
+}
+
+describe('the words of a change', () => {
+  it('are the identifiers on the added and removed lines of a diff, not its headers or context', () => {
+    const diff = [
+      'diff --git a/src/headerOnlyName.ts b/src/headerOnlyName.ts',
+      'index 1111111..2222222 100644',
+      '--- a/src/headerOnlyName.ts',
+      '+++ b/src/headerOnlyName.ts',
+      '@@ -3 +3,2 @@ function contextFunctionName() {',
+      '-  const removedLedger = 1;',
+      '+  const addedLedger = settleChargeback(1);',
+      '+++counterWithPluses;',
+      '@@ -9 +10 @@',
+      '---decrementedValue;',
+      '+ok',
+    ].join('\n');
+    const words = diffWords(diff);
+    for (const w of ['removedLedger', 'addedLedger', 'settleChargeback', 'counterWithPluses', 'decrementedValue', 'const']) assert.ok(words.includes(w), w);
+    for (const w of ['headerOnlyName', 'contextFunctionName', 'index']) assert.ok(!words.includes(w), `${w} is not on a changed line`);
+  });
+
+  it('come with the uncommitted hunks of a file; a clean or untracked file has none', async () => {
+    const repo = new TempRepo();
+    try {
+      repo.commit('base', { 'src/refunds.ts': 'export function refund() {\n  return 1;\n}\n' });
+      const git = new GitService(repo.dir);
+      assert.deepEqual(await git.uncommittedChange('src/refunds.ts'), { hunks: [], words: [] });
+      repo.write('src/refunds.ts', 'export function refund() {\n  return settleChargebackLedger();\n}\n');
+      const change = await git.uncommittedChange('src/refunds.ts');
+      assert.equal(change.hunks.length, 1);
+      assert.ok(change.words.includes('settleChargebackLedger') && change.words.includes('return'), change.words.join(' '));
+      assert.ok(!change.words.includes('refund'), 'the unchanged first line is not part of the change');
+      repo.write('src/new.ts', 'export const brandNewThing = 1;\n');
+      assert.deepEqual((await git.uncommittedChange('src/new.ts')).words, [], 'all of an untracked file is new: its own words say nothing extra');
+    } finally {
+      repo.dispose();
+    }
+  });
+
+  it('bring in and lift the files that name what the change is about', () => {
+    const idx = new TermIndex();
+    for (const [p, text] of Object.entries(filler())) idx.set(p, extractTerms(text));
+    idx.set('src/refunds.ts', extractTerms('export function refund(order: Order) { return settleChargebackLedger(order); }'));
+    idx.set('jobs/ledger.ts', extractTerms('export function settleChargebackLedger(order: Order) {}'));
+    idx.set('test/quarantine.test.ts', extractTerms('it("holds", () => quarantineBucketRelease());'));
+    idx.set('src/bucket.ts', extractTerms('export function quarantineBucketRelease() {}'));
+    const counts = new CoChangeCounts();
+    counts.add(['src/refunds.ts', 'misc/m1.ts'], NOW - 86_400_000);
+    const files = new FileIndex([...Object.keys(filler()), 'src/refunds.ts', 'jobs/ledger.ts', 'test/quarantine.test.ts', 'src/bucket.ts']);
+    const ctx = { cochange: counts, files, terms: idx, now: NOW };
+
+    const plain = relatedFiles('src/refunds.ts', ctx);
+    assert.ok(!plain.some((r) => r.path === 'test/quarantine.test.ts'), 'nothing links the test to the file before the change');
+    const changed = relatedFiles('src/refunds.ts', { ...ctx, changeWords: ['quarantineBucketRelease', 'return'] });
+    const hit = changed.findIndex((r) => r.path === 'test/quarantine.test.ts');
+    assert.ok(hit >= 0 && hit < 2, changed.map((r) => r.path).join(', '));
+    assert.ok(changed[hit].reasons.includes('mentions quarantineBucketRelease, which your change touches'), changed[hit].reasons.join('; '));
+    assert.ok(changed[hit].score > (plain.find((r) => r.path === 'misc/m1.ts')?.score ?? 0) / 2);
+    assert.deepEqual(relatedFiles('src/refunds.ts', { ...ctx, changeWords: ['wordNoFileHas'] }), plain, 'words no file has change nothing');
+  });
+});
+
+describe('related files in the panel follow an uncommitted change', function () {
+  this.timeout(60000);
+  let state: string;
+  beforeEach(() => {
+    state = mkdtempSync(join(tmpdir(), 'pc-change-words-'));
+  });
+  afterEach(() => rmSync(state, { recursive: true, force: true }));
+
+  it('shows the file that names what the edit calls, then drops it when the edit is committed away', async () => {
+    const repo = new TempRepo();
+    try {
+      repo.commit('base', { ...filler(), 'jobs/ledger.ts': 'export function settleChargebackLedger() {}\n' });
+      repo.commit('refunds', { 'src/refunds.ts': 'export function refund() {\n  return 1;\n}\n' });
+      repo.commit('touch', { 'src/refunds.ts': 'export function refund() {\n  return 2;\n}\n', 'misc/m1.ts': 'export const changed = 1;\n' });
+      const git = new GitService(repo.dir);
+      const model = new CoChangeModel({ root: repo.dir, store: { stateDir: state }, git });
+      await model.update();
+      const files = () => repo.git('ls-files', '-z').split('\0').filter(Boolean);
+      const sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, files, () => NOW);
+      await sources.refreshTerms();
+      await sources.refreshWorkingTree();
+      const ctx: QueryContext = { query: { currentFile: 'src/refunds.ts' }, config: resolveConfig({}), now: NOW, signal: new AbortController().signal, note: () => undefined };
+      const shown = async () => (await sources.cochangeSource().collect(ctx)).map((i) => i.title);
+
+      assert.ok(!(await shown()).includes('jobs/ledger.ts'), 'a clean file: only history speaks');
+      repo.write('src/refunds.ts', 'export function refund() {\n  return settleChargebackLedger();\n}\n');
+      sources.invalidate('src/refunds.ts');
+      const items = await sources.cochangeSource().collect(ctx);
+      const ledger = items.find((i) => i.title === 'jobs/ledger.ts');
+      assert.ok(ledger, items.map((i) => i.title).join(', '));
+      assert.match(ledger.reason, /settleChargebackLedger, which your change touches/);
+
+      repo.write('src/refunds.ts', 'export function refund() {\n  return 2;\n}\n');
+      sources.invalidate('src/refunds.ts');
+      assert.ok(!(await shown()).includes('jobs/ledger.ts'), 'the edit undone, the file goes');
+    } finally {
+      repo.dispose();
+    }
+  });
+});
