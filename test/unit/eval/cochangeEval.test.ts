@@ -60,6 +60,28 @@ describe('co-change evaluation', () => {
     else assert.deepEqual(ab.imports!.importersOf('src/b.ts'), ['src/a.ts']);
   });
 
+  it('with withChange, gives each query the words its commit changed in the query file, and nothing else', async () => {
+    const own = new TempRepo();
+    try {
+      own.commit('start', { 'src/pay.ts': 'export const untouchedHelper = 1;\nexport const amount = 2;\n', 'src/ledger.ts': 'export const ledgerTotal = 0;\n' });
+      own.commit('settle', { 'src/pay.ts': 'export const untouchedHelper = 1;\nexport const amount = settleLedgerEntry(2);\n', 'src/ledger.ts': 'export const ledgerTotal = settleLedgerEntry(0);\n' });
+      const traces: QueryTrace[] = [];
+      await runCochangeEval(own.dir, { replay: 5, window: 100, seed: 1, withChange: true, inspect: (t) => traces.push(t) });
+      assert.equal(traces.length, 1);
+      const words = traces[0].changeWords!;
+      assert.ok(words.includes('settleLedgerEntry'), words.join(' '));
+      const [mine, theirs] = traces[0].query === 'src/pay.ts' ? ['amount', 'ledgerTotal'] : ['ledgerTotal', 'amount'];
+      assert.ok(words.includes(mine), `${traces[0].query}: ${words.join(' ')}`);
+      assert.ok(!words.includes(theirs), 'the other file of the commit says nothing');
+      assert.ok(!words.includes('untouchedHelper'), 'an unchanged line says nothing');
+      const plain: QueryTrace[] = [];
+      await runCochangeEval(own.dir, { replay: 5, window: 100, seed: 1, inspect: (t) => plain.push(t) });
+      assert.equal(plain[0].changeWords, undefined, 'a path alone by default');
+    } finally {
+      own.dispose();
+    }
+  });
+
   it('says that a folder outside git has no history to replay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pc-eval-nogit-'));
     try {
