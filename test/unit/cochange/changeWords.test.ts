@@ -110,6 +110,8 @@ describe('related files in the panel follow an uncommitted change', function () 
       assert.ok(!(await shown()).includes('jobs/ledger.ts'), 'a clean file: only history speaks');
       repo.write('src/refunds.ts', 'export function refund() {\n  return settleChargebackLedger();\n}\n');
       sources.invalidate('src/refunds.ts');
+      // The word index re-reads the file off the query path; wait for it rather than race it.
+      await sources.refreshTerms();
       const items = await sources.cochangeSource().collect(ctx);
       const ledger = items.find((i) => i.title === 'jobs/ledger.ts');
       assert.ok(ledger, items.map((i) => i.title).join(', '));
@@ -117,6 +119,7 @@ describe('related files in the panel follow an uncommitted change', function () 
 
       repo.write('src/refunds.ts', 'export function refund() {\n  return 2;\n}\n');
       sources.invalidate('src/refunds.ts');
+      await sources.refreshTerms();
       assert.ok(!(await shown()).includes('jobs/ledger.ts'), 'the edit undone, the file goes');
     } finally {
       repo.dispose();
