@@ -202,4 +202,33 @@ describe('decision discovery', () => {
     assert.deepEqual(paths(r), ['DECISIONS.md', 'docs/adr-007-use-queues.md'], 'an index named decisions is not a record');
     assert.deepEqual(folders(r), ['name:.:1', 'name:docs:1']);
   });
+
+  it('takes only record-shaped pages from tool folders: assistant commands about ADRs are not records', async () => {
+    const command = (name: string) => `---\nallowed-tools: Read, Write\ndescription: ${name} ADR metadata\n---\n\n# ${name} ADR Metadata\n\nYou read the front matter of each ADR in docs/adr.\n\n## Steps\n\n1. List the files.\n`;
+    const r = await discover({
+      'docs/adr/0001-use-a-message-pump.md': nygard(1, 'Use a message pump'),
+      'docs/adr/0002-use-claim-check.md': nygard(2, 'Use claim check'),
+      '.claude/commands/adr/README.md': '# ADR commands\n\nCommands that write records.\n',
+      '.claude/commands/adr/read_adr_metadata.md': command('Read'),
+      '.claude/commands/adr/write_adr_metadata.md': command('Write'),
+      '.agent_instructions/adr_frontmatter.md': '# ADR front matter\n\nEvery record starts with front matter.\n\n## Status\n\nOne of proposed, accepted, superseded.\n',
+      '.agent_instructions/code_style.md': '# Code style\n\nFour spaces.\n',
+      '.github/adr/0001-run-ci-on-pull-requests.md': nygard(1, 'Run CI on pull requests'),
+      '.adr/0001-hidden-but-named.md': nygard(1, 'Hidden but named'),
+    });
+    assert.deepEqual(paths(r), ['.adr/0001-hidden-but-named.md', '.github/adr/0001-run-ci-on-pull-requests.md', 'docs/adr/0001-use-a-message-pump.md', 'docs/adr/0002-use-claim-check.md']);
+    assert.deepEqual(folders(r), ['name:.adr:1', 'name:.github/adr:1', 'name:docs/adr:2']);
+  });
+
+  it('reads a numbered record saved without an extension in a decision folder, but no other extensionless file', async () => {
+    const r = await discover({
+      'doc/adr/0001-record-decisions.md': nygard(1, 'Record decisions'),
+      'doc/adr/0002-handle-concurrent-git-operations': nygard(2, 'Handle concurrent git operations'),
+      'doc/adr/0003-notes': 'Some notes without any record heading.\n',
+      'doc/adr/Makefile': 'all:\n\techo hi\n',
+      'scripts/0001-migrate': '#!/bin/sh\n## Status\necho Status: accepted\n',
+    });
+    assert.deepEqual(paths(r), ['doc/adr/0001-record-decisions.md', 'doc/adr/0002-handle-concurrent-git-operations']);
+    assert.deepEqual(folders(r), ['name:doc/adr:2']);
+  });
 });

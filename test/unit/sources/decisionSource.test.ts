@@ -167,6 +167,49 @@ describe('DecisionSource', () => {
     });
   });
 
+  describe('how specific a named path is', () => {
+    const adr = (n: number, title: string, body: string) => `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
+    beforeEach(async () => {
+      await open();
+      const files: Record<string, string> = {
+        'docs/adr/0001-write-typescript.md': adr(1, 'Write TypeScript', 'Everything under `src/` and every `**/*.ts` file is strict TypeScript.'),
+        'docs/adr/0002-refund-as-negative-entries.md': adr(2, 'Refund as negative entries', 'See `src/payments/refunds.ts`. The root `package.json` pins the toolchain.'),
+        'docs/adr/0003-generated-clients.md': adr(3, 'Generated clients', 'The generator writes `src/gen/client0.ts` and its peers.'),
+        'src/payments/ledger.ts': 'export const post = 1;\n',
+        'src/payments/refunds.ts': 'export const refund = 1;\n',
+        'src/billing/invoice.ts': 'export const invoice = 1;\n',
+        'package.json': '{}\n',
+        'tsconfig.json': '{}\n',
+      };
+      for (let i = 0; i < 80; i++) files[`src/gen/client${i}.ts`] = `export const c${i} = ${i};\n`;
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(ws.root, path, '..'), { recursive: true });
+        writeFileSync(join(ws.root, path), text);
+      }
+      await source.refresh();
+    });
+
+    it('does not link every file to a record that names a folder or glob covering most of the workspace', () => {
+      assert.ok(!source.query({ file: 'src/billing/invoice.ts' }).some((i) => i.location.adr === '0001'));
+    });
+
+    it('links a file to a record that names another file of its small folder, but not at the root', () => {
+      const near = source.query({ file: 'src/payments/ledger.ts' }).find((i) => i.location.adr === '0002');
+      assert.ok(near);
+      assert.equal(near.reason, 'ADR 0002 names refunds.ts, next to this file');
+      const named = source.query({ file: 'src/payments/refunds.ts' }).find((i) => i.location.adr === '0002');
+      assert.ok(named && named.relevanceScore > near.relevanceScore, 'naming the file itself is stronger');
+      assert.ok(!source.query({ file: 'tsconfig.json' }).some((i) => i.location.adr === '0002'), 'root files are no neighbourhood');
+    });
+
+    it('weakens the neighbourhood link in a large folder', () => {
+      const small = source.query({ file: 'src/payments/ledger.ts' }).find((i) => i.location.adr === '0002');
+      const large = source.query({ file: 'src/gen/client5.ts' }).find((i) => i.location.adr === '0003');
+      assert.ok(small && large, 'both are linked');
+      assert.ok(large.relevanceScore < small.relevanceScore, `${large.relevanceScore} < ${small.relevanceScore}`);
+    });
+  });
+
   describe('recordDecision', () => {
     it('numbers after the highest ADR and copies the Nygard format and zero padding', async () => {
       await open('nygard-repo');
@@ -212,6 +255,17 @@ describe('DecisionSource', () => {
       await source.refresh();
       const path = await source.recordDecision({ title: 'Record architecture decisions', context: 'c', decision: 'd', consequences: 'e' });
       assert.equal(path, 'docs/adr/0001-record-architecture-decisions.md');
+    });
+
+    it('numbers after a record saved without an extension, and skips pictures', async () => {
+      await open('nygard-repo');
+      const dir = join(ws.root, 'doc/architecture/decisions');
+      writeFileSync(join(dir, '0005-handle-concurrent-writes'), '# 5. Handle concurrent writes\n\nDate: 2024-05-04\n\n## Status\n\nAccepted\n\n## Context\n\nWrites collide.\n\n## Decision\n\nOne writer.\n');
+      writeFileSync(join(dir, '0009-ledger-diagram.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]));
+      await source.refresh();
+      assert.ok(source.list().some((d) => d.path === 'doc/architecture/decisions/0005-handle-concurrent-writes' && d.title === 'Handle concurrent writes'));
+      const path = await source.recordDecision({ title: 'Shard the ledger', context: 'c', decision: 'd', consequences: 'e' });
+      assert.equal(path, 'doc/architecture/decisions/0006-shard-the-ledger.md');
     });
 
     it('refuses to overwrite when the next number is already taken', async () => {

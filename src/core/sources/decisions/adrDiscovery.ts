@@ -74,6 +74,8 @@ export const DECISION_CONVENTIONS: readonly string[] = [
 const RECORD_FILE = /\.(?:md|mdx|markdown|rst|adoc)$/i;
 /** `0003-use-queues`, `adr-12-x`, `20200924-x`: a name that numbers a record (also a folder holding one). */
 const NUMBERED = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
+/** `0016-handle-concurrent-git-operations`: a numbered name with no extension at all. */
+const NUMBERED_NO_EXTENSION = /^(?:adr[-_ ]?)?\d+[-_ ][^.]*$/i;
 /** Never project decisions: dependencies, vendored code, build output, test fixtures. */
 const SKIPPED_SEGMENTS = new Set([
   'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', '.yarn', 'pods',
@@ -114,6 +116,14 @@ export function isAdrCandidateName(name: string, folderName?: string): boolean {
   // `ADRs/ADRs.md`, `decisions/decisions.md`: the folder's own index.
   if (folderName && stem === folderName.toLowerCase()) return false;
   return true;
+}
+
+/** A numbered file without an extension whose text starts like a record (a status, Context / Decision headings). */
+function isExtensionlessRecord(root: string, rel: string): boolean {
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  if (!NUMBERED_NO_EXTENSION.test(name)) return false;
+  const head = readHead(root, rel);
+  return !head.includes('\u0000') && adrShapeOf(name, head).content >= 1;
 }
 
 /** `0003-use-queues/README.md` under a decision folder: a record kept in a folder of its own. */
@@ -157,7 +167,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     for (const rel of inside.sort()) {
       const parts = rel.split('/');
       const name = parts[parts.length - 1];
-      if (!isAdrCandidateName(name, parts[parts.length - 2] ?? path.slice(path.lastIndexOf('/') + 1))) continue;
+      if (!isAdrCandidateName(name, parts[parts.length - 2] ?? path.slice(path.lastIndexOf('/') + 1)) && !isExtensionlessRecord(root, `${path}/${rel}`)) continue;
       if (take({ path: `${path}/${rel}`, folder: path, ...placeOf([path.slice(path.lastIndexOf('/') + 1), ...parts.slice(0, -1)]) })) records++;
     }
     folders.push({ path, reason, records });
@@ -166,7 +176,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
   // 2. Candidate files from the listing, grouped by folder.
   const byDir = new Map<string, string[]>();
   for (const p of listing.paths) {
-    if (!RECORD_FILE.test(p) || claimed.has(p)) continue;
+    if (!(RECORD_FILE.test(p) || NUMBERED_NO_EXTENSION.test(p.slice(p.lastIndexOf('/') + 1))) || claimed.has(p)) continue;
     const parts = p.split('/');
     if (parts.length - 1 > maxDepth || parts.some((s, i) => i < parts.length - 1 && SKIPPED_SEGMENTS.has(s.toLowerCase()))) continue;
     const dir = parts.slice(0, -1).join('/');
@@ -176,6 +186,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
   }
 
   // 3. Folders named for decisions: the innermost such folder owns the files below it.
+  let sniffed = 0;
   const named = new Map<string, DecisionFile[]>();
   const unnamed: [string, string[]][] = [];
   for (const [dir, paths] of byDir) {
@@ -197,12 +208,27 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
       const name = p.slice(p.lastIndexOf('/') + 1);
       const own = parts.length - k >= 2 && NUMBERED.test(parts[parts.length - 1]);
       // In a record's own folder only its README or index is the record; other pages are attachments.
-      if (own ? !isRecordInOwnFolder(name, parts.slice(k)) : !isAdrCandidateName(name, parts[parts.length - 1])) continue;
+      if (NUMBERED_NO_EXTENSION.test(name)) {
+        // `0016-handle-concurrent-git-operations`: a record saved without its `.md`, when it reads like one.
+        if (own || sniffed >= maxSniffed) continue;
+        sniffed++;
+        if (!isExtensionlessRecord(root, p)) continue;
+      } else if (own ? !isRecordInOwnFolder(name, parts.slice(k)) : !isAdrCandidateName(name, parts[parts.length - 1])) continue;
       list.push({ path: p, folder, ...placeOf(parts.slice(k)) });
     }
     named.set(folder, list);
   }
-  for (const [folder, list] of [...named].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  for (const [folder, all] of [...named].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    let list = all;
+    // In a tool's hidden folder (`.claude/commands/adr`) pages about ADRs are instructions: only record-shaped ones count.
+    if (inToolFolder(folder.split('/'))) {
+      if (sniffed + all.length > maxSniffed) {
+        capped ??= { reason: 'sniff', limit: maxSniffed };
+        continue;
+      }
+      sniffed += all.length;
+      list = all.filter((f) => isRecordShaped(adrShapeOf(f.path.slice(f.path.lastIndexOf('/') + 1), readHead(root, f.path))));
+    }
     let records = 0;
     for (const f of list.sort((a, b) => (a.path < b.path ? -1 : 1))) if (take(f)) records++;
     if (records) folders.push({ path: folder, reason: 'name', records });
@@ -210,7 +236,6 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
 
   // 4. Other folders with two or more ADR-shaped files, and files named as records (`docs/adr-007-x.md`,
   //    `DECISIONS.md`) that are shaped like one, unless a tool's configuration already says where records are.
-  let sniffed = 0;
   const toolConfigured = folders.some((f) => f.reason === 'adr-dir' || f.reason === 'log4brains');
   for (const [dir, paths] of toolConfigured ? [] : unnamed.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const name = dir.slice(dir.lastIndexOf('/') + 1);
@@ -225,13 +250,14 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     sniffed += toSniff.length;
     const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }));
     const parts = dir ? dir.split('/') : [];
+    const strict = inToolFolder(parts);
     const byShape = toSniff.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
     // Front matter with a title is a record's only sign in some layouts; it counts where most files are records.
     const mostlyRecords = shapes.filter((s) => s.shape.numbered || s.shape.content >= 2).length * 2 >= shapes.length;
     let records = 0;
     for (const { path, shape } of shapes) {
       const recordShaped = byShape && (shape.numbered || shape.content >= 2 || (shape.titled && mostlyRecords));
-      const namedRecord = namedFiles.includes(path) && (shape.numbered || shape.content >= 1);
+      const namedRecord = namedFiles.includes(path) && (strict ? isRecordShaped(shape) : shape.numbered || shape.content >= 1);
       if ((recordShaped || namedRecord) && take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
     }
     if (records) folders.push({ path: dir || '.', reason: byShape ? 'shape' : 'name', records });
@@ -256,6 +282,20 @@ function isDecisionFolderByShape(dir: string, shapes: readonly AdrShape[]): bool
   if (content >= 2 && content * 3 >= shapes.length) return true;
   if (numbered >= 2 && numbered * 2 >= shapes.length && (content >= 1 || termsOf(dir).includes('architectur'))) return true;
   return false;
+}
+
+/**
+ * Under a hidden folder that is not itself named for decisions (`.claude/commands/adr`,
+ * `.github/prompts`, `.agent_instructions`): tool configuration, where pages that mention ADRs
+ * tell an assistant how to write one rather than record a decision.
+ */
+function inToolFolder(dirParts: readonly string[]): boolean {
+  return dirParts.some((s) => s.length > 1 && s.startsWith('.') && !isDecisionFolderName(s));
+}
+
+/** Numbered like a record, or with two of a record's signs (a status, Context / Decision / Consequences headings). */
+function isRecordShaped(shape: AdrShape): boolean {
+  return shape.numbered || shape.content >= 2;
 }
 
 /** Area and folder status of a file, from the folders between its decision folder (first) and itself. */

@@ -111,3 +111,24 @@ function toMention(t: string, line: number): PathMention | undefined {
   const dir = t.replace(/\/+$/, '');
   return { kind: 'dir', text: dir + '/', line, match: (f) => f.startsWith(dir + '/') || f.includes('/' + dir + '/') };
 }
+
+/** Most paths looked at to tell how much of the workspace a folder or glob covers. */
+const SHARE_SAMPLE = 4000;
+
+/**
+ * True when a folder or glob an ADR names covers much of the workspace (`src/`, a glob over every `.ts` file): it tells
+ * no file apart. Broad means half the paths, or a tenth of them and at least 100 files; estimated on an
+ * even sample of the paths.
+ */
+export function isBroadMention(m: PathMention, paths: readonly string[]): boolean {
+  if (m.kind === 'file' || !paths.length) return false;
+  const step = Math.max(1, Math.floor(paths.length / SHARE_SAMPLE));
+  let seen = 0;
+  let hit = 0;
+  for (let i = 0; i < paths.length; i += step) {
+    seen++;
+    if (m.match(paths[i])) hit++;
+  }
+  const share = hit / seen;
+  return share >= 0.5 || (share >= 0.1 && share * paths.length >= 100);
+}

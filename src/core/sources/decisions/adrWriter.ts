@@ -52,7 +52,8 @@ export function highestNumber(dir: string): { max: number; padding: number | und
   }
   for (const name of entries) {
     const m = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(name);
-    if (!m || !/\.md$/i.test(name)) continue;
+    // Records are `.md` (or another text format), kept in a folder of their own, or saved with no extension; not `0008-diagram.jpg`.
+    if (!m || !(/\.(?:md|mdx|markdown|rst|adoc)$/i.test(name) || !name.includes('.'))) continue;
     const n = Number(m[1]);
     if (n >= max) {
       max = n;

@@ -10,7 +10,7 @@ import { looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
-import { extractLinks } from './adrLinks';
+import { extractLinks, isBroadMention, type PathMention } from './adrLinks';
 import { parseAdr } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
 import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
@@ -62,6 +62,10 @@ export class DecisionSource implements WorkspaceSource {
   private linker: DecisionLinker | undefined;
   private code: CodeVocabulary | undefined;
   private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
+  /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
+  private paths: readonly string[] = [];
+  private broad = new Map<string, boolean>();
+  private siblings = new Map<string, Set<string>>();
   /** Words of recently asked files: the cursor mostly stays in one file. */
   private queryCache = new Map<string, FileQuery>();
 
@@ -117,6 +121,11 @@ export class DecisionSource implements WorkspaceSource {
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
     this.repo.setPaths(found.paths);
+    if (found.paths !== this.paths) {
+      this.broad = new Map();
+      this.siblings = new Map();
+    }
+    this.paths = found.paths;
     const place = new Map<string, DecisionFile>(found.files.map((f) => [f.path, f]));
     this.candidates = new Set(place.keys());
     const next = new Map<string, DecisionRecord>();
@@ -157,6 +166,26 @@ export class DecisionSource implements WorkspaceSource {
     if (changed || !this.linker) this.rebuildIndexes();
     else this.linker = this.makeLinker();
     return { files: found.files.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: next.size, ms: performance.now() - started };
+  }
+
+  private isBroad(m: PathMention): boolean {
+    const key = `${m.kind}:${m.text}`;
+    let broad = this.broad.get(key);
+    if (broad === undefined) this.broad.set(key, (broad = isBroadMention(m, this.paths)));
+    return broad;
+  }
+
+  /** Names of the files listed in `file`'s folder; one pass over the listing per folder asked. */
+  private siblingsOf(file: string): ReadonlySet<string> {
+    const dir = file.slice(0, Math.max(0, file.lastIndexOf('/')));
+    let names = this.siblings.get(dir);
+    if (names) return names;
+    names = new Set();
+    const prefix = dir ? `${dir}/` : '';
+    for (const p of this.paths) if (p.startsWith(prefix) && p.indexOf('/', prefix.length) < 0) names.add(p.slice(prefix.length));
+    if (this.siblings.size >= 256) this.siblings.clear();
+    this.siblings.set(dir, names);
+    return names;
   }
 
   private rebuildIndexes(): void {
@@ -202,7 +231,7 @@ export class DecisionSource implements WorkspaceSource {
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => this.findByNumber(n) })) add(h);
+    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => this.findByNumber(n), isBroad: (m) => this.isBroad(m), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.records.get(l.path);

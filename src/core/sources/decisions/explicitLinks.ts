@@ -1,4 +1,5 @@
 import { GENERIC_NAMES } from '../docs/textTerms';
+import type { PathMention } from './adrLinks';
 import type { DecisionHit, DecisionRecord } from './decisionItems';
 import { nameOf } from './decisionItems';
 import type { InlineScan } from './inlineRefs';
@@ -12,7 +13,11 @@ export const EXPLICIT_STRENGTH = {
   symbolCode: 0.75,
   symbolProse: 0.7,
   moduleCode: 0.62,
+  sibling: 0.6,
 };
+
+/** Files in a folder up to which naming one of them speaks for the others in full. */
+const SMALL_FOLDER = 20;
 
 export interface ExplicitQuery {
   file?: string;
@@ -21,6 +26,10 @@ export interface ExplicitQuery {
   inline?: InlineScan;
   byPath(path: string): DecisionRecord | undefined;
   byNumber(n: number | undefined): DecisionRecord | undefined;
+  /** A folder or glob that covers much of the workspace (`src/`): naming it tells no file apart. */
+  isBroad?(mention: PathMention): boolean;
+  /** Names of the files in the query file's folder (itself included). */
+  siblingsOf?(file: string): ReadonlySet<string> | undefined;
 }
 
 /** Records the code names (`ADR-12`, a record's path) and records that name the code (its path, a glob over it, its identifiers). */
@@ -46,11 +55,25 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   };
   const symbolFactor = symbol ? spread(symbol) : 1;
   const moduleFactor = moduleName ? spread(moduleName) : 1;
+  const dir = file ? file.slice(0, Math.max(0, file.lastIndexOf('/'))) : '';
+  // A record that names another file of a small folder is about this one's neighbourhood; the root's
+  // files (configs, manifests) are no neighbourhood.
+  const siblings = file && dir ? q.siblingsOf?.(file) : undefined;
+  const siblingStrength = siblings && siblings.size > 1 ? EXPLICIT_STRENGTH.sibling * Math.min(1, Math.sqrt(SMALL_FOLDER / siblings.size)) : 0;
   for (const adr of list) {
     const L = adr.links;
     if (file) {
+      let near = false;
       for (const p of L.paths) {
-        if (!p.match(file)) continue;
+        if (!p.match(file)) {
+          if (near || !siblingStrength || p.kind !== 'file') continue;
+          const base = p.text.slice(p.text.lastIndexOf('/') + 1);
+          if (!siblings!.has(base) || !p.match(dir ? `${dir}/${base}` : base)) continue;
+          near = true;
+          out.push({ adr, score: siblingStrength, kind: 'sibling', reason: `${nameOf(adr)} names ${base}, next to this file`, line: p.line });
+          continue;
+        }
+        if (q.isBroad?.(p)) continue;
         const s = p.kind === 'file' ? EXPLICIT_STRENGTH.file : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir;
         const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
         out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
