@@ -7,6 +7,7 @@ import { DecisionSource } from '../../../src/core/sources/decisions/decisionSour
 import { openWorkspace, type Workspace } from './sourceFixtures';
 
 const NOW = Date.UTC(2024, 6, 1, 12);
+const adr = (n: number, title: string, body: string) => `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
 
 describe('DecisionSource', () => {
   let ws: Workspace;
@@ -14,6 +15,13 @@ describe('DecisionSource', () => {
   let logger: MemoryLogger;
 
   afterEach(() => ws?.dispose());
+
+  function writeFiles(files: Record<string, string>) {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(ws.root, path, '..'), { recursive: true });
+      writeFileSync(join(ws.root, path), text);
+    }
+  }
 
   async function open(fixture?: string, config = {}) {
     ws = await openWorkspace(fixture);
@@ -147,11 +155,11 @@ describe('DecisionSource', () => {
       assert.equal(adr4.reason, 'ADR 0004 governs src/ledger-consumer/ (src/ledger-consumer/worker.ts is under it)');
     });
 
-    it('links a file whose name the title of an ADR holds, ranked below explicit links', () => {
+    it('links a file whose name the title of an ADR holds, below a record that names the file or a glob over it', () => {
       const items = source.query({ file: 'src/ledger/ledgerUpdates.ts' });
       assert.equal(items[0]?.location.adr, '0004');
-      assert.match(items[0].reason, /^ADR 0004: its title "Use events for ledger updates" matches (ledger, updates|updates, ledger) \(from this file's name\)$/);
-      assert.ok(items[0].relevanceScore < 0.74 && items[0].relevanceScore >= 0.3, String(items[0].relevanceScore));
+      assert.equal(items[0].reason, 'ADR 0004 is titled after ledgerUpdates (this module)');
+      assert.ok(items[0].relevanceScore < 0.86 && items[0].relevanceScore >= 0.6, String(items[0].relevanceScore));
     });
 
     it('falls back to the words of the symbol in a record body, weakly and below explicit links', () => {
@@ -168,7 +176,6 @@ describe('DecisionSource', () => {
   });
 
   describe('how specific a named path is', () => {
-    const adr = (n: number, title: string, body: string) => `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
     beforeEach(async () => {
       await open();
       const files: Record<string, string> = {
@@ -182,10 +189,7 @@ describe('DecisionSource', () => {
         'tsconfig.json': '{}\n',
       };
       for (let i = 0; i < 80; i++) files[`src/gen/client${i}.ts`] = `export const c${i} = ${i};\n`;
-      for (const [path, text] of Object.entries(files)) {
-        mkdirSync(join(ws.root, path, '..'), { recursive: true });
-        writeFileSync(join(ws.root, path), text);
-      }
+      writeFiles(files);
       await source.refresh();
     });
 
@@ -207,6 +211,41 @@ describe('DecisionSource', () => {
       const large = source.query({ file: 'src/gen/client5.ts' }).find((i) => i.location.adr === '0003');
       assert.ok(small && large, 'both are linked');
       assert.ok(large.relevanceScore < small.relevanceScore, `${large.relevanceScore} < ${small.relevanceScore}`);
+    });
+  });
+
+  describe('records titled after a module, files many records name, and shared numbers', () => {
+    beforeEach(async () => {
+      await open();
+      const files: Record<string, string> = {
+        'docs/adr/0001-reactor-and-proactor.md': adr(1, 'Reactor and Nonblocking IO, Proactor and Blocking IO', 'Two pumps: one blocks, one awaits.'),
+        'docs/adr/0006-use-a-claim-check.md': adr(6, 'Use A Claim Check For Large Messages', 'Big bodies go to a store; the header keeps the key.'),
+        'docs/adr/0007-reduce-allocations.md': adr(7, 'Reduce allocations with spans', 'The `ClaimCheckTransformer` now compares stored bytes: the threshold semantics changed.'),
+        'docs/adr/0007-box-schema-versioning.md': adr(7, 'Box schema versioning', 'Outbox tables carry a schema version.'),
+        'src/pump/Proactor.cs': 'public class Proactor { }\n',
+        'src/pump/Reactor.cs': 'public class Reactor { }\n',
+        'src/transforms/ClaimCheckTransformer.cs': 'public class ClaimCheckTransformer {\n  // see ADR 0007 for threshold semantics\n}\n',
+      };
+      const later = ['Ack after the handler', 'Reject on mapping errors', 'Reject on handler errors', 'Pool connections'];
+      later.forEach((title, i) => (files[`docs/adr/00${10 + i}-${title.toLowerCase().replace(/ /g, '-')}.md`] = adr(10 + i, title, `We changed \`src/pump/Proactor.cs\` for this.`)));
+      writeFiles(files);
+      await source.refresh();
+    });
+
+    it('puts the record titled after the module above records that each name the file in passing', () => {
+      const decisions = source.query({ file: 'src/pump/Proactor.cs' }).filter((i) => i.type === 'decision');
+      assert.equal(decisions[0]?.location.adr, '0001');
+      assert.equal(decisions[0].reason, 'ADR 0001 is titled after Proactor (this module)');
+      assert.ok(decisions.some((i) => i.reason === 'ADR 0010 names src/pump/Proactor.cs'), 'the records naming it are still shown');
+    });
+
+    it('takes a title holding most of the module name, and resolves a shared number to the record that names the file', () => {
+      const items = source.query({ file: 'src/transforms/ClaimCheckTransformer.cs' }).filter((i) => i.type === 'decision');
+      const ref = items.find((i) => i.reason.startsWith('line 2 of'));
+      assert.equal(ref?.location.path, 'docs/adr/0007-reduce-allocations.md');
+      const titled = items.find((i) => i.location.adr === '0006');
+      assert.equal(titled?.reason, 'ADR 0006 is titled after ClaimCheckTransformer (this module)');
+      assert.ok(!items.some((i) => i.location.path === 'docs/adr/0007-box-schema-versioning.md'));
     });
   });
 

@@ -144,14 +144,25 @@ function byPath(records: readonly DecisionRecord[], p: string): DecisionRecord |
 
 /** `ADR-4`: the record with that number, preferring one whose folder is nearest to the file. */
 function byNumber(records: readonly DecisionRecord[], n: number, file: string): DecisionRecord | undefined {
-  const numbered = records.filter((r) => r.number === n);
+  return pickNumbered(records.filter((r) => r.number === n), file);
+}
+
+/**
+ * Of the records sharing a number, the one `file` most likely means: the nearest folder first (each
+ * package of a monorepo numbers its own), then one that names the file or its module (a folder may
+ * hold two 0057s), then the first.
+ */
+export function pickNumbered(numbered: readonly DecisionRecord[], file: string): DecisionRecord | undefined {
   if (numbered.length <= 1) return numbered[0];
+  const b = file.split('/');
+  const base = b[b.length - 1];
+  const stem = base.slice(0, base.indexOf('.') > 0 ? base.indexOf('.') : base.length);
   const shared = (r: DecisionRecord) => {
     const a = r.folder.split('/');
-    const b = file.split('/');
     let k = 0;
     while (k < a.length && k < b.length && a[k] === b[k]) k++;
     return k;
   };
-  return numbered.sort((x, y) => shared(y) - shared(x))[0];
+  const names = (r: DecisionRecord) => (r.links.paths.some((p) => p.kind === 'file' && p.match(file)) ? 2 : r.links.codeIdentifiers.has(stem) || r.links.camelWords.has(stem) ? 1 : 0);
+  return [...numbered].sort((x, y) => shared(y) - shared(x) || names(y) - names(x))[0];
 }

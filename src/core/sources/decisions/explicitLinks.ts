@@ -1,4 +1,4 @@
-import { GENERIC_NAMES } from '../docs/textTerms';
+import { GENERIC_NAMES, splitWords } from '../docs/textTerms';
 import type { PathMention } from './adrLinks';
 import type { DecisionHit, DecisionRecord } from './decisionItems';
 import { nameOf } from './decisionItems';
@@ -12,6 +12,8 @@ export const EXPLICIT_STRENGTH = {
   dir: 0.74,
   symbolCode: 0.75,
   symbolProse: 0.7,
+  moduleTitle: 0.7,
+  moduleTitlePart: 0.65,
   moduleCode: 0.62,
   sibling: 0.6,
 };
@@ -47,14 +49,21 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const moduleName = stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem) ? stem : undefined;
   const symbol = q.symbol && q.symbol.length >= 3 ? q.symbol : undefined;
   const list = [...records];
-  // A name that many records mention (`Tag` in a tagging system) tells them apart less.
-  const spread = (name: string) => {
-    let n = 0;
-    for (const adr of list) if (adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)) n++;
-    return n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n));
-  };
+  // Evidence many records share (`Tag` in a tagging system, a file every later record touches) tells them apart less.
+  const shared = (n: number) => (n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n)));
+  const spread = (name: string) => shared(list.filter((adr) => adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)).length);
   const symbolFactor = symbol ? spread(symbol) : 1;
   const moduleFactor = moduleName ? spread(moduleName) : 1;
+  const fileFactor = file ? shared(list.filter((adr) => adr.links.paths.some((p) => p.kind === 'file' && p.match(file))).length) : 1;
+  // A record titled after the module (`Proactor.cs` ↔ "Reactor and Nonblocking IO, Proactor and Blocking IO") is about it.
+  const moduleWords = moduleName ? splitWords(moduleName).map((w) => w.toLowerCase()) : [];
+  // Most of it counts too (`ClaimCheckTransformer` ↔ "Use A Claim Check For Large Messages"), a little weaker.
+  const titledAfter = (adr: DecisionRecord) => (moduleWords.length ? longestRun(splitWords(adr.title).map((w) => w.toLowerCase()), moduleWords) : 0);
+  const titleMatch = (adr: DecisionRecord) => {
+    const run = titledAfter(adr);
+    return run === moduleWords.length ? EXPLICIT_STRENGTH.moduleTitle : run >= 2 && run * 3 >= moduleWords.length * 2 ? EXPLICIT_STRENGTH.moduleTitlePart : 0;
+  };
+  const titleFactor = moduleName ? shared(list.filter((adr) => titleMatch(adr) > 0).length) : 1;
   const dir = file ? file.slice(0, Math.max(0, file.lastIndexOf('/'))) : '';
   // A record that names another file of a small folder is about this one's neighbourhood; the root's
   // files (configs, manifests) are no neighbourhood.
@@ -74,7 +83,7 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
           continue;
         }
         if (q.isBroad?.(p)) continue;
-        const s = p.kind === 'file' ? EXPLICIT_STRENGTH.file : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir;
+        const s = p.kind === 'file' ? EXPLICIT_STRENGTH.file * fileFactor : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir;
         const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
         out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
       }
@@ -87,6 +96,8 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
         if (prose !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.symbolProse * symbolFactor, kind: 'symbol', reason: `${nameOf(adr)} mentions ${symbol}`, line: prose });
       }
     }
+    const titled = moduleName ? titleMatch(adr) : 0;
+    if (titled) out.push({ adr, score: titled * titleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${moduleName} (this module)` });
     if (moduleName) {
       const code = L.codeIdentifiers.get(moduleName) ?? L.camelWords.get(moduleName);
       if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.moduleCode * moduleFactor, kind: 'module', reason: `${nameOf(adr)} mentions \`${moduleName}\` (this module)`, line: code });
@@ -100,4 +111,17 @@ function fileStem(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const dot = base.indexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** Length of the longest run of `name`'s words found side by side, in order, in `words`. */
+function longestRun(words: readonly string[], name: readonly string[]): number {
+  let best = 0;
+  for (let i = 0; i < words.length; i++) {
+    for (let j = 0; j < name.length; j++) {
+      let k = 0;
+      while (i + k < words.length && j + k < name.length && words[i + k] === name[j + k]) k++;
+      if (k > best) best = k;
+    }
+  }
+  return best;
 }
