@@ -54,39 +54,34 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const spread = (name: string) => shared(list.filter((adr) => adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)).length);
   const symbolFactor = symbol ? spread(symbol) : 1;
   const moduleFactor = moduleName ? spread(moduleName) : 1;
-  const fileFactor = file ? shared(list.filter((adr) => adr.links.paths.some((p) => p.kind === 'file' && p.match(file))).length) : 1;
-  // A record titled after the module (`Proactor.cs` ↔ "Reactor and Nonblocking IO, Proactor and Blocking IO") is about it.
+  // Each record's paths that cover the file, worked out once: the count also says how shared the evidence is.
+  const covering = file ? list.map((adr) => adr.links.paths.filter((p) => p.match(file))) : [];
+  const fileFactor = shared(covering.filter((ms) => ms.some((p) => p.kind === 'file')).length);
+  // A record titled after the module (`Proactor.cs` ↔ "Reactor and Nonblocking IO, Proactor and Blocking IO") is about it;
+  // most of it counts too (`ClaimCheckTransformer` ↔ "Use A Claim Check For Large Messages"), a little weaker.
   const moduleWords = moduleName ? splitWords(moduleName).map((w) => w.toLowerCase()) : [];
-  // Most of it counts too (`ClaimCheckTransformer` ↔ "Use A Claim Check For Large Messages"), a little weaker.
-  const titledAfter = (adr: DecisionRecord) => (moduleWords.length ? longestRun(splitWords(adr.title).map((w) => w.toLowerCase()), moduleWords) : 0);
-  const titleMatch = (adr: DecisionRecord) => {
-    const run = titledAfter(adr);
+  const titled = list.map((adr) => {
+    if (!moduleWords.length) return 0;
+    const run = longestRun(titleWordsOf(adr), moduleWords);
     return run === moduleWords.length ? EXPLICIT_STRENGTH.moduleTitle : run >= 2 && run * 3 >= moduleWords.length * 2 ? EXPLICIT_STRENGTH.moduleTitlePart : 0;
-  };
-  const titleFactor = moduleName ? shared(list.filter((adr) => titleMatch(adr) > 0).length) : 1;
+  });
+  const titleFactor = shared(titled.filter((t) => t > 0).length);
   const dir = file ? file.slice(0, Math.max(0, file.lastIndexOf('/'))) : '';
   // A record that names another file of a small folder is about this one's neighbourhood; the root's
   // files (configs, manifests) are no neighbourhood.
   const siblings = file && dir ? q.siblingsOf?.(file) : undefined;
   const siblingStrength = siblings && siblings.size > 1 ? EXPLICIT_STRENGTH.sibling * Math.min(1, Math.sqrt(SMALL_FOLDER / siblings.size)) : 0;
-  for (const adr of list) {
+  list.forEach((adr, i) => {
     const L = adr.links;
     if (file) {
-      let near = false;
-      for (const p of L.paths) {
-        if (!p.match(file)) {
-          if (near || !siblingStrength || p.kind !== 'file') continue;
-          const base = p.text.slice(p.text.lastIndexOf('/') + 1);
-          if (!siblings!.has(base) || !p.match(dir ? `${dir}/${base}` : base)) continue;
-          near = true;
-          out.push({ adr, score: siblingStrength, kind: 'sibling', reason: `${nameOf(adr)} names ${base}, next to this file`, line: p.line });
-          continue;
-        }
+      for (const p of covering[i]) {
         if (q.isBroad?.(p)) continue;
         const s = p.kind === 'file' ? EXPLICIT_STRENGTH.file * fileFactor : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir;
         const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
         out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
       }
+      const near = siblingStrength ? L.paths.find((p) => p.kind === 'file' && !covering[i].includes(p) && isSibling(p, dir, siblings!)) : undefined;
+      if (near) out.push({ adr, score: siblingStrength, kind: 'sibling', reason: `${nameOf(adr)} names ${baseOf(near.text)}, next to this file`, line: near.line });
     }
     if (symbol) {
       const code = L.codeIdentifiers.get(symbol);
@@ -96,14 +91,32 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
         if (prose !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.symbolProse * symbolFactor, kind: 'symbol', reason: `${nameOf(adr)} mentions ${symbol}`, line: prose });
       }
     }
-    const titled = moduleName ? titleMatch(adr) : 0;
-    if (titled) out.push({ adr, score: titled * titleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${moduleName} (this module)` });
+    if (titled[i]) out.push({ adr, score: titled[i] * titleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${moduleName} (this module)` });
     if (moduleName) {
       const code = L.codeIdentifiers.get(moduleName) ?? L.camelWords.get(moduleName);
       if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.moduleCode * moduleFactor, kind: 'module', reason: `${nameOf(adr)} mentions \`${moduleName}\` (this module)`, line: code });
     }
-  }
+  });
   return out;
+}
+
+const titleWords = new WeakMap<DecisionRecord, string[]>();
+
+/** A record's title in lower-case words, split once per record. */
+function titleWordsOf(adr: DecisionRecord): string[] {
+  let words = titleWords.get(adr);
+  if (!words) titleWords.set(adr, (words = splitWords(adr.title).map((w) => w.toLowerCase())));
+  return words;
+}
+
+function baseOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** A file mention that names a file of `dir` (whose names are `siblings`). */
+function isSibling(p: PathMention, dir: string, siblings: ReadonlySet<string>): boolean {
+  const base = baseOf(p.text);
+  return siblings.has(base) && p.match(`${dir}/${base}`);
 }
 
 /** `src/a/ledger.test.ts` → ledger. */
