@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { DecisionRecord } from './decisionSource';
+import { fileStem } from './explicitLinks';
 import type { InlineScan } from './inlineRefs';
 
 /** A definition of a file, as the code index knows it (1-based, inclusive lines). */
@@ -155,8 +156,7 @@ function byNumber(records: readonly DecisionRecord[], n: number, file: string): 
 export function pickNumbered(numbered: readonly DecisionRecord[], file: string): DecisionRecord | undefined {
   if (numbered.length <= 1) return numbered[0];
   const b = file.split('/');
-  const base = b[b.length - 1];
-  const stem = base.slice(0, base.indexOf('.') > 0 ? base.indexOf('.') : base.length);
+  const stem = fileStem(file);
   const shared = (r: DecisionRecord) => {
     const a = r.folder.split('/');
     let k = 0;

@@ -232,7 +232,7 @@ export class DecisionSource implements WorkspaceSource {
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : this.findByNumber(n)), isBroad: (m) => this.isBroad(m), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
+    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), isBroad: (m) => this.isBroad(m), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.records.get(l.path);

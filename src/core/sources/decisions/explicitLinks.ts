@@ -120,7 +120,7 @@ function isSibling(p: PathMention, dir: string, siblings: ReadonlySet<string>): 
 }
 
 /** `src/a/ledger.test.ts` → ledger. */
-function fileStem(file: string): string {
+export function fileStem(file: string): string {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const dot = base.indexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;
