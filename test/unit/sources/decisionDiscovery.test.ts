@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
 import { openEngine } from '../../../src/core/engine';
 import { discoverDecisions, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
+import { classifyStatus } from '../../../src/core/sources/decisions/adrParser';
 import { DecisionSource } from '../../../src/core/sources/decisions/decisionSource';
 import { TempRepo } from '../git/repoFixture';
 
@@ -230,5 +231,25 @@ describe('decision discovery', () => {
     });
     assert.deepEqual(paths(r), ['doc/adr/0001-record-decisions.md', 'doc/adr/0002-handle-concurrent-git-operations']);
     assert.deepEqual(folders(r), ['name:doc/adr:2']);
+  });
+
+  it('reads a retired or proposed sub-folder of a folder found by its records, with the status its name gives', async () => {
+    const doc = (title: string, status: string) => `# ${title}\n\n* Status: ${status}\n\n## Background\n\nWhy.\n\n## Decision\n\nThis.\n`;
+    const r = await discover({
+      'design/design-doc-composition.md': doc('Composition', 'Accepted'),
+      'design/one-pager-packages.md': doc('Packages', 'Under Review'),
+      'design/defunct/one-pager-resource-packs.md': '# Resource packs\n\n* Status: Defunct\n\n## Goals\n\nShip packs.\n',
+      'design/defunct/0007-template-stacks.md': '# Template stacks\n\nAn early sketch.\n',
+      'design/defunct/diagram-notes.md': '# Diagram notes\n\nBoxes and arrows.\n',
+      'guides/setup.md': '# Setup\n\nRun it.\n',
+      'guides/archive/old-setup.md': '# Old setup\n\n* Status: Defunct\n',
+    });
+    assert.deepEqual(paths(r), ['design/defunct/0007-template-stacks.md', 'design/defunct/one-pager-resource-packs.md', 'design/design-doc-composition.md', 'design/one-pager-packages.md']);
+    assert.deepEqual(folders(r), ['shape:design:4'], 'the sub-folder counts with its parent; a folder of guides is not one of records');
+    const defunct = r.files.filter((f) => f.path.startsWith('design/defunct/'));
+    assert.deepEqual(defunct.map((f) => [f.folder, f.folderStatus]), [['design', 'deprecated'], ['design', 'deprecated']]);
+    assert.equal(classifyStatus('Under Review'), 'proposed');
+    assert.equal(classifyStatus('Defunct'), 'deprecated');
+    assert.equal(classifyStatus('Withdrawn by its author'), 'rejected');
   });
 });

@@ -86,9 +86,10 @@ const NOT_RECORD_STEMS = new Set(['readme', 'index', '_index', 'summary', '_side
 /** Folder-name words that give a record's status. */
 const STATUS_WORDS: Readonly<Record<string, AdrStatus>> = {
   historic: 'deprecated', historical: 'deprecated', archive: 'deprecated', archived: 'deprecated', deprecated: 'deprecated', obsolete: 'deprecated', retired: 'deprecated',
+  defunct: 'deprecated', outdated: 'deprecated',
   superseded: 'superseded', replaced: 'superseded',
   proposed: 'proposed', proposal: 'proposed', proposals: 'proposed', draft: 'proposed', drafts: 'proposed', pending: 'proposed', wip: 'proposed',
-  rejected: 'rejected', declined: 'rejected', abandoned: 'rejected',
+  rejected: 'rejected', declined: 'rejected', abandoned: 'rejected', withdrawn: 'rejected',
   accepted: 'accepted', approved: 'accepted',
 };
 /** How deep area folders under a decision folder are followed. */
@@ -237,8 +238,25 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
   // 4. Other folders with two or more ADR-shaped files, and files named as records (`docs/adr-007-x.md`,
   //    `DECISIONS.md`) that are shaped like one, unless a tool's configuration already says where records are.
   const toolConfigured = folders.some((f) => f.reason === 'adr-dir' || f.reason === 'log4brains');
+  const byShapeFolders = new Map<string, DecisionFolder>();
+  // Sorted, so a folder comes before its sub-folders.
   for (const [dir, paths] of toolConfigured ? [] : unnamed.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const name = dir.slice(dir.lastIndexOf('/') + 1);
+    // `design/defunct/`, `architecture/superseded/`: retired or proposed records beside a folder of records.
+    const parent = byShapeFolders.get(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
+    if (parent && dir.includes('/') && statusOfFolderName(name)) {
+      const candidates = paths.filter((p) => isAdrCandidateName(p.slice(p.lastIndexOf('/') + 1), name)).sort();
+      if (sniffed + candidates.length > maxSniffed) {
+        capped ??= { reason: 'sniff', limit: maxSniffed };
+        continue;
+      }
+      sniffed += candidates.length;
+      for (const p of candidates) {
+        const shape = adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p));
+        if ((shape.numbered || shape.content >= 1 || shape.titled) && take({ path: p, folder: parent.path, ...placeOf([parent.path.slice(parent.path.lastIndexOf('/') + 1), name]) })) parent.records++;
+      }
+      continue;
+    }
     const candidates = paths.filter((p) => isAdrCandidateName(p.slice(p.lastIndexOf('/') + 1), name)).sort();
     const namedFiles = candidates.filter((p) => isDecisionFolderName(p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '')));
     if (candidates.length < 2 && !namedFiles.length) continue;
@@ -260,7 +278,10 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
       const namedRecord = namedFiles.includes(path) && (strict ? isRecordShaped(shape) : shape.numbered || shape.content >= 1);
       if ((recordShaped || namedRecord) && take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
     }
-    if (records) folders.push({ path: dir || '.', reason: byShape ? 'shape' : 'name', records });
+    if (!records) continue;
+    const folder: DecisionFolder = { path: dir || '.', reason: byShape ? 'shape' : 'name', records };
+    folders.push(folder);
+    if (byShape && dir) byShapeFolders.set(dir, folder);
   }
 
   return {

@@ -170,10 +170,10 @@ function asciidocHeadings(text: string): string {
 export function classifyStatus(text: string): AdrStatus {
   const t = text.toLowerCase();
   if (/superseded|replaced by/.test(t)) return 'superseded';
-  if (/deprecated|obsolete|retired/.test(t)) return 'deprecated';
-  if (/rejected|declined|abandoned/.test(t)) return 'rejected';
+  if (/deprecated|obsolete|retired|defunct|outdated/.test(t)) return 'deprecated';
+  if (/rejected|declined|abandoned|withdrawn/.test(t)) return 'rejected';
   if (/accepted|approved|adopted|decided|done/.test(t)) return 'accepted';
-  if (/proposed|draft|open|in review|pending|wip/.test(t)) return 'proposed';
+  if (/proposed|draft|open|review|pending|wip|speculative|under discussion/.test(t)) return 'proposed';
   return 'unknown';
 }
 
