@@ -132,4 +132,18 @@ describe('linking decision records to code by content', function () {
     assert.deepEqual(decisions(query('src/report.ts')), []);
     assert.deepEqual(decisions(query('src/http/responseCache.ts')), ['caching.md'], 'a module named after it does link it');
   });
+
+  it('does not let a common word of the file stand for a rarer longer word of one record', async () => {
+    const files = serverFiles(30);
+    for (let i = 0; i < 30; i++) files[`server/module${i}/config.ts`] = `export const config = { port: ${8000 + i} };\n`;
+    await open({
+      ...files,
+      'docs/adr/configmap.md': record('Proxy settings outside the control plane', 'The proxy reads a configmap. Each configmap holds CONFIG2 and CONFIG3; the configmap is mounted read-only, and a configmap change restarts nothing.'),
+      'docs/adr/loader-retries.md': record('Loader retries', 'The config loader retries three times before it gives up.'),
+      'src/loader/configLoader.ts': 'export function loadConfig(path: string): string {\n  return path;\n}\n',
+    });
+    const items = query('src/loader/configLoader.ts');
+    assert.deepEqual(decisions(items), ['loader-retries.md'], `shown: ${items.map((i) => i.reason).join(' | ')}`);
+  });
 });
+

@@ -118,7 +118,7 @@ export class DecisionLinker {
   /** Records linked to a file by its words, strongest first, down to the floor. */
   link(file: string, query: FileQuery, limit = 10): LexicalLink[] {
     const rarity = (t: string) => this.repo.rarity(t);
-    const terms = this.expand(query.terms);
+    const { terms, from } = this.expand(query.terms, rarity);
     const textOnly = new Set<string>();
     for (const [t, w] of this.tellingText(query.textCounts, rarity)) {
       if (terms.has(t)) continue;
@@ -144,7 +144,7 @@ export class DecisionLinker {
       }
       strength = Math.min(MAX_LEXICAL, strength);
       if (strength < kindFloor.decision) continue;
-      out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, hit.matched, title, query) + where });
+      out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, hit.matched, title, query, from) + where });
     }
     return out.sort((a, b) => b.strength - a.strength).slice(0, limit);
   }
@@ -153,7 +153,7 @@ export class DecisionLinker {
   search(text: string, limit: number): { path: string; score: number }[] {
     const terms = new Map<string, number>();
     for (const t of termsOf(text)) terms.set(t, 1);
-    return this.index.search(this.expand(terms), () => 1, limit).map((h) => ({ path: h.key, score: h.score }));
+    return this.index.search(this.expand(terms, () => 1).terms, () => 1, limit).map((h) => ({ path: h.key, score: h.score }));
   }
 
   /** The file's own words that are rarest in the workspace and known to the records, weighted by how often the file uses them. */
@@ -166,9 +166,16 @@ export class DecisionLinker {
       .map(([t, n]) => [t, TERM_WEIGHTS.text * Math.min(2, 1 + Math.log(n))]);
   }
 
-  /** Adds record words that a strong query word is the start of, at a lower weight (`story` → `storybook`). */
-  private expand(terms: ReadonlyMap<string, number>): Map<string, number> {
+  /**
+   * Adds record words that a strong query word is the start of, at a lower weight (`story` →
+   * `storybook`). A longer word is never worth more than the word the file has: `config` does not
+   * become as telling as `configmap`, the one record that says it. `from` maps each added word to
+   * the file's word.
+   */
+  private expand(terms: ReadonlyMap<string, number>, rarity: (t: string) => number): { terms: Map<string, number>; from: Map<string, string> } {
     const out = new Map(terms);
+    const from = new Map<string, string>();
+    const telling = (t: string) => this.index.idf(t) * rarity(t);
     for (const [t, w] of terms) {
       if (t.length < 4 || w < 0.7) continue;
       let lo = 0;
@@ -180,16 +187,25 @@ export class DecisionLinker {
       }
       for (let i = lo; i < this.vocabulary.length && this.vocabulary[i].startsWith(t); i++) {
         const v = this.vocabulary[i];
-        if (v !== t && v.length <= t.length + 5 && (out.get(v) ?? 0) < w * 0.6) out.set(v, w * 0.6);
+        // Letters only: `config2` is a name, not a longer form of `config`.
+        if (v === t || v.length > t.length + 5 || !/^[a-z]+$/.test(v.slice(t.length))) continue;
+        // A plural the stemmer leaves alone (`schemas`) is the same word.
+        const same = v.length - t.length <= 2 && /^e?s$/.test(v.slice(t.length));
+        const weight = w * 0.6 * (same ? 1 : Math.min(1, telling(t) / (telling(v) || 1)));
+        if ((out.get(v) ?? 0) < weight) {
+          out.set(v, weight);
+          from.set(v, t);
+        }
       }
     }
-    return out;
+    return { terms: out, from };
   }
 
-  private reasonFor(path: string, matched: readonly string[], titleCoverage: number, query: FileQuery): string {
+  private reasonFor(path: string, matched: readonly string[], titleCoverage: number, query: FileQuery, expandedFrom: ReadonlyMap<string, string>): string {
     const record = this.records.get(path)!;
     const words = matched.slice(0, 3).map((w) => this.surface.get(w) ?? w);
-    const from = [...new Set(matched.slice(0, 3).map((w) => query.sources.get(w) ?? 'text'))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
+    const sourceOf = (w: string) => query.sources.get(w) ?? query.sources.get(expandedFrom.get(w) ?? '') ?? 'text';
+    const from = [...new Set(matched.slice(0, 3).map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
     const where = from.length ? ` (from ${from.join(' and ')})` : '';
     if (titleCoverage >= 0.5) return `its title "${record.title}" matches ${words.join(', ')}${where}`;
     return `it talks about ${words.join(', ')}${where}`;

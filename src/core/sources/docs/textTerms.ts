@@ -33,7 +33,7 @@ const CODE_WORDS = new Set(
   (
     'const let var function return returns import imports export exports default class interface type types extends implements public private ' +
     'protected static async await true false null undefined void string number boolean object array int float bool str ' +
-    'self def fn func impl pub mod package val lambda yield'
+    'self def fn func impl pub mod package val lambda yield nil none elif struct mut chan'
   ).split(' '),
 );
 
