@@ -163,9 +163,17 @@ export class CodeIndex {
       defs.push(...all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.deprecated = 1 AND s.name IN (${chunk.map(() => '?').join(',')})`, chunk));
     }
     const out = new Map<string, DeprecatedUse>();
+    const alsoCurrent = new Map<string, boolean>();
+    // `x.Descriptor()` on an instance may be any Descriptor: when another definition of the name is
+    // not deprecated (generated protobuf types deprecate theirs, the workspace's own types do not), only a resolved call warns.
+    const ambiguous = (name: string) => {
+      let v = alsoCurrent.get(name);
+      if (v === undefined) alsoCurrent.set(name, (v = !!one<{ n: number }>(this.state.db, 'SELECT 1 AS n FROM symbols WHERE name = ? AND deprecated = 0 LIMIT 1', [name])));
+      return v;
+    };
     for (const def of defs) {
       for (const ref of this.resolution.callsTo(def, rel)) {
-        if (ref.confidence === 'name') continue;
+        if (ref.confidence === 'name' || (ref.confidence === 'likely' && ambiguous(def.name))) continue;
         const key = `${ref.line}:${ref.column}`;
         const prev = out.get(key);
         if (prev && RANK[prev.confidence] <= RANK[ref.confidence]) continue;

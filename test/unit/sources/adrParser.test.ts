@@ -103,6 +103,16 @@ describe('parseAdr', () => {
     assert.deepEqual([codex.number, codex.title, codex.status, codex.date], [3, 'String types in TypeScript', 'accepted', Date.UTC(2021, 9, 14)]);
   });
 
+  it('reads a misspelt "superceded by" in bold bullets, and the newest entry of a front-matter status history', () => {
+    const bold = parseAdr('2021-04-functions-api.md', '# Host Content API on Cloud Functions\n\n* **Status:** superceded by [2021-06 API on Cloud Run](2021-06-run-api.md)\n* **Last Updated:** 2021-04\n\n## Context & Problem Statement\n\nWhere?\n');
+    assert.equal(bold.status, 'superseded');
+    assert.equal(bold.supersededBy?.target, '2021-06-run-api.md');
+    assert.equal(bold.number, undefined, 'a month-named record is not numbered by its year');
+    const history = parseAdr('02-architecture-design-patterns.md', '---\ntitle: Architecture and Design Patterns\nstatusHistory:\n- status: decided\n  date: 2023-07-24\n- status: superseded\n  date: 2024-02-16\n---\n\n# Architecture and Design Patterns\n\nHexagonal.\n');
+    assert.equal(history.status, 'superseded');
+    assert.equal(history.number, 2);
+  });
+
   it('reads a reStructuredText record: numbered title, sections, status section', () => {
     const adr = parseAdr('0006-app-label-prefix.rst', '6. App Label Prefix\n===================\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\nPrefix every ``label`` with ``oel_``.\n');
     assert.deepEqual([adr.number, adr.title, adr.status], [6, 'App Label Prefix', 'accepted']);

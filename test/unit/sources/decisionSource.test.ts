@@ -214,6 +214,56 @@ describe('DecisionSource', () => {
     });
   });
 
+  describe('names that several files answer to', () => {
+    beforeEach(async () => {
+      await open();
+      const files: Record<string, string> = {
+        'docs/adr/0001-qgb-state.md': adr(1, 'QGB state', 'Deprecated: the bridge is gone.').replace('Accepted', 'Deprecated'),
+        'docs/adr/0002-logging.md': adr(2, 'Logging standard', 'The main library packages are `pkg/core/` and `pkg/util/`; both log through one facade.'),
+        'docs/adr/0003-mint-genesis.md': adr(3, 'Mint genesis', 'Mint reads its parameters in `genesis.go`.'),
+        'app/docs/adr/0004-static-types.md': adr(4, 'Static types', 'The compiler settings live in `tsconfig.json`.'),
+        'app/tsconfig.json': '{}\n',
+        'lib/tsconfig.json': '{}\n',
+        'tools/tsconfig.json': '{}\n',
+      };
+      files['docs/adr/0001-qgb-state.md'] = files['docs/adr/0001-qgb-state.md'].replace('the bridge is gone.', 'The bridge kept its handlers in `msg_server.go`.');
+      for (const m of ['bank', 'mint', 'blob', 'signal', 'fibre']) {
+        files[`x/${m}/keeper/msg_server.go`] = `package keeper\n\nfunc Handle${m}() {}\n`;
+        files[`x/${m}/types/genesis.go`] = `package types\n\nfunc Default${m}() {}\n`;
+        files[`x/${m}/types/params.go`] = `package types\n\nfunc Params${m}() {}\n`;
+      }
+      for (let i = 0; i < 150; i++) files[`pkg/core/mod${i}/file${i}.go`] = `package mod${i}\n`;
+      // Enough other files that pkg/core/ (150) is under a tenth of the workspace: large, not broad.
+      for (let i = 0; i < 1500; i++) files[`pkg/api/gen/f${i}.go`] = `package gen\n`;
+      writeFiles(files);
+      await source.refresh();
+    });
+
+    it('warns about a retired record only when the file name it gives points at this file', () => {
+      const items = source.query({ file: 'x/bank/keeper/msg_server.go' });
+      assert.ok(!items.some((i) => i.type === 'warning'), 'five files are named msg_server.go: no warning for any of them');
+      const weak = items.find((i) => i.location.adr === '0001');
+      assert.ok(!weak || weak.relevanceScore < 0.6, String(weak?.relevanceScore));
+    });
+
+    it('does not place a record next to every file that shares a folder with a common name', () => {
+      assert.ok(!source.query({ file: 'x/blob/types/params.go' }).some((i) => i.location.adr === '0003'), 'genesis.go is in every module');
+    });
+
+    it('takes the file nearest the record when several have its name', () => {
+      const app = source.query({ file: 'app/tsconfig.json' }).find((i) => i.location.adr === '0004');
+      const lib = source.query({ file: 'lib/tsconfig.json' }).find((i) => i.location.adr === '0004');
+      assert.ok(app && app.relevanceScore >= 0.85, `the record's own package: ${app?.relevanceScore}`);
+      assert.ok(!lib || lib.relevanceScore < app.relevanceScore * 0.9, `another package: ${lib?.relevanceScore}`);
+    });
+
+    it('gives a folder that holds many files a weaker hold on each of them', () => {
+      const item = source.query({ file: 'pkg/core/mod3/file3.go' }).find((i) => i.location.adr === '0002');
+      assert.ok(item, 'still linked');
+      assert.ok(item.relevanceScore < 0.74 && item.relevanceScore >= 0.3, String(item.relevanceScore));
+    });
+  });
+
   describe('records titled after a module, files many records name, and shared numbers', () => {
     beforeEach(async () => {
       await open();

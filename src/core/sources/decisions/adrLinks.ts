@@ -115,13 +115,32 @@ function toMention(t: string, line: number): PathMention | undefined {
 /** Most paths looked at to tell how much of the workspace a folder or glob covers. */
 const SHARE_SAMPLE = 4000;
 
-/**
- * True when a folder or glob an ADR names covers much of the workspace (`src/`, a glob over every `.ts` file): it tells
- * no file apart. Broad means half the paths, or a tenth of them and at least 100 files; estimated on an
- * even sample of the paths.
- */
-export function isBroadMention(m: PathMention, paths: readonly string[]): boolean {
-  if (m.kind === 'file' || !paths.length) return false;
+/** How many workspace files a mention covers, and whether that is much of the workspace. */
+export interface MentionCoverage {
+  /** Files it matches: exact for a file name, estimated on an even sample for a folder or glob. */
+  files: number;
+  /** For a file name that several files share, the first of them (up to 64). */
+  matches?: readonly string[];
+  /**
+   * A folder or glob over half the paths, or a tenth of them and at least 100 files (`src/`, every
+   * `.ts` file): it tells no file apart.
+   */
+  broad: boolean;
+}
+
+/** Counts the files a mention of an ADR covers (`genesis.go` may name fifteen of them). */
+export function coverageOf(m: PathMention, paths: readonly string[]): MentionCoverage {
+  if (!paths.length) return { files: 0, broad: false };
+  if (m.kind === 'file') {
+    const matches: string[] = [];
+    let files = 0;
+    for (const p of paths) {
+      if (!m.match(p)) continue;
+      files++;
+      if (matches.length < 64) matches.push(p);
+    }
+    return { files, broad: false, matches: files > 1 ? matches : undefined };
+  }
   const step = Math.max(1, Math.floor(paths.length / SHARE_SAMPLE));
   let seen = 0;
   let hit = 0;
@@ -130,5 +149,5 @@ export function isBroadMention(m: PathMention, paths: readonly string[]): boolea
     if (m.match(paths[i])) hit++;
   }
   const share = hit / seen;
-  return share >= 0.5 || (share >= 0.1 && share * paths.length >= 100);
+  return { files: Math.round(share * paths.length), broad: share >= 0.5 || (share >= 0.1 && share * paths.length >= 100) };
 }

@@ -38,7 +38,8 @@ export interface ParsedAdr {
   summary: string;
 }
 
-const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(Status|Date|Deciders|Technical Story|Consulted|Informed)[ \t]*:[ \t]*(.*)$/i;
+/** `* Status: accepted`, `- Date: …`; also bold, `* **Status:** approved` or `* **Status**: approved`. */
+const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Date|Deciders|Technical Story|Consulted|Informed)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$/i;
 /** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
 const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
 const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
@@ -76,7 +77,8 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     titleNumber = m[1] ? Number(m[1]) : undefined;
     title = m[2];
   }
-  const fileNumber = /^(?:adr[-_]?)?(\d+)[-_.]/i.exec(fileName)?.[1];
+  // `2021-04-run-website.md` is named by its month, not numbered 2021: many records share the year.
+  const fileNumber = /^\d{4}-\d{2}(?:-\d{2})?[-_]/.test(fileName) ? undefined : /^(?:adr[-_]?)?(\d+)[-_.]/i.exec(fileName)?.[1];
   const number = fileNumber !== undefined ? Number(fileNumber) : titleNumber;
 
   // Bullet fields (MADR 2, log4brains) live in the lines right under the title.
@@ -96,7 +98,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     if (f && f[2].includes(':') && !(f[1].toLowerCase() in plain)) plain[f[1].toLowerCase()] = f[3].replace(/\*+$/, '').trim();
   }
 
-  let statusText = str(data.status) ?? fields.status;
+  let statusText = str(data.status) ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
   let style: AdrStyle = str(data.status) !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
   if (statusText === undefined) {
     const key = headings.find((h) => h.toLowerCase() === 'status');
@@ -169,7 +171,7 @@ function asciidocHeadings(text: string): string {
 
 export function classifyStatus(text: string): AdrStatus {
   const t = text.toLowerCase();
-  if (/superseded|replaced by/.test(t)) return 'superseded';
+  if (/superseded|superceded|replaced by/.test(t)) return 'superseded';
   if (/deprecated|obsolete|retired|defunct|outdated/.test(t)) return 'deprecated';
   if (/rejected|declined|abandoned|withdrawn/.test(t)) return 'rejected';
   if (/accepted|approved|adopted|decided|done/.test(t)) return 'accepted';
@@ -177,11 +179,21 @@ export function classifyStatus(text: string): AdrStatus {
   return 'unknown';
 }
 
+/** The newest entry of a front-matter status history (`statusHistory: [- status: decided, - status: superseded]`). */
+function lastStatusOf(history: string | string[] | undefined): string | undefined {
+  if (!Array.isArray(history)) return undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = /^status[ \t]*:(.*)$/i.exec(history[i].trim());
+    if (m) return m[1].trim();
+  }
+  return undefined;
+}
+
 /** The record named after "superseded by" in a status text. */
 function findSupersededBy(text: string): AdrRef | undefined {
-  const at = text.toLowerCase().search(/superseded[ \t]+by\b/);
+  const at = text.toLowerCase().search(/super[sc]eded[ \t]+by\b/);
   if (at < 0) return undefined;
-  const rest = text.slice(at).replace(/^superseded[ \t]+by[ \t]*:?[ \t]*/i, '');
+  const rest = text.slice(at).replace(/^super[sc]eded[ \t]+by[ \t]*:?[ \t]*/i, '');
   return refsIn(linesOf(rest)[0] ?? '')[0];
 }
 

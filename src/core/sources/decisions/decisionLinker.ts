@@ -203,9 +203,10 @@ export class DecisionLinker {
 
   private reasonFor(path: string, matched: readonly string[], titleCoverage: number, query: FileQuery, expandedFrom: ReadonlyMap<string, string>): string {
     const record = this.records.get(path)!;
-    const words = matched.slice(0, 3).map((w) => this.surface.get(w) ?? w);
+    const shown = matched.slice(0, 3);
+    const words = shown.map((w) => this.surface.get(w) ?? w);
     const sourceOf = (w: string) => query.sources.get(w) ?? query.sources.get(expandedFrom.get(w) ?? '') ?? 'text';
-    const from = [...new Set(matched.slice(0, 3).map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
+    const from = [...new Set(shown.map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
     const where = from.length ? ` (from ${from.join(' and ')})` : '';
     if (titleCoverage >= 0.5) return `its title "${record.title}" matches ${words.join(', ')}${where}`;
     return `it talks about ${words.join(', ')}${where}`;

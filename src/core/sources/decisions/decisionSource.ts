@@ -10,13 +10,13 @@ import { looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
-import { extractLinks, isBroadMention, type PathMention } from './adrLinks';
+import { coverageOf, extractLinks, type MentionCoverage, type PathMention } from './adrLinks';
 import { parseAdr } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
 import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
 import { DecisionLinker } from './decisionLinker';
 import { pickNumbered } from './decisionAnchors';
-import { explicitHits } from './explicitLinks';
+import { explicitHits, fileStem } from './explicitLinks';
 import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
 import { scanInline, type InlineScan } from './inlineRefs';
 import { RepoTerms } from './repoTerms';
@@ -65,8 +65,10 @@ export class DecisionSource implements WorkspaceSource {
   private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
   /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
   private paths: readonly string[] = [];
-  private broad = new Map<string, boolean>();
+  private coverage = new Map<string, MentionCoverage>();
   private siblings = new Map<string, Set<string>>();
+  /** How many workspace files have each file stem (lower case), counted when first asked. */
+  private stems: Map<string, number> | undefined;
   /** Words of recently asked files: the cursor mostly stays in one file. */
   private queryCache = new Map<string, FileQuery>();
 
@@ -123,8 +125,9 @@ export class DecisionSource implements WorkspaceSource {
     this.folders = found.folders.map((f) => f.path);
     this.repo.setPaths(found.paths);
     if (found.paths !== this.paths) {
-      this.broad = new Map();
+      this.coverage = new Map();
       this.siblings = new Map();
+      this.stems = undefined;
     }
     this.paths = found.paths;
     const place = new Map<string, DecisionFile>(found.files.map((f) => [f.path, f]));
@@ -169,11 +172,22 @@ export class DecisionSource implements WorkspaceSource {
     return { files: found.files.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: next.size, ms: performance.now() - started };
   }
 
-  private isBroad(m: PathMention): boolean {
+  private coverageOf(m: PathMention): MentionCoverage {
     const key = `${m.kind}:${m.text}`;
-    let broad = this.broad.get(key);
-    if (broad === undefined) this.broad.set(key, (broad = isBroadMention(m, this.paths)));
-    return broad;
+    let c = this.coverage.get(key);
+    if (c === undefined) this.coverage.set(key, (c = coverageOf(m, this.paths)));
+    return c;
+  }
+
+  private filesNamed(stem: string): number {
+    if (!this.stems) {
+      this.stems = new Map();
+      for (const p of this.paths) {
+        const k = fileStem(p).toLowerCase();
+        this.stems.set(k, (this.stems.get(k) ?? 0) + 1);
+      }
+    }
+    return this.stems.get(stem.toLowerCase()) ?? 0;
   }
 
   /** Names of the files listed in `file`'s folder; one pass over the listing per folder asked. */
@@ -232,7 +246,7 @@ export class DecisionSource implements WorkspaceSource {
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), isBroad: (m) => this.isBroad(m), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
+    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.records.get(l.path);
@@ -251,7 +265,8 @@ export class DecisionSource implements WorkspaceSource {
       const adr = h.adr;
       const retired = adr.status === 'superseded' || adr.status === 'deprecated';
       // Only an explicit link says that this code relies on a retired decision.
-      if (retired && h.score >= STRONG && h.kind !== 'text') {
+      // The explicit link alone must be strong: words in common do not make a file rely on a record.
+      if (retired && best.score >= STRONG && h.kind !== 'text') {
         const successor = this.successorOf(adr);
         put(retiredWarning(adr, successor, h));
         if (successor) put(decisionItem(successor, h.score * 0.95, `supersedes ${nameOf(adr)}; ${h.reason}`, h.kind));

@@ -1,5 +1,5 @@
 import { GENERIC_NAMES, splitWords } from '../docs/textTerms';
-import type { PathMention } from './adrLinks';
+import type { MentionCoverage, PathMention } from './adrLinks';
 import type { DecisionHit, DecisionRecord } from './decisionItems';
 import { nameOf } from './decisionItems';
 import type { InlineScan } from './inlineRefs';
@@ -20,6 +20,8 @@ export const EXPLICIT_STRENGTH = {
 
 /** Files in a folder up to which naming one of them speaks for the others in full. */
 const SMALL_FOLDER = 20;
+/** Files up to which a folder or glob an ADR names governs each of them in full. */
+const SMALL_TREE = 60;
 
 export interface ExplicitQuery {
   file?: string;
@@ -28,8 +30,10 @@ export interface ExplicitQuery {
   inline?: InlineScan;
   byPath(path: string): DecisionRecord | undefined;
   byNumber(n: number | undefined): DecisionRecord | undefined;
-  /** A folder or glob that covers much of the workspace (`src/`): naming it tells no file apart. */
-  isBroad?(mention: PathMention): boolean;
+  /** How many files a mention covers: a folder or glob over much of the workspace (`src/`) tells no file apart. */
+  coverage?(mention: PathMention): MentionCoverage;
+  /** How many workspace files have this file stem (`msg_server` may be the name of five). */
+  filesNamed?(stem: string): number;
   /** Names of the files in the query file's folder (itself included). */
   siblingsOf?(file: string): ReadonlySet<string> | undefined;
 }
@@ -53,7 +57,9 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const shared = (n: number) => (n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n)));
   const spread = (name: string) => shared(list.filter((adr) => adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)).length);
   const symbolFactor = symbol ? spread(symbol) : 1;
-  const moduleFactor = moduleName ? spread(moduleName) : 1;
+  // A module name that several files have (`msg_server.go` in five modules) says less about this one.
+  const namesake = moduleName ? Math.min(1, Math.sqrt(2 / Math.max(1, q.filesNamed?.(moduleName) ?? 1))) : 1;
+  const moduleFactor = moduleName ? spread(moduleName) * namesake : 1;
   // Each record's paths that cover the file, worked out once: the count also says how shared the evidence is.
   const covering = file ? list.map((adr) => adr.links.paths.filter((p) => p.match(file))) : [];
   const fileFactor = shared(covering.filter((ms) => ms.some((p) => p.kind === 'file')).length);
@@ -65,7 +71,7 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
     const run = longestRun(titleWordsOf(adr), moduleWords);
     return run === moduleWords.length ? EXPLICIT_STRENGTH.moduleTitle : run >= 2 && run * 3 >= moduleWords.length * 2 ? EXPLICIT_STRENGTH.moduleTitlePart : 0;
   });
-  const titleFactor = shared(titled.filter((t) => t > 0).length);
+  const titleFactor = shared(titled.filter((t) => t > 0).length) * namesake;
   const dir = file ? file.slice(0, Math.max(0, file.lastIndexOf('/'))) : '';
   // A record that names another file of a small folder is about this one's neighbourhood; the root's
   // files (configs, manifests) are no neighbourhood.
@@ -75,12 +81,16 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
     const L = adr.links;
     if (file) {
       for (const p of covering[i]) {
-        if (q.isBroad?.(p)) continue;
-        const s = p.kind === 'file' ? EXPLICIT_STRENGTH.file * fileFactor : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir;
+        const c = q.coverage?.(p);
+        if (c?.broad) continue;
+        // A bare name that several files share (`genesis.go`) or a large tree (`pkg/core/`) says less about each file.
+        const reach = !c ? 1 : p.kind === 'file' ? fileReach(file, adr.folder, c) : Math.min(1, Math.max(0.45, Math.sqrt(SMALL_TREE / Math.max(1, c.files))));
+        const s = reach * (p.kind === 'file' ? EXPLICIT_STRENGTH.file * fileFactor : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir);
         const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
         out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
       }
-      const near = siblingStrength ? L.paths.find((p) => p.kind === 'file' && !covering[i].includes(p) && isSibling(p, dir, siblings!)) : undefined;
+      // Only a name that points at one file places the record next to it.
+      const near = siblingStrength ? L.paths.find((p) => p.kind === 'file' && !covering[i].includes(p) && isSibling(p, dir, siblings!) && (q.coverage?.(p).files ?? 1) <= 1) : undefined;
       if (near) out.push({ adr, score: siblingStrength, kind: 'sibling', reason: `${nameOf(adr)} names ${baseOf(near.text)}, next to this file`, line: near.line });
     }
     if (symbol) {
@@ -107,6 +117,28 @@ function titleWordsOf(adr: DecisionRecord): string[] {
   let words = titleWords.get(adr);
   if (!words) titleWords.set(adr, (words = splitWords(adr.title).map((w) => w.toLowerCase())));
   return words;
+}
+
+/**
+ * How surely a file name a record gives means this file: fully when it is the only such file, or the
+ * one nearest the record (`tsconfig.json` named in `app/docs/adr/` is `app/tsconfig.json`); less
+ * when several files answer to it alike (`msg_server.go` in five modules).
+ */
+function fileReach(file: string, recordFolder: string, c: MentionCoverage): number {
+  if (c.files <= 1 || !c.matches) return 1;
+  const depth = (p: string) => sharedDepth(p, recordFolder);
+  const own = depth(file);
+  if (own > 0 && c.files <= c.matches.length && c.matches.every((p) => p === file || depth(p) < own)) return 1;
+  return Math.min(1, Math.sqrt(2 / c.files));
+}
+
+/** Leading folders two paths share. */
+function sharedDepth(path: string, folder: string): number {
+  const a = path.split('/');
+  const b = folder.split('/');
+  let i = 0;
+  while (i < a.length - 1 && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 function baseOf(path: string): string {

@@ -46,11 +46,16 @@ export interface FileQueryInput {
 /** Longest text read for words. */
 const MAX_TEXT = 32 * 1024;
 
+const LOOSE_SOURCES: ReadonlySet<TermSource> = new Set(['text', 'comment', 'definition', 'call']);
+/** Two-letter words that do name a topic (`Blocking IO`, `UI`, `DB`). */
+const SHORT_TOPICS: ReadonlySet<string> = new Set(['io', 'ui', 'ux', 'db', 'ip', 'os', 'vm', 'ai', 'ml', 'js', 'ts', 'ci', 'cd', 'qa', 'tx', 'gc', 'k8', 'id']);
+
 /** Builds the weighted term bag of a file: its name, folders, symbol, doc comment, definitions, imports, calls and text. */
 export function fileQuery(input: FileQueryInput): FileQuery {
   const acc = new Map<string, { max: number; sum: number; source: TermSource }>();
   const add = (term: string | undefined, source: TermSource, scale = 1) => {
-    if (!term) return;
+    // Two letters in code are a local (`ok`, `sn`, `rs`) or a format (`mm`); a name or a folder (`db`, `ui`) still says them.
+    if (!term || (term.length <= 2 && LOOSE_SOURCES.has(source) && !SHORT_TOPICS.has(term))) return;
     const w = TERM_WEIGHTS[source] * scale;
     const e = acc.get(term);
     if (!e) acc.set(term, { max: w, sum: w, source });
@@ -102,12 +107,15 @@ export function withoutUrls(text: string): string {
 }
 
 /** Words of a package specifier: `@emotion/react` → emotion, react; `github.com/spf13/cobra` → cobra. */
+const VERSION_SEGMENT = /^v\d+(?:(?:alpha|beta)\d*)?$/i;
+
 export function packageTerms(spec: string): string[] {
   const parts = spec.replace(/^@/, '').split('/');
   // A Go module path starts with a host and an owner; the rest names the package.
   const named = parts[0].includes('.') && parts.length > 2 ? parts.slice(2) : parts;
   const out: string[] = [];
-  for (const p of named) for (const w of splitWords(p)) {
+  // `/v3`, `/v1alpha1`: a major version of the module, not a topic.
+  for (const p of named) for (const w of VERSION_SEGMENT.test(p) ? [] : splitWords(p)) {
     const t = termOf(w);
     if (t) out.push(t);
   }

@@ -21,7 +21,9 @@ const STOP_WORDS = new Set(
     'long look lot main mean means might need needed needs next nothing often once ones otherwise possible ' +
     'rather really reason right said say see seen several since small something sometimes soon still sure take taken thing things ' +
     'think though through thus today together took toward towards try trying under unless upon us usually want way ways ' +
-    'well went whether within work works would yet'
+    'well went whether within work works would yet ' +
+    // Pieces of addresses and module paths written without a scheme (`github.com/…`).
+    'com org net www http https'
   ).split(/\s+/),
 );
 
@@ -33,7 +35,7 @@ const CODE_WORDS = new Set(
   (
     'const let var function return returns import imports export exports default class interface type types extends implements public private ' +
     'protected static async await true false null undefined void string number boolean object array int float bool str ' +
-    'self def fn func impl pub mod package val lambda yield nil none elif struct mut chan'
+    'self def fn func impl pub mod package val lambda yield nil none elif struct mut chan ok err ctx req res omitempty'
   ).split(' '),
 );
 

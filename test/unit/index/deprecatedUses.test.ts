@@ -1,0 +1,41 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultConfig } from '../../../src/core/config';
+import { CodeIndex } from '../../../src/core/index/codeIndex';
+import { Store } from '../../../src/core/store/store';
+import { TempRepo } from '../git/repoFixture';
+
+describe('deprecated uses', () => {
+  let repo: TempRepo;
+  let store: Store;
+  let index: CodeIndex;
+
+  before(async () => {
+    repo = new TempRepo();
+    repo.commit('workspace', {
+      'go.mod': 'module example.com/x\n\ngo 1.22\n',
+      // Generated protobuf code deprecates its Descriptor methods; the workspace's own types keep one.
+      'api/pb/dataplane.pb.go':
+        'package pb\n\ntype Dataplane struct{}\n\n// Deprecated: Use Dataplane.ProtoReflect.Descriptor instead.\nfunc (*Dataplane) Descriptor() ([]byte, []int) {\n\treturn nil, nil\n}\n\n// Deprecated: use Name.\nfunc (*Dataplane) OldName() string {\n\treturn ""\n}\n',
+      'core/model/meta.go': 'package model\n\ntype Meta struct{}\n\nfunc (m *Meta) Descriptor() string {\n\treturn "meta"\n}\n',
+      'app/run.go':
+        'package app\n\nimport (\n\tpb "example.com/x/api/pb"\n\t"example.com/x/core/model"\n)\n\nfunc Run(m *model.Meta, d *pb.Dataplane) string {\n\t_ = d.OldName()\n\treturn m.Descriptor()\n}\n',
+    });
+    store = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-deprecated-')) });
+    index = new CodeIndex(store, repo.dir, defaultConfig);
+    await index.build();
+  });
+
+  after(() => {
+    store.dispose();
+    rmSync(store.stateDir, { recursive: true, force: true });
+    repo.dispose();
+  });
+
+  it('warns about a method called on an instance only when no current definition shares its name', () => {
+    const uses = index.deprecatedUsedIn('app/run.go').map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`);
+    assert.deepEqual(uses, ['OldName@9 likely -> api/pb/dataplane.pb.go:11'], 'm.Descriptor() may be Meta.Descriptor, which is not deprecated');
+  });
+});
