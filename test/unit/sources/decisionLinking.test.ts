@@ -145,5 +145,17 @@ describe('linking decision records to code by content', function () {
     const items = query('src/loader/configLoader.ts');
     assert.deepEqual(decisions(items), ['loader-retries.md'], `shown: ${items.map((i) => i.reason).join(' | ')}`);
   });
+
+  it('names the title words first when a title matches', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/rate-limit.md': record('Rate limit policy', 'Each connection gets a local bucket. Local buckets refill per connection; a connection over its local bucket waits. Local connection counters reset every second.'),
+      'docs/adr/logging.md': record('Logging', 'One line per request.'),
+      'src/limits/localConnection.ts': 'export class RateLimitPolicy {\n  allow(connection: string, local: number): boolean {\n    return connection.length < local;\n  }\n}\n',
+    });
+    const item = query('src/limits/localConnection.ts', 'RateLimitPolicy', 1).find((i) => i.location.path.endsWith('rate-limit.md'));
+    assert.ok(item, 'linked');
+    assert.match(item.reason, /its title "Rate limit policy" matches (rate|limit|policy), (rate|limit|policy), (rate|limit|policy) \(/, item.reason);
+  });
 });
 

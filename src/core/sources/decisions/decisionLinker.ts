@@ -71,6 +71,8 @@ export class DecisionLinker {
   /** Per record: the package its area names, or its home package when records are spread over packages. */
   private readonly scope = new Map<string, { package: string; strict: boolean }>();
 
+  /** Each record's title words (with its file name's), for reasons. */
+  private readonly titleTerms = new Map<string, ReadonlySet<string>>();
   /** The words records use, by term, to show matches as written. */
   private readonly surface = new Map<string, string>();
 
@@ -81,6 +83,7 @@ export class DecisionLinker {
         this.records.set(r.path, r);
         const titleTerms = termsOf(r.title);
         const title = [...titleTerms, ...termsOf(r.slug).filter((t) => !titleTerms.includes(t))];
+        this.titleTerms.set(r.path, new Set(title));
         surfaceWords(r.title + ' ' + r.slug, this.surface);
         const headings: string[] = [];
         const body: string[] = [];
@@ -203,7 +206,9 @@ export class DecisionLinker {
 
   private reasonFor(path: string, matched: readonly string[], titleCoverage: number, query: FileQuery, expandedFrom: ReadonlyMap<string, string>): string {
     const record = this.records.get(path)!;
-    const shown = matched.slice(0, 3);
+    const inTitle = this.titleTerms.get(path);
+    // A title match names the title's words first: "matches rate, limit", not the body's words.
+    const shown = titleCoverage >= 0.5 && inTitle ? [...matched.filter((w) => inTitle.has(w)), ...matched.filter((w) => !inTitle.has(w))].slice(0, 3) : matched.slice(0, 3);
     const words = shown.map((w) => this.surface.get(w) ?? w);
     const sourceOf = (w: string) => query.sources.get(w) ?? query.sources.get(expandedFrom.get(w) ?? '') ?? 'text';
     const from = [...new Set(shown.map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
