@@ -113,6 +113,20 @@ describe('parseAdr', () => {
     assert.equal(history.number, 2);
   });
 
+  it('takes a title out of template brackets, and the file name over a placeholder left in them', () => {
+    assert.equal(parseAdr('ADR-003-gestion-des-dates.md', '# [Gestion des Dates]\n\n* Statut : mergé\n').title, 'Gestion des Dates');
+    assert.equal(parseAdr('ADR-002-keycloak-creation-jeune-milo.md', '# [titre du problème résolu et de sa solution]\n\n- Statut: proposé\n').title, 'Keycloak creation jeune milo');
+    assert.equal(parseAdr('0004-use-links.md', '# Use [links](x.md) in titles\n').title.startsWith('Use'), true);
+  });
+
+  it('reads the status of records kept in French, Spanish and German', () => {
+    const fr = parseAdr('ADR-001-service-notifications.md', '# Service de notifications\n\n- Statut: proposé\n\n## Contexte\n\nPourquoi.\n');
+    assert.equal(fr.status, 'proposed');
+    assert.equal(parseAdr('0002-x.md', '# 2. Usar colas\n\n## Estado\n\nAceptado\n\n## Contexto\n\nPor qué.\n').status, 'accepted');
+    assert.equal(parseAdr('0003-x.md', '---\ntitle: Alte Queue\nstatus: ersetzt durch 0004\n---\n\nText.\n').status, 'superseded');
+    assert.equal(parseAdr('0004-x.md', '# 4. Ancienne file\n\n* **Statut :** remplacé par [5](0005-x.md)\n').status, 'superseded');
+  });
+
   it('reads a reStructuredText record: numbered title, sections, status section', () => {
     const adr = parseAdr('0006-app-label-prefix.rst', '6. App Label Prefix\n===================\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\nPrefix every ``label`` with ``oel_``.\n');
     assert.deepEqual([adr.number, adr.title, adr.status], [6, 'App Label Prefix', 'accepted']);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { fileQuery, packageTerms } from '../../../src/core/sources/decisions/fileTerms';
+import { termsOf } from '../../../src/core/sources/docs/textTerms';
 
 describe('the words a file is linked to records by', () => {
   it('drops module hosts, owners and major versions from imports', () => {
@@ -18,4 +19,11 @@ describe('the words a file is linked to records by', () => {
     for (const w of ['db', 'ui', 'io', 'proactor']) assert.ok(all.has(w), w);
     for (const w of ['ok', 'ex', 'mm', 'sn']) assert.ok(!all.has(w), w);
   });
+
+  it('leaves out function words of records kept in other languages', () => {
+    const fr = termsOf('Le service est lent pour les jeunes');
+    assert.ok(fr.includes('lent') && !fr.some((t) => ['est', 'pour', 'les'].includes(t)), fr.join(' '));
+    assert.ok(!termsOf('Die Queue ist nicht schnell und das ist gut').some((t) => ['ist', 'nicht', 'und'].includes(t)));
+  });
 });
+

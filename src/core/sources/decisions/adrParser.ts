@@ -39,9 +39,9 @@ export interface ParsedAdr {
 }
 
 /** `* Status: accepted`, `- Date: …`; also bold, `* **Status:** approved` or `* **Status**: approved`. */
-const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Date|Deciders|Technical Story|Consulted|Informed)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$/i;
+const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Statut|Estado|Stato|Date|Deciders|Technical Story|Consulted|Informed)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$/i;
 /** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
-const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
+const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Statut|Estado|Stato|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
 const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
 /** `3. Title`, `0003 Title` (reStructuredText numbered titles). */
 const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
@@ -78,6 +78,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     title = m[2];
   }
   // `2021-04-run-website.md` is named by its month, not numbered 2021: many records share the year.
+  title = unbracketed(title, fileName);
   const fileNumber = /^\d{4}-\d{2}(?:-\d{2})?[-_]/.test(fileName) ? undefined : /^(?:adr[-_]?)?(\d+)[-_.]/i.exec(fileName)?.[1];
   const number = fileNumber !== undefined ? Number(fileNumber) : titleNumber;
 
@@ -87,24 +88,26 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   let bullet: '*' | '-' | undefined;
   for (const line of lines.slice(0, 40)) {
     const b = BULLET_FIELD.exec(line);
-    if (b && !(b[2].toLowerCase() in fields)) {
-      fields[b[2].toLowerCase()] = b[3].trim();
+    const key = b ? fieldName(b[2]) : '';
+    if (b && !(key in fields)) {
+      fields[key] = b[3].trim();
       bullet ??= b[1] as '*' | '-';
     }
   }
   const plain: Record<string, string> = {};
   for (const line of lines) {
     const f = PLAIN_FIELD.exec(line);
-    if (f && f[2].includes(':') && !(f[1].toLowerCase() in plain)) plain[f[1].toLowerCase()] = f[3].replace(/\*+$/, '').trim();
+    if (f && f[2].includes(':') && !(fieldName(f[1]) in plain)) plain[fieldName(f[1])] = f[3].replace(/\*+$/, '').trim();
   }
 
-  let statusText = str(data.status) ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
-  let style: AdrStyle = str(data.status) !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
+  const fmStatus = str(data.status ?? data.statut ?? data.estado ?? data.stato);
+  let statusText = fmStatus ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
+  let style: AdrStyle = fmStatus !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
   if (statusText === undefined) {
-    const key = headings.find((h) => h.toLowerCase() === 'status');
+    const key = headings.find((h) => STATUS_NAMES.has(h.toLowerCase()));
     statusText = key ? sections[key] : plain.status;
   }
-  if (!fm && fields.status === undefined && !headings.some((h) => h.toLowerCase() === 'status') && headings.some((h) => h.toLowerCase() === 'context and problem statement')) {
+  if (!fm && fields.status === undefined && !headings.some((h) => STATUS_NAMES.has(h.toLowerCase())) && headings.some((h) => h.toLowerCase() === 'context and problem statement')) {
     style = 'madr-bullets';
   }
   statusText = (statusText ?? '').trim();
@@ -171,12 +174,37 @@ function asciidocHeadings(text: string): string {
 
 export function classifyStatus(text: string): AdrStatus {
   const t = text.toLowerCase();
-  if (/superseded|superceded|replaced by/.test(t)) return 'superseded';
-  if (/deprecated|obsolete|retired|defunct|outdated/.test(t)) return 'deprecated';
-  if (/rejected|declined|abandoned|withdrawn/.test(t)) return 'rejected';
-  if (/accepted|approved|adopted|decided|done/.test(t)) return 'accepted';
-  if (/proposed|draft|open|review|pending|wip|speculative|under discussion/.test(t)) return 'proposed';
+  // English first, then the words of records kept in French, Spanish, German, Italian and Portuguese.
+  if (/superseded|superceded|replaced by|remplacé|reemplazad|ersetzt|sostituit|substituíd/.test(t)) return 'superseded';
+  if (/deprecated|obsol|retired|defunct|outdated|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
+  if (/rejected|declined|abandoned|withdrawn|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
+  if (/accept|approved|adopted|decided|done|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
+  if (/proposed|draft|open|review|pending|wip|speculative|under discussion|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
   return 'unknown';
+}
+
+/**
+ * `# [Gestion des Dates]`: a title left in a template's brackets. Without the brackets when it
+ * shares a word with the file name; otherwise it is the template's placeholder (`[short title of
+ * solved problem and solution]`) and the file name says more.
+ */
+function unbracketed(title: string, fileName: string): string {
+  const m = /^\[([^[\]]+)\]$/.exec(title);
+  if (!m) return title;
+  const slug = fileName.replace(/\.[^.]+$/, '').replace(/^(?:adr[-_ ]?)?\d+[-_. ]*/i, '');
+  const words = (t: string) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  const named = new Set(words(slug));
+  if (!named.size || words(m[1]).some((w) => named.has(w))) return m[1].trim();
+  const plain = slug.replace(/[-_]+/g, ' ').trim();
+  return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
+
+/** Status in the languages records are kept in (`Statut`, `Estado`, `Stato`). */
+const STATUS_NAMES: ReadonlySet<string> = new Set(['status', 'statut', 'estado', 'stato']);
+
+function fieldName(name: string): string {
+  const k = name.toLowerCase();
+  return STATUS_NAMES.has(k) ? 'status' : k;
 }
 
 /** The newest entry of a front-matter status history (`statusHistory: [- status: decided, - status: superseded]`). */

@@ -13,12 +13,12 @@ export interface AdrShape {
 
 const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 /** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
-const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}status(?:\*\*)?[ \t]*:/i;
+const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}(?:status|statut|estado|stato)(?:\*\*)?[ \t]*:/i;
 const RECORD_HEADINGS: readonly (readonly string[])[] = [
-  ['status'],
-  ['context', 'context and problem statement', 'background', 'problem', 'problem statement'],
-  ['decision', 'decision outcome', 'the decision', 'decisions'],
-  ['consequences', 'positive consequences', 'negative consequences', 'implications'],
+  ['status', 'statut', 'estado', 'stato'],
+  ['context', 'context and problem statement', 'background', 'problem', 'problem statement', 'contexte', 'contexto', 'kontext', 'contesto'],
+  ['decision', 'decision outcome', 'the decision', 'decisions', 'décision', 'decisión', 'decisão', 'entscheidung', 'decisione'],
+  ['consequences', 'positive consequences', 'negative consequences', 'implications', 'conséquences', 'consecuencias', 'consequências', 'konsequenzen', 'conseguenze'],
   ['considered options', 'options', 'decision drivers', 'alternatives', 'alternatives considered'],
 ];
 

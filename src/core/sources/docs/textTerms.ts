@@ -23,7 +23,9 @@ const STOP_WORDS = new Set(
     'think though through thus today together took toward towards try trying under unless upon us usually want way ways ' +
     'well went whether within work works would yet ' +
     // Pieces of addresses and module paths written without a scheme (`github.com/…`).
-    'com org net www http https'
+    'com org net www http https ' +
+    // Function words of records kept in French, Spanish, German, Portuguese and Dutch.
+    'les des une est pour dans avec qui pas sur par ces aux los las una para por del und ist nicht mit den dem ein eine uma com não het een niet voor'
   ).split(/\s+/),
 );
 
