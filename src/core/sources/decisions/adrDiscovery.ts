@@ -188,6 +188,15 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
 
   // 3. Folders named for decisions: the innermost such folder owns the files below it.
   let sniffed = 0;
+  /** Takes `n` files from the sniffing budget; false (and the cap noted) when they do not fit. */
+  const budget = (n: number): boolean => {
+    if (sniffed + n > maxSniffed) {
+      capped ??= { reason: 'sniff', limit: maxSniffed };
+      return false;
+    }
+    sniffed += n;
+    return true;
+  };
   const named = new Map<string, DecisionFile[]>();
   const unnamed: [string, string[]][] = [];
   for (const [dir, paths] of byDir) {
@@ -223,11 +232,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     let list = all;
     // In a tool's hidden folder (`.claude/commands/adr`) pages about ADRs are instructions: only record-shaped ones count.
     if (inToolFolder(folder.split('/'))) {
-      if (sniffed + all.length > maxSniffed) {
-        capped ??= { reason: 'sniff', limit: maxSniffed };
-        continue;
-      }
-      sniffed += all.length;
+      if (!budget(all.length)) continue;
       list = all.filter((f) => isRecordShaped(adrShapeOf(f.path.slice(f.path.lastIndexOf('/') + 1), readHead(root, f.path))));
     }
     let records = 0;
@@ -246,11 +251,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     const parent = byShapeFolders.get(dir.slice(0, Math.max(0, dir.lastIndexOf('/'))));
     if (parent && dir.includes('/') && statusOfFolderName(name)) {
       const candidates = paths.filter((p) => isAdrCandidateName(p.slice(p.lastIndexOf('/') + 1), name)).sort();
-      if (sniffed + candidates.length > maxSniffed) {
-        capped ??= { reason: 'sniff', limit: maxSniffed };
-        continue;
-      }
-      sniffed += candidates.length;
+      if (!budget(candidates.length)) continue;
       for (const p of candidates) {
         const shape = adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p));
         if ((shape.numbered || shape.content >= 1 || shape.titled) && take({ path: p, folder: parent.path, ...placeOf([parent.path.slice(parent.path.lastIndexOf('/') + 1), name]) })) parent.records++;
@@ -261,11 +262,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     const namedFiles = candidates.filter((p) => isDecisionFolderName(p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '')));
     if (candidates.length < 2 && !namedFiles.length) continue;
     const toSniff = candidates.length < 2 ? namedFiles : candidates;
-    if (sniffed + toSniff.length > maxSniffed) {
-      capped ??= { reason: 'sniff', limit: maxSniffed };
-      continue;
-    }
-    sniffed += toSniff.length;
+    if (!budget(toSniff.length)) continue;
     const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }));
     const parts = dir ? dir.split('/') : [];
     const strict = inToolFolder(parts);

@@ -58,7 +58,7 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const spread = (name: string) => shared(list.filter((adr) => adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)).length);
   const symbolFactor = symbol ? spread(symbol) : 1;
   // A module name that several files have (`msg_server.go` in five modules) says less about this one.
-  const namesake = moduleName ? Math.min(1, Math.sqrt(2 / Math.max(1, q.filesNamed?.(moduleName) ?? 1))) : 1;
+  const namesake = moduleName ? oneOf(q.filesNamed?.(moduleName) ?? 1) : 1;
   const moduleFactor = moduleName ? spread(moduleName) * namesake : 1;
   // Each record's paths that cover the file, worked out once: the count also says how shared the evidence is.
   const covering = file ? list.map((adr) => adr.links.paths.filter((p) => p.match(file))) : [];
@@ -129,7 +129,12 @@ function fileReach(file: string, recordFolder: string, c: MentionCoverage): numb
   const depth = (p: string) => sharedDepth(p, recordFolder);
   const own = depth(file);
   if (own > 0 && c.files <= c.matches.length && c.matches.every((p) => p === file || depth(p) < own)) return 1;
-  return Math.min(1, Math.sqrt(2 / c.files));
+  return oneOf(c.files);
+}
+
+/** How much of a name's weight one of `n` files that answer to it alike gets: all of it for up to two. */
+function oneOf(n: number): number {
+  return Math.min(1, Math.sqrt(2 / Math.max(1, n)));
 }
 
 /** Leading folders two paths share. */
