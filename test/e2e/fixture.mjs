@@ -439,12 +439,21 @@ export class Workbench {
       itemCount: Number(b.dataset.itemCount ?? 0),
       file: b.querySelector('.header-file')?.getAttribute('title') ?? '',
       symbol: b.querySelector('.header-symbol .header-name')?.textContent ?? '',
-      items: Array.from(b.querySelectorAll('.item')).map((el) => ({
-        entityId: el.getAttribute('data-entity-id'),
-        type: el.getAttribute('data-type'),
-        title: el.querySelector('.item-title')?.textContent ?? '',
-        tooltip: el.getAttribute('title') ?? '',
-      })),
+      items: Array.from(b.querySelectorAll('.item')).map((el) => {
+        const title = el.querySelector('.item-title');
+        // The "new" marker sits inside the title for items not seen before; it is not part of the title.
+        const marker = title?.querySelector('.new-marker');
+        return {
+          entityId: el.getAttribute('data-entity-id'),
+          type: el.getAttribute('data-type'),
+          title: Array.from(title?.childNodes ?? [])
+            .filter((n) => n !== marker)
+            .map((n) => n.textContent)
+            .join(''),
+          isNew: !!marker,
+          tooltip: el.getAttribute('title') ?? '',
+        };
+      }),
     }));
   }
 
