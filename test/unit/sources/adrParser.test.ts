@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { FIXTURES } from './sourceFixtures';
 
 const read = (p: string) => readFileSync(join(FIXTURES, p), 'utf8');
@@ -125,6 +126,26 @@ describe('parseAdr', () => {
     assert.equal(parseAdr('0002-x.md', '# 2. Usar colas\n\n## Estado\n\nAceptado\n\n## Contexto\n\nPor qué.\n').status, 'accepted');
     assert.equal(parseAdr('0003-x.md', '---\ntitle: Alte Queue\nstatus: ersetzt durch 0004\n---\n\nText.\n').status, 'superseded');
     assert.equal(parseAdr('0004-x.md', '# 4. Ancienne file\n\n* **Statut :** remplacé par [5](0005-x.md)\n').status, 'superseded');
+  });
+
+  it('reads statuses kept in a metadata table, in a code block, and written as Active or Implemented', () => {
+    const pair = parseAdr('0004-x.md', '# 4. Queues\n\n| Status | Accepted |\n|---|---|\n| Date | 2021-02-03 |\n\n## Context\n\nWhy.\n');
+    assert.deepEqual([pair.status, pair.date], ['accepted', Date.UTC(2021, 1, 3)]);
+    assert.equal(parseAdr('0005-x.md', '# 5. X\n\n| Field | Value |\n|---|---|\n| **Status** | Superseded by ADR-9 |\n').status, 'superseded');
+    assert.equal(parseAdr('0006-x.md', '# 6. X\n\n| Status | Date |\n| --- | --- |\n| Proposed | 2021-01-01 |\n').status, 'proposed');
+    // A table of other records' statuses is not this record's status.
+    assert.equal(parseAdr('0007-x.md', '# 7. X\n\n| ADR | Status |\n|---|---|\n| 1 | Rejected |\n| 2 | Accepted |\n').status, 'unknown');
+    assert.equal(parseAdr('adr-001-x.md', '# ADR 001 - Use records\n\n```\nAuthor: @a\nStatus: Active\n```\n\n## Context\n\nWhy.\n').status, 'accepted');
+    assert.equal(parseAdr('0008-x.md', '# 8. X\n\n## Status\n\nImplemented\n').status, 'accepted');
+    assert.equal(parseAdr('0009-x.md', '# 9. X\n\nStatus: Inactive\n').status, 'deprecated', 'inactive is not active');
+    assert.equal(parseAdr('0010-x.md', '# 10. X\n\nStatus: not accepted\n').status, 'rejected');
+    assert.equal(adrShapeOf('0004-x.md', '# 4. Queues\n\n| **Status:** | Accepted |\n').content, 1);
+    assert.equal(adrShapeOf('notes.md', '# Notes\n\n| Status | Beta |\n').content, 0);
+  });
+
+  it('drops emoji before a title and its ADR prefix', () => {
+    const adr = parseAdr('adr-005-thin-cli-architecture.md', '# 📄 ADR-005: Thin CLI Architecture\n\n## Status\n\n✅ Accepted\n');
+    assert.deepEqual([adr.number, adr.title, adr.status, adr.titleStyle], [5, 'Thin CLI Architecture', 'accepted', 'adr-prefix']);
   });
 
   it('reads a reStructuredText record: numbered title, sections, status section', () => {

@@ -99,6 +99,8 @@ describe('patterns on hostile repository text', function () {
   it('record shape: status lines, underlines and bold headings', () => {
     assert.deepEqual(adrShapeOf('x.md', 'Status' + run(':') + ' accepted\n' + run('*') + '\n'), { numbered: false, content: 1, titled: false });
     assert.deepEqual(adrShapeOf('x.md', 'Status' + run(' ') + 'x\n').content, 0);
+    assert.equal(adrShapeOf('x.md', '| Status' + run(' ') + 'x\n' + '| **Status:**' + run(' ') + '\n').content, 0);
+    assert.equal(parseAdr('x.md', '# X\n\n' + run('|') + '\n' + run('| Status ') + '\n|---|\n' + run('| a ') + '\n').status, 'unknown');
     assert.deepEqual(adrShapeOf(run('1') + '-x.md', '# T\n\n**Context' + run(':') + '**\n\n**Decision**\n').content, 2);
   });
 

@@ -43,6 +43,8 @@ const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Statut|Estado|Stato
 /** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
 const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Statut|Estado|Stato|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
 const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
+/** Emoji and pictographs before a title's words. */
+const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\p{Emoji_Presentation}\uFE0F\u200D]|\s)+/u;
 /** `3. Title`, `0003 Title` (reStructuredText numbered titles). */
 const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 /** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
@@ -66,7 +68,8 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   const rawTitle = str(data.title) ?? h1?.heading ?? sectionList.find((s) => s.level > 0)?.heading ?? fileName.replace(/\.[^.]+$/, '');
   let titleStyle: ParsedAdr['titleStyle'] = 'plain';
   let titleNumber: number | undefined;
-  let title = rawTitle.trim();
+  // `# 📄 ADR-005: Thin CLI` reads as `# ADR-005: Thin CLI`.
+  let title = rawTitle.replace(LEADING_PICTOGRAPHS, '').trim();
   let m = NUMBERED_TITLE.exec(title);
   if (m && (/^\d+[.)]/.test(title) || rst)) {
     titleStyle = 'numbered';
@@ -94,7 +97,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
       bullet ??= b[1] as '*' | '-';
     }
   }
-  const plain: Record<string, string> = {};
+  const plain: Record<string, string> = tableFields(lines.slice(0, 40));
   for (const line of lines) {
     const f = PLAIN_FIELD.exec(line);
     if (f && f[2].includes(':') && !(fieldName(f[1]) in plain)) plain[fieldName(f[1])] = f[3].replace(/\*+$/, '').trim();
@@ -176,10 +179,10 @@ export function classifyStatus(text: string): AdrStatus {
   const t = text.toLowerCase();
   // English first, then the words of records kept in French, Spanish, German, Italian and Portuguese.
   if (/superseded|superceded|replaced by|remplacé|reemplazad|ersetzt|sostituit|substituíd/.test(t)) return 'superseded';
-  if (/deprecated|obsol|retired|defunct|outdated|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
-  if (/rejected|declined|abandoned|withdrawn|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
-  if (/accept|approved|adopted|decided|done|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
-  if (/proposed|draft|open|review|pending|wip|speculative|under discussion|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
+  if (/deprecated|obsol|retired|defunct|outdated|inactive|sunset|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
+  if (/rejected|declined|abandoned|withdrawn|not accepted|won't do|wontfix|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
+  if (/accept|approved|adopted|decided|done|\bactive\b|implemented|in effect|agreed|ratified|enacted|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
+  if (/proposed|draft|open|review|pending|wip|speculative|under discussion|under consideration|in progress|planned|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
   return 'unknown';
 }
 
@@ -197,6 +200,42 @@ function unbracketed(title: string, fileName: string): string {
   if (!named.size || words(m[1]).some((w) => named.has(w))) return m[1].trim();
   const plain = slug.replace(/[-_]+/g, ' ').trim();
   return plain.charAt(0).toUpperCase() + plain.slice(1);
+}
+
+/**
+ * Fields kept in a markdown table under the title: `| Status | Accepted |` rows of name and value,
+ * or a header row (`| Status | Date |`) over a separator and one row of values.
+ */
+function tableFields(lines: readonly string[]): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const cellsOf = (line: string) => {
+    const t = line.trim();
+    if (!t.startsWith('|')) return undefined;
+    return t
+      .slice(1, t.endsWith('|') ? -1 : undefined)
+      .split('|')
+      .map((c) => c.trim().replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, '').replace(/:$/, '').trim());
+  };
+  const isField = (name: string) => STATUS_NAMES.has(name.toLowerCase()) || name.toLowerCase() === 'date';
+  const isSeparator = (cells: string[] | undefined) => !!cells?.length && cells.every((c) => /^:?-{3,}:?$/.test(c));
+  for (let i = 0; i < lines.length; i++) {
+    const cells = cellsOf(lines[i]);
+    if (!cells || isSeparator(cells)) continue;
+    // `| Status | Accepted |` over a separator is a row of name and value that markdown made the header.
+    const pair = cells.length >= 2 && isField(cells[0]) && !isField(cells[1]);
+    if (!pair && isSeparator(cellsOf(lines[i + 1] ?? ''))) {
+      // A header row: its values are the one row under it; a table of many rows lists other things.
+      const values = cellsOf(lines[i + 2] ?? '');
+      if (values && !cellsOf(lines[i + 3] ?? '')) {
+        cells.forEach((name, k) => {
+          if (isField(name) && values[k]) fields[fieldName(name)] ??= values[k];
+        });
+      }
+      continue;
+    }
+    if (pair) fields[fieldName(cells[0])] ??= cells[1];
+  }
+  return fields;
 }
 
 /** Status in the languages records are kept in (`Statut`, `Estado`, `Stato`). */

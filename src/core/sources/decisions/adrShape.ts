@@ -14,6 +14,8 @@ export interface AdrShape {
 const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 /** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
 const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}(?:status|statut|estado|stato)(?:\*\*)?[ \t]*:/i;
+/** `| Status | Accepted |`, `| **Status:** | …`: the status cell of a metadata table. */
+const STATUS_CELL = /^[ \t]*\|[ \t]*(?:\*\*)?(?:status|statut|estado|stato)(?:\*\*)?[ \t]*(?::[ \t]*)?(?:\*\*[ \t]*)?\|/i;
 const RECORD_HEADINGS: readonly (readonly string[])[] = [
   ['status', 'statut', 'estado', 'stato'],
   ['context', 'context and problem statement', 'background', 'problem', 'problem statement', 'contexte', 'contexto', 'kontext', 'contesto'],
@@ -33,6 +35,8 @@ export function adrShapeOf(fileName: string, head: string): AdrShape {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (i < 40 && STATUS_LINE.test(line) && classifyStatus(line.slice(line.indexOf(':') + 1)) !== 'unknown') found.add(0);
+    const cell = i < 40 ? STATUS_CELL.exec(line) : null;
+    if (cell && classifyStatus(line.slice(cell[0].length).split('|')[0]) !== 'unknown') found.add(0);
     const heading = headingText(line, lines[i + 1]);
     if (heading === undefined) continue;
     // The first heading is the title (a file named DECISIONS.md may well be titled "Decisions").
