@@ -9,6 +9,16 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * `text` without the run of `char` at its end, by index: `/x+$/` backtracks quadratically on a long
+ * run of x that does not reach the end.
+ */
+export function trimEndOf(text: string, char: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === char) end--;
+  return text.slice(0, end);
+}
+
 /** Cuts text to `max` characters, ending with an ellipsis when cut. */
 export function clip(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, Math.max(0, max - 1)) + '…';

@@ -8,6 +8,8 @@
  * (`*.ts`); a pattern without wildcards matches that path and everything under it (`src/auth`).
  */
 
+import { trimEndOf } from '../text';
+
 export const MAX_GLOB_LENGTH = 500;
 const MAX_ALTERNATIVES = 64;
 const MAX_SEGMENTS = 64;
@@ -33,7 +35,7 @@ export function compileGlob(glob: string): GlobMatcher {
   const alternatives = expandBraces(source);
   const hasWildcard = /[*?[{]/.test(source);
   const compiled = alternatives.map((alt) => {
-    const anchored = alt.includes('/') ? alt.replace(/\/+$/, '') : `**/${alt}`;
+    const anchored = alt.includes('/') ? trimEndOf(alt, '/') : `**/${alt}`;
     const parts = anchored.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length > MAX_SEGMENTS) throw new GlobError(`The pattern ${glob} has more than ${MAX_SEGMENTS} folders.`);
     // A plain path also covers what is under it (watching a folder by its name).

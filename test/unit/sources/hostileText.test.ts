@@ -1,10 +1,14 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { isAdrCandidateName, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
 import { extractLinks } from '../../../src/core/sources/decisions/adrLinks';
 import { parseAdr } from '../../../src/core/sources/decisions/adrParser';
 import { docCommentAt, packageTerms, withoutUrls } from '../../../src/core/sources/decisions/fileTerms';
 import { scanInline } from '../../../src/core/sources/decisions/inlineRefs';
+import { locateFailures } from '../../../src/core/sources/reports/failureSites';
 import { isDocFile, isReleaseNotes, sectionsOf } from '../../../src/core/sources/docs/docsSource';
 import { atxHeading, parseFrontMatter, splitSections, stripInline, summarize, withoutHtmlComments } from '../../../src/core/sources/docs/markdown';
 import { splitRstSections } from '../../../src/core/sources/docs/restructuredText';
@@ -102,6 +106,21 @@ describe('patterns on hostile repository text', function () {
     assert.equal(adrShapeOf('x.md', '| Status' + run(' ') + 'x\n' + '| **Status:**' + run(' ') + '\n').content, 0);
     assert.equal(parseAdr('x.md', '# X\n\n' + run('|') + '\n' + run('| Status ') + '\n|---|\n' + run('| a ') + '\n').status, 'unknown');
     assert.deepEqual(adrShapeOf(run('1') + '-x.md', '# T\n\n**Context' + run(':') + '**\n\n**Decision**\n').content, 2);
+  });
+
+  it('runs at the end of a field, links that never close, slashes and nested test names', () => {
+    assert.equal(parseAdr('0001-x.md', '# X\n\nStatus: accepted ' + run('*') + 'x\n').status, 'accepted');
+    assert.equal(parseAdr('0001-x.md', '# X\n\n## Status\n\nSuperseded by [](' + run('\u0000') + ']([)]()\n').status, 'superseded');
+    assert.ok(extractLinks('See `src' + run('/') + 'a/`.', 1, 'docs').paths.length <= 1);
+    const root = mkdtempSync(join(tmpdir(), 'pc-hostile-'));
+    try {
+      writeFileSync(join(root, 'a.test.ts'), "it('adds up', () => {});\n");
+      const name = run('\t') + '\u0000\t>\tadds up';
+      const [located] = locateFailures(root, [{ id: '1', report: 'r.xml', format: 'junit', name, testFile: 'a.test.ts', message: 'boom', reportLine: 1, time: 0 }], ['a.test.ts']);
+      assert.deepEqual(located.test, { path: 'a.test.ts', line: 1 });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('names of folders and files', () => {

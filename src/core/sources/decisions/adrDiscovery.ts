@@ -7,6 +7,7 @@ import { linesOf } from '../docs/markdown';
 import { termsOf } from '../docs/textTerms';
 import type { AdrStatus } from './adrParser';
 import { adrShapeOf, type AdrShape } from './adrShape';
+import { trimEndOf } from '../../text';
 
 /** Why a folder counts as a decision folder. */
 export type FolderReason = 'adr-dir' | 'log4brains' | 'setting' | 'name' | 'shape';
@@ -349,7 +350,7 @@ function configuredFolders(root: string, configured: readonly string[]): { path:
   const out: { path: string; reason: FolderReason }[] = [];
   const add = (p: string | undefined, reason: FolderReason) => {
     if (p === undefined) return;
-    const rel = toRelative(root, p.trim().replace(/\\/g, '/').replace(/\/+$/, ''));
+    const rel = toRelative(root, trimEndOf(p.trim().replace(/\\/g, '/'), '/'));
     if (rel === undefined || rel === '' || out.some((o) => o.path === rel)) return;
     try {
       // A folder that is a symlink leading out of the workspace is never read.
@@ -369,7 +370,7 @@ export function adrDirSetting(root: string): string | undefined {
   const file = join(root, '.adr-dir');
   if (!existsSync(file)) return undefined;
   try {
-    const first = linesOf(readFileSync(file, 'utf8').slice(0, 4096))[0].trim().replace(/\\/g, '/').replace(/\/+$/, '');
+    const first = trimEndOf(linesOf(readFileSync(file, 'utf8').slice(0, 4096))[0].trim().replace(/\\/g, '/'), '/');
     const rel = first ? toRelative(root, first) : undefined;
     return rel || undefined;
   } catch {

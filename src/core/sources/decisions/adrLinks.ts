@@ -1,6 +1,7 @@
 import picomatch from 'picomatch';
 import { posix } from 'node:path';
 import { linesOf } from '../docs/markdown';
+import { trimEndOf } from '../../text';
 
 /** A code location named in an ADR's text. */
 export interface PathMention {
@@ -108,7 +109,7 @@ function toMention(t: string, line: number): PathMention | undefined {
     return { kind: 'file', text: t, line, match: (f) => f === t || f.endsWith('/' + t) };
   }
   if (!t.includes('/')) return undefined;
-  const dir = t.replace(/\/+$/, '');
+  const dir = trimEndOf(t, '/');
   return { kind: 'dir', text: dir + '/', line, match: (f) => f.startsWith(dir + '/') || f.includes('/' + dir + '/') };
 }
 

@@ -1,5 +1,6 @@
 import { linesOf, parseFrontMatter, withoutHtmlComments, splitSections, stripInline, summarize, type MarkdownSection } from '../docs/markdown';
 import { splitRstSections } from '../docs/restructuredText';
+import { trimEndOf } from '../../text';
 
 export type AdrStatus = 'proposed' | 'accepted' | 'rejected' | 'deprecated' | 'superseded' | 'unknown';
 
@@ -100,7 +101,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   const plain: Record<string, string> = tableFields(lines.slice(0, 40));
   for (const line of lines) {
     const f = PLAIN_FIELD.exec(line);
-    if (f && f[2].includes(':') && !(fieldName(f[1]) in plain)) plain[fieldName(f[1])] = f[3].replace(/\*+$/, '').trim();
+    if (f && f[2].includes(':') && !(fieldName(f[1]) in plain)) plain[fieldName(f[1])] = trimEndOf(f[3], '*').trim();
   }
 
   const fmStatus = str(data.status ?? data.statut ?? data.estado ?? data.stato);
@@ -267,7 +268,8 @@ function findSupersededBy(text: string): AdrRef | undefined {
 /** Markdown links or bare `ADR-5` / `5.` references in a line. */
 function refsIn(line: string): AdrRef[] {
   const refs: AdrRef[] = [];
-  const link = /\[([^[\]]*)\]\(([^()\s]*)[^()]*\)/g;
+  // The target, then a title after a blank: one way to split the text, so nothing backtracks.
+  const link = /\[([^[\]]*)\]\(([^()\s]*)(?:\s[^()]*)?\)/g;
   let m: RegExpExecArray | null;
   while ((m = link.exec(line))) {
     const target = m[2];

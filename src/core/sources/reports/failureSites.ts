@@ -63,10 +63,19 @@ export function locateFailures(root: string, failures: readonly FailedTest[], fi
   });
 }
 
+/** A nested test name after its last ` > ` or ` › `, found by index: `/\s+>\s+/` backtracks on long blank runs. */
+function lastPartOf(name: string): string {
+  const blank = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+  for (let i = name.length - 2; i > 0; i--) {
+    if ((name[i] === '>' || name[i] === '›') && blank(name[i - 1]) && blank(name[i + 1])) return name.slice(i + 1);
+  }
+  return name;
+}
+
 /** The first line that quotes the test's own name (the part after the last `>`/`›` of a nested name). */
 function lineNaming(lines: readonly string[] | undefined, name: string): number | undefined {
   if (!lines) return undefined;
-  const own = name.split(/\s+[>›]\s+/).pop()?.trim();
+  const own = lastPartOf(name).trim();
   if (!own || own.length < 3) return undefined;
   for (const quote of ["'", '"', '`']) {
     const needle = `${quote}${own}${quote}`;
