@@ -139,6 +139,7 @@ describe('parseAdr', () => {
     assert.equal(parseAdr('0008-x.md', '# 8. X\n\n## Status\n\nImplemented\n').status, 'accepted');
     assert.equal(parseAdr('0009-x.md', '# 9. X\n\nStatus: Inactive\n').status, 'deprecated', 'inactive is not active');
     assert.equal(parseAdr('0010-x.md', '# 10. X\n\nStatus: not accepted\n').status, 'rejected');
+    assert.equal(parseAdr('0011-x.md', '# 11. X\n\n## Status\n\nIn progress\n').status, 'unknown', 'a decision being carried out is not a proposal');
     assert.equal(adrShapeOf('0004-x.md', '# 4. Queues\n\n| **Status:** | Accepted |\n').content, 1);
     assert.equal(adrShapeOf('notes.md', '# Notes\n\n| Status | Beta |\n').content, 0);
   });

@@ -157,5 +157,28 @@ describe('linking decision records to code by content', function () {
     assert.ok(item, 'linked');
     assert.match(item.reason, /its title "Rate limit policy" matches (rate|limit|policy), (rate|limit|policy), (rate|limit|policy) \(/, item.reason);
   });
-});
 
+  it('links a file the code index does not read (a Dockerfile, a shell script) by the words of its text', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/0006-postgres.md': '# 6. Postgres\n\n## Status\n\nAccepted\n\n## Decision\n\nWe store bookings in PostgreSQL: Postgres range types keep bookings from overlapping.\n',
+      'docs/adr/0007-translations.md': '# 7. Translations\n\n## Status\n\nAccepted\n\n## Decision\n\nThe interface is German; every string goes through gettext.\n',
+      'docker/entrypoint': '#!/bin/bash\nif [ -z "${POSTGRES_USER}" ]; then\n  export POSTGRES_USER=postgres\nfi\nexport DATABASE_URL="postgres://${POSTGRES_USER}@${POSTGRES_HOST}/${POSTGRES_DB}"\nuntil pg_isready -h "${POSTGRES_HOST}"; do sleep 1; done\n',
+    });
+    assert.deepEqual(decisions(query('docker/entrypoint')), ['0006-postgres.md']);
+  });
+
+  it('links the record titled after the symbol at the cursor, however common its word is in the workspace', async () => {
+    const files = serverFiles(25);
+    for (let i = 0; i < 25; i++) files[`server/module${i}/handler${i}.ts`] += `import { django } from 'django';\nexport const app${i} = django;\n`;
+    await open({
+      ...files,
+      'docs/adr/0004-django.md': '# 4. Django\n\n## Status\n\nAccepted\n\n## Decision\n\nWe write the service in a batteries-included framework with an admin and a mature ORM.\n',
+      'docs/adr/0005-caching.md': '# 5. Caching\n\n## Status\n\nAccepted\n\n## Decision\n\nResponses are cached for a minute.\n',
+      'requirements/base.txt': 'redis==5.0.2\ndjango==4.2.11\ndjango-environ==0.11.2\n',
+    });
+    const item = query('requirements/base.txt', 'django', 2).find((i) => i.location.path.endsWith('0004-django.md'));
+    assert.ok(item, 'linked');
+    assert.equal(item.reason, 'ADR 0004 is titled after django');
+  });
+});

@@ -264,6 +264,39 @@ describe('DecisionSource', () => {
     });
   });
 
+  describe('folders a record names', () => {
+    beforeEach(async () => {
+      await open();
+      const files: Record<string, string> = {
+        'docs/adr/0001-thin-cli.md': adr(1, 'Thin command line', 'All actual work must happen in `pkg/`; the command only parses flags.'),
+        'docs/adr/0002-isolation.md': adr(2, 'Service isolation', 'Services never import each other. Shared parts: `pkg/config/` (settings), `pkg/types/` (interfaces), `pkg/runner/` (wiring), `pkg/lint/`, `pkg/scaffold/` and `pkg/report/` are services.'),
+        'docs/adr/0003-settings.md': adr(3, 'Settings files', 'Settings are read in `pkg/config/` and nowhere else.'),
+        'docs/adr/0004-registry.md': adr(4, 'One registry', 'Every service name is a constant in `pkg/kinds/names.go`; helpers sit in `pkg/kinds/helpers.go`.'),
+        'pkg/types/names.go': 'package types\n\nconst Lint = "lint"\n',
+        'pkg/types/helpers.go': 'package types\n',
+        'pkg/runner/helpers.go': 'package runner\n',
+      };
+      for (const d of ['config', 'types', 'runner', 'lint', 'scaffold', 'report']) for (let i = 0; i < 5; i++) files[`pkg/${d}/f${i}.go`] = `package ${d}\n\nfunc F${i}() {}\n`;
+      writeFiles(files);
+      await source.refresh();
+    });
+
+    it('holds a conventional code root (`pkg/`) and a tour of many folders weaker than a folder named alone', () => {
+      const items = source.query({ file: 'pkg/config/f1.go' });
+      const score = (n: string) => items.find((i) => i.location.adr === n)?.relevanceScore ?? 0;
+      assert.ok(score('0003') >= 0.7, `named alone: ${score('0003')}`);
+      assert.ok(score('0001') < 0.5, `pkg/ says where the code lives: ${score('0001')}`);
+      assert.ok(score('0002') < score('0003') * 0.8, `one of six folders: ${score('0002')} vs ${score('0003')}`);
+    });
+
+    it('takes a path the code has moved away from for the one file left with its name', () => {
+      const moved = source.query({ file: 'pkg/types/names.go' }).find((i) => i.location.adr === '0004');
+      assert.ok(moved, 'linked');
+      assert.equal(moved.reason, 'ADR 0004 names pkg/kinds/names.go; no file is there now, and this is the one names.go');
+      assert.ok(!source.query({ file: 'pkg/types/helpers.go' }).some((i) => i.location.adr === '0004' && i.reason.includes('no file is there')), 'two files are named helpers.go');
+    });
+  });
+
   describe('records titled after a module, files many records name, and shared numbers', () => {
     beforeEach(async () => {
       await open();

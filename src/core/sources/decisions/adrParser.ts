@@ -183,7 +183,7 @@ export function classifyStatus(text: string): AdrStatus {
   if (/deprecated|obsol|retired|defunct|outdated|inactive|sunset|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
   if (/rejected|declined|abandoned|withdrawn|not accepted|won't do|wontfix|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
   if (/accept|approved|adopted|decided|done|\bactive\b|implemented|in effect|agreed|ratified|enacted|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
-  if (/proposed|draft|open|review|pending|wip|speculative|under discussion|under consideration|in progress|planned|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
+  if (/proposed|draft|open|review|pending|wip|speculative|under discussion|under consideration|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
   return 'unknown';
 }
 

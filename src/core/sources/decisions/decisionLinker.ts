@@ -38,6 +38,8 @@ const MAX_BODY_TERMS = 20000;
 const MAX_TEXT_TERMS = 30;
 /** Most that a file's plain-text words add to a record's score together: they support, they do not decide. */
 const TEXT_CAP = 1.15;
+/** How much more a word of the text counts when the text is all there is of the file (no code index). */
+const CONTENT_TEXT = 2;
 /** Headings every record of a template has: they say nothing about its topic. */
 const TEMPLATE_HEADINGS = new Set([
   'status', 'context', 'decision', 'decisions', 'consequences', 'background', 'problem', 'problem statement', 'context and problem statement',
@@ -125,14 +127,14 @@ export class DecisionLinker {
     const textOnly = new Set<string>();
     for (const [t, w] of this.tellingText(query.textCounts, rarity)) {
       if (terms.has(t)) continue;
-      terms.set(t, w);
+      terms.set(t, query.textIsContent ? w * CONTENT_TEXT : w);
       textOnly.add(t);
     }
     const filePackage = this.repo.packageOf(file);
     const out: LexicalLink[] = [];
     for (const hit of this.index.search(terms, rarity, limit * 3, { has: (t) => textOnly.has(t), cap: TEXT_CAP })) {
       // Words of the file's text support a link; alone they do not make one.
-      if (hit.matched.every((t) => textOnly.has(t))) continue;
+      if (!query.textIsContent && hit.matched.every((t) => textOnly.has(t))) continue;
       const text = 1 - Math.exp(-hit.score / SCORE_SCALE);
       // A title of words most files carry (`React` in a React app) matches nearly every file: it counts less.
       const title = hit.titleCoverage * Math.min(1, hit.titleWeight / TITLE_WEIGHT_FULL);

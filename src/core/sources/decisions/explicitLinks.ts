@@ -1,4 +1,4 @@
-import { GENERIC_NAMES, splitWords } from '../docs/textTerms';
+import { GENERIC_NAMES, splitWords, termsOf } from '../docs/textTerms';
 import type { MentionCoverage, PathMention } from './adrLinks';
 import type { DecisionHit, DecisionRecord } from './decisionItems';
 import { nameOf } from './decisionItems';
@@ -72,7 +72,13 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
     return run === moduleWords.length ? EXPLICIT_STRENGTH.moduleTitle : run >= 2 && run * 3 >= moduleWords.length * 2 ? EXPLICIT_STRENGTH.moduleTitlePart : 0;
   });
   const titleFactor = shared(titled.filter((t) => t > 0).length) * namesake;
+  // The symbol at the cursor is what a record is titled (`django` in a requirements file ↔ "4. Django").
+  const symbolTerms = symbol ? termsOf(symbol) : [];
+  const symbolTitled = list.map((adr) => symbolTerms.length > 0 && namesTitle(symbolTerms, adr));
+  const symbolTitleFactor = shared(symbolTitled.filter(Boolean).length);
   const dir = file ? file.slice(0, Math.max(0, file.lastIndexOf('/'))) : '';
+  const fileName = file ? baseOf(file) : '';
+  const uniqueName = !!stem && (q.filesNamed?.(stem) ?? 2) === 1;
   // A record that names another file of a small folder is about this one's neighbourhood; the root's
   // files (configs, manifests) are no neighbourhood.
   const siblings = file && dir ? q.siblingsOf?.(file) : undefined;
@@ -84,10 +90,16 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
         const c = q.coverage?.(p);
         if (c?.broad) continue;
         // A bare name that several files share (`genesis.go`) or a large tree (`pkg/core/`) says less about each file.
-        const reach = !c ? 1 : p.kind === 'file' ? fileReach(file, adr.folder, c) : Math.min(1, Math.max(0.45, Math.sqrt(SMALL_TREE / Math.max(1, c.files))));
+        const reach = !c ? 1 : p.kind === 'file' ? fileReach(file, adr.folder, c) : Math.min(1, Math.max(0.45, Math.sqrt(SMALL_TREE / Math.max(1, c.files)))) * treeWeight(p, L.paths);
         const s = reach * (p.kind === 'file' ? EXPLICIT_STRENGTH.file * fileFactor : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir);
         const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
         out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
+      }
+      // A path that went stale when the code moved (`pkg/types/names.go`, now `pkg/goboottypes/names.go`)
+      // still means the one file left with its name.
+      if (!covering[i].length && fileName && uniqueName) {
+        const moved = L.paths.find((p) => p.kind === 'file' && baseOf(p.text) === fileName && q.coverage?.(p).files === 0);
+        if (moved) out.push({ adr, score: EXPLICIT_STRENGTH.file * MOVED, kind: 'file', reason: `${nameOf(adr)} names ${moved.text}; no file is there now, and this is the one ${fileName}`, line: moved.line });
       }
       // Only a name that points at one file places the record next to it.
       const near = siblingStrength ? L.paths.find((p) => p.kind === 'file' && !covering[i].includes(p) && isSibling(p, dir, siblings!) && (q.coverage?.(p).files ?? 1) <= 1) : undefined;
@@ -102,6 +114,7 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
       }
     }
     if (titled[i]) out.push({ adr, score: titled[i] * titleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${moduleName} (this module)` });
+    else if (symbolTitled[i]) out.push({ adr, score: EXPLICIT_STRENGTH.moduleTitle * symbolTitleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${symbol}` });
     if (moduleName) {
       const code = L.codeIdentifiers.get(moduleName) ?? L.camelWords.get(moduleName);
       if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.moduleCode * moduleFactor, kind: 'module', reason: `${nameOf(adr)} mentions \`${moduleName}\` (this module)`, line: code });
@@ -109,6 +122,37 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   });
   return out;
 }
+
+/** How much a record's stale path (no file there now) counts for the one file left with its name. */
+const MOVED = 0.7;
+/** Folders up to which a record that names several of them speaks for each in full. */
+const FEW_FOLDERS = 3;
+
+/**
+ * How much a folder or glob a record names says about the files under it: less when it is only a
+ * conventional code root (`pkg/`, `src/`: where the code lives, not what it does), and less when the
+ * record walks through many folders (a layout overview names every package once).
+ */
+function treeWeight(p: PathMention, paths: readonly PathMention[]): number {
+  const segments = p.text.split('/').filter((s) => s && s !== '**' && s !== '*');
+  const root = segments.length === 1 && GENERIC_NAMES.has(segments[0].toLowerCase()) ? 0.6 : 1;
+  let folders = 0;
+  for (const m of paths) if (m.kind !== 'file') folders++;
+  return root * Math.min(1, Math.sqrt(FEW_FOLDERS / Math.max(1, folders)));
+}
+
+/** Verbs a decision title starts with that say nothing of its subject ("Use Redis"). */
+const TITLE_VERBS: ReadonlySet<string> = new Set(['use', 'using', 'adopt', 'introduc', 'choos', 'choose', 'prefer', 'switch', 'migrat', 'move', 'replac', 'add']);
+
+/** True when `terms` (a symbol's) say all of a record's title and little more: `django` ↔ "Django", `redisClient` ↔ "Use Redis". */
+function namesTitle(terms: readonly string[], adr: DecisionRecord): boolean {
+  let title = titleTerms.get(adr);
+  if (!title) titleTerms.set(adr, (title = termsOf(adr.title).filter((t, k) => !(k === 0 && TITLE_VERBS.has(t)))));
+  return title.length > 0 && terms.length <= title.length + 1 && title.every((t) => terms.includes(t));
+}
+
+/** A record's title in comparable terms, without a leading verb; worked out once per record. */
+const titleTerms = new WeakMap<DecisionRecord, string[]>();
 
 const titleWords = new WeakMap<DecisionRecord, string[]>();
 

@@ -30,6 +30,11 @@ export interface FileQuery {
   sources: Map<string, TermSource>;
   /** Occurrences of words found only in the file's text, for picking its most telling ones. */
   textCounts: Map<string, number>;
+  /**
+   * The text is all there is to know of the file (a Dockerfile, a shell script, a manifest: nothing
+   * the code index reads), so its words may make a link on their own.
+   */
+  textIsContent?: boolean;
 }
 
 export interface FileQueryInput {
@@ -98,7 +103,7 @@ export function fileQuery(input: FileQueryInput): FileQuery {
     terms.set(t, e.max + Math.min(e.max * 0.5, (e.sum - e.max) * 0.1));
     sources.set(t, e.source);
   }
-  return { terms, sources, textCounts };
+  return { terms, sources, textCounts, textIsContent: !v && textCounts.size > 0 };
 }
 
 /** Text without web addresses: a URL's words (`reactjs`, `org`) say where a page is, not what the text is about. */
