@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { fileNumberText, parseAdr } from '../../../src/core/sources/decisions/adrParser';
 import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { FIXTURES } from './sourceFixtures';
 
@@ -153,5 +153,44 @@ describe('parseAdr', () => {
     const adr = parseAdr('0006-app-label-prefix.rst', '6. App Label Prefix\n===================\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\nPrefix every ``label`` with ``oel_``.\n');
     assert.deepEqual([adr.number, adr.title, adr.status], [6, 'App Label Prefix', 'accepted']);
     assert.match(adr.summary, /Prefix every/);
+  });
+
+  it('reads a title kept in a YAML block scalar, as doc sites write front matter', () => {
+    const adr = parseAdr('2023-10-16_028_offline_adr.md', '---\nslug: 28\ntitle: |\n  28. Offline mode\nauthors: [ch1bo]\ntags: [Accepted]\n---\n\n## Context\n\nA head can run without a chain.\n\n## Decision\n\nAdd an offline mode.\n');
+    assert.deepEqual([adr.title, adr.number], ['Offline mode', 28]);
+    const folded = parseAdr('0003-x.md', '---\ntitle: >-\n  Use the event log\n  as the store\nstatus: accepted\n---\n# Heading\n');
+    assert.deepEqual([folded.title, folded.status], ['Use the event log as the store', 'accepted']);
+  });
+
+  it('numbers a record after its date prefix or a series prefix, and not by a date alone', () => {
+    assert.equal(fileNumberText('2021-06-05_001-use-haskell.md'), '001');
+    assert.equal(fileNumberText('2025-02-12-032-network-properties.md'), '032');
+    assert.equal(fileNumberText('API-008-multi-state-store-api-design.md'), '008');
+    assert.equal(fileNumberText('adr-12-cache.md'), '12');
+    assert.equal(fileNumberText('0003-use-x.md'), '0003');
+    assert.equal(fileNumberText('2021-04-run-website.md'), undefined);
+    assert.equal(fileNumberText('2021-06-05-run-website.md'), undefined);
+    assert.equal(fileNumberText('use-x.md'), undefined);
+    assert.equal(parseAdr('ARC-003-grpc-convention.md', '# ARC-003: gRPC and Protobuf message coding convention\n').number, 3);
+  });
+
+  it('reads Proposal, Placeholder and Work in Progress as proposed', () => {
+    for (const status of ['Proposal', 'Placeholder', 'Work in Progress by Engineering', 'WIP']) {
+      assert.equal(parseAdr('0001-x.md', `# 1. X\n\n## Status\n\n${status}\n`).status, 'proposed', status);
+    }
+    assert.equal(parseAdr('0001-x.md', '# 1. X\n\n## Status\n\nSwipe to accept\n').status, 'accepted', 'wip inside a word is not a status');
+  });
+
+  it('summarizes the text after a lead-in that stands alone', () => {
+    const adr = parseAdr('005-errors.md', '# 5. Errors\n\n## Decision\n\n_Therefore_\n\nWe wrap every error with anyhow and add context.\n');
+    assert.equal(adr.summary, 'Therefore We wrap every error with anyhow and add context.');
+  });
+
+  it('tells reports, roadmaps and minutes from records by their type or title', () => {
+    assert.equal(adrShapeOf('2026-02-01_Sync_Fix_Report.md', '---\ntype: Report\nstatus: DRAFT\n---\n# Sync fix\n').otherKind, true);
+    assert.equal(adrShapeOf('2026-02-01_Frontend_Cleanup.md', '---\ntitle: Frontend Cleanup & Architecture Status Report\nstatus: Final\n---\n').otherKind, true);
+    assert.equal(adrShapeOf('2026-01-15_Q1.md', '# Q1 Roadmap\n\nStatus: draft\n').otherKind, true);
+    assert.equal(adrShapeOf('0004-reporting.md', '---\ntitle: Use a reporting service\ntype: adr\nstatus: accepted\n---\n').otherKind, false);
+    assert.equal(adrShapeOf('0005-x.md', '# 5. Generate the coverage report\n\n## Status\n\nAccepted\n\n## Context\n\nx\n\n## Decision\n\ny\n').otherKind, false, 'a record with its sections stays a record, whatever its title ends with');
   });
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { fileQuery, packageTerms } from '../../../src/core/sources/decisions/fileTerms';
+import { fileQuery, importedPackagesOf, packageTerms } from '../../../src/core/sources/decisions/fileTerms';
 import { termsOf } from '../../../src/core/sources/docs/textTerms';
 
 describe('the words a file is linked to records by', () => {
@@ -25,5 +25,23 @@ describe('the words a file is linked to records by', () => {
     assert.ok(fr.includes('lent') && !fr.some((t) => ['est', 'pour', 'les'].includes(t)), fr.join(' '));
     assert.ok(!termsOf('Die Queue ist nicht schnell und das ist gut').some((t) => ['ist', 'nicht', 'und'].includes(t)));
   });
-});
 
+  it('reads the imports of a language the code index does not read', () => {
+    assert.deepEqual(importedPackagesOf('package at.mocode.network\n\nimport io.ktor.client.*\nimport org.koin.dsl.module\nimport com.google.gson.Gson\nimport Alamofire\nimport kotlin.math.max as maximum\nimport CdxIcon from "./Icon.vue";\nimport { ref } from "vue"\nval x = 1 // import not.this.one\n'), [
+      ['ktor', 1],
+      ['client', 0.5],
+      ['koin', 1],
+      ['dsl', 0.5],
+      ['google', 1],
+      ['gson', 0.5],
+      ['Alamofire', 1],
+    ]);
+    assert.deepEqual(importedPackagesOf('import org.jetbrains.compose.ui;\nimport kotlin.math.max as maximum\n'), [['jetbrains', 1], ['compose', 0.5]], 'a language namespace (`kotlin.math`) is not a package');
+    const q = fileQuery({ path: 'app/src/main/kotlin/NetworkModule.kt', text: 'import org.koin.dsl.module\n\nval networkModule = module {}\n' });
+    assert.equal(q.sources.get('koin'), 'import');
+    const indexed = fileQuery({ path: 'src/a.ts', text: 'import org.koin.dsl.module\n', vocabulary: { definitions: [], calls: [], packages: [] } });
+    assert.equal(indexed.sources.get('koin'), undefined, 'the code index speaks for the files it reads');
+    const script = fileQuery({ path: 'docker/entrypoint', text: 'python - <<EOF\nimport psycopg\nEOF\n' });
+    assert.deepEqual([script.sources.get('psycopg'), script.textCounts.get('psycopg')], [undefined, 1], 'a script embedding another language keeps its words as text');
+  });
+});

@@ -48,6 +48,8 @@ describe('patterns on hostile repository text', function () {
     assert.equal(parseFrontMatter('---\n' + run('k') + ': v\n---\n')?.data[run('k')], 'v');
     assert.deepEqual(parseFrontMatter('---\ntags: [' + run('a,') + ']\n---\n')?.data.tags.length, N / 2);
     assert.equal(parseFrontMatter('---\ntitle: x\n' + run('-- \n') + '---\nbody')?.body, 'body');
+    assert.equal(parseFrontMatter('---\ntitle: |\n' + run('  a\n') + 'status: accepted\n---\n')?.data.status, 'accepted');
+    assert.equal((parseFrontMatter('---\ntitle: >\n' + run('  word\n') + '---\n')?.data.title as string).length, Math.ceil(N / 7) * 5 - 1);
   });
 
   it('inline markdown: unclosed brackets, parentheses, emphasis and tags', () => {
@@ -101,7 +103,7 @@ describe('patterns on hostile repository text', function () {
   });
 
   it('record shape: status lines, underlines and bold headings', () => {
-    assert.deepEqual(adrShapeOf('x.md', 'Status' + run(':') + ' accepted\n' + run('*') + '\n'), { numbered: false, content: 1, titled: false });
+    assert.deepEqual(adrShapeOf('x.md', 'Status' + run(':') + ' accepted\n' + run('*') + '\n'), { numbered: false, content: 1, titled: false, otherKind: false });
     assert.deepEqual(adrShapeOf('x.md', 'Status' + run(' ') + 'x\n').content, 0);
     assert.equal(adrShapeOf('x.md', '| Status' + run(' ') + 'x\n' + '| **Status:**' + run(' ') + '\n').content, 0);
     assert.equal(parseAdr('x.md', '# X\n\n' + run('|') + '\n' + run('| Status ') + '\n|---|\n' + run('| a ') + '\n').status, 'unknown');

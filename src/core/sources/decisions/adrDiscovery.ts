@@ -255,7 +255,7 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
       if (!budget(candidates.length)) continue;
       for (const p of candidates) {
         const shape = adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p));
-        if ((shape.numbered || shape.content >= 1 || shape.titled) && take({ path: p, folder: parent.path, ...placeOf([parent.path.slice(parent.path.lastIndexOf('/') + 1), name]) })) parent.records++;
+        if (!shape.otherKind && (shape.numbered || shape.content >= 1 || shape.titled) && take({ path: p, folder: parent.path, ...placeOf([parent.path.slice(parent.path.lastIndexOf('/') + 1), name]) })) parent.records++;
       }
       continue;
     }
@@ -264,10 +264,11 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     if (candidates.length < 2 && !namedFiles.length) continue;
     const toSniff = candidates.length < 2 ? namedFiles : candidates;
     if (!budget(toSniff.length)) continue;
-    const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }));
+    // Reports, roadmaps and minutes beside records are dated and have a status too, but decide nothing.
+    const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) })).filter((s) => !s.shape.otherKind);
     const parts = dir ? dir.split('/') : [];
     const strict = inToolFolder(parts);
-    const byShape = toSniff.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
+    const byShape = shapes.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
     // Front matter with a title is a record's only sign in some layouts; it counts where most files are records.
     const mostlyRecords = shapes.filter((s) => s.shape.numbered || s.shape.content >= 2).length * 2 >= shapes.length;
     let records = 0;

@@ -51,6 +51,17 @@ const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 /** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
 const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 
+/**
+ * The number a record's file name carries, as written: `0003` of `0003-use-x.md` and `adr-3-x.md`,
+ * `032` of `2025-02-12_032-x.md` (numbered after its date), `001` of `API-001-x.md` (a series
+ * prefix). None for a date alone: `2021-04-run-website.md` is named by its month.
+ */
+export function fileNumberText(fileName: string): string | undefined {
+  const undated = fileName.replace(/^\d{4}-\d{2}-\d{2}[-_](?=\d)/, '');
+  if (/^\d{4}-\d{2}(?:-\d{2})?[-_]/.test(undated)) return undefined;
+  return /^(?:[a-z]{2,5}[-_]?)?(\d+)[-_.]/i.exec(undated)?.[1];
+}
+
 /** Parses an ADR in the Nygard (adr-tools), MADR (front matter or bullets), log4brains or reStructuredText style. Never throws. */
 export function parseAdr(fileName: string, text: string): ParsedAdr {
   const rst = /\.rst$/i.test(fileName);
@@ -83,7 +94,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   }
   // `2021-04-run-website.md` is named by its month, not numbered 2021: many records share the year.
   title = unbracketed(title, fileName);
-  const fileNumber = /^\d{4}-\d{2}(?:-\d{2})?[-_]/.test(fileName) ? undefined : /^(?:adr[-_]?)?(\d+)[-_.]/i.exec(fileName)?.[1];
+  const fileNumber = fileNumberText(fileName);
   const number = fileNumber !== undefined ? Number(fileNumber) : titleNumber;
 
   // Bullet fields (MADR 2, log4brains) live in the lines right under the title.
@@ -183,7 +194,7 @@ export function classifyStatus(text: string): AdrStatus {
   if (/deprecated|obsol|retired|defunct|outdated|inactive|sunset|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
   if (/rejected|declined|abandoned|withdrawn|not accepted|won't do|wontfix|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
   if (/accept|approved|adopted|decided|done|\bactive\b|implemented|in effect|agreed|ratified|enacted|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
-  if (/proposed|draft|open|review|pending|wip|speculative|under discussion|under consideration|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
+  if (/propos(?:ed|al)|draft|open|review|pending|\bwip\b|work in progress|placeholder|speculative|under discussion|under consideration|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
   return 'unknown';
 }
 

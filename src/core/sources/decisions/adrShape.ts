@@ -9,7 +9,14 @@ export interface AdrShape {
   content: number;
   /** Front matter with a `title:`. */
   titled: boolean;
+  /** The file says it is another kind of page: `type: Report`, or a title ending in "Roadmap" or "Meeting Minutes" without a record's sections. */
+  otherKind: boolean;
 }
+
+/** Kinds of pages that sit beside records, dated and with a status, but decide nothing (`type: Report`). */
+const OTHER_KIND = /^(?:reports?|roadmaps?|minutes|meetings?|meeting notes|retrospectives?|retros?|post-?mortems?|runbooks?|guides?|tutorials?|how-?tos?|status updates?)$/i;
+/** The same said by a title's last word ("Infrastructure Status Report", "Roadmap 2026 Q1" is not caught, "Q1 Roadmap" is). */
+const OTHER_KIND_TITLE = /\b(?:report|roadmap|minutes|retrospective|post-?mortem)$/i;
 
 const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 /** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
@@ -49,7 +56,18 @@ export function adrShapeOf(fileName: string, head: string): AdrShape {
       if (names.includes(h)) found.add(k);
     });
   }
-  return { numbered: NUMBERED_NAME.test(fileName), content: found.size, titled: !!fm && typeof fm.data.title === 'string' };
+  const kind = fm && [fm.data.type, fm.data.kind, fm.data.category, fm.data.doctype].find((v) => typeof v === 'string');
+  const title = fm && typeof fm.data.title === 'string' ? fm.data.title : firstTitle(lines);
+  const otherKind = (typeof kind === 'string' && OTHER_KIND.test(kind.trim())) || (found.size < 2 && title !== undefined && OTHER_KIND_TITLE.test(title.trim()));
+  return { numbered: NUMBERED_NAME.test(fileName), content: found.size, titled: !!fm && typeof fm.data.title === 'string', otherKind };
+}
+
+function firstTitle(lines: readonly string[]): string | undefined {
+  for (let i = 0; i < lines.length && i < 40; i++) {
+    const h = headingText(lines[i], lines[i + 1]);
+    if (h !== undefined) return h;
+  }
+  return undefined;
 }
 
 /** The text of a markdown ATX heading, an underlined (setext / reStructuredText) title, or a bold line. */

@@ -88,6 +88,8 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   }
   if (input.text) {
     const text = input.text.length > MAX_TEXT ? input.text.slice(0, MAX_TEXT) : input.text;
+    // A language the code index does not read (Kotlin, Scala, Swift…) still says what it imports.
+    if (!v && IMPORTING_LANGUAGE.test(base)) for (const [spec, scale] of importedPackagesOf(text)) for (const t of packageTerms(spec)) add(t, 'import', scale);
     if (input.symbolLine !== undefined) for (const t of termsOf(docCommentAt(text, input.symbolLine), false)) add(t, 'comment');
     for (const t of termsOf(withoutUrls(text), false)) add(t, 'text');
   }
@@ -125,6 +127,33 @@ export function packageTerms(spec: string): string[] {
     if (t) out.push(t);
   }
   return out;
+}
+
+/** `import org.koin.dsl.module`, `import static …`, `import Alamofire`: a dotted or single-word import alone on its line (not `import X from 'y'`). */
+const IMPORT_LINE = /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)[ \t]*(?:;|$|as[ \t])/;
+/** First segments of a reverse-domain package name (`org.koin`, `io.ktor`, `com.google`). */
+const DOMAIN_ROOTS: ReadonlySet<string> = new Set(['org', 'com', 'io', 'net', 'dev', 'edu', 'gov', 'app', 'co', 'me', 'at', 'de', 'ch', 'uk', 'fr', 'nl', 'se', 'no', 'fi', 'dk', 'it', 'es', 'eu', 'jp', 'cn', 'ru', 'br', 'in', 'au', 'ca', 'us', 'pl', 'cz', 'be']);
+/** Languages whose imports name packages by dotted paths or single words. */
+const IMPORTING_LANGUAGE = /\.(?:kt|kts|java|scala|sc|swift|groovy)$/i;
+/** Import lines read from the start of a file. */
+const MAX_IMPORT_LINES = 300;
+
+/**
+ * What a file imports, read from its `import` lines, for languages the code index does not read:
+ * the project of a reverse-domain package in full (`org.koin.dsl.module` → koin) and the part after
+ * it at half weight (`com.google.gson` → google, gson), or a single-word module (`import Alamofire`).
+ */
+export function importedPackagesOf(text: string): [string, number][] {
+  const out = new Map<string, number>();
+  const lines = linesOf(text);
+  for (let i = 0; i < lines.length && i < MAX_IMPORT_LINES; i++) {
+    const m = IMPORT_LINE.exec(lines[i]);
+    if (!m) continue;
+    const parts = m[1].split('.').filter((p) => p !== '*');
+    const named = DOMAIN_ROOTS.has(parts[0]) && parts.length > 2 ? parts.slice(1, 3) : parts.length === 1 ? parts : [];
+    named.forEach((p, k) => out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? 1 : 0.5)));
+  }
+  return [...out];
 }
 
 const COMMENT_LINE = /^[ \t]*(?:\/\/+|\/\*+|\*+\/?|#+|--|"""|''')/;

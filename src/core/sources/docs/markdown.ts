@@ -158,6 +158,8 @@ export interface FrontMatter {
 }
 
 const FRONT_MATTER_KEY = /^([A-Za-z0-9_-]+)[ \t]*:(.*)$/;
+/** `|`, `>`, `|-`, `>+`, `|2`: a YAML block scalar's header. */
+const BLOCK_SCALAR = /^[|>][+-]?\d?[+-]?$/;
 
 /** Reads a simple YAML front matter block (`key: value`, `key:` followed by `- item` lists). */
 export function parseFrontMatter(text: string): FrontMatter | undefined {
@@ -175,8 +177,21 @@ export function parseFrontMatter(text: string): FrontMatter | undefined {
   if (close < 0) return undefined;
   const data: Record<string, string | string[]> = {};
   let listKey: string | undefined;
+  // A block scalar (`title: |` or `>-`, then indented lines): its key, its lines and how they join.
+  let block: { key: string; lines: string[]; folded: boolean } | undefined;
+  const endBlock = () => {
+    if (block) data[block.key] = block.lines.join(block.folded ? ' ' : '\n').trim();
+    block = undefined;
+  };
   for (const raw of lines.slice(1, close)) {
     const trimmed = raw.trim();
+    if (block) {
+      if (!trimmed || isBlank(raw[0])) {
+        block.lines.push(trimmed);
+        continue;
+      }
+      endBlock();
+    }
     if (!trimmed || trimmed.startsWith('#')) continue;
     if (listKey && trimmed.startsWith('-') && (trimmed.length === 1 || isBlank(trimmed[1]))) {
       const prev = data[listKey];
@@ -189,7 +204,10 @@ export function parseFrontMatter(text: string): FrontMatter | undefined {
     if (!kv) continue;
     const key = kv[1].toLowerCase();
     const value = kv[2].trim();
-    if (value === '' || value === '|' || value === '>') {
+    if (BLOCK_SCALAR.test(value)) {
+      listKey = undefined;
+      block = { key, lines: [], folded: value[0] === '>' };
+    } else if (value === '') {
       listKey = key;
       data[key] = [];
     } else if (value.startsWith('[') && value.endsWith(']') && !value.includes('](')) {
@@ -204,6 +222,7 @@ export function parseFrontMatter(text: string): FrontMatter | undefined {
       data[key] = unquote(value);
     }
   }
+  endBlock();
   // The body starts after the closing fence line and its line ending.
   let offset = 0;
   for (let i = 0; i <= close; i++) {
@@ -253,6 +272,13 @@ function stripLineMarker(line: string): string {
 }
 
 /** The first paragraph of a markdown body outside code fences and tables, its lines joined. */
+/** One or two words, or a line ending in a colon, standing alone before the text they introduce. */
+function isLeadIn(lines: readonly string[]): boolean {
+  if (lines.length !== 1) return false;
+  const t = stripInline(lines[0]);
+  return t.endsWith(':') || (t.split(' ').length <= 2 && !/[.!?]$/.test(t));
+}
+
 function firstParagraph(body: string): string {
   const out: string[] = [];
   let fence: { char: string; length: number } | undefined;
@@ -267,7 +293,8 @@ function firstParagraph(body: string): string {
     }
     if (fence) continue;
     if (!line.trim()) {
-      if (out.length) break;
+      // A lead-in alone ("_Therefore_", "We decided:") says nothing by itself: the paragraph after it does.
+      if (out.length && !isLeadIn(out)) break;
       continue;
     }
     if (isTableRule(line)) continue;
