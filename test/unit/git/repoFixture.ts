@@ -8,9 +8,10 @@ export class TempRepo {
   readonly dir: string;
   private clock: number;
 
-  constructor(init = true, prefix = 'pc-git-') {
+  /** `start`: Unix seconds the first commit is dated a day after (default: 100 days ago). */
+  constructor(init = true, prefix = 'pc-git-', start = Math.floor(Date.now() / 1000) - 100 * 86400) {
     this.dir = mkdtempSync(join(tmpdir(), prefix));
-    this.clock = Math.floor(Date.now() / 1000) - 100 * 86400;
+    this.clock = start;
     if (init) this.git('init', '-q', '-b', 'main');
   }
 
@@ -34,6 +35,14 @@ export class TempRepo {
     for (const [p, c] of Object.entries(files)) this.write(p, c);
     this.git('add', '--', ...Object.keys(files));
     this.git('commit', '-q', '-m', message);
+    return this.head();
+  }
+
+  /** Stages everything in the work tree and commits it (an empty commit when there is nothing); returns the new HEAD. */
+  commitAll(message: string, daysLater = 1): string {
+    this.clock += daysLater * 86400;
+    this.git('add', '-A');
+    this.git('commit', '-q', '--allow-empty', '-m', message);
     return this.head();
   }
 
