@@ -252,4 +252,73 @@ describe('decision discovery', () => {
     assert.equal(classifyStatus('Defunct'), 'deprecated');
     assert.equal(classifyStatus('Withdrawn by its author'), 'rejected');
   });
+
+  it('gives records in superseded/ and rejected/ sub-folders of a decision folder the status they lack', async () => {
+    const unstated = (n: number, title: string, body: string) => `# ${n}. ${title}\n\n## Context\n\nWhy ${title}.\n\n## Decision\n\n${body}\n`;
+    repo = new TempRepo();
+    repo.commit('records', {
+      'docs/decisions/0003-use-postgres.md': nygard(3, 'Use Postgres'),
+      'docs/decisions/superseded/0001-use-mongo.md': unstated(1, 'Use Mongo', 'Orders are kept by `src/store/orders.ts` in Mongo.'),
+      'docs/decisions/rejected/0002-use-graphql.md': unstated(2, 'Use GraphQL', 'The API is described in `src/api/schema.ts`.'),
+      'docs/decisions/rejected/0005-use-grpc.md': nygard(5, 'Use gRPC'),
+      'docs/decisions/back-end/rejected/0004-use-soap.md': unstated(4, 'Use SOAP', 'Envelopes everywhere.'),
+      'src/store/orders.ts': 'export const orders = [];\n',
+      'src/api/schema.ts': 'export const schema = {};\n',
+    });
+    const source = new DecisionSource({ root: repo.dir, config: resolveConfig() });
+    await source.refresh();
+    const byLabel = new Map(source.list().map((d) => [d.label, d]));
+    assert.deepEqual(
+      [...byLabel].map(([label, d]) => `${label}:${d.status}:${d.area.join('/')}`).sort(),
+      ['0001:superseded:', '0002:rejected:', '0003:accepted:', '0004:rejected:back-end', '0005:accepted:'],
+      'the folder gives a status only to records that state none, and is no area',
+    );
+    assert.deepEqual(source.whereLooked().folders, [{ path: 'docs/decisions', reason: 'name', records: 5 }]);
+
+    const orders = source.query({ file: 'src/store/orders.ts' });
+    assert.deepEqual(orders.map((i) => `${i.type}:${i.title}`), ['warning:Governed by superseded ADR 0001: Use Mongo']);
+    const schema = source.query({ file: 'src/api/schema.ts' });
+    assert.deepEqual(schema.map((i) => `${i.type}:${String(i.meta?.status)}`), ['decision:rejected'], 'a rejected record is shown as one, not as a warning');
+  });
+
+  it('reads superseded/ and rejected/ sub-folders of a folder found by its records, and skips pages there without a record’s shape', async () => {
+    const r = await discover({
+      'design/0001-use-queues.md': nygard(1, 'Use queues'),
+      'design/0002-use-kafka.md': nygard(2, 'Use Kafka'),
+      'design/superseded/0000-use-cron.md': '# Use cron\n\nJobs ran from cron.\n',
+      'design/rejected/use-polling.md': '# Use polling\n\n## Decision\n\nPoll every minute.\n',
+      'design/rejected/meeting-notes.md': '# Meeting notes\n\nWe talked.\n',
+    });
+    assert.deepEqual(folders(r), ['shape:design:4']);
+    const place = new Map(r.files.map((f) => [f.path, `${f.folder}:${f.folderStatus ?? ''}:${f.area.join('/')}`]));
+    assert.equal(place.get('design/superseded/0000-use-cron.md'), 'design:superseded:');
+    assert.equal(place.get('design/rejected/use-polling.md'), 'design:rejected:');
+    assert.ok(!place.has('design/rejected/meeting-notes.md'));
+  });
+
+  it('counts pages with only a front-matter title in a folder of records, but not beside a few records among other pages', async () => {
+    const titled = (title: string, prose: string) => `---\ntitle: ${title}\n---\n\n${prose}\n`;
+    const shaped = (title: string) => `# ${title}\n\nStatus: accepted\n\n## Context\n\nWhy ${title}.\n\n## Decision\n\nWe ${title}.\n`;
+    const r = await discover({
+      'handbook/choices/keep-one-database.md': shaped('Keep one database'),
+      'handbook/choices/deploy-on-fridays.md': shaped('Deploy on Fridays'),
+      'handbook/choices/pair-on-incidents.md': shaped('Pair on incidents'),
+      'handbook/choices/ship-small-changes.md': titled('Ship small changes', 'We merge changes of a day or less, behind a flag when they are not done.'),
+      'handbook/choices/review-in-a-day.md': titled('Review within a day', 'Every pull request gets a first review within one working day.'),
+      'handbook/choices/write-it-down.md': titled('Write it down', 'What the team agrees on is written here, in plain words, the same week.'),
+      'guide/backups.md': shaped('Back up nightly'),
+      'guide/restores.md': shaped('Restore from the newest backup'),
+      'guide/glossary-of-terms.md': titled('Terms', 'A ledger is the list of every posting.'),
+      'guide/install.md': '# Install\n\nRun the installer.\n',
+      'guide/configure.md': '# Configure\n\nEdit the file.\n',
+      'guide/upgrade.md': '# Upgrade\n\nRun it again.\n',
+      'site/pages/about.md': titled('About', 'Who we are.'),
+      'site/pages/pricing.md': titled('Pricing', 'What it costs.'),
+      'site/pages/contact.md': titled('Contact', 'How to reach us.'),
+    });
+    assert.deepEqual(folders(r), ['shape:guide:2', 'shape:handbook/choices:6']);
+    assert.ok(paths(r).includes('handbook/choices/write-it-down.md'), 'at least half the folder is records: a titled page is one too');
+    assert.ok(!paths(r).includes('guide/glossary-of-terms.md'), 'two records among six pages: a titled page is not one');
+    assert.ok(!paths(r).some((p) => p.startsWith('site/')), 'a site whose pages all have front-matter titles holds no records');
+  });
 });

@@ -168,6 +168,35 @@ describe('linking decision records to code by content', function () {
     assert.deepEqual(decisions(query('docker/entrypoint')), ['0006-postgres.md']);
   });
 
+  it('links a record through the doc comment of the symbol at the cursor, and not for a symbol without it', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/webhooks.md': record('Idempotent webhook retries', 'A webhook delivery may arrive twice; an idempotency key makes every retry harmless.'),
+      'docs/adr/logging.md': record('Logging', 'One line per request.'),
+      'src/payments/inbound.ts':
+        'export function settle(amount: number): number {\n  return amount;\n}\n\n/**\n * Webhook deliveries are retried: the idempotency key makes a retry harmless.\n */\nexport function accept(payload: string): string {\n  return payload;\n}\n',
+    });
+    const commented = query('src/payments/inbound.ts', 'accept', 8).find((i) => i.location.path.endsWith('webhooks.md'));
+    assert.ok(commented, 'linked through the comment above accept');
+    assert.match(commented.reason, /\(from the doc comment here\)$/, commented.reason);
+    // The same words sit in the file's text, but they are not this symbol's comment: alone they make no link.
+    assert.deepEqual(decisions(query('src/payments/inbound.ts', 'settle', 1)), []);
+  });
+
+  it('links a record by the folders of the file when their words are rare in the workspace', async () => {
+    await open({
+      ...serverFiles(30),
+      'docs/adr/shipping.md': record('Shipping zones', 'Parcels are priced per zone; each country belongs to exactly one zone.'),
+      'docs/adr/logging.md': record('Logging', 'One line per request.'),
+      'src/shipping/zones/calc.ts': 'export function total(weight: number): number {\n  return weight * 2;\n}\n',
+      'src/billing/calc.ts': 'export function total(weight: number): number {\n  return weight * 3;\n}\n',
+    });
+    const items = query('src/shipping/zones/calc.ts');
+    assert.deepEqual(decisions(items), ['shipping.md']);
+    assert.match(items[0].reason, /zones, shipping \(from this file's folder\)$/, items[0].reason);
+    assert.deepEqual(decisions(query('src/billing/calc.ts')), [], 'the same file in another folder is not linked');
+  });
+
   it('links the record titled after the symbol at the cursor, however common its word is in the workspace', async () => {
     const files = serverFiles(25);
     for (let i = 0; i < 25; i++) files[`server/module${i}/handler${i}.ts`] += `import { django } from 'django';\nexport const app${i} = django;\n`;
