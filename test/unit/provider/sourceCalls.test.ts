@@ -1,11 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
 import { ProactiveContextProvider, type QueryContext, type SuggestionSource } from '../../../src/core/provider/provider';
-import { Store } from '../../../src/core/store/store';
 import type { SuggestionItem, SuggestionType } from '../../../src/core/types';
+import { storePerTest } from '../store/storeFixture';
 
 /** A source that counts its calls and answers one item for the file asked about. */
 function counting(name: string, type: SuggestionType, slow = false): SuggestionSource & { calls: number } {
@@ -24,22 +21,13 @@ function counting(name: string, type: SuggestionType, slow = false): SuggestionS
 }
 
 describe('one cursor stop', () => {
-  let dir: string;
-  let store: Store;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pc-source-calls-'));
-    store = await Store.open({ stateDir: dir });
-  });
-  afterEach(() => {
-    store.dispose();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const store = storePerTest('pc-source-calls-');
 
   it('asks each fast source once, and the enrichment asks only the slow ones, once', async () => {
     const fast = [counting('decisions', 'decision'), counting('history', 'change'), counting('callers', 'related_code')];
     const slow = counting('language server', 'related_code', true);
     const config = resolveConfig({ minRelevanceScore: 0 });
-    const provider = new ProactiveContextProvider(store, () => config, [...fast, slow]);
+    const provider = new ProactiveContextProvider(store(), () => config, [...fast, slow]);
     const first = await provider.suggest({ currentFile: 'src/a.ts', cursorPosition: { line: 3, column: 1 } });
     assert.deepEqual(fast.map((s) => s.calls), [1, 1, 1]);
     assert.equal(slow.calls, 0, 'the slow source does not hold back the first answer');

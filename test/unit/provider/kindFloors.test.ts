@@ -1,0 +1,45 @@
+import { strict as assert } from 'node:assert';
+import { resolveConfig } from '../../../src/core/config';
+import { ProactiveContextProvider, type SuggestionSource } from '../../../src/core/provider/provider';
+import { kindFloor, passesFloor, scoreItem } from '../../../src/core/provider/scoring';
+import { SUGGESTION_TYPES, type SuggestionItem, type SuggestionType } from '../../../src/core/types';
+import { storePerTest } from '../store/storeFixture';
+
+const NOW = Date.UTC(2024, 6, 1, 12);
+
+function item(type: SuggestionType, link: number, id: string, path = 'src/other.ts', line?: number): SuggestionItem {
+  return { entityId: `${type}:${id}`, type, title: `${type} ${id}`, summary: '', reason: `${id} is linked`, relevanceScore: link, location: { path, line } };
+}
+
+/** A source that answers the same items for every query. */
+function fixed(items: SuggestionItem[]): SuggestionSource {
+  return { name: 'fixed', kinds: SUGGESTION_TYPES, collect: () => Promise.resolve(items.map((i) => ({ ...i }))) };
+}
+
+describe('one score across kinds, with a floor per kind', () => {
+  const store = storePerTest('pc-kind-floors-');
+
+  const suggest = (items: SuggestionItem[], minRelevanceScore: number, query = { currentFile: 'src/a.ts', cursorPosition: { line: 10, column: 1 } }) => {
+    const config = resolveConfig({ minRelevanceScore });
+    return new ProactiveContextProvider(store(), () => config, [fixed(items)], undefined, undefined, () => NOW).suggest(query, { record: false });
+  };
+
+  it('never shows an item under its kind’s floor, whatever minRelevanceScore says', async () => {
+    const items = SUGGESTION_TYPES.flatMap((type) => [item(type, kindFloor[type] - 0.01, 'under'), item(type, kindFloor[type], 'at')]);
+    for (const i of items) assert.equal(passesFloor(i), i.entityId.endsWith(':at'), i.entityId);
+    const shown = (await suggest(items, 0)).items.map((i) => i.entityId).sort();
+    assert.deepEqual(shown, SUGGESTION_TYPES.map((type) => `${type}:at`).sort());
+  });
+
+  it('ranks a strong decision link above a weak doc mention, even one at the cursor', async () => {
+    const query = { currentFile: 'src/a.ts', cursorPosition: { line: 10, column: 1 } };
+    const decision = item('decision', 0.9, 'names-this-file');
+    const doc = item('doc', kindFloor.doc + 0.05, 'passing-mention', 'src/a.ts', 10);
+    const [d, m] = [decision, doc].map((i) => scoreItem(i, query, NOW, 1));
+    assert.equal(m.proximity, 1, 'the doc mention sits at the cursor');
+    assert.ok(d.score > m.score, `${d.score} > ${m.score}`);
+    const shown = (await suggest([doc, decision], 0, query)).items;
+    assert.deepEqual(shown.map((i) => i.entityId), [decision.entityId, doc.entityId]);
+    assert.ok(shown[0].relevanceScore > shown[1].relevanceScore);
+  });
+});
