@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodeIndex, BuildStats } from './index/codeIndex';
 import type { DecisionSource } from './sources/decisions/decisionSource';
+import type { FolderReason } from './sources/decisions/adrDiscovery';
 import type { CoChangeModel, MineResult } from './cochange/cochangeModel';
 import type { HistorySources } from './sources/git/historySources';
 import type { WorkspaceSource } from './provider/provider';
@@ -27,8 +28,8 @@ export interface RefreshSummary {
   sourcesMs: number;
   index: BuildStats;
   history: MineResult;
-  /** Where decision records were found, with how many each folder holds. */
-  decisionFolders: { path: string; records: number }[];
+  /** Where decision records were found, how each folder was found, and how many records it holds. */
+  decisionFolders: { path: string; records: number; foundBy: FolderReason }[];
 }
 
 interface IndexerParts {
@@ -102,7 +103,7 @@ export class WorkspaceIndexer {
     const sourcesMs = performance.now() - t0;
     const index = await this.buildIndex(signal);
     const history = await this.mineHistory(signal);
-    const decisionFolders = this.parts.decisions.whereLooked().folders.map((f) => ({ path: f.path, records: f.records }));
+    const decisionFolders = this.parts.decisions.whereLooked().folders.map((f) => ({ path: f.path, records: f.records, foundBy: f.reason }));
     return { sources, sourcesMs, index, history, decisionFolders };
   }
 

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TempRepo } from '../git/repoFixture';
 
 const cli = join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js');
 
@@ -59,5 +60,31 @@ describe('CLI', () => {
     const stats = JSON.parse(r.stdout) as { stateDir: string; schema: { durable: number; index: number } };
     assert.equal(stats.stateDir, state);
     assert.ok(stats.schema.durable >= 1 && stats.schema.index >= 1);
+  });
+
+  it('says in index --json how each decision folder was found', () => {
+    const record = (n: number, title: string) => `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${title}.\n`;
+    const repo = new TempRepo(true, 'pc-cli-decisions-');
+    const repoState = mkdtempSync(join(tmpdir(), 'pc-cli-decisions-state-'));
+    try {
+      repo.commit('records', {
+        'docs/adr/0001-use-queues.md': record(1, 'Use queues'),
+        'docs/adr/0002-use-postgres.md': record(2, 'Use Postgres'),
+        'design/0001-split-billing.md': record(1, 'Split billing'),
+        'design/0002-bill-monthly.md': record(2, 'Bill monthly'),
+        'src/index.ts': 'export {};\n',
+      });
+      const r = run(['index', '--root', repo.dir, '--state-dir', repoState, '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const stats = JSON.parse(r.stdout) as { decisionFolders: unknown };
+      assert.deepEqual(stats.decisionFolders, [
+        { path: 'docs/adr', records: 2, foundBy: 'name' },
+        { path: 'design', records: 2, foundBy: 'shape' },
+      ]);
+      assert.match(run(['index', '--root', repo.dir, '--state-dir', repoState]).stdout, /^ {2}design: 2 records \(found by shape\)$/m);
+    } finally {
+      repo.dispose();
+      rmSync(repoState, { recursive: true, force: true });
+    }
   });
 });
