@@ -321,4 +321,19 @@ describe('decision discovery', () => {
     assert.ok(!paths(r).includes('guide/glossary-of-terms.md'), 'two records among six pages: a titled page is not one');
     assert.ok(!paths(r).some((p) => p.startsWith('site/')), 'a site whose pages all have front-matter titles holds no records');
   });
+
+  it('does not take dated reports and roadmaps with a status for a folder of records', async () => {
+    const report = (title: string, status: string) => `---\ntype: Report\nstatus: ${status}\n---\n\n# ${title}\n\nWhat we found.\n`;
+    const r = await discover({
+      'docs/90_Reports/2026-01-31_Smoke_Migration.md': report('Smoke migration', 'DRAFT'),
+      'docs/90_Reports/2026-02-01_Backend_Hardening.md': report('Backend hardening', 'ACTIVE'),
+      'docs/90_Reports/2026-02-01_Frontend_Cleanup.md': '---\ntitle: Frontend Cleanup & Architecture Status Report\nstatus: Final\n---\n\nDone.\n',
+      'docs/90_Reports/2026-01-15_Q1.md': '# Q1 Roadmap\n\nStatus: draft\n\nShip it.\n',
+      'docs/records/0001-use-koin.md': nygard(1, 'Use Koin'),
+      'docs/records/0002-use-ktor.md': nygard(2, 'Use Ktor'),
+      'docs/records/2026-03-01_report.md': report('Quarterly report', 'Accepted'),
+    });
+    assert.deepEqual(folders(r), ['shape:docs/records:2']);
+    assert.deepEqual(paths(r), ['docs/records/0001-use-koin.md', 'docs/records/0002-use-ktor.md']);
+  });
 });

@@ -133,7 +133,7 @@ export function packageTerms(spec: string): string[] {
 const IMPORT_LINE = /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)[ \t]*(?:;|$|as[ \t])/;
 /** First segments of a reverse-domain package name (`org.koin`, `io.ktor`, `com.google`). */
 const DOMAIN_ROOTS: ReadonlySet<string> = new Set(['org', 'com', 'io', 'net', 'dev', 'edu', 'gov', 'app', 'co', 'me', 'at', 'de', 'ch', 'uk', 'fr', 'nl', 'se', 'no', 'fi', 'dk', 'it', 'es', 'eu', 'jp', 'cn', 'ru', 'br', 'in', 'au', 'ca', 'us', 'pl', 'cz', 'be']);
-/** Languages whose imports name packages by dotted paths or single words. */
+/** Languages whose imports name packages by dotted paths or single words (Java only reaches here when the code index skipped the file). */
 const IMPORTING_LANGUAGE = /\.(?:kt|kts|java|scala|sc|swift|groovy)$/i;
 /** Import lines read from the start of a file. */
 const MAX_IMPORT_LINES = 300;
