@@ -12,6 +12,7 @@ import { resolveStateDir } from './paths';
 import { ProactiveContextProvider, type SuggestionSource } from './provider/provider';
 import { CodeIndexSource } from './sources/code/codeIndexSource';
 import { DecisionSource } from './sources/decisions/decisionSource';
+import { labelName } from './sources/decisions/decisionItems';
 import { DocsSource } from './sources/docs/docsSource';
 import { HistorySources } from './sources/git/historySources';
 import { TestReportSource } from './sources/reports/testReportSource';
@@ -165,7 +166,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
 /** Decision records matching free text (the decisions source's own text model), for memory subscriptions. */
 export function searchDecisions(decisions: DecisionSource, query: string, limit: number): { title: string; path: string; snippet: string }[] {
   return decisions.search(query, limit).map((d) => ({
-    title: d.number !== undefined ? `ADR ${d.label}: ${d.title} (${d.status})` : `ADR: ${d.title} (${d.status})`,
+    title: d.number !== undefined ? `${labelName(d.label)}: ${d.title} (${d.status})` : `ADR: ${d.title} (${d.status})`,
     path: d.path,
     snippet: d.body.replace(/\s+/g, ' ').slice(0, 400),
   }));

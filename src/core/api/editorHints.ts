@@ -4,6 +4,7 @@
  * are the same everywhere and the cost per request can be measured without an editor.
  */
 import { escapeMarkdown, formatAge, oneLine, plural } from '../text';
+import { labelName } from '../sources/decisions/decisionItems';
 import type { DecisionAnchor, FailingTest, LineCommit, WhyCard } from './types';
 
 /** A CodeLens to draw: on a 1-based line, opening a decision record. */
@@ -21,9 +22,9 @@ const LENSES_PER_DEFINITION = 2;
 /** "ADR 0003: Cap discounts at fifty percent", or "Governed by superseded ADR 0002 → ADR 0004" for a retired record. */
 export function lensTitle(a: DecisionAnchor): string {
   const d = a.decision;
-  const name = d.number !== undefined ? `ADR ${d.label}` : `“${d.title}”`;
+  const name = d.number !== undefined ? labelName(d.label) : `“${d.title}”`;
   if (d.status === 'superseded' || d.status === 'deprecated') {
-    const next = a.successor ? ` → ${a.successor.number !== undefined ? `ADR ${a.successor.label}` : `“${a.successor.title}”`}` : '';
+    const next = a.successor ? ` → ${a.successor.number !== undefined ? labelName(a.successor.label) : `“${a.successor.title}”`}` : '';
     return `$(warning) Governed by ${d.status} ${name}${next}`;
   }
   const tag = d.status === 'proposed' || d.status === 'rejected' ? ` (${d.status})` : '';
@@ -56,8 +57,8 @@ export function renderWhyHover(anchors: readonly DecisionAnchor[], card: Pick<Wh
   const out = [`**Why \`${escapeMarkdown(name)}\` is the way it is**`, ''];
   for (const a of anchors) {
     const d = a.decision;
-    const label = d.number !== undefined ? `ADR ${d.label}: ${d.title}` : d.title;
-    const next = a.successor ? ` — replaced by [${escapeMarkdown(`ADR ${a.successor.label}: ${a.successor.title}`)}](${target(linkTo(a.successor.path))})` : '';
+    const label = d.number !== undefined ? `${labelName(d.label)}: ${d.title}` : d.title;
+    const next = a.successor ? ` — replaced by [${escapeMarkdown(`${labelName(a.successor.label)}: ${a.successor.title}`)}](${target(linkTo(a.successor.path))})` : '';
     out.push(`- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path))}) · ${escapeMarkdown(d.status)}${next}  `, `  ${withCode(a.reason)}`);
   }
   out.push('');

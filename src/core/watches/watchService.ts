@@ -7,6 +7,7 @@ import { Emitter } from '../indexer';
 import type { ContextSuggestion, SuggestionItem } from '../types';
 import { compileGlob, type GlobMatcher } from './glob';
 import type { Watch, WatchFiring, WatchPattern, WatchStore } from './watchStore';
+import { labelName } from '../sources/decisions/decisionItems';
 
 export type TriggerType = 'file_change' | 'symbol_focus' | 'activity' | 'commit' | 'decision' | 'test_report';
 
@@ -215,7 +216,7 @@ export class WatchService {
 
   private decisionTrigger(path: string, stamp: string): Trigger {
     const d = this.parts.decisions.list().find((x) => x.path === path);
-    const title = d ? `ADR ${d.label}: ${d.title}` : path;
+    const title = d ? `${labelName(d.label)}: ${d.title}` : path;
     const lead: SuggestionItem[] = d
       ? [
           {

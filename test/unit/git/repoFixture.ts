@@ -62,7 +62,13 @@ export class TempRepo {
     return this.clock;
   }
 
+  /** A state folder beside the repository (outside its work tree), removed with it. */
+  get stateDir(): string {
+    return `${this.dir}-state`;
+  }
+
   dispose(): void {
     rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.stateDir, { recursive: true, force: true });
   }
 }

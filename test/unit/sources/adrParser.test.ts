@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileNumberText, parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { fileNumberText, fileSeries, fileSlug, parseAdr } from '../../../src/core/sources/decisions/adrParser';
 import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { FIXTURES } from './sourceFixtures';
 
@@ -172,6 +172,19 @@ describe('parseAdr', () => {
     assert.equal(fileNumberText('2021-06-05-run-website.md'), undefined);
     assert.equal(fileNumberText('use-x.md'), undefined);
     assert.equal(parseAdr('ARC-003-grpc-convention.md', '# ARC-003: gRPC and Protobuf message coding convention\n').number, 3);
+  });
+
+  it('takes a series label off the title and the file name, and keeps titles that only look like one', () => {
+    assert.deepEqual([fileSeries('ARC-003-grpc-convention.md'), fileSeries('rfc_12-x.md'), fileSeries('adr-3-x.md'), fileSeries('0003-x.md')], ['ARC', 'RFC', undefined, undefined]);
+    assert.equal(parseAdr('ARC-003-grpc-convention.md', '# ARC-003: gRPC and Protobuf message coding convention\n').title, 'gRPC and Protobuf message coding convention');
+    assert.equal(parseAdr('API-007-tracing.md', '# API-007 - Tracing Endpoint\n').title, 'Tracing Endpoint');
+    // Another series than the file's, or a plain number in a title, is part of the title.
+    assert.equal(parseAdr('API-007-oauth.md', '# OAuth 2: the token flow\n').title, 'OAuth 2: the token flow');
+    assert.equal(parseAdr('0004-oauth.md', '# OAuth 2: the token flow\n').title, 'OAuth 2: the token flow');
+    assert.deepEqual(
+      ['ARC-003-grpc-protobuf.md', '2021-06-05_001-use-haskell.md', 'adr-12-cache.md', '0003-use-x.rst', 'use-x.md'].map(fileSlug),
+      ['grpc-protobuf', 'use-haskell', 'cache', 'use-x', 'use-x'],
+    );
   });
 
   it('reads Proposal, Placeholder and Work in Progress as proposed', () => {

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
 import { resolveConfig } from '../../../src/core/config';
 import { openEngine } from '../../../src/core/engine';
 import { discoverDecisions, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
@@ -159,7 +158,7 @@ describe('decision discovery', () => {
   it('reads records in a new folder when the watcher reports only the folder', async () => {
     repo = new TempRepo();
     repo.commit('start', { 'src/index.ts': 'export {};\n' });
-    const engine = await openEngine({ root: repo.dir, stateDir: join(repo.dir, '..', `${repo.dir.split('/').pop()}-state`) });
+    const engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
     try {
       await engine.indexer.refreshAll();
       assert.deepEqual(engine.decisions.list(), []);
@@ -190,6 +189,22 @@ describe('decision discovery', () => {
     assert.deepEqual([own.label, own.title, own.area], ['0001', 'Use queues', []]);
     const adoc = byPath.get('docs/adr/0002-use-kafka.adoc')!;
     assert.deepEqual([adoc.number, adoc.title, adoc.status, adoc.summary], [2, 'Use Kafka', 'accepted', 'Events go through Kafka.']);
+  });
+
+  it('names records numbered in series of their own by their series', async () => {
+    repo = new TempRepo();
+    const record = (label: string, title: string, body: string) => `# ${label}: ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${body}\n\n## Decision\n\nAs above.\n`;
+    repo.commit('records', {
+      'docs/decision_records/api/API-001-state-store.md': record('API-001', 'State store API', 'The store lives in `pkg/state/store.go`.'),
+      'docs/decision_records/architecture/ARC-001-modularity.md': record('ARC-001', 'Modularity', 'Packages stay small.'),
+      'pkg/state/store.go': 'package state\n',
+    });
+    const source = new DecisionSource({ root: repo.dir });
+    await source.refresh();
+    assert.deepEqual(source.list().map((d) => `${d.label}|${d.number}|${d.title}`).sort(), ['API-001|1|State store API', 'ARC-001|1|Modularity']);
+    const [item] = source.query({ file: 'pkg/state/store.go' });
+    assert.deepEqual([item.title, item.location.adr], ['API-001: State store API', 'API-001']);
+    assert.match(item.reason, /^API-001 names pkg\/state\/store\.go/);
   });
 
   it('takes files named as records outside decision folders, when they are shaped like one', async () => {

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { join } from 'node:path';
 import { openEngine, searchDecisions, type EngineParts } from '../../../src/core/engine';
 import type { SuggestionItem } from '../../../src/core/types';
 import { TempRepo } from '../git/repoFixture';
@@ -27,7 +26,7 @@ describe('linking decision records to code by content', function () {
   async function open(files: Record<string, string>): Promise<void> {
     repo = new TempRepo();
     repo.commit('workspace', files);
-    engine = await openEngine({ root: repo.dir, stateDir: join(repo.dir, '..', `${repo.dir.split('/').pop()}-state`) });
+    engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
     await engine.indexer.refreshAll();
   }
 

@@ -50,6 +50,8 @@ const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\p{Emoji_Presentation
 const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 /** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
 const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
+/** `ARC-003: Title`, `RFC 12 - Title`: a series label, taken off when the file name is in the same series. */
+const SERIES_TITLE = /^([a-z]{2,5})[-_ ]?#?(\d+)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 
 /**
  * The number a record's file name carries, as written: `0003` of `0003-use-x.md` and `adr-3-x.md`,
@@ -60,6 +62,23 @@ export function fileNumberText(fileName: string): string | undefined {
   const undated = fileName.replace(/^\d{4}-\d{2}-\d{2}[-_](?=\d)/, '');
   if (/^\d{4}-\d{2}(?:-\d{2})?[-_]/.test(undated)) return undefined;
   return /^(?:[a-z]{2,5}[-_]?)?(\d+)[-_.]/i.exec(undated)?.[1];
+}
+
+/** A record's file name without its date, series, number and extension: `use-haskell` of `2021-06-05_001-use-haskell.md`. */
+export function fileSlug(fileName: string): string {
+  return fileName
+    .replace(/\.[^.]+$/, '')
+    .replace(/^\d{4}-\d{2}-\d{2}[-_](?=\d)/, '')
+    .replace(/^(?:[a-z]{2,5}[-_]?)?\d+[-_.]/i, '');
+}
+
+/**
+ * The series a record's file name numbers it in, upper case: `API` of `API-008-x.md`, `RFC` of
+ * `rfc_12-x.md`. None for plain numbers and for `adr-3-x.md` (every record is an ADR).
+ */
+export function fileSeries(fileName: string): string | undefined {
+  const series = /^([a-z]{2,5})[-_]?\d+[-_.]/i.exec(fileName)?.[1].toUpperCase();
+  return series === 'ADR' ? undefined : series;
 }
 
 /** Parses an ADR in the Nygard (adr-tools), MADR (front matter or bullets), log4brains or reStructuredText style. Never throws. */
@@ -91,6 +110,10 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     titleStyle = 'adr-prefix';
     titleNumber = m[1] ? Number(m[1]) : undefined;
     title = m[2];
+  } else if ((m = SERIES_TITLE.exec(title)) && m[1].toUpperCase() === fileSeries(fileName) && m[3].trim()) {
+    // `# ARC-003: gRPC conventions` in `ARC-003-….md`: the series label is not part of what the record is about.
+    titleNumber = Number(m[2]);
+    title = m[3];
   }
   // `2021-04-run-website.md` is named by its month, not numbered 2021: many records share the year.
   title = unbracketed(title, fileName);

@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import type { DecisionRecord } from './decisionSource';
 import { fileStem } from './explicitLinks';
+import { labelName } from './decisionItems';
 import type { InlineScan } from './inlineRefs';
 
 /** A definition of a file, as the code index knows it (1-based, inclusive lines). */
@@ -113,7 +114,7 @@ function successorBrief(r: DecisionRecord, records: readonly DecisionRecord[]): 
 }
 
 function nameOf(r: DecisionRecord): string {
-  return r.number !== undefined ? `ADR ${r.label}` : `“${r.title}”`;
+  return r.number !== undefined ? labelName(r.label) : `“${r.title}”`;
 }
 
 /** Live decisions before retired ones. */

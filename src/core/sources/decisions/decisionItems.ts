@@ -19,7 +19,12 @@ export interface DecisionRecord extends ParsedAdr {
 
 /** How a record is named in titles and reasons: `ADR 0003`, or its title when it has no number. */
 export function nameOf(adr: DecisionRecord): string {
-  return adr.number !== undefined ? `ADR ${adr.label}` : `ADR "${adr.title}"`;
+  return adr.number !== undefined ? labelName(adr.label) : `ADR "${adr.title}"`;
+}
+
+/** How a numbered record is called: `ADR 0007`, or `API-007` for a record numbered in a series of its own. */
+export function labelName(label: string): string {
+  return /^[A-Za-z]/.test(label) ? label : `ADR ${label}`;
 }
 
 /** Why a record is linked to the code: its strength (0..1, before status) and the words to say so. */
@@ -41,7 +46,7 @@ export function decisionItem(adr: DecisionRecord, s: number, reason: string, kin
   if (adr.area.length) meta.area = adr.area.join('/');
   return {
     type: 'decision',
-    title: adr.number !== undefined ? `ADR ${adr.label}: ${adr.title}` : `ADR: ${adr.title}`,
+    title: adr.number !== undefined ? `${labelName(adr.label)}: ${adr.title}` : `ADR: ${adr.title}`,
     summary: adr.summary,
     relevanceScore: score(s),
     reason,

@@ -11,7 +11,7 @@ import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
 import { coverageOf, extractLinks, type MentionCoverage, type PathMention } from './adrLinks';
-import { fileNumberText, parseAdr } from './adrParser';
+import { fileNumberText, fileSeries, fileSlug, parseAdr } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
 import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
 import { DecisionLinker } from './decisionLinker';
@@ -161,7 +161,8 @@ export class DecisionSource implements WorkspaceSource {
       if (adr.status === 'unknown' && where.folderStatus) adr.status = where.folderStatus;
       if (adr.status === 'unknown') this.logger.debug(`${path} has no status; it is treated as 'unknown'.`);
       const digits = fileNumberText(name);
-      const label = digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.[^.]+$/, ''));
+      const series = fileSeries(name);
+      const label = digits && series ? `${series}-${digits}` : digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.[^.]+$/, ''));
       const links = extractLinks(adr.body, adr.sectionList[0]?.line ?? 1, posix.dirname(path));
       next.set(path, { ...adr, path, folder: where.folder, area: where.area, label, ...file.stamp, links });
     }
@@ -219,7 +220,7 @@ export class DecisionSource implements WorkspaceSource {
       [...this.records.values()].map((r) => ({
         path: r.path,
         title: r.title,
-        slug: recordName(r.path).replace(/\.[^.]+$/, '').replace(/^(?:adr[-_]?)?\d+[-_.]/i, ''),
+        slug: fileSlug(recordName(r.path)),
         sections: r.sectionList,
         area: r.area,
         folder: r.folder,
