@@ -78,6 +78,39 @@ describe('linking decision records to code by content', function () {
     assert.match(items[0].reason, /an import of this file/);
   });
 
+  it('links a record that writes a package’s name in mixed case (NestJS, GraphQL) to a file importing it', async () => {
+    await open({
+      ...serverFiles(25),
+      'docs/adr/backend.md': record('Backend framework', 'The API is built with NestJS on Node.'),
+      'docs/adr/queries.md': record('Query language', 'Clients query through GraphQL.'),
+      'docs/adr/logging.md': record('Logging', 'Log with levels.'),
+      'api/src/app.module.ts': "import { Module } from '@nestjs/common';\n\n@Module({})\nexport class AppModule {}\n",
+      'web/src/client.ts': "import { parse } from 'graphql';\n\nexport const doc = parse('{ a }');\n",
+    });
+    assert.deepEqual(decisions(query('api/src/app.module.ts')), ['backend.md']);
+    assert.deepEqual(decisions(query('web/src/client.ts')), ['queries.md']);
+  });
+
+  it('never links the record about recording decisions to code by its words', async () => {
+    const meta = 'We keep a record of each decision on the merge queue, the review rules and the release train, written when it is merged.';
+    const workspace = (first: string, second: string) => ({
+      ...serverFiles(25),
+      'docs/adr/0001-record-architecture-decisions.md': record(first, meta),
+      'docs/adr/0002-use-adrs.md': record(second, meta),
+      'docs/adr/0003-release-train.md': record('Release train', 'Releases leave every second Tuesday.'),
+      'scripts/mergeQueue.ts': 'export function mergeQueue(review: string): string {\n  return review;\n}\n',
+    });
+    await open(workspace('Record architecture decisions', 'Use ADRs'));
+    assert.deepEqual(decisions(query('scripts/mergeQueue.ts', 'mergeQueue', 1)), []);
+    // They are still found by a search for them.
+    assert.ok(engine.decisions.search('record decisions', 5).some((d) => d.path.endsWith('0001-record-architecture-decisions.md')));
+    engine.dispose();
+    repo.dispose();
+    // The same words under titles about something else do link.
+    await open(workspace('Queue rules', 'Use review rules'));
+    assert.deepEqual(decisions(query('scripts/mergeQueue.ts', 'mergeQueue', 1)).sort(), ['0001-record-architecture-decisions.md', '0002-use-adrs.md']);
+  });
+
   it('splits identifiers at camelCase and snake_case to match words of a title', async () => {
     await open({
       ...serverFiles(25),

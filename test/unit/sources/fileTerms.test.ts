@@ -1,8 +1,19 @@
 import { strict as assert } from 'node:assert';
 import { fileQuery, importedPackagesOf, packageTerms } from '../../../src/core/sources/decisions/fileTerms';
-import { termsOf } from '../../../src/core/sources/docs/textTerms';
+import { compoundTerms, splitWords, termsOf } from '../../../src/core/sources/docs/textTerms';
 
 describe('the words a file is linked to records by', () => {
+  it('reads the plural of an acronym as the acronym, and keeps the split of other capital runs', () => {
+    assert.deepEqual(splitWords('Use ADRs for getAPIs and URLsToFetch'), ['Use', 'ADR', 'for', 'get', 'API', 'and', 'URL', 'To', 'Fetch']);
+    assert.deepEqual(splitWords('HTTPServer_v2 IDs Is'), ['HTTP', 'Server', 'v2', 'ID', 'Is']);
+  });
+
+  it('also reads a mixed-case brand name as one word', () => {
+    assert.deepEqual(compoundTerms('Node.js with NestJS, GraphQL, PostgreSQL; REST API, ok, Go'), ['nestj', 'graphql', 'postgresql']);
+    assert.deepEqual(compoundTerms('useSegments and ChangeMessageVisibility'), []);
+    assert.deepEqual(compoundTerms('x'.repeat(30) + 'Y'), []);
+  });
+
   it('drops module hosts, owners and major versions from imports', () => {
     assert.deepEqual(packageTerms('github.com/envoyproxy/go-control-plane/envoy/config/listener/v3'), ['control', 'plan', 'envoy', 'config', 'listener'], 'stemmed, without go, the host, the owner or v3');
     assert.deepEqual(packageTerms('k8s.io/api/admission/v1beta1'), ['admission']);

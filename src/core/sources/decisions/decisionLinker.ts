@@ -1,6 +1,6 @@
 import { kindFloor } from '../../provider/scoring';
 import { LexicalIndex } from '../docs/lexicalIndex';
-import { surfaceWords, termsOf } from '../docs/textTerms';
+import { compoundTerms, surfaceWords, termsOf } from '../docs/textTerms';
 import { TERM_WEIGHTS, withoutUrls, type FileQuery, type TermSource } from './fileTerms';
 import { normalizeName, type RepoTerms } from './repoTerms';
 
@@ -48,6 +48,14 @@ const TEMPLATE_HEADINGS = new Set([
   'introduction', 'overview', 'proposal', 'rationale', 'date', 'deciders', 'authors', 'related', 'see also', 'validation', 'confirmation',
 ]);
 
+/** The words of titles such as "Record architecture decisions" or "Use Markdown Architectural Decision Records". */
+const RECORD_WORDS = new Set(['record', 'architectur', 'architectural', 'decision', 'adr', 'madr', 'markdown', 'document', 'log', 'lightweight', 'keep']);
+
+/** True for a record whose title says only that decisions are recorded. */
+function isAboutRecords(titleTerms: readonly string[]): boolean {
+  return titleTerms.some((t) => t === 'decision' || t === 'adr' || t === 'madr') && titleTerms.every((t) => RECORD_WORDS.has(t));
+}
+
 const SOURCE_WORDS: Readonly<Record<TermSource, string>> = {
   symbol: 'the symbol at the cursor',
   name: "this file's name",
@@ -73,6 +81,8 @@ export class DecisionLinker {
   /** Per record: the package its area names, or its home package when records are spread over packages. */
   private readonly scope = new Map<string, { package: string; strict: boolean }>();
 
+  /** Records about keeping records ("Record architecture decisions"): they govern no code. */
+  private readonly aboutRecords = new Set<string>();
   /** Each record's title words (with its file name's), for reasons. */
   private readonly titleTerms = new Map<string, ReadonlySet<string>>();
   /** The words records use, by term, to show matches as written. */
@@ -84,8 +94,10 @@ export class DecisionLinker {
       records.map((r) => {
         this.records.set(r.path, r);
         const titleTerms = termsOf(r.title);
+        if (isAboutRecords(titleTerms)) this.aboutRecords.add(r.path);
         const title = [...titleTerms, ...termsOf(r.slug).filter((t) => !titleTerms.includes(t))];
         this.titleTerms.set(r.path, new Set(title));
+        const joined = compoundTerms(r.title);
         surfaceWords(r.title + ' ' + r.slug, this.surface);
         const headings: string[] = [];
         const body: string[] = [];
@@ -93,11 +105,11 @@ export class DecisionLinker {
           if (!TEMPLATE_HEADINGS.has(s.heading.toLowerCase().replace(/[^a-z ]/g, '').trim())) headings.push(...termsOf(s.heading));
           if (body.length >= MAX_BODY_TERMS) continue;
           const text = withoutUrls(s.body);
-          body.push(...termsOf(text));
+          body.push(...termsOf(text), ...compoundTerms(text));
           surfaceWords(s.heading + ' ' + text, this.surface);
         }
         for (const t of [...title, ...headings, ...body]) words.add(t);
-        return { key: r.path, fields: { title: { terms: title, weight: FIELDS.title }, headings: { terms: headings, weight: FIELDS.headings }, body: { terms: body, weight: FIELDS.body } } };
+        return { key: r.path, fields: { title: { terms: [...title, ...joined.filter((t) => !title.includes(t))], weight: FIELDS.title }, headings: { terms: headings, weight: FIELDS.headings }, body: { terms: body, weight: FIELDS.body } } };
       }),
       true,
     );
@@ -133,6 +145,7 @@ export class DecisionLinker {
     const filePackage = this.repo.packageOf(file);
     const out: LexicalLink[] = [];
     for (const hit of this.index.search(terms, rarity, limit * 3, { has: (t) => textOnly.has(t), cap: TEXT_CAP })) {
+      if (this.aboutRecords.has(hit.key)) continue;
       // Words of the file's text support a link; alone they do not make one.
       if (!query.textIsContent && hit.matched.every((t) => textOnly.has(t))) continue;
       const text = 1 - Math.exp(-hit.score / SCORE_SCALE);

@@ -51,6 +51,7 @@ export const GENERIC_NAMES = new Set([
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isDigit = (c: number) => c >= 48 && c <= 57;
+const S = 115;
 
 /**
  * Raw words of a text or identifier, in order: `applyDiscountRate` → apply, Discount, Rate;
@@ -60,11 +61,13 @@ export function splitWords(text: string): string[] {
   const out: string[] = [];
   let start = -1;
   const n = text.length;
+  // `ADRs`, `APIs`: the plural of an acronym is the acronym.
+  const push = (end: number) => out.push(text.charCodeAt(end - 1) === S && end - start >= 3 && isUpper(text.charCodeAt(end - 2)) ? text.slice(start, end - 1) : text.slice(start, end));
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 32;
     const alnum = isLower(c) || isUpper(c) || isDigit(c);
     if (!alnum) {
-      if (start >= 0) out.push(text.slice(start, i));
+      if (start >= 0) push(i);
       start = -1;
       continue;
     }
@@ -74,9 +77,9 @@ export function splitWords(text: string): string[] {
     }
     const prev = text.charCodeAt(i - 1);
     const next = i + 1 < n ? text.charCodeAt(i + 1) : 32;
-    // aB → a|B; ABc → A|Bc (the last capital of a run starts the next word).
-    if (isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(next)))) {
-      out.push(text.slice(start, i));
+    // aB → a|B; ABc → A|Bc (the last capital of a run starts the next word), but ABs stays whole.
+    if (isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(next) && !(next === S && !isLower(i + 2 < n ? text.charCodeAt(i + 2) : 32))))) {
+      push(i);
       start = i;
     }
   }
@@ -121,6 +124,39 @@ export function termsOf(text: string, keepCode = true): string[] {
   for (const raw of splitWords(text)) {
     const t = termOf(raw, keepCode);
     if (t) out.push(t);
+  }
+  return out;
+}
+
+/**
+ * Brand names written in mixed case (`NestJS`, `GraphQL`, `PostgreSQL`, `RabbitMQ`), each also as one
+ * term: split, they no longer meet the package a file imports (`@nestjs/common`, `graphql`). Only
+ * two-part words with a capital first: longer ones are identifiers, which split as code does.
+ */
+export function compoundTerms(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let start = -1;
+  let upperInside = false;
+  let lower = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 32;
+    if (isLower(c) || isUpper(c) || isDigit(c)) {
+      if (start < 0) {
+        start = i;
+        upperInside = false;
+        lower = false;
+      } else if (isUpper(c)) upperInside = true;
+      if (isLower(c)) lower = true;
+      continue;
+    }
+    // Two parts and a capital first: `NestJS`, not `useSegments` or `ChangeMessageVisibility` (identifiers).
+    if (start >= 0 && upperInside && lower && i - start >= 4 && i - start <= 24 && isUpper(text.charCodeAt(start))) {
+      const word = text.slice(start, i);
+      const t = splitWords(word).length === 2 ? termOf(word) : undefined;
+      if (t) out.push(t);
+    }
+    start = -1;
   }
   return out;
 }
