@@ -178,6 +178,9 @@ describe('parseAdr', () => {
     assert.deepEqual([fileSeries('ARC-003-grpc-convention.md'), fileSeries('rfc_12-x.md'), fileSeries('adr-3-x.md'), fileSeries('0003-x.md')], ['ARC', 'RFC', undefined, undefined]);
     assert.equal(parseAdr('ARC-003-grpc-convention.md', '# ARC-003: gRPC and Protobuf message coding convention\n').title, 'gRPC and Protobuf message coding convention');
     assert.equal(parseAdr('API-007-tracing.md', '# API-007 - Tracing Endpoint\n').title, 'Tracing Endpoint');
+    assert.equal(parseAdr('arch-004-openfeign.md', '## ADR Arch-004 — Use Spring Cloud OpenFeign\n').title, 'Use Spring Cloud OpenFeign');
+    const layered = parseAdr('pattern-001-layered.md', '# ADR pattern-001 Preferred package layout\n');
+    assert.deepEqual([layered.title, layered.number, fileSeries('pattern-001-layered.md')], ['Preferred package layout', 1, 'PATTERN']);
     // Another series than the file's, or a plain number in a title, is part of the title.
     assert.equal(parseAdr('API-007-oauth.md', '# OAuth 2: the token flow\n').title, 'OAuth 2: the token flow');
     assert.equal(parseAdr('0004-oauth.md', '# OAuth 2: the token flow\n').title, 'OAuth 2: the token flow');

@@ -50,8 +50,8 @@ const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\p{Emoji_Presentation
 const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 /** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
 const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
-/** `ARC-003: Title`, `RFC 12 - Title`: a series label, taken off when the file name is in the same series. */
-const SERIES_TITLE = /^([a-z]{2,5})[-_ ]?#?(\d+)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
+/** `ARC-003: Title`, `RFC 12 - Title`, `ADR Arch-004 — Title`: a series label, taken off when the file name is in the same series. */
+const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?:[ \t]*[:.)\-–—][ \t]*|[ \t]+)(.*)$/i;
 
 /**
  * The number a record's file name carries, as written: `0003` of `0003-use-x.md` and `adr-3-x.md`,
@@ -61,7 +61,7 @@ const SERIES_TITLE = /^([a-z]{2,5})[-_ ]?#?(\d+)[ \t]*[:.)\-–—][ \t]*(.*)$/i
 export function fileNumberText(fileName: string): string | undefined {
   const undated = fileName.replace(/^\d{4}-\d{2}-\d{2}[-_](?=\d)/, '');
   if (/^\d{4}-\d{2}(?:-\d{2})?[-_]/.test(undated)) return undefined;
-  return /^(?:[a-z]{2,5}[-_]?)?(\d+)[-_.]/i.exec(undated)?.[1];
+  return /^(?:[a-z]{2,8}[-_]?)?(\d+)[-_.]/i.exec(undated)?.[1];
 }
 
 /** A record's file name without its date, series, number and extension: `use-haskell` of `2021-06-05_001-use-haskell.md`. */
@@ -69,7 +69,7 @@ export function fileSlug(fileName: string): string {
   return fileName
     .replace(/\.[^.]+$/, '')
     .replace(/^\d{4}-\d{2}-\d{2}[-_](?=\d)/, '')
-    .replace(/^(?:[a-z]{2,5}[-_]?)?\d+[-_.]/i, '');
+    .replace(/^(?:[a-z]{2,8}[-_]?)?\d+[-_.]/i, '');
 }
 
 /**
@@ -77,7 +77,7 @@ export function fileSlug(fileName: string): string {
  * `rfc_12-x.md`. None for plain numbers and for `adr-3-x.md` (every record is an ADR).
  */
 export function fileSeries(fileName: string): string | undefined {
-  const series = /^([a-z]{2,5})[-_]?\d+[-_.]/i.exec(fileName)?.[1].toUpperCase();
+  const series = /^([a-z]{2,8})[-_]?\d+[-_.]/i.exec(fileName)?.[1].toUpperCase();
   return series === 'ADR' ? undefined : series;
 }
 
