@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileNumberText, fileSeries, fileSlug, parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr } from '../../../src/core/sources/decisions/adrParser';
 import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { FIXTURES } from './sourceFixtures';
 
@@ -172,6 +172,66 @@ describe('parseAdr', () => {
     assert.equal(fileNumberText('2021-06-05-run-website.md'), undefined);
     assert.equal(fileNumberText('use-x.md'), undefined);
     assert.equal(parseAdr('ARC-003-grpc-convention.md', '# ARC-003: gRPC and Protobuf message coding convention\n').number, 3);
+  });
+
+  it('reads each record of a decision log kept in one file', () => {
+    const log = [
+      '# Platform decisions',
+      '',
+      '<!--',
+      '## ID. TITLE',
+      'status: Accepted',
+      '### Context',
+      '-->',
+      '',
+      '### 3. Cache reads in Redis',
+      '',
+      '**Status:** Draft',
+      '',
+      '#### Context',
+      '',
+      'Reads are slow.',
+      '',
+      '#### Decision',
+      '',
+      'We cache reads in Redis for a minute.',
+      '',
+      '##### 1. Keys',
+      '',
+      'Keys are per tenant.',
+      '',
+      '## ADR-2: Keep one database',
+      '',
+      '### Status',
+      '',
+      'Superseded by ADR-3',
+      '',
+      '### Context',
+      '',
+      'One database is simpler.',
+      '',
+      '### Decision',
+      '',
+      'Everything goes to Postgres.',
+      '',
+      '## 4.1 Open questions',
+      '',
+      'Status: none yet',
+      '',
+    ].join('\n');
+    const entries = logEntries(parseAdr('DECISIONS.md', log).sectionList);
+    assert.deepEqual(
+      entries.map((e) => [e.label, e.title, e.status, e.line, e.summary]),
+      [
+        ['3', 'Cache reads in Redis', 'proposed', 9, 'We cache reads in Redis for a minute.'],
+        ['2', 'Keep one database', 'superseded', 25, 'Everything goes to Postgres.'],
+      ],
+    );
+    // The numbered step inside the first entry belongs to it.
+    assert.deepEqual([entries[0].endLine, entries[0].sections.map((s) => s.heading)], [24, ['3. Cache reads in Redis', 'Context', 'Decision', '1. Keys']]);
+    // A guide with numbered steps and one record alone are not logs.
+    assert.deepEqual(logEntries(parseAdr('guide.md', '# Guide\n\n## 1. Install\n\nRun it.\n\n## 2. Configure\n\nSet it.\n').sectionList), []);
+    assert.deepEqual(logEntries(parseAdr('0001-x.md', '# 1. Use X\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n').sectionList), []);
   });
 
   it('takes a series label off the title and the file name, and keeps titles that only look like one', () => {

@@ -111,6 +111,27 @@ describe('linking decision records to code by content', function () {
     assert.deepEqual(decisions(query('scripts/mergeQueue.ts', 'mergeQueue', 1)).sort(), ['0001-record-architecture-decisions.md', '0002-use-adrs.md']);
   });
 
+  it('links the one record of a decision log that a file is about, at its heading', async () => {
+    const entry = (n: number, title: string, body: string) => `## ${n}. ${title}\n\n**Status:** Accepted\n\n### Context\n\n${body}\n\n### Decision\n\n${body}\n\n`;
+    await open({
+      ...serverFiles(25),
+      'DECISIONS.md': '# Decisions\n\n' + entry(1, 'Keep one database', 'Everything goes to Postgres.') + entry(2, 'Cache reads in Redis', 'Reads are cached for a minute.') + entry(3, 'Ship weekly', 'Releases leave on Tuesday.'),
+      // An index of records kept in files of their own is not a log.
+      'docs/adr/README.md': '# Records\n\n' + entry(1, 'Use queues', 'See [the record](0001-use-queues.md).') + entry(2, 'Use Kafka', 'See [the record](0002-use-kafka.md).'),
+      'docs/adr/0001-use-queues.md': '# 1. Use queues\n\n## Status\n\nAccepted\n\n## Decision\n\nJobs go through queues.\n',
+      'docs/adr/0002-use-kafka.md': '# 2. Use Kafka\n\n## Status\n\nAccepted\n\n## Decision\n\nEvents go through Kafka.\n',
+      'src/redisCache.ts': "import { createClient } from 'redis';\n\nexport const redisCache = createClient();\n",
+    });
+    const items = query('src/redisCache.ts').filter((i) => i.type === 'decision');
+    assert.deepEqual(
+      items.map((i) => [i.title, i.location]),
+      [['ADR 2: Cache reads in Redis', { path: 'DECISIONS.md', line: 15, endLine: 26, adr: '2' }]],
+    );
+    assert.equal(items[0].summary, 'Reads are cached for a minute.');
+    assert.equal(engine.decisions.list().find((d) => d.path === 'DECISIONS.md')?.entries?.length, 3);
+    assert.equal(engine.decisions.list().find((d) => d.path === 'docs/adr/README.md')?.entries, undefined);
+  });
+
   it('splits identifiers at camelCase and snake_case to match words of a title', async () => {
     await open({
       ...serverFiles(25),

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { isAdrCandidateName, isDecisionFolderName } from '../../../src/core/sources/decisions/adrDiscovery';
 import { extractLinks } from '../../../src/core/sources/decisions/adrLinks';
-import { parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { logEntries, parseAdr } from '../../../src/core/sources/decisions/adrParser';
 import { docCommentAt, packageTerms, withoutUrls } from '../../../src/core/sources/decisions/fileTerms';
 import { scanInline } from '../../../src/core/sources/decisions/inlineRefs';
 import { locateFailures } from '../../../src/core/sources/reports/failureSites';
 import { isDocFile, isReleaseNotes, sectionsOf } from '../../../src/core/sources/docs/docsSource';
 import { atxHeading, parseFrontMatter, splitSections, stripInline, summarize, withoutHtmlComments } from '../../../src/core/sources/docs/markdown';
 import { splitRstSections } from '../../../src/core/sources/docs/restructuredText';
-import { splitWords, stem, termsOf } from '../../../src/core/sources/docs/textTerms';
+import { compoundTerms, splitWords, stem, termsOf } from '../../../src/core/sources/docs/textTerms';
 
 /**
  * Repository text is hostile: every pattern that reads it must finish on input built to make a
@@ -85,6 +85,17 @@ describe('patterns on hostile repository text', function () {
     assert.equal(parseAdr('x.md', '# ADR' + ' '.repeat(N) + ':\n').title.startsWith('ADR'), true);
     assert.equal(parseAdr('x.md', '## Status\n\nsuperseded by ' + run('[a](') + '\n').status, 'superseded');
     assert.equal(parseAdr('x.md', run('\n') + 'Status: proposed\n').status, 'proposed');
+  });
+
+  it('series titles and the entries of a decision log', () => {
+    assert.equal(parseAdr('BB-1-x.md', '# BB-1)' + ' '.repeat(N) + '\n').title.startsWith('BB-1'), true);
+    // A heading is read up to a bounded length; within it, the separator is found in one pass.
+    assert.equal(parseAdr('BB-1-x.md', '# BB-1' + '\t'.repeat(N) + 'x\n').title, 'BB-1');
+    assert.equal(parseAdr('BB-1-x.md', '# BB-1' + ' '.repeat(200) + 'x\n').title, 'x');
+    const entry = '## 1. a\n\nStatus: accepted\n\n';
+    assert.equal(logEntries(parseAdr('x.md', run(entry) + '## ADR-' + ' '.repeat(N) + '\n').sectionList).length, Math.ceil(N / entry.length));
+    assert.equal(logEntries(parseAdr('x.md', '## 1' + ' '.repeat(N) + '-\n\nStatus: x\n## 2' + '\t'.repeat(N) + '\n').sectionList).length, 0);
+    assert.equal(compoundTerms(run('aB')).length, 0);
   });
 
   it('paths, links and identifiers named in a record', () => {

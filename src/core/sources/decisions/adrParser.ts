@@ -51,7 +51,9 @@ const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 /** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
 const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 /** `ARC-003: Title`, `RFC 12 - Title`, `ADR Arch-004 — Title`: a series label, taken off when the file name is in the same series. */
-const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?:[ \t]*[:.)\-–—][ \t]*|[ \t]+)(.*)$/i;
+const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?=[ \t:.)\-–—])(.*)$/i;
+/** What separates a label from its title: blanks around one of `: . ) - – —`. */
+const LABEL_SEPARATOR = /^[ \t]*[:.)\-–—]?[ \t]*/;
 
 /**
  * The number a record's file name carries, as written: `0003` of `0003-use-x.md` and `adr-3-x.md`,
@@ -110,10 +112,10 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     titleStyle = 'adr-prefix';
     titleNumber = m[1] ? Number(m[1]) : undefined;
     title = m[2];
-  } else if ((m = SERIES_TITLE.exec(title)) && m[1].toUpperCase() === fileSeries(fileName) && m[3].trim()) {
+  } else if ((m = SERIES_TITLE.exec(title)) && m[1].toUpperCase() === fileSeries(fileName) && m[3].replace(LABEL_SEPARATOR, '').trim()) {
     // `# ARC-003: gRPC conventions` in `ARC-003-….md`: the series label is not part of what the record is about.
     titleNumber = Number(m[2]);
-    title = m[3];
+    title = m[3].replace(LABEL_SEPARATOR, '');
   }
   // `2021-04-run-website.md` is named by its month, not numbered 2021: many records share the year.
   title = unbracketed(title, fileName);
@@ -348,4 +350,83 @@ export function parseDate(s: string | undefined): number | undefined {
 
 function stripFields(lines: readonly string[]): string {
   return lines.filter((l) => !BULLET_FIELD.test(l) && !PLAIN_FIELD.test(l) && !l.trimStart().startsWith('#')).join('\n');
+}
+
+/** One record of a decision log: a file that keeps several records, each under a numbered heading. */
+export interface LogEntry {
+  number: number;
+  /** The number as written (`9`, `001`). */
+  label: string;
+  title: string;
+  status: AdrStatus;
+  /** 1-based lines of its heading and of its last line. */
+  line: number;
+  endLine: number;
+  /** Its own sections: the entry's heading first, then the headings under it. */
+  sections: MarkdownSection[];
+  summary: string;
+}
+
+/** Longest heading read as an entry's: a longer one is prose, not a title. */
+const MAX_ENTRY_HEADING = 300;
+/** `9. Title`, `ADR-001: Title`, `ADR 3 - Title`, `ADR-12 Title`; not `4.1 Title` (a numbered section). */
+const ENTRY_HEADING = /^(ADR[- ]?#?)?(\d{1,4})([.):](?!\d)|[ \t]+[-–—:]|[ \t])[ \t]*(\S.*)$/i;
+
+/**
+ * The records of a decision log: two or more numbered headings (`### 9. Title`, `## ADR-3: Title`),
+ * each shaped like a record under it (a status, or Context and Decision headings). Empty for an
+ * ordinary record.
+ */
+export function logEntries(sectionList: readonly MarkdownSection[]): LogEntry[] {
+  const entries: LogEntry[] = [];
+  for (let i = 0; i < sectionList.length; i++) {
+    const s = sectionList[i];
+    if (s.level < 1 || s.heading.length > MAX_ENTRY_HEADING || !ENTRY_HEADING.test(s.heading)) continue;
+    let j = i + 1;
+    while (j < sectionList.length && sectionList[j].level > s.level) j++;
+    const entry = entryOf(sectionList.slice(i, j));
+    if (!entry) continue;
+    entries.push(entry);
+    // Numbered headings inside an entry (its steps) are part of it.
+    i = j - 1;
+  }
+  return entries.length >= 2 ? entries : [];
+}
+
+function fieldOf(bullet: RegExpExecArray | null): { name: string; value: string } | undefined {
+  return bullet ? { name: bullet[2], value: bullet[3] } : undefined;
+}
+
+function entryOf(block: MarkdownSection[]): LogEntry | undefined {
+  const head = block[0];
+  const m = ENTRY_HEADING.exec(head.heading);
+  // `2024 roadmap` is not numbered: a bare space after the number counts only after `ADR`.
+  if (!m || (m[3] === ' ' || m[3] === '\t' ? !m[1] : false)) return undefined;
+  const names = block.slice(1).map((s) => s.heading.toLowerCase());
+  const statusSection = block.slice(1).find((s) => STATUS_NAMES.has(s.heading.toLowerCase()));
+  let statusText = statusSection?.body;
+  if (statusText === undefined) {
+    for (const line of linesOf(head.body)) {
+      const plain = PLAIN_FIELD.exec(line);
+      const field = plain && plain[2].includes(':') ? { name: plain[1], value: plain[3] } : fieldOf(BULLET_FIELD.exec(line));
+      if (field && STATUS_NAMES.has(field.name.toLowerCase())) {
+        statusText = field.value;
+        break;
+      }
+    }
+  }
+  const shaped = statusText !== undefined || (names.some((n) => n.includes('context')) && names.some((n) => n.includes('decision')));
+  if (!shaped) return undefined;
+  const section = (word: string) => block.slice(1).find((s) => s.heading.toLowerCase().includes(word))?.body;
+  const title = stripInline(m[4].trim());
+  return {
+    number: Number(m[2]),
+    label: m[2],
+    title,
+    status: statusText === undefined ? 'unknown' : classifyStatus(trimEndOf(statusText, '*')),
+    line: head.line,
+    endLine: block[block.length - 1].endLine,
+    sections: block,
+    summary: summarize(section('decision') || section('context') || stripFields(linesOf(head.body))) || title,
+  };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { SuggestionItem } from '../../types';
 import { score, type SourceQuery } from '../sourceQuery';
 import type { AdrLinks } from './adrLinks';
-import type { ParsedAdr } from './adrParser';
+import type { LogEntry, ParsedAdr } from './adrParser';
 
 /** A decision record held in memory between refreshes. */
 export interface DecisionRecord extends ParsedAdr {
@@ -15,6 +15,10 @@ export interface DecisionRecord extends ParsedAdr {
   mtimeMs: number;
   size: number;
   links: AdrLinks;
+  /** The records of a decision log kept in this one file, each under its own heading. */
+  entries?: readonly LogEntry[];
+  /** Set on the view of one entry of a log: the lines it spans. */
+  span?: { line: number; endLine: number };
 }
 
 /** How a record is named in titles and reasons: `ADR 0003`, or its title when it has no number. */
@@ -50,7 +54,8 @@ export function decisionItem(adr: DecisionRecord, s: number, reason: string, kin
     summary: adr.summary,
     relevanceScore: score(s),
     reason,
-    location: { path: adr.path, adr: adr.label },
+    location: adr.span ? { path: adr.path, line: adr.span.line, endLine: adr.span.endLine, adr: adr.label } : { path: adr.path, adr: adr.label },
+    // One item per file: an entry of a log stands for its file, whose lines move as it grows.
     entityId: `decision:${adr.path}`,
     timestamp: adr.date ?? adr.mtimeMs,
     meta,

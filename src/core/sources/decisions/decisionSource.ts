@@ -11,7 +11,7 @@ import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
 import { coverageOf, extractLinks, type MentionCoverage, type PathMention } from './adrLinks';
-import { fileNumberText, fileSeries, fileSlug, parseAdr } from './adrParser';
+import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr, type LogEntry } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
 import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
 import { DecisionLinker } from './decisionLinker';
@@ -35,6 +35,8 @@ const STRONG = 0.6;
 const RELATIVE_FLOOR = 0.65;
 /** Share of the second-best kind of link added to the best one. */
 const EVIDENCE_BONUS = 0.15;
+/** `[text](target)`: a markdown link's target, without spaces or parentheses (bounded by the line). */
+const MARKDOWN_LINK = /\]\(([^()\s]{1,500})\)/g;
 /** Most text a file contributes words from. */
 const MAX_TEXT_BYTES = 256 * 1024;
 
@@ -164,6 +166,12 @@ export class DecisionSource implements WorkspaceSource {
       const series = fileSeries(name);
       const label = digits && series ? `${series}-${digits}` : digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.[^.]+$/, ''));
       const links = extractLinks(adr.body, adr.sectionList[0]?.line ?? 1, posix.dirname(path));
+      const entries = logEntries(adr.sectionList);
+      // An index page lists records kept in files of their own; a log keeps them in itself.
+      if (entries.length && !entries.some((e) => this.linksToRecord(e, path, place))) {
+        next.set(path, { ...adr, status: 'unknown', path, folder: where.folder, area: where.area, label, ...file.stamp, links, entries });
+        continue;
+      }
       next.set(path, { ...adr, path, folder: where.folder, area: where.area, label, ...file.stamp, links });
     }
     if (next.size !== this.records.size) changed = true;
@@ -171,6 +179,34 @@ export class DecisionSource implements WorkspaceSource {
     if (changed || !this.linker) this.rebuildIndexes();
     else this.linker = this.makeLinker();
     return { files: found.files.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: next.size, ms: performance.now() - started };
+  }
+
+  /** True when an entry of a log links to another file discovery took for a record. */
+  private linksToRecord(entry: LogEntry, path: string, records: ReadonlyMap<string, unknown>): boolean {
+    const dir = posix.dirname(path);
+    for (const s of entry.sections) {
+      for (const m of s.body.matchAll(MARKDOWN_LINK)) {
+        const target = posix.normalize(posix.join(dir, m[1].split('#')[0]));
+        if (target !== path && records.has(target)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** One entry of a decision log, as a record of its own. */
+  private entryRecord(path: string, line: number): DecisionRecord | undefined {
+    const log = this.records.get(path);
+    const e = log?.entries?.find((x) => x.line === line);
+    if (!log || !e) return undefined;
+    return { ...log, title: e.title, number: e.number, label: e.label, status: e.status, summary: e.summary, span: { line: e.line, endLine: e.endLine } };
+  }
+
+  /** A record by the linker's key: its path, or `path#line` for an entry of a log. */
+  private recordByKey(key: string): DecisionRecord | undefined {
+    const record = this.records.get(key);
+    if (record) return record;
+    const hash = key.lastIndexOf('#');
+    return hash < 0 ? undefined : this.entryRecord(key.slice(0, hash), Number(key.slice(hash + 1)));
   }
 
   private coverageOf(m: PathMention): MentionCoverage {
@@ -217,14 +253,18 @@ export class DecisionSource implements WorkspaceSource {
 
   private makeLinker(): DecisionLinker {
     return new DecisionLinker(
-      [...this.records.values()].map((r) => ({
-        path: r.path,
-        title: r.title,
-        slug: fileSlug(recordName(r.path)),
-        sections: r.sectionList,
-        area: r.area,
-        folder: r.folder,
-      })),
+      [...this.records.values()].flatMap((r) =>
+        r.entries
+          ? r.entries.map((e) => ({
+              path: `${r.path}#${e.line}`,
+              title: e.title,
+              slug: '',
+              sections: [{ heading: '', body: e.sections[0].body }, ...e.sections.slice(1)],
+              area: r.area,
+              folder: r.folder,
+            }))
+          : [{ path: r.path, title: r.title, slug: fileSlug(recordName(r.path)), sections: r.sectionList, area: r.area, folder: r.folder }],
+      ),
       this.repo,
     );
   }
@@ -250,7 +290,7 @@ export class DecisionSource implements WorkspaceSource {
     for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
-        const adr = this.records.get(l.path);
+        const adr = this.recordByKey(l.path);
         if (adr) add({ adr, score: l.strength, kind: 'text', reason: `${nameOf(adr)}: ${l.reason}` });
       }
     }
@@ -286,10 +326,9 @@ export class DecisionSource implements WorkspaceSource {
   /** Records matching free text, best first (memory subscriptions and searches). */
   search(text: string, limit: number): DecisionRecord[] {
     if (!this.linker) return [];
-    return this.linker
-      .search(text, limit)
-      .map((h) => this.records.get(h.path))
-      .filter((r): r is DecisionRecord => r !== undefined);
+    // An entry of a log stands for its file.
+    const paths = new Set(this.linker.search(text, limit).map((h) => (this.records.has(h.path) ? h.path : h.path.replace(/#\d+$/, ''))));
+    return [...paths].map((p) => this.records.get(p)).filter((r): r is DecisionRecord => r !== undefined);
   }
 
   private fileQuery(file: string, q: SourceQuery, text: string | undefined): FileQuery {
