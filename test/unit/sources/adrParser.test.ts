@@ -266,6 +266,8 @@ describe('parseAdr', () => {
     assert.equal(adrShapeOf('2026-02-01_Sync_Fix_Report.md', '---\ntype: Report\nstatus: DRAFT\n---\n# Sync fix\n').otherKind, true);
     assert.equal(adrShapeOf('2026-02-01_Frontend_Cleanup.md', '---\ntitle: Frontend Cleanup & Architecture Status Report\nstatus: Final\n---\n').otherKind, true);
     assert.equal(adrShapeOf('2026-01-15_Q1.md', '# Q1 Roadmap\n\nStatus: draft\n').otherKind, true);
+    assert.equal(adrShapeOf('2026-02-27-add-crate-plan.md', '# `scripts/add-crate` Implementation Plan\n\n**Goal:** add crates.\n\n## Decisions\n\nBash.\n').otherKind, true);
+    assert.equal(adrShapeOf('0006-x.md', '# 6. Adopt the migration plan\n\n## Status\n\nAccepted\n\n## Decision\n\nPhases.\n').otherKind, false);
     assert.equal(adrShapeOf('0004-reporting.md', '---\ntitle: Use a reporting service\ntype: adr\nstatus: accepted\n---\n').otherKind, false);
     assert.equal(adrShapeOf('0005-x.md', '# 5. Generate the coverage report\n\n## Status\n\nAccepted\n\n## Context\n\nx\n\n## Decision\n\ny\n').otherKind, false, 'a record with its sections stays a record, whatever its title ends with');
   });

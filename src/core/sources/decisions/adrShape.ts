@@ -9,14 +9,14 @@ export interface AdrShape {
   content: number;
   /** Front matter with a `title:`. */
   titled: boolean;
-  /** The file says it is another kind of page: `type: Report`, or a title ending in "Roadmap" or "Meeting Minutes" without a record's sections. */
+  /** The file says it is another kind of page: `type: Report`, or a title ending in "Roadmap", "Meeting Minutes" or "Implementation Plan" without a record's sections. */
   otherKind: boolean;
 }
 
 /** Kinds of pages that sit beside records, dated and with a status, but decide nothing (`type: Report`). */
-const OTHER_KIND = /^(?:reports?|roadmaps?|minutes|meetings?|meeting notes|retrospectives?|retros?|post-?mortems?|runbooks?|guides?|tutorials?|how-?tos?|status updates?)$/i;
-/** The same said by a title's last word ("Infrastructure Status Report", "Roadmap 2026 Q1" is not caught, "Q1 Roadmap" is). */
-const OTHER_KIND_TITLE = /\b(?:report|roadmap|minutes|retrospective|post-?mortem)$/i;
+const OTHER_KIND = /^(?:reports?|roadmaps?|minutes|meetings?|meeting notes|retrospectives?|retros?|post-?mortems?|runbooks?|guides?|tutorials?|how-?tos?|status updates?|plans?)$/i;
+/** The same said by a title's last word ("Infrastructure Status Report", "Roadmap 2026 Q1" is not caught, "Q1 Roadmap" and "Implementation Plan" are). */
+const OTHER_KIND_TITLE = /\b(?:report|roadmap|minutes|retrospective|post-?mortem|plan)$/i;
 
 const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 /** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
