@@ -229,6 +229,9 @@ describe('parseAdr', () => {
     );
     // The numbered step inside the first entry belongs to it.
     assert.deepEqual([entries[0].endLine, entries[0].sections.map((s) => s.heading)], [24, ['3. Cache reads in Redis', 'Context', 'Decision', '1. Keys']]);
+    // Unnumbered headings are records only with Context and Decision right under them; a number may follow on the next line.
+    const unnumbered = '# Decisions\n\n## 🔧 Adopt mise\n*DEC 13 — 2025-11-24*\n\n### Context\n\nRuntimes.\n\n### Decision\n\nUse mise.\n\n## Use Jekyll\n\n### Context\n\nDocs.\n\n### Decision\n\nJekyll.\n';
+    assert.deepEqual(logEntries(parseAdr('DECISIONS.md', unnumbered).sectionList).map((e) => [e.label, e.title]), [['13', 'Adopt mise'], [undefined, 'Use Jekyll']]);
     // A guide with numbered steps and one record alone are not logs.
     assert.deepEqual(logEntries(parseAdr('guide.md', '# Guide\n\n## 1. Install\n\nRun it.\n\n## 2. Configure\n\nSet it.\n').sectionList), []);
     assert.deepEqual(logEntries(parseAdr('0001-x.md', '# 1. Use X\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n').sectionList), []);

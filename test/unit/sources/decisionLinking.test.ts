@@ -132,6 +132,20 @@ describe('linking decision records to code by content', function () {
     assert.equal(engine.decisions.list().find((d) => d.path === 'docs/adr/README.md')?.entries, undefined);
   });
 
+  it('reads a log whose records have no numbers in their headings, and gives a path a record names to that record', async () => {
+    const entry = (title: string, label: string, body: string) => `## 🚀 ${title}\n<a id="x"></a>*${label} — 2025-11-24*\n\n### Context\n\n${body}\n\n### Decision\n\n${body}\n\n---\n\n`;
+    await open({
+      ...serverFiles(25),
+      'DECISIONS.md': '# DECISIONS.md\n\nEach decision has a **Context** and a **Decision**.\n\n' + entry('Adopt Pytest for testing', 'DEC 7', 'Tests run with pytest.') + entry('Ship as a zipapp', 'DEC 8', 'The build in `scripts/build_zipapp.py` makes one file.'),
+      'scripts/build_zipapp.py': 'def build():\n    return 1\n',
+    });
+    const items = query('scripts/build_zipapp.py').filter((i) => i.type === 'decision');
+    assert.deepEqual(
+      items.map((i) => [i.title, i.reason, i.location.line]),
+      [['ADR 8: Ship as a zipapp', 'ADR 8 names scripts/build_zipapp.py', 18]],
+    );
+  });
+
   it('splits identifiers at camelCase and snake_case to match words of a title', async () => {
     await open({
       ...serverFiles(25),

@@ -354,9 +354,9 @@ function stripFields(lines: readonly string[]): string {
 
 /** One record of a decision log: a file that keeps several records, each under a numbered heading. */
 export interface LogEntry {
-  number: number;
-  /** The number as written (`9`, `001`). */
-  label: string;
+  number?: number;
+  /** The number as written (`9`, `001`), when the entry has one. */
+  label?: string;
   title: string;
   status: AdrStatus;
   /** 1-based lines of its heading and of its last line. */
@@ -367,6 +367,8 @@ export interface LogEntry {
   summary: string;
 }
 
+/** `DEC 12`, `ADR-3`: an entry's number written under its heading. */
+const ENTRY_LABEL = /\b(?:DEC|ADR)[- #]?(\d{1,4})\b/i;
 /** Longest heading read as an entry's: a longer one is prose, not a title. */
 const MAX_ENTRY_HEADING = 300;
 /** `9. Title`, `ADR-001: Title`, `ADR 3 - Title`, `ADR-12 Title`; not `4.1 Title` (a numbered section). */
@@ -381,7 +383,7 @@ export function logEntries(sectionList: readonly MarkdownSection[]): LogEntry[] 
   const entries: LogEntry[] = [];
   for (let i = 0; i < sectionList.length; i++) {
     const s = sectionList[i];
-    if (s.level < 1 || s.heading.length > MAX_ENTRY_HEADING || !ENTRY_HEADING.test(s.heading)) continue;
+    if (s.level < 1 || s.heading.length > MAX_ENTRY_HEADING) continue;
     let j = i + 1;
     while (j < sectionList.length && sectionList[j].level > s.level) j++;
     const entry = entryOf(sectionList.slice(i, j));
@@ -401,8 +403,15 @@ function entryOf(block: MarkdownSection[]): LogEntry | undefined {
   const head = block[0];
   const m = ENTRY_HEADING.exec(head.heading);
   // `2024 roadmap` is not numbered: a bare space after the number counts only after `ADR`.
-  if (!m || (m[3] === ' ' || m[3] === '\t' ? !m[1] : false)) return undefined;
+  const numbered = m !== null && !((m[3] === ' ' || m[3] === '\t') && !m[1]) ? m : undefined;
   const names = block.slice(1).map((s) => s.heading.toLowerCase());
+  const has = (list: readonly string[], word: string) => list.some((n) => n.includes(word));
+  if (!numbered) {
+    // An unnumbered heading is a record only with Context and Decision right under it
+    // (`## 🚀 Adopt x` over `### Context`, `### Decision`); a page's title has its records under it.
+    const children = block.filter((s) => s.level === head.level + 1).map((s) => s.heading.toLowerCase());
+    if (!has(children, 'context') || !has(children, 'decision')) return undefined;
+  }
   const statusSection = block.slice(1).find((s) => STATUS_NAMES.has(s.heading.toLowerCase()));
   let statusText = statusSection?.body;
   if (statusText === undefined) {
@@ -415,13 +424,15 @@ function entryOf(block: MarkdownSection[]): LogEntry | undefined {
       }
     }
   }
-  const shaped = statusText !== undefined || (names.some((n) => n.includes('context')) && names.some((n) => n.includes('decision')));
+  const shaped = statusText !== undefined || (has(names, 'context') && has(names, 'decision'));
   if (!shaped) return undefined;
+  // Unnumbered, it may carry its number on the line below: `*DEC 12 — 2025-11-24*`.
+  const label = numbered ? numbered[2] : ENTRY_LABEL.exec(linesOf(head.body).slice(0, 3).join('\n'))?.[1];
+  const title = stripInline((numbered ? numbered[4] : head.heading).replace(LEADING_PICTOGRAPHS, '').trim());
   const section = (word: string) => block.slice(1).find((s) => s.heading.toLowerCase().includes(word))?.body;
-  const title = stripInline(m[4].trim());
   return {
-    number: Number(m[2]),
-    label: m[2],
+    number: label !== undefined ? Number(label) : undefined,
+    label,
     title,
     status: statusText === undefined ? 'unknown' : classifyStatus(trimEndOf(statusText, '*')),
     line: head.line,

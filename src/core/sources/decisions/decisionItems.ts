@@ -17,6 +17,8 @@ export interface DecisionRecord extends ParsedAdr {
   links: AdrLinks;
   /** The records of a decision log kept in this one file, each under its own heading. */
   entries?: readonly LogEntry[];
+  /** What each entry of a log names, by entry. */
+  entryLinks?: readonly AdrLinks[];
   /** Set on the view of one entry of a log: the lines it spans. */
   span?: { line: number; endLine: number };
 }

@@ -6,7 +6,7 @@ import { nullLogger, type Logger } from '../../logger';
 import { toRelative } from '../../paths';
 import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
-import { looksBinary } from '../docs/markdown';
+import { linesOf, looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
@@ -71,6 +71,8 @@ export class DecisionSource implements WorkspaceSource {
   private siblings = new Map<string, Set<string>>();
   /** How many workspace files have each file stem (lower case), counted when first asked. */
   private stems: Map<string, number> | undefined;
+  /** The records explicit links are looked for in, made again when the records change. */
+  private explicit: { records: ReadonlyMap<string, DecisionRecord>; list: DecisionRecord[] } | undefined;
   /** Words of recently asked files: the cursor mostly stays in one file. */
   private queryCache = new Map<string, FileQuery>();
 
@@ -169,7 +171,10 @@ export class DecisionSource implements WorkspaceSource {
       const entries = logEntries(adr.sectionList);
       // An index page lists records kept in files of their own; a log keeps them in itself.
       if (entries.length && !entries.some((e) => this.linksToRecord(e, path, place))) {
-        next.set(path, { ...adr, status: 'unknown', path, folder: where.folder, area: where.area, label, ...file.stamp, links, entries });
+        // What the file says as a whole (a status, a successor) belongs to one of its entries, not to the log.
+        const lines = linesOf(file.text);
+        const entryLinks = entries.map((e) => extractLinks(lines.slice(e.line - 1, e.endLine).join('\n'), e.line, posix.dirname(path)));
+        next.set(path, { ...adr, status: 'unknown', statusText: '', supersededBy: undefined, supersedes: [], path, folder: where.folder, area: where.area, label, ...file.stamp, links, entries, entryLinks });
         continue;
       }
       next.set(path, { ...adr, path, folder: where.folder, area: where.area, label, ...file.stamp, links });
@@ -196,9 +201,21 @@ export class DecisionSource implements WorkspaceSource {
   /** One entry of a decision log, as a record of its own. */
   private entryRecord(path: string, line: number): DecisionRecord | undefined {
     const log = this.records.get(path);
-    const e = log?.entries?.find((x) => x.line === line);
-    if (!log || !e) return undefined;
-    return { ...log, title: e.title, number: e.number, label: e.label, status: e.status, summary: e.summary, span: { line: e.line, endLine: e.endLine } };
+    const i = log?.entries?.findIndex((x) => x.line === line) ?? -1;
+    return log?.entries && i >= 0 ? entryView(log, log.entries[i], i) : undefined;
+  }
+
+  /** Every record as explicit links see it: a decision log as its entries, each with what it names. */
+  private explicitRecords(): DecisionRecord[] {
+    if (this.explicit?.records !== this.records) {
+      const list: DecisionRecord[] = [];
+      for (const r of this.records.values()) {
+        if (!r.entries) list.push(r);
+        else r.entries.forEach((e, i) => list.push(entryView(r, e, i)));
+      }
+      this.explicit = { records: this.records, list };
+    }
+    return this.explicit.list;
   }
 
   /** A record by the linker's key: its path, or `path#line` for an entry of a log. */
@@ -277,17 +294,19 @@ export class DecisionSource implements WorkspaceSource {
     // Kinds of evidence add up: the strongest link counts in full, the best link of another kind adds a share of its own.
     const byRecord = new Map<string, Map<string, DecisionHit>>();
     const add = (h: DecisionHit) => {
-      const kinds = byRecord.get(h.adr.path) ?? new Map<string, DecisionHit>();
+      // Each entry of a decision log gathers its own evidence; the panel then shows the log's best.
+      const key = h.adr.span ? `${h.adr.path}#${h.adr.span.line}` : h.adr.path;
+      const kinds = byRecord.get(key) ?? new Map<string, DecisionHit>();
       const group = h.kind === 'text' ? 'text' : 'explicit:' + h.kind;
       if ((kinds.get(group)?.score ?? -1) < h.score) kinds.set(group, h);
-      byRecord.set(h.adr.path, kinds);
+      byRecord.set(key, kinds);
     };
     const items: SuggestionItem[] = [];
     const file = q.file;
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.records.values(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
+    for (const h of explicitHits(this.explicitRecords(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
@@ -427,6 +446,12 @@ export class DecisionSource implements WorkspaceSource {
       return undefined;
     }
   }
+}
+
+/** Entry `i` of a decision log, as a record of its own. */
+function entryView(log: DecisionRecord, e: LogEntry, i: number): DecisionRecord {
+  const links = log.entryLinks?.[i] ?? log.links;
+  return { ...log, title: e.title, number: e.number, label: e.label ?? log.label, status: e.status, summary: e.summary, links, span: { line: e.line, endLine: e.endLine } };
 }
 
 /** A record's file name; one kept in a folder of its own (`0003-use-queues/README.md`) is named by that folder. */
