@@ -7,7 +7,7 @@ import { GitService } from './git/gitService';
 import { CodeIndex, type IndexedSymbol } from './index/codeIndex';
 import { WorkspaceIndexer } from './indexer';
 import { nullLogger, type Logger } from './logger';
-import { MemoryStore } from './memory/memoryStore';
+import { MemoryStore, type DecisionMatch } from './memory/memoryStore';
 import { resolveStateDir } from './paths';
 import { ProactiveContextProvider, type SuggestionSource } from './provider/provider';
 import { CodeIndexSource } from './sources/code/codeIndexSource';
@@ -164,10 +164,11 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
 }
 
 /** Decision records matching free text (the decisions source's own text model), for memory subscriptions. */
-export function searchDecisions(decisions: DecisionSource, query: string, limit: number): { title: string; path: string; snippet: string }[] {
+export function searchDecisions(decisions: DecisionSource, query: string, limit: number): DecisionMatch[] {
   return decisions.search(query, limit).map((d) => ({
     title: d.number !== undefined ? `${labelName(d.label)}: ${d.title} (${d.status})` : `ADR: ${d.title} (${d.status})`,
     path: d.path,
+    ...(d.span ? { line: d.span.line } : {}),
     snippet: d.body.replace(/\s+/g, ' ').slice(0, 400),
   }));
 }

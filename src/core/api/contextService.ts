@@ -349,10 +349,10 @@ export class ContextService {
     return this.parts.memory.consolidate(episodes, model, options);
   }
 
-  /** The decision records of the workspace, re-read first (only changed files are parsed). */
+  /** The decision records of the workspace, re-read first (only changed files are parsed); a decision log lists each of its entries. */
   async decisions(): Promise<DecisionRecord[]> {
     await this.refreshDecisions();
-    return this.parts.decisions.list().map((d) => ({ number: d.number, label: d.label, title: d.title, status: d.status, path: d.path, body: d.body }));
+    return this.parts.decisions.listEntries().map((d) => ({ number: d.number, label: d.label, title: d.title, status: d.status, path: d.path, ...(d.span ? { line: d.span.line } : {}), body: d.body }));
   }
 
   /** Writes a decision as an ADR file in the repository's own format; returns its root-relative path. */

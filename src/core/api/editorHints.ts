@@ -14,6 +14,8 @@ export interface LensSpec {
   tooltip: string;
   /** Root-relative path of the record the lens opens. */
   path: string;
+  /** Where the record starts in a file that keeps several (a decision log). */
+  recordLine?: number;
 }
 
 /** At most this many lenses over one definition; the hover lists them all. */
@@ -40,7 +42,7 @@ export function lensesOf(anchors: readonly DecisionAnchor[]): LensSpec[] {
     if (n >= LENSES_PER_DEFINITION) continue;
     perLine.set(a.symbol.startLine, n + 1);
     const retired = a.successor ? ` It was replaced by ${a.successor.label}: ${a.successor.title}.` : '';
-    out.push({ line: a.symbol.startLine, title: lensTitle(a), tooltip: `${a.decision.title} (${a.decision.status}): ${a.reason}.${retired} Click to open ${a.decision.path}.`, path: a.decision.path });
+    out.push({ line: a.symbol.startLine, title: lensTitle(a), tooltip: `${a.decision.title} (${a.decision.status}): ${a.reason}.${retired} Click to open ${a.decision.path}.`, path: a.decision.path, ...(a.decision.line ? { recordLine: a.decision.line } : {}) });
   }
   return out;
 }
@@ -58,8 +60,8 @@ export function renderWhyHover(anchors: readonly DecisionAnchor[], card: Pick<Wh
   for (const a of anchors) {
     const d = a.decision;
     const label = d.number !== undefined ? `${labelName(d.label)}: ${d.title}` : d.title;
-    const next = a.successor ? ` — replaced by [${escapeMarkdown(`${labelName(a.successor.label)}: ${a.successor.title}`)}](${target(linkTo(a.successor.path))})` : '';
-    out.push(`- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path))}) · ${escapeMarkdown(d.status)}${next}  `, `  ${withCode(a.reason)}`);
+    const next = a.successor ? ` — replaced by [${escapeMarkdown(`${labelName(a.successor.label)}: ${a.successor.title}`)}](${target(linkTo(a.successor.path, a.successor.line))})` : '';
+    out.push(`- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path, d.line))}) · ${escapeMarkdown(d.status)}${next}  `, `  ${withCode(a.reason)}`);
   }
   out.push('');
   if (card) {

@@ -23,7 +23,7 @@ export function decisionSearch(parts: EngineParts): DecisionSearch {
 
 /** The decision records governing each definition of a file, from the index and the file on disk. */
 export function anchorsOf(parts: EngineParts, file: string): DecisionAnchor[] {
-  const records = parts.decisions.list();
+  const records = parts.decisions.listEntries();
   if (!records.length) return [];
   let symbols;
   try {

@@ -159,6 +159,8 @@ export interface DecisionRecord {
   status: string;
   /** Root-relative path. */
   path: string;
+  /** 1-based line of its heading, for an entry of a decision log (several records in one file). */
+  line?: number;
   body: string;
 }
 

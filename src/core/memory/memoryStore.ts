@@ -25,6 +25,16 @@ export interface MemoryHit {
   at?: number;
   conversationId?: string;
   path?: string;
+  /** Where in `path` a decision starts, when the file keeps several (a decision log). */
+  line?: number;
+}
+
+/** A decision record matching a memory search; `line` is where it starts in a file that keeps several. */
+export interface DecisionMatch {
+  title: string;
+  path: string;
+  line?: number;
+  snippet: string;
 }
 
 export interface MemorySearchOptions {
@@ -40,7 +50,7 @@ export interface MemorySearch {
 
 /** Text search over decision records (ADRs); implemented by the decisions module. */
 export interface DecisionSearch {
-  search(query: string, limit: number): Promise<{ title: string; path: string; snippet: string }[]> | { title: string; path: string; snippet: string }[];
+  search(query: string, limit: number): Promise<DecisionMatch[]> | DecisionMatch[];
 }
 
 /** A language model that completes a prompt (the chat model in VS Code, anything else elsewhere). */
@@ -185,7 +195,7 @@ export class MemoryStore implements MemorySearch {
     if (this.decisions && toMatchQuery(query)) {
       try {
         const found = await this.decisions.search(query, limit);
-        decisions = found.slice(0, limit).map((d, i) => ({ kind: 'decision' as const, id: d.path, title: safeLine(d.title, 300), snippet: safeLine(d.snippet, 300), score: 1 / (1 + i), path: d.path }));
+        decisions = found.slice(0, limit).map((d, i) => ({ kind: 'decision' as const, id: d.line ? `${d.path}#${d.line}` : d.path, title: safeLine(d.title, 300), snippet: safeLine(d.snippet, 300), score: 1 / (1 + i), path: d.path, ...(d.line ? { line: d.line } : {}) }));
       } catch (err) {
         this.logger.warn(`Decision search failed: ${(err as Error).message}`);
       }

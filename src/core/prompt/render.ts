@@ -15,7 +15,7 @@ export const MEMORY_HEADER = '### Relevant memory (past chats and decisions)';
 
 /** One memory hit as a prompt line. */
 export function renderMemoryHit(h: MemoryHit): string {
-  if (h.kind === 'decision') return `- decision "${h.title}" (${h.path ?? h.id}): ${h.snippet}`;
+  if (h.kind === 'decision') return `- decision "${h.title}" (${h.path ? `${h.path}${h.line ? `:${h.line}` : ''}` : h.id}): ${h.snippet}`;
   const day = h.at !== undefined ? new Date(h.at).toISOString().slice(0, 10) : '';
   return `- past chat${day ? ` ${day}` : ''}: Q: ${h.title} — A: ${h.snippet}`;
 }

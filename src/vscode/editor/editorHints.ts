@@ -33,9 +33,11 @@ export function registerEditorHints(context: vscode.ExtensionContext, services: 
     diagnostics,
     vscode.languages.registerCodeLensProvider(files, lenses),
     vscode.languages.registerHoverProvider(files, hover),
-    vscode.commands.registerCommand(ids.command.openDecisionRecord, async (uri: unknown) => {
+    vscode.commands.registerCommand(ids.command.openDecisionRecord, async (uri: unknown, line?: unknown) => {
       if (!(uri instanceof vscode.Uri)) return;
-      await vscode.window.showTextDocument(uri, { preview: true });
+      // An entry of a decision log opens at its heading.
+      const at = typeof line === 'number' && Number.isInteger(line) && line >= 1 ? new vscode.Position(line - 1, 0) : undefined;
+      await vscode.window.showTextDocument(uri, { preview: true, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(`${ids.configSection}.editor`)) return;

@@ -75,6 +75,29 @@ describe('ContextService: the editor surfaces', function () {
     assert.equal(service.suggestionPasses, passes, 'looking up anchors ran a suggestion pass');
   });
 
+  it('lists each entry of a decision log as a record of its own, and anchors a definition to the entry that names it', async () => {
+    const entry = (n: number, title: string, body: string) => `## ${n}. ${title}\n\n**Status:** Accepted\n\n### Context\n\n${body}\n\n### Decision\n\n${body}\n\n`;
+    const log = '# Decisions\n\n' + entry(1, 'Keep one database', 'Everything goes to Postgres.') + entry(2, 'Cap discounts', 'The cap lives in `applyDiscount` in `src/pricing.ts`.');
+    const r = repo({ 'src/pricing.ts': PRICING.replace(/ADR-2/g, 'the cap'), 'docs/DECISIONS.md': log });
+    const service = await open(r.dir);
+    const list = await service.decisions();
+    assert.deepEqual(
+      list.map((d) => [d.number, d.title, d.status, d.path, d.line]),
+      [
+        [1, 'Keep one database', 'accepted', 'docs/DECISIONS.md', 3],
+        [2, 'Cap discounts', 'accepted', 'docs/DECISIONS.md', 15],
+      ],
+    );
+    // Each entry carries its own text, not the whole log.
+    assert.match(list[1].body, /^## 2\. Cap discounts\n/);
+    assert.ok(!list[1].body.includes('Postgres'));
+    const anchors = service.decisionAnchors('src/pricing.ts');
+    assert.deepEqual(
+      anchors.map((a) => [a.symbol.name, a.decision.title, a.decision.line, a.how]),
+      [['applyDiscount', 'Cap discounts', 15, 'names']],
+    );
+  });
+
   it('explains a definition from the panel’s suggestion without another pass, and with one without it', async () => {
     const r = repo({ 'src/pricing.ts': PRICING, 'docs/adr/0002-cap-stacked-discounts.md': ADR_2 });
     r.commit('Raise the cap', { 'src/pricing.ts': PRICING.replace('Math.min(percent, 50)', 'Math.min(percent, 60)') }, 2);

@@ -149,6 +149,22 @@ describe('parseAdr', () => {
     assert.deepEqual([adr.number, adr.title, adr.status, adr.titleStyle], [5, 'Thin CLI Architecture', 'accepted', 'adr-prefix']);
   });
 
+  it('reads a note at the top that a later record replaced this one as its status', () => {
+    const quoted = parseAdr('adr-003-retention.md', '# Decision Record: Retention\n\n> **Note**\n> The strategy was revisited in [ADR-7] which supersedes this decision.\n\n[ADR-7]: adr-007-x.md\n\n## Introduction\n\nText.\n');
+    assert.deepEqual([quoted.status, quoted.statusText, quoted.supersededBy?.number], ['superseded', 'Superseded by ADR-7', 7]);
+    const bold = parseAdr('0003-x.md', '# 3. X\n\n**Superseded by [4. Y](0004-y.md)**\n\n## Context\n\nx\n');
+    assert.deepEqual([bold.status, bold.supersededBy?.target], ['superseded', '0004-y.md']);
+    assert.equal(parseAdr('0003-x.md', '# 3. X\n\n## Context\n\nOur queue was superseded by Kafka last year.\n').status, 'unknown', 'prose about something else');
+    assert.equal(parseAdr('0003-x.md', '# 3. X\n\n## Status\n\nAccepted\n\n## Context\n\n> Superseded by ADR-9\n').status, 'accepted', 'a status, where there is one, decides');
+  });
+
+  it('drops what the file is (`Decision Record:`) from before its title', () => {
+    assert.equal(parseAdr('adr-004-message-concept.md', '# Decision Record: Message Concept\n\n## Introduction\n\nText.\n').title, 'Message Concept');
+    assert.equal(parseAdr('adr-010-x.md', '# Architecture decision record - Reinstate emails\n').title, 'Reinstate emails');
+    assert.equal(parseAdr('adr-011-x.md', '# Decision records we keep\n').title, 'Decision records we keep', 'only a prefix before a separator');
+    assert.equal(parseAdr('adr-012-x.md', '# Decision Record:\n').title, 'Decision Record:', 'never an empty title');
+  });
+
   it('reads a reStructuredText record: numbered title, sections, status section', () => {
     const adr = parseAdr('0006-app-label-prefix.rst', '6. App Label Prefix\n===================\n\nStatus\n------\n\nAccepted\n\nDecision\n--------\n\nPrefix every ``label`` with ``oel_``.\n');
     assert.deepEqual([adr.number, adr.title, adr.status], [6, 'App Label Prefix', 'accepted']);

@@ -130,6 +130,11 @@ describe('linking decision records to code by content', function () {
     assert.equal(items[0].summary, 'Reads are cached for a minute.');
     assert.equal(engine.decisions.list().find((d) => d.path === 'DECISIONS.md')?.entries?.length, 3);
     assert.equal(engine.decisions.list().find((d) => d.path === 'docs/adr/README.md')?.entries, undefined);
+    // A memory search finds the entry itself: its own title, line and text.
+    const [hit] = searchDecisions(engine.decisions, 'where are reads cached', 5);
+    assert.deepEqual([hit.title, hit.path, hit.line], ['ADR 2: Cache reads in Redis (accepted)', 'DECISIONS.md', 15]);
+    assert.match(hit.snippet, /^## 2\. Cache reads in Redis \*\*Status:\*\* Accepted .*Reads are cached for a minute\./);
+    assert.ok(!hit.snippet.includes('Postgres'));
   });
 
   it('reads a log whose records have no numbers in their headings, and gives a path a record names to that record', async () => {

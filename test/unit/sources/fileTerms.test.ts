@@ -48,6 +48,11 @@ describe('the words a file is linked to records by', () => {
       ['Alamofire', 1],
     ]);
     assert.deepEqual(importedPackagesOf('import org.jetbrains.compose.ui;\nimport kotlin.math.max as maximum\n'), [['jetbrains', 1], ['compose', 0.5]], 'a language namespace (`kotlin.math`) is not a package');
+    // Scala: selectors in braces, `_` wildcards, and packages that are not reverse domains.
+    assert.deepEqual(
+      importedPackagesOf('package controllers\n\nimport play.api.mvc.{ Action, Request }\nimport akka.actor._\nimport scala.concurrent.Future\nimport upickle.default.write\nimport java.util.UUID\nimport org.apache.pekko.actor.ActorRef\n'),
+      [['play', 0.7], ['akka', 0.7], ['upickle', 0.7], ['apache', 1], ['pekko', 0.5]],
+    );
     const q = fileQuery({ path: 'app/src/main/kotlin/NetworkModule.kt', text: 'import org.koin.dsl.module\n\nval networkModule = module {}\n' });
     assert.equal(q.sources.get('koin'), 'import');
     const indexed = fileQuery({ path: 'src/a.ts', text: 'import org.koin.dsl.module\n', vocabulary: { definitions: [], calls: [], packages: [] } });

@@ -52,6 +52,8 @@ const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 /** `ARC-003: Title`, `RFC 12 - Title`, `ADR Arch-004 — Title`: a series label, taken off when the file name is in the same series. */
 const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?=[ \t:.)\-–—])(.*)$/i;
+/** `Decision Record: Message concept`, `Architecture Decision Record - Use Kafka`: what the file is, said before the title. */
+const RECORD_KIND_PREFIX = /^(?:(?:Architecture|Architectural|Technical|Design)[ \t]+)?Decision[ \t]+Record[ \t]*[:\-–—][ \t]*(?=\S)/i;
 /** What separates a label from its title: blanks around one of `: . ) - – —`. */
 const LABEL_SEPARATOR = /^[ \t]*[:.)\-–—]?[ \t]*/;
 
@@ -102,7 +104,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   let titleStyle: ParsedAdr['titleStyle'] = 'plain';
   let titleNumber: number | undefined;
   // `# 📄 ADR-005: Thin CLI` reads as `# ADR-005: Thin CLI`.
-  let title = rawTitle.replace(LEADING_PICTOGRAPHS, '').trim();
+  let title = rawTitle.replace(LEADING_PICTOGRAPHS, '').trim().replace(RECORD_KIND_PREFIX, '');
   let m = NUMBERED_TITLE.exec(title);
   if (m && (/^\d+[.)]/.test(title) || rst)) {
     titleStyle = 'numbered';
@@ -151,6 +153,8 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     style = 'madr-bullets';
   }
   statusText = (statusText ?? '').trim();
+  // No status anywhere, but a note at the top says a later record replaced this one.
+  if (!statusText) statusText = supersessionNote(lines.slice(0, 30)) ?? '';
   // Titles of linked records ("Supersedes [3. Deprecated endpoints]") say nothing about this one's status.
   const status = classifyStatus(
     linesOf(statusText)
@@ -291,6 +295,35 @@ function lastStatusOf(history: string | string[] | undefined): string | undefine
     if (m) return m[1].trim();
   }
   return undefined;
+}
+
+/** `> Superseded by [ADR-7](…)`, `> … revisited in [ADR-7], which supersedes this decision.` */
+const SUPERSEDED_NOTE = /\bsuper[sc]eded[ \t]+by\b|\bsuper[sc]edes[ \t]+this[ \t]+(?:decision|record|adr)\b/i;
+/** A line that stands apart from the prose: quoted, or opening with the words themselves. */
+const NOTE_LINE = /^[ \t]*(?:>|[*_]{0,2}super[sc]eded[ \t]+by\b)/i;
+
+/**
+ * A note near the top of a record without a status saying that a later record replaced it, read
+ * as its status ("Superseded by ADR-7"); prose that mentions superseding something else is not one.
+ */
+function supersessionNote(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
+    if (!NOTE_LINE.test(line)) continue;
+    const m = SUPERSEDED_NOTE.exec(line);
+    if (!m) continue;
+    const ref = /^super[sc]eded/i.test(m[0]) ? undefined : refsIn(line)[0];
+    return ref ? `Superseded by ${ref.target ? `[${ref.text}](${ref.target})` : ref.number !== undefined ? `ADR-${ref.number}` : ref.text}` : withoutMarks(line);
+  }
+  return undefined;
+}
+
+/** A line without the quote and emphasis marks around it. */
+function withoutMarks(line: string): string {
+  let start = 0;
+  let end = line.length;
+  while (start < end && ' \t>*_'.includes(line[start])) start++;
+  while (end > start && ' \t*_'.includes(line[end - 1])) end--;
+  return line.slice(start, end);
 }
 
 /** The record named after "superseded by" in a status text. */

@@ -19,6 +19,8 @@ export interface AnchorDecision {
   status: string;
   /** Root-relative path of the record. */
   path: string;
+  /** 1-based line of its heading, for an entry of a decision log. */
+  line?: number;
 }
 
 /** One definition governed by one decision record, and how that was found. */
@@ -59,7 +61,7 @@ export function decisionAnchors(input: {
   if (!symbols.length || !records.length) return [];
   const out = new Map<string, DecisionAnchor>();
   const add = (symbol: AnchorSymbol, record: DecisionRecord, how: DecisionAnchor['how'], line: number | undefined, reason: string) => {
-    const key = `${symbol.startLine}:${symbol.name}\u0000${record.path}`;
+    const key = `${symbol.startLine}:${symbol.name}\u0000${record.path}#${record.span?.line ?? ''}`;
     const prev = out.get(key);
     // An explicit reference in the code says more than a mention in the record.
     if (prev && (prev.how === 'reference' || how === 'names')) return;
@@ -105,6 +107,7 @@ export function successorOf(record: DecisionRecord, records: readonly DecisionRe
 function brief(r: DecisionRecord): AnchorDecision {
   const d: AnchorDecision = { label: r.label, title: r.title, status: r.status, path: r.path };
   if (r.number !== undefined) d.number = r.number;
+  if (r.span) d.line = r.span.line;
   return d;
 }
 

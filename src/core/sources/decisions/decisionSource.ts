@@ -205,8 +205,11 @@ export class DecisionSource implements WorkspaceSource {
     return log?.entries && i >= 0 ? entryView(log, log.entries[i], i) : undefined;
   }
 
-  /** Every record as explicit links see it: a decision log as its entries, each with what it names. */
-  private explicitRecords(): DecisionRecord[] {
+  /**
+   * Every decision as users and links see it: a decision log as its entries (each with its own title,
+   * status, text and what it names, opened at its heading), any other record as itself.
+   */
+  listEntries(): DecisionRecord[] {
     if (this.explicit?.records !== this.records) {
       const list: DecisionRecord[] = [];
       for (const r of this.records.values()) {
@@ -306,7 +309,7 @@ export class DecisionSource implements WorkspaceSource {
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.explicitRecords(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
+    for (const h of explicitHits(this.listEntries(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
@@ -345,9 +348,11 @@ export class DecisionSource implements WorkspaceSource {
   /** Records matching free text, best first (memory subscriptions and searches). */
   search(text: string, limit: number): DecisionRecord[] {
     if (!this.linker) return [];
-    // An entry of a log stands for its file.
-    const paths = new Set(this.linker.search(text, limit).map((h) => (this.records.has(h.path) ? h.path : h.path.replace(/#\d+$/, ''))));
-    return [...paths].map((p) => this.records.get(p)).filter((r): r is DecisionRecord => r !== undefined);
+    // An entry of a log is found on its own, with its own title and text.
+    return this.linker
+      .search(text, limit)
+      .map((h) => this.recordByKey(h.path))
+      .filter((r): r is DecisionRecord => r !== undefined);
   }
 
   private fileQuery(file: string, q: SourceQuery, text: string | undefined): FileQuery {
@@ -451,7 +456,8 @@ export class DecisionSource implements WorkspaceSource {
 /** Entry `i` of a decision log, as a record of its own. */
 function entryView(log: DecisionRecord, e: LogEntry, i: number): DecisionRecord {
   const links = log.entryLinks?.[i] ?? log.links;
-  return { ...log, title: e.title, number: e.number, label: e.label ?? log.label, status: e.status, summary: e.summary, links, span: { line: e.line, endLine: e.endLine } };
+  const body = e.sections.map((s, k) => (k === 0 || s.heading ? `${'#'.repeat(Math.max(1, s.level))} ${s.heading}\n${s.body}` : s.body)).join('\n');
+  return { ...log, title: e.title, number: e.number, label: e.label ?? log.label, status: e.status, summary: e.summary, body: body.trim(), links, span: { line: e.line, endLine: e.endLine } };
 }
 
 /** A record's file name; one kept in a folder of its own (`0003-use-queues/README.md`) is named by that folder. */

@@ -129,8 +129,13 @@ export function packageTerms(spec: string): string[] {
   return out;
 }
 
-/** `import org.koin.dsl.module`, `import static …`, `import Alamofire`: a dotted or single-word import alone on its line (not `import X from 'y'`). */
-const IMPORT_LINE = /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)[ \t]*(?:;|$|as[ \t])/;
+/**
+ * `import org.koin.dsl.module`, `import static …`, `import Alamofire`, Scala's `import play.api.mvc.{Action, Request}`
+ * and `import akka.actor._`: a dotted or single-word import alone on its line (not `import X from 'y'`).
+ */
+const IMPORT_LINE = /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)(?:\.(?:\{|_\b)|[ \t]*(?:;|$|as[ \t]))/;
+/** The standard libraries of the JVM languages and Swift: every file imports them, they choose nothing. */
+const LANGUAGE_NAMESPACES: ReadonlySet<string> = new Set(['java', 'javax', 'jdk', 'kotlin', 'scala', 'groovy', 'sun', 'android', 'Foundation', 'Swift', 'UIKit']);
 /** First segments of a reverse-domain package name (`org.koin`, `io.ktor`, `com.google`). */
 const DOMAIN_ROOTS: ReadonlySet<string> = new Set(['org', 'com', 'io', 'net', 'dev', 'edu', 'gov', 'app', 'co', 'me', 'at', 'de', 'ch', 'uk', 'fr', 'nl', 'se', 'no', 'fi', 'dk', 'it', 'es', 'eu', 'jp', 'cn', 'ru', 'br', 'in', 'au', 'ca', 'us', 'pl', 'cz', 'be']);
 /** Languages whose imports name packages by dotted paths or single words (Java only reaches here when the code index skipped the file). */
@@ -141,7 +146,9 @@ const MAX_IMPORT_LINES = 300;
 /**
  * What a file imports, read from its `import` lines, for languages the code index does not read:
  * the project of a reverse-domain package in full (`org.koin.dsl.module` → koin) and the part after
- * it at half weight (`com.google.gson` → google, gson), or a single-word module (`import Alamofire`).
+ * it at half weight (`com.google.gson` → google, gson), a single-word module (`import Alamofire`), or
+ * the root of another dotted path (`play.api.mvc` → play) a little lower: it may be one of the
+ * project's own packages, whose name its folders already carry. The standard library is left out.
  */
 export function importedPackagesOf(text: string): [string, number][] {
   const out = new Map<string, number>();
@@ -150,8 +157,11 @@ export function importedPackagesOf(text: string): [string, number][] {
     const m = IMPORT_LINE.exec(lines[i]);
     if (!m) continue;
     const parts = m[1].split('.').filter((p) => p !== '*');
-    const named = DOMAIN_ROOTS.has(parts[0]) && parts.length > 2 ? parts.slice(1, 3) : parts.length === 1 ? parts : [];
-    named.forEach((p, k) => out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? 1 : 0.5)));
+    if (LANGUAGE_NAMESPACES.has(parts[0])) continue;
+    const domain = DOMAIN_ROOTS.has(parts[0]);
+    const named = domain && parts.length > 2 ? parts.slice(1, 3) : parts.length === 1 || !domain ? parts.slice(0, 1) : [];
+    const first = parts.length === 1 || domain ? 1 : 0.7;
+    named.forEach((p, k) => out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? first : 0.5)));
   }
   return [...out];
 }
