@@ -151,6 +151,28 @@ describe('linking decision records to code by content', function () {
     );
   });
 
+  it('shows a fourth and fifth record only when they come close to the best one', async () => {
+    const adr = (n: number, title: string, decision: string) => `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Decision\n\n${decision}\n`;
+    const rules: Record<string, string> = {};
+    for (let n = 2; n <= 6; n++) rules[`docs/adr/000${n}-billing-rule-${n}.md`] = adr(n, `Billing rule ${n}`, `Everything in \`src/billing/\` follows rule ${n}.`);
+    await open({
+      ...serverFiles(10),
+      ...rules,
+      'docs/adr/0001-invoice-totals.md': adr(1, 'Invoice totals', '`src/billing/invoice.ts` rounds totals half up.'),
+      'src/billing/invoice.ts': 'export const invoice = 1;\n',
+    });
+    const items = query('src/billing/invoice.ts').filter((i) => i.type === 'decision');
+    // The folder records are three quarters as strong as the one naming the file: three of them make it, not five.
+    assert.deepEqual(
+      items.map((i) => i.location.path.split('/').pop()),
+      ['0001-invoice-totals.md', '0002-billing-rule-2.md', '0003-billing-rule-3.md', '0004-billing-rule-4.md'],
+    );
+    assert.ok(items[3].relevanceScore < items[0].relevanceScore * 0.85, 'the fifth would have been as strong as the fourth');
+    // Records as strong as the best are all shown.
+    const other = query('src/billing/ledger.ts').filter((i) => i.type === 'decision');
+    assert.equal(other.length, 5);
+  });
+
   it('splits identifiers at camelCase and snake_case to match words of a title', async () => {
     await open({
       ...serverFiles(25),
