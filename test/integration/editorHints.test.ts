@@ -72,6 +72,12 @@ suite('editor hints', () => {
     assert.deepEqual(lenses.map((l) => l.line), [applyDiscount], `lenses over code no record governs: ${JSON.stringify(lenses)}`);
     await vscode.commands.executeCommand(lens.command!, ...(lens.args ?? []));
     assert.match(vscode.window.activeTextEditor?.document.uri.path ?? '', /docs\/adr\/0003-cap-discounts-at-fifty-percent\.md$/);
+    // An entry of a decision log opens at its heading: the command takes the line after the file.
+    const record = lens.args![0] as vscode.Uri;
+    const heading = (await vscode.workspace.openTextDocument(record)).getText().split('\n').findIndex((l) => l.startsWith('## '));
+    assert.ok(heading > 0, 'the record has a section heading below its title');
+    await vscode.commands.executeCommand(lens.command!, record, heading + 1);
+    assert.equal(vscode.window.activeTextEditor?.selection.active.line, heading);
     await openAt(FILE, applyDiscount + 2);
   });
 
