@@ -5,6 +5,7 @@ import { CoChangeModel } from './cochange/cochangeModel';
 import type { GitRunner } from './git/gitExec';
 import { GitService } from './git/gitService';
 import { CodeIndex, type IndexedSymbol } from './index/codeIndex';
+import { languageOf } from './index/languages';
 import { WorkspaceIndexer } from './indexer';
 import { nullLogger, type Logger } from './logger';
 import { MemoryStore, type DecisionMatch } from './memory/memoryStore';
@@ -103,7 +104,10 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   const importsOf = (file: string) => safe(() => index.importsOf(file), []);
   const ctx = { root, store, config: cfg, logger, now: clock, importsOf };
   const decisions = new DecisionSource(ctx);
-  decisions.setCodeVocabulary({ vocabularyOf: (path) => index.vocabularyOf(path), vocabularyByFile: () => index.vocabularyByFile() });
+  // Ruby's bare words are calls to its parser (`field`, `has_many`, `validates`): as a file's vocabulary they
+  // link records by the framework's DSL. Its text, read as content, said more on the Rails repositories measured.
+  const textOnly = (path: string) => languageOf(path) === 'ruby';
+  decisions.setCodeVocabulary({ vocabularyOf: (path) => (textOnly(path) ? undefined : index.vocabularyOf(path)), vocabularyByFile: () => index.vocabularyByFile(textOnly) });
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
   const git = new GitService(root, { logger, run: gitRunner });

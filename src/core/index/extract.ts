@@ -5,6 +5,7 @@ import { goRules } from './extractors/go';
 import { javaRules } from './extractors/java';
 import { javascriptRules } from './extractors/javascript';
 import { pythonRules } from './extractors/python';
+import { rubyRules } from './extractors/ruby';
 import { rustRules } from './extractors/rust';
 import type { FileFacts } from './facts';
 import { familyOf, type LangId } from './languages';
@@ -18,6 +19,7 @@ const RULES: Record<Family, ExtractionRules> = {
   java: javaRules,
   csharp: csharpRules,
   rust: rustRules,
+  ruby: rubyRules,
 };
 
 const byLanguage = new WeakMap<Language, Visitor[]>();

@@ -1,7 +1,7 @@
 import { Language, Parser } from '@vscode/tree-sitter-wasm';
 import { locateAsset } from '../paths';
 
-export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp';
+export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby';
 
 const GRAMMAR_FILE: Record<LangId, string> = {
   typescript: 'tree-sitter-typescript.wasm',
@@ -12,6 +12,7 @@ const GRAMMAR_FILE: Record<LangId, string> = {
   java: 'tree-sitter-java.wasm',
   rust: 'tree-sitter-rust.wasm',
   csharp: 'tree-sitter-c-sharp.wasm',
+  ruby: 'tree-sitter-ruby.wasm',
 };
 
 const BY_EXTENSION: Record<string, LangId> = {
@@ -29,6 +30,8 @@ const BY_EXTENSION: Record<string, LangId> = {
   java: 'java',
   rs: 'rust',
   cs: 'csharp',
+  rb: 'ruby',
+  rake: 'ruby',
 };
 
 /** The language of a path by its extension, or undefined when it is not indexed. */
@@ -39,7 +42,7 @@ export function languageOf(path: string): LangId | undefined {
 }
 
 /** The family used to pick extraction and resolution rules. */
-export function familyOf(lang: LangId): 'js' | 'python' | 'go' | 'java' | 'rust' | 'csharp' {
+export function familyOf(lang: LangId): 'js' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' {
   return lang === 'typescript' || lang === 'tsx' || lang === 'javascript' ? 'js' : lang;
 }
 

@@ -153,6 +153,8 @@ export class ImportResolver {
           return this.spread(this.resolveCsharp(fact.spec), fact, one);
         case 'rust':
           return this.resolveRust(from, fact, one);
+        case 'ruby':
+          return [one(this.resolveRuby(from, fact.spec))];
       }
     } catch {
       // A malformed config file or odd specifier leaves the import unresolved.
@@ -260,6 +262,20 @@ export class ImportResolver {
       if (dir) return this.files.inDir(dir).filter((f) => f.endsWith('.cs'));
     }
     return [];
+  }
+
+  // ------------------------------------------------------------ Ruby
+
+  /** `require_relative` (stored as `./x`) from the file's folder; `require 'a/b'` from `lib/` or the root (gems stay unresolved). */
+  private resolveRuby(from: string, spec: string): string | undefined {
+    const relative = spec.startsWith('./') || spec.startsWith('../');
+    const bases = relative ? [posix.join(posix.dirname(from), spec)] : [`lib/${spec}`, spec];
+    for (const base of bases) {
+      if (base.startsWith('../')) continue;
+      const file = base.endsWith('.rb') ? base : `${base}.rb`;
+      if (this.files.has(file)) return file;
+    }
+    return undefined;
   }
 
   // ------------------------------------------------------------ Rust
