@@ -155,7 +155,10 @@ describe('parseAdr', () => {
     const bold = parseAdr('0003-x.md', '# 3. X\n\n**Superseded by [4. Y](0004-y.md)**\n\n## Context\n\nx\n');
     assert.deepEqual([bold.status, bold.supersededBy?.target], ['superseded', '0004-y.md']);
     assert.equal(parseAdr('0003-x.md', '# 3. X\n\n## Context\n\nOur queue was superseded by Kafka last year.\n').status, 'unknown', 'prose about something else');
-    assert.equal(parseAdr('0003-x.md', '# 3. X\n\n## Status\n\nAccepted\n\n## Context\n\n> Superseded by ADR-9\n').status, 'accepted', 'a status, where there is one, decides');
+    assert.equal(parseAdr('0003-x.md', '# 3. X\n\n## Status\n\nAccepted\n\n## Context\n\n> Superseded by ADR-9\n').status, 'accepted', 'a note inside the sections is prose');
+    // The status line was left as it was when a note at the top recorded the replacement.
+    const noted = parseAdr('0032-x.md', '# ADR 0032: X\n\n**Status:** Accepted  \n**Date:** 2026-06-27\n\n> **Superseded by [ADR-0037](0037-y.md).** The decision below was reversed.\n\n## Context\n\nx\n');
+    assert.deepEqual([noted.status, noted.statusText, noted.supersededBy?.target], ['superseded', 'Superseded by [ADR-0037](0037-y.md) (Accepted)', '0037-y.md']);
   });
 
   it('drops what the file is (`Decision Record:`) from before its title', () => {

@@ -304,4 +304,16 @@ describe('linking decision records to code by content', function () {
     assert.ok(item, 'linked');
     assert.equal(item.reason, 'ADR 0004 is titled after django');
   });
+  it('links no record by a symbol name that many definitions share (`index`), and does by a telling one', async () => {
+    await open({
+      ...serverFiles(20),
+      'docs/adr/0001-api-design.md': '# 1. API design\n\n## Status\n\nAccepted\n\n## Decision\n\nEvery controller has an `index` action and a `show` action, and `createPayment` validates first.\n',
+      'docs/adr/0002-logging.md': '# 2. Logging\n\n## Status\n\nAccepted\n\n## Decision\n\nOne line per request.\n',
+      'src/webhooks/notifications.ts': 'export function index(body: string): string {\n  return body;\n}\nexport function createPayment(): void {}\n',
+    });
+    const generic = query('src/webhooks/notifications.ts', 'index', 1).find((i) => i.location.path.endsWith('0001-api-design.md'));
+    assert.ok(!generic || !generic.reason.includes('mentions `index`'), generic?.reason);
+    const telling = query('src/webhooks/notifications.ts', 'createPayment', 4).find((i) => i.location.path.endsWith('0001-api-design.md'));
+    assert.equal(telling?.reason, 'ADR 0001 mentions `createPayment`');
+  });
 });

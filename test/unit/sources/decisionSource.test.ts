@@ -126,6 +126,17 @@ describe('DecisionSource', () => {
       assert.equal(note.summary, 'refunds are posted as negative entries, never as deletions, so the audit trail stays complete.');
     });
 
+    it('counts a reference inside another function of the file less than one at the definition under the cursor', () => {
+      const adr3 = (range: { start: number; end: number }) => source.query({ file: 'src/payments/ledger.ts', line: range.start, symbolRange: range }).find((i) => i.location.adr === '0003');
+      // `/* Rounding follows ADR-3 */` is the doc comment of total() (15-17), not part of applyRefund() (10-12).
+      const inTotal = adr3({ start: 15, end: 17 });
+      const inRefund = adr3({ start: 10, end: 12 });
+      assert.ok(inTotal && inRefund);
+      assert.ok(inTotal.relevanceScore >= 0.9, `at total(): ${inTotal.relevanceScore}`);
+      assert.ok(inRefund.relevanceScore < 0.8 && inRefund.relevanceScore >= 0.6, `at applyRefund(): ${inRefund.relevanceScore}`);
+      assert.equal(inRefund.reason, 'line 14 of src/payments/ledger.ts refers to ADR-3');
+    });
+
     it('reads inline references from unsaved editor text when given', () => {
       const items = source.query({ file: 'src/new.ts', fileText: 'export const x = 1; // see docs/adr/0004-use-events-for-ledger-updates.md\n' });
       assert.equal(items[0]?.location.adr, '0004');

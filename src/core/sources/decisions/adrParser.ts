@@ -156,12 +156,21 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   // No status anywhere, but a note at the top says a later record replaced this one.
   if (!statusText) statusText = supersessionNote(lines.slice(0, 30)) ?? '';
   // Titles of linked records ("Supersedes [3. Deprecated endpoints]") say nothing about this one's status.
-  const status = classifyStatus(
+  let status = classifyStatus(
     linesOf(statusText)
       .filter((l) => !SUPERSEDES_LINE.test(l))
       .join('\n')
       .replace(/\[[^[\]]*\]\([^()]*\)/g, ''),
   );
+  // `**Status:** Accepted` left as it was, under a note that a later record replaced this one: the note is newer.
+  if (status === 'accepted' || status === 'unknown') {
+    const firstSection = lines.findIndex((l) => /^##[ \t]/.test(l));
+    const note = supersessionNote(lines.slice(0, firstSection < 0 ? 30 : Math.min(firstSection, 30)));
+    if (note) {
+      status = 'superseded';
+      statusText = `${note} (${statusText})`;
+    }
+  }
 
   const supersededBy = findSupersededBy(statusText) ?? (str(data['superseded-by']) ? refFromText(str(data['superseded-by'])!) : undefined);
   const supersedes: AdrRef[] = [];
@@ -311,7 +320,7 @@ function supersessionNote(lines: readonly string[]): string | undefined {
     if (!NOTE_LINE.test(line)) continue;
     const m = SUPERSEDED_NOTE.exec(line);
     if (!m) continue;
-    const ref = /^super[sc]eded/i.test(m[0]) ? undefined : refsIn(line)[0];
+    const ref = /^super[sc]eded/i.test(m[0]) ? findSupersededBy(line) : refsIn(line)[0];
     return ref ? `Superseded by ${ref.target ? `[${ref.text}](${ref.target})` : ref.number !== undefined ? `ADR-${ref.number}` : ref.text}` : withoutMarks(line);
   }
   return undefined;

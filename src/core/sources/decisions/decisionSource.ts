@@ -313,7 +313,7 @@ export class DecisionSource implements WorkspaceSource {
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.listEntries(), { file, symbol, inline: inline?.scan, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
+    for (const h of explicitHits(this.listEntries(), { file, symbol, inline: inline?.scan, range: q.symbolRange, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);

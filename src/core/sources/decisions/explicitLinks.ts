@@ -7,6 +7,8 @@ import type { InlineScan } from './inlineRefs';
 /** Strengths of explicit links, strongest first: a reference in the code > a path the ADR names > an identifier in backticks. */
 export const EXPLICIT_STRENGTH = {
   inline: 0.95,
+  /** A reference in another part of the file than the definition at the cursor. */
+  inlineElsewhere: 0.7,
   file: 0.9,
   glob: 0.86,
   dir: 0.74,
@@ -18,6 +20,11 @@ export const EXPLICIT_STRENGTH = {
   sibling: 0.6,
 };
 
+/** A reference in the first lines of a file, above the definition at the cursor (a header comment), speaks for the whole file. */
+const FILE_HEADER_LINES = 15;
+/** Lines above a definition that its doc comment may take. */
+const DOC_COMMENT_LINES = 6;
+
 /** Files in a folder up to which naming one of them speaks for the others in full. */
 const SMALL_FOLDER = 20;
 /** Files up to which a folder or glob an ADR names governs each of them in full. */
@@ -28,6 +35,8 @@ export interface ExplicitQuery {
   /** Identifier at the cursor (last part of a dotted name). */
   symbol?: string;
   inline?: InlineScan;
+  /** Lines of the definition at the cursor: a reference inside another definition governs that one first. */
+  range?: { start: number; end: number };
   byPath(path: string): DecisionRecord | undefined;
   byNumber(n: number | undefined): DecisionRecord | undefined;
   /** How many files a mention covers: a folder or glob over much of the workspace (`src/`) tells no file apart. */
@@ -45,13 +54,17 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   if (file && q.inline) {
     for (const ref of q.inline.refs) {
       const adr = ref.path ? q.byPath(ref.path) : q.byNumber(ref.number);
-      if (adr) out.push({ adr, score: EXPLICIT_STRENGTH.inline, kind: 'inline', reason: `line ${ref.line} of ${file} refers to ${ref.text}`, line: ref.line });
+      if (!adr) continue;
+      const r = q.range;
+      const here = !r || (ref.line <= FILE_HEADER_LINES && ref.line < r.start) || (ref.line >= r.start - DOC_COMMENT_LINES && ref.line <= r.end);
+      out.push({ adr, score: here ? EXPLICIT_STRENGTH.inline : EXPLICIT_STRENGTH.inlineElsewhere, kind: 'inline', reason: `line ${ref.line} of ${file} refers to ${ref.text}`, line: ref.line });
     }
   }
   const stem = file ? fileStem(file) : undefined;
   // A module name counts when it reads like an identifier (`useSegments`, `feature_store`), not a plain word (`apps`).
   const moduleName = stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem) ? stem : undefined;
-  const symbol = q.symbol && q.symbol.length >= 3 ? q.symbol : undefined;
+  // `index`, `main`, `setup`: names that many unrelated definitions share say nothing about which one this is.
+  const symbol = q.symbol && q.symbol.length >= 3 && !GENERIC_NAMES.has(q.symbol.toLowerCase()) ? q.symbol : undefined;
   const list = [...records];
   // Evidence many records share (`Tag` in a tagging system, a file every later record touches) tells them apart less.
   const shared = (n: number) => (n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n)));
