@@ -231,6 +231,10 @@ describe('decision discovery', () => {
       '.agent_instructions/code_style.md': '# Code style\n\nFour spaces.\n',
       '.github/adr/0001-run-ci-on-pull-requests.md': nygard(1, 'Run CI on pull requests'),
       '.adr/0001-hidden-but-named.md': nygard(1, 'Hidden but named'),
+      // A skill copied into the assistant's folder keeps its own numbered proposals, with statuses.
+      '.agents/skills/lang/proposals/ALP-001-named-blocks.md': '# ALP-1: Named blocks\n\n**Status**: accepted\n\n## Problem\n\nx\n\n## Decision\n\ny\n',
+      '.agents/skills/lang/proposals/ALP-002-type-parameters.md': '# ALP-2: Type parameters\n\n**Status**: reject\n\n## Problem\n\nx\n\n## Decision\n\ny\n',
+      '.agents/skills/lang/proposals/ALP-003-traits.md': '# ALP-3: Traits\n\n**Status**: accepted\n\n## Problem\n\nx\n\n## Decision\n\ny\n',
     });
     assert.deepEqual(paths(r), ['.adr/0001-hidden-but-named.md', '.github/adr/0001-run-ci-on-pull-requests.md', 'docs/adr/0001-use-a-message-pump.md', 'docs/adr/0002-use-claim-check.md']);
     assert.deepEqual(folders(r), ['name:.adr:1', 'name:.github/adr:1', 'name:docs/adr:2']);

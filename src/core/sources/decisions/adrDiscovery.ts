@@ -268,7 +268,8 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) })).filter((s) => !s.shape.otherKind);
     const parts = dir ? dir.split('/') : [];
     const strict = inToolFolder(parts);
-    const byShape = shapes.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
+    // Inside a tool's hidden folder (`.agents/skills/x/proposals`) numbered pages with a status belong to the tool.
+    const byShape = !strict && shapes.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
     // Front matter with a title is a record's only sign in some layouts; it counts where most files are records.
     const mostlyRecords = shapes.filter((s) => s.shape.numbered || s.shape.content >= 2).length * 2 >= shapes.length;
     let records = 0;
