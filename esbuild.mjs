@@ -13,7 +13,7 @@ function copyAssets() {
   cpSync('node_modules/sql.js/dist/sql-wasm.wasm', join(out, 'sql-wasm.wasm'));
   const ts = 'node_modules/@vscode/tree-sitter-wasm/wasm';
   for (const f of readdirSync(ts)) {
-    if (f === 'tree-sitter.wasm' || /^tree-sitter-(typescript|tsx|javascript|python|go|java|rust|c-sharp|ruby)\.wasm$/.test(f)) {
+    if (f === 'tree-sitter.wasm' || /^tree-sitter-(typescript|tsx|javascript|python|go|java|rust|c-sharp|ruby|php)\.wasm$/.test(f)) {
       cpSync(join(ts, f), join(out, f));
     }
   }

@@ -104,9 +104,13 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   const importsOf = (file: string) => safe(() => index.importsOf(file), []);
   const ctx = { root, store, config: cfg, logger, now: clock, importsOf };
   const decisions = new DecisionSource(ctx);
-  // Ruby's bare words are calls to its parser (`field`, `has_many`, `validates`): as a file's vocabulary they
-  // link records by the framework's DSL. Its text, read as content, said more on the Rails repositories measured.
-  const textOnly = (path: string) => languageOf(path) === 'ruby';
+  // Ruby and PHP files link decision records by their text, as before they were indexed: with the index's
+  // names (Ruby's bare DSL words such as `field` and `has_many` among them) the labelled Rails and Symfony
+  // repositories linked worse.
+  const textOnly = (path: string) => {
+    const lang = languageOf(path);
+    return lang === 'ruby' || lang === 'php';
+  };
   decisions.setCodeVocabulary({ vocabularyOf: (path) => (textOnly(path) ? undefined : index.vocabularyOf(path)), vocabularyByFile: () => index.vocabularyByFile(textOnly) });
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });

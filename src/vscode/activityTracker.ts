@@ -29,7 +29,7 @@ export interface ActivityEvent {
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
-const INDEXED_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'rust', 'csharp', 'ruby']);
+const INDEXED_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'rust', 'csharp', 'ruby', 'php']);
 
 /**
  * Owns "where the user is": turns editor events into debounced Activity events, and answers

@@ -29,7 +29,7 @@ export class CallResolver {
     const out: Binding[] = [{ file: defPath, path: name }];
     const lang = languageOf(defPath);
     const family = lang && familyOf(lang);
-    if (family === 'go' || family === 'java' || family === 'csharp') {
+    if (family === 'go' || family === 'java' || family === 'csharp' || family === 'php') {
       // One package (or namespace folder) shares its top-level names without imports.
       const dir = defPath.includes('/') ? defPath.slice(0, defPath.lastIndexOf('/')) : '';
       const ext = defPath.slice(defPath.lastIndexOf('.'));

@@ -4,6 +4,7 @@ import { csharpRules } from './extractors/csharp';
 import { goRules } from './extractors/go';
 import { javaRules } from './extractors/java';
 import { javascriptRules } from './extractors/javascript';
+import { phpRules } from './extractors/php';
 import { pythonRules } from './extractors/python';
 import { rubyRules } from './extractors/ruby';
 import { rustRules } from './extractors/rust';
@@ -20,6 +21,7 @@ const RULES: Record<Family, ExtractionRules> = {
   csharp: csharpRules,
   rust: rustRules,
   ruby: rubyRules,
+  php: phpRules,
 };
 
 const byLanguage = new WeakMap<Language, Visitor[]>();

@@ -1,7 +1,7 @@
 import { Language, Parser } from '@vscode/tree-sitter-wasm';
 import { locateAsset } from '../paths';
 
-export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby';
+export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' | 'php';
 
 const GRAMMAR_FILE: Record<LangId, string> = {
   typescript: 'tree-sitter-typescript.wasm',
@@ -13,6 +13,7 @@ const GRAMMAR_FILE: Record<LangId, string> = {
   rust: 'tree-sitter-rust.wasm',
   csharp: 'tree-sitter-c-sharp.wasm',
   ruby: 'tree-sitter-ruby.wasm',
+  php: 'tree-sitter-php.wasm',
 };
 
 const BY_EXTENSION: Record<string, LangId> = {
@@ -32,6 +33,7 @@ const BY_EXTENSION: Record<string, LangId> = {
   cs: 'csharp',
   rb: 'ruby',
   rake: 'ruby',
+  php: 'php',
 };
 
 /** The language of a path by its extension, or undefined when it is not indexed. */
@@ -42,7 +44,7 @@ export function languageOf(path: string): LangId | undefined {
 }
 
 /** The family used to pick extraction and resolution rules. */
-export function familyOf(lang: LangId): 'js' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' {
+export function familyOf(lang: LangId): 'js' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' | 'php' {
   return lang === 'typescript' || lang === 'tsx' || lang === 'javascript' ? 'js' : lang;
 }
 

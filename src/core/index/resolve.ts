@@ -155,6 +155,8 @@ export class ImportResolver {
           return this.resolveRust(from, fact, one);
         case 'ruby':
           return [one(this.resolveRuby(from, fact.spec))];
+        case 'php':
+          return [one(this.resolvePhp(fact.spec))];
       }
     } catch {
       // A malformed config file or odd specifier leaves the import unresolved.
@@ -274,6 +276,22 @@ export class ImportResolver {
       if (base.startsWith('../')) continue;
       const file = base.endsWith('.rb') ? base : `${base}.rb`;
       if (this.files.has(file)) return file;
+    }
+    return undefined;
+  }
+
+  // ------------------------------------------------------------ PHP
+
+  /**
+   * `use A\B\C` names the class in `…/B/C.php` by PSR-4, whatever folder the namespace prefix maps to:
+   * the longest tail of the name that one file ends with (functions and vendor classes stay unresolved).
+   */
+  private resolvePhp(spec: string): string | undefined {
+    const parts = spec.replace(/^\\/, '').split('\\').filter(Boolean);
+    for (let i = 0; i < parts.length; i++) {
+      const hits = this.files.filesEndingWith(`${parts.slice(i).join('/')}.php`);
+      if (hits.length === 1) return hits[0];
+      if (hits.length > 1) return undefined;
     }
     return undefined;
   }

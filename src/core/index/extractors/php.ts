@@ -1,0 +1,120 @@
+import type { Node } from '@vscode/tree-sitter-wasm';
+import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
+
+// PHP: classes, interfaces, traits and enums, methods and functions, `@deprecated` doc blocks and
+// #[Deprecated], namespaces, `use` imports (grouped and aliased), calls on objects, classes and
+// functions, and `new X()` constructions.
+
+/** What PHP writes for the object itself and its class; stored as the receivers every language shares. */
+const RECEIVERS: Record<string, string> = { $this: 'this', self: 'self', static: 'self', parent: 'super' };
+
+function phpDeprecated(node: Node): boolean {
+  if (node.namedChildren.some((c) => c?.type === 'attribute_list' && /\bDeprecated\b/.test(c.text))) return true;
+  return leadingSiblings(node, COMMENT, 4).some((c) => c.text.startsWith('/**') && /@deprecated\b/.test(c.text));
+}
+
+function isPublic(node: Node): boolean {
+  const v = node.namedChildren.find((c) => c?.type === 'visibility_modifier');
+  return !v || v.text === 'public';
+}
+
+/** The last name of `A\B\C` (or of a plain name). */
+function lastName(node: Node | null): Node | null {
+  if (!node) return null;
+  if (node.type === 'name') return node;
+  if (node.type === 'qualified_name') return node.namedChildren[node.namedChildren.length - 1] ?? null;
+  return null;
+}
+
+function typeDeclaration(kind: 'class' | 'interface' | 'enum'): Visitor {
+  return (node, ctx) => {
+    const name = node.childForFieldName('name')?.text;
+    if (!name) return undefined;
+    const nested = ctx.frames.some((f) => f.fn);
+    addSymbol(ctx, node, name, kind, nested ? 0 : 1, phpDeprecated(node));
+    return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class' };
+  };
+}
+
+function receiver(node: Node | null): string | undefined {
+  if (!node) return undefined;
+  const text = node.endIndex - node.startIndex <= 120 ? node.text : '';
+  const own = RECEIVERS[text];
+  if (own) return own;
+  if (node.type === 'variable_name') return text.slice(1) || undefined;
+  return qualifierOf(node)?.replace(/^\\/, '');
+}
+
+function addUse(ctx: ExtractionContext, clause: Node, prefix: string, line: number): void {
+  const target = clause.namedChildren.find((c) => c?.type === 'qualified_name' || c?.type === 'name');
+  if (!target) return;
+  const path = (prefix ? `${prefix}\\${target.text}` : target.text).replace(/^\\/, '');
+  if (path.length > 300) return;
+  const name = path.slice(path.lastIndexOf('\\') + 1);
+  const alias = clause.childForFieldName('alias')?.text;
+  ctx.facts.imports.push({ spec: path, names: [{ name, local: alias ?? name }], line });
+}
+
+const phpVisitors: Record<string, Visitor> = {
+  namespace_definition(node, ctx) {
+    ctx.facts.pkg = node.childForFieldName('name')?.text;
+    return undefined;
+  },
+  namespace_use_declaration(node, ctx) {
+    const line = startLine(node);
+    const group = node.childForFieldName('body');
+    if (group) {
+      const prefix = node.namedChildren.find((c) => c?.type === 'namespace_name')?.text ?? '';
+      for (const clause of group.namedChildren) if (clause?.type === 'namespace_use_clause') addUse(ctx, clause, prefix, line);
+    } else {
+      for (const clause of node.namedChildren) if (clause?.type === 'namespace_use_clause') addUse(ctx, clause, '', line);
+    }
+    return undefined;
+  },
+  class_declaration: typeDeclaration('class'),
+  trait_declaration: typeDeclaration('class'),
+  interface_declaration: typeDeclaration('interface'),
+  enum_declaration: typeDeclaration('enum'),
+  method_declaration(node, ctx) {
+    const name = node.childForFieldName('name')?.text;
+    if (!name) return undefined;
+    const owner: Frame | undefined = currentContainer(ctx);
+    const exported = owner ? !!owner.containerExported && isPublic(node) : true;
+    addSymbol(ctx, node, name, owner ? 'method' : 'function', exported ? 1 : 0, phpDeprecated(node), owner?.container);
+    return { depth: ctx.depth, fn: name };
+  },
+  function_definition(node, ctx) {
+    const name = node.childForFieldName('name')?.text;
+    if (!name) return undefined;
+    addSymbol(ctx, node, name, 'function', ctx.frames.some((f) => f.fn) ? 0 : 1, phpDeprecated(node));
+    return { depth: ctx.depth, fn: name };
+  },
+  function_call_expression(node, ctx) {
+    const fn = node.childForFieldName('function');
+    const name = lastName(fn);
+    if (name) addCall(ctx, name);
+    return undefined;
+  },
+  member_call_expression(node, ctx) {
+    addCall(ctx, lastName(node.childForFieldName('name')), receiver(node.childForFieldName('object')));
+    return undefined;
+  },
+  nullsafe_member_call_expression(node, ctx) {
+    addCall(ctx, lastName(node.childForFieldName('name')), receiver(node.childForFieldName('object')));
+    return undefined;
+  },
+  scoped_call_expression(node, ctx) {
+    const scope = node.childForFieldName('scope');
+    const own = scope && RECEIVERS[scope.text];
+    addCall(ctx, lastName(node.childForFieldName('name')), own ?? (scope?.type === 'qualified_name' ? lastName(scope)?.text : receiver(scope)));
+    return undefined;
+  },
+  object_creation_expression(node, ctx) {
+    // `new static()` / `new self()` build the class around: no name to find callers by.
+    const name = lastName(node.namedChildren.find((c) => c?.type === 'name' || c?.type === 'qualified_name') ?? null);
+    if (name && !(name.text in RECEIVERS)) addCall(ctx, name);
+    return undefined;
+  },
+};
+
+export const phpRules: ExtractionRules = { visitors: phpVisitors };
