@@ -256,10 +256,22 @@ export class WorkspaceIndexer {
     }
   }
 
+  /** Brings the code index in line with the disk: only files added, changed or gone are touched. */
+  private async syncIndex(): Promise<void> {
+    try {
+      const stats = await this.parts.index.build({ signal: this.backgroundAbort.signal });
+      this.indexedFiles = stats.files;
+      await this.parts.history.refreshTerms(this.backgroundAbort.signal);
+    } catch (err) {
+      this.parts.logger.warn(`Could not update the code index after a folder changed: ${(err as Error).message}`);
+    }
+  }
+
   private async applyFileChanges(): Promise<void> {
     const batch = [...this.pendingFiles];
     this.pendingFiles.clear();
     let sourcesChanged = false;
+    let folderChanged = false;
     for (const [path, deleted] of batch) {
       if (this.disposed) return;
       try {
@@ -268,8 +280,13 @@ export class WorkspaceIndexer {
       } catch (err) {
         this.parts.logger.debug(`Could not re-index ${path}: ${(err as Error).message}`);
       }
-      if (/\.(md|mdx|markdown|rst|adoc|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml') || this.isFolder(path, deleted)) sourcesChanged = true;
+      const folder = this.isFolder(path, deleted);
+      if (folder) folderChanged = true;
+      if (/\.(md|mdx|markdown|rst|adoc|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml') || folder) sourcesChanged = true;
     }
+    // A folder created or removed at once (a checkout, a generator, an unzip) may come as one event
+    // for the folder alone: the files inside it reach the index by an incremental build.
+    if (folderChanged) await this.syncIndex();
     // Asked between the change and now, the history sources may have read the old list of files.
     for (const [path] of batch) this.parts.history.invalidate(path);
     this.parts.decisions.codeChanged();
