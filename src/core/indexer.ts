@@ -256,22 +256,24 @@ export class WorkspaceIndexer {
     }
   }
 
-  /** Brings the code index in line with the disk: only files added, changed or gone are touched. */
-  private async syncIndex(): Promise<void> {
-    try {
-      const stats = await this.parts.index.build({ signal: this.backgroundAbort.signal });
-      this.indexedFiles = stats.files;
-      await this.parts.history.refreshTerms(this.backgroundAbort.signal);
-    } catch (err) {
-      this.parts.logger.warn(`Could not update the code index after a folder changed: ${(err as Error).message}`);
+  private async syncFolders(folders: readonly string[]): Promise<void> {
+    let touched = 0;
+    for (const folder of folders) {
+      try {
+        const r = await this.parts.index.syncFolder(folder, this.backgroundAbort.signal);
+        touched += r.updated + r.removed;
+      } catch (err) {
+        this.parts.logger.warn(`Could not update the code index under ${folder}: ${(err as Error).message}`);
+      }
     }
+    if (touched) await this.parts.history.refreshTerms(this.backgroundAbort.signal).catch(() => undefined);
   }
 
   private async applyFileChanges(): Promise<void> {
     const batch = [...this.pendingFiles];
     this.pendingFiles.clear();
     let sourcesChanged = false;
-    let folderChanged = false;
+    const folders: string[] = [];
     for (const [path, deleted] of batch) {
       if (this.disposed) return;
       try {
@@ -281,12 +283,12 @@ export class WorkspaceIndexer {
         this.parts.logger.debug(`Could not re-index ${path}: ${(err as Error).message}`);
       }
       const folder = this.isFolder(path, deleted);
-      if (folder) folderChanged = true;
+      if (folder) folders.push(path);
       if (/\.(md|mdx|markdown|rst|adoc|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml') || folder) sourcesChanged = true;
     }
     // A folder created or removed at once (a checkout, a generator, an unzip) may come as one event
-    // for the folder alone: the files inside it reach the index by an incremental build.
-    if (folderChanged) await this.syncIndex();
+    // for the folder alone: its files are listed (ignored ones left out) and indexed or forgotten.
+    if (folders.length) await this.syncFolders(folders);
     // Asked between the change and now, the history sources may have read the old list of files.
     for (const [path] of batch) this.parts.history.invalidate(path);
     this.parts.decisions.codeChanged();

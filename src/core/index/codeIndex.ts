@@ -38,6 +38,11 @@ export class CodeIndex {
     return this.builder.updateFile(path);
   }
 
+  /** Re-reads the files under a folder the watcher reported alone (created or removed at once). */
+  syncFolder(folder: string, signal?: AbortSignal): Promise<{ updated: number; removed: number }> {
+    return this.builder.syncFolder(folder, signal);
+  }
+
   /** Drops a file (deleted or renamed away) from the index. */
   removeFile(path: string): void {
     this.builder.removeFile(path);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { looksBinary, scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
+import { trimEndOf } from '../text';
 import { all, one } from '../store/sqlite';
 import type { Store } from '../store/store';
 import { extractFacts } from './extract';
@@ -150,6 +151,33 @@ export class IndexBuilder {
     this.store.markIndexDirty();
     this.logger.info(`Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed) in ${stats.ms} ms`);
     return stats;
+  }
+
+  /**
+   * Brings the files under one folder in line with the disk, after the watcher reported the folder
+   * alone (created or removed at once): new and changed files are parsed, gone ones removed.
+   */
+  async syncFolder(folder: string, signal?: AbortSignal): Promise<{ updated: number; removed: number }> {
+    const relPath = this.state.rel(folder);
+    const rel = relPath === undefined ? undefined : trimEndOf(relPath, '/');
+    if (!rel) return { updated: 0, removed: 0 };
+    const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger, under: rel });
+    const present = new Set(scan.files.filter((f) => languageOf(f.path)).map((f) => f.path));
+    let removed = 0;
+    if (!scan.capped) {
+      const prefix = `${rel}/`;
+      for (const r of all<{ path: string }>(this.state.db, 'SELECT path FROM files WHERE substr(path, 1, ?) = ?', [prefix.length, prefix])) {
+        if (present.has(r.path)) continue;
+        this.removeFile(r.path);
+        removed++;
+      }
+    }
+    let updated = 0;
+    for (const path of present) {
+      if (signal?.aborted) break;
+      if ((await this.updateFile(path)).status === 'parsed') updated++;
+    }
+    return { updated, removed };
   }
 
   /** Re-indexes one file after a save or external change; removes it when it no longer exists. */

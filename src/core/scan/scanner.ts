@@ -5,6 +5,7 @@ import ignore, { type Ignore } from 'ignore';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
+import { trimEndOf } from '../text';
 
 /** A file of the workspace, by root-relative forward-slash path. */
 export interface ScannedFile {
@@ -34,6 +35,8 @@ export interface ScanOptions {
   readonly logger?: Logger;
   /** Limit for the `git ls-files` call. */
   readonly gitTimeoutMs?: number;
+  /** Only the files under this root-relative folder. */
+  readonly under?: string;
 }
 
 /** Folders never worth indexing, even when nothing ignores them. */
@@ -53,7 +56,8 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
 
   let source: 'git' | 'walk' = 'git';
   let candidates: AsyncIterable<string> | Iterable<string>;
-  const listed = await gitListFiles(root, options.gitTimeoutMs ?? Math.min(timeBudgetMs, 60000), options.signal).catch((err: Error) => {
+  const under = options.under === undefined ? undefined : trimEndOf(options.under, '/');
+  const listed = await gitListFiles(root, options.gitTimeoutMs ?? Math.min(timeBudgetMs, 60000), options.signal, under).catch((err: Error) => {
     logger.debug(`Not using git to list files of ${root}: ${err.message}`);
     return undefined;
   });
@@ -61,7 +65,7 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
     candidates = listed;
   } else {
     source = 'walk';
-    candidates = walkTree(root, options.signal);
+    candidates = under ? filterUnder(walkTree(root, options.signal), under) : walkTree(root, options.signal);
   }
 
   const files: ScannedFile[] = [];
@@ -160,11 +164,16 @@ async function inspect(root: string, rel: string, maxBytes: number): Promise<Sca
 }
 
 /** `git ls-files` from the root; undefined output means "not a git work tree" (or no git). */
-function gitListFiles(root: string, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
+async function* filterUnder(paths: AsyncIterable<string>, under: string): AsyncGenerator<string> {
+  for await (const p of paths) if (p.startsWith(under + '/')) yield p;
+}
+
+function gitListFiles(root: string, timeoutMs: number, signal?: AbortSignal, under?: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
-      ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+      // `:(literal)` so that a folder named with `*` or `?` is not read as a pattern.
+      ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...(under ? ['--', `:(literal)${under}`] : [])],
       { cwd: root, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, signal, windowsHide: true, encoding: 'utf8' },
       (err, stdout) => {
         if (err) return reject(new Error(err.message, { cause: err }));

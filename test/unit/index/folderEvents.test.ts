@@ -10,9 +10,9 @@ describe('code index and folder events', function () {
 
   afterEach(() => repo?.dispose());
 
-  it('indexes the files of a new folder, and forgets those of a removed one, when the watcher reports only the folder', async () => {
+  it('indexes the files of a new folder (not of an ignored one), and forgets those of a removed one, when the watcher reports only the folder', async () => {
     repo = new TempRepo();
-    repo.commit('start', { 'src/index.ts': 'export {};\n' });
+    repo.commit('start', { 'src/index.ts': 'export {};\n', '.gitignore': 'dist/\n' });
     const engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
     try {
       await engine.indexer.refreshAll();
@@ -27,6 +27,13 @@ describe('code index and folder events', function () {
         engine.index.callers({ name: 'open_books', path: 'rbapp/app/models/ledger.rb' }).map((c) => `${c.path}:${c.line}`),
         ['rbapp/app/services/settle.rb:3'],
       );
+
+      // A build's output folder is ignored: nothing in it is indexed.
+      repo.write('dist/bundle.js', 'export function bundled() {\n  return 1;\n}\n');
+      changed = new Promise<string[]>((resolve) => engine.indexer.onDidChangeData(resolve));
+      engine.indexer.fileChanged('dist');
+      await changed;
+      assert.equal(engine.index.symbolAt('dist/bundle.js', 2), undefined);
 
       rmSync(join(repo.dir, 'rbapp'), { recursive: true, force: true });
       changed = new Promise<string[]>((resolve) => engine.indexer.onDidChangeData(resolve));
