@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { stableSample } from './sample.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,7 +45,7 @@ const population = all(
   "SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE f.lang = ? AND s.exported > 0 AND s.kind IN ('function', 'method') ORDER BY f.path, s.start_line",
   [lang],
 ).filter((s) => !s.name.startsWith('__') && !/(^|\/)(tests?|spec)\//i.test(s.path));
-const sample = stableSample(population, sampleSize);
+const sample = stableSample(population, sampleSize, seed);
 
 // ---------------------------------------------------------------- language server
 const [cmd, ...cmdArgs] = String(args.server).split(' ').filter(Boolean);
@@ -187,20 +188,7 @@ function LspClient(child) {
   };
 }
 
-function stableSample(list, n) {
-  const rank = (s) => fnv1a(`${seed}:${s.path}:${s.container ?? ''}.${s.name}`);
-  return list
-    .map((s) => [rank(s), s])
-    .sort((a, b) => a[0] - b[0] || a[1].start_line - b[1].start_line)
-    .slice(0, n)
-    .map(([, s]) => s);
-}
 
-function fnv1a(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
 
 function escape(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stableSample } from './sample.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -110,8 +111,8 @@ const population = all(
   store.index,
   "SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE s.exported > 0 AND s.kind IN ('function', 'method', 'component') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line",
 ).filter((s) => s.name !== 'constructor' && !isTestPath(s.path) && !(s.kind !== 'method' && componentKeys.has(`${s.path}:${s.name}`)));
-const functionResult = measure(stableSample(population, sampleSize));
-const componentResult = measure(stableSample(components, componentSampleSize));
+const functionResult = measure(stableSample(population, sampleSize, seed));
+const componentResult = measure(stableSample(components, componentSampleSize, seed));
 
 /** Precision and recall of index.callers() against the language service over a sample. */
 function measure(sample) {
@@ -357,24 +358,7 @@ function mulberry32(a) {
   };
 }
 
-/**
- * The n symbols whose (seeded) hash of path, container and name is smallest: two versions of the
- * index whose symbol lists differ a little still get (almost) the same sample.
- */
-function stableSample(list, n) {
-  const rank = (s) => fnv1a(`${seed}:${s.path}:${s.container ?? ''}.${s.name}`);
-  return list
-    .map((s) => [rank(s), s])
-    .sort((a, b) => a[0] - b[0] || a[1].start_line - b[1].start_line)
-    .slice(0, n)
-    .map(([, s]) => s);
-}
 
-function fnv1a(text) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
 
 function pick(list, n, rnd) {
   const copy = [...list];

@@ -1,6 +1,9 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { defaultConfig } from '../../../src/core/config';
+import { CodeIndex } from '../../../src/core/index/codeIndex';
+import { Store } from '../../../src/core/store/store';
 
 /** test/fixtures/index, found from the compiled test folder. */
 export const fixturesDir = join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'index');
@@ -32,4 +35,28 @@ export function writeWorkspace(files: Record<string, string>): string {
     writeFileSync(join(root, rel), text);
   }
   return root;
+}
+
+/** A code index built over a workspace of small real files, and how to throw both away. */
+export interface IndexedWorkspace {
+  root: string;
+  index: CodeIndex;
+  dispose(): void;
+}
+
+export async function indexWorkspace(files: Record<string, string>): Promise<IndexedWorkspace> {
+  const root = writeWorkspace(files);
+  const stateDir = mkdtempSync(join(tmpdir(), 'pc-index-state-'));
+  const store = await Store.open({ stateDir });
+  const index = new CodeIndex(store, root, defaultConfig);
+  await index.build();
+  return {
+    root,
+    index,
+    dispose() {
+      store.dispose();
+      rmSync(root, { recursive: true, force: true });
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
 }

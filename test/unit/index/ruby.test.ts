@@ -1,13 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { defaultConfig } from '../../../src/core/config';
-import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
+import type { CallerRef, CodeIndex } from '../../../src/core/index/codeIndex';
 import { extractFacts } from '../../../src/core/index/extract';
 import { languageOf, parserFor } from '../../../src/core/index/languages';
-import { Store } from '../../../src/core/store/store';
-import { writeWorkspace } from './fixtureWorkspace';
+import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 const show = (refs: CallerRef[]) => refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
 
@@ -69,25 +64,16 @@ const FILES: Record<string, string> = {
 };
 
 describe('Ruby in the code index', () => {
-  let root: string;
-  let stateDir: string;
-  let store: Store;
+  let workspace: IndexedWorkspace;
   let index: CodeIndex;
 
   before(async () => {
-    root = writeWorkspace(FILES);
-    stateDir = mkdtempSync(join(tmpdir(), 'pc-index-rb-state-'));
-    store = await Store.open({ stateDir });
-    index = new CodeIndex(store, root, defaultConfig);
-    await index.build();
+    workspace = await indexWorkspace(FILES);
+    index = workspace.index;
     assert.equal(index.stats().byLanguage.ruby, 5);
   });
 
-  after(() => {
-    store.dispose();
-    rmSync(root, { recursive: true, force: true });
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  after(() => workspace.dispose());
 
   it('extracts modules and classes, nested and `A::B`, methods, `def self.` methods, private sections and @deprecated comments', async () => {
     const tree = (await parserFor('ruby')).parse(FILES['app/models/billing/invoice.rb']);
