@@ -306,7 +306,7 @@ export class CoChangeModel implements CoChangeSource {
     if (onProgress) void runGit(['rev-list', '--count', '--first-parent', range], { cwd: this.options.root, timeoutMs: 30_000, signal }).then((r) => (total = r.ok ? Number(r.stdout.trim()) || 0 : 0));
     const pass: Pass = { paths, counts: fresh ? new PackedCounts(this.maxChangeSet, paths) : undefined, delta: new CoChangeCounts(this.maxChangeSet, false), broad: [], history: new HistoryDelta(paths, lines), seen: 0 };
     const broadAccepts = (n: number) => n > this.maxChangeSet && n <= MAX_BROAD_CHANGE_SET;
-    const res = await streamCommits({ cwd: this.options.root, range, lines, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c: MinedCommit) => {
+    const res = await streamCommits({ cwd: this.options.root, range, lines, mergeTitles: true, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c: MinedCommit) => {
       pass.seen++;
       onProgress?.(pass.seen, Math.max(total, pass.seen));
       pass.history.add(c);

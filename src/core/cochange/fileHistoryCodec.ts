@@ -10,7 +10,8 @@ import { PathTable } from './pathTable';
  * is the one the co-change cache uses.
  */
 const MAGIC = 0x48464350;
-const FORMAT = 1;
+// 2: merges made by a forge carry the title of what they merged.
+const FORMAT = 2;
 const SHALLOW = 1;
 
 export interface DecodedHistory {

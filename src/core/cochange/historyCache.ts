@@ -45,7 +45,9 @@ export function loadSnapshot(stateDir: string, newBroad: (paths: PathTable) => P
     }
   };
   const unusable = (name: string, why: string): undefined => {
-    logger.warn(`The history cache ${join(stateDir, name)} is unusable (${why}); it will be rebuilt from history.`);
+    // Another version's format is expected after an update; anything else is damage.
+    if (why.startsWith('format ')) logger.info(`The history cache ${join(stateDir, name)} is in another version's format (${why}); it will be rebuilt from history.`);
+    else logger.warn(`The history cache ${join(stateDir, name)} is unusable (${why}); it will be rebuilt from history.`);
     try {
       unlinkSync(join(stateDir, name));
     } catch {

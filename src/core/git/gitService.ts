@@ -2,6 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
 import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
+import { MERGE_LOG, parseMergeTitles } from './mergeTitles';
 import { extractTerms } from '../cochange/termIndex';
 import { runGit, type GitResult, type GitRunner } from './gitExec';
 
@@ -119,12 +120,20 @@ export class GitService {
     const r = await this.git(args, options);
     if (!r.ok) return [];
     const out: FileCommit[] = [];
+    const merges: string[] = [];
     const parser = new CommitParser(true, (c) => {
       const i = c.files.indexOf(rel);
-      if (i >= 0) out.push({ hash: c.hash, author: c.author, email: c.email, date: c.time, subject: c.subject, added: c.added[i], removed: c.removed[i] });
+      if (i < 0) return;
+      out.push({ hash: c.hash, author: c.author, email: c.email, date: c.time, subject: c.subject, added: c.added[i], removed: c.removed[i] });
+      if (c.parents.length > 1) merges.push(c.hash);
     });
     parser.push(Buffer.from(r.stdout, 'utf8'));
     parser.end();
+    if (merges.length) {
+      const m = await this.git([...MERGE_LOG, '--no-walk=unsorted', '--stdin'], { ...options, input: `${merges.join('\n')}\n` });
+      const titles = m.ok ? parseMergeTitles(m.stdout) : undefined;
+      for (const c of out) c.subject = titles?.get(c.hash) ?? c.subject;
+    }
     return out;
   }
 

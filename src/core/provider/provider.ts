@@ -321,7 +321,10 @@ export class ProactiveContextProvider {
         byEntity.set(item.entityId, keep);
       }
     }
-    const sorted = [...byEntity.values()].filter((i) => i.relevanceScore >= config.minRelevanceScore).sort((a, b) => b.relevanceScore - a.relevanceScore || a.title.localeCompare(b.title));
+    const sorted = [...byEntity.values()]
+      .filter((i) => i.relevanceScore >= config.minRelevanceScore)
+      // Equal scores: the newer first (old commits all score alike once recency has faded).
+      .sort((a, b) => b.relevanceScore - a.relevanceScore || (b.timestamp ?? 0) - (a.timestamp ?? 0) || a.title.localeCompare(b.title));
     const perKind = new Map<SuggestionType, number>();
     const out: SuggestionItem[] = [];
     for (const item of sorted) {

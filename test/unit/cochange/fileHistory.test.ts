@@ -55,7 +55,7 @@ describe('the history index (per-file commit lists)', function () {
     const compared = await compareWithGitLog(model, repo.dir);
     assert.ok(compared > 20, `compared ${compared} commits`);
     for (const n of ODD_NAMES) assert.ok(model.history.recent(n, 5).length > 0, n);
-    assert.deepEqual(model.history.recent('src/b.ts', 5).map((c) => c.subject), ['rename b to bee', 'merge feature', 'start'], 'the merge is one change; the rename ends the old name');
+    assert.deepEqual(model.history.recent('src/b.ts', 5).map((c) => c.subject), ['rename b to bee', 'Touch b and add c (#12)', 'start'], 'the merge is one change, titled by what it merged; the rename ends the old name');
     assert.deepEqual(model.history.recent('src/bee.ts', 5).map((c) => c.subject), ['after the skew', 'rename b to bee']);
     assert.deepEqual(model.history.recent('assets/logo.bin', 5).map((c) => [c.added, c.removed]), [[0, 0]], 'binary: no line counts');
     const marked = model.history.recent('src/a.ts', ALL).find((c) => c.subject.startsWith('\u0001'));

@@ -4,8 +4,8 @@ import { TempRepo } from './repoFixture';
 export const ODD_NAMES = ['with space.ts', 'ünïcødé/naïve файл.ts', '-dash.ts', 'pages/[id].ts', 'tab\there.ts'];
 
 /**
- * A repository with what real histories have: a branch merged with a merge commit (and one merged
- * from main into it), a rename, a deleted file, a binary file, an empty commit, odd file names,
+ * A repository with what real histories have: a branch merged with a merge commit a forge wrote
+ * (and one merged from main into it), a rename, a deleted file, a binary file, an empty commit, odd file names,
  * subjects that start with the record mark or hold unicode, several authors and a commit whose
  * committer date is older than its parent's (clock skew). Dates run from 100 days ago.
  */
@@ -22,7 +22,8 @@ export function awkwardHistory(): TempRepo {
   repo.git('merge', '-q', '--no-ff', '-m', 'merge main into feature', 'main');
   repo.commit('feature: more', { 'src/c.ts': 'c1\nc2\n', 'with space.ts': 'spaced\n' });
   repo.git('checkout', '-q', 'main');
-  repo.git('merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
+  // As a forge writes it: what was merged is the body's first line.
+  repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #12 from someone/feature', '-m', 'Touch b and add c', 'feature');
   repo.git('mv', 'src/b.ts', 'src/bee.ts');
   repo.git('commit', '-q', '-m', 'rename b to bee');
   repo.commit('add a binary file', { 'assets/logo.bin': '\u0000\u0001\u0002binary\u0000' });

@@ -42,6 +42,22 @@ describe('GitService', () => {
     assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => `${c.subject} +${c.added} -${c.removed}`), ['merge feature +1 -0', 'base +1 -0']);
   });
 
+  it('titles a merge a forge made by what it merged, and leaves a plain merge as it is', async () => {
+    repo.commit('base', { 'a.ts': '1\n' });
+    const branch = (name: string, content: string) => {
+      repo.git('checkout', '-q', '-b', name);
+      repo.commit(`work on ${name}`, { 'a.ts': content });
+      repo.git('checkout', '-q', 'main');
+    };
+    branch('login', '1\n2\n');
+    repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from someone/login', '-m', 'Log in with a passkey', 'login');
+    branch('bump', '1\n2\n3\n');
+    repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #8 from someone/bump-deps', 'bump');
+    branch('local', '1\n2\n3\n4\n');
+    repo.git('merge', '-q', '--no-ff', '-m', "Merge branch 'local'", 'local');
+    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject), ["Merge branch 'local'", 'bump-deps (#8)', 'Log in with a passkey (#7)', 'base']);
+  });
+
   it('takes a file name as a name, never as a pattern', async () => {
     repo.commit('two routes', { 'pages/[id].ts': '1\n', 'pages/i.ts': '1\n' });
     repo.commit('only i', { 'pages/i.ts': '2\n' });

@@ -42,4 +42,13 @@ describe('one score across kinds, with a floor per kind', () => {
     assert.deepEqual(shown.map((i) => i.entityId), [decision.entityId, doc.entityId]);
     assert.ok(shown[0].relevanceScore > shown[1].relevanceScore);
   });
+
+  it('shows items of equal score newest first: old commits whose recency has faded keep their order in time', async () => {
+    const DAY = 86_400_000;
+    // Titles in the reverse order of their dates, so an alphabetical tie-break would show the oldest first.
+    const commits = [400, 200, 700, 300].map((days, i) => ({ ...item('change', 0.9, `c${i}`, 'src/a.ts', 10), title: `${String.fromCharCode(100 - i)} commit ${days} days old`, timestamp: NOW - days * DAY }));
+    const shown = (await suggest(commits, 0)).items;
+    assert.equal(new Set(shown.map((i) => i.relevanceScore)).size, 1, 'the four score alike');
+    assert.deepEqual(shown.map((i) => i.title), ['c commit 200 days old', 'a commit 300 days old', 'd commit 400 days old', 'b commit 700 days old']);
+  });
 });
