@@ -104,6 +104,69 @@ describe('code facts per language', () => {
     assert.deepEqual(calls(runner), ['Engine@7:9 in go', 'e.start@8:7 in go', 'c@9:12 in go', 'core.helper@9:24 in go', 'compute@9:36 in go', 'core.old_compute@9:54 in go']);
   });
 
+  it('Python: only a definition that deprecates itself is deprecated, not one that warns about an argument or mentions the word', async () => {
+    const src = [
+      'import warnings',
+      'from typing_extensions import deprecated',
+      '',
+      '@deprecated("use new_total")',
+      'def by_decorator(): pass',
+      '',
+      '@app.route("/deprecated-page")  # the deprecated page',
+      'def by_route(): pass',
+      '',
+      'def by_warning():',
+      '    """Old total."""',
+      '    warnings.warn("by_warning is deprecated", PendingDeprecationWarning, stacklevel=2)',
+      '    return 1',
+      '',
+      'def by_own_category():',
+      '    warnings.warn("gone in 3.0", SDKDeprecatedWarning)',
+      '',
+      'def by_sphinx():',
+      '    """Totals.',
+      '',
+      '    .. deprecated:: 3.2',
+      '        Use new_total.',
+      '    """',
+      '',
+      'def by_summary():',
+      '    """DEPRECATED: session based. Use by_portfolio."""',
+      '',
+      'def by_sentence():',
+      '    """Totals. This function is deprecated and will go."""',
+      '',
+      'def warns_about_an_argument(days=None):',
+      '    """Totals."""',
+      '    if days is not None:',
+      '        warnings.warn("days is deprecated", DeprecationWarning)',
+      '',
+      'def __getattr__(name):',
+      '    if name == "Old":',
+      '        warnings.warn("Old is deprecated", DeprecationWarning)',
+      '    raise AttributeError(name)',
+      '',
+      'class Note:',
+      '    """Why a version was',
+      '    deprecated, what the migration path is."""',
+      '',
+      'def mark(version):',
+      '    """Mark a version deprecated. Methods may be',
+      '    deprecated and removed later; see ``deprecated``."""',
+      '',
+      'def conint():',
+      '    """This function will be **deprecated** in 3.0."""',
+    ].join('\n');
+    const tree = (await parserFor('python')).parse(src);
+    assert.ok(tree);
+    try {
+      const flagged = extractFacts('python', tree).symbols.filter((s) => s.deprecated).map((s) => s.name);
+      assert.deepEqual(flagged, ['by_decorator', 'by_warning', 'by_own_category', 'by_sphinx', 'by_summary', 'by_sentence']);
+    } finally {
+      tree.delete();
+    }
+  });
+
   it('Go: functions, methods with receivers, structs, "Deprecated:" comments, package imports', async () => {
     const cart = await factsOf('cart/cart.go');
     assert.deepEqual(defs(cart), ['function Total 4-10 exported', 'function Sum 15-17 exported deprecated', 'class Cart 19-19 exported', 'method Cart.Add 21-21 exported']);

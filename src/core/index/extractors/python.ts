@@ -4,15 +4,44 @@ import { addCall, currentContainer, qualifierOf, startLine, type ExtractionRules
 
 // Python: functions, classes, methods, decorators and docstrings that deprecate, import and from-import.
 
+/** A docstring line that deprecates what it documents: `.. deprecated:: 3.2`, `Deprecated: use y`, `DEPRECATED since 2.0`. */
+const DOC_DEPRECATES = /^[ \t]*(?:\.\. deprecated::|deprecated(?:[:.!]| since\b| in favou?r\b| as of\b| -| \u2014))/im;
+/** "This function is deprecated", "The method has been deprecated". */
+const DOC_SAYS_DEPRECATED = /\b(?:this|the) (?:function|method|class|property|attribute|decorator|helper|alias|module|endpoint|view) (?:is|has been|was) deprecated\b/i;
+/** Names a deprecation's warning category: DeprecationWarning, PendingDeprecationWarning, a project's own `XDeprecatedWarning`, Django's `RemovedInDjango60Warning`. */
+function namesDeprecationCategory(text: string): boolean {
+  for (const [word] of text.matchAll(/\w+/g)) if (word.endsWith('Warning') && (word.includes('Deprecat') || word.startsWith('RemovedIn'))) return true;
+  return false;
+}
+
+/**
+ * Deprecated by a decorator (`@deprecated(…)`, `@warnings.deprecated`), by its docstring, or by a
+ * deprecation warning its body raises first thing. A warning inside an `if` (a deprecated argument,
+ * a module `__getattr__` for an old name) or a docstring that only mentions the word does not count.
+ */
 function pyDeprecated(node: Node): boolean {
   const decorated = node.parent?.type === 'decorated_definition' ? node.parent : undefined;
-  if (decorated?.namedChildren.some((c) => c?.type === 'decorator' && /deprecat/i.test(c.text))) return true;
+  if (decorated?.namedChildren.some((c) => c?.type === 'decorator' && /deprecat/i.test(calleeOf(c.text)))) return true;
   const body = node.childForFieldName('body');
   if (!body) return false;
-  const first = body.namedChildren[0];
-  if (first?.type === 'expression_statement' && first.namedChildren[0]?.type === 'string' && /deprecated/i.test(first.text)) return true;
-  for (const stmt of body.namedChildren.slice(0, 3)) if (stmt && /\bwarn\(/.test(stmt.text) && /DeprecationWarning/.test(stmt.text)) return true;
+  const statements = body.namedChildren;
+  const first = statements[0];
+  if (first?.type === 'expression_statement' && first.namedChildren[0]?.type === 'string') {
+    const doc = first.text.length > 20_000 ? first.text.slice(0, 20_000) : first.text;
+    const summary = doc.replace(/^[rRuUbBfF]{0,2}(?:"""|\'\'\'|"|')\s*/, '');
+    if (/^deprecated\b/i.test(summary) || DOC_DEPRECATES.test(doc) || DOC_SAYS_DEPRECATED.test(doc)) return true;
+  }
+  for (const stmt of statements.slice(0, 4)) {
+    if (stmt?.type !== 'expression_statement' || stmt.text.length > 2000) continue;
+    if (/\bwarn(?:_explicit)?\(/.test(stmt.text) && namesDeprecationCategory(stmt.text)) return true;
+  }
   return false;
+}
+
+/** `warnings.deprecated` of `@warnings.deprecated("…")`: the decorator without its arguments. */
+function calleeOf(decorator: string): string {
+  const paren = decorator.indexOf('(');
+  return paren < 0 ? decorator : decorator.slice(0, paren);
 }
 
 function pyDefinitionNode(node: Node): Node {
