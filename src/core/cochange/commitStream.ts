@@ -29,9 +29,9 @@ export async function streamCommits(options: CommitStreamOptions, onCommit: (c: 
   const args = ['log', '--no-renames', '--first-parent', '-m', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '-z', options.lines ? '--numstat' : '--name-status', ...revs];
   let emit = onCommit;
   if (options.mergeTitles) {
-    // The merges alone first, on the same walk (a fraction of its time): the stream needs their titles.
+    // The forge's merges alone first, on the same walk (a fraction of its time): the stream needs their titles.
     const titles = await readMergeTitles({ cwd: options.cwd, revArgs: ['--first-parent', ...revs], timeoutMs: options.timeoutMs, signal: options.signal });
-    if (titles.size) emit = (c) => onCommit(c.parents.length > 1 ? { ...c, subject: titles.get(c.hash) ?? c.subject } : c);
+    if (titles.size) emit = (c) => onCommit(titles.has(c.hash) ? { ...c, subject: titles.get(c.hash)! } : c);
   }
   const parser = new CommitParser(options.lines, emit);
   const res = await streamGit(args, { cwd: options.cwd, timeoutMs: options.timeoutMs ?? 120_000, signal: options.signal, onData: (chunk) => parser.push(chunk) });

@@ -2,7 +2,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
 import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
-import { MERGE_LOG, parseMergeTitles } from './mergeTitles';
+import { isForgeMerge, MERGE_LOG, parseMergeTitles } from './mergeTitles';
 import { extractTerms } from '../cochange/termIndex';
 import { runGit, type GitResult, type GitRunner } from './gitExec';
 
@@ -125,7 +125,7 @@ export class GitService {
       const i = c.files.indexOf(rel);
       if (i < 0) return;
       out.push({ hash: c.hash, author: c.author, email: c.email, date: c.time, subject: c.subject, added: c.added[i], removed: c.removed[i] });
-      if (c.parents.length > 1) merges.push(c.hash);
+      if (isForgeMerge(c.subject)) merges.push(c.hash);
     });
     parser.push(Buffer.from(r.stdout, 'utf8'));
     parser.end();

@@ -63,8 +63,18 @@ function titled(title: string, ref: string): string {
   return short.includes(`(${ref})`) ? short : `${short} (${ref})`;
 }
 
-/** `git log` of merges with what their titles are read from; add revisions. */
-export const MERGE_LOG: readonly string[] = ['log', '--merges', '--format=%H%x00%s%x00%b', '-z'];
+/** `git log` with what merge titles are read from; add revisions. */
+export const MERGE_LOG: readonly string[] = ['log', '--format=%H%x00%s%x00%b', '-z'];
+/**
+ * Only commits a forge may have made: a line starting as their subjects do. Not `--merges`: an
+ * imported or rewritten history keeps such subjects on commits of one parent.
+ */
+const FORGE_SUBJECTS = ['-E', "--grep=^(Merge pull request #|Merged in |Merge branch ')"];
+
+/** True when the subject is one a forge writes for a merge, whose body may say what was merged. */
+export function isForgeMerge(subject: string): boolean {
+  return mergeTitle(subject, '') !== undefined || (GITLAB.test(subject) && subject.length <= 400);
+}
 
 /** The titles in the whole output of MERGE_LOG. */
 export function parseMergeTitles(stdout: string): Map<string, string> {
@@ -84,13 +94,13 @@ export interface MergeTitleOptions {
 }
 
 /**
- * The titles of the merges `git log --merges <revArgs>` lists, by commit id. Only merges whose
- * subject a forge wrote are kept. A failure gives what was read so far: subjects stay as they are.
+ * The titles of the forge-made merges `git log <revArgs>` lists, by commit id. A failure gives what
+ * was read so far: subjects stay as they are.
  */
 export async function readMergeTitles(options: MergeTitleOptions): Promise<Map<string, string>> {
   const titles = new Map<string, string>();
   const parser = new MergeParser(titles);
-  const res = await streamGit([...MERGE_LOG, ...options.revArgs], {
+  const res = await streamGit([...MERGE_LOG, ...FORGE_SUBJECTS, ...options.revArgs], {
     cwd: options.cwd,
     timeoutMs: options.timeoutMs ?? 60_000,
     signal: options.signal,

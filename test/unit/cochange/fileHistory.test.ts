@@ -87,6 +87,30 @@ describe('the history index (per-file commit lists)', function () {
     await compareWithGitLog(new CoChangeModel({ root: repo.dir, store: { stateDir } }), repo.dir);
   });
 
+  it('titles the merges a forge made, of two parents or of one (an imported history), on a rebuild and on new commits', async () => {
+    const r = new TempRepo();
+    try {
+      r.commit('base', { 'a.ts': '1\n' });
+      r.git('checkout', '-q', '-b', 'login');
+      r.commit('work', { 'a.ts': '1\n2\n' });
+      r.git('checkout', '-q', 'main');
+      r.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from someone/login', '-m', 'Log in with a passkey', 'login');
+      r.write('a.ts', '1\n2\n3\n');
+      r.git('commit', '-q', '-am', 'Merge pull request #9 from someone/imported', '-m', 'Imported from the old repository');
+      const model = new CoChangeModel({ root: r.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
+      assert.equal((await model.update()).mode, 'rebuild');
+      r.git('checkout', '-q', '-b', 'bump');
+      r.commit('bump', { 'a.ts': '4\n' });
+      r.git('checkout', '-q', 'main');
+      r.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #10 from someone/bump-deps', 'bump');
+      assert.equal((await model.update()).mode, 'incremental');
+      assert.deepEqual(model.history.recent('a.ts', ALL).map((c) => c.subject), ['bump-deps (#10)', 'Imported from the old repository (#9)', 'Log in with a passkey (#7)', 'base']);
+      assert.ok((await compareWithGitLog(model, r.dir)) >= 4);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it('mines a history whose blobs are missing, without line counts, instead of failing', async () => {
     const blob = execFileSync('git', ['rev-parse', 'HEAD~3:src/a.ts'], { cwd: repo.dir, encoding: 'utf8' }).trim();
     rmSync(join(repo.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));

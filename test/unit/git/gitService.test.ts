@@ -55,7 +55,10 @@ describe('GitService', () => {
     repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #8 from someone/bump-deps', 'bump');
     branch('local', '1\n2\n3\n4\n');
     repo.git('merge', '-q', '--no-ff', '-m', "Merge branch 'local'", 'local');
-    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject), ["Merge branch 'local'", 'bump-deps (#8)', 'Log in with a passkey (#7)', 'base']);
+    // An imported or rewritten history keeps the forge's subject on a commit of one parent.
+    repo.write('a.ts', '1\n2\n3\n4\n5\n');
+    repo.git('commit', '-q', '-am', 'Merge pull request #9 from someone/imported', '-m', 'Imported from the old repository');
+    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject), ['Imported from the old repository (#9)', "Merge branch 'local'", 'bump-deps (#8)', 'Log in with a passkey (#7)', 'base']);
   });
 
   it('takes a file name as a name, never as a pattern', async () => {
