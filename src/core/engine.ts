@@ -116,6 +116,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
   const git = new GitService(root, { logger, run: gitRunner });
   const cochange = new CoChangeModel({ root, store, logger, git, lineCountDays: () => snapshot.recentChangeDays, now: clock });
+  decisions.setLastCommit((path) => cochange.history.recent(path, 1)[0]?.date);
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
   const history = new HistorySources(root, git, cochange, graph, () => safe(() => firstColumn(store.index, 'SELECT path FROM files'), []), clock);
   const symbolAt = (file: string, line: number) => {

@@ -8,7 +8,7 @@ import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatu
 import { SUGGESTION_TYPES } from '../types';
 import { percentile, round as roundTo } from '../text';
 import { TimeoutError, withTimeout } from '../timeout';
-import { feedbackFactor, passesFloor, perKindCap, scoreItem } from './scoring';
+import { feedbackFactor, isTimeless, passesFloor, perKindCap, scoreItem } from './scoring';
 
 /** What a source needs to know about the code at the cursor. */
 export interface QueryContext {
@@ -323,8 +323,8 @@ export class ProactiveContextProvider {
     }
     const sorted = [...byEntity.values()]
       .filter((i) => i.relevanceScore >= config.minRelevanceScore)
-      // Equal scores: the newer first (old commits all score alike once recency has faded).
-      .sort((a, b) => b.relevanceScore - a.relevanceScore || (b.timestamp ?? 0) - (a.timestamp ?? 0) || a.title.localeCompare(b.title));
+      // Equal scores: the newer first (old commits all score alike once recency has faded); a record's age says nothing.
+      .sort((a, b) => b.relevanceScore - a.relevanceScore || newerFirst(a, b) || a.title.localeCompare(b.title));
     const perKind = new Map<SuggestionType, number>();
     const out: SuggestionItem[] = [];
     for (const item of sorted) {
@@ -447,5 +447,11 @@ function newId(prefix: string): string {
 
 function round(n: number): number {
   return roundTo(n, 3);
+}
+
+/** Newer first, between two items whose age counts; 0 otherwise. */
+function newerFirst(a: SuggestionItem, b: SuggestionItem): number {
+  if (isTimeless(a.type) || isTimeless(b.type)) return 0;
+  return (b.timestamp ?? 0) - (a.timestamp ?? 0);
 }
 

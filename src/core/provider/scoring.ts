@@ -50,6 +50,11 @@ export const kindFloor: Readonly<Record<SuggestionType, number>> = {
 /** Kinds whose age does not make them less relevant. */
 const TIMELESS: ReadonlySet<SuggestionType> = new Set(['decision', 'doc']);
 
+/** Items of these kinds are ordered by time among equals; decisions and docs by title. */
+export function isTimeless(type: SuggestionType): boolean {
+  return TIMELESS.has(type);
+}
+
 /** True when the item's link reaches its kind's floor. */
 export function passesFloor(item: SuggestionItem): boolean {
   return clamp01(item.relevanceScore) >= kindFloor[item.type];

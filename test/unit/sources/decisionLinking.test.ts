@@ -206,6 +206,23 @@ describe('linking decision records to code by content', function () {
     assert.ok(!other || other.relevanceScore < back[0].relevanceScore, 'the front-end twin ranks lower for back-end code');
   });
 
+  it('dates a record by its own date, else by its last commit, else by its file when it is not committed yet', async () => {
+    const accepted = (title: string, date = '') => `# ${title}\n\n${date}## Status\n\nAccepted\n\n## Decision\n\n\`src/orders/orderEvents.ts\` publishes the order events to Kafka.\n`;
+    await open({
+      'docs/adr/0001-order-events-in-kafka.md': accepted('1. Order events in Kafka', 'Date: 2021-03-04\n\n'),
+      'docs/adr/0002-order-event-topics.md': accepted('2. Order event topics'),
+      'src/orders/orderEvents.ts': 'import { Kafka } from "kafkajs";\nexport function publishOrderEvent(kafka: Kafka): void {}\n',
+    });
+    const committed = repo.time * 1000;
+    repo.write('docs/adr/0003-order-event-keys.md', accepted('3. Order event keys'));
+    await engine.indexer.refreshAll();
+    const dates = new Map(engine.decisions.query({ file: 'src/orders/orderEvents.ts' }).filter((i) => i.type === 'decision').map((i) => [i.location.path.split('/').pop(), i.timestamp]));
+    assert.deepEqual([...dates.keys()].sort(), ['0001-order-events-in-kafka.md', '0002-order-event-topics.md', '0003-order-event-keys.md']);
+    assert.equal(dates.get('0001-order-events-in-kafka.md'), Date.UTC(2021, 2, 4), 'the date the record states');
+    assert.equal(dates.get('0002-order-event-topics.md'), committed, 'its last commit, not the time the checkout wrote it');
+    assert.ok(dates.get('0003-order-event-keys.md')! > committed, 'a record not committed yet: the time of its file');
+  });
+
   it('finds records for memory searches with the same model', async () => {
     await open({
       'docs/adr/0001-use-knex.md': '# 1. Use Knex for SQL\n\n## Status\n\nAccepted\n\n## Decision\n\nAll queries go through knex.\n',

@@ -107,6 +107,7 @@ describe('DecisionSource', () => {
       assert.equal(warning.title, 'Governed by superseded ADR 0002 — see ADR 0004: Use events for ledger updates');
       assert.equal(warning.reason, 'ADR 0002 names src/payments/ledger.ts');
       assert.equal(warning.location.path, 'doc/architecture/decisions/0002-write-ledger-entries-directly.md');
+      assert.equal(warning.timestamp, undefined, 'how old the record is does not make the warning weaker or stronger');
       const successor = items.find((i) => i.entityId === 'decision:doc/architecture/decisions/0004-use-events-for-ledger-updates.md');
       assert.ok(successor, 'the successor is suggested too');
       assert.match(successor.reason, /supersedes ADR 0002/);

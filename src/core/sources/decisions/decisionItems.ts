@@ -43,7 +43,8 @@ export interface DecisionHit {
   line?: number;
 }
 
-export function decisionItem(adr: DecisionRecord, s: number, reason: string, kind: string, line?: number): SuggestionItem {
+/** `when`: the record's date to show; its own date, else its file's time. */
+export function decisionItem(adr: DecisionRecord, s: number, reason: string, kind: string, line?: number, when: number = adr.date ?? adr.mtimeMs): SuggestionItem {
   const meta: Record<string, string | number | boolean> = { status: adr.status, link: kind };
   if (adr.number !== undefined) meta.number = adr.number;
   if (adr.deciders.length) meta.deciders = adr.deciders.join(', ');
@@ -59,7 +60,7 @@ export function decisionItem(adr: DecisionRecord, s: number, reason: string, kin
     location: adr.span ? { path: adr.path, line: adr.span.line, endLine: adr.span.endLine, adr: adr.label } : { path: adr.path, adr: adr.label },
     // One item per file: an entry of a log stands for its file, whose lines move as it grows.
     entityId: `decision:${adr.path}`,
-    timestamp: adr.date ?? adr.mtimeMs,
+    timestamp: when,
     meta,
   };
 }
@@ -84,7 +85,7 @@ export function retiredWarning(adr: DecisionRecord, successor: DecisionRecord | 
     reason: h.reason,
     location: { path: adr.path, adr: adr.label },
     entityId: `warning:decision:${adr.path}`,
-    timestamp: adr.date ?? adr.mtimeMs,
+    // No time: how old the record is says nothing about how much the code relies on it.
     meta,
   };
 }

@@ -68,6 +68,7 @@ export class DecisionSource implements WorkspaceSource {
   private readonly repo = new RepoTerms();
   private linker: DecisionLinker | undefined;
   private code: CodeVocabulary | undefined;
+  private lastCommit: ((path: string) => number | undefined) | undefined;
   private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
   /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
   private paths: readonly string[] = [];
@@ -112,6 +113,19 @@ export class DecisionSource implements WorkspaceSource {
   setCodeVocabulary(code: CodeVocabulary): void {
     this.code = code;
     this.queryCache = new Map();
+  }
+
+  /**
+   * When a path was last committed, from the history index: a record's date when it states none.
+   * A checkout writes every file at once, so the file's own time says when it was cloned.
+   */
+  setLastCommit(lastCommit: (path: string) => number | undefined): void {
+    this.lastCommit = lastCommit;
+  }
+
+  /** The record's own date, else its last commit, else its file's time (a record not committed yet). */
+  private dateOf(adr: DecisionRecord): number {
+    return adr.date ?? this.lastCommit?.(adr.path) ?? adr.mtimeMs;
   }
 
   /** The code index changed: forget cached file words; after a full build, recount workspace words too. */
@@ -336,12 +350,12 @@ export class DecisionSource implements WorkspaceSource {
       if (retired && best.score >= STRONG && h.kind !== 'text') {
         const successor = this.successorOf(adr);
         put(retiredWarning(adr, successor, h));
-        if (successor) put(decisionItem(successor, h.score * 0.95, `supersedes ${nameOf(adr)}; ${h.reason}`, h.kind));
+        if (successor) put(decisionItem(successor, h.score * 0.95, `supersedes ${nameOf(adr)}; ${h.reason}`, h.kind, undefined, this.dateOf(successor)));
         continue;
       }
       const factor = retired ? 0.4 : adr.status === 'rejected' ? 0.6 : adr.status === 'proposed' ? 0.9 : 1;
       if (h.score * factor < kindFloor.decision) continue;
-      put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line));
+      put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line, this.dateOf(adr)));
     }
     for (const i of items) put(i);
     // Records far weaker than the best one here are noise beside it: an empty line is better.
