@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { stableSample } from './sample.mjs';
+import { confidenceSets, stableSample, tally } from './shared.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -88,19 +88,11 @@ for (const s of sample) {
   }
   truthCalls += truth.size;
   const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
-  const sets = {
-    all: new Set(got.map((c) => `${c.path}:${c.line}:${c.column}`)),
-    resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line}:${c.column}`)),
-    resolved: new Set(got.filter((c) => c.confidence === 'resolved').map((c) => `${c.path}:${c.line}:${c.column}`)),
-  };
+  const sets = confidenceSets(got, (c) => `${c.path}:${c.line}:${c.column}`);
+  const tps = tally(totals, sets, truth);
   const row = { symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size };
   for (const [k, set] of Object.entries(sets)) {
-    let tp = 0;
-    for (const x of set) if (truth.has(x)) tp++;
-    totals[k].tp += tp;
-    totals[k].fp += set.size - tp;
-    totals[k].fn += truth.size - tp;
-    row[k] = { found: set.size, tp, missed: [...truth].filter((x) => !set.has(x)).slice(0, 5), extra: [...set].filter((x) => !truth.has(x)).slice(0, 5) };
+    row[k] = { found: set.size, tp: tps[k], missed: [...truth].filter((x) => !set.has(x)).slice(0, 5), extra: [...set].filter((x) => !truth.has(x)).slice(0, 5) };
   }
   perSymbol.push(row);
 }

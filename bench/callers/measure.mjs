@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stableSample } from './sample.mjs';
+import { confidenceSets, stableSample, tally } from './shared.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -127,18 +127,8 @@ function measure(sample) {
     const t0 = performance.now();
     const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
     queryMs.push(performance.now() - t0);
-    const sets = {
-      all: new Set(got.map(key)),
-      resolvedLikely: new Set(got.filter((c) => c.confidence !== 'name').map(key)),
-      resolved: new Set(got.filter((c) => c.confidence === 'resolved').map(key)),
-    };
-    for (const [k, set] of Object.entries(sets)) {
-      let tp = 0;
-      for (const x of set) if (truth.has(x)) tp++;
-      totals[k].tp += tp;
-      totals[k].fp += set.size - tp;
-      totals[k].fn += truth.size - tp;
-    }
+    const sets = confidenceSets(got, key);
+    tally(totals, sets, truth);
     const missed = [...truth].filter((x) => !sets.resolvedLikely.has(x));
     const extra = [...sets.all].filter((x) => !truth.has(x));
     const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
