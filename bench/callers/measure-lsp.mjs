@@ -5,7 +5,11 @@
 //   npx tsc -p tsconfig.json
 //   node bench/callers/measure-lsp.mjs --root /path/to/repo --lang php --server "node /path/to/intelephense/lib/intelephense.js --stdio" [--n 60] [--seed 42] [--json]
 //
+//   GOPROXY=off GOFLAGS=-mod=mod node bench/callers/measure-lsp.mjs --root /path/to/go-repo --lang go --server gopls --no-index-wait
+//
 // Any server that speaks the Language Server Protocol over stdio works; it is started in --root.
+// intelephense says when its index is built; for a server that does not (gopls), --no-index-wait
+// lets a first workspace-wide request do the loading. LSP_STDERR=1 shows the server's stderr.
 // Ground truth: for each sampled exported function or method (seeded hash of its name and place),
 // the server's references at its name, kept when the name is called there (followed by `(`) and
 // outside the definition itself. Precision and recall are micro-averaged over the sample.
@@ -13,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { confidenceSets, stableSample, tally } from './shared.mjs';
 
@@ -27,7 +31,7 @@ const { defaultConfig } = require(join(out, 'config.js'));
 
 const args = parseArgs(process.argv.slice(2));
 if (!args.root || !args.lang || !args.server) {
-  console.error('usage: node bench/callers/measure-lsp.mjs --root R --lang php --server "CMD ARGS" [--n 60] [--seed 42] [--json]');
+  console.error('usage: node bench/callers/measure-lsp.mjs --root R --lang php|go|... --server "CMD ARGS" [--no-index-wait] [--n 60] [--seed 42] [--json]');
   process.exit(2);
 }
 const root = resolve(args.root);
@@ -49,9 +53,9 @@ const sample = stableSample(population, sampleSize, seed);
 
 // ---------------------------------------------------------------- language server
 const [cmd, ...cmdArgs] = String(args.server).split(' ').filter(Boolean);
-const server = spawn(cmd, cmdArgs, { cwd: root, stdio: ['pipe', 'pipe', 'ignore'] });
+const server = spawn(cmd, cmdArgs, { cwd: root, stdio: ['pipe', 'pipe', process.env.LSP_STDERR ? 'inherit' : 'ignore'] });
 const lsp = new LspClient(server);
-const indexed = lsp.waitForNotification((m) => m.method === 'indexingEnded', 600_000);
+const indexed = args['no-index-wait'] ? Promise.resolve() : lsp.waitForNotification((m) => m.method === 'indexingEnded', 600_000);
 await lsp.request('initialize', {
   processId: process.pid,
   rootUri: pathToFileURL(root).href,
@@ -62,6 +66,8 @@ await lsp.request('initialize', {
 lsp.notify('initialized', {});
 const serverStart = performance.now();
 await indexed.catch(() => undefined);
+// A server without an indexing notice loads the workspace on the first request that needs all of it.
+if (args['no-index-wait']) await lsp.request('workspace/symbol', { query: sample[0]?.name ?? '' });
 const serverIndexMs = performance.now() - serverStart;
 
 const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
@@ -79,7 +85,10 @@ for (const s of sample) {
   lsp.notify('textDocument/didClose', { textDocument: { uri } });
   const truth = new Set();
   for (const r of refs) {
-    const path = fileURLToPath(r.uri).slice(root.length + 1).split('\\').join('/');
+    const file = fileURLToPath(r.uri);
+    // References in the standard library or a dependency's sources are no workspace callers.
+    if (!file.startsWith(root + sep)) continue;
+    const path = file.slice(root.length + 1).split('\\').join('/');
     const refLine = r.range.start.line + 1;
     if (path === s.path && refLine === s.start_line) continue;
     const lineText = fileLines(path)[r.range.start.line] ?? '';
@@ -155,6 +164,10 @@ function LspClient(child) {
         for (const w of [...watchers]) if (w.accept(message)) w.done(message);
       }
     }
+  });
+  child.on('exit', (code) => {
+    for (const { reject } of pending.values()) reject(new Error(`the language server exited (${code})`));
+    pending.clear();
   });
   const send = (m) => {
     const body = Buffer.from(JSON.stringify(m));

@@ -1,5 +1,5 @@
 import { all } from '../store/sqlite';
-import { CONTAINER_KINDS } from './facts';
+import { CONTAINER_KINDS, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
 import type { IndexState } from './indexState';
@@ -87,6 +87,13 @@ export class CallResolver {
     const insideClass = (c: CallRow) =>
       c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
 
+    // Interfaces that declare this method and whose every method the method's type has: a call
+    // through one may reach this method.
+    let declaring: Set<string> | undefined;
+    const interfaces = () => (declaring ??= isMethod ? this.implementedDeclaring(def.name, def.container!, def.path) : new Set());
+
+    const results = new Map<string, string | null | undefined>();
+
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
     const wanted = new Map<string, Set<string>>();
@@ -137,14 +144,66 @@ export class CallResolver {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;
         if (q === null) confidence = implicitThis && insideClass(c) ? 'resolved' : undefined;
+        // A Go variable whose declaration names its type: this type's method; through an interface
+        // that has the method, perhaps this one; another type's method, not this one.
+        else if (q.startsWith(TYPED_RECEIVER)) {
+          const declared = q.slice(TYPED_RECEIVER.length);
+          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results) : declared;
+          if (type === null) confidence = 'likely';
+          else if (type === undefined) confidence = undefined;
+          // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
+          else if (type === b.path || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
+        }
         else if (q === b.path) confidence = 'resolved';
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
         else if (SELF_RECEIVERS.has(q)) confidence = insideClass(c) ? 'resolved' : 'likely';
+        // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
+        else if (family === 'go' && q.includes('.')) confidence = undefined;
         else confidence = 'likely';
         if (confidence) out.push({ ...callRef(c), confidence });
       }
+    }
+    return out;
+  }
+
+  /**
+   * The type a Go function or method named `name` returns, when every definition of the name agrees;
+   * null when the workspace defines it without one type (the receiver stays unknown); undefined when
+   * the workspace does not define it at all (a library's function, whose result is no workspace type).
+   */
+  private resultType(name: string, cache: Map<string, string | null | undefined>): string | null | undefined {
+    if (cache.has(name)) return cache.get(name);
+    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang = 'go'`, [name]);
+    const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
+    const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;
+    cache.set(name, type);
+    return type;
+  }
+
+  /**
+   * The interfaces that declare `method` and all of whose methods `type` (defined in `path`'s folder,
+   * as Go keeps a type's methods in its package) has, by name, as far as the index knows them.
+   */
+  private implementedDeclaring(method: string, type: string, path: string): Set<string> {
+    const out = new Set<string>();
+    const candidates = all<{ container: string; file: number }>(
+      this.state.db,
+      `SELECT DISTINCT m.container AS container, m.file AS file FROM symbols m JOIN symbols i ON i.name = m.container AND i.file = m.file AND i.kind = 'interface' WHERE m.name = ? AND m.kind = 'method'`,
+      [method],
+    );
+    if (!candidates.length) return out;
+    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+    // Paths in the folder sort between 'dir/' and 'dir0' ('0' follows '/').
+    const inFolder = dir ? ' AND f.path > ? AND f.path < ?' : '';
+    const own = new Set(
+      all<{ name: string }>(this.state.db, `SELECT DISTINCT s.name AS name FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.kind = 'method'${inFolder}`, dir ? [type, dir, `${dir.slice(0, -1)}0`] : [type]).map((r) => r.name),
+    );
+    for (const { container, file } of candidates) {
+      const needed = all<{ name: string }>(this.state.db, `SELECT DISTINCT name FROM symbols WHERE file = ? AND container = ? AND kind = 'method'`, [file, container]);
+      if (needed.every((m) => own.has(m.name))) out.add(container);
     }
     return out;
   }

@@ -23,12 +23,17 @@ export interface SymbolFact {
   container?: string;
   exported: ExportFlag;
   deprecated: boolean;
+  /** Go: the named type a function or method returns (its first result), as written (`Route`, `http.Handler`). */
+  returns?: string;
 }
 
 export interface CallFact {
   /** The called name: `foo` in `foo()`, `obj.foo()`, `new foo()`, `pkg::foo()`. */
   name: string;
-  /** What the name was reached through (`obj` in `obj.foo()`); '()' for a computed receiver. */
+  /**
+   * What the name was reached through (`obj` in `obj.foo()`); '()' for a computed receiver; for a Go
+   * variable whose type its declaration says, TYPED_RECEIVER and the type (`type:Command`, `type:flag.FlagSet`).
+   */
   qualifier?: string;
   /** 1-based position of the called name. */
   line: number;
@@ -62,3 +67,11 @@ export interface FileFacts {
   /** Java package, C# namespace, Go package name. */
   pkg?: string;
 }
+
+/**
+ * Marks a call's qualifier that is the receiver's declared type rather than its name (Go). After it
+ * comes the type, or RESULT_OF and the name of the function or method whose result the receiver is
+ * (`r := NewRouter()`, `r.NewRoute().Host()`), which the index answers from that definition's `returns`.
+ */
+export const TYPED_RECEIVER = 'type:';
+export const RESULT_OF = '()';

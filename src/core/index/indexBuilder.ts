@@ -23,6 +23,13 @@ const PARSE_LIMIT_MS = 3000;
 /** Minified bundles: one enormous line each, nothing a reader navigates. */
 const MINIFIED = /\.min\.(js|mjs|cjs)$/;
 export const LAST_BUILD_KEY = 'codeIndex.lastBuild';
+/**
+ * Raised whenever extraction finds something different in the same file (a language's rules, a new
+ * kind of fact). It prefixes each file's stored content hash, so files indexed by an older version
+ * are parsed again on the next build, one by one, even if that build runs out of time.
+ */
+const EXTRACTION_VERSION = 2;
+const HASH_PREFIX = `x${EXTRACTION_VERSION}:`;
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
@@ -93,7 +100,7 @@ export class IndexBuilder {
     const reads = new Map<number, Promise<Buffer | undefined>>();
     const needsRead = (j: number) => {
       const prev = known.get(code[j].path);
-      return !(prev && prev.size === code[j].size && prev.mtime === code[j].mtime);
+      return !(prev && prev.hash.startsWith(HASH_PREFIX) && prev.size === code[j].size && prev.mtime === code[j].mtime);
     };
     const readAhead = (from: number) => {
       for (let j = from; j < Math.min(code.length, from + READ_AHEAD); j++) {
@@ -354,7 +361,7 @@ export class IndexBuilder {
     }
     if (!buf) return undefined;
     if (buf.length > this.config.index.maxFileBytes || looksBinary(buf)) return undefined;
-    const hash = createHash('sha1').update(buf).digest('hex');
+    const hash = HASH_PREFIX + createHash('sha1').update(buf).digest('hex');
     if (hash === prevHash) return 'unchanged';
     let parser;
     try {

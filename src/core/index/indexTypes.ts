@@ -52,9 +52,13 @@ export interface IndexedSymbol {
  *   re-imports; or it lives in the same file, the same Go/Java/C# package folder, or the same
  *   TypeScript namespace. For methods: a static call through the class name, `this.m()` in the file
  *   defining the class, or a bare call there (Java, C#).
+ *   Go: a call on a variable whose declared type (parameter, receiver, `var x T`, `&T{}`) or
+ *   producing call (`r := NewRouter()`, whose definition returns `*Router`) is the method's type.
  * - `likely`: a method call `x.m()` in a file where the method's class is in scope (defined or
  *   imported), the receiver's type unknown; receivers that name a whole module (`z.m()` with
- *   `import * as z`) are not counted.
+ *   `import * as z`) are not counted. Go: a receiver of another declared type counts only through an
+ *   interface that the method's type implements; a struct field's method (`c.flags.m()`) or a
+ *   library function's result does not.
  * - `name`: only the name matches; returned only when no resolved or likely caller exists.
  */
 export type CallerConfidence = 'resolved' | 'likely' | 'name';

@@ -224,4 +224,9 @@ export const indexMigrations: readonly string[] = [
   DELETE FROM imports;
   DELETE FROM files;
   `,
+  // 6: a Go function's or method's result type, so that a variable assigned from a call (`r :=
+  // NewRouter()`) knows its type and its method calls resolve. Code files are parsed again.
+  `
+  ALTER TABLE symbols ADD COLUMN returns TEXT;
+  `,
 ];

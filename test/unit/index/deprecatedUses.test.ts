@@ -21,7 +21,12 @@ describe('deprecated uses', () => {
         'package pb\n\ntype Dataplane struct{}\n\n// Deprecated: Use Dataplane.ProtoReflect.Descriptor instead.\nfunc (*Dataplane) Descriptor() ([]byte, []int) {\n\treturn nil, nil\n}\n\n// Deprecated: use Name.\nfunc (*Dataplane) OldName() string {\n\treturn ""\n}\n',
       'core/model/meta.go': 'package model\n\ntype Meta struct{}\n\nfunc (m *Meta) Descriptor() string {\n\treturn "meta"\n}\n',
       'app/run.go':
-        'package app\n\nimport (\n\tpb "example.com/x/api/pb"\n\t"example.com/x/core/model"\n)\n\nfunc Run(m *model.Meta, d *pb.Dataplane) string {\n\t_ = d.OldName()\n\treturn m.Descriptor()\n}\n',
+        // Receivers whose type the code does not say (range variables): only the name is known.
+        'package app\n\nimport (\n\tpb "example.com/x/api/pb"\n\t"example.com/x/core/model"\n)\n\nfunc Run(ms []*model.Meta, ds []*pb.Dataplane) {\n\tfor _, d := range ds { _ = d.OldName() }\n\tfor _, m := range ms { _ = m.Descriptor() }\n}\n',
+      // A method of a type with the same name as a deprecated one, called through a field or on a
+      // library's value: not the deprecated method. On the type itself: that one.
+      'cli/command.go':
+        'package cli\n\nimport (\n\t"bytes"\n\t"flag"\n)\n\ntype Command struct{ flags *flag.FlagSet }\n\n// Deprecated: use SetOut.\nfunc (c *Command) SetOutput(w *bytes.Buffer) {}\n\nfunc (c *Command) Flags() {\n\tc.flags.SetOutput(nil)\n\tfs := flag.NewFlagSet("x", 0)\n\tfs.SetOutput(nil)\n\tc.SetOutput(nil)\n}\n\nfunc Use(cmd *Command) { cmd.SetOutput(nil) }\n',
     });
     store = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-deprecated-')) });
     index = new CodeIndex(store, repo.dir, defaultConfig);
@@ -37,5 +42,10 @@ describe('deprecated uses', () => {
   it('warns about a method called on an instance only when no current definition shares its name', () => {
     const uses = index.deprecatedUsedIn('app/run.go').map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`);
     assert.deepEqual(uses, ['OldName@9 likely -> api/pb/dataplane.pb.go:11'], 'm.Descriptor() may be Meta.Descriptor, which is not deprecated');
+  });
+
+  it('warns about a Go method called on its own type, not on a field or a library value with a method of the same name', () => {
+    const uses = index.deprecatedUsedIn('cli/command.go').map((d) => `${d.name}@${d.line} ${d.confidence}`);
+    assert.deepEqual(uses, ['SetOutput@17 resolved', 'SetOutput@20 resolved'], 'c.flags.SetOutput (line 14) and fs.SetOutput (line 16) are flag.FlagSet methods');
   });
 });

@@ -176,7 +176,47 @@ describe('code facts per language', () => {
       ['fmt', [{ name: '*', local: 'fmt' }]],
       ['example.com/shop/cart', [{ name: '*', local: 'cart' }]],
     ]);
-    assert.deepEqual(calls(main), ['c.Add@11:4 in main', 'fmt.Println@12:6 in main', 'cart.Total@12:19 in main', 'cart.Sum@12:44 in main']);
+    assert.deepEqual(calls(main), ['type:cart.Cart.Add@11:4 in main', 'fmt.Println@12:6 in main', 'cart.Total@12:19 in main', 'cart.Sum@12:44 in main'], 'c := &cart.Cart{} gives c its type');
+  });
+
+  it('Go: a receiver carries the type its declaration says, or the call whose result it is', async () => {
+    const src = [
+      'package x', // 1
+      'func (c *Command) Run(a, b *Foo, opts ...Opt) (*Result, error) {', // 2
+      '\tvar v Bar', // 3
+      '\tvar w = &Baz{}', // 4
+      '\tx := NewThing()', // 5
+      '\ty, z := Qux{}, new(Quux)', // 6
+      '\tf := func(q pkg.T) { q.M(); c.N() }', // 7
+      '\tc.flags.SetOutput(nil)', // 8
+      '\tv.M(); w.M(); x.M(); y.M(); z.M(); a.M(); opts.M()', // 9
+      '\tif s, ok := x.(*Sel); ok { s.M() }', // 10
+      '\tr, err := c.Route()', // 11
+      '\tr.M(); err.Error(); c.Route().M()', // 12
+      '\tv := other()', // 13: declared twice, differently: unknown
+      '\tv.M()', // 14
+      '\treturn nil, nil', // 15
+      '}', // 16
+      'func NewThing() Thing { return Thing{} }', // 17
+    ].join('\n');
+    const tree = (await parserFor('go')).parse(src);
+    assert.ok(tree);
+    try {
+      const f = extractFacts('go', tree);
+      assert.deepEqual(
+        f.symbols.map((s) => `${s.container ? s.container + '.' : ''}${s.name} returns ${s.returns ?? '-'}`),
+        ['Command.Run returns Result', 'NewThing returns Thing'],
+      );
+      const at = (line: number) => calls(f).filter((c) => c.includes(`@${line}:`)).map((c) => c.replace(/@.*/, ''));
+      assert.deepEqual(at(7), ['type:pkg.T.M', 'type:Command.N'], 'a closure sees its own parameters and the outer receiver');
+      assert.deepEqual(at(8), ['c.flags.SetOutput'], 'a field of the receiver has no known type');
+      assert.deepEqual(at(9), ['type:Bar.M', 'type:Baz.M', 'type:()NewThing.M', 'type:Qux.M', 'type:Quux.M', 'type:Foo.M', 'opts.M']);
+      assert.deepEqual(at(10), ['type:Sel.M'], 'the comma-ok type assertion types its first name');
+      assert.deepEqual(at(12), ['type:()Route.M', 'err.Error', 'type:Command.Route', 'type:()Route.M'], 'the first name of a multi-value call gets the first result');
+      assert.deepEqual(at(14), ['v.M'], 'a name declared with two types is unknown');
+    } finally {
+      tree.delete();
+    }
   });
 
   it('Java: classes, methods, @Deprecated, class imports, qualified calls', async () => {

@@ -16,6 +16,8 @@ export interface Frame {
   namespace?: string;
   /** The definition this frame opened, when what is inside may still change its kind (JSX makes a function a component). */
   definition?: SymbolFact;
+  /** Go: the declared type of each parameter and variable of the function ('' when unknown or declared twice). */
+  locals?: Map<string, string>;
 }
 
 /** The dotted namespace path around here, when definitions are directly inside TypeScript namespaces. */

@@ -1,6 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { ExportFlag, ImportName } from '../facts';
-import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, stringContent, type ExtractionRules, type Visitor } from './context';
+import { RESULT_OF, TYPED_RECEIVER, type ExportFlag, type ImportName } from '../facts';
+import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, stringContent, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
 
 // Go: functions, methods by receiver type, structs, interfaces and other named types, "Deprecated:" comments, package imports.
 
@@ -23,6 +23,73 @@ function goReceiverType(node: Node): string | undefined {
   return t?.text;
 }
 
+/** A named type (`T`, `pkg.T`) behind pointers and type arguments; undefined for slices, maps, funcs. */
+function namedType(t: Node | null): string | undefined {
+  while (t && (t.type === 'pointer_type' || t.type === 'generic_type' || t.type === 'parenthesized_type')) t = t.type === 'generic_type' ? t.childForFieldName('type') : t.namedChildren[0];
+  return t && (t.type === 'type_identifier' || t.type === 'qualified_type') && t.endIndex - t.startIndex <= 120 ? t.text : undefined;
+}
+
+/**
+ * The type a value's expression says: `T{}`, `&T{}`, `new(T)`, `x.(*T)`; for a call `f()`, `pkg.F()`
+ * or `x.m()`, RESULT_OF and the called name (its definition says the type); undefined for anything else.
+ */
+function typeOfValue(e: Node | null): string | undefined {
+  if (e?.type === 'unary_expression' && e.childForFieldName('operator')?.text === '&') e = e.childForFieldName('operand');
+  if (!e) return undefined;
+  if (e.type === 'composite_literal') return namedType(e.childForFieldName('type'));
+  if (e.type === 'type_assertion_expression') return namedType(e.childForFieldName('type'));
+  if (e.type === 'parenthesized_expression') return typeOfValue(e.namedChildren[0] ?? null);
+  if (e.type !== 'call_expression') return undefined;
+  let fn = e.childForFieldName('function');
+  if (fn?.type === 'index_expression' || fn?.type === 'generic_type') fn = fn.namedChildren[0];
+  if (fn?.type === 'identifier') return fn.text === 'new' ? namedType(e.childForFieldName('arguments')?.namedChildren[0] ?? null) : `${RESULT_OF}${fn.text}`;
+  const called = fn?.type === 'selector_expression' ? fn.childForFieldName('field')?.text : undefined;
+  return called ? `${RESULT_OF}${called}` : undefined;
+}
+
+/** The named type of a function's first result: `*Route` in `func f() *Route` or `func f() (*Route, error)`. */
+function resultType(node: Node): string | undefined {
+  const result = node.childForFieldName('result');
+  if (result?.type !== 'parameter_list') return namedType(result);
+  const first = result.namedChildren.find((c) => c?.type === 'parameter_declaration');
+  return first ? namedType(first.childForFieldName('type')) : undefined;
+}
+
+/** Records that `name` has `type` ('' for unknown) in this scope; a second, different declaration makes it unknown. */
+function declare(locals: Map<string, string>, name: string, type: string | undefined): void {
+  if (name === '_') return;
+  const prev = locals.get(name);
+  locals.set(name, prev === undefined || prev === (type ?? '') ? (type ?? '') : '');
+}
+
+/** The parameters' (and the receiver's) declared types. */
+function paramTypes(node: Node): Map<string, string> {
+  const locals = new Map<string, string>();
+  for (const field of ['receiver', 'parameters']) {
+    for (const p of node.childForFieldName(field)?.namedChildren ?? []) {
+      if (p?.type !== 'parameter_declaration' && p?.type !== 'variadic_parameter_declaration') continue;
+      const type = p.type === 'parameter_declaration' ? namedType(p.childForFieldName('type')) : undefined;
+      for (const n of p.childrenForFieldName('name')) if (n) declare(locals, n.text, type);
+    }
+  }
+  return locals;
+}
+
+/** The scope that declares variables here: the innermost function's. */
+function scopeOf(ctx: ExtractionContext): Map<string, string> | undefined {
+  for (let i = ctx.frames.length - 1; i >= 0; i--) if (ctx.frames[i].locals) return ctx.frames[i].locals;
+  return undefined;
+}
+
+/** A variable's declared type, looking out from the innermost function; undefined when not known. */
+function typeOfLocal(ctx: ExtractionContext, name: string): string | undefined {
+  for (let i = ctx.frames.length - 1; i >= 0; i--) {
+    const t = ctx.frames[i].locals?.get(name);
+    if (t !== undefined) return t || undefined;
+  }
+  return undefined;
+}
+
 const goVisitors: Record<string, Visitor> = {
   package_clause(node, ctx) {
     ctx.facts.pkg = node.namedChildren[0]?.text;
@@ -31,15 +98,36 @@ const goVisitors: Record<string, Visitor> = {
   function_declaration(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
-    addSymbol(ctx, node, name, 'function', goExported(name), goDeprecated(node));
-    return { depth: ctx.depth, fn: name };
+    addSymbol(ctx, node, name, 'function', goExported(name), goDeprecated(node)).returns = resultType(node);
+    return { depth: ctx.depth, fn: name, locals: paramTypes(node) };
   },
   method_declaration(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
     const recv = goReceiverType(node);
-    addSymbol(ctx, node, name, 'method', recv && goExported(recv) ? goExported(name) : 0, goDeprecated(node), recv);
-    return { depth: ctx.depth, fn: name };
+    addSymbol(ctx, node, name, 'method', recv && goExported(recv) ? goExported(name) : 0, goDeprecated(node), recv).returns = resultType(node);
+    return { depth: ctx.depth, fn: name, locals: paramTypes(node) };
+  },
+  func_literal(node, ctx) {
+    return { depth: ctx.depth, locals: paramTypes(node) };
+  },
+  var_spec(node, ctx) {
+    const locals = scopeOf(ctx);
+    if (!locals) return undefined;
+    const declared = namedType(node.childForFieldName('type'));
+    const values = node.childForFieldName('value')?.namedChildren ?? [];
+    node.childrenForFieldName('name').forEach((n, i) => n && declare(locals, n.text, node.childForFieldName('type') ? declared : typeOfValue(values[i] ?? null)));
+    return undefined;
+  },
+  short_var_declaration(node, ctx) {
+    const locals = scopeOf(ctx);
+    if (!locals) return undefined;
+    const values = node.childForFieldName('right')?.namedChildren ?? [];
+    const names = node.childForFieldName('left')?.namedChildren ?? [];
+    // `r, err := NewRouter()` and `t, ok := x.(T)`: the first name gets the first result.
+    const firstOnly = names.length > 1 && values.length === 1;
+    names.forEach((n, i) => n?.type === 'identifier' && declare(locals, n.text, names.length === values.length || (firstOnly && i === 0) ? typeOfValue(values[i] ?? null) : undefined));
+    return undefined;
   },
   type_spec(node, ctx) {
     const name = node.childForFieldName('name')?.text;
@@ -69,7 +157,11 @@ const goVisitors: Record<string, Visitor> = {
     let fn = node.childForFieldName('function');
     if (fn?.type === 'index_expression' || fn?.type === 'generic_type') fn = fn.namedChildren[0];
     if (fn?.type === 'identifier') addCall(ctx, fn);
-    else if (fn?.type === 'selector_expression') addCall(ctx, fn.childForFieldName('field'), qualifierOf(fn.childForFieldName('operand')));
+    else if (fn?.type === 'selector_expression') {
+      const operand = fn.childForFieldName('operand');
+      const typed = operand?.type === 'identifier' ? typeOfLocal(ctx, operand.text) : typeOfValue(operand);
+      addCall(ctx, fn.childForFieldName('field'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(operand));
+    }
     return undefined;
   },
   import_spec(node, ctx) {

@@ -1,0 +1,76 @@
+import { strict as assert } from 'node:assert';
+import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+
+// Go puts every type of a package in scope, so a method's name alone says little about which type's
+// method a call reaches; the receiver's declared type, or the result type of the call that made it, does.
+describe('Go method calls by receiver type', () => {
+  let workspace: IndexedWorkspace;
+
+  before(async () => {
+    workspace = await indexWorkspace({
+      'go.mod': 'module example.com/r\n\ngo 1.22\n',
+      'router/router.go': [
+        'package router', // 1
+        '', // 2
+        'type Router struct{ routes []*Route }', // 3
+        'type Route struct{ host string }', // 4
+        '', // 5
+        'func NewRouter() *Router { return &Router{} }', // 6
+        'func (r *Router) NewRoute() *Route { return &Route{} }', // 7
+        'func (r *Router) Host(h string) *Route { return r.NewRoute().Host(h) }', // 8
+        'func (r *Route) Host(h string) *Route { r.host = h; return r }', // 9
+        '', // 10
+        'type Matcher interface{ Host(h string) *Route }', // 11
+        'func Match(m Matcher) { m.Host("a") }', // 12
+        '', // 13
+        'func routes(r *Router) { for _, x := range r.routes { x.Host("b") } }', // 14
+      ].join('\n'),
+      'app/main.go': [
+        'package main', // 1
+        '', // 2
+        'import (', // 3
+        '\t"net/http"', // 4
+        '\t"example.com/r/router"', // 5
+        ')', // 6
+        '', // 7
+        'func main() {', // 8
+        '\tr := router.NewRouter()', // 9
+        '\tr.Host("example.com")', // 10
+        '\tvar rt *router.Route', // 11
+        '\trt.Host("a")', // 12
+        '\treq, _ := http.NewRequest("GET", "/", nil)', // 13
+        '\treq.Host("x")', // 14
+        '}', // 15
+      ].join('\n'),
+    });
+  });
+
+  after(() => workspace.dispose());
+
+  const callers = (line: number) =>
+    workspace.index
+      .callers({ name: 'Host', path: 'router/router.go', line }, 100)
+      .map((c) => `${c.path}:${c.line} ${c.confidence}`)
+      .sort();
+
+  it("resolves a call on a variable declared with the method's type or made by a function that returns it", () => {
+    assert.deepEqual(
+      callers(8),
+      ['app/main.go:10 resolved', 'router/router.go:12 likely', 'router/router.go:14 likely'],
+      'r := router.NewRouter() is a *Router; rt (line 12) is a *Route; Router implements Matcher too',
+    );
+  });
+
+  it('resolves a call on the result of a call, counts calls through an interface the type implements as likely, and leaves library values out', () => {
+    assert.deepEqual(
+      callers(9),
+      [
+        'app/main.go:12 resolved', // var rt *router.Route
+        'router/router.go:12 likely', // m.Host through Matcher, which Route implements
+        'router/router.go:14 likely', // a range variable: its type is not written down
+        'router/router.go:8 resolved', // r.NewRoute().Host(h)
+      ],
+      'req.Host (line 14) is called on what http.NewRequest returned',
+    );
+  });
+});
