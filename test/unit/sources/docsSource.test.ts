@@ -119,6 +119,29 @@ describe('DocsSource', () => {
     assert.deepEqual(release('src/hooks/useFlags.ts').map((i) => i.reason), ['CHANGELOG.md § Features mentions src/hooks/useFlags.ts']);
   });
 
+  it('shows a translated document once, as its original, and keeps a translation whose original is not here', async () => {
+    mkdirSync(join(ws.root, 'doc'), { recursive: true });
+    mkdirSync(join(ws.root, 'docs/ja'), { recursive: true });
+    const section = '# Payments\n\n## Ledger\n\nThe ledger lives in src/payments/ledger.ts.\n';
+    writeFileSync(join(ws.root, 'doc/README-ja.md'), section);
+    writeFileSync(join(ws.root, 'doc/README.zh-CN.md'), section);
+    writeFileSync(join(ws.root, 'docs/payments.md'), section);
+    writeFileSync(join(ws.root, 'docs/ja/payments.md'), section);
+    writeFileSync(join(ws.root, 'docs/ja/only-here.md'), section);
+    await source.refresh();
+    const paths = [...new Set(source.query({ file: 'src/payments/ledger.ts' }).map((i) => i.location.path))].sort();
+    assert.deepEqual(paths, ['README.md', 'docs/ja/only-here.md', 'docs/payments.md']);
+  });
+
+  it('needs the folder with a name as common as main.rs, and more than a bare src/ for a folder', async () => {
+    mkdirSync(join(ws.root, 'src/cli'), { recursive: true });
+    writeFileSync(join(ws.root, 'docs/usage.md'), '# Usage\n\n## Line numbers\n\n```\nbat -n main.rs\n```\n\n## Search\n\n```\nbatgrep needle src/\n```\n\n## Entry\n\nThe program starts in src/cli/main.rs.\n');
+    await source.refresh();
+    const reasons = (file: string) => source.query({ file }).filter((i) => i.location.path === 'docs/usage.md').map((i) => i.reason);
+    assert.deepEqual(reasons('src/cli/main.rs'), ['docs/usage.md § Entry mentions src/cli/main.rs'], 'main.rs alone may be any main.rs');
+    assert.deepEqual(reasons('src/options.rs'), [], 'src/ holds all the code');
+  });
+
   it('matches headings by whole names, never by a fragment of the file name', async () => {
     mkdirSync(join(ws.root, 'docs/design'), { recursive: true });
     writeFileSync(join(ws.root, 'docs/design/state.md'), '# State\n\n## Context\n\nThe config context is read once at start.\n\n## Config context\n\nHolds the static settings of the page.\n');

@@ -8,6 +8,7 @@ import { discoverDecisions } from '../decisions/adrDiscovery';
 import { walkFiles } from '../reports/walk';
 import { score, type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
+import { translatedDocs } from './translations';
 import { slugify, splitSections, summarize } from './markdown';
 import { GENERIC_NAMES, surfaceWords, termsOf } from './textTerms';
 
@@ -98,6 +99,8 @@ export class DocsSource implements WorkspaceSource {
   private byIdentifier = new Map<string, DocSection[]>();
   private withPaths: DocSection[] = [];
   private text: LexicalIndex<DocSection> | undefined;
+  /** Documents that translate another one here: their sections would repeat the original's. */
+  private translations = new Set<string>();
 
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
@@ -129,6 +132,7 @@ export class DocsSource implements WorkspaceSource {
       enterDir: (_rel, name) => !name.startsWith('.') && !SKIP_DIRS.has(name),
     });
     const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p));
+    this.translations = translatedDocs(docs);
     const next = new Map<string, DocFile>();
     let changed = false;
     const changedFiles = new ChangedFiles({
@@ -214,9 +218,11 @@ export class DocsSource implements WorkspaceSource {
       for (const s of this.withPaths) {
         for (const p of s.paths) {
           if (p === file || (p.includes('/') && endsWithPath(file, p))) add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
-          else if (p === base) add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
+          // `main.rs`, `index.js` alone may be any of the workspace's files of that name.
+          else if (p === base && !GENERIC_NAMES.has(stem!.toLowerCase())) add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
           // Release notes name files they changed; a folder they mention is not about this file.
-          else if (!s.releaseNotes && p.endsWith('/') && folder && (folder === p || endsWithPath(folder, p))) add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
+          // A bare `src/` or `lib/` (`batgrep needle src/`) names most of the code, not this file's part of it.
+          else if (!s.releaseNotes && p.endsWith('/') && folder && (folder === p || endsWithPath(folder, p)) && !isGenericFolder(p)) add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
         }
       }
       if (stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
@@ -229,7 +235,7 @@ export class DocsSource implements WorkspaceSource {
     this.textMatches(file, symbol, add, label);
 
     return [...hits.values()]
-      .filter((h) => h.score >= kindFloor.doc)
+      .filter((h) => h.score >= kindFloor.doc && !this.translations.has(h.section.path))
       .sort((a, b) => b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line)
       .slice(0, this.limit)
       .map((h) => this.item(h));
@@ -290,6 +296,15 @@ export class DocsSource implements WorkspaceSource {
       meta: { heading: s.heading },
     };
   }
+}
+
+/** Folders that hold a project's code or tests as a whole, whatever it is about. */
+const CODE_ROOTS = new Set(['src', 'source', 'sources', 'lib', 'app', 'pkg', 'internal', 'cmd', 'bin', 'test', 'tests', 'spec', 'specs']);
+
+/** A mention of one folder that holds code as a whole: `src/`, `./lib/` (but `core/` is about something). */
+function isGenericFolder(mention: string): boolean {
+  const name = mention.replace(/^\.\//, '').slice(0, -1);
+  return !name.includes('/') && CODE_ROOTS.has(name.toLowerCase());
 }
 
 /** `path.endsWith('/' + tail)` without making that string: this runs for every path every document mentions, on every query. */
