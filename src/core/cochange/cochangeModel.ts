@@ -7,7 +7,7 @@ import { FileHistory, HistoryDelta, type MinedCommit } from './fileHistory';
 import { loadSnapshot, removeSnapshot, saveSnapshot } from './historyCache';
 import { streamCommits } from './commitStream';
 import { countWindowLines } from './lineCounts';
-import { sinceOf } from './recentWindow';
+import { recentWindowStart } from './recentWindow';
 import { PackedBroadChanges } from './packedBroadChanges';
 import { PackedCounts } from './packedCounts';
 import { PathTable } from './pathTable';
@@ -343,7 +343,7 @@ export class CoChangeModel implements CoChangeSource {
   private countLines(signal: AbortSignal): Promise<boolean> {
     const days = this.options.lineCountDays?.() ?? 30;
     const now = this.options.now?.() ?? Date.now();
-    return countWindowLines(this.fileHistory, { cwd: this.options.root, since: sinceOf(now, days), timeoutMs: this.options.timeoutMs ?? 300_000, signal, logger: this.logger });
+    return countWindowLines(this.fileHistory, { cwd: this.options.root, since: recentWindowStart(now, this.fileHistory.newestTime, days), timeoutMs: this.options.timeoutMs ?? 300_000, signal, logger: this.logger });
   }
 
   private save(head: string, shallow: boolean): void {

@@ -84,6 +84,11 @@ export class FileHistory {
     return this.commitCount ? this.hashOf(this.commitCount - 1) : undefined;
   }
 
+  /** When the newest commit kept was made (unix ms). */
+  get newestTime(): number | undefined {
+    return this.commitCount ? this.c.times[this.commitCount - 1] : undefined;
+  }
+
   get baseParent(): string | undefined {
     return this.c.baseParent;
   }

@@ -12,6 +12,7 @@ import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { formatAge } from '../../../src/core/sources/sourceQuery';
 import type { SuggestionItem } from '../../../src/core/types';
 import { awkwardHistory } from './awkwardHistory';
+import { TempRepo } from './repoFixture';
 
 const demoSetup = join(__dirname, '..', '..', '..', '..', 'demo-workspace', 'setup.mjs');
 
@@ -32,15 +33,18 @@ async function compareItems(root: string, stateDir: string, days: number): Promi
   const now = Date.now();
   const sources = new HistorySources(root, git, model, { importsOf: () => [], importersOf: () => [] }, () => tracked, () => now);
   const source = sources.changeSource();
+  // The window ends at the newest commit when the repository has been quiet since.
+  const newest = Number(execFileSync('git', ['log', '-1', '--first-parent', '--format=%ct', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()) * 1000;
+  const windowEnd = Math.min(now, newest);
   let compared = 0;
   for (const file of tracked) {
     const shown = (await source.collect(context(file, days, now))).filter((i) => i.location.commit);
     const expected: SuggestionItem[] = [];
-    for (const c of await git.recentCommits(file, { days, maxCount: 8, now })) {
+    for (const c of await git.recentCommits(file, { days, maxCount: 8, now: windowEnd })) {
       expected.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`));
     }
     for (const p of sources.related(file, 3).filter((r) => (r.support ?? 0) > 0)) {
-      for (const c of await git.recentCommits(p.path, { days, maxCount: 1, now })) {
+      for (const c of await git.recentCommits(p.path, { days, maxCount: 1, now: windowEnd })) {
         expected.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
       }
     }
@@ -63,6 +67,28 @@ describe('recent changes from the history index are the ones git log gives', fun
     execFileSync(process.execPath, [demoSetup, root], { stdio: 'ignore' });
     assert.ok((await compareItems(root, join(base, 'state'), 30)) > 10);
     assert.ok((await compareItems(root, join(base, 'state'), 3650)) > 20);
+  });
+
+  it('in a repository quiet for months, counts the window back from its newest commit', async () => {
+    const repo = new TempRepo(true, 'pc-quiet-', Math.floor(Date.now() / 1000) - 400 * 86400);
+    try {
+      repo.commit('first take', { 'src/a.ts': '1\n' }); // 399 days ago
+      repo.commit('second take', { 'src/a.ts': '1\n2\n' }, 100); // 299 days ago
+      repo.commit('last work', { 'src/b.ts': 'b\n' }, 20); // 279 days ago, nothing since
+      const git = new GitService(repo.dir);
+      const model = new CoChangeModel({ root: repo.dir, store: { stateDir: join(base, 'quiet') }, git, lineCountDays: () => 30 });
+      await model.update();
+      const now = Date.now();
+      const sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => ['src/a.ts', 'src/b.ts'], () => now);
+      const shown = (await sources.changeSource().collect(context('src/a.ts', 30, now))).filter((i) => i.location.path === 'src/a.ts');
+      assert.deepEqual(
+        shown.map((i) => [i.title, i.reason]),
+        [['second take', 'changed this file 9 months ago (+1 −0)']],
+        'within 30 days of the last commit, with its line counts; the first take is older',
+      );
+    } finally {
+      repo.dispose();
+    }
   });
 
   it('on a history with merges, a rename, odd names, binary and deleted files and a skewed clock', async () => {

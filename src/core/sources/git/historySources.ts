@@ -10,7 +10,7 @@ import { hunkAt } from '../../git/gitService';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
-import { sinceOf } from '../../cochange/recentWindow';
+import { recentWindowStart } from '../../cochange/recentWindow';
 import { formatAge } from '../sourceQuery';
 import { commitItem } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
@@ -248,7 +248,7 @@ export class HistorySources {
     }
     if (!usable) return items;
     const history = this.cochange.history;
-    const since = sinceOf(now, ctx.config.recentChangeDays);
+    const since = recentWindowStart(now, history.newestTime, ctx.config.recentChangeDays);
     for (const c of history.recent(file, RECENT_COMMITS, since)) {
       const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
       items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)}${lines}`));
