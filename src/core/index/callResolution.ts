@@ -1,4 +1,4 @@
-import { all } from '../store/sqlite';
+import { all, one } from '../store/sqlite';
 import { CONTAINER_KINDS, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
@@ -18,6 +18,30 @@ const MAX_BINDING_STEPS = 5000;
  * Finds the call sites that reach a definition: where its name is bound (imports, re-exports,
  * namespaces, same package) and which calls in those files name it the way the binding says.
  */
+/** Most calls of a distinctive method name looked at. */
+const MAX_DISTINCT_CALLS = 2000;
+
+/** Methods of the platform (DOM, Node, the standard library) specific-looking enough to pass for a workspace's own. */
+const PLATFORM_METHODS = new Set([
+  'addEventListener', 'removeEventListener', 'dispatchEvent', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
+  'toLocaleString', 'getElementById', 'getElementsByClassName', 'getElementsByTagName', 'querySelector', 'querySelectorAll',
+  'setAttribute', 'getAttribute', 'removeAttribute', 'hasAttribute', 'appendChild', 'removeChild', 'replaceChild', 'insertBefore',
+  'cloneNode', 'createElement', 'createTextNode', 'preventDefault', 'stopPropagation', 'stopImmediatePropagation',
+  'getBoundingClientRect', 'scrollIntoView', 'requestAnimationFrame', 'cancelAnimationFrame', 'getComputedStyle',
+  'toLowerCase', 'toUpperCase', 'localeCompare', 'startsWith', 'endsWith', 'lastIndexOf', 'findIndex', 'findLast', 'findLastIndex',
+  'toISOString', 'toDateString', 'toTimeString', 'getTime', 'getFullYear', 'getMonth', 'getDate', 'getHours', 'getMinutes',
+  'getSeconds', 'getMilliseconds', 'getTimezoneOffset', 'setFullYear', 'toFixed', 'toPrecision', 'padStart', 'padEnd',
+  'trimStart', 'trimEnd', 'replaceAll', 'matchAll', 'codePointAt', 'charCodeAt', 'fromCharCode', 'getItem', 'setItem',
+  'removeItem', 'readFile', 'writeFile', 'readFileSync', 'writeFileSync', 'existsSync', 'mkdirSync', 'readdirSync', 'statSync',
+  'unlinkSync', 'createServer', 'createReadStream', 'createWriteStream', 'setTimeout', 'clearTimeout', 'setInterval',
+  'clearInterval', 'setImmediate', 'postMessage', 'getContext', 'toDataURL', 'structuredClone', 'defineProperty',
+  'getOwnPropertyNames', 'getPrototypeOf', 'setPrototypeOf', 'isArray', 'isInteger', 'isFinite', 'parseFloat', 'parseInt',
+  'toBeDefined', 'toBeUndefined', 'toBeTruthy', 'toBeFalsy', 'toBeNull', 'toEqual', 'toStrictEqual', 'toBeInstanceOf',
+  'toHaveBeenCalled', 'toHaveBeenCalledWith', 'toHaveLength', 'toContain', 'toMatchObject', 'toThrow', 'toMatchSnapshot',
+  'mockReturnValue', 'mockResolvedValue', 'mockImplementation', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll',
+  'deepEqual', 'strictEqual', 'notEqual', 'deepStrictEqual', 'notStrictEqual', 'ifError',
+]);
+
 export class CallResolver {
   constructor(private readonly state: IndexState) {}
 
@@ -33,7 +57,9 @@ export class CallResolver {
       // One package (or namespace folder) shares its top-level names without imports.
       const dir = defPath.includes('/') ? defPath.slice(0, defPath.lastIndexOf('/')) : '';
       const ext = defPath.slice(defPath.lastIndexOf('.'));
-      for (const f of this.state.resolver().files.inDir(dir)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
+      const files = this.state.resolver().files;
+      const dirs = family === 'java' ? [dir, ...samePackageElsewhere(dir, files)] : [dir];
+      for (const d of dirs) for (const f of files.inDir(d)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
     const graph = this.state.graph();
     const queue: Array<[string, string]> = [[defPath, name]];
@@ -93,6 +119,7 @@ export class CallResolver {
     const interfaces = () => (declaring ??= isMethod ? this.implementedDeclaring(def.name, def.container!, def.path) : new Set());
 
     const results = new Map<string, string | null | undefined>();
+    const tsTypes = new Map<string, boolean>();
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
@@ -153,6 +180,7 @@ export class CallResolver {
           else if (type === undefined) confidence = undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (type === b.path || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
         }
         else if (q === b.path) confidence = 'resolved';
@@ -166,7 +194,62 @@ export class CallResolver {
         if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
+    if (isMethod && family === 'js' && this.distinctiveMethod(def)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes));
     return out;
+  }
+
+  /**
+   * A TypeScript or JavaScript method whose name no other definition of the workspace has, and one
+   * specific enough (`valuesFromSelect`, `getColumnLength`) that a platform or library object is
+   * unlikely to have a method of that name too. Its calls on values of unknown type may well be its own.
+   */
+  private distinctiveMethod(def: SymbolRow): boolean {
+    const name = def.name;
+    if (name.length < 8 || !/[a-z0-9][A-Z]|[a-z]_[a-z]/.test(name) || PLATFORM_METHODS.has(name)) return false;
+    const others = all<{ n: number }>(
+      this.state.db,
+      `SELECT count(*) AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND f.lang IN ('typescript', 'tsx', 'javascript') AND NOT (s.kind = 'method' AND s.container = ?)`,
+      [name, def.container ?? ''],
+    );
+    return (others[0]?.n ?? 1) === 0;
+  }
+
+  /** `x.m()` anywhere, for a distinctive method `m`: likely, unless the receiver is known to be something else. */
+  private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>): CallerRef[] {
+    const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
+    const graph = this.state.graph();
+    const rows = onlyFile === undefined
+      ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL LIMIT ${MAX_DISTINCT_CALLS}`, [def.name])
+      : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL AND f.path = ?`, [def.name, onlyFile]);
+    const out: CallerRef[] = [];
+    for (const c of rows) {
+      if (seen.has(`${c.path}:${c.line}:${c.col}`) || !/\.(?:[cm]?[jt]sx?)$/.test(c.path)) continue;
+      const q = c.qualifier!;
+      if (graph.moduleNames(c.path)?.has(q)) continue;
+      if (q.startsWith(TYPED_RECEIVER)) {
+        const type = lastSegment(q.slice(TYPED_RECEIVER.length));
+        if (type !== def.container && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
+      }
+      out.push({ ...callRef(c), confidence: 'likely' });
+    }
+    return out;
+  }
+
+  /**
+   * Whether a TypeScript value declared as `type` may have this class's method `method`. An
+   * interface or type alias of the workspace that declares no method of that name has not: a
+   * `ctx: Options` whose `ctx.format()` calls a property. A class may inherit it (the index keeps no
+   * `extends`), and a type the workspace does not define (a library's, a type parameter) may be anything.
+   */
+  private tsTypeMayHave(type: string, method: string, cache: Map<string, boolean>): boolean {
+    let v = cache.get(type);
+    if (v === undefined) {
+      const kinds = all<{ kind: string }>(this.state.db, `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND f.lang IN ('typescript', 'tsx', 'javascript')`, [type]).map((r) => r.kind);
+      const shapeOnly = kinds.length > 0 && kinds.every((k) => k === 'interface' || k === 'type');
+      v = !shapeOnly || !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols WHERE container = ? AND name = ? AND kind = 'method' LIMIT 1`, [type, method]);
+      cache.set(type, v);
+    }
+    return v;
   }
 
   /**
@@ -263,4 +346,18 @@ export class CallResolver {
 function lastSegment(q: string): string {
   const parts = q.split(/::|\./);
   return parts[parts.length - 1];
+}
+
+/**
+ * The folders of the same Java package in the module's other source sets: a class in
+ * `core/src/main/java/com/x/jmx/` is seen without an import from `core/src/test/java/com/x/jmx/`
+ * (and `src/testFixtures/java/…`, `src/integrationTest/java/…`), as Maven and Gradle lay tests out.
+ */
+export function samePackageElsewhere(dir: string, files: { dirsEndingWith(suffix: string): string[] }): string[] {
+  const segments = dir.split('/');
+  const src = segments.lastIndexOf('src', segments.length - 4);
+  if (src < 0 || segments[src + 2] !== 'java') return [];
+  const module = segments.slice(0, src + 1).join('/') + '/';
+  const pkg = segments.slice(src + 3).join('/');
+  return files.dirsEndingWith(`java/${pkg}`).filter((d) => d !== dir && d.startsWith(module) && d.split('/').length === segments.length && d.split('/')[src + 2] === 'java');
 }

@@ -65,6 +65,11 @@ export class CodeIndex {
     return all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? ORDER BY s.exported DESC, f.path, s.start_line`, [name]).map(toSymbol);
   }
 
+  /** How many files define a name: `build` in every validator of a crate says little about one of them. */
+  definitionFileCount(name: string): number {
+    return one<{ n: number }>(this.state.db, 'SELECT count(DISTINCT file) AS n FROM symbols WHERE name = ?', [name])?.n ?? 0;
+  }
+
   symbolsIn(path: string): IndexedSymbol[] {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
@@ -178,9 +183,12 @@ export class CodeIndex {
       if (v === undefined) alsoCurrent.set(name, (v = !!one<{ n: number }>(this.state.db, 'SELECT 1 AS n FROM symbols WHERE name = ? AND deprecated = 0 LIMIT 1', [name])));
       return v;
     };
+    // Inside a definition that is deprecated itself (the old API calling the older one, or itself), a use is expected.
+    const retired = all<{ start_line: number; end_line: number }>(this.state.db, 'SELECT s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.deprecated = 1', [rel]);
+    const inRetired = (line: number) => retired.some((r) => r.start_line <= line && line <= r.end_line);
     for (const def of defs) {
       for (const ref of this.resolution.callsTo(def, rel)) {
-        if (ref.confidence === 'name' || (ref.confidence === 'likely' && ambiguous(def.name))) continue;
+        if (ref.confidence === 'name' || (ref.confidence === 'likely' && ambiguous(def.name)) || inRetired(ref.line)) continue;
         const key = `${ref.line}:${ref.column}`;
         const prev = out.get(key);
         if (prev && RANK[prev.confidence] <= RANK[ref.confidence]) continue;

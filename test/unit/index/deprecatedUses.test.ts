@@ -27,6 +27,9 @@ describe('deprecated uses', () => {
       // library's value: not the deprecated method. On the type itself: that one.
       'cli/command.go':
         'package cli\n\nimport (\n\t"bytes"\n\t"flag"\n)\n\ntype Command struct{ flags *flag.FlagSet }\n\n// Deprecated: use SetOut.\nfunc (c *Command) SetOutput(w *bytes.Buffer) {}\n\nfunc (c *Command) Flags() {\n\tc.flags.SetOutput(nil)\n\tfs := flag.NewFlagSet("x", 0)\n\tfs.SetOutput(nil)\n\tc.SetOutput(nil)\n}\n\nfunc Use(cmd *Command) { cmd.SetOutput(nil) }\n',
+      // An old API that calls an older one, or itself: the use is expected there.
+      'legacy/parse.py':
+        'from typing_extensions import deprecated\n\n@deprecated("use load")\ndef load_str(s):\n    return s\n\n@deprecated("use Model.parse")\ndef parse_raw(s, again=False):\n    if again:\n        return parse_raw(s)\n    return load_str(s)\n\ndef parse(s):\n    return load_str(s)\n',
     });
     store = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-deprecated-')) });
     index = new CodeIndex(store, repo.dir, defaultConfig);
@@ -47,5 +50,10 @@ describe('deprecated uses', () => {
   it('warns about a Go method called on its own type, not on a field or a library value with a method of the same name', () => {
     const uses = index.deprecatedUsedIn('cli/command.go').map((d) => `${d.name}@${d.line} ${d.confidence}`);
     assert.deepEqual(uses, ['SetOutput@17 resolved', 'SetOutput@20 resolved'], 'c.flags.SetOutput (line 14) and fs.SetOutput (line 16) are flag.FlagSet methods');
+  });
+
+  it('does not warn inside a definition that is deprecated itself', () => {
+    const uses = index.deprecatedUsedIn('legacy/parse.py').map((d) => `${d.name}@${d.line} ${d.confidence}`);
+    assert.deepEqual(uses, ['load_str@14 resolved'], 'parse_raw calling itself (line 10) and load_str (line 11) is the old API at work');
   });
 });

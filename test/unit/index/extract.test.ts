@@ -156,12 +156,30 @@ describe('code facts per language', () => {
       '',
       'def conint():',
       '    """This function will be **deprecated** in 3.0."""',
+      '',
+      'class FieldInfo:',
+      '    """Holds a field.',
+      '',
+      '    Attributes:',
+      '        alias: The alias name of the field.',
+      '        deprecated: A deprecation message, or a bool saying the field is deprecated.',
+      '    """',
+      '',
+      'def by_google_section(x):',
+      '    """Totals.',
+      '',
+      '    Args:',
+      '        x: the amount.',
+      '',
+      '    Deprecated:',
+      '        Use new_total.',
+      '    """',
     ].join('\n');
     const tree = (await parserFor('python')).parse(src);
     assert.ok(tree);
     try {
       const flagged = extractFacts('python', tree).symbols.filter((s) => s.deprecated).map((s) => s.name);
-      assert.deepEqual(flagged, ['by_decorator', 'by_warning', 'by_own_category', 'by_sphinx', 'by_summary', 'by_sentence']);
+      assert.deepEqual(flagged, ['by_decorator', 'by_warning', 'by_own_category', 'by_sphinx', 'by_summary', 'by_sentence', 'by_google_section']);
     } finally {
       tree.delete();
     }

@@ -16,7 +16,7 @@ export interface Frame {
   namespace?: string;
   /** The definition this frame opened, when what is inside may still change its kind (JSX makes a function a component). */
   definition?: SymbolFact;
-  /** Go: the declared type of each parameter and variable of the function ('' when unknown or declared twice). */
+  /** Go: the declared type of each parameter and variable of the function ('' when unknown or declared twice); TypeScript: of each parameter. */
   locals?: Map<string, string>;
 }
 

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { ExportFlag, ImportName, SymbolFact } from '../facts';
+import { TYPED_RECEIVER, type ExportFlag, type ImportName, type SymbolFact } from '../facts';
 import {
   addCall,
   addSymbol,
@@ -25,6 +25,32 @@ interface JsContext extends ExtractionContext {
   lateExports?: Map<string, ExportFlag>;
   /** Definitions inside functions: `export { x }` at the end of a file never names them. */
   nested?: Set<SymbolFact>;
+}
+
+/**
+ * The parameters of a function by name, with the type each declares when it is a plain one (`ctx:
+ * Context`, `r: api.Route`); '' for any other (generic, union, literal or none), which says too little.
+ */
+function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
+  const params = fn?.childForFieldName('parameters');
+  if (!params) return undefined;
+  let out: Map<string, string> | undefined;
+  for (const p of params.namedChildren) {
+    const name = p?.type === 'identifier' ? p : p?.type === 'required_parameter' || p?.type === 'optional_parameter' ? p.childForFieldName('pattern') : null;
+    if (name?.type !== 'identifier') continue;
+    const type = p!.childForFieldName('type')?.namedChildren[0];
+    (out ??= new Map()).set(name.text, type?.type === 'type_identifier' || type?.type === 'nested_type_identifier' ? type.text : '');
+  }
+  return out;
+}
+
+/** The declared type of `name` in the nearest named function around here whose parameters have it. */
+function tsTypeOf(ctx: ExtractionContext, name: string): string | undefined {
+  for (let i = ctx.frames.length - 1; i >= 0; i--) {
+    const type = ctx.frames[i].locals?.get(name);
+    if (type !== undefined) return type || undefined;
+  }
+  return undefined;
 }
 
 function jsExportFlag(node: Node): ExportFlag {
@@ -117,7 +143,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
     const definition = addSymbol(ctx, node, name, wrapped ? 'component' : 'function', exported, jsDeprecated(node), namespacePath(ctx));
     markNested(ctx);
-    return { depth: ctx.depth, fn: name, definition };
+    return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(value) };
   },
   internal_module(node, ctx) {
     const name = node.childForFieldName('name');
@@ -147,7 +173,9 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       }
       addCall(ctx, fn);
     } else if (fn.type === 'member_expression') {
-      addCall(ctx, fn.childForFieldName('property'), qualifierOf(fn.childForFieldName('object')));
+      const object = fn.childForFieldName('object');
+      const typed = object?.type === 'identifier' ? tsTypeOf(ctx, object.text) : undefined;
+      addCall(ctx, fn.childForFieldName('property'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(object));
     }
     return undefined;
   },
@@ -260,7 +288,7 @@ function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
   const nested = ctx.frames.some((f) => f.fn);
   const definition = addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
   markNested(ctx);
-  return { depth: ctx.depth, fn: name, definition };
+  return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(node) };
 }
 
 function jsClass(node: Node, ctx: JsContext): Frame | undefined {
@@ -282,9 +310,9 @@ function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const owner = currentContainer(ctx);
-  if (!owner) return { depth: ctx.depth, fn: name }; // object literal method: calls still get a name
+  if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node) }; // object literal method: calls still get a name
   addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
-  return { depth: ctx.depth, fn: name };
+  return { depth: ctx.depth, fn: name, locals: tsParamTypes(node) };
 }
 
 function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
@@ -294,7 +322,7 @@ function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
   const owner = currentContainer(ctx);
   if (!name || !owner) return undefined;
   addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
-  return { depth: ctx.depth, fn: name };
+  return { depth: ctx.depth, fn: name, locals: tsParamTypes(value) };
 }
 
 /** `export { a }` may come before or after `a` is defined: mark the definitions once everything is seen. */

@@ -5,7 +5,34 @@ import { addCall, currentContainer, qualifierOf, startLine, type ExtractionRules
 // Python: functions, classes, methods, decorators and docstrings that deprecate, import and from-import.
 
 /** A docstring line that deprecates what it documents: `.. deprecated:: 3.2`, `Deprecated: use y`, `DEPRECATED since 2.0`. */
-const DOC_DEPRECATES = /^[ \t]*(?:\.\. deprecated::|deprecated(?:[:.!]| since\b| in favou?r\b| as of\b| -| \u2014))/im;
+const DOC_DEPRECATES = /^[ \t]*(?:\.\. deprecated::|deprecated(?:[:.!]| since\b| in favou?r\b| as of\b| -| \u2014))/i;
+/** A section header of a Google-style docstring: `Args:`, `Keyword Arguments:`, `Attributes:`. */
+const DOC_SECTION = /^[ \t]*[A-Z][A-Za-z]*(?: [A-Za-z]+){0,2}:[ \t]*$/;
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/**
+ * Whether a docstring line deprecates what the docstring documents. A line indented under a section
+ * header is an entry of that section: `deprecated: A deprecation message…` under `Args:` documents a
+ * parameter named `deprecated`, and says nothing about the function.
+ */
+function docDeprecates(doc: string): boolean {
+  let section = -1;
+  for (const line of doc.split('\n')) {
+    if (!line.trim()) continue;
+    const indent = indentOf(line);
+    if (section >= 0 && indent <= section) section = -1;
+    if (DOC_DEPRECATES.test(line)) {
+      if (section < 0) return true;
+      continue;
+    }
+    if (DOC_SECTION.test(line)) section = indent;
+  }
+  return false;
+}
+
 /** "This function is deprecated", "The method has been deprecated". */
 const DOC_SAYS_DEPRECATED = /\b(?:this|the) (?:function|method|class|property|attribute|decorator|helper|alias|module|endpoint|view) (?:is|has been|was) deprecated\b/i;
 /** Names a deprecation's warning category: DeprecationWarning, PendingDeprecationWarning, a project's own `XDeprecatedWarning`, Django's `RemovedInDjango60Warning`. */
@@ -29,7 +56,7 @@ function pyDeprecated(node: Node): boolean {
   if (first?.type === 'expression_statement' && first.namedChildren[0]?.type === 'string') {
     const doc = first.text.length > 20_000 ? first.text.slice(0, 20_000) : first.text;
     const summary = doc.replace(/^[rRuUbBfF]{0,2}(?:"""|\'\'\'|"|')\s*/, '');
-    if (/^deprecated\b/i.test(summary) || DOC_DEPRECATES.test(doc) || DOC_SAYS_DEPRECATED.test(doc)) return true;
+    if (/^deprecated\b/i.test(summary) || docDeprecates(doc) || DOC_SAYS_DEPRECATED.test(doc)) return true;
   }
   for (const stmt of statements.slice(0, 4)) {
     if (stmt?.type !== 'expression_statement' || stmt.text.length > 2000) continue;

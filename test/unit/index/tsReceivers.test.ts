@@ -1,0 +1,89 @@
+import { strict as assert } from 'node:assert';
+import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+
+describe('TypeScript callers follow a parameter\'s declared type', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      'src/generator.ts': [
+        'export interface Options {',
+        '  format: () => string;', // a property, not a method
+        '}',
+        'export interface Formatter {',
+        '  format(): string;',
+        '}',
+        'export class Generator implements Formatter {',
+        '  /** @deprecated Use the options instead. */',
+        '  format(): string {',
+        "    return 'x';",
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/use.ts': [
+        "import { Generator, type Formatter, type Options } from './generator';",
+        'export function byOptions(opts: Options) {',
+        '  return opts.format();',
+        '}',
+        'export function byClass(gen: Generator) {',
+        '  const inner = (n: number) => gen.format() + n;',
+        '  return inner(1);',
+        '}',
+        'export function byInterface(f: Formatter) {',
+        '  return f.format();',
+        '}',
+        'export function untyped(g: any) {',
+        '  return g.format();',
+        '}',
+        'export function shadowed(gen: Generator) {',
+        '  const walk = function walk(gen) { return gen.format(); };',
+        '  return walk(gen);',
+        '}',
+        '',
+      ].join('\n'),
+      'src/builder.ts': [
+        'export class InsertBuilder {',
+        '  valuesFromSelect(sql: string) { return this; }',
+        '  execute() { return 1; }',
+        '}',
+        'export class DeleteBuilder {',
+        '  execute() { return 2; }',
+        '}',
+        'export function builder() { return new InsertBuilder(); }',
+        '',
+      ].join('\n'),
+      // Never names InsertBuilder: the receiver's type is inferred.
+      'test/insert.test.ts': [
+        "import { builder } from '../src/builder';",
+        "import type { Options } from '../src/generator';",
+        'export function run(opts: Options) {',
+        '  const qb = builder();',
+        "  qb.valuesFromSelect('x');",
+        '  qb.execute();',
+        "  (opts as any).valuesFromSelect('y');",
+        '}',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  it('resolves a call on a parameter of the class, keeps one through an interface that declares the method as likely, and drops one on a shape without it', () => {
+    const callers = ws.index.callers({ name: 'format', path: 'src/generator.ts', line: 9 }).map((c) => `${c.line} ${c.confidence}`);
+    assert.deepEqual(callers, ['6 resolved', '10 likely', '13 likely', '16 likely'], 'line 3 calls the format property of Options');
+  });
+
+  it('warns about the deprecated method where the receiver is its class', () => {
+    const uses = ws.index.deprecatedUsedIn('src/use.ts').map((d) => `${d.name}@${d.line} ${d.confidence}`);
+    // Formatter declares a format that is not deprecated: a call that may be either does not warn.
+    assert.deepEqual(uses, ['format@6 resolved']);
+  });
+
+  it('counts calls of a method whose name only its class defines, on receivers of unknown type, as likely', () => {
+    const show = (name: string, line: number) => ws.index.callers({ name, path: 'src/builder.ts', line }).map((c) => `${c.path}:${c.line} ${c.confidence}`);
+    assert.deepEqual(show('valuesFromSelect', 2), ['test/insert.test.ts:5 likely', 'test/insert.test.ts:7 likely']);
+    assert.ok(!show('execute', 3).some((c) => c.startsWith('test/insert.test.ts') && !c.endsWith('name')), 'two classes define execute: which one qb.execute() calls is unknown');
+  });
+});
