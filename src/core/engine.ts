@@ -102,7 +102,8 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
   };
   const index = new CodeIndex(store, root, cfg, logger);
   const importsOf = (file: string) => safe(() => index.importsOf(file), []);
-  const ctx = { root, store, config: cfg, logger, now: clock, importsOf };
+  const definitionFiles = (name: string) => safe(() => index.definitionFileCount(name), 0);
+  const ctx = { root, store, config: cfg, logger, now: clock, importsOf, definitionFiles };
   const decisions = new DecisionSource(ctx);
   // Ruby and PHP files link decision records by their text, as before they were indexed: with the index's
   // names (Ruby's bare DSL words such as `field` and `has_many` among them) the labelled Rails and Symfony

@@ -78,7 +78,7 @@ function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] 
     .filter((d) => d.tags?.includes(vscode.DiagnosticTag.Deprecated))
     .filter((d) => !doc || d.range.start.line >= doc.lineCount || !IMPORT_LINE.test(doc.lineAt(d.range.start.line).text))
     .slice(0, 20)
-    .map((d) => {
+    .map((d): SuggestionItem => {
       const line = d.range.start.line + 1;
       const message = d.message.split('\n')[0];
       // TypeScript says "'toCents' is deprecated."; other servers word it differently.
@@ -92,7 +92,7 @@ function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] 
         location: { path: file, line },
         // Same id as the code index's warning for this line, so the two merge into one item.
         entityId: `deprecated:${file}:${line}`,
-        meta: { source: 'diagnostics' },
+        meta: name ? { source: 'diagnostics', deprecated: name } : { source: 'diagnostics' },
       };
     });
 }

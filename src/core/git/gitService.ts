@@ -246,6 +246,17 @@ export class GitService {
     return out;
   }
 
+  /**
+   * Subjects of the commits a merge brought in that changed the file, newest first: what a plain
+   * `Merge branch 'stable'` carried. Empty when the commit is not a merge or brought none.
+   */
+  async mergedSubjects(merge: string, file: string, options: CallOptions & { maxCount?: number } = {}): Promise<string[]> {
+    const rel = await this.relativePath(file);
+    if (rel === undefined || !COMMIT_ID.test(merge)) return [];
+    const r = await this.git(['log', '--no-merges', '--format=%s', '-z', `--max-count=${options.maxCount ?? 20}`, `${merge}^1..${merge}^2`, '--', rel], options);
+    return r.ok ? r.stdout.split('\0').map((s) => s.trim()).filter(Boolean) : [];
+  }
+
   /** The path the file had before `commit` renamed it (against `parent`), if it did. */
   async renamedFrom(file: string, commit: string, parent: string, options: CallOptions = {}): Promise<string | undefined> {
     const rel = await this.relativePath(file);

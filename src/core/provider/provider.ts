@@ -327,7 +327,7 @@ export class ProactiveContextProvider {
       .sort((a, b) => b.relevanceScore - a.relevanceScore || newerFirst(a, b) || a.title.localeCompare(b.title));
     const perKind = new Map<SuggestionType, number>();
     const out: SuggestionItem[] = [];
-    for (const item of sorted) {
+    for (const item of groupDeprecatedUses(sorted)) {
       const n = perKind.get(item.type) ?? 0;
       if (n >= perKindCap[item.type]) continue;
       perKind.set(item.type, n + 1);
@@ -455,3 +455,37 @@ function newerFirst(a: SuggestionItem, b: SuggestionItem): number {
   return (b.timestamp ?? 0) - (a.timestamp ?? 0);
 }
 
+/** Most other lines a grouped warning lists in its summary. */
+const LISTED_USES = 10;
+
+/**
+ * One warning per deprecated API and file: the use that ranks first (the nearest to the cursor)
+ * stands for the others, which it counts (`Deprecated: Field used at line 161 and 7 more places`),
+ * so that eight calls of one API do not fill the panel with the same warning.
+ */
+function groupDeprecatedUses(sorted: SuggestionItem[]): SuggestionItem[] {
+  const first = new Map<string, { item: SuggestionItem; lines: number[] }>();
+  const out: SuggestionItem[] = [];
+  for (const item of sorted) {
+    const name = item.type === 'warning' ? item.meta?.deprecated : undefined;
+    if (typeof name !== 'string' || !name) {
+      out.push(item);
+      continue;
+    }
+    const key = `${item.location.path}\u0000${name}`;
+    const group = first.get(key);
+    if (!group) {
+      first.set(key, { item, lines: [] });
+      out.push(item);
+    } else if (item.location.line !== undefined) group.lines.push(item.location.line);
+  }
+  for (const { item, lines } of first.values()) {
+    if (!lines.length) continue;
+    lines.sort((a, b) => a - b);
+    item.title = `${item.title} and ${lines.length} more ${lines.length === 1 ? 'place' : 'places'}`;
+    const listed = lines.slice(0, LISTED_USES).join(', ');
+    item.summary = `${item.summary} Also used at line${lines.length === 1 ? '' : 's'} ${listed}${lines.length > LISTED_USES ? ', …' : ''}.`.trim();
+    item.meta = { ...item.meta, otherUses: lines.length };
+  }
+  return out;
+}

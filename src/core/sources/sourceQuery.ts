@@ -33,6 +33,8 @@ export interface SourceWiring {
   now?: () => number;
   /** Root-relative paths a file imports (the code index), for links through imported packages. */
   importsOf?: (file: string) => string[];
+  /** How many files define a name (the code index); a name many files define links no document by itself. */
+  definitionFiles?: (name: string) => number;
 }
 
 export interface RefreshStats {

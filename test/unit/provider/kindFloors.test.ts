@@ -51,4 +51,13 @@ describe('one score across kinds, with a floor per kind', () => {
     assert.equal(new Set(shown.map((i) => i.relevanceScore)).size, 1, 'the four score alike');
     assert.deepEqual(shown.map((i) => i.title), ['c commit 200 days old', 'a commit 300 days old', 'd commit 400 days old', 'b commit 700 days old']);
   });
+
+  it('shows one warning per deprecated API in a file, at the use nearest the cursor, counting the others', async () => {
+    const use = (line: number, name: string) => ({ ...item('warning', 0.8, `${name}-${line}`, 'src/a.ts', line), title: `Deprecated: ${name} used at line ${line}`, summary: `${name} is deprecated.`, meta: { deprecated: name } });
+    const shown = (await suggest([use(40, 'Field'), use(12, 'Field'), use(90, 'Field'), use(200, 'load')], 0)).items;
+    assert.deepEqual(shown.map((i) => i.title), ['Deprecated: Field used at line 12 and 2 more places', 'Deprecated: load used at line 200']);
+    assert.equal(shown[0].location.line, 12);
+    assert.equal(shown[0].summary, 'Field is deprecated. Also used at lines 40, 90.');
+    assert.equal(shown[0].meta?.otherUses, 2);
+  });
 });

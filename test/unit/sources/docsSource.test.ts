@@ -71,6 +71,29 @@ describe('DocsSource', () => {
     assert.ok(items.every((i) => i.relevanceScore <= 0.45));
   });
 
+  it('does not take a heading that names the project for one titled after a folder named after it', async () => {
+    // Sixty sections, a fifth of which name the project, as docs do; one is about networks.
+    const sections = Array.from({ length: 60 }, (_, i) => (i % 5 === 0 ? `## Ledger part ${i}\n\nShopkit keeps the ledger.\n` : `## Topic ${i}\n\nSomething else entirely.\n`));
+    writeFileSync(join(ws.root, 'docs/many.md'), `# Many\n\n${sections.join('\n')}\n## Who is using Shopkit?\n\nMany teams use shopkit.\n\n## Networks\n\nShopkit talks to networks.\n`);
+    mkdirSync(join(ws.root, 'shopkit'), { recursive: true });
+    writeFileSync(join(ws.root, 'shopkit/networks.ts'), 'export const net = 1;\n');
+    await source.refresh();
+    const items = source.query({ file: 'shopkit/networks.ts' });
+    assert.ok(!items.some((i) => i.title.startsWith('Who is using Shopkit?')), items.map((i) => `${i.title}: ${i.reason}`).join('\n'));
+    assert.ok(items.some((i) => i.title.startsWith('Networks') && /titled after/.test(i.reason)), 'the module name still titles its section');
+  });
+
+  it('links no section by a symbol many files define, a dunder or a protocol method', async () => {
+    writeFileSync(join(ws.root, 'docs/protocols.md'), '# Protocols\n\n## Building\n\nEvery validator has `build`.\n\n## Hashing\n\nModels define `__hash__` and `toString`.\n\n## Refunds\n\nCall `refundOrder` to refund.\n');
+    const counted = new DocsSource({ root: ws.root, store: ws.store, logger, definitionFiles: (name) => (name === 'build' ? 40 : 1) });
+    await counted.refresh();
+    for (const symbol of ['build', '__hash__', 'toString']) {
+      const items = counted.query({ file: 'src/validators/bool.ts', symbol });
+      assert.ok(!items.some((i) => i.location.path === 'docs/protocols.md'), `${symbol}: ${items.map((i) => i.reason).join('; ')}`);
+    }
+    assert.ok(counted.query({ file: 'src/orders.ts', symbol: 'refundOrder' }).some((i) => i.title.startsWith('Refunds')), 'a name one file defines still links');
+  });
+
   it('re-indexes a changed document and forgets a section that is gone', async () => {
     const p = join(ws.root, 'README.md');
     writeFileSync(p, readFileSync(p, 'utf8').replace('## Payments', '## Billing and payments'));
@@ -99,6 +122,25 @@ describe('DocsSource', () => {
       ['Changelog', '0.3.2', '0.3.2 › Bug Fixes', '0.3.1', '0.3.1 › Bug Fixes', 'Features'],
     );
     assert.deepEqual(sections.map((s) => s.heading).slice(2, 3), ['Bug Fixes'], 'matching still uses the heading itself');
+  });
+
+  it('climbs as many headings as it takes to tell repeated sections apart', () => {
+    const text = [
+      '## v2.1.0', "### What's Changed", '#### Changes', '- `Field` alias', '#### Fixes', '- x',
+      '## v2.0.0', "### What's Changed", '#### Changes', '- `Field` default', '### New Contributors', '- y',
+    ].join('\n\n');
+    const sections = sectionsOf('HISTORY.md', text);
+    assert.deepEqual(
+      sections.map((s) => s.display),
+      ['v2.1.0', "v2.1.0 › What's Changed", "v2.1.0 › What's Changed › Changes", 'Fixes', 'v2.0.0', "v2.0.0 › What's Changed", "v2.0.0 › What's Changed › Changes", 'New Contributors'],
+    );
+  });
+
+  it('reads front matter as the page title, not as a heading made by its closing fence', () => {
+    const text = '---\ntitle: Basic usage\ndescription: "Guide covering parsing and error handling"\n---\n\nimport { Tabs } from "ui";\n\nThis page walks you through it.\n\n## Defining a schema\n\ntext\n';
+    const sections = sectionsOf('content/basics.mdx', text);
+    assert.deepEqual(sections.map((s) => [s.heading, s.line]), [['Basic usage', 5], ['Defining a schema', 10]]);
+    assert.ok(!sections.some((s) => s.heading.includes('description')));
   });
 
   it('ignores headings inside code fences', () => {

@@ -1,4 +1,4 @@
-import { GENERIC_NAMES, splitWords, termsOf } from '../docs/textTerms';
+import { GENERIC_NAMES, isGenericSymbol, splitWords, termsOf } from '../docs/textTerms';
 import type { MentionCoverage, PathMention } from './adrLinks';
 import type { DecisionHit, DecisionRecord } from './decisionItems';
 import { nameOf } from './decisionItems';
@@ -63,8 +63,8 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const stem = file ? fileStem(file) : undefined;
   // A module name counts when it reads like an identifier (`useSegments`, `feature_store`), not a plain word (`apps`).
   const moduleName = stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem) ? stem : undefined;
-  // `index`, `main`, `setup`: names that many unrelated definitions share say nothing about which one this is.
-  const symbol = q.symbol && q.symbol.length >= 3 && !GENERIC_NAMES.has(q.symbol.toLowerCase()) ? q.symbol : undefined;
+  // `index`, `main`, `__hash__`: names that many unrelated definitions share say nothing about which one this is.
+  const symbol = q.symbol && q.symbol.length >= 3 && !isGenericSymbol(q.symbol) ? q.symbol : undefined;
   const list = [...records];
   // Evidence many records share (`Tag` in a tagging system, a file every later record touches) tells them apart less.
   const shared = (n: number) => (n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n)));

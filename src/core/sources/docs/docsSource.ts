@@ -9,8 +9,8 @@ import { walkFiles } from '../reports/walk';
 import { score, type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
 import { translatedDocs } from './translations';
-import { slugify, splitSections, summarize } from './markdown';
-import { GENERIC_NAMES, surfaceWords, termsOf } from './textTerms';
+import { parseFrontMatter, slugify, splitSections, stripInline, summarize, type MarkdownSection } from './markdown';
+import { GENERIC_NAMES, isGenericSymbol, surfaceWords, termsOf } from './textTerms';
 
 /** A heading-delimited part of a markdown document. */
 export interface DocSection {
@@ -88,6 +88,7 @@ export class DocsSource implements WorkspaceSource {
   readonly name = 'docs';
   readonly kinds = ['doc'] as const;
   private readonly importsOfFile: ((file: string) => string[]) | undefined;
+  private readonly definitionFiles: ((name: string) => number) | undefined;
   private readonly root: string;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
@@ -105,6 +106,7 @@ export class DocsSource implements WorkspaceSource {
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
     this.importsOfFile = ctx.importsOf;
+    this.definitionFiles = ctx.definitionFiles;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.maxDepth = ctx.maxDepth ?? 8;
@@ -198,7 +200,9 @@ export class DocsSource implements WorkspaceSource {
       if (!prev || prev.score < s) hits.set(section, { section, score: s, reason });
     };
     const label = (s: DocSection) => `${s.path}${s.display ? ` § ${s.display}` : ''}`;
-    const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
+    const named = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
+    // `__hash__`, `toString`, the `build` of every validator: a section that names one is about some other definition.
+    const symbol = named && !isGenericSymbol(named) && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES ? named : undefined;
 
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
@@ -258,13 +262,20 @@ export class DocsSource implements WorkspaceSource {
     };
     // A heading is about the file when it holds a whole name: all words of the folder, of the module or of the symbol.
     const names: string[][] = [];
-    const unit = (words: string[], weight: number, from: string) => {
+    const unit = (words: string[], weight: number, from: string, titles = true) => {
       // A name that is one generic word (`index`, `utils`, `src`) says nothing; `ConfigContext` does.
       if (!words.length || (words.length === 1 && GENERIC_NAMES.has(words[0]))) return;
       put(words, weight, from);
-      names.push(words);
+      if (titles) names.push(words);
     };
-    if (parts.length >= 2) unit(termsOf(parts[parts.length - 2]), 0.8, "this file's folder");
+    // A folder named after the project (`pydantic/`, `src/flask/`) is in a tenth of all sections: a
+    // heading such as "Who is using Pydantic?" is about the project, not about this folder's files.
+    const index = this.text;
+    const everywhere = (words: string[]) => index.size >= PROJECT_NAME_MIN_SECTIONS && words.every((w) => index.documentFrequency(w) > index.size * PROJECT_NAME_SHARE);
+    if (parts.length >= 2) {
+      const folder = termsOf(parts[parts.length - 2]);
+      unit(folder, 0.8, "this file's folder", !everywhere(folder));
+    }
     unit(termsOf(stem), 1, "this module's name");
     if (symbol) unit(termsOf(symbol), 1, 'the symbol at the cursor');
     if (!query.size) return;
@@ -328,24 +339,74 @@ export function isReleaseNotes(path: string): boolean {
   return RELEASE_NOTES.test(path);
 }
 
+/** A folder name in more than this share of the sections is the project's name, and titles none. */
+const PROJECT_NAME_SHARE = 0.1;
+/** ...of at least this many sections: in a handful, two that name a folder are no sign. */
+const PROJECT_NAME_MIN_SECTIONS = 50;
+
+/** A symbol that more files than this define links no section by its name. */
+const MAX_SYMBOL_FILES = 5;
+
 /** Most characters of one section that the text model reads. */
 const MAX_SECTION_TEXT = 64 * 1024;
+
+/** Headings above one section that its name takes at most: `v2.11 › … › Changes`. */
+const MAX_DISPLAY_DEPTH = 6;
+
+/**
+ * What each section is called: its heading, or when other sections share it, as few of the headings
+ * above it as tell them apart. A changelog's "What's Changed › Changes" under every version becomes
+ * "v2.11.0 › What's Changed › Changes"; a longer trail keeps its ends (`a › … › z`).
+ */
+function sectionDisplays(sections: readonly { heading: string; level: number }[]): string[] {
+  // The headings above each section and its own, outermost first.
+  const trails: string[][] = [];
+  const above: { level: number; heading: string }[] = [];
+  for (const sec of sections) {
+    while (above.length && above[above.length - 1].level >= sec.level) above.pop();
+    trails.push([...above.slice(-MAX_DISPLAY_DEPTH).map((a) => a.heading), sec.heading]);
+    if (sec.level > 0) above.push({ level: sec.level, heading: sec.heading });
+  }
+  const key = (trail: string[], n: number) => trail.slice(-n).join('\u0000');
+  const counts: Map<string, number>[] = [];
+  for (let n = 1; n <= MAX_DISPLAY_DEPTH + 1; n++) {
+    const m = new Map<string, number>();
+    for (const t of trails) if (t.length >= n) m.set(key(t, n), (m.get(key(t, n)) ?? 0) + 1);
+    counts.push(m);
+  }
+  return trails.map((trail) => {
+    const heading = trail[trail.length - 1];
+    if (!heading) return heading;
+    let n = 1;
+    while (n < trail.length && (counts[n - 1].get(key(trail, n)) ?? 0) > 1) n++;
+    const shown = trail.slice(-n);
+    return shown.length > 3 ? `${shown[0]} › … › ${heading}` : shown.join(' › ');
+  });
+}
+
+/**
+ * The document's sections. Front matter (`title:`, `description:` between `---` fences, as in
+ * Docusaurus, Jekyll and fumadocs pages) is not text: its closing fence would make the line above it
+ * a heading. Its `title` names the text before the first heading.
+ */
+function sectionsOfText(path: string, text: string): MarkdownSection[] {
+  const fm = /\.mdx?$/i.test(path) ? parseFrontMatter(text) : undefined;
+  if (!fm) return splitSections(text);
+  const sections = splitSections(fm.body, fm.lineCount + 1);
+  const title = typeof fm.data.title === 'string' ? stripInline(fm.data.title.trim()) : '';
+  if (title && sections[0]?.level === 0) sections[0] = { ...sections[0], heading: title, level: 1 };
+  return sections;
+}
 
 /** Splits a document into sections with the tokens that queries look for. */
 export function sectionsOf(path: string, text: string): DocSection[] {
   const seen = new Map<string, number>();
   const out: DocSection[] = [];
   const releaseNotes = isReleaseNotes(path);
-  const sections = splitSections(text);
-  const repeats = new Map<string, number>();
-  for (const sec of sections) repeats.set(sec.heading, (repeats.get(sec.heading) ?? 0) + 1);
-  // The headings above the current one, outermost first: a changelog's "Bug Fixes" under each version.
-  const above: { level: number; heading: string }[] = [];
-  for (const sec of sections) {
+  const sections = sectionsOfText(path, text);
+  const displays = sectionDisplays(sections);
+  for (const [i, sec] of sections.entries()) {
     const heading = sec.heading;
-    while (above.length && above[above.length - 1].level >= sec.level) above.pop();
-    const parent = above[above.length - 1]?.heading;
-    if (sec.level > 0) above.push({ level: sec.level, heading });
     const body = sec.body;
     const code = new Set<string>();
     for (const m of body.matchAll(/`([^`\n]+)`/g)) for (const id of m[1].match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) code.add(id);
@@ -360,7 +421,7 @@ export function sectionsOf(path: string, text: string): DocSection[] {
     out.push({
       path,
       heading,
-      display: heading && parent && (repeats.get(heading) ?? 0) > 1 ? `${parent} › ${heading}` : heading,
+      display: displays[i],
       slug: slugify(heading || path.slice(path.lastIndexOf('/') + 1), seen),
       line: sec.line,
       endLine: sec.endLine,

@@ -48,6 +48,20 @@ export const GENERIC_NAMES = new Set([
   'models', 'service', 'services', 'default', 'package', 'setup', 'tools', 'tool', 'scripts', 'script', 'bin', 'internal', 'pkg', 'cmd', 'the', 'and', 'for', 'with', 'this', 'that', 'from',
 ]);
 
+/**
+ * Methods that many types define to fit a language's protocols (`__hash__`, `toString`, Go's
+ * `String` and `Error`): a document that names one is about some type's, rarely this one's.
+ */
+const PROTOCOL_METHODS = new Set([
+  'constructor', 'toString', 'toJSON', 'valueOf', 'equals', 'hashCode', 'compareTo', 'clone', 'dispose', 'Dispose',
+  'String', 'Error', 'Close', 'Len', 'Less', 'Swap', 'Unwrap', 'MarshalJSON', 'UnmarshalJSON', 'fmt', 'drop', 'into',
+]);
+
+/** A symbol name too common to link a document or a record by itself: `index`, `main`, `__hash__`, `toString`. */
+export function isGenericSymbol(name: string): boolean {
+  return GENERIC_NAMES.has(name.toLowerCase()) || PROTOCOL_METHODS.has(name) || (name.length > 4 && name.startsWith('__') && name.endsWith('__'));
+}
+
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isDigit = (c: number) => c >= 48 && c <= 57;

@@ -14,6 +14,7 @@ import { recentWindowStart } from '../../cochange/recentWindow';
 import { formatAge } from '../sourceQuery';
 import { commitItem } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
+import { MergedWork } from './mergedWork';
 
 const RELATED_TTL_MS = 5_000;
 const RELATED_CACHED = 10;
@@ -50,6 +51,7 @@ export class HistorySources {
   /** The last ranking that took a file's uncommitted change into account, for that change's words. */
   private changeRanking: { path: string; words: readonly string[]; at: number; value: RelatedFile[] } | undefined;
   private readonly lineHistory: LineHistorySource;
+  private readonly merged: MergedWork;
   private readonly tree: WorkingTreeStatus;
   private readonly terms: WorkspaceTerms;
 
@@ -61,7 +63,8 @@ export class HistorySources {
     private readonly listFiles: () => string[],
     private readonly clock: () => number,
   ) {
-    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file));
+    this.merged = new MergedWork(git);
+    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file), this.merged);
     this.tree = new WorkingTreeStatus(git);
     this.terms = new WorkspaceTerms(root);
   }
@@ -259,6 +262,7 @@ export class HistorySources {
         items.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
       }
     }
+    await this.merged.retitle(items, ctx.signal);
     return items;
   }
 

@@ -6,6 +6,7 @@ import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
 import { formatAge } from '../sourceQuery';
 import { commitItem } from './commitItems';
+import type { MergedWork } from './mergedWork';
 
 /** The file's newest commits that are diffed for the lines' history, over all its names. */
 const REVISIONS = 20;
@@ -32,6 +33,7 @@ export class LineHistorySource implements SuggestionSource {
     private readonly git: GitService,
     private readonly cochange: CoChangeModel,
     private readonly hunksOf: (file: string) => Promise<Hunk[]>,
+    private readonly merged?: MergedWork,
   ) {}
 
   /** Forget the answers for a file (it was saved), or for every file (HEAD moved). */
@@ -51,10 +53,12 @@ export class LineHistorySource implements SuggestionSource {
     let answer = this.cache.get(key);
     if (!answer) {
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
-      answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
+      answer = this.commitsOfLines(file, atHead, signal).then(async (commits) => {
+        const items = commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
+        await this.merged?.retitle(items, signal);
         // A stopped answer is partial: the next query asks again.
         if (signal.aborted) this.cache.delete(key);
-        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
+        return items;
       });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
