@@ -46,9 +46,25 @@ describe('what a plain branch merge brought', () => {
     ]);
     assert.equal(items[0].meta?.merge, "Merge branch 'stable'");
 
-    const forks = [change('Merge commit from fork', 'src/rules.py', merge), change("Merge tag 'v2.1'", 'src/map.py', merge)];
-    await new MergedWork(new GitService(repo.dir)).retitle(forks);
-    assert.deepEqual(forks.map((i) => i.title), ['fix host matching (#3002) and 1 more, merged from a fork', 'fix host matching (#3002), merged from v2.1']);
+    const others = [change('Merge commit from fork', 'src/rules.py', merge), change("Merge tag 'v2.1'", 'src/map.py', merge), change('Merge branch 2.3.x', 'src/map.py', merge)];
+    await new MergedWork(new GitService(repo.dir)).retitle(others);
+    assert.deepEqual(others.map((i) => i.title), [
+      'fix host matching (#3002) and 1 more, merged from a fork',
+      'fix host matching (#3002), merged from v2.1',
+      'fix host matching (#3002), merged from 2.3.x',
+    ]);
+  });
+
+  it('looks again at a merge whose first look was cut short', async () => {
+    const work = new MergedWork(new GitService(repo.dir));
+    const first = [change("Merge branch 'stable'", 'src/map.py', merge)];
+    const stop = new AbortController();
+    const looking = work.retitle(first, stop.signal);
+    stop.abort();
+    await looking;
+    assert.equal(first[0].title, "Merge branch 'stable'", 'git was stopped before it answered');
+    await work.retitle(first);
+    assert.equal(first[0].title, 'fix host matching (#3002), merged from stable');
   });
 
   it('keeps the subject when git has nothing to say: not a merge, an unknown commit, a path outside the root', async () => {

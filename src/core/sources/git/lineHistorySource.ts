@@ -53,17 +53,18 @@ export class LineHistorySource implements SuggestionSource {
     let answer = this.cache.get(key);
     if (!answer) {
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(TIMEOUT_MS)]);
-      answer = this.commitsOfLines(file, atHead, signal).then(async (commits) => {
-        const items = commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
-        await this.merged?.retitle(items, signal);
+      answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
         // A stopped answer is partial: the next query asks again.
         if (signal.aborted) this.cache.delete(key);
-        return items;
+        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
       });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
     }
-    return answer;
+    const items = await answer;
+    // Each time, not once with the cached answer: a merge whose look was cut short is looked at again.
+    await this.merged?.retitle(items, ctx.signal);
+    return items;
   }
 
   private async commitsOfLines(file: string, range: LineRange, signal: AbortSignal): Promise<FileRevision[]> {

@@ -2,16 +2,16 @@ import type { GitService } from '../../git/gitService';
 import type { SuggestionItem } from '../../types';
 
 /**
- * A merge that says only where from: `Merge branch 'stable'`, `Merge remote-tracking branch
- * 'origin/3.0.x'`, `Merge branch 'x' of github.com:o/r`, `Merge tag 'v2.1'`, and GitHub's
- * `Merge commit from fork` for a security fix prepared in a private fork.
+ * A merge that says only where from: `Merge branch 'stable'` (or `Merge branch 2.3.x`, typed by
+ * hand), `Merge remote-tracking branch 'origin/3.0.x'`, `Merge branch 'x' of github.com:o/r`,
+ * `Merge tag 'v2.1'`, and GitHub's `Merge commit from fork` for a security fix made in a private fork.
  */
-const PLAIN_MERGE = /^Merge (?:(?:remote-tracking )?branch|tag) '([^']{1,200})'(?: of \S{1,300})?(?: into [^ ]{1,200})?$|^Merge commit from (fork)$/;
+const PLAIN_MERGE = /^Merge (?:(?:remote-tracking )?branch|tag) (?:'([^']{1,200})'|([^\s']{1,200}))(?: of \S{1,300})?(?: into \S{1,200})?$|^Merge commit from (fork)$/;
 
 /** Where a plain merge came from, as the title says it: `stable`, `a fork`. */
 function mergedFrom(subject: string): string | undefined {
   const m = PLAIN_MERGE.exec(subject);
-  return m ? (m[1] ?? `a ${m[2]}`) : undefined;
+  return m ? (m[1] ?? m[2] ?? `a ${m[3]}`) : undefined;
 }
 /** Merges looked into at once, and answers kept. */
 const PARALLEL = 4;
@@ -31,7 +31,7 @@ export class MergedWork {
 
   /** Retitles, in place, the commit items that are plain merges. */
   async retitle(items: SuggestionItem[], signal?: AbortSignal): Promise<void> {
-    const merges = items.filter((i) => i.type === 'change' && i.location.commit && PLAIN_MERGE.test(i.title));
+    const merges = items.filter((i) => i.type === 'change' && i.location.commit && mergedFrom(i.title) !== undefined);
     for (let at = 0; at < merges.length && !signal?.aborted; at += PARALLEL) {
       await Promise.all(merges.slice(at, at + PARALLEL).map((item) => this.retitleOne(item, signal)));
     }
