@@ -65,6 +65,13 @@ export class CodeIndex {
     return all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? ORDER BY s.exported DESC, f.path, s.start_line`, [name]).map(toSymbol);
   }
 
+  /** The class a Python `__init__` or a JavaScript `constructor` belongs to, defined in the same file. */
+  private classOfConstructor(def: SymbolRow): SymbolRow | undefined {
+    if (def.kind !== 'method' || !def.container || (def.name !== '__init__' && def.name !== 'constructor')) return undefined;
+    const rows = all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? AND f.path = ? AND s.kind IN ('class', 'component') AND s.start_line <= ? AND s.end_line >= ?`, [def.container, def.path, def.start_line, def.end_line]);
+    return rows[0];
+  }
+
   /** How many files define a name: `build` in every validator of a crate says little about one of them. */
   definitionFileCount(name: string): number {
     return one<{ n: number }>(this.state.db, 'SELECT count(DISTINCT file) AS n FROM symbols WHERE name = ?', [name])?.n ?? 0;
@@ -94,6 +101,8 @@ export class CodeIndex {
     if (!defs.length && rel !== undefined) {
       defs = [{ path: rel, name: target.name, kind: 'function', start_line: 0, end_line: 0, container: null, exported: 1, deprecated: 0 }];
     }
+    // A constructor (`__init__`, `constructor`) is called by constructing its class: `Rule(…)`, `new Rule(…)`.
+    defs = defs.map((d) => this.classOfConstructor(d) ?? d);
     const found = new Map<string, CallerRef>();
     for (const def of defs) {
       for (const ref of this.resolution.callsTo(def)) keepBest(found, ref);

@@ -30,6 +30,8 @@ export class CodeIndexSource implements SuggestionSource {
     const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
     if (!symbol) return [];
     const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
+    // The index answers a constructor with the constructions of its class.
+    const constructor = symbol === '__init__' || symbol === 'constructor';
     return this.index.callers({ name: symbol, path: file, line }, MAX_CALLERS).map((c) => {
       const where = `${c.path}:${c.line}`;
       // Calls outside any named function: in a test file they sit in test callbacks.
@@ -39,7 +41,9 @@ export class CodeIndexSource implements SuggestionSource {
         title: `${by} — ${where}`,
         summary: `${by} in ${c.path} calls ${symbol} at line ${c.line}.`,
         relevanceScore: c.confidence === 'resolved' ? 0.85 : c.confidence === 'likely' ? 0.65 : 0.4,
-        reason: c.confidence === 'resolved' ? `calls ${symbol} (resolved through imports)` : c.confidence === 'likely' ? `probably calls ${symbol} (method of a class in scope)` : `calls something named ${symbol}`,
+        reason: constructor
+          ? c.confidence === 'resolved' ? 'constructs this class (resolved through imports)' : c.confidence === 'likely' ? 'probably constructs this class' : 'constructs a class of this name'
+          : c.confidence === 'resolved' ? `calls ${symbol} (resolved through imports)` : c.confidence === 'likely' ? `probably calls ${symbol} (method of a class in scope)` : `calls something named ${symbol}`,
         location: { path: c.path, line: c.line },
         entityId: `caller:${c.path}:${c.enclosing ?? c.line}:${symbol}`,
         meta: { confidence: c.confidence, enclosing: by },
