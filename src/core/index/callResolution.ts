@@ -2,6 +2,7 @@ import { all, one } from '../store/sqlite';
 import { CONTAINER_KINDS, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
+import type { TypeDefinition } from './heritage';
 import type { IndexState } from './indexState';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
@@ -9,6 +10,8 @@ import type { CallerConfidence, CallerRef } from './indexTypes';
 interface Binding {
   file: string;
   path: string;
+  /** A base, interface or subtype of the method's class that `path` names: calls through it are likely. */
+  relative?: boolean;
 }
 
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
@@ -20,6 +23,11 @@ const MAX_BINDING_STEPS = 5000;
  */
 /** Most calls of a distinctive method name looked at. */
 const MAX_DISTINCT_CALLS = 2000;
+/** Most classes and interfaces a method's family takes in besides its own class. */
+const MAX_FAMILY = 64;
+/** Most class and interface definitions whose imports a method's family follows. */
+const MAX_FAMILY_DEFINITIONS = 128;
+const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 
 /** Methods of the platform (DOM, Node, the standard library) specific-looking enough to pass for a workspace's own. */
 const PLATFORM_METHODS = new Set([
@@ -101,8 +109,23 @@ export class CallResolver {
     const nsPath = !isMethod && def.container ? def.container.split('.') : [];
     const bound = isMethod ? def.container! : nsPath.length ? nsPath[0] : def.name;
     const suffix = nsPath.length ? [...nsPath.slice(1), def.name].join('.') : '';
-    const bindings = this.bindingsOf(def.path, bound, def.exported === 2).filter((b) => onlyFile === undefined || b.file === onlyFile);
     const family = familyOf(languageOf(def.path) ?? 'typescript');
+    const bindings = this.bindingsOf(def.path, bound, def.exported === 2);
+    // A TypeScript method is also called through the bases and interfaces that declare it, and on
+    // the classes below them: the language's own notion of its references.
+    const relatives = isMethod && family === 'js' ? this.methodFamily(def.container!, def.name, def.path) : { names: [], definitions: [] };
+    if (relatives.definitions.length) {
+      const seen = new Set(bindings.map((b) => `${b.file}\0${b.path}`));
+      for (const r of relatives.definitions) {
+        for (const b of this.bindingsOf(r.path, r.name, r.exported === 2)) {
+          const key = `${b.file}\0${b.path}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          bindings.push({ ...b, relative: true });
+        }
+      }
+    }
+    if (onlyFile !== undefined) for (let i = bindings.length - 1; i >= 0; i--) if (bindings[i].file !== onlyFile) bindings.splice(i, 1);
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
     const graph = this.state.graph();
@@ -147,12 +170,12 @@ export class CallResolver {
       byName.set(callee, byFile);
     }
 
-    for (const b of bindings) {
-      const f = full(b);
-      const at = f.lastIndexOf('.');
-      const calls = byName.get(f.slice(at + 1))?.get(b.file);
-      if (!calls) continue;
-      if (!isMethod) {
+    if (!isMethod) {
+      for (const b of bindings) {
+        const f = full(b);
+        const at = f.lastIndexOf('.');
+        const calls = byName.get(f.slice(at + 1))?.get(b.file);
+        if (!calls) continue;
         const qualifier = at < 0 ? null : f.slice(0, at);
         for (const c of calls) {
           const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
@@ -163,10 +186,24 @@ export class CallResolver {
             (suffix !== '' && q === null && b.file === def.path);
           if (match) out.push({ ...callRef(c), confidence: 'resolved' });
         }
-        continue;
       }
-      // `b.path` names the class; the method is called on it or on one of its instances.
-      const moduleNames = graph.moduleNames(b.file);
+      return out;
+    }
+
+    // Each file's bindings name the class (`own`) or one of its relatives; its calls are read once.
+    const namesIn = new Map<string, { own: Set<string>; rel: Set<string> }>();
+    for (const b of bindings) {
+      let names = namesIn.get(b.file);
+      if (!names) namesIn.set(b.file, (names = { own: new Set(), rel: new Set() }));
+      (b.relative ? names.rel : names.own).add(b.path);
+    }
+    const calledIn = byName.get(def.name);
+    const related = new Set(relatives.names);
+    for (const [file, { own, rel }] of namesIn) {
+      const calls = calledIn?.get(file);
+      if (!calls) continue;
+      // The class or one of its instances, or a relative's, is what the method is called on.
+      const moduleNames = graph.moduleNames(file);
       for (const c of calls) {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;
@@ -179,11 +216,13 @@ export class CallResolver {
           if (type === null) confidence = 'likely';
           else if (type === undefined) confidence = undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
-          else if (type === b.path || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          else if (own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          else if (rel.has(type) || related.has(lastSegment(type))) confidence = 'likely';
           else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
         }
-        else if (q === b.path) confidence = 'resolved';
+        else if (own.has(q)) confidence = 'resolved';
+        else if (rel.has(q)) confidence = 'likely';
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
@@ -194,8 +233,68 @@ export class CallResolver {
         if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
-    if (isMethod && family === 'js' && this.distinctiveMethod(def)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes));
+    if (family === 'js' && this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related));
     return out;
+  }
+
+  /**
+   * The other classes and interfaces whose `method` a call may mean when it means `type`'s, as the
+   * TypeScript language service counts references: the bases and interfaces that declare the method,
+   * the classes and interfaces below one of them, and the bases declaring it of those in turn (an
+   * interface's method a class inherits from its abstract base). Names, and the definitions to follow
+   * imports from; empty when `type` has no relatives.
+   */
+  private methodFamily(type: string, method: string, ownPath: string): { names: string[]; definitions: TypeDefinition[] } {
+    const heritage = this.state.heritage();
+    if (!heritage.has(type)) return { names: [], definitions: [] };
+    // The classes and interfaces that declare the method, by name: read once.
+    let owners: Map<string, TypeDefinition[]> | undefined;
+    const declarationsOf = (t: string) => (owners ??= this.methodOwners(method)).get(t) ?? [];
+    const names = new Set([type]);
+    const definitions = new Map<string, TypeDefinition>([[`${ownPath}\0${type}`, { path: ownPath, name: type, exported: 0 }]]);
+    const queue = [type];
+    const add = (d: TypeDefinition) => {
+      const key = `${d.path}\0${d.name}`;
+      if (definitions.has(key) || definitions.size > MAX_FAMILY_DEFINITIONS) return;
+      definitions.set(key, d);
+      if (!names.has(d.name) && names.size <= MAX_FAMILY) {
+        names.add(d.name);
+        queue.push(d.name);
+      }
+    };
+    for (let i = 0; i < queue.length; i++) {
+      // Up through every base, keeping those that declare the method.
+      const seen = new Set([queue[i]]);
+      const up = [queue[i]];
+      for (let j = 0; j < up.length && seen.size <= MAX_FAMILY; j++) {
+        for (const s of heritage.supersOf(up[j])) {
+          if (seen.has(s)) continue;
+          seen.add(s);
+          up.push(s);
+          for (const d of declarationsOf(s)) add(d);
+        }
+      }
+      for (const d of heritage.subsOf(queue[i])) add(d);
+    }
+    names.delete(type);
+    definitions.delete(`${ownPath}\0${type}`);
+    return { names: [...names], definitions: [...definitions.values()] };
+  }
+
+  /** The top-level JavaScript and TypeScript classes and interfaces that declare a method of this name, by name. */
+  private methodOwners(method: string): Map<string, TypeDefinition[]> {
+    const owners = new Map<string, TypeDefinition[]>();
+    const rows = all<TypeDefinition>(
+      this.state.db,
+      `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${JS_LANGS} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
+      [method],
+    );
+    for (const r of rows) {
+      const defs = owners.get(r.name);
+      if (!defs) owners.set(r.name, [r]);
+      else defs.push(r);
+    }
+    return owners;
   }
 
   /**
@@ -203,19 +302,21 @@ export class CallResolver {
    * specific enough (`valuesFromSelect`, `getColumnLength`) that a platform or library object is
    * unlikely to have a method of that name too. Its calls on values of unknown type may well be its own.
    */
-  private distinctiveMethod(def: SymbolRow): boolean {
+  private distinctiveMethod(def: SymbolRow, relatives: readonly string[]): boolean {
     const name = def.name;
     if (name.length < 8 || !/[a-z0-9][A-Z]|[a-z]_[a-z]/.test(name) || PLATFORM_METHODS.has(name)) return false;
-    const others = all<{ n: number }>(
+    // The class's own method, and those of its family (an interface's, an override's), are one method.
+    const owners = new Set([def.container ?? '', ...relatives]);
+    const others = all<{ kind: string; container: string | null }>(
       this.state.db,
-      `SELECT count(*) AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND f.lang IN ('typescript', 'tsx', 'javascript') AND NOT (s.kind = 'method' AND s.container = ?)`,
-      [name, def.container ?? ''],
+      `SELECT s.kind AS kind, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND f.lang IN ${JS_LANGS} LIMIT 200`,
+      [name],
     );
-    return (others[0]?.n ?? 1) === 0;
+    return others.every((r) => r.kind === 'method' && r.container !== null && owners.has(r.container));
   }
 
   /** `x.m()` anywhere, for a distinctive method `m`: likely, unless the receiver is known to be something else. */
-  private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>): CallerRef[] {
+  private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>, related: ReadonlySet<string>): CallerRef[] {
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
     const graph = this.state.graph();
     const rows = onlyFile === undefined
@@ -228,7 +329,7 @@ export class CallResolver {
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
         const type = lastSegment(q.slice(TYPED_RECEIVER.length));
-        if (type !== def.container && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
+        if (type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
       out.push({ ...callRef(c), confidence: 'likely' });
     }
@@ -236,17 +337,19 @@ export class CallResolver {
   }
 
   /**
-   * Whether a TypeScript value declared as `type` may have this class's method `method`. An
-   * interface or type alias of the workspace that declares no method of that name has not: a
-   * `ctx: Options` whose `ctx.format()` calls a property. A class may inherit it (the index keeps no
-   * `extends`), and a type the workspace does not define (a library's, a type parameter) may be anything.
+   * Whether a TypeScript value declared as `type` may have this class's method `method`, `type` being
+   * neither the class nor one of its family. A class or interface of the workspace has not: its
+   * methods are another family's. Nor has a type alias that declares no method of that name: a
+   * `ctx: Options` whose `ctx.format()` calls a property. A type the workspace does not define (a
+   * library's, a type parameter) may be anything.
    */
   private tsTypeMayHave(type: string, method: string, cache: Map<string, boolean>): boolean {
     let v = cache.get(type);
     if (v === undefined) {
-      const kinds = all<{ kind: string }>(this.state.db, `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND f.lang IN ('typescript', 'tsx', 'javascript')`, [type]).map((r) => r.kind);
-      const shapeOnly = kinds.length > 0 && kinds.every((k) => k === 'interface' || k === 'type');
-      v = !shapeOnly || !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols WHERE container = ? AND name = ? AND kind = 'method' LIMIT 1`, [type, method]);
+      const kinds = all<{ kind: string }>(this.state.db, `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND f.lang IN ${JS_LANGS}`, [type]).map((r) => r.kind);
+      if (!kinds.length) v = true;
+      else if (!kinds.includes('type')) v = false;
+      else v = !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols WHERE container = ? AND name = ? AND kind = 'method' LIMIT 1`, [type, method]);
       cache.set(type, v);
     }
     return v;

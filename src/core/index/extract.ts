@@ -79,6 +79,7 @@ function detachStrings(facts: FileFacts): FileFacts {
   for (const s of facts.symbols) {
     s.name = detach(s.name);
     if (s.container) s.container = detach(s.container);
+    if (s.supers) s.supers = s.supers.map(detach);
   }
   for (const c of facts.calls) {
     c.name = detach(c.name);

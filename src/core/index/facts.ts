@@ -25,6 +25,11 @@ export interface SymbolFact {
   deprecated: boolean;
   /** Go: the named type a function or method returns (its first result), as written (`Route`, `http.Handler`). */
   returns?: string;
+  /**
+   * JavaScript and TypeScript: the classes and interfaces a class extends or implements, or an
+   * interface extends, by their last name (`Base` for `ns.Base<T>`).
+   */
+  supers?: string[];
 }
 
 export interface CallFact {

@@ -1,6 +1,7 @@
 import { toRelative } from '../paths';
 import type { Store } from '../store/store';
 import { firstColumn, one, type Database } from '../store/sqlite';
+import { Heritage } from './heritage';
 import { ImportGraph } from './importGraph';
 import { FileSet, ImportResolver } from './resolve';
 
@@ -17,6 +18,7 @@ export class IndexState {
   private fileSet: FileSet | undefined;
   private importResolver: ImportResolver | undefined;
   private importGraph: ImportGraph | undefined;
+  private typeHeritage: Heritage | undefined;
   private seenDb: Database | undefined;
 
   constructor(
@@ -32,6 +34,7 @@ export class IndexState {
       this.fileSet = undefined;
       this.importResolver = undefined;
       this.importGraph = undefined;
+      this.typeHeritage = undefined;
     }
     return db;
   }
@@ -95,5 +98,17 @@ export class IndexState {
 
   dropGraph(): void {
     this.importGraph = undefined;
+  }
+
+  /** What the classes and interfaces extend and implement, read from the database after each write. */
+  heritage(): Heritage {
+    void this.db;
+    this.typeHeritage ??= Heritage.read(this.db);
+    return this.typeHeritage;
+  }
+
+  /** Definitions were written: the heritage is read afresh when next asked for. */
+  dropHeritage(): void {
+    this.typeHeritage = undefined;
   }
 }

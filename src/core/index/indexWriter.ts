@@ -184,7 +184,7 @@ export class IndexWriter {
           'ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, lang = excluded.lang, size = excluded.size, mtime = excluded.mtime, indexed_at = excluded.indexed_at',
       ),
       touch: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
-      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated, returns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated, returns, supers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       call: db.prepare(INSERT_CALL),
       note: db.prepare(INSERT_NOTE),
       import: db.prepare('INSERT INTO imports (file, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
@@ -221,7 +221,7 @@ export class IndexWriter {
         if (old !== undefined) clear(old);
         exec(stmts.file, [e.path, e.hash, e.lang, e.size, e.mtime, now]);
         const id = old ?? idOf(e.path)!;
-        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0, s.returns ?? null]);
+        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0, s.returns ?? null, s.supers ? s.supers.join(' ') : null]);
         for (const i of e.imports ?? []) exec(stmts.import, [id, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
         written.push({ id, entry: e, facts: e.facts });
       }
@@ -234,6 +234,7 @@ export class IndexWriter {
       throw err;
     } finally {
       for (const s of Object.values(stmts)) s.free();
+      this.state.dropHeritage();
     }
     this.state.loadedGraph()?.replace(
       [...removed, ...written.map((w) => w.entry.path)],

@@ -229,4 +229,10 @@ export const indexMigrations: readonly string[] = [
   `
   ALTER TABLE symbols ADD COLUMN returns TEXT;
   `,
+  // 7: what a JavaScript or TypeScript class extends and implements (and an interface extends), so a
+  // call through a base class or interface reaches the methods that implement it. Code files are
+  // parsed again.
+  `
+  ALTER TABLE symbols ADD COLUMN supers TEXT;
+  `,
 ];

@@ -120,7 +120,9 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
     const exported = jsExportFlag(node);
-    addSymbol(ctx, node, name, 'interface', exported, jsDeprecated(node));
+    const symbol = addSymbol(ctx, node, name, 'interface', exported, jsDeprecated(node));
+    const clause = node.namedChildren.find((c) => c?.type === 'extends_type_clause');
+    if (clause) symbol.supers = typeNames(clause);
     return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'interface' };
   },
   type_alias_declaration: (node, ctx) => jsTypeDefinition(node, ctx, 'type'),
@@ -295,9 +297,50 @@ function jsClass(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const exported = jsExportFlag(node);
-  addSymbol(ctx, node, name, extendsReactComponent(node) ? 'component' : 'class', exported, jsDeprecated(node));
+  const symbol = addSymbol(ctx, node, name, extendsReactComponent(node) ? 'component' : 'class', exported, jsDeprecated(node));
+  const supers = classSupers(node);
+  if (supers.length) symbol.supers = supers;
   markNested(ctx);
   return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class' };
+}
+
+/** Most base names kept for one class or interface. */
+const MAX_SUPERS = 16;
+
+/**
+ * What a class extends and implements, by last name: `extends ns.Base<T> implements I, J<X>` gives
+ * Base, I, J. A JavaScript mixin call (`extends Mixin(Base)`) gives the classes passed to it.
+ */
+function classSupers(node: Node): string[] {
+  const heritage = node.namedChildren.find((c) => c?.type === 'class_heritage');
+  if (!heritage) return [];
+  const out: string[] = [];
+  const base = (expr: Node | null | undefined) => {
+    if (!expr) return;
+    if (expr.type === 'identifier' || expr.type === 'member_expression') out.push(lastName(expr.text));
+    else if (expr.type === 'call_expression') for (const a of expr.childForFieldName('arguments')?.namedChildren ?? []) base(a);
+  };
+  for (const c of heritage.namedChildren) {
+    if (!c) continue;
+    if (c.type === 'extends_clause') base(c.childForFieldName('value'));
+    else if (c.type === 'implements_clause') out.push(...typeNames(c));
+    else base(c); // JavaScript: the base expression right in the heritage
+  }
+  return [...new Set(out)].slice(0, MAX_SUPERS);
+}
+
+/** The type names of an `implements` or interface `extends` clause, by last name. */
+function typeNames(clause: Node): string[] {
+  const out: string[] = [];
+  for (const t of clause.namedChildren) {
+    const named = t?.type === 'generic_type' ? t.childForFieldName('name') ?? t.namedChildren[0] : t;
+    if (named && (named.type === 'type_identifier' || named.type === 'nested_type_identifier' || named.type === 'identifier' || named.type === 'member_expression')) out.push(lastName(named.text));
+  }
+  return [...new Set(out)].slice(0, MAX_SUPERS);
+}
+
+function lastName(text: string): string {
+  return text.slice(text.lastIndexOf('.') + 1);
 }
 
 function jsMemberExported(node: Node, owner: Frame, name: string): ExportFlag {
