@@ -204,9 +204,12 @@ export class CallResolver {
       if (!calls) continue;
       // The class or one of its instances, or a relative's, is what the method is called on.
       const moduleNames = graph.moduleNames(file);
+      // A file that names only relatives calls the method through one of them.
+      const through = own.size ? undefined : lastSegment(rel.values().next().value!);
       for (const c of calls) {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;
+        let via = through;
         if (q === null) confidence = implicitThis && insideClass(c) ? 'resolved' : undefined;
         // A Go variable whose declaration names its type: this type's method; through an interface
         // that has the method, perhaps this one; another type's method, not this one.
@@ -217,12 +220,18 @@ export class CallResolver {
           else if (type === undefined) confidence = undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
-          else if (rel.has(type) || related.has(lastSegment(type))) confidence = 'likely';
+          else if (rel.has(type) || related.has(lastSegment(type))) {
+            confidence = 'likely';
+            via = lastSegment(type);
+          }
           else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
         }
         else if (own.has(q)) confidence = 'resolved';
-        else if (rel.has(q)) confidence = 'likely';
+        else if (rel.has(q)) {
+          confidence = 'likely';
+          via = lastSegment(q);
+        }
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
@@ -230,7 +239,8 @@ export class CallResolver {
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
         else confidence = 'likely';
-        if (confidence) out.push({ ...callRef(c), confidence });
+        if (confidence === 'likely' && via) out.push({ ...callRef(c), confidence, via });
+        else if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
     if (family === 'js' && this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related));
@@ -331,7 +341,7 @@ export class CallResolver {
         const type = lastSegment(q.slice(TYPED_RECEIVER.length));
         if (type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
-      out.push({ ...callRef(c), confidence: 'likely' });
+      out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });
     }
     return out;
   }

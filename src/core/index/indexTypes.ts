@@ -69,6 +69,10 @@ export interface CallerRef {
   column: number;
   enclosing?: string;
   confidence: CallerConfidence;
+  /** The base class or interface a likely call goes through (`QueryRunner` for a driver's method). */
+  via?: string;
+  /** A likely call found by the method's name alone, one that no other class of the workspace defines. */
+  uniqueName?: boolean;
 }
 
 export interface DeprecatedUse {

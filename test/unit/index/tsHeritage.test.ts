@@ -3,6 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractFacts } from '../../../src/core/index/extract';
 import { parserFor } from '../../../src/core/index/languages';
+import { defaultConfig } from '../../../src/core/config';
+import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 async function supersIn(lang: 'typescript' | 'javascript', text: string): Promise<string[]> {
@@ -103,6 +105,23 @@ describe('TypeScript callers through base classes and interfaces', () => {
       assert.deepEqual(callers(path, 'dropTable', 4), ['src/migrate.ts:4 likely', 'test/drop.test.ts:4 likely']);
     }
     assert.deepEqual(callers('src/search.ts', 'query', 2), ['src/migrate.ts:6 resolved']);
+    const through = ws.index.callers({ name: 'dropTable', path: 'src/pg.ts', line: 4 }).map((c) => `${c.path}:${c.line} ${c.via ?? '-'}`).sort();
+    assert.deepEqual(through, ['src/migrate.ts:4 QueryRunner', 'test/drop.test.ts:4 -'], 'the panel says which interface a call goes through');
+  });
+
+  it('tells in the panel which interface a call goes through', async () => {
+    const items = await new CodeIndexSource(ws.index).collect({
+      query: { currentFile: 'src/pg.ts', cursorPosition: { line: 4, column: 3 } },
+      symbolRange: { name: 'dropTable', startLine: 4, endLine: 4 },
+      config: defaultConfig,
+      now: 0,
+      signal: new AbortController().signal,
+      note: () => undefined,
+    });
+    assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`).sort(), [
+      'src/migrate.ts:4 probably calls dropTable through QueryRunner',
+      'test/drop.test.ts:4 probably calls dropTable (no other class defines dropTable)',
+    ]);
   });
 
   it('joins an inherited base method to the interface method it serves', () => {

@@ -1,5 +1,6 @@
 import { isTestFile } from '../../cochange/testPairing';
 import type { CodeIndex } from '../../index/codeIndex';
+import type { CallerRef } from '../../index/indexTypes';
 import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem, SuggestionType } from '../../types';
 
@@ -41,9 +42,7 @@ export class CodeIndexSource implements SuggestionSource {
         title: `${by} — ${where}`,
         summary: `${by} in ${c.path} calls ${symbol} at line ${c.line}.`,
         relevanceScore: c.confidence === 'resolved' ? 0.85 : c.confidence === 'likely' ? 0.65 : 0.4,
-        reason: constructor
-          ? c.confidence === 'resolved' ? 'constructs this class (resolved through imports)' : c.confidence === 'likely' ? 'probably constructs this class' : 'constructs a class of this name'
-          : c.confidence === 'resolved' ? `calls ${symbol} (resolved through imports)` : c.confidence === 'likely' ? `probably calls ${symbol} (method of a class in scope)` : `calls something named ${symbol}`,
+        reason: callerReason(c, symbol, constructor),
         location: { path: c.path, line: c.line },
         entityId: `caller:${c.path}:${c.enclosing ?? c.line}:${symbol}`,
         meta: { confidence: c.confidence, enclosing: by },
@@ -63,4 +62,15 @@ export class CodeIndexSource implements SuggestionSource {
       meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
     }));
   }
+}
+
+/** Why a call site is shown, by how sure the index is that it calls the symbol. */
+function callerReason(c: CallerRef, symbol: string, constructor: boolean): string {
+  if (constructor) return c.confidence === 'resolved' ? 'constructs this class (resolved through imports)' : c.confidence === 'likely' ? 'probably constructs this class' : 'constructs a class of this name';
+  if (c.confidence === 'resolved') return `calls ${symbol} (resolved through imports)`;
+  if (c.confidence === 'likely') {
+    if (c.via) return `probably calls ${symbol} through ${c.via}`;
+    return c.uniqueName ? `probably calls ${symbol} (no other class defines ${symbol})` : `probably calls ${symbol} (method of a class in scope)`;
+  }
+  return `calls something named ${symbol}`;
 }
