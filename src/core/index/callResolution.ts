@@ -23,6 +23,10 @@ const MAX_BINDING_STEPS = 5000;
  */
 /** Most calls of a distinctive method name looked at. */
 const MAX_DISTINCT_CALLS = 2000;
+/** Above this many files, the calls of a name are read whole and filtered rather than looked up by path. */
+const MANY_FILES = 40;
+/** Most producers of call results (`f` in `f().m()`) whose return types are looked at for one method. */
+const MAX_PRODUCERS = 500;
 /** Most classes and interfaces a method's family takes in besides its own class. */
 const MAX_FAMILY = 64;
 /** Most class and interface definitions whose imports a method's family follows. */
@@ -158,10 +162,16 @@ export class CallResolver {
     for (const [callee, fileSet] of wanted) {
       const byFile = new Map<string, CallRow[]>();
       const files = [...fileSet];
-      for (let i = 0; i < files.length; i += 500) {
-        const chunk = files.slice(i, i + 500);
-        const rows = all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path IN (${chunk.map(() => '?').join(',')})`, [callee, ...chunk]);
+      // Many files: one pass over the calls of that name costs less than matching a long list of paths.
+      const chunks: Array<string[] | undefined> = [];
+      if (files.length > MANY_FILES) chunks.push(undefined);
+      else for (let i = 0; i < files.length; i += 500) chunks.push(files.slice(i, i + 500));
+      for (const chunk of chunks) {
+        const rows = chunk
+          ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path IN (${chunk.map(() => '?').join(',')})`, [callee, ...chunk])
+          : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?`, [callee]);
         for (const r of rows) {
+          if (!chunk && !fileSet.has(r.path)) continue;
           let list = byFile.get(r.path);
           if (!list) byFile.set(r.path, (list = []));
           list.push(r);
@@ -215,9 +225,10 @@ export class CallResolver {
         // that has the method, perhaps this one; another type's method, not this one.
         else if (q.startsWith(TYPED_RECEIVER)) {
           const declared = q.slice(TYPED_RECEIVER.length);
-          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results) : declared;
+          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared;
           if (type === null) confidence = 'likely';
-          else if (type === undefined) confidence = undefined;
+          // A JavaScript library call's result may be anything; a Go one is no workspace type.
+          else if (type === undefined) confidence = family === 'js' ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
           else if (rel.has(type) || related.has(lastSegment(type))) {
@@ -243,7 +254,75 @@ export class CallResolver {
         else if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
-    if (family === 'js' && this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related));
+    if (family === 'js') {
+      out.push(...this.callsOnResults(def, out, onlyFile, related));
+      if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related));
+    }
+    return out;
+  }
+
+  /**
+   * `f().m()` and `a.f(…).m()` anywhere in the workspace, where every definition of `f` says it
+   * returns a type that may have this method `m` and each such type is the method's class or one of
+   * its family: a builder chain (`qb.where(…).execute()`) in a file that never names the builder.
+   */
+  private callsOnResults(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, related: ReadonlySet<string>): CallerRef[] {
+    const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
+    const rows = onlyFile === undefined
+      ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
+      : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, onlyFile]);
+    if (!rows.length) return [];
+    const producers = [...new Set(rows.map((r) => r.qualifier!.slice(prefix.length)))].slice(0, MAX_PRODUCERS);
+    // What each producer returns, by every definition of its name; null when one says nothing.
+    const returns = new Map<string, Set<string> | null>();
+    for (let i = 0; i < producers.length; i += 500) {
+      const chunk = producers.slice(i, i + 500);
+      const defs = all<{ name: string; returns: string | null }>(this.state.db, `SELECT s.name AS name, s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`, chunk);
+      for (const d of defs) {
+        const types = returns.get(d.name);
+        if (types === null) continue;
+        if (d.returns === null) returns.set(d.name, null);
+        else if (types) types.add(d.returns);
+        else returns.set(d.name, new Set([d.returns]));
+      }
+    }
+    const ours = (t: string) => t === def.container || related.has(t);
+    let owners: Map<string, TypeDefinition[]> | undefined;
+    const heritage = this.state.heritage();
+    const defined = new Map<string, boolean>();
+    const isWorkspaceType = (t: string) => {
+      let v = defined.get(t);
+      if (v === undefined) defined.set(t, (v = !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'enum') AND f.lang IN ${JS_LANGS} LIMIT 1`, [t])));
+      return v;
+    };
+    // Whether a value of type `t` has some method of this name: its own, a base's, or perhaps a library base's.
+    const mayHaveAny = (t: string) => {
+      const seen = new Set([t]);
+      const queue = [t];
+      for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
+        owners ??= this.methodOwners(def.name);
+        if (owners.has(queue[i]) || !isWorkspaceType(queue[i])) return true;
+        for (const s of heritage.supersOf(queue[i])) {
+          if (seen.has(s)) continue;
+          seen.add(s);
+          queue.push(s);
+        }
+      }
+      return false;
+    };
+    const verdict = new Map<string, CallerConfidence | undefined>();
+    for (const [producer, types] of returns) {
+      if (!types) continue;
+      // A type that has no method of this name (a shape, an interface without it) is not what the call is on.
+      const possible = [...types].filter((t) => ours(t) || mayHaveAny(t));
+      if (possible.length && possible.every(ours)) verdict.set(producer, possible.length === 1 && possible[0] === def.container ? 'resolved' : 'likely');
+    }
+    const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
+    const out: CallerRef[] = [];
+    for (const c of rows) {
+      const confidence = verdict.get(c.qualifier!.slice(prefix.length));
+      if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`)) out.push({ ...callRef(c), confidence });
+    }
     return out;
   }
 
@@ -328,6 +407,7 @@ export class CallResolver {
   /** `x.m()` anywhere, for a distinctive method `m`: likely, unless the receiver is known to be something else. */
   private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>, related: ReadonlySet<string>): CallerRef[] {
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
+    const results = new Map<string, string | null | undefined>();
     const graph = this.state.graph();
     const rows = onlyFile === undefined
       ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL LIMIT ${MAX_DISTINCT_CALLS}`, [def.name])
@@ -338,8 +418,9 @@ export class CallResolver {
       const q = c.qualifier!;
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
-        const type = lastSegment(q.slice(TYPED_RECEIVER.length));
-        if (type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
+        const declared = q.slice(TYPED_RECEIVER.length);
+        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, true) : lastSegment(declared);
+        if (typeof type === 'string' && type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
       out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });
     }
@@ -366,13 +447,13 @@ export class CallResolver {
   }
 
   /**
-   * The type a Go function or method named `name` returns, when every definition of the name agrees;
+   * The type a Go (or, with `js`, a JavaScript and TypeScript) function or method named `name` returns, when every definition of the name agrees;
    * null when the workspace defines it without one type (the receiver stays unknown); undefined when
    * the workspace does not define it at all (a library's function, whose result is no workspace type).
    */
-  private resultType(name: string, cache: Map<string, string | null | undefined>): string | null | undefined {
+  private resultType(name: string, cache: Map<string, string | null | undefined>, js = false): string | null | undefined {
     if (cache.has(name)) return cache.get(name);
-    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang = 'go'`, [name]);
+    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${js ? JS_LANGS : "('go')"}`, [name]);
     const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
     const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;
     cache.set(name, type);

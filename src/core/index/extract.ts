@@ -80,6 +80,7 @@ function detachStrings(facts: FileFacts): FileFacts {
     s.name = detach(s.name);
     if (s.container) s.container = detach(s.container);
     if (s.supers) s.supers = s.supers.map(detach);
+    if (s.returns) s.returns = detach(s.returns);
   }
   for (const c of facts.calls) {
     c.name = detach(c.name);

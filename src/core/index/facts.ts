@@ -23,7 +23,10 @@ export interface SymbolFact {
   container?: string;
   exported: ExportFlag;
   deprecated: boolean;
-  /** Go: the named type a function or method returns (its first result), as written (`Route`, `http.Handler`). */
+  /**
+   * The named type a function or method returns: Go's first result as written (`Route`,
+   * `http.Handler`); TypeScript's declared return type by its last name, the class for `this`.
+   */
   returns?: string;
   /**
    * JavaScript and TypeScript: the classes and interfaces a class extends or implements, or an
@@ -74,7 +77,8 @@ export interface FileFacts {
 }
 
 /**
- * Marks a call's qualifier that is the receiver's declared type rather than its name (Go). After it
+ * Marks a call's qualifier that is the receiver's declared type rather than its name (Go, and
+ * TypeScript parameters and call chains). After it
  * comes the type, or RESULT_OF and the name of the function or method whose result the receiver is
  * (`r := NewRouter()`, `r.NewRoute().Host()`), which the index answers from that definition's `returns`.
  */

@@ -60,7 +60,7 @@ describe('code facts per language', () => {
     assert.deepEqual(calls(app), [
       'Calculator@8:17 in run',
       'c.push@9:5 in run',
-      '().addTo@9:13 in run',
+      'type:()push.addTo@9:13 in run',
       'sum@10:10 in run',
       'm.add@10:24 in run',
       'main@10:36 in run',

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { TYPED_RECEIVER, type ExportFlag, type ImportName, type SymbolFact } from '../facts';
+import { RESULT_OF, TYPED_RECEIVER, type ExportFlag, type ImportName, type SymbolFact } from '../facts';
 import {
   addCall,
   addSymbol,
@@ -42,6 +42,25 @@ function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
     (out ??= new Map()).set(name.text, type?.type === 'type_identifier' || type?.type === 'nested_type_identifier' ? type.text : '');
   }
   return out;
+}
+
+/** A receiver that is the result of a call (`qb.where(…).execute()`): RESULT_OF and the called name. */
+function resultOf(call: Node): string | undefined {
+  const fn = call.childForFieldName('function');
+  const name = fn?.type === 'identifier' ? fn : fn?.type === 'member_expression' ? fn.childForFieldName('property') : null;
+  return name?.type === 'identifier' || name?.type === 'property_identifier' ? `${RESULT_OF}${name.text}` : undefined;
+}
+
+/**
+ * The named type a TypeScript function or method says it returns: `Foo` for `Foo<T>` or `ns.Foo`,
+ * the class itself for `this`; undefined for any other (a union, a literal, none).
+ */
+function tsReturnType(node: Node, container?: string): string | undefined {
+  const type = node.childForFieldName('return_type')?.namedChildren[0];
+  if (!type) return undefined;
+  if (type.type === 'this_type') return container;
+  const named = type.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
+  return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? lastName(named.text) : undefined;
 }
 
 /** The declared type of `name` in the nearest named function around here whose parameters have it. */
@@ -176,7 +195,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       addCall(ctx, fn);
     } else if (fn.type === 'member_expression') {
       const object = fn.childForFieldName('object');
-      const typed = object?.type === 'identifier' ? tsTypeOf(ctx, object.text) : undefined;
+      const typed = object?.type === 'identifier' ? tsTypeOf(ctx, object.text) : object?.type === 'call_expression' ? resultOf(object) : undefined;
       addCall(ctx, fn.childForFieldName('property'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(object));
     }
     return undefined;
@@ -289,6 +308,8 @@ function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
   if (!name) return undefined;
   const nested = ctx.frames.some((f) => f.fn);
   const definition = addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
+  const returns = tsReturnType(node);
+  if (returns) definition.returns = returns;
   markNested(ctx);
   return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(node) };
 }
@@ -354,7 +375,9 @@ function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   if (!name) return undefined;
   const owner = currentContainer(ctx);
   if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node) }; // object literal method: calls still get a name
-  addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
+  const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
+  const returns = tsReturnType(node, owner.container);
+  if (returns) method.returns = returns;
   return { depth: ctx.depth, fn: name, locals: tsParamTypes(node) };
 }
 

@@ -1,0 +1,74 @@
+import { strict as assert } from 'node:assert';
+import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+
+describe('TypeScript callers on the results of calls', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      'src/qb.ts': [
+        'export abstract class QueryBuilder {',
+        '  abstract execute(): number;',
+        '}',
+        'export interface WhereBuilder {',
+        '  where(sql: string): this;',
+        '}',
+        'export class SelectQB extends QueryBuilder implements WhereBuilder {',
+        '  where(sql: string): this { return this; }',
+        '  refine(): this { return this; }',
+        '  orderBy(key: string): this { return this; }',
+        '  execute(): number { return 1; }',
+        '}',
+        'export class UpdateQB extends QueryBuilder implements WhereBuilder {',
+        '  where(sql: string): this { return this; }',
+        '  refine(): this { return this; }',
+        '  execute(): number { return 2; }',
+        '}',
+        '',
+      ].join('\n'),
+      'src/source.ts': [
+        "import { SelectQB } from './qb';",
+        'export class DataSource {',
+        '  createQueryBuilder(): SelectQB { return new SelectQB(); }',
+        '}',
+        '',
+      ].join('\n'),
+      // Another family with a where() and an execute() of its own.
+      'src/job.ts': [
+        'export class Job {',
+        '  filter(sql: string): Job { return this; }',
+        '  where(sql: string): Job { return this; }',
+        '  execute(): number { return 3; }',
+        '}',
+        '',
+      ].join('\n'),
+      // Never names a builder: every receiver is a call's result.
+      'test/chain.test.ts': [
+        'export function run(ds: any, jobs: any) {',
+        "  ds.createQueryBuilder().orderBy('id');",
+        "  ds.createQueryBuilder().where('a').execute();",
+        "  jobs.next().filter('b').execute();",
+        "  ds.createQueryBuilder().where('c').orderBy('id');",
+        '  ds.createQueryBuilder().refine().execute();',
+        '}',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+
+  it('resolves a call on the result of a function whose every definition returns the method\'s class, leaving out result types without the method', () => {
+    // Line 5: where() may return a SelectQB, an UpdateQB, a WhereBuilder or a Job; only a SelectQB has an orderBy.
+    assert.deepEqual(callers('src/qb.ts', 'orderBy', 10), ['test/chain.test.ts:2 resolved', 'test/chain.test.ts:5 resolved']);
+  });
+
+  it('counts a call on a result that may be any class of the method\'s family as likely, and one that may be another family\'s as nothing', () => {
+    // refine() returns a SelectQB or an UpdateQB, both QueryBuilders; where() may also return a Job, whose execute is another.
+    assert.deepEqual(callers('src/qb.ts', 'execute', 16), ['test/chain.test.ts:6 likely']);
+    assert.deepEqual(callers('src/qb.ts', 'execute', 11), ['test/chain.test.ts:6 likely']);
+    assert.deepEqual(callers('src/job.ts', 'execute', 4), ['test/chain.test.ts:4 resolved'], 'filter() returns only a Job');
+  });
+});
