@@ -320,8 +320,9 @@ export class CallResolver {
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
     const out: CallerRef[] = [];
     for (const c of rows) {
-      const confidence = verdict.get(c.qualifier!.slice(prefix.length));
-      if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`)) out.push({ ...callRef(c), confidence });
+      const producer = c.qualifier!.slice(prefix.length);
+      const confidence = verdict.get(producer);
+      if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`)) out.push({ ...callRef(c), confidence, resultOf: producer });
     }
     return out;
   }

@@ -73,6 +73,8 @@ export interface CallerRef {
   via?: string;
   /** A likely call found by the method's name alone, one that no other class of the workspace defines. */
   uniqueName?: boolean;
+  /** A call on the result of another (`where` in `qb.where(…).execute()`), typed by what that one says it returns. */
+  resultOf?: string;
 }
 
 export interface DeprecatedUse {

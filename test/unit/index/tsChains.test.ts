@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import { defaultConfig } from '../../../src/core/config';
+import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 describe('TypeScript callers on the results of calls', () => {
@@ -70,5 +72,20 @@ describe('TypeScript callers on the results of calls', () => {
     assert.deepEqual(callers('src/qb.ts', 'execute', 16), ['test/chain.test.ts:6 likely']);
     assert.deepEqual(callers('src/qb.ts', 'execute', 11), ['test/chain.test.ts:6 likely']);
     assert.deepEqual(callers('src/job.ts', 'execute', 4), ['test/chain.test.ts:4 resolved'], 'filter() returns only a Job');
+  });
+
+  it('tells in the panel what result a call is on', async () => {
+    const items = await new CodeIndexSource(ws.index).collect({
+      query: { currentFile: 'src/qb.ts', cursorPosition: { line: 10, column: 3 } },
+      symbolRange: { name: 'orderBy', startLine: 10, endLine: 10 },
+      config: defaultConfig,
+      now: 0,
+      signal: new AbortController().signal,
+      note: () => undefined,
+    });
+    assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.line} ${i.reason}`), [
+      '2 calls orderBy on what createQueryBuilder() returns',
+      '5 calls orderBy on what where() returns',
+    ]);
   });
 });
