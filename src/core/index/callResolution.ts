@@ -32,6 +32,8 @@ const MAX_FAMILY = 64;
 /** Most class and interface definitions whose imports a method's family follows. */
 const MAX_FAMILY_DEFINITIONS = 128;
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
+/** The languages whose classes follow `extends` and `implements` for callers, as SQL lists. */
+const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: JS_LANGS, php: "('php')" };
 
 /** Methods of the platform (DOM, Node, the standard library) specific-looking enough to pass for a workspace's own. */
 const PLATFORM_METHODS = new Set([
@@ -115,9 +117,9 @@ export class CallResolver {
     const suffix = nsPath.length ? [...nsPath.slice(1), def.name].join('.') : '';
     const family = familyOf(languageOf(def.path) ?? 'typescript');
     const bindings = this.bindingsOf(def.path, bound, def.exported === 2);
-    // A TypeScript method is also called through the bases and interfaces that declare it, and on
+    // A TypeScript or PHP method is also called through the bases and interfaces that declare it, and on
     // the classes below them: the language's own notion of its references.
-    const relatives = isMethod && family === 'js' ? this.methodFamily(def.container!, def.name, def.path) : { names: [], definitions: [] };
+    const relatives = isMethod && HERITAGE_LANGS[family] ? this.methodFamily(family, def.container!, def.name, def.path) : { names: [], definitions: [] };
     if (relatives.definitions.length) {
       const seen = new Set(bindings.map((b) => `${b.file}\0${b.path}`));
       for (const r of relatives.definitions) {
@@ -302,7 +304,7 @@ export class CallResolver {
       for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
         owners ??= this.methodOwners(def.name);
         if (owners.has(queue[i]) || !isWorkspaceType(queue[i])) return true;
-        for (const s of heritage.supersOf(queue[i])) {
+        for (const s of heritage.supersOf('js', queue[i])) {
           if (seen.has(s)) continue;
           seen.add(s);
           queue.push(s);
@@ -334,19 +336,24 @@ export class CallResolver {
    * interface's method a class inherits from its abstract base). Names, and the definitions to follow
    * imports from; empty when `type` has no relatives.
    */
-  private methodFamily(type: string, method: string, ownPath: string): { names: string[]; definitions: TypeDefinition[] } {
+  private methodFamily(family: ReturnType<typeof familyOf>, type: string, method: string, ownPath: string): { names: string[]; definitions: TypeDefinition[] } {
     const heritage = this.state.heritage();
-    if (!heritage.has(type)) return { names: [], definitions: [] };
+    if (!heritage.has(family, type)) return { names: [], definitions: [] };
     // The classes and interfaces that declare the method, by name: read once.
     let owners: Map<string, TypeDefinition[]> | undefined;
-    const declarationsOf = (t: string) => (owners ??= this.methodOwners(method)).get(t) ?? [];
+    const declarationsOf = (t: string) => (owners ??= this.methodOwners(method, HERITAGE_LANGS[family])).get(t) ?? [];
+    // TypeScript relates sibling implementations through the interface they share; PHP's language
+    // servers do not: there only the bases above and the classes below the method's own class count.
+    const siblings = family === 'js';
     const names = new Set([type]);
     const definitions = new Map<string, TypeDefinition>([[`${ownPath}\0${type}`, { path: ownPath, name: type, exported: 0 }]]);
     const queue = [type];
-    const add = (d: TypeDefinition) => {
+    const below = new Set([type]);
+    const add = (d: TypeDefinition, under: boolean) => {
       const key = `${d.path}\0${d.name}`;
       if (definitions.has(key) || definitions.size > MAX_FAMILY_DEFINITIONS) return;
       definitions.set(key, d);
+      if (under) below.add(d.name);
       if (!names.has(d.name) && names.size <= MAX_FAMILY) {
         names.add(d.name);
         queue.push(d.name);
@@ -357,14 +364,15 @@ export class CallResolver {
       const seen = new Set([queue[i]]);
       const up = [queue[i]];
       for (let j = 0; j < up.length && seen.size <= MAX_FAMILY; j++) {
-        for (const s of heritage.supersOf(up[j])) {
+        for (const s of heritage.supersOf(family, up[j])) {
           if (seen.has(s)) continue;
           seen.add(s);
           up.push(s);
-          for (const d of declarationsOf(s)) add(d);
+          for (const d of declarationsOf(s)) add(d, false);
         }
       }
-      for (const d of heritage.subsOf(queue[i])) add(d);
+      const under = below.has(queue[i]);
+      if (siblings || under) for (const d of heritage.subsOf(family, queue[i])) add(d, under);
     }
     names.delete(type);
     definitions.delete(`${ownPath}\0${type}`);
@@ -372,11 +380,11 @@ export class CallResolver {
   }
 
   /** The top-level JavaScript and TypeScript classes and interfaces that declare a method of this name, by name. */
-  private methodOwners(method: string): Map<string, TypeDefinition[]> {
+  private methodOwners(method: string, langs = JS_LANGS): Map<string, TypeDefinition[]> {
     const owners = new Map<string, TypeDefinition[]>();
     const rows = all<TypeDefinition>(
       this.state.db,
-      `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${JS_LANGS} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
+      `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${langs} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
       [method],
     );
     for (const r of rows) {

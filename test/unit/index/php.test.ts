@@ -132,3 +132,44 @@ describe('PHP in the code index', () => {
     );
   });
 });
+
+describe('PHP callers through interfaces and base classes', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      'composer.json': '{"autoload": {"psr-4": {"Acme\\\\Log\\\\": "src/"}}}\n',
+      'src/Logging/BucketLogger.php': ['<?php', 'namespace Acme\\Log\\Logging;', 'interface BucketLogger {', '  public function writeEvent( string $event ): void;', '}', ''].join('\n'),
+      'src/Logging/JsonBucketLogger.php': ['<?php', 'namespace Acme\\Log\\Logging;', 'class JsonBucketLogger implements BucketLogger {', '  public function writeEvent( string $event ): void {}', '}', ''].join('\n'),
+      'src/Logging/DbBucketLogger.php': ['<?php', 'namespace Acme\\Log\\Logging;', 'class DbBucketLogger implements BucketLogger {', '  public function writeEvent( string $event ): void {}', '}', ''].join('\n'),
+      // Names only the interface: its call may reach any implementation.
+      'src/UseCases/Checkout.php': [
+        '<?php', // 1
+        'namespace Acme\\Log\\UseCases;', // 2
+        'use Acme\\Log\\Logging\\BucketLogger;', // 3
+        'class Checkout {', // 4
+        '  public function __construct( private BucketLogger $logger ) {}', // 5
+        "  public function run(): void { $this->logger->writeEvent( 'checkout' ); }", // 6
+        '}', // 7
+        '',
+      ].join('\n'),
+      // Names only a sibling implementation: its calls are that class's.
+      'tests/DbLoggerTest.php': [
+        '<?php',
+        'use Acme\\Log\\Logging\\DbBucketLogger;',
+        'class DbLoggerTest {',
+        "  public function testWrite(): void { $logger = new DbBucketLogger(); $logger->writeEvent( 'x' ); }",
+        '}',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  it('counts a call through the interface for each implementation, and a call on a sibling implementation for that one only', () => {
+    const callers = (path: string) => show(ws.index.callers({ name: 'writeEvent', path, line: 4 })).filter((c) => !c.includes(' name'));
+    assert.deepEqual(callers('src/Logging/JsonBucketLogger.php'), ['src/UseCases/Checkout.php:6 likely in run']);
+    assert.deepEqual(callers('src/Logging/DbBucketLogger.php').sort(), ['src/UseCases/Checkout.php:6 likely in run', 'tests/DbLoggerTest.php:4 likely in testWrite']);
+  });
+});

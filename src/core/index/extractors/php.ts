@@ -31,9 +31,27 @@ function typeDeclaration(kind: 'class' | 'interface' | 'enum'): Visitor {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
     const nested = ctx.frames.some((f) => f.fn);
-    addSymbol(ctx, node, name, kind, nested ? 0 : 1, phpDeprecated(node));
+    const symbol = addSymbol(ctx, node, name, kind, nested ? 0 : 1, phpDeprecated(node));
+    const supers = phpSupers(node);
+    if (supers.length) symbol.supers = supers;
     return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class' };
   };
+}
+
+/** Most base names kept for one class or interface. */
+const MAX_SUPERS = 16;
+
+/** What a class extends and implements, or an interface extends, by last name (`Base` for `\\Foo\\Base`). */
+function phpSupers(node: Node): string[] {
+  const out: string[] = [];
+  for (const clause of node.namedChildren) {
+    if (clause?.type !== 'base_clause' && clause?.type !== 'class_interface_clause') continue;
+    for (const t of clause.namedChildren) {
+      const name = lastName(t);
+      if (name && !out.includes(name.text)) out.push(name.text);
+    }
+  }
+  return out.slice(0, MAX_SUPERS);
 }
 
 function receiver(node: Node | null): string | undefined {
