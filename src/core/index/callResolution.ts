@@ -23,6 +23,18 @@ const MAX_BINDING_STEPS = 5000;
  */
 /** Most calls of a distinctive method name looked at. */
 const MAX_DISTINCT_CALLS = 2000;
+/**
+ * Methods of JavaScript's own values (arrays, strings, promises, maps, functions) whose results are
+ * chained: `rows.filter(…).forEach(…)` is most likely Array's filter, whatever a workspace class of
+ * that name returns, so such a result says nothing about the receiver's type.
+ */
+const BUILTIN_RESULTS = new Set([
+  'filter', 'map', 'flatMap', 'flat', 'slice', 'splice', 'concat', 'sort', 'reverse', 'toSorted', 'toReversed', 'toSpliced',
+  'reduce', 'reduceRight', 'entries', 'keys', 'at', 'trim', 'trimStart', 'trimEnd', 'split', 'replace', 'replaceAll',
+  'toLowerCase', 'toUpperCase', 'substring', 'substr', 'padStart', 'padEnd', 'repeat', 'normalize', 'charAt', 'match',
+  'matchAll', 'toString', 'toFixed', 'valueOf', 'toJSON', 'then', 'catch', 'finally', 'bind', 'call', 'apply', 'exec',
+  'parse', 'stringify', 'assign', 'freeze',
+]);
 /** Above this many files, the calls of a name are read whole and filtered rather than looked up by path. */
 const MANY_FILES = 40;
 /** Most producers of call results (`f` in `f().m()`) whose return types are looked at for one method. */
@@ -274,13 +286,25 @@ export class CallResolver {
       ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
       : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, onlyFile]);
     if (!rows.length) return [];
-    const producers = [...new Set(rows.map((r) => r.qualifier!.slice(prefix.length)))].slice(0, MAX_PRODUCERS);
+    const producers = [...new Set(rows.map((r) => r.qualifier!.slice(prefix.length)))].filter((p) => !BUILTIN_RESULTS.has(p)).slice(0, MAX_PRODUCERS);
     // What each producer returns, by every definition of its name; null when one says nothing.
     const returns = new Map<string, Set<string> | null>();
+    // Producers that are only functions: a call of one is the workspace's only where the file can name it.
+    const functions = new Map<string, Array<{ path: string; name: string; exported: number }>>();
+    const methods = new Set<string>();
     for (let i = 0; i < producers.length; i += 500) {
       const chunk = producers.slice(i, i + 500);
-      const defs = all<{ name: string; returns: string | null }>(this.state.db, `SELECT s.name AS name, s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`, chunk);
+      const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
+        this.state.db,
+        `SELECT s.name AS name, s.returns AS returns, s.kind AS kind, f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`,
+        chunk,
+      );
       for (const d of defs) {
+        if (d.kind === 'function') {
+          const list = functions.get(d.name);
+          if (!list) functions.set(d.name, [d]);
+          else list.push(d);
+        } else methods.add(d.name);
         const types = returns.get(d.name);
         if (types === null) continue;
         if (d.returns === null) returns.set(d.name, null);
@@ -321,10 +345,22 @@ export class CallResolver {
     }
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
     const out: CallerRef[] = [];
+    const reach = new Map<string, Set<string>>();
+    const reaches = (file: string, producer: string) => {
+      const defs = functions.get(producer);
+      if (!defs || methods.has(producer)) return true;
+      let files = reach.get(producer);
+      if (!files) {
+        files = new Set();
+        for (const d of defs) for (const b of this.bindingsOf(d.path, d.name, d.exported === 2)) files.add(b.file);
+        reach.set(producer, files);
+      }
+      return files.has(file);
+    };
     for (const c of rows) {
       const producer = c.qualifier!.slice(prefix.length);
       const confidence = verdict.get(producer);
-      if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`)) out.push({ ...callRef(c), confidence, resultOf: producer });
+      if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
     }
     return out;
   }
@@ -462,6 +498,8 @@ export class CallResolver {
    */
   private resultType(name: string, cache: Map<string, string | null | undefined>, js = false): string | null | undefined {
     if (cache.has(name)) return cache.get(name);
+    // A built-in's result (`rows.filter(…)`) is no workspace type, even where the workspace defines a `filter`.
+    if (js && BUILTIN_RESULTS.has(name)) return undefined;
     const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${js ? JS_LANGS : "('go')"}`, [name]);
     const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
     const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;

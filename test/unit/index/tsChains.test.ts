@@ -38,18 +38,32 @@ describe('TypeScript callers on the results of calls', () => {
       // Another family with a where() and an execute() of its own.
       'src/job.ts': [
         'export class Job {',
-        '  filter(sql: string): Job { return this; }',
+        '  narrow(sql: string): Job { return this; }',
         '  where(sql: string): Job { return this; }',
         '  execute(): number { return 3; }',
         '}',
         '',
       ].join('\n'),
+      // A workspace class with methods named like Array's.
+      'src/cursor.ts': [
+        'export class Cursor {',
+        '  filter(query: string): this { return this; }',
+        '  /** @deprecated Use for await instead. */',
+        '  forEach(cb: () => void): void {}',
+        '}',
+        '',
+      ].join('\n'),
+      // A function of the workspace, and a file that calls another function of the same name.
+      'src/make.ts': ['export function makeJob(): Job { return new Job(); }', "import { Job } from './job';", ''].join('\n'),
+      'test/other.test.ts': ["import { makeJob } from 'jobs-lib';", "makeJob().execute();", ''].join('\n'),
+      'test/own.test.ts': ["import { makeJob } from '../src/make';", "makeJob().execute();", ''].join('\n'),
+      'src/rows.ts': ['export function visit(rows: number[]) {', '  rows.filter((r) => r > 0).forEach(() => undefined);', '}', ''].join('\n'),
       // Never names a builder: every receiver is a call's result.
       'test/chain.test.ts': [
         'export function run(ds: any, jobs: any) {',
         "  ds.createQueryBuilder().orderBy('id');",
         "  ds.createQueryBuilder().where('a').execute();",
-        "  jobs.next().filter('b').execute();",
+        "  jobs.next().narrow('b').execute();",
         "  ds.createQueryBuilder().where('c').orderBy('id');",
         '  ds.createQueryBuilder().refine().execute();',
         '}',
@@ -71,7 +85,12 @@ describe('TypeScript callers on the results of calls', () => {
     // refine() returns a SelectQB or an UpdateQB, both QueryBuilders; where() may also return a Job, whose execute is another.
     assert.deepEqual(callers('src/qb.ts', 'execute', 16), ['test/chain.test.ts:6 likely']);
     assert.deepEqual(callers('src/qb.ts', 'execute', 11), ['test/chain.test.ts:6 likely']);
-    assert.deepEqual(callers('src/job.ts', 'execute', 4), ['test/chain.test.ts:4 resolved'], 'filter() returns only a Job');
+    assert.deepEqual(callers('src/job.ts', 'execute', 4), ['test/chain.test.ts:4 resolved', 'test/own.test.ts:2 resolved'], 'narrow() and makeJob() return only a Job; another makeJob() is not the workspace\'s');
+  });
+
+  it('takes the result of a built-in method name for a built-in\'s, not for the workspace class that has a method of that name', () => {
+    assert.deepEqual(callers('src/cursor.ts', 'forEach', 4), []);
+    assert.deepEqual(ws.index.deprecatedUsedIn('src/rows.ts'), [], 'Array.filter(…).forEach() is no deprecated Cursor.forEach');
   });
 
   it('tells in the panel what result a call is on', async () => {
