@@ -2,8 +2,10 @@ import { all, one } from '../store/sqlite';
 import { CONTAINER_KINDS, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
-import type { TypeDefinition } from './heritage';
+import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
+import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
+import { samePackageElsewhere } from './resolve';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
 /** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
@@ -23,50 +25,13 @@ const MAX_BINDING_STEPS = 5000;
  */
 /** Most calls of a distinctive method name looked at. */
 const MAX_DISTINCT_CALLS = 2000;
-/**
- * Methods of JavaScript's own values (arrays, strings, promises, maps, functions) whose results are
- * chained: `rows.filter(…).forEach(…)` is most likely Array's filter, whatever a workspace class of
- * that name returns, so such a result says nothing about the receiver's type.
- */
-const BUILTIN_RESULTS = new Set([
-  'filter', 'map', 'flatMap', 'flat', 'slice', 'splice', 'concat', 'sort', 'reverse', 'toSorted', 'toReversed', 'toSpliced',
-  'reduce', 'reduceRight', 'entries', 'keys', 'at', 'trim', 'trimStart', 'trimEnd', 'split', 'replace', 'replaceAll',
-  'toLowerCase', 'toUpperCase', 'substring', 'substr', 'padStart', 'padEnd', 'repeat', 'normalize', 'charAt', 'match',
-  'matchAll', 'toString', 'toFixed', 'valueOf', 'toJSON', 'then', 'catch', 'finally', 'bind', 'call', 'apply', 'exec',
-  'parse', 'stringify', 'assign', 'freeze',
-]);
 /** Above this many files, the calls of a name are read whole and filtered rather than looked up by path. */
 const MANY_FILES = 40;
 /** Most producers of call results (`f` in `f().m()`) whose return types are looked at for one method. */
 const MAX_PRODUCERS = 500;
-/** Most classes and interfaces a method's family takes in besides its own class. */
-const MAX_FAMILY = 64;
-/** Most class and interface definitions whose imports a method's family follows. */
-const MAX_FAMILY_DEFINITIONS = 128;
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** The languages whose classes follow `extends` and `implements` for callers, as SQL lists. */
 const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: JS_LANGS, php: "('php')" };
-
-/** Methods of the platform (DOM, Node, the standard library) specific-looking enough to pass for a workspace's own. */
-const PLATFORM_METHODS = new Set([
-  'addEventListener', 'removeEventListener', 'dispatchEvent', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable',
-  'toLocaleString', 'getElementById', 'getElementsByClassName', 'getElementsByTagName', 'querySelector', 'querySelectorAll',
-  'setAttribute', 'getAttribute', 'removeAttribute', 'hasAttribute', 'appendChild', 'removeChild', 'replaceChild', 'insertBefore',
-  'cloneNode', 'createElement', 'createTextNode', 'preventDefault', 'stopPropagation', 'stopImmediatePropagation',
-  'getBoundingClientRect', 'scrollIntoView', 'requestAnimationFrame', 'cancelAnimationFrame', 'getComputedStyle',
-  'toLowerCase', 'toUpperCase', 'localeCompare', 'startsWith', 'endsWith', 'lastIndexOf', 'findIndex', 'findLast', 'findLastIndex',
-  'toISOString', 'toDateString', 'toTimeString', 'getTime', 'getFullYear', 'getMonth', 'getDate', 'getHours', 'getMinutes',
-  'getSeconds', 'getMilliseconds', 'getTimezoneOffset', 'setFullYear', 'toFixed', 'toPrecision', 'padStart', 'padEnd',
-  'trimStart', 'trimEnd', 'replaceAll', 'matchAll', 'codePointAt', 'charCodeAt', 'fromCharCode', 'getItem', 'setItem',
-  'removeItem', 'readFile', 'writeFile', 'readFileSync', 'writeFileSync', 'existsSync', 'mkdirSync', 'readdirSync', 'statSync',
-  'unlinkSync', 'createServer', 'createReadStream', 'createWriteStream', 'setTimeout', 'clearTimeout', 'setInterval',
-  'clearInterval', 'setImmediate', 'postMessage', 'getContext', 'toDataURL', 'structuredClone', 'defineProperty',
-  'getOwnPropertyNames', 'getPrototypeOf', 'setPrototypeOf', 'isArray', 'isInteger', 'isFinite', 'parseFloat', 'parseInt',
-  'toBeDefined', 'toBeUndefined', 'toBeTruthy', 'toBeFalsy', 'toBeNull', 'toEqual', 'toStrictEqual', 'toBeInstanceOf',
-  'toHaveBeenCalled', 'toHaveBeenCalledWith', 'toHaveLength', 'toContain', 'toMatchObject', 'toThrow', 'toMatchSnapshot',
-  'mockReturnValue', 'mockResolvedValue', 'mockImplementation', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll',
-  'deepEqual', 'strictEqual', 'notEqual', 'deepStrictEqual', 'notStrictEqual', 'ifError',
-]);
 
 export class CallResolver {
   constructor(private readonly state: IndexState) {}
@@ -131,7 +96,8 @@ export class CallResolver {
     const bindings = this.bindingsOf(def.path, bound, def.exported === 2);
     // A TypeScript or PHP method is also called through the bases and interfaces that declare it, and on
     // the classes below them: the language's own notion of its references.
-    const relatives = isMethod && HERITAGE_LANGS[family] ? this.methodFamily(family, def.container!, def.name, def.path) : { names: [], definitions: [] };
+    const langs = HERITAGE_LANGS[family];
+    const relatives = isMethod && langs ? methodFamily(this.state.db, this.state.heritage(), family, def.container!, def.name, def.path, langs) : { names: [], definitions: [] };
     if (relatives.definitions.length) {
       const seen = new Set(bindings.map((b) => `${b.file}\0${b.path}`));
       for (const r of relatives.definitions) {
@@ -326,7 +292,7 @@ export class CallResolver {
       const seen = new Set([t]);
       const queue = [t];
       for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
-        owners ??= this.methodOwners(def.name);
+        owners ??= methodOwners(this.state.db, def.name, JS_LANGS);
         if (owners.has(queue[i]) || !isWorkspaceType(queue[i])) return true;
         for (const s of heritage.supersOf('js', queue[i])) {
           if (seen.has(s)) continue;
@@ -363,72 +329,6 @@ export class CallResolver {
       if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
     }
     return out;
-  }
-
-  /**
-   * The other classes and interfaces whose `method` a call may mean when it means `type`'s, as the
-   * TypeScript language service counts references: the bases and interfaces that declare the method,
-   * the classes and interfaces below one of them, and the bases declaring it of those in turn (an
-   * interface's method a class inherits from its abstract base). Names, and the definitions to follow
-   * imports from; empty when `type` has no relatives.
-   */
-  private methodFamily(family: ReturnType<typeof familyOf>, type: string, method: string, ownPath: string): { names: string[]; definitions: TypeDefinition[] } {
-    const heritage = this.state.heritage();
-    if (!heritage.has(family, type)) return { names: [], definitions: [] };
-    // The classes and interfaces that declare the method, by name: read once.
-    let owners: Map<string, TypeDefinition[]> | undefined;
-    const declarationsOf = (t: string) => (owners ??= this.methodOwners(method, HERITAGE_LANGS[family])).get(t) ?? [];
-    // TypeScript relates sibling implementations through the interface they share; PHP's language
-    // servers do not: there only the bases above and the classes below the method's own class count.
-    const siblings = family === 'js';
-    const names = new Set([type]);
-    const definitions = new Map<string, TypeDefinition>([[`${ownPath}\0${type}`, { path: ownPath, name: type, exported: 0 }]]);
-    const queue = [type];
-    const below = new Set([type]);
-    const add = (d: TypeDefinition, under: boolean) => {
-      const key = `${d.path}\0${d.name}`;
-      if (definitions.has(key) || definitions.size > MAX_FAMILY_DEFINITIONS) return;
-      definitions.set(key, d);
-      if (under) below.add(d.name);
-      if (!names.has(d.name) && names.size <= MAX_FAMILY) {
-        names.add(d.name);
-        queue.push(d.name);
-      }
-    };
-    for (let i = 0; i < queue.length; i++) {
-      // Up through every base, keeping those that declare the method.
-      const seen = new Set([queue[i]]);
-      const up = [queue[i]];
-      for (let j = 0; j < up.length && seen.size <= MAX_FAMILY; j++) {
-        for (const s of heritage.supersOf(family, up[j])) {
-          if (seen.has(s)) continue;
-          seen.add(s);
-          up.push(s);
-          for (const d of declarationsOf(s)) add(d, false);
-        }
-      }
-      const under = below.has(queue[i]);
-      if (siblings || under) for (const d of heritage.subsOf(family, queue[i])) add(d, under);
-    }
-    names.delete(type);
-    definitions.delete(`${ownPath}\0${type}`);
-    return { names: [...names], definitions: [...definitions.values()] };
-  }
-
-  /** The top-level JavaScript and TypeScript classes and interfaces that declare a method of this name, by name. */
-  private methodOwners(method: string, langs = JS_LANGS): Map<string, TypeDefinition[]> {
-    const owners = new Map<string, TypeDefinition[]>();
-    const rows = all<TypeDefinition>(
-      this.state.db,
-      `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${langs} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
-      [method],
-    );
-    for (const r of rows) {
-      const defs = owners.get(r.name);
-      if (!defs) owners.set(r.name, [r]);
-      else defs.push(r);
-    }
-    return owners;
   }
 
   /**
@@ -587,18 +487,4 @@ export class CallResolver {
 function lastSegment(q: string): string {
   const parts = q.split(/::|\./);
   return parts[parts.length - 1];
-}
-
-/**
- * The folders of the same Java package in the module's other source sets: a class in
- * `core/src/main/java/com/x/jmx/` is seen without an import from `core/src/test/java/com/x/jmx/`
- * (and `src/testFixtures/java/…`, `src/integrationTest/java/…`), as Maven and Gradle lay tests out.
- */
-export function samePackageElsewhere(dir: string, files: { dirsEndingWith(suffix: string): string[] }): string[] {
-  const segments = dir.split('/');
-  const src = segments.lastIndexOf('src', segments.length - 4);
-  if (src < 0 || segments[src + 2] !== 'java') return [];
-  const module = segments.slice(0, src + 1).join('/') + '/';
-  const pkg = segments.slice(src + 3).join('/');
-  return files.dirsEndingWith(`java/${pkg}`).filter((d) => d !== dir && d.startsWith(module) && d.split('/').length === segments.length && d.split('/')[src + 2] === 'java');
 }

@@ -61,6 +61,76 @@ export class Heritage {
 
 type Family = ReturnType<typeof familyOf>;
 
+/** Most classes and interfaces a method's family takes in besides its own class. */
+export const MAX_FAMILY = 64;
+/** Most class and interface definitions whose imports a method's family follows. */
+const MAX_FAMILY_DEFINITIONS = 128;
+
+/**
+ * The other classes and interfaces whose `method` a call may mean when it means `type`'s, as the
+ * TypeScript language service counts references: the bases and interfaces that declare the method,
+ * the classes and interfaces below one of them, and the bases declaring it of those in turn (an
+ * interface's method a class inherits from its abstract base). Names, and the definitions to follow
+ * imports from; empty when `type` has no relatives.
+ */
+export function methodFamily(db: Database, heritage: Heritage, family: Family, type: string, method: string, ownPath: string, langs: string): { names: string[]; definitions: TypeDefinition[] } {
+  if (!heritage.has(family, type)) return { names: [], definitions: [] };
+  // The classes and interfaces that declare the method, by name: read once.
+  let owners: Map<string, TypeDefinition[]> | undefined;
+  const declarationsOf = (t: string) => (owners ??= methodOwners(db, method, langs)).get(t) ?? [];
+  // TypeScript relates sibling implementations through the interface they share; PHP's language
+  // servers do not: there only the bases above and the classes below the method's own class count.
+  const siblings = family === 'js';
+  const names = new Set([type]);
+  const definitions = new Map<string, TypeDefinition>([[`${ownPath}\0${type}`, { path: ownPath, name: type, exported: 0 }]]);
+  const queue = [type];
+  const below = new Set([type]);
+  const add = (d: TypeDefinition, under: boolean) => {
+    const key = `${d.path}\0${d.name}`;
+    if (definitions.has(key) || definitions.size > MAX_FAMILY_DEFINITIONS) return;
+    definitions.set(key, d);
+    if (under) below.add(d.name);
+    if (!names.has(d.name) && names.size <= MAX_FAMILY) {
+      names.add(d.name);
+      queue.push(d.name);
+    }
+  };
+  for (let i = 0; i < queue.length; i++) {
+    // Up through every base, keeping those that declare the method.
+    const seen = new Set([queue[i]]);
+    const up = [queue[i]];
+    for (let j = 0; j < up.length && seen.size <= MAX_FAMILY; j++) {
+      for (const s of heritage.supersOf(family, up[j])) {
+        if (seen.has(s)) continue;
+        seen.add(s);
+        up.push(s);
+        for (const d of declarationsOf(s)) add(d, false);
+      }
+    }
+    const under = below.has(queue[i]);
+    if (siblings || under) for (const d of heritage.subsOf(family, queue[i])) add(d, under);
+  }
+  names.delete(type);
+  definitions.delete(`${ownPath}\0${type}`);
+  return { names: [...names], definitions: [...definitions.values()] };
+}
+
+/** The top-level classes and interfaces of these languages (an SQL list) that declare a method of this name, by name. */
+export function methodOwners(db: Database, method: string, langs: string): Map<string, TypeDefinition[]> {
+  const owners = new Map<string, TypeDefinition[]>();
+  const rows = all<TypeDefinition>(
+    db,
+    `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${langs} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
+    [method],
+  );
+  for (const r of rows) {
+    const defs = owners.get(r.name);
+    if (!defs) owners.set(r.name, [r]);
+    else defs.push(r);
+  }
+  return owners;
+}
+
 function key(family: Family, name: string): string {
   return `${family}\0${name}`;
 }

@@ -394,3 +394,17 @@ function scanJson(text: string, drop: 'comments' | 'commas'): string {
   }
   return out;
 }
+
+/**
+ * The folders of the same Java package in the module's other source sets: a class in
+ * `core/src/main/java/com/x/jmx/` is seen without an import from `core/src/test/java/com/x/jmx/`
+ * (and `src/testFixtures/java/…`, `src/integrationTest/java/…`), as Maven and Gradle lay tests out.
+ */
+export function samePackageElsewhere(dir: string, files: { dirsEndingWith(suffix: string): string[] }): string[] {
+  const segments = dir.split('/');
+  const src = segments.lastIndexOf('src', segments.length - 4);
+  if (src < 0 || segments[src + 2] !== 'java') return [];
+  const module = segments.slice(0, src + 1).join('/') + '/';
+  const pkg = segments.slice(src + 3).join('/');
+  return files.dirsEndingWith(`java/${pkg}`).filter((d) => d !== dir && d.startsWith(module) && d.split('/').length === segments.length && d.split('/')[src + 2] === 'java');
+}

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defaultConfig } from '../../../src/core/config';
 import { CodeIndex } from '../../../src/core/index/codeIndex';
+import type { SuggestionItem } from '../../../src/core/types';
+import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { Store } from '../../../src/core/store/store';
 
 /** test/fixtures/index, found from the compiled test folder. */
@@ -59,4 +61,16 @@ export async function indexWorkspace(files: Record<string, string>): Promise<Ind
       rmSync(stateDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What the code-index source puts in the panel for the symbol `name` on `line` of `file`. */
+export function panelItemsAt(index: CodeIndex, file: string, name: string, line: number): Promise<SuggestionItem[]> {
+  return new CodeIndexSource(index).collect({
+    query: { currentFile: file, cursorPosition: { line, column: 3 } },
+    symbolRange: { name, startLine: line, endLine: line },
+    config: defaultConfig,
+    now: 0,
+    signal: new AbortController().signal,
+    note: () => undefined,
+  });
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { samePackageElsewhere } from '../../../src/core/index/callResolution';
+import { samePackageElsewhere } from '../../../src/core/index/resolve';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 describe('Java packages across source sets', () => {

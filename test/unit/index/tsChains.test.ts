@@ -1,7 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { defaultConfig } from '../../../src/core/config';
-import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
-import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+import { indexWorkspace, panelItemsAt, type IndexedWorkspace } from './fixtureWorkspace';
 
 describe('TypeScript callers on the results of calls', () => {
   let ws: IndexedWorkspace;
@@ -94,14 +92,7 @@ describe('TypeScript callers on the results of calls', () => {
   });
 
   it('tells in the panel what result a call is on', async () => {
-    const items = await new CodeIndexSource(ws.index).collect({
-      query: { currentFile: 'src/qb.ts', cursorPosition: { line: 10, column: 3 } },
-      symbolRange: { name: 'orderBy', startLine: 10, endLine: 10 },
-      config: defaultConfig,
-      now: 0,
-      signal: new AbortController().signal,
-      note: () => undefined,
-    });
+    const items = await panelItemsAt(ws.index, 'src/qb.ts', 'orderBy', 10);
     assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.line} ${i.reason}`), [
       '2 calls orderBy on what createQueryBuilder() returns',
       '5 calls orderBy on what where() returns',

@@ -3,9 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractFacts } from '../../../src/core/index/extract';
 import { parserFor } from '../../../src/core/index/languages';
-import { defaultConfig } from '../../../src/core/config';
-import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
-import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+import { indexWorkspace, panelItemsAt, type IndexedWorkspace } from './fixtureWorkspace';
 
 async function supersIn(lang: 'typescript' | 'javascript', text: string): Promise<string[]> {
   const tree = (await parserFor(lang)).parse(text);
@@ -110,14 +108,7 @@ describe('TypeScript callers through base classes and interfaces', () => {
   });
 
   it('tells in the panel which interface a call goes through', async () => {
-    const items = await new CodeIndexSource(ws.index).collect({
-      query: { currentFile: 'src/pg.ts', cursorPosition: { line: 4, column: 3 } },
-      symbolRange: { name: 'dropTable', startLine: 4, endLine: 4 },
-      config: defaultConfig,
-      now: 0,
-      signal: new AbortController().signal,
-      note: () => undefined,
-    });
+    const items = await panelItemsAt(ws.index, 'src/pg.ts', 'dropTable', 4);
     assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`).sort(), [
       'src/migrate.ts:4 probably calls dropTable through QueryRunner',
       'test/drop.test.ts:4 probably calls dropTable (no other class defines dropTable)',
