@@ -64,6 +64,8 @@ export interface GitServiceOptions {
 /** Five fields per commit; with -z each commit is five NUL-separated tokens, read by position. */
 const COMMIT_FORMAT = '--format=%H%x00%an%x00%ae%x00%ct%x00%s';
 const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** Where forges look for the commits blame should skip when `blame.ignoreRevsFile` is not set. */
+const IGNORE_REVS_FILE = '.git-blame-ignore-revs';
 
 /**
  * The git facts the engine shows: recent commits of a file, the history of a line range, uncommitted
@@ -137,11 +139,17 @@ export class GitService {
     return out;
   }
 
-  /** Commits that changed lines start..end of the file (as they are at HEAD), newest first. */
+  /**
+   * Commits that changed lines start..end of the file (as they are at HEAD), newest first, without
+   * those blame is told to skip (`ignoredRevisions`). `git log -L` has no way to ignore whitespace.
+   */
   async lineHistory(file: string, start: number, end: number, options: CallOptions & { maxCount?: number } = {}): Promise<CommitInfo[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined || start < 1 || end < start) return [];
-    const r = await this.git(['log', COMMIT_FORMAT, '--no-patch', `--max-count=${options.maxCount ?? 20}`, `-L${start},${end}:${rel}`, 'HEAD'], options);
+    const [r, ignored] = await Promise.all([
+      this.git(['log', COMMIT_FORMAT, '--no-patch', `--max-count=${options.maxCount ?? 20}`, `-L${start},${end}:${rel}`, 'HEAD'], options),
+      this.ignoredRevisions(options),
+    ]);
     if (!r.ok) return [];
     // Five fields per commit by position; `-L` may end a commit with a newline instead of a NUL, and
     // a subject never holds one, so what follows a newline in a subject is the next commit's id.
@@ -156,7 +164,7 @@ export class GitService {
         i--;
       }
       const info = parseCommitFields(fields);
-      if (info) out.push(info);
+      if (info && !ignored.has(info.hash)) out.push(info);
     }
     return out;
   }
@@ -220,6 +228,38 @@ export class GitService {
   }
 
   /**
+   * Commits that `git blame` is told to look past (mass reformats, renames of a symbol everywhere):
+   * those listed in the files of `blame.ignoreRevsFile`, or else in `.git-blame-ignore-revs`, the file
+   * forges read by convention. Files are read as committed at HEAD and only inside the repository;
+   * one full commit id per line, `#` comments.
+   */
+  async ignoredRevisions(options: CallOptions = {}): Promise<Set<string>> {
+    const out = new Set<string>();
+    const configured = await this.git(['config', '--get-all', 'blame.ignoreRevsFile'], options);
+    let files = [IGNORE_REVS_FILE];
+    if (configured.ok) {
+      files = [];
+      // An empty value resets the list, as git reads it.
+      for (const value of configured.stdout.split('\n').slice(0, -1)) {
+        if (value.trim()) files.push(value.trim());
+        else files = [];
+      }
+    }
+    for (const file of files) {
+      const path = file.replace(/^\.\//, '');
+      // Inside the repository only: a name, no way up or out.
+      if (isAbsolute(path) || path.startsWith('~') || path.split(/[\\/]/).includes('..')) continue;
+      const r = await this.git(['cat-file', 'blob', `HEAD:${path}`], { ...options, maxBytes: 4 * 1024 * 1024 });
+      if (!r.ok) continue;
+      for (const line of r.stdout.split('\n')) {
+        const id = line.split('#', 1)[0].trim().toLowerCase();
+        if (COMMIT_ID.test(id)) out.add(id);
+      }
+    }
+    return out;
+  }
+
+  /**
    * The zero-context diff of the file in each commit against the parent given (the empty tree when
    * none), from one `git diff-tree --stdin`: no walk of history, however long it is.
    */
@@ -229,7 +269,9 @@ export class GitService {
     const valid = revisions.filter((r) => COMMIT_ID.test(r.hash) && (r.parent === undefined || COMMIT_ID.test(r.parent)));
     if (rel === undefined || !valid.length) return out;
     const input = valid.map((r) => (r.parent ? `${r.hash} ${r.parent}` : r.hash)).join('\n') + '\n';
-    const r = await this.git(['diff-tree', '--stdin', '--root', '-p', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--relative', '--', rel], { ...options, input, maxBytes: 16 * 1024 * 1024 });
+    // Whitespace is ignored as `git blame -w` ignores it: a commit that only re-indents or reformats
+    // within lines changes no line. It comes with its id and no hunk, and lines map through it 1:1.
+    const r = await this.git(['diff-tree', '--stdin', '--root', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-renames', '--relative', '--', rel], { ...options, input, maxBytes: 16 * 1024 * 1024 });
     if (!r.ok) return out;
     // Each commit's diff follows a line holding its id alone; diff lines start with a sign or a word.
     let current: string | undefined;
@@ -279,7 +321,7 @@ export class GitService {
   async renameDiff(from: string, file: string, commit: string, parent: string, options: CallOptions = {}): Promise<Hunk[] | undefined> {
     const [old, rel] = await Promise.all([this.relativePath(from), this.relativePath(file)]);
     if (old === undefined || rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
-    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '--no-color', '--no-ext-diff', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
     return r.ok ? parseHunks(r.stdout) : undefined;
   }
 

@@ -83,4 +83,44 @@ describe('line history from the history index', function () {
       rmSync(stateDir, { recursive: true, force: true });
     }
   });
+
+  it('looks past whitespace-only changes and the commits listed to be ignored, as git blame -w --ignore-revs-file does', async () => {
+    const repo = new TempRepo();
+    const stateDir = mkdtempSync(join(tmpdir(), 'pc-lines-'));
+    try {
+      const alpha = (indent: string, name: string, extra: string[] = []) => ['// header', `export function alpha() {`, `${indent}let ${name} = 1;`, ...extra.map((l) => `${indent}${l}`), `${indent}return ${name};`, '}', ''].join('\n');
+      repo.commit('add alpha', { 'src/a.ts': alpha('  ', 'x') });
+      repo.commit('grow alpha', { 'src/a.ts': alpha('  ', 'x', ['x += 1;']) });
+      repo.commit('reindent with four spaces', { 'src/a.ts': alpha('    ', 'x', ['x += 1;']) });
+      repo.commit('line endings', { 'src/a.ts': alpha('    ', 'x', ['x += 1;']).replace(/\n/g, '\r\n') });
+      const rename = repo.commit('rename x to total everywhere', { 'src/a.ts': `// one more header line\r\n${alpha('    ', 'total', ['total += 1;']).replace(/\n/g, '\r\n')}` });
+      repo.commit('skip the rename in blame', { '.git-blame-ignore-revs': `# mass renames\n${rename}\n`, 'src/other.ts': '1\n' });
+      const git = new GitService(repo.dir);
+      const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, git });
+      await model.update();
+      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f));
+      const collect = async () => {
+        source.invalidate();
+        const items = await source.collect({ query: { currentFile: 'src/a.ts' }, symbolRange: { name: 'alpha', startLine: 3, endLine: 7 }, config: resolveConfig(), now: Date.now(), signal: new AbortController().signal, note: () => undefined });
+        return items.map((i) => i.title);
+      };
+      assert.deepEqual(await collect(), ['grow alpha', 'add alpha'], 'the reindent, the line endings and the listed rename change no line');
+      // git agrees on the newest: blame with whitespace ignored and the same list.
+      const blamed = repo.git('blame', '-w', '--ignore-revs-file', '.git-blame-ignore-revs', '--porcelain', '-L', '3,7', 'HEAD', '--', 'src/a.ts');
+      const subjects = new Set([...blamed.matchAll(/^summary (.*)$/gm)].map((m) => m[1]));
+      assert.deepEqual([...subjects].sort(), ['add alpha', 'grow alpha']);
+      const fromLog = (await git.lineHistory('src/a.ts', 3, 7)).map((c) => c.subject);
+      assert.ok(fromLog.includes('grow alpha') && !fromLog.includes('rename x to total everywhere'), `git log -L leaves the listed commit out too: ${fromLog.join(', ')}`);
+
+      // blame.ignoreRevsFile replaces the conventional file; an empty value lists nothing.
+      repo.commit('another list', { 'ignored.txt': '# nothing here\n' });
+      repo.git('config', 'blame.ignoreRevsFile', 'ignored.txt');
+      assert.deepEqual(await collect(), ['rename x to total everywhere', 'grow alpha', 'add alpha']);
+      repo.git('config', 'blame.ignoreRevsFile', '../outside.txt');
+      assert.deepEqual((await git.ignoredRevisions()).size, 0, 'nothing is read from outside the repository');
+    } finally {
+      repo.dispose();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
 });

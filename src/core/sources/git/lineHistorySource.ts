@@ -19,7 +19,9 @@ const TIMEOUT_MS = 2_500;
 /**
  * The commits that changed the lines of the definition at the cursor: the file's newest commits from
  * the history index, diffed in one `git diff-tree --stdin` (no walk of history), with the lines
- * followed back through each diff and across renames, as `git log -L` does. Slow next to the index,
+ * followed back through each diff and across renames, as `git log -L` does. As `git blame -w
+ * --ignore-revs-file` does, a change of whitespace alone and a commit listed to be ignored (a mass
+ * reformat) do not count as changing the lines. Slow next to the index,
  * so the engine asks it in a second pass that enriches the first answer, never before it.
  */
 export class LineHistorySource implements SuggestionSource {
@@ -28,6 +30,8 @@ export class LineHistorySource implements SuggestionSource {
   /** Asked only to enrich a first answer. */
   readonly slow = true;
   private readonly cache = new Map<string, Promise<SuggestionItem[]>>();
+  /** The commits blame is told to skip, read once per HEAD. */
+  private ignored: Promise<Set<string>> | undefined;
 
   constructor(
     private readonly git: GitService,
@@ -38,8 +42,10 @@ export class LineHistorySource implements SuggestionSource {
 
   /** Forget the answers for a file (it was saved), or for every file (HEAD moved). */
   invalidate(path?: string): void {
-    if (!path) this.cache.clear();
-    else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
+    if (!path) {
+      this.cache.clear();
+      this.ignored = undefined;
+    } else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
   }
 
   async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
@@ -69,6 +75,8 @@ export class LineHistorySource implements SuggestionSource {
 
   private async commitsOfLines(file: string, range: LineRange, signal: AbortSignal): Promise<FileRevision[]> {
     const options = { signal, timeoutMs: TIMEOUT_MS };
+    this.ignored ??= this.git.ignoredRevisions({ timeoutMs: TIMEOUT_MS });
+    const ignored = await this.ignored;
     const out: FileRevision[] = [];
     let path = file;
     let lines: LineRange | undefined = range;
@@ -90,7 +98,8 @@ export class LineHistorySource implements SuggestionSource {
           if (!hunks) return out;
           renamed = { from, at: rev.index };
         }
-        if (touches(hunks, lines)) out.push(rev);
+        // A listed reformat is looked through, as blame does: the lines are followed on past it.
+        if (touches(hunks, lines) && !ignored.has(rev.hash)) out.push(rev);
         lines = rangeBefore(hunks, lines);
         if (!lines || out.length >= SHOWN || renamed) break;
       }
