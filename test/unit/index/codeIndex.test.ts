@@ -58,11 +58,11 @@ describe('CodeIndex', () => {
       assert.deepEqual(show(index.callers({ name: 'shout' })), ['src/app.ts:10 resolved in run']);
     });
 
-    it('rates a method call on an object of an imported class as likely, this.m() in the class as resolved', () => {
+    it('resolves a method call on an object made by `new` of an imported class, and this.m() in the class', () => {
       // Calculator.push (line 20); Ledger in the same file has its own push.
       assert.deepEqual(show(index.callers({ name: 'push', path: 'src/lib/math.ts', line: 21 })), [
+        'src/app.ts:9 resolved in run', // const c = new Calculator(); c.push(1)
         'src/lib/math.ts:27 resolved in addTo',
-        'src/app.ts:9 likely in run',
         'src/lib/math.ts:41 likely in record', // this.push() inside Ledger, not Calculator
       ]);
       assert.deepEqual(show(index.callers({ name: 'push', path: 'src/lib/math.ts', line: 37 })).slice(0, 1), ['src/lib/math.ts:41 resolved in record']);

@@ -38,8 +38,8 @@ describe('CodeIndexSource', () => {
     assert.deepEqual(
       items.map((i) => [i.type, i.title, i.relevanceScore, i.reason]),
       [
+        ['related_code', 'run — src/app.ts:9', 0.85, 'calls push (resolved through imports)'],
         ['related_code', 'addTo — src/lib/math.ts:27', 0.85, 'calls push (resolved through imports)'],
-        ['related_code', 'run — src/app.ts:9', 0.65, 'probably calls push (method of a class in scope)'],
         ['related_code', 'record — src/lib/math.ts:41', 0.65, 'probably calls push (method of a class in scope)'],
       ],
     );

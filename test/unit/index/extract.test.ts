@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { extractFacts } from '../../../src/core/index/extract';
 import type { FileFacts } from '../../../src/core/index/facts';
 import { languageOf, parserFor } from '../../../src/core/index/languages';
-import { fixturesDir } from './fixtureWorkspace';
+import { factsOfSource, fixturesDir } from './fixtureWorkspace';
 
 async function factsOf(rel: string): Promise<FileFacts> {
   const path = rel.replace(/\.fixture$/, '');
@@ -59,7 +59,7 @@ describe('code facts per language', () => {
     );
     assert.deepEqual(calls(app), [
       'Calculator@8:17 in run',
-      'c.push@9:5 in run',
+      'type:Calculator.push@9:5 in run',
       'type:()push.addTo@9:13 in run',
       'sum@10:10 in run',
       'm.add@10:24 in run',
@@ -235,6 +235,42 @@ describe('code facts per language', () => {
     } finally {
       tree.delete();
     }
+  });
+
+  it("TypeScript and JavaScript: a call on a class's field takes the type the class declares for it", async () => {
+    const ts = [
+      'export class UsersController {', // 1
+      '  private cache: Cache<User>;', // 2
+      '  readonly #log = new Logger();', // 3
+      '  plain;', // 4
+      '  constructor(private readonly users: UsersService, protected em: api.EntityManager, other: Other) {', // 5
+      '    this.audit = new AuditTrail();', // 6
+      '  }', // 7
+      '  list(users: Local) {', // 8
+      '    this.users.findAll(); this.em.find(); this.cache.get(); this.#log.info(); this.audit.add();', // 9
+      '    this.plain.go(); this.other.go(); users.findAll(); this.users.findAll.call(null);', // 10
+      '    class Inner { run() { this.users.findAll(); } }', // 11
+      '  }', // 12
+      '}', // 13
+      'function outside() { this.users.findAll(); }', // 14
+      'function build(p: Plain, q: Repo<User>) {', // 15
+      '  const a = new Alpha(); let b: Beta<T>; const c = make(); const p2 = new Plain(); const p2 = new Other();', // 16
+      '  a.run(); b.run(); c.run(); p.run(); q.run(); p2.run();', // 17
+      '}', // 18
+      'const top = new ns.Top();', // 19
+      'top.run(); a.run();', // 20
+    ].join('\n');
+    const js = ['class Client {', '  constructor() { this.http = new Http(); }', '  get() { return this.http.request(); }', '}'].join('\n');
+    const f = await factsOfSource('typescript', ts);
+    const at = (line: number) => calls(f).filter((c) => c.includes(`@${line}:`)).map((c) => c.replace(/@.*/, ''));
+    assert.deepEqual(at(9), ['type:UsersService.findAll', 'type:api.EntityManager.find', 'type:Cache.get', 'type:Logger.info', 'type:AuditTrail.add'], 'typed fields, parameter properties, `new` values and constructor assignments');
+    assert.deepEqual(at(10), ['this.plain.go', 'this.other.go', 'type:Local.findAll', 'this.users.findAll.call'], 'an untyped field, a plain constructor parameter, a parameter of the same name, a longer chain');
+    assert.deepEqual(at(11), ['this.users.findAll'], "an inner class's this is not the outer class");
+    assert.deepEqual(at(14), ['this.users.findAll'], 'outside the class');
+    assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'c.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new` or their annotation; one declared twice differently is unknown');
+    assert.deepEqual(at(20), ['type:ns.Top.run', 'a.run'], "module variables; a function's own stay inside it");
+    const j = await factsOfSource('javascript', js);
+    assert.deepEqual(calls(j).map((c) => c.replace(/@.*/, '')), ['Http', 'type:Http.request']);
   });
 
   it('Java: classes, methods, @Deprecated, class imports, qualified calls', async () => {

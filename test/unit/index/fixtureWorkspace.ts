@@ -2,7 +2,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defaultConfig } from '../../../src/core/config';
+import { strict as assert } from 'node:assert';
 import { CodeIndex } from '../../../src/core/index/codeIndex';
+import { extractFacts } from '../../../src/core/index/extract';
+import type { FileFacts } from '../../../src/core/index/facts';
+import { parserFor, type LangId } from '../../../src/core/index/languages';
 import type { SuggestionItem } from '../../../src/core/types';
 import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { Store } from '../../../src/core/store/store';
@@ -73,4 +77,15 @@ export function panelItemsAt(index: CodeIndex, file: string, name: string, line:
     signal: new AbortController().signal,
     note: () => undefined,
   });
+}
+
+/** The facts extraction finds in `source`, parsed as `lang`. */
+export async function factsOfSource(lang: LangId, source: string): Promise<FileFacts> {
+  const tree = (await parserFor(lang)).parse(source);
+  assert.ok(tree);
+  try {
+    return extractFacts(lang, tree);
+  } finally {
+    tree.delete();
+  }
 }

@@ -1,24 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
-import { extractFacts } from '../../../src/core/index/extract';
-import type { FileFacts } from '../../../src/core/index/facts';
-import { parserFor, type LangId } from '../../../src/core/index/languages';
 import { PackageResolver } from '../../../src/core/index/packageResolver';
 import { FileSet, ImportResolver } from '../../../src/core/index/resolve';
-import { writeWorkspace } from './fixtureWorkspace';
+import { factsOfSource, writeWorkspace } from './fixtureWorkspace';
 
 // Repository text is hostile: each pattern below once backtracked over its input again and again
 // (quadratic time). These inputs would keep them busy for minutes; the tests only have to finish.
 
-async function factsOf(lang: LangId, source: string): Promise<FileFacts> {
-  const tree = (await parserFor(lang)).parse(source);
-  assert.ok(tree);
-  try {
-    return extractFacts(lang, tree);
-  } finally {
-    tree.delete();
-  }
-}
+const factsOf = factsOfSource;
 
 describe('patterns over repository text', () => {
   it('Go "Deprecated:" paragraphs: a comment of a hundred thousand blank lines', async () => {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
-describe('TypeScript callers follow a parameter\'s declared type', () => {
+describe('TypeScript callers follow a parameter\'s or a field\'s declared type', () => {
   let ws: IndexedWorkspace;
 
   before(async () => {
@@ -42,6 +42,18 @@ describe('TypeScript callers follow a parameter\'s declared type', () => {
         '}',
         '',
       ].join('\n'),
+      'src/controller.ts': [
+        "import { Generator, type Options } from './generator';",
+        'export class Controller {',
+        '  private opts: Options;',
+        '  constructor(private readonly gen: Generator) {}',
+        '  render() {',
+        '    const a = this.gen.format();',
+        '    return a + this.opts.format();',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
       'src/builder.ts': [
         'export class InsertBuilder {',
         '  valuesFromSelect(sql: string) { return this; }',
@@ -71,8 +83,14 @@ describe('TypeScript callers follow a parameter\'s declared type', () => {
   after(() => ws.dispose());
 
   it('resolves a call on a parameter of the class, keeps one through an interface that declares the method as likely, and drops one on a shape without it', () => {
-    const callers = ws.index.callers({ name: 'format', path: 'src/generator.ts', line: 9 }).map((c) => `${c.line} ${c.confidence}`);
+    const callers = ws.index.callers({ name: 'format', path: 'src/generator.ts', line: 9 }).filter((c) => c.path === 'src/use.ts').map((c) => `${c.line} ${c.confidence}`);
     assert.deepEqual(callers, ['6 resolved', '10 likely', '13 likely', '16 likely'], 'line 3 calls the format property of Options');
+  });
+
+  it("resolves a call on a field by the type the class declares for it (a constructor's parameter property), and drops one on a field of a shape without the method", () => {
+    const callers = ws.index.callers({ name: 'format', path: 'src/generator.ts', line: 9 }).filter((c) => c.path === 'src/controller.ts').map((c) => `${c.line} ${c.confidence}`);
+    assert.deepEqual(callers, ['6 resolved']);
+    assert.deepEqual(ws.index.deprecatedUsedIn('src/controller.ts').map((d) => `${d.name}@${d.line} ${d.confidence}`), ['format@6 resolved']);
   });
 
   it('warns about the deprecated method where the receiver is its class', () => {

@@ -25,11 +25,14 @@ interface JsContext extends ExtractionContext {
   lateExports?: Map<string, ExportFlag>;
   /** Definitions inside functions: `export { x }` at the end of a file never names them. */
   nested?: Set<SymbolFact>;
+  /** The module's variables outside any named function, with their declared types ('' unknown). */
+  moduleLocals?: Map<string, string>;
 }
 
 /**
- * The parameters of a function by name, with the type each declares when it is a plain one (`ctx:
- * Context`, `r: api.Route`); '' for any other (generic, union, literal or none), which says too little.
+ * The parameters of a function by name, with the type each declares when it is a named one (`ctx:
+ * Context`, `r: api.Route`, `qb: SelectQueryBuilder<T>`); '' for any other (union, literal or none),
+ * which says too little.
  */
 function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
   const params = fn?.childForFieldName('parameters');
@@ -38,8 +41,7 @@ function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
   for (const p of params.namedChildren) {
     const name = p?.type === 'identifier' ? p : p?.type === 'required_parameter' || p?.type === 'optional_parameter' ? p.childForFieldName('pattern') : null;
     if (name?.type !== 'identifier') continue;
-    const type = p!.childForFieldName('type')?.namedChildren[0];
-    (out ??= new Map()).set(name.text, type?.type === 'type_identifier' || type?.type === 'nested_type_identifier' ? type.text : '');
+    (out ??= new Map()).set(name.text, namedType(p!.childForFieldName('type')) ?? '');
   }
   return out;
 }
@@ -63,13 +65,104 @@ function tsReturnType(node: Node, container?: string): string | undefined {
   return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? lastName(named.text) : undefined;
 }
 
-/** The declared type of `name` in the nearest named function around here whose parameters have it. */
-function tsTypeOf(ctx: ExtractionContext, name: string): string | undefined {
+/**
+ * The declared type of `name` in the nearest named function around here whose parameters or
+ * variables have it, else among the module's variables; for `this.x`, of the field `x` of the
+ * nearest class.
+ */
+function tsTypeOf(ctx: JsContext, name: string): string | undefined {
+  const field = name.startsWith(THIS_FIELD);
   for (let i = ctx.frames.length - 1; i >= 0; i--) {
     const type = ctx.frames[i].locals?.get(name);
     if (type !== undefined) return type || undefined;
+    if (field && ctx.frames[i].container) return undefined;
   }
-  return undefined;
+  return (!field && ctx.moduleLocals?.get(name)) || undefined;
+}
+
+/** How a class's frame keys its fields among its locals: `this.` and the field's name. */
+const THIS_FIELD = 'this.';
+
+/** The named type an annotation gives: `Foo`, `ns.Foo`, `Repo` for `Repo<User>`; undefined for any other. */
+function namedType(annotation: Node | null): string | undefined {
+  const type = annotation?.namedChildren[0];
+  const named = type?.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
+  return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? named.text : undefined;
+}
+
+/** Most fields read per class. */
+const MAX_FIELDS = 256;
+
+/**
+ * The types of a class's fields, by `this.` and name, as the class body declares them: a typed field
+ * (`private em: EntityManager`), a constructor's parameter property (`constructor(private readonly
+ * users: UsersService)`), or a field or constructor assignment of `new X(…)` (also JavaScript's
+ * `this.client = new Client()`). '' for a field declared twice with different types.
+ */
+function classFieldTypes(node: Node): Map<string, string> | undefined {
+  const body = node.childForFieldName('body');
+  if (!body) return undefined;
+  let out: Map<string, string> | undefined;
+  const declare = (name: string | undefined, type: string | undefined) => {
+    if (!name || !type || (out?.size ?? 0) >= MAX_FIELDS) return;
+    const key = `${THIS_FIELD}${name}`;
+    const prev = (out ??= new Map<string, string>()).get(key);
+    out.set(key, prev === undefined || prev === type ? type : '');
+  };
+  for (const member of body.namedChildren) {
+    if (member?.type === 'public_field_definition' || member?.type === 'field_definition') {
+      const name = (member.childForFieldName('name') ?? member.childForFieldName('property'))?.text;
+      declare(name, namedType(member.childForFieldName('type')) ?? createdType(member.childForFieldName('value')));
+    } else if (member?.type === 'method_definition' && member.childForFieldName('name')?.text === 'constructor') {
+      for (const p of member.childForFieldName('parameters')?.namedChildren ?? []) {
+        if (p?.type !== 'required_parameter' && p?.type !== 'optional_parameter') continue;
+        if (!p.children.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'readonly')) continue;
+        const pattern = p.childForFieldName('pattern');
+        if (pattern?.type === 'identifier') declare(pattern.text, namedType(p.childForFieldName('type')));
+      }
+      for (const statement of member.childForFieldName('body')?.namedChildren ?? []) {
+        const assign = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
+        const left = assign?.type === 'assignment_expression' ? assign.childForFieldName('left') : null;
+        if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this') declare(left.childForFieldName('property')?.text, createdType(assign!.childForFieldName('right')));
+      }
+    }
+  }
+  return out;
+}
+
+/** The class `new X(…)` makes: `X`, `ns.X`; undefined for any other value. */
+function createdType(value: Node | null): string | undefined {
+  const c = value?.type === 'new_expression' ? value.childForFieldName('constructor') : null;
+  return c?.type === 'identifier' || c?.type === 'member_expression' ? c.text : undefined;
+}
+
+/** Most variables kept per function (and for the module). */
+const MAX_LOCALS = 512;
+
+/**
+ * Records a variable among the locals of the nearest named function, or of the module: with its type
+ * when known, else '' (it hides a parameter or variable of the same name further out). Declared
+ * twice with different types, it is ''.
+ */
+function declareLocal(ctx: JsContext, name: string, type: string | undefined): void {
+  let scope: Map<string, string> | undefined;
+  for (let i = ctx.frames.length - 1; i >= 0 && !scope; i--) {
+    const f = ctx.frames[i];
+    if (f.fn) scope = f.locals ??= new Map<string, string>();
+    // In a class body outside any method (a field's initializer), no scope of ours.
+    else if (f.container) return;
+  }
+  scope ??= ctx.moduleLocals ??= new Map<string, string>();
+  if (scope.size >= MAX_LOCALS) return;
+  const prev = scope.get(name);
+  scope.set(name, prev === undefined || prev === (type ?? '') ? (type ?? '') : '');
+}
+
+/** The qualifier text of `this.x` when `node` is one, for looking up the field's type. */
+function thisField(node: Node): string | undefined {
+  if (node.childForFieldName('object')?.type !== 'this') return undefined;
+  const property = node.childForFieldName('property');
+  return property?.type === 'property_identifier' || property?.type === 'private_property_identifier' ? `${THIS_FIELD}${property.text}` : undefined;
 }
 
 function jsExportFlag(node: Node): ExportFlag {
@@ -156,10 +249,14 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   variable_declarator(node, ctx) {
     const value = node.childForFieldName('value');
     const nameNode = node.childForFieldName('name');
-    if (!value || nameNode?.type !== 'identifier') return undefined;
+    if (nameNode?.type !== 'identifier') return undefined;
     // `const X = memo(…)` / `forwardRef(…)`: a component whatever its body looks like.
-    const wrapped = isComponentWrapper(value);
-    if (!wrapped && !JS_FUNCTION_VALUES.has(value.type)) return undefined;
+    const wrapped = !!value && isComponentWrapper(value);
+    if (!value || (!wrapped && !JS_FUNCTION_VALUES.has(value.type))) {
+      // `let orm: MikroORM<D>;`, `const parser = new Parser()`: a variable whose type the declaration says.
+      declareLocal(ctx, nameNode.text, namedType(node.childForFieldName('type')) ?? createdType(value));
+      return undefined;
+    }
     const name = nameNode.text;
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
     const definition = addSymbol(ctx, node, name, wrapped ? 'component' : 'function', exported, jsDeprecated(node), namespacePath(ctx));
@@ -195,7 +292,8 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       addCall(ctx, fn);
     } else if (fn.type === 'member_expression') {
       const object = fn.childForFieldName('object');
-      const typed = object?.type === 'identifier' ? tsTypeOf(ctx, object.text) : object?.type === 'call_expression' ? resultOf(object) : undefined;
+      const field = object?.type === 'member_expression' ? thisField(object) : undefined;
+      const typed = object?.type === 'identifier' ? tsTypeOf(ctx, object.text) : field ? tsTypeOf(ctx, field) : object?.type === 'call_expression' ? resultOf(object) : undefined;
       addCall(ctx, fn.childForFieldName('property'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(object));
     }
     return undefined;
@@ -322,7 +420,7 @@ function jsClass(node: Node, ctx: JsContext): Frame | undefined {
   const supers = classSupers(node);
   if (supers.length) symbol.supers = supers;
   markNested(ctx);
-  return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class' };
+  return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class', locals: classFieldTypes(node) };
 }
 
 /** Most base names kept for one class or interface. */
