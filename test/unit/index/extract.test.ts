@@ -259,6 +259,8 @@ describe('code facts per language', () => {
       '}', // 18
       'const top = new ns.Top();', // 19
       'top.run(); a.run();', // 20
+      'async function load(): Promise<ns.User> { return x; }', // 21
+      'async function go() { const u = await load(); u.save(); }', // 22
     ].join('\n');
     const js = ['class Client {', '  constructor() { this.http = new Http(); }', '  get() { return this.http.request(); }', '}'].join('\n');
     const f = await factsOfSource('typescript', ts);
@@ -267,8 +269,10 @@ describe('code facts per language', () => {
     assert.deepEqual(at(10), ['this.plain.go', 'this.other.go', 'type:Local.findAll', 'this.users.findAll.call'], 'an untyped field, a plain constructor parameter, a parameter of the same name, a longer chain');
     assert.deepEqual(at(11), ['this.users.findAll'], "an inner class's this is not the outer class");
     assert.deepEqual(at(14), ['this.users.findAll'], 'outside the class');
-    assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'c.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new` or their annotation; one declared twice differently is unknown');
+    assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'type:()make.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new`, their annotation or the call that made them; one declared twice differently is unknown');
     assert.deepEqual(at(20), ['type:ns.Top.run', 'a.run'], "module variables; a function's own stay inside it");
+    assert.equal(f.symbols.find((s) => s.name === 'load')?.returns, 'User', 'a promise returns what it resolves to');
+    assert.deepEqual(at(22), ['load', 'type:()load.save'], 'an awaited call types its variable');
     const j = await factsOfSource('javascript', js);
     assert.deepEqual(calls(j).map((c) => c.replace(/@.*/, '')), ['Http', 'type:Http.request']);
   });

@@ -31,6 +31,20 @@ describe('TypeScript callers on the results of calls', () => {
         'export class DataSource {',
         '  createQueryBuilder(): SelectQB { return new SelectQB(); }',
         '}',
+        "import { Job } from './job';",
+        'export class Jobs {',
+        '  async loadJob(): Promise<Job> { return new Job(); }',
+        '}',
+        '',
+      ].join('\n'),
+      // The results in variables, one awaited.
+      'test/vars.test.ts': [
+        'export async function vars(ds: any, jobs: any) {',
+        '  const qb = ds.createQueryBuilder();',
+        "  qb.orderBy('id');",
+        '  const job = await jobs.loadJob();',
+        '  job.execute();',
+        '}',
         '',
       ].join('\n'),
       // Another family with a where() and an execute() of its own.
@@ -76,14 +90,19 @@ describe('TypeScript callers on the results of calls', () => {
 
   it('resolves a call on the result of a function whose every definition returns the method\'s class, leaving out result types without the method', () => {
     // Line 5: where() may return a SelectQB, an UpdateQB, a WhereBuilder or a Job; only a SelectQB has an orderBy.
-    assert.deepEqual(callers('src/qb.ts', 'orderBy', 10), ['test/chain.test.ts:2 resolved', 'test/chain.test.ts:5 resolved']);
+    assert.deepEqual(callers('src/qb.ts', 'orderBy', 10), ['test/chain.test.ts:2 resolved', 'test/chain.test.ts:5 resolved', 'test/vars.test.ts:3 resolved']);
+  });
+
+  it('follows a result into the variable it is kept in, and a promise into what await gives', () => {
+    assert.deepEqual(callers('src/job.ts', 'execute', 4).filter((c) => c.startsWith('test/vars')), ['test/vars.test.ts:5 resolved']);
+    assert.ok(!callers('src/qb.ts', 'execute', 11).some((c) => c.startsWith('test/vars')), "the awaited Job's execute is not a builder's");
   });
 
   it('counts a call on a result that may be any class of the method\'s family as likely, and one that may be another family\'s as nothing', () => {
     // refine() returns a SelectQB or an UpdateQB, both QueryBuilders; where() may also return a Job, whose execute is another.
     assert.deepEqual(callers('src/qb.ts', 'execute', 16), ['test/chain.test.ts:6 likely']);
     assert.deepEqual(callers('src/qb.ts', 'execute', 11), ['test/chain.test.ts:6 likely']);
-    assert.deepEqual(callers('src/job.ts', 'execute', 4), ['test/chain.test.ts:4 resolved', 'test/own.test.ts:2 resolved'], 'narrow() and makeJob() return only a Job; another makeJob() is not the workspace\'s');
+    assert.deepEqual(callers('src/job.ts', 'execute', 4).filter((c) => !c.startsWith('test/vars')), ['test/chain.test.ts:4 resolved', 'test/own.test.ts:2 resolved'], 'narrow() and makeJob() return only a Job; another makeJob() is not the workspace\'s');
   });
 
   it('takes the result of a built-in method name for a built-in\'s, not for the workspace class that has a method of that name', () => {
@@ -93,7 +112,7 @@ describe('TypeScript callers on the results of calls', () => {
 
   it('tells in the panel what result a call is on', async () => {
     const items = await panelItemsAt(ws.index, 'src/qb.ts', 'orderBy', 10);
-    assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.line} ${i.reason}`), [
+    assert.deepEqual(items.filter((i) => i.type === 'related_code' && i.location.path === 'test/chain.test.ts').map((i) => `${i.location.line} ${i.reason}`), [
       '2 calls orderBy on what createQueryBuilder() returns',
       '5 calls orderBy on what where() returns',
     ]);
