@@ -107,8 +107,9 @@ export class FileHistory {
   /**
    * The file's commits, newest first, at most `limit`: as `git log --first-parent --since` would list
    * them, the walk ends at the first commit older than `since` (unix ms), whatever file it changed.
+   * Commits in `skip` (those blame is told to look past) are left out and do not count to the limit.
    */
-  recent(path: string, limit: number, since?: number): FileChange[] {
+  recent(path: string, limit: number, since?: number, skip?: ReadonlySet<string>): FileChange[] {
     const run = this.runOf(path);
     if (!run) return [];
     const cut = since === undefined ? -1 : this.cutBefore(since);
@@ -116,6 +117,7 @@ export class FileHistory {
     for (let k = run.end - 1; k >= run.start && out.length < limit; k--) {
       const i = this.c.entryCommit[k];
       if (i <= cut) break;
+      if (skip?.size && skip.has(this.hashOf(i))) continue;
       const added = this.c.entryAdded[k];
       const removed = this.c.entryRemoved[k];
       out.push(added === UNKNOWN_LINES || removed === UNKNOWN_LINES ? this.commit(i) : { ...this.commit(i), added, removed });

@@ -67,7 +67,7 @@ describe('line history from the history index', function () {
       const git = new GitService(repo.dir);
       const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, git });
       await model.update();
-      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f));
+      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f), () => git.ignoredRevisions());
       const lines = file().split('\n');
       for (const name of ['alpha', 'beta', 'gamma']) {
         const start = lines.findIndex((l) => l.includes(`function ${name}`)) + 1;
@@ -98,7 +98,7 @@ describe('line history from the history index', function () {
       const git = new GitService(repo.dir);
       const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, git });
       await model.update();
-      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f));
+      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f), () => git.ignoredRevisions());
       const collect = async () => {
         source.invalidate();
         const items = await source.collect({ query: { currentFile: 'src/a.ts' }, symbolRange: { name: 'alpha', startLine: 3, endLine: 7 }, config: resolveConfig(), now: Date.now(), signal: new AbortController().signal, note: () => undefined });

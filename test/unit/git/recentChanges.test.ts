@@ -91,6 +91,32 @@ describe('recent changes from the history index are the ones git log gives', fun
     }
   });
 
+  it('leaves out the commits listed to be ignored by blame, for the file and for the files that change with it, and reads the list again when HEAD moves', async () => {
+    const repo = new TempRepo(true, 'pc-ignored-', Math.floor(Date.now() / 1000) - 20 * 86400);
+    try {
+      repo.commit('add a and b', { 'src/a.ts': 'a\n', 'src/b.ts': 'b\n' });
+      repo.commit('grow a and b', { 'src/a.ts': 'a\na\n', 'src/b.ts': 'b\nb\n' });
+      repo.commit('fix a', { 'src/a.ts': 'a\na\na\n' });
+      const reformat = repo.commit('reformat everything', { 'src/a.ts': ' a\n a\n a\n', 'src/b.ts': ' b\n b\n' });
+      const git = new GitService(repo.dir);
+      const model = new CoChangeModel({ root: repo.dir, store: { stateDir: join(base, 'ignored') }, git, lineCountDays: () => 30 });
+      await model.update();
+      const now = Date.now();
+      const sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => ['src/a.ts', 'src/b.ts'], () => now);
+      const shown = async () => (await sources.changeSource().collect(context('src/a.ts', 30, now))).map((i) => `${i.location.path}: ${i.title}`);
+      assert.deepEqual(await shown(), ['src/a.ts: reformat everything', 'src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b', 'src/b.ts: reformat everything']);
+
+      repo.commit('list the reformat', { '.git-blame-ignore-revs': `# formatting\n${reformat}\n` });
+      await model.update();
+      sources.headMoved();
+      // As the indexer does after each history update, off the query path.
+      await sources.refreshWorkingTree();
+      assert.deepEqual(await shown(), ['src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b', 'src/b.ts: grow a and b']);
+    } finally {
+      repo.dispose();
+    }
+  });
+
   it('on a history with merges, a rename, odd names, binary and deleted files and a skewed clock', async () => {
     const repo = awkwardHistory();
     try {

@@ -54,6 +54,9 @@ export class HistorySources {
   private readonly merged: MergedWork;
   private readonly tree: WorkingTreeStatus;
   private readonly terms: WorkspaceTerms;
+  /** The commits blame is told to look past (mass reformats), as last read: the query path asks git nothing. */
+  private ignored: ReadonlySet<string> = new Set();
+  private ignoredRead: Promise<ReadonlySet<string>> | undefined;
 
   constructor(
     private readonly root: string,
@@ -64,7 +67,7 @@ export class HistorySources {
     private readonly clock: () => number,
   ) {
     this.merged = new MergedWork(git);
-    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file), this.merged);
+    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file), () => this.ignoredRevisions(), this.merged);
     this.tree = new WorkingTreeStatus(git);
     this.terms = new WorkspaceTerms(root);
   }
@@ -75,9 +78,12 @@ export class HistorySources {
     this.relatedCache.clear();
   }
 
-  /** Takes a status of the whole tree, so that queries on clean files need no git call (after each history update). */
+  /**
+   * Takes a status of the whole tree, so that queries on clean files need no git call, and reads the
+   * list of commits blame looks past, which HEAD may have changed (after each history update).
+   */
   async refreshWorkingTree(signal?: AbortSignal): Promise<void> {
-    if (this.cochange.repoState?.ok) await this.tree.refresh({ signal, timeoutMs: 30_000 });
+    if (this.cochange.repoState?.ok) await Promise.all([this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
   }
 
   /** HEAD moved: other files may differ from it now, and history answers change. */
@@ -170,6 +176,24 @@ export class HistorySources {
     return value;
   }
 
+  /** The commits `git blame` is told to look past; they are not shown as changes of a file or its lines. */
+  ignoredRevisions(): Promise<ReadonlySet<string>> {
+    return this.ignoredRead ?? this.readIgnored();
+  }
+
+  private readIgnored(): Promise<ReadonlySet<string>> {
+    const read: Promise<ReadonlySet<string>> = this.git.ignoredRevisions({ timeoutMs: HUNK_TIMEOUT_MS }).then(
+      (set) => {
+        if (this.ignoredRead === read) this.ignored = set;
+        return set;
+      },
+      // Unreadable now: what was read before still holds.
+      () => this.ignored,
+    );
+    this.ignoredRead = read;
+    return read;
+  }
+
   /** Says why history gives nothing, when it cannot; true when it can. */
   historyUsable(ctx: QueryContext): boolean {
     const state = this.cochange.repoState;
@@ -252,13 +276,15 @@ export class HistorySources {
     if (!usable) return items;
     const history = this.cochange.history;
     const since = recentWindowStart(now, history.newestTime, ctx.config.recentChangeDays);
-    for (const c of history.recent(file, RECENT_COMMITS, since)) {
+    // A listed mass reformat touched the file but changed nothing a reader looks for.
+    const ignored = this.ignored;
+    for (const c of history.recent(file, RECENT_COMMITS, since, ignored)) {
       const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
       items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)}${lines}`));
     }
     // What changed lately in the files that usually change with this one.
     for (const p of this.related(file, 3).filter((r) => (r.support ?? 0) > 0)) {
-      for (const c of history.recent(p.path, 1, since)) {
+      for (const c of history.recent(p.path, 1, since, ignored)) {
         items.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
       }
     }

@@ -30,22 +30,20 @@ export class LineHistorySource implements SuggestionSource {
   /** Asked only to enrich a first answer. */
   readonly slow = true;
   private readonly cache = new Map<string, Promise<SuggestionItem[]>>();
-  /** The commits blame is told to skip, read once per HEAD. */
-  private ignored: Promise<Set<string>> | undefined;
 
   constructor(
     private readonly git: GitService,
     private readonly cochange: CoChangeModel,
     private readonly hunksOf: (file: string) => Promise<Hunk[]>,
+    /** The commits blame is told to look past. */
+    private readonly ignoredRevisions: () => Promise<ReadonlySet<string>>,
     private readonly merged?: MergedWork,
   ) {}
 
   /** Forget the answers for a file (it was saved), or for every file (HEAD moved). */
   invalidate(path?: string): void {
-    if (!path) {
-      this.cache.clear();
-      this.ignored = undefined;
-    } else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
+    if (!path) this.cache.clear();
+    else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
   }
 
   async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
@@ -75,8 +73,7 @@ export class LineHistorySource implements SuggestionSource {
 
   private async commitsOfLines(file: string, range: LineRange, signal: AbortSignal): Promise<FileRevision[]> {
     const options = { signal, timeoutMs: TIMEOUT_MS };
-    this.ignored ??= this.git.ignoredRevisions({ timeoutMs: TIMEOUT_MS });
-    const ignored = await this.ignored;
+    const ignored = await this.ignoredRevisions();
     const out: FileRevision[] = [];
     let path = file;
     let lines: LineRange | undefined = range;
