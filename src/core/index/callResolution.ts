@@ -1,5 +1,6 @@
 import { all, one } from '../store/sqlite';
-import { CONTAINER_KINDS, RESULT_OF, TYPED_RECEIVER } from './facts';
+import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
+import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
 import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
@@ -17,6 +18,8 @@ interface Binding {
 }
 
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
+/** Receivers that reach the base class's method: `super.m()`, C#'s `base.M()`. */
+const SUPER_RECEIVERS = new Set(['super', 'base']);
 const MAX_BINDING_STEPS = 5000;
 
 /**
@@ -127,6 +130,7 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
+    const fields = new FieldTypes(this.state.db, this.state.heritage());
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
@@ -205,7 +209,7 @@ export class CallResolver {
         // that has the method, perhaps this one; another type's method, not this one.
         else if (q.startsWith(TYPED_RECEIVER)) {
           const declared = q.slice(TYPED_RECEIVER.length);
-          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared;
+          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length)) : declared;
           if (type === null) confidence = 'likely';
           // A JavaScript library call's result may be anything; a Go one is no workspace type.
           else if (type === undefined) confidence = family === 'js' ? 'likely' : undefined;
@@ -225,6 +229,8 @@ export class CallResolver {
         }
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
+        // `super.m()` inside the class calls its base's m, never its own.
+        else if (SUPER_RECEIVERS.has(q)) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
         else if (SELF_RECEIVERS.has(q)) confidence = insideClass(c) ? 'resolved' : 'likely';
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
@@ -235,8 +241,9 @@ export class CallResolver {
       }
     }
     if (family === 'js') {
+      if (isMethod) out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related));
       out.push(...this.callsOnResults(def, out, onlyFile, related));
-      if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related));
+      if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
     return out;
   }
@@ -350,7 +357,7 @@ export class CallResolver {
   }
 
   /** `x.m()` anywhere, for a distinctive method `m`: likely, unless the receiver is known to be something else. */
-  private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>, related: ReadonlySet<string>): CallerRef[] {
+  private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>, related: ReadonlySet<string>, fields: FieldTypes): CallerRef[] {
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
     const results = new Map<string, string | null | undefined>();
     const graph = this.state.graph();
@@ -364,7 +371,7 @@ export class CallResolver {
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
         const declared = q.slice(TYPED_RECEIVER.length);
-        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, true) : lastSegment(declared);
+        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, true) : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length)) : lastSegment(declared);
         if (typeof type === 'string' && type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
       out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });

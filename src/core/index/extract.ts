@@ -81,6 +81,11 @@ function detachStrings(facts: FileFacts): FileFacts {
     if (s.container) s.container = detach(s.container);
     if (s.supers) s.supers = s.supers.map(detach);
     if (s.returns) s.returns = detach(s.returns);
+    if (s.fields) {
+      const fields = Object.create(null) as Record<string, string>;
+      for (const [k, t] of Object.entries(s.fields)) fields[detach(k)] = detach(t);
+      s.fields = fields;
+    }
   }
   for (const c of facts.calls) {
     c.name = detach(c.name);

@@ -33,6 +33,11 @@ export interface SymbolFact {
    * interface extends, by their last name (`Base` for `ns.Base<T>`).
    */
   supers?: string[];
+  /**
+   * JavaScript and TypeScript: the named types a class gives its fields, or an interface its
+   * properties, by field name (the type by its last name).
+   */
+  fields?: Record<string, string>;
 }
 
 export interface CallFact {
@@ -84,3 +89,9 @@ export interface FileFacts {
  */
 export const TYPED_RECEIVER = 'type:';
 export const RESULT_OF = '()';
+/**
+ * After TYPED_RECEIVER: the receiver is a field of a TypeScript or JavaScript class or interface,
+ * written `@Owner.field`, whose type the index answers from the owner's (or a base's) `fields`:
+ * `this.metadata` that a base class declares, `this.dataSource.driver` of a field typed `DataSource`.
+ */
+export const FIELD_OF = '@';

@@ -75,6 +75,8 @@ export interface CallerRef {
   uniqueName?: boolean;
   /** A call on the result of another (`where` in `qb.where(…).execute()`), typed by what that one says it returns. */
   resultOf?: string;
+  /** A call on a field (`Sub.metadata`, `DataSource.driver`: owner and field), typed by what its class or a base declares. */
+  field?: string;
 }
 
 export interface DeprecatedUse {

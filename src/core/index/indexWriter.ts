@@ -2,6 +2,7 @@ import type { Database, SqlValue } from '../store/sqlite';
 import type { Store } from '../store/store';
 import type { CallFact, FileFacts } from './facts';
 import type { IndexState } from './indexState';
+import { encodeFields } from './fieldTypes';
 import { IntColumn } from './intColumn';
 import type { LangId } from './languages';
 import type { ResolvedImport } from './resolve';
@@ -184,7 +185,7 @@ export class IndexWriter {
           'ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, lang = excluded.lang, size = excluded.size, mtime = excluded.mtime, indexed_at = excluded.indexed_at',
       ),
       touch: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
-      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated, returns, supers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated, returns, supers, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       call: db.prepare(INSERT_CALL),
       note: db.prepare(INSERT_NOTE),
       import: db.prepare('INSERT INTO imports (file, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
@@ -221,7 +222,7 @@ export class IndexWriter {
         if (old !== undefined) clear(old);
         exec(stmts.file, [e.path, e.hash, e.lang, e.size, e.mtime, now]);
         const id = old ?? idOf(e.path)!;
-        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0, s.returns ?? null, s.supers ? s.supers.join(' ') : null]);
+        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0, s.returns ?? null, s.supers ? s.supers.join(' ') : null, encodeFields(s.fields)]);
         for (const i of e.imports ?? []) exec(stmts.import, [id, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
         written.push({ id, entry: e, facts: e.facts });
       }

@@ -235,4 +235,10 @@ export const indexMigrations: readonly string[] = [
   `
   ALTER TABLE symbols ADD COLUMN supers TEXT;
   `,
+  // 8: the types a JavaScript or TypeScript class gives its fields (an interface its properties), so a
+  // call on a field a base class declares, or on a field of a typed value, knows its receiver's type.
+  // Code files are parsed again.
+  `
+  ALTER TABLE symbols ADD COLUMN fields TEXT;
+  `,
 ];

@@ -264,10 +264,19 @@ describe('code facts per language', () => {
     ].join('\n');
     const js = ['class Client {', '  constructor() { this.http = new Http(); }', '  get() { return this.http.request(); }', '}'].join('\n');
     const f = await factsOfSource('typescript', ts);
-    const at = (line: number) => calls(f).filter((c) => c.includes(`@${line}:`)).map((c) => c.replace(/@.*/, ''));
+    const at = (line: number) => calls(f).filter((c) => c.includes(`@${line}:`)).map((c) => c.replace(/@\d+:.*/, ''));
     assert.deepEqual(at(9), ['type:UsersService.findAll', 'type:api.EntityManager.find', 'type:Cache.get', 'type:Logger.info', 'type:AuditTrail.add'], 'typed fields, parameter properties, `new` values and constructor assignments');
-    assert.deepEqual(at(10), ['this.plain.go', 'this.other.go', 'type:Local.findAll', 'this.users.findAll.call'], 'an untyped field, a plain constructor parameter, a parameter of the same name, a longer chain');
-    assert.deepEqual(at(11), ['this.users.findAll'], "an inner class's this is not the outer class");
+    assert.deepEqual(
+      at(10),
+      ['type:@UsersController.plain.go', 'type:@UsersController.other.go', 'type:Local.findAll', 'type:@UsersService.findAll.call'],
+      'a field this class does not type (a base may), a plain constructor parameter, a parameter of the same name, a field of a typed field',
+    );
+    assert.deepEqual(at(11), ['type:@Inner.users.findAll'], "an inner class's this is not the outer class");
+    assert.deepEqual(
+      { ...f.symbols.find((s) => s.name === 'UsersController')?.fields },
+      { cache: 'Cache', '#log': 'Logger', users: 'UsersService', em: 'EntityManager', audit: 'AuditTrail' },
+      'the field types the index keeps, by last name',
+    );
     assert.deepEqual(at(14), ['this.users.findAll'], 'outside the class');
     assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'type:()make.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new`, their annotation or the call that made them; one declared twice differently is unknown');
     assert.deepEqual(at(20), ['type:ns.Top.run', 'a.run'], "module variables; a function's own stay inside it");

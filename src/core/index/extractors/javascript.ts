@@ -15,7 +15,7 @@ import {
   type Visitor,
 } from './context';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
-import { classFieldTypes, classSupers, createdType, declareLocal, namedType, resultOf, thisField, tsParamTypes, tsReturnType, tsTypeOf, typeNames, type TypedScopes } from './tsTypes';
+import { classFieldTypes, classSupers, createdType, declareElements, declareElementVariable, declareLocal, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
@@ -97,6 +97,8 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     const symbol = addSymbol(ctx, node, name, 'interface', exported, jsDeprecated(node));
     const clause = node.namedChildren.find((c) => c?.type === 'extends_type_clause');
     if (clause) symbol.supers = typeNames(clause);
+    const fields = storedFields(interfaceFieldTypes(node));
+    if (fields) symbol.fields = fields;
     return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'interface' };
   },
   type_alias_declaration: (node, ctx) => jsTypeDefinition(node, ctx, 'type'),
@@ -121,6 +123,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       const made = value?.type === 'await_expression' ? value.namedChildren[0] : value;
       const type = namedType(node.childForFieldName('type')) ?? createdType(value) ?? (made?.type === 'call_expression' ? resultOf(made) : undefined);
       declareLocal(ctx, nameNode.text, type);
+      declareElements(ctx, nameNode.text, node.childForFieldName('type'));
       return undefined;
     }
     const name = nameNode.text;
@@ -139,9 +142,14 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   },
   function_expression: jsNamedExpression,
   generator_function: jsNamedExpression,
+  for_in_statement(node, ctx) {
+    declareElementVariable(ctx, node);
+    return undefined;
+  },
   call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
     if (!fn) return undefined;
+    declareElementVariable(ctx, node);
     if (fn.type === 'import') {
       const arg = node.childForFieldName('arguments')?.namedChildren[0];
       if (arg?.type === 'string') ctx.facts.imports.push({ spec: stringContent(arg) ?? '', names: [], line: startLine(node) });
@@ -158,8 +166,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       addCall(ctx, fn);
     } else if (fn.type === 'member_expression') {
       const object = fn.childForFieldName('object');
-      const field = object?.type === 'member_expression' ? thisField(object) : undefined;
-      const typed = object?.type === 'identifier' ? tsTypeOf(ctx, object.text) : field ? tsTypeOf(ctx, field) : object?.type === 'call_expression' ? resultOf(object) : undefined;
+      const typed = object ? receiverType(ctx, object) : undefined;
       addCall(ctx, fn.childForFieldName('property'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(object));
     }
     return undefined;
@@ -285,8 +292,11 @@ function jsClass(node: Node, ctx: JsContext): Frame | undefined {
   const symbol = addSymbol(ctx, node, name, extendsReactComponent(node) ? 'component' : 'class', exported, jsDeprecated(node));
   const supers = classSupers(node);
   if (supers.length) symbol.supers = supers;
+  const locals = classFieldTypes(node);
+  const fields = storedFields(locals);
+  if (fields) symbol.fields = fields;
   markNested(ctx);
-  return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class', locals: classFieldTypes(node) };
+  return { depth: ctx.depth, container: name, containerExported: exported > 0, containerKind: 'class', locals };
 }
 
 function jsMemberExported(node: Node, owner: Frame, name: string): ExportFlag {

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { RESULT_OF } from '../facts';
+import { FIELD_OF, RESULT_OF } from '../facts';
 import type { ExtractionContext } from './context';
 
 // What TypeScript and JavaScript code says about the types of its values, read without a type
@@ -24,9 +24,67 @@ export function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
   for (const p of params.namedChildren) {
     const name = p?.type === 'identifier' ? p : p?.type === 'required_parameter' || p?.type === 'optional_parameter' ? p.childForFieldName('pattern') : null;
     if (name?.type !== 'identifier') continue;
-    (out ??= new Map()).set(name.text, namedType(p!.childForFieldName('type')) ?? '');
+    const annotation = p!.childForFieldName('type');
+    (out ??= new Map()).set(name.text, namedType(annotation) ?? '');
+    const elements = elementType(annotation);
+    if (elements) out.set(`${ELEMENTS}${name.text}`, elements);
   }
   return out;
+}
+
+/** How locals key the element type of an array: `[]` and the variable's name (`this.[]x` for a field). */
+const ELEMENTS = '[]';
+const ARRAYS = new Set(['Array', 'ReadonlyArray', 'Set', 'ReadonlySet']);
+
+/** The named type of an array annotation's elements: `Foo` for `Foo[]`, `Array<Foo>`, `readonly ns.Foo[]`. */
+export function elementType(annotation: Node | null): string | undefined {
+  let type = annotation?.namedChildren[0];
+  if (type?.type === 'readonly_type') type = type.namedChildren[0];
+  const element = type?.type === 'array_type' ? type.namedChildren[0] : type?.type === 'generic_type' && ARRAYS.has(type.childForFieldName('name')?.text ?? '') ? type.childForFieldName('type_arguments')?.namedChildren[0] : undefined;
+  const named = element?.type === 'generic_type' ? element.childForFieldName('name') : element;
+  return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? named.text : undefined;
+}
+
+/** Records a variable that may hold an array: its element type when its annotation says one. */
+export function declareElements(ctx: TypedScopes, name: string, annotation: Node | null): void {
+  const elements = elementType(annotation);
+  // Only where some array is in play: a plain variable need not hide an outer array of its name unless it is one.
+  if (elements || tsTypeOf(ctx, `${ELEMENTS}${name}`)) declareLocal(ctx, `${ELEMENTS}${name}`, elements);
+}
+
+/** The element type of the array `node` names (a variable, a parameter, a field of this class), as declared here. */
+export function elementsOf(ctx: TypedScopes, node: Node): string | undefined {
+  if (node.type === 'identifier') return tsTypeOf(ctx, `${ELEMENTS}${node.text}`);
+  const field = node.type === 'member_expression' ? thisField(node) : undefined;
+  return field ? tsTypeOf(ctx, `${THIS_FIELD}${ELEMENTS}${field.slice(THIS_FIELD.length)}`) : undefined;
+}
+
+/** Array methods whose callback's first parameter is an element. */
+const ELEMENT_CALLBACKS = new Set(['map', 'forEach', 'filter', 'find', 'findLast', 'findIndex', 'findLastIndex', 'some', 'every', 'flatMap']);
+
+/**
+ * `xs.map((x) => …)`, `for (const x of xs)`: the element variable takes the element type of the
+ * array, as a variable of the nearest named function (or of the module).
+ */
+export function declareElementVariable(ctx: TypedScopes, node: Node): void {
+  if (node.type === 'for_in_statement') {
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    if (left?.type === 'identifier' && right && node.childForFieldName('operator')?.type === 'of') declareLocal(ctx, left.text, elementsOf(ctx, right));
+    return;
+  }
+  const fn = node.childForFieldName('function');
+  const property = fn?.type === 'member_expression' ? fn.childForFieldName('property') : null;
+  const object = fn?.type === 'member_expression' ? fn.childForFieldName('object') : null;
+  if (!object || !property || !ELEMENT_CALLBACKS.has(property.text)) return;
+  const callback = node.childForFieldName('arguments')?.namedChildren[0];
+  if (callback?.type !== 'arrow_function' && callback?.type !== 'function_expression') return;
+  const elements = elementsOf(ctx, object);
+  if (!elements) return;
+  const single = callback.childForFieldName('parameter');
+  const first = single ?? callback.childForFieldName('parameters')?.namedChildren[0];
+  const name = first?.type === 'identifier' ? first : first?.type === 'required_parameter' ? first.childForFieldName('pattern') : null;
+  if (name?.type === 'identifier') declareLocal(ctx, name.text, namedType(first!.childForFieldName('type')) ?? elements);
 }
 
 const PROMISES = new Set(['Promise', 'PromiseLike']);
@@ -71,6 +129,70 @@ export function tsTypeOf(ctx: TypedScopes, name: string): string | undefined {
 /** How a class's frame keys its fields among its locals: `this.` and the field's name. */
 const THIS_FIELD = 'this.';
 
+/**
+ * The type of a call's receiver as far as this file says: a parameter's or variable's declared type,
+ * a call's result (RESULT_OF), a field of this class; or FIELD_OF and owner for a field whose type
+ * another definition says (`this.metadata` a base class declares, `this.dataSource.driver` and
+ * `em.connection` of a value whose type is known).
+ */
+export function receiverType(ctx: TypedScopes, object: Node): string | undefined {
+  if (object.type === 'identifier') return tsTypeOf(ctx, object.text);
+  if (object.type === 'call_expression') return resultOf(object);
+  return object.type === 'member_expression' ? fieldChain(ctx, object, 0) : undefined;
+}
+
+/** Most fields followed from a typed value: `this.a.b.c.d`. */
+const MAX_CHAIN = 4;
+
+/**
+ * `this.x`, `v.x`, `this.a.b.x`: a plain type when this file says it (a field of this class), else
+ * FIELD_OF, the owner type and the field names, for the index to follow.
+ */
+function fieldChain(ctx: TypedScopes, node: Node, depth: number): string | undefined {
+  const field = thisField(node);
+  if (field) return thisFieldType(ctx, field);
+  const inner = node.childForFieldName('object');
+  const property = node.childForFieldName('property');
+  if (!inner || property?.type !== 'property_identifier' || depth >= MAX_CHAIN) return undefined;
+  const owner = inner.type === 'identifier' ? tsTypeOf(ctx, inner.text) : inner.type === 'member_expression' ? fieldChain(ctx, inner, depth + 1) : undefined;
+  if (!owner || owner.startsWith(RESULT_OF)) return undefined;
+  return owner.startsWith(FIELD_OF) ? `${owner}.${property.text}` : `${FIELD_OF}${lastName(owner)}.${property.text}`;
+}
+
+/** `this.x`: its type when the nearest class declares it; the field of that class when it does not (a base may). */
+function thisFieldType(ctx: TypedScopes, field: string): string | undefined {
+  for (let i = ctx.frames.length - 1; i >= 0; i--) {
+    const f = ctx.frames[i];
+    const type = f.locals?.get(field);
+    if (type !== undefined) return type || undefined;
+    if (f.container) return f.containerKind === 'class' ? `${FIELD_OF}${f.container}.${field.slice(THIS_FIELD.length)}` : undefined;
+  }
+  return undefined;
+}
+
+/** A class's or interface's field types for the index: field name to the type's last name. */
+export function storedFields(types: ReadonlyMap<string, string> | undefined): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  // No prototype: a field may be called `__proto__`.
+  for (const [key, type] of types ?? []) {
+    const name = key.startsWith(THIS_FIELD) ? key.slice(THIS_FIELD.length) : key;
+    if (type && !name.startsWith(ELEMENTS)) (out ??= Object.create(null) as Record<string, string>)[name] = lastName(type);
+  }
+  return out;
+}
+
+/** An interface's properties with a named type (`driver: Driver`), by `this.` and name as a class's fields. */
+export function interfaceFieldTypes(node: Node): Map<string, string> | undefined {
+  let out: Map<string, string> | undefined;
+  for (const member of node.childForFieldName('body')?.namedChildren ?? []) {
+    if (member?.type !== 'property_signature' || (out?.size ?? 0) >= MAX_FIELDS) continue;
+    const name = member.childForFieldName('name');
+    const type = namedType(member.childForFieldName('type'));
+    if (name?.type === 'property_identifier' && type) (out ??= new Map()).set(`${THIS_FIELD}${name.text}`, type);
+  }
+  return out;
+}
+
 /** The named type an annotation gives: `Foo`, `ns.Foo`, `Repo` for `Repo<User>`; undefined for any other. */
 export function namedType(annotation: Node | null): string | undefined {
   const type = annotation?.namedChildren[0];
@@ -101,12 +223,17 @@ export function classFieldTypes(node: Node): Map<string, string> | undefined {
     if (member?.type === 'public_field_definition' || member?.type === 'field_definition') {
       const name = (member.childForFieldName('name') ?? member.childForFieldName('property'))?.text;
       declare(name, namedType(member.childForFieldName('type')) ?? createdType(member.childForFieldName('value')));
+      const elements = elementType(member.childForFieldName('type'));
+      if (name && elements) declare(`${ELEMENTS}${name}`, elements);
     } else if (member?.type === 'method_definition' && member.childForFieldName('name')?.text === 'constructor') {
       for (const p of member.childForFieldName('parameters')?.namedChildren ?? []) {
         if (p?.type !== 'required_parameter' && p?.type !== 'optional_parameter') continue;
         if (!p.children.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'readonly')) continue;
         const pattern = p.childForFieldName('pattern');
-        if (pattern?.type === 'identifier') declare(pattern.text, namedType(p.childForFieldName('type')));
+        if (pattern?.type !== 'identifier') continue;
+        declare(pattern.text, namedType(p.childForFieldName('type')));
+        const elements = elementType(p.childForFieldName('type'));
+        if (elements) declare(`${ELEMENTS}${pattern.text}`, elements);
       }
       for (const statement of member.childForFieldName('body')?.namedChildren ?? []) {
         const assign = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;

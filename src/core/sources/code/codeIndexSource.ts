@@ -67,6 +67,10 @@ export class CodeIndexSource implements SuggestionSource {
 /** Why a call site is shown, by how sure the index is that it calls the symbol. */
 function callerReason(c: CallerRef, symbol: string, constructor: boolean): string {
   if (constructor) return c.confidence === 'resolved' ? 'constructs this class (resolved through imports)' : c.confidence === 'likely' ? 'probably constructs this class' : 'constructs a class of this name';
+  if (c.field) {
+    const name = c.field.slice(c.field.lastIndexOf('.') + 1);
+    return c.confidence === 'resolved' ? `calls ${symbol} on the field ${name}` : `probably calls ${symbol} on the field ${name}, declared as ${c.via}`;
+  }
   if (c.resultOf) return `${c.confidence === 'resolved' ? 'calls' : 'probably calls'} ${symbol} on what ${c.resultOf}() returns`;
   if (c.confidence === 'resolved') return `calls ${symbol} (resolved through imports)`;
   if (c.confidence === 'likely') {
