@@ -233,7 +233,7 @@ function tokenAt(sf, pos) {
   return found;
 }
 
-/** The callee of a call or construction, or the name of an opening or self-closing JSX element. */
+/** The callee of a call, a tagged template (``db.sql`…` `` calls `sql`) or a construction, or the name of an opening or self-closing JSX element. */
 function isCallee(node) {
   let target = node;
   const p = node.parent;
@@ -241,6 +241,7 @@ function isCallee(node) {
   const use = target.parent;
   if (!use) return false;
   if (ts.isJsxOpeningElement(use) || ts.isJsxSelfClosingElement(use)) return use.tagName === target;
+  if (ts.isTaggedTemplateExpression(use)) return use.tag === target;
   return (ts.isCallExpression(use) || ts.isNewExpression(use)) && use.expression === target;
 }
 

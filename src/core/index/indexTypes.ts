@@ -54,6 +54,9 @@ export interface IndexedSymbol {
  *   defining the class, or a bare call there (Java, C#).
  *   Go: a call on a variable whose declared type (parameter, receiver, `var x T`, `&T{}`) or
  *   producing call (`r := NewRouter()`, whose definition returns `*Router`) is the method's type.
+ *   TypeScript and JavaScript: a call on a parameter, variable, field (this class's, a base's, or a
+ *   typed value's: `ds.manager.save()`), array element or call result whose declared type is the
+ *   method's class. `super.m()` calls the base's method, never the override it is in.
  * - `likely`: a method call `x.m()` in a file where the method's class is in scope (defined or
  *   imported), the receiver's type unknown; receivers that name a whole module (`z.m()` with
  *   `import * as z`) are not counted. Go: a receiver of another declared type counts only through an
