@@ -2,11 +2,12 @@ import { all, one } from '../store/sqlite';
 import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
-import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
+import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
 import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
+import { rubyCallsTo } from './rubyCallers';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
 /** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
@@ -18,8 +19,8 @@ interface Binding {
 }
 
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
-/** Receivers that reach the base class's method: `super.m()`, C#'s `base.M()`. */
-const SUPER_RECEIVERS = new Set(['super', 'base']);
+/** The receiver that reaches the base class's method, by language: `super.m()`, C#'s `base.M()`. */
+const SUPER_RECEIVER: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: 'super', java: 'super', csharp: 'base' };
 const MAX_BINDING_STEPS = 5000;
 
 /**
@@ -88,7 +89,7 @@ export class CallResolver {
 
   /** Calls that reach one definition, optionally only those inside one file. */
   callsTo(def: SymbolRow, onlyFile?: string): CallerRef[] {
-    if (languageOf(def.path) === 'ruby') return this.rubyCallsTo(def, onlyFile);
+    if (languageOf(def.path) === 'ruby') return rubyCallsTo(this.state.db, def, onlyFile);
     const out: CallerRef[] = [];
     const isMethod = def.kind === 'method' && !!def.container;
     // A function in a TypeScript namespace is bound through the outermost namespace: `A.B.f`.
@@ -112,6 +113,10 @@ export class CallResolver {
         }
       }
     }
+    // Where the class itself is named: a field declared there with its name is of this very class.
+    const named = new Map<string, Set<string>>();
+    for (const b of bindings) if (!b.relative) named.set(b.file, (named.get(b.file) ?? new Set()).add(lastSegment(isMethod ? b.path : bound)));
+    const reaches = (file: string, type: string) => type === def.container && !!named.get(file)?.has(type);
     if (onlyFile !== undefined) for (let i = bindings.length - 1; i >= 0; i--) if (bindings[i].file !== onlyFile) bindings.splice(i, 1);
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
@@ -130,7 +135,7 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
-    const fields = new FieldTypes(this.state.db, this.state.heritage());
+    const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' ? 'go' : 'js');
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
@@ -209,12 +214,14 @@ export class CallResolver {
         // that has the method, perhaps this one; another type's method, not this one.
         else if (q.startsWith(TYPED_RECEIVER)) {
           const declared = q.slice(TYPED_RECEIVER.length);
-          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length)) : declared;
+          // A field's type is written as the file declaring the field sees it.
+          const field = declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length)) : undefined;
+          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared.startsWith(FIELD_OF) ? field?.type : declared;
           if (type === null) confidence = 'likely';
           // A JavaScript library call's result may be anything; a Go one is no workspace type.
           else if (type === undefined) confidence = family === 'js' ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
-          else if (own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          else if (field ? reaches(field.path, lastSegment(type)) : own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
           else if (rel.has(type) || related.has(lastSegment(type))) {
             confidence = 'likely';
             via = lastSegment(type);
@@ -230,7 +237,7 @@ export class CallResolver {
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
         // `super.m()` inside the class calls its base's m, never its own.
-        else if (SUPER_RECEIVERS.has(q)) confidence = insideClass(c) ? undefined : 'likely';
+        else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
         else if (SELF_RECEIVERS.has(q)) confidence = insideClass(c) ? 'resolved' : 'likely';
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
@@ -241,7 +248,7 @@ export class CallResolver {
       }
     }
     if (family === 'js') {
-      if (isMethod) out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related));
+      if (isMethod) out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
       out.push(...this.callsOnResults(def, out, onlyFile, related));
       if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
@@ -371,7 +378,7 @@ export class CallResolver {
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
         const declared = q.slice(TYPED_RECEIVER.length);
-        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, true) : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length)) : lastSegment(declared);
+        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, true) : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length))?.type : lastSegment(declared);
         if (typeof type === 'string' && type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
       out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });
@@ -438,60 +445,4 @@ export class CallResolver {
     }
     return out;
   }
-
-  /**
-   * Ruby constants are global (autoloading or `require`), so any Ruby file may call a definition.
-   * A class is called by `C.new` (`A::C.new` when its namespace matches); `C.m` and `self.m` or a
-   * bare `m` inside the class resolve a method; `obj.m` is likely only in files that name the class.
-   */
-  private rubyCallsTo(def: SymbolRow, onlyFile?: string): CallerRef[] {
-    const params: string[] = [def.name];
-    if (onlyFile !== undefined) params.push(onlyFile);
-    const rows = all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?${onlyFile !== undefined ? ' AND f.path = ?' : ''}`, params).filter((c) => languageOf(c.path) === 'ruby');
-    if (!rows.length) return [];
-    const out: CallerRef[] = [];
-    const container = def.container ?? null;
-    const ownNamespace = container === null ? null : lastSegment(container);
-    if (def.kind !== 'method') {
-      for (const c of rows) {
-        if (def.kind === 'function') {
-          // A top-level method is callable anywhere without a receiver.
-          if (c.qualifier === null) out.push({ ...callRef(c), confidence: c.path === def.path ? 'resolved' : 'likely' });
-        } else if (c.qualifier === null || (ownNamespace !== null && lastSegment(c.qualifier) === ownNamespace)) {
-          out.push({ ...callRef(c), confidence: 'resolved' });
-        }
-      }
-      return out;
-    }
-    const owner = lastSegment(container!);
-    const spans = all<{ start_line: number; end_line: number }>(this.state.db, `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind = 'class'`, [def.path, owner]);
-    const insideClass = (c: CallRow) => c.path === def.path && spans.some((r) => c.line >= r.start_line && c.line <= r.end_line);
-    let naming: Set<string> | undefined;
-    const namesClass = (path: string): boolean => {
-      if (!naming) {
-        naming = new Set([def.path]);
-        const files = [...new Set(rows.map((r) => r.path))];
-        for (let i = 0; i < files.length; i += 500) {
-          const chunk = files.slice(i, i + 500);
-          const hits = all<{ path: string }>(this.state.db, `SELECT DISTINCT f.path AS path FROM ${CALLS} WHERE (c.name = ? OR c.qualifier = ? OR c.qualifier LIKE ?) AND f.path IN (${chunk.map(() => '?').join(',')})`, [owner, owner, `%::${owner}`, ...chunk]);
-          for (const h of hits) naming.add(h.path);
-        }
-      }
-      return naming.has(path);
-    };
-    for (const c of rows) {
-      const q = c.qualifier;
-      let confidence: CallerConfidence | undefined;
-      if (q === null || q === 'self') confidence = insideClass(c) ? 'resolved' : undefined;
-      else if (lastSegment(q) === owner) confidence = 'resolved';
-      else if (/^[a-z_@]/.test(q) && namesClass(c.path)) confidence = 'likely';
-      if (confidence) out.push({ ...callRef(c), confidence });
-    }
-    return out;
-  }
-}
-
-function lastSegment(q: string): string {
-  const parts = q.split(/::|\./);
-  return parts[parts.length - 1];
 }

@@ -45,3 +45,9 @@ export function toSymbol(r: SymbolRow): IndexedSymbol {
 export function callRef(c: CallRow): Omit<CallerRef, 'confidence'> {
   return { path: c.path, line: c.line, column: c.col, enclosing: c.enclosing ?? undefined };
 }
+
+/** The last name of a qualified one: `Route` for `mux.Route` or `A::Route`. */
+export function lastSegment(q: string): string {
+  const parts = q.split(/::|\./);
+  return parts[parts.length - 1];
+}

@@ -24,6 +24,8 @@ describe('Go method calls by receiver type', () => {
         'func Match(m Matcher) { m.Host("a") }', // 12
         '', // 13
         'func routes(r *Router) { for _, x := range r.routes { x.Host("b") } }', // 14
+        'type Server struct{ Main *Route; next *Server }', // 15
+        'func (s *Server) Start() { s.Main.Host("c"); n := s.next; n.Main.Host("e") }', // 16
       ].join('\n'),
       'app/main.go': [
         'package main', // 1
@@ -41,6 +43,7 @@ describe('Go method calls by receiver type', () => {
         '\treq, _ := http.NewRequest("GET", "/", nil)', // 13
         '\treq.Host("x")', // 14
         '}', // 15
+        'func serve(s router.Server) { s.Main.Host("d") }', // 16
       ].join('\n'),
     });
   });
@@ -63,7 +66,7 @@ describe('Go method calls by receiver type', () => {
 
   it('resolves a call on the result of a call, counts calls through an interface the type implements as likely, and leaves library values out', () => {
     assert.deepEqual(
-      callers(9),
+      callers(9).filter((c) => !c.includes('.go:16 ')),
       [
         'app/main.go:12 resolved', // var rt *router.Route
         'router/router.go:12 likely', // m.Host through Matcher, which Route implements
@@ -72,5 +75,10 @@ describe('Go method calls by receiver type', () => {
       ],
       'req.Host (line 14) is called on what http.NewRequest returned',
     );
+  });
+
+  it("resolves a call on a struct's field of the method's type, in its package and in another, and through a variable that holds a field", () => {
+    assert.deepEqual(callers(9).filter((c) => c.includes('.go:16 ')), ['app/main.go:16 resolved', 'router/router.go:16 resolved', 'router/router.go:16 resolved']);
+    assert.deepEqual(callers(8).filter((c) => c.includes('.go:16 ')), [], "a Route field's Host is not the Router's");
   });
 });

@@ -61,6 +61,10 @@ describe('TypeScript callers through fields', () => {
         '});',
         '',
       ].join('\n'),
+      // A library's Logger, and a props type whose name another file defines too.
+      'src/nest.ts': ["import { Logger } from '@nestjs/common';", 'export class Svc {', '  logger: Logger;', "  go() { this.logger.log('y'); }", '}', ''].join('\n'),
+      'src/propsA.ts': ["import { Naming } from './services';", 'export interface Props { item: Naming }', ''].join('\n'),
+      'src/propsB.ts': ['interface Props { item: Naming2 | undefined }', "export function show(props: Props) { props.item.tableName('z'); }", ''].join('\n'),
       'src/shapes.ts': ['export class Shape {', '  draw(): void {}', '}', 'export class Square extends Shape {', '  draw(): void { super.draw(); }', '}', ''].join('\n'),
       // Another class with a field of the same name and a tableName of its own.
       'src/other.ts': [
@@ -115,6 +119,34 @@ describe('TypeScript callers through fields', () => {
     assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`), ['src/pgRunner.ts:6 probably calls escape on the field driver, declared as Driver']);
     const logs = await panelItemsAt(ws.index, 'src/services.ts', 'log', 8);
     assert.deepEqual(logs.filter((i) => i.type === 'related_code').map((i) => `${i.location.line} ${i.reason}`).sort(), ['10 calls log on the field logger', '4 calls log on the field logger', '5 calls log on the field logger']);
+  });
+
+  it('leaves out a field whose type is another class of the same name, or whose owner\'s name more than one file defines', () => {
+    assert.ok(!callers('src/services.ts', 'log', 8).some((c) => c.startsWith('src/nest.ts')), "the library's Logger");
+    assert.ok(!callers('src/services.ts', 'tableName', 11).some((c) => c.startsWith('src/propsB.ts')), 'the other Props');
+  });
+
+  it('gives a callback its own parameters, and takes this for the class only where it is the class\'s', async () => {
+    const f = await factsOfSource(
+      'typescript',
+      [
+        'function a(users: User[], orders: any[]) { users.forEach((u) => u.save()); orders.forEach((u) => u.cancel()); }', // 1
+        'function h(x: Foo, items: Bar[]) { items.forEach((x) => x.b()); x.foo(); }', // 2
+        'class Sub extends Base {', // 3
+        '  go() {', // 4
+        '    const o = { helper: 1, run() { this.helper.save(); } };', // 5
+        '    const K = class { w = 1; k() { this.w.save(); } };', // 6
+        '    items.map(function () { this.repo.save(); });', // 7
+        '    const arrow = () => this.repo.save();', // 8
+        '    function inner() { this.repo.save(); }', // 9
+        '  }', // 10
+        '}', // 11
+      ].join('\n'),
+    );
+    const at = (line: number) => f.calls.filter((c) => c.line === line && !/^(forEach|map)$/.test(c.name)).map((c) => `${c.qualifier ?? ''}.${c.name}`);
+    assert.deepEqual(at(1), ['type:User.save', 'u.cancel'], "another callback's parameter of the same name");
+    assert.deepEqual(at(2), ['type:Bar.b', 'type:Foo.foo'], 'the callback parameter hides the function parameter only inside');
+    assert.deepEqual([5, 6, 7, 8, 9].map(at), [['this.helper.save'], ['this.w.save'], ['this.repo.save'], ['type:@Sub.repo.save'], ['this.repo.save']], "an object's method, a class expression, a function have their own this; an arrow has the method's");
   });
 
   it('takes super.m() for the base class\'s method, not for the override it is written in', () => {

@@ -16,6 +16,8 @@ export interface Frame {
   namespace?: string;
   /** The definition this frame opened, when what is inside may still change its kind (JSX makes a function a component). */
   definition?: SymbolFact;
+  /** A function whose `this` is its own (a `function`, an object literal's method, a class expression), not the class around it. */
+  ownThis?: boolean;
   /** Go: the declared type of each parameter and variable of the function ('' when unknown or declared twice); TypeScript: of each parameter, and on a class, of each field as `this.x`. */
   locals?: Map<string, string>;
 }

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { RESULT_OF, TYPED_RECEIVER, type ExportFlag, type ImportName } from '../facts';
+import { FIELD_OF, RESULT_OF, TYPED_RECEIVER, type ExportFlag, type ImportName } from '../facts';
 import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, stringContent, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
 
 // Go: functions, methods by receiver type, structs, interfaces and other named types, "Deprecated:" comments, package imports.
@@ -90,6 +90,46 @@ function typeOfLocal(ctx: ExtractionContext, name: string): string | undefined {
   return undefined;
 }
 
+/** Most fields kept per struct. */
+const MAX_FIELDS = 256;
+/** Most fields followed from a typed value: `n.a.b.c.d`. */
+const MAX_CHAIN = 4;
+
+/** A struct's fields with a named type (`lines *text.Segments` gives lines: text.Segments; an embedded `*Base`, Base: Base). */
+function structFields(struct: Node | null): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  const list = struct?.namedChildren.find((c) => c?.type === 'field_declaration_list');
+  for (const f of list?.namedChildren ?? []) {
+    if (f?.type !== 'field_declaration') continue;
+    const type = namedType(f.childForFieldName('type'));
+    if (!type) continue;
+    const names = f.childrenForFieldName('name').map((n) => n?.text);
+    // An embedded field is named by its type: `n.Embedded.M()`.
+    if (!names.length) names.push(type.slice(type.lastIndexOf('.') + 1));
+    for (const n of names) {
+      if (!n || (out && Object.keys(out).length >= MAX_FIELDS)) continue;
+      // No prototype: a field may be called `__proto__`.
+      (out ??= Object.create(null) as Record<string, string>)[n] = type;
+    }
+  }
+  return out;
+}
+
+/** `v.f`, `v.a.b` where `v`'s type is known: FIELD_OF, that type and the fields, for the index to follow. */
+function fieldChain(ctx: ExtractionContext, node: Node, depth: number): string | undefined {
+  const operand = node.childForFieldName('operand');
+  const field = node.childForFieldName('field');
+  if (!operand || field?.type !== 'field_identifier' || depth >= MAX_CHAIN) return undefined;
+  const owner = operand.type === 'identifier' ? typeOfLocal(ctx, operand.text) : operand.type === 'selector_expression' ? fieldChain(ctx, operand, depth + 1) : undefined;
+  if (!owner || owner.startsWith(RESULT_OF)) return undefined;
+  return owner.startsWith(FIELD_OF) ? `${owner}.${field.text}` : `${FIELD_OF}${owner.slice(owner.lastIndexOf('.') + 1)}.${field.text}`;
+}
+
+/** A value's type as `typeOfValue` reads it, or a field of a typed value (`x := n.next`). */
+function valueType(ctx: ExtractionContext, e: Node | null): string | undefined {
+  return e?.type === 'selector_expression' ? fieldChain(ctx, e, 0) : typeOfValue(e);
+}
+
 const goVisitors: Record<string, Visitor> = {
   package_clause(node, ctx) {
     ctx.facts.pkg = node.namedChildren[0]?.text;
@@ -116,7 +156,7 @@ const goVisitors: Record<string, Visitor> = {
     if (!locals) return undefined;
     const declared = namedType(node.childForFieldName('type'));
     const values = node.childForFieldName('value')?.namedChildren ?? [];
-    node.childrenForFieldName('name').forEach((n, i) => n && declare(locals, n.text, node.childForFieldName('type') ? declared : typeOfValue(values[i] ?? null)));
+    node.childrenForFieldName('name').forEach((n, i) => n && declare(locals, n.text, node.childForFieldName('type') ? declared : valueType(ctx, values[i] ?? null)));
     return undefined;
   },
   short_var_declaration(node, ctx) {
@@ -126,7 +166,7 @@ const goVisitors: Record<string, Visitor> = {
     const names = node.childForFieldName('left')?.namedChildren ?? [];
     // `r, err := NewRouter()` and `t, ok := x.(T)`: the first name gets the first result.
     const firstOnly = names.length > 1 && values.length === 1;
-    names.forEach((n, i) => n?.type === 'identifier' && declare(locals, n.text, names.length === values.length || (firstOnly && i === 0) ? typeOfValue(values[i] ?? null) : undefined));
+    names.forEach((n, i) => n?.type === 'identifier' && declare(locals, n.text, names.length === values.length || (firstOnly && i === 0) ? valueType(ctx, values[i] ?? null) : undefined));
     return undefined;
   },
   type_spec(node, ctx) {
@@ -139,7 +179,9 @@ const goVisitors: Record<string, Visitor> = {
       return undefined;
     }
     const kind = type === 'struct_type' ? 'class' : 'interface';
-    addSymbol(ctx, node, name, kind, goExported(name), goDeprecated(node));
+    const symbol = addSymbol(ctx, node, name, kind, goExported(name), goDeprecated(node));
+    const fields = kind === 'class' ? structFields(node.childForFieldName('type')) : undefined;
+    if (fields) symbol.fields = fields;
     return { depth: ctx.depth, container: name, containerExported: goExported(name) > 0, containerKind: kind };
   },
   type_alias(node, ctx) {
@@ -159,7 +201,7 @@ const goVisitors: Record<string, Visitor> = {
     if (fn?.type === 'identifier') addCall(ctx, fn);
     else if (fn?.type === 'selector_expression') {
       const operand = fn.childForFieldName('operand');
-      const typed = operand?.type === 'identifier' ? typeOfLocal(ctx, operand.text) : typeOfValue(operand);
+      const typed = operand?.type === 'identifier' ? typeOfLocal(ctx, operand.text) : operand?.type === 'selector_expression' ? fieldChain(ctx, operand, 0) : typeOfValue(operand);
       addCall(ctx, fn.childForFieldName('field'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(operand));
     }
     return undefined;

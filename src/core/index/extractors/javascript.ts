@@ -15,7 +15,7 @@ import {
   type Visitor,
 } from './context';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
-import { classFieldTypes, classSupers, createdType, declareElements, declareElementVariable, declareLocal, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
+import { callbackParams, classFieldTypes, classSupers, createdType, declareElements, declareLocal, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
@@ -130,7 +130,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
     const definition = addSymbol(ctx, node, name, wrapped ? 'component' : 'function', exported, jsDeprecated(node), namespacePath(ctx));
     markNested(ctx);
-    return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(value) };
+    return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(value), ownThis: value.type !== 'arrow_function' };
   },
   internal_module(node, ctx) {
     const name = node.childForFieldName('name');
@@ -142,14 +142,13 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   },
   function_expression: jsNamedExpression,
   generator_function: jsNamedExpression,
-  for_in_statement(node, ctx) {
-    declareElementVariable(ctx, node);
-    return undefined;
-  },
+  for_in_statement: (node, ctx) => ({ depth: ctx.depth, locals: loopVariable(ctx, node) }),
+  // A callback's parameters hide the names around it; `this` stays the one around it.
+  arrow_function: (node, ctx) => (node.parent?.type === 'variable_declarator' ? undefined : { depth: ctx.depth, locals: callbackParams(ctx, node) }),
+  class: (_node, ctx) => ({ depth: ctx.depth, ownThis: true }),
   call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
     if (!fn) return undefined;
-    declareElementVariable(ctx, node);
     if (fn.type === 'import') {
       const arg = node.childForFieldName('arguments')?.namedChildren[0];
       if (arg?.type === 'string') ctx.facts.imports.push({ spec: stringContent(arg) ?? '', names: [], line: startLine(node) });
@@ -265,13 +264,14 @@ function markNested(ctx: JsContext): void {
 function jsNamedExpression(node: Node, ctx: JsContext): Frame | undefined {
   if (node.parent?.type === 'variable_declarator') return undefined;
   const name = node.childForFieldName('name')?.text;
-  if (!name) return undefined;
+  // An anonymous function (a callback): its parameters are its own, and so is its `this`.
+  if (!name) return { depth: ctx.depth, locals: callbackParams(ctx, node), ownThis: true };
   const call = node.parent?.type === 'arguments' ? node.parent.parent : null;
   if (isComponentWrapper(call) && call?.parent?.type === 'export_statement') {
     const definition = addSymbol(ctx, node, name, 'component', 2, jsDeprecated(call), namespacePath(ctx));
-    return { depth: ctx.depth, fn: name, definition };
+    return { depth: ctx.depth, fn: name, definition, ownThis: true };
   }
-  return { depth: ctx.depth, fn: name };
+  return { depth: ctx.depth, fn: name, locals: tsParamTypes(node), ownThis: true };
 }
 
 function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
@@ -282,7 +282,7 @@ function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
   const returns = tsReturnType(node);
   if (returns) definition.returns = returns;
   markNested(ctx);
-  return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(node) };
+  return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(node), ownThis: true };
 }
 
 function jsClass(node: Node, ctx: JsContext): Frame | undefined {
@@ -309,7 +309,7 @@ function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const owner = currentContainer(ctx);
-  if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node) }; // object literal method: calls still get a name
+  if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node), ownThis: true }; // object literal method: calls still get a name
   const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
   const returns = tsReturnType(node, owner.container);
   if (returns) method.returns = returns;

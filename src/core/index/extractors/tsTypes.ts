@@ -1,6 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF, RESULT_OF } from '../facts';
-import type { ExtractionContext } from './context';
+import type { ExtractionContext, Frame } from './context';
 
 // What TypeScript and JavaScript code says about the types of its values, read without a type
 // checker: parameters', fields' and variables' declared types, what `new` makes, what a function
@@ -18,6 +18,9 @@ export interface TypedScopes extends ExtractionContext {
  * which says too little.
  */
 export function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
+  // `x => …`: one untyped parameter.
+  const single = fn?.childForFieldName('parameter');
+  if (single?.type === 'identifier') return new Map([[single.text, '']]);
   const params = fn?.childForFieldName('parameters');
   if (!params) return undefined;
   let out: Map<string, string> | undefined;
@@ -56,35 +59,38 @@ export function declareElements(ctx: TypedScopes, name: string, annotation: Node
 export function elementsOf(ctx: TypedScopes, node: Node): string | undefined {
   if (node.type === 'identifier') return tsTypeOf(ctx, `${ELEMENTS}${node.text}`);
   const field = node.type === 'member_expression' ? thisField(node) : undefined;
-  return field ? tsTypeOf(ctx, `${THIS_FIELD}${ELEMENTS}${field.slice(THIS_FIELD.length)}`) : undefined;
+  return (field && thisClass(ctx)?.locals?.get(`${THIS_FIELD}${ELEMENTS}${field.slice(THIS_FIELD.length)}`)) || undefined;
 }
 
 /** Array methods whose callback's first parameter is an element. */
 const ELEMENT_CALLBACKS = new Set(['map', 'forEach', 'filter', 'find', 'findLast', 'findIndex', 'findLastIndex', 'some', 'every', 'flatMap']);
 
 /**
- * `xs.map((x) => …)`, `for (const x of xs)`: the element variable takes the element type of the
- * array, as a variable of the nearest named function (or of the module).
+ * A callback's parameters, as its own scope: their declared types, and for the first parameter of an
+ * array method's callback (`xs.map((x) => …)`) the element type of the array; '' for any other,
+ * which hides a variable of the same name around it.
  */
-export function declareElementVariable(ctx: TypedScopes, node: Node): void {
-  if (node.type === 'for_in_statement') {
-    const left = node.childForFieldName('left');
-    const right = node.childForFieldName('right');
-    if (left?.type === 'identifier' && right && node.childForFieldName('operator')?.type === 'of') declareLocal(ctx, left.text, elementsOf(ctx, right));
-    return;
+export function callbackParams(ctx: TypedScopes, fn: Node): Map<string, string> | undefined {
+  const params = tsParamTypes(fn);
+  const call = fn.parent?.type === 'arguments' && fn.parent.namedChildren[0]?.equals(fn) ? fn.parent.parent : null;
+  const callee = call?.type === 'call_expression' ? call.childForFieldName('function') : null;
+  const property = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
+  const object = callee?.type === 'member_expression' ? callee.childForFieldName('object') : null;
+  if (!params || !object || !property || !ELEMENT_CALLBACKS.has(property.text)) return params;
+  const [first, type] = params.entries().next().value ?? [];
+  if (first !== undefined && !type) {
+    const elements = elementsOf(ctx, object);
+    if (elements) params.set(first, elements);
   }
-  const fn = node.childForFieldName('function');
-  const property = fn?.type === 'member_expression' ? fn.childForFieldName('property') : null;
-  const object = fn?.type === 'member_expression' ? fn.childForFieldName('object') : null;
-  if (!object || !property || !ELEMENT_CALLBACKS.has(property.text)) return;
-  const callback = node.childForFieldName('arguments')?.namedChildren[0];
-  if (callback?.type !== 'arrow_function' && callback?.type !== 'function_expression') return;
-  const elements = elementsOf(ctx, object);
-  if (!elements) return;
-  const single = callback.childForFieldName('parameter');
-  const first = single ?? callback.childForFieldName('parameters')?.namedChildren[0];
-  const name = first?.type === 'identifier' ? first : first?.type === 'required_parameter' ? first.childForFieldName('pattern') : null;
-  if (name?.type === 'identifier') declareLocal(ctx, name.text, namedType(first!.childForFieldName('type')) ?? elements);
+  return params;
+}
+
+/** `for (const x of xs)`: the loop's variable, with the element type of the array when it is known. */
+export function loopVariable(ctx: TypedScopes, node: Node): Map<string, string> | undefined {
+  const left = node.childForFieldName('left');
+  const right = node.childForFieldName('right');
+  if (left?.type !== 'identifier') return undefined;
+  return new Map([[left.text, right && node.childForFieldName('operator')?.type === 'of' ? (elementsOf(ctx, right) ?? '') : '']]);
 }
 
 const PROMISES = new Set(['Promise', 'PromiseLike']);
@@ -159,15 +165,26 @@ function fieldChain(ctx: TypedScopes, node: Node, depth: number): string | undef
   return owner.startsWith(FIELD_OF) ? `${owner}.${property.text}` : `${FIELD_OF}${lastName(owner)}.${property.text}`;
 }
 
-/** `this.x`: its type when the nearest class declares it; the field of that class when it does not (a base may). */
-function thisFieldType(ctx: TypedScopes, field: string): string | undefined {
+/**
+ * The class `this` is here: the nearest class around, when no function with a `this` of its own (a
+ * `function`, an object literal's method, a class expression) stands between.
+ */
+function thisClass(ctx: TypedScopes): Frame | undefined {
   for (let i = ctx.frames.length - 1; i >= 0; i--) {
     const f = ctx.frames[i];
-    const type = f.locals?.get(field);
-    if (type !== undefined) return type || undefined;
-    if (f.container) return f.containerKind === 'class' ? `${FIELD_OF}${f.container}.${field.slice(THIS_FIELD.length)}` : undefined;
+    if (f.container) return f.containerKind === 'class' ? f : undefined;
+    if (f.ownThis) return undefined;
   }
   return undefined;
+}
+
+/** `this.x`: its type when the class declares it; the field of that class when it does not (a base may). */
+function thisFieldType(ctx: TypedScopes, field: string): string | undefined {
+  const cls = thisClass(ctx);
+  if (!cls) return undefined;
+  const type = cls.locals?.get(field);
+  if (type !== undefined) return type || undefined;
+  return `${FIELD_OF}${cls.container}.${field.slice(THIS_FIELD.length)}`;
 }
 
 /** A class's or interface's field types for the index: field name to the type's last name. */
