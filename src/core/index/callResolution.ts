@@ -215,7 +215,8 @@ export class CallResolver {
         else if (q.startsWith(TYPED_RECEIVER)) {
           const declared = q.slice(TYPED_RECEIVER.length);
           // A field's type is written as the file declaring the field sees it.
-          const field = declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length)) : undefined;
+          const chain = declared.startsWith(FIELD_OF) ? declared.slice(FIELD_OF.length) : undefined;
+          const field = chain && !fields.ownerFromLibrary(c.path, chain) ? fields.typeOf(chain) : undefined;
           const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared.startsWith(FIELD_OF) ? field?.type : declared;
           if (type === null) confidence = 'likely';
           // A JavaScript library call's result may be anything; a Go one is no workspace type.
@@ -239,7 +240,7 @@ export class CallResolver {
         // `super.m()` inside the class calls its base's m, never its own.
         else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
-        else if (SELF_RECEIVERS.has(q)) confidence = insideClass(c) ? 'resolved' : 'likely';
+        else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : 'likely';
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
         else confidence = 'likely';

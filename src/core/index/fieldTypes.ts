@@ -6,7 +6,7 @@ import type { CallerConfidence, CallerRef } from './indexTypes';
 
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** Most distinct field receivers of one method name looked at, and most calls read through them. */
-const MAX_FIELD_RECEIVERS = 2000;
+const MAX_FIELD_RECEIVERS = 10000;
 const MAX_FIELD_CALLS = 20000;
 
 /** A field's declared type, and the file that declares it (where the type's name is bound). */
@@ -29,6 +29,8 @@ interface OwnerFields {
 export class FieldTypes {
   private readonly types = new Map<string, FieldType | undefined>();
   private readonly owners = new Map<string, OwnerFields | null>();
+  /** Per file, the names it imports from outside the workspace (a library's `Client`). */
+  private readonly libraryNames = new Map<string, Set<string>>();
 
   constructor(
     private readonly db: Database,
@@ -45,20 +47,50 @@ export class FieldTypes {
   typeOf(chain: string): FieldType | undefined {
     if (this.types.has(chain)) return this.types.get(chain);
     const names = chain.split('.');
-    let at: FieldType | undefined = names.length > 1 ? { type: names[0], path: '' } : undefined;
-    // Go writes a field's type as its file sees it (`text.Segments`); types are looked up by name.
-    for (let i = 1; i < names.length && at; i++) at = this.fieldOf(at.type.slice(at.type.lastIndexOf('.') + 1), names[i]);
+    // Go's owner may name its package: `text/Segments`.
+    let at: FieldType | undefined = names.length > 1 ? { type: names[0].replace('/', '.'), path: '' } : undefined;
+    // Go writes a field's type as its file sees it (`text.Segments`): the package is the folder's name.
+    for (let i = 1; i < names.length && at; i++) {
+      const dot = at.type.lastIndexOf('.');
+      at = this.fieldOf(at.type.slice(dot + 1), names[i], dot < 0 ? undefined : at.type.slice(0, dot));
+    }
     this.types.set(chain, at);
     return at;
   }
 
-  private fieldOf(owner: string, field: string): FieldType | undefined {
+  /**
+   * Whether the chain starts from a type the file imports from outside the workspace (`c: Client`
+   * with `import { Client } from 'pg'`): a workspace class of that name is not it.
+   */
+  ownerFromLibrary(file: string, chain: string): boolean {
+    if (this.family !== 'js') return false;
+    let names = this.libraryNames.get(file);
+    if (!names) {
+      names = new Set();
+      for (const r of all<{ names: string }>(this.db, 'SELECT i.names AS names FROM imports i JOIN files f ON f.id = i.file WHERE f.path = ? AND i.resolved IS NULL', [file])) {
+        try {
+          const list: unknown = JSON.parse(r.names);
+          if (Array.isArray(list)) for (const n of list as Array<{ local?: unknown }>) if (typeof n?.local === 'string') names.add(n.local);
+        } catch {
+          // An unreadable row names nothing.
+        }
+      }
+      this.libraryNames.set(file, names);
+    }
+    return names.has(chain.slice(0, chain.indexOf('.')));
+  }
+
+  private fieldOf(owner: string, field: string, pkg?: string): FieldType | undefined {
     const seen = new Set([owner]);
     const queue = [owner];
     for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
-      const o = this.fieldsOf(queue[i]);
-      if (o === null) return undefined;
-      if (o && Object.hasOwn(o.fields, field)) return { type: o.fields[field], path: o.path };
+      const o = this.fieldsOf(queue[i], i === 0 ? pkg : undefined);
+      if (o === null) {
+        // The type itself unknown: nothing. A base unknown (a library's): the search ends there.
+        if (i === 0) return undefined;
+        continue;
+      }
+      if (Object.hasOwn(o.fields, field)) return { type: o.fields[field], path: o.path };
       for (const s of this.family === 'js' ? this.heritage.supersOf('js', queue[i]) : []) {
         if (seen.has(s)) continue;
         seen.add(s);
@@ -68,26 +100,37 @@ export class FieldTypes {
     return undefined;
   }
 
-  /** The fields of the class, interface or struct of this name; null when more than one file defines the name. */
-  private fieldsOf(name: string): OwnerFields | null | undefined {
-    if (this.owners.has(name)) return this.owners.get(name) ?? undefined;
-    const rows = all<{ fields: string | null; path: string }>(
+  /**
+   * The fields of the class, interface or struct of this name (for Go, in a folder named `pkg` when
+   * given); null when more than one file defines the name, as a class, an interface or a type.
+   */
+  private fieldsOf(name: string, pkg?: string): OwnerFields | null {
+    const key = pkg ? `${pkg}/${name}` : name;
+    const known = this.owners.get(key);
+    if (known !== undefined) return known;
+    let rows = all<{ fields: string | null; path: string }>(
       this.db,
-      `SELECT s.fields AS fields, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component') AND f.lang IN ${this.family === 'go' ? "('go')" : JS_LANGS} LIMIT 20`,
+      `SELECT s.fields AS fields, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'type', 'enum') AND f.lang IN ${this.family === 'go' ? "('go')" : JS_LANGS} LIMIT 50`,
       [name],
     );
-    let out: OwnerFields | null | undefined;
-    if (rows.some((r) => r.path !== rows[0].path)) out = null;
-    else {
+    if (pkg) rows = rows.filter((r) => folderName(r.path) === pkg);
+    let out = null as OwnerFields | null;
+    if (rows.length && !rows.some((r) => r.path !== rows[0].path)) {
+      out = { fields: Object.create(null) as Record<string, string>, path: rows[0].path };
       // One file may declare a name twice (an interface and a class merged): their fields together.
       for (const r of rows) {
         const fields = r.fields === null ? undefined : parseFields(r.fields);
-        if (fields) out = { fields: Object.assign(out?.fields ?? (Object.create(null) as Record<string, string>), fields), path: r.path };
+        if (fields) Object.assign(out.fields, fields);
       }
     }
-    this.owners.set(name, out ?? null);
+    this.owners.set(key, out);
     return out;
   }
+}
+
+function folderName(path: string): string {
+  const dir = path.slice(0, Math.max(0, path.lastIndexOf('/')));
+  return dir.slice(dir.lastIndexOf('/') + 1);
 }
 
 function parseFields(text: string): Record<string, string> | undefined {
@@ -141,9 +184,9 @@ export function callsOnFields(
     const chunk = wanted.slice(i, i + 500);
     const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IN (${chunk.map(() => '?').join(',')})${onlyFile !== undefined ? ' AND f.path = ?' : ''} LIMIT ${MAX_FIELD_CALLS}`, [def.name, ...chunk, ...(onlyFile !== undefined ? [onlyFile] : [])]);
     for (const c of rows) {
-      if (seen.has(`${c.path}:${c.line}:${c.col}`)) continue;
-      const v = verdicts.get(c.qualifier!)!;
       const field = c.qualifier!.slice(prefix.length);
+      if (seen.has(`${c.path}:${c.line}:${c.col}`) || fields.ownerFromLibrary(c.path, field)) continue;
+      const v = verdicts.get(c.qualifier!)!;
       out.push(v.via ? { ...callRef(c), confidence: v.confidence, field, via: v.via } : { ...callRef(c), confidence: v.confidence, field });
     }
   }

@@ -44,6 +44,7 @@ describe('Go method calls by receiver type', () => {
         '\treq.Host("x")', // 14
         '}', // 15
         'func serve(s router.Server) { s.Main.Host("d") }', // 16
+        'func other(s *http.Server) { s.Main.Host("f") }', // 17: a library's Server
       ].join('\n'),
     });
   });
@@ -80,5 +81,6 @@ describe('Go method calls by receiver type', () => {
   it("resolves a call on a struct's field of the method's type, in its package and in another, and through a variable that holds a field", () => {
     assert.deepEqual(callers(9).filter((c) => c.includes('.go:16 ')), ['app/main.go:16 resolved', 'router/router.go:16 resolved', 'router/router.go:16 resolved']);
     assert.deepEqual(callers(8).filter((c) => c.includes('.go:16 ')), [], "a Route field's Host is not the Router's");
+    assert.deepEqual(callers(9).filter((c) => c.includes('.go:17 ')), [], "another package's Server is not the workspace's");
   });
 });

@@ -65,6 +65,10 @@ describe('TypeScript callers through fields', () => {
       'src/nest.ts': ["import { Logger } from '@nestjs/common';", 'export class Svc {', '  logger: Logger;', "  go() { this.logger.log('y'); }", '}', ''].join('\n'),
       'src/propsA.ts': ["import { Naming } from './services';", 'export interface Props { item: Naming }', ''].join('\n'),
       'src/propsB.ts': ['interface Props { item: Naming2 | undefined }', "export function show(props: Props) { props.item.tableName('z'); }", ''].join('\n'),
+      'src/propsC.ts': ['type Props = { item: Naming3 };', "export function show(props: Props) { props.item.tableName('w'); }", ''].join('\n'),
+      // A library's class of the same name as a workspace class with a Naming field.
+      'src/holder.ts': ["import { Naming } from './services';", 'export class Client { naming: Naming; }', ''].join('\n'),
+      'src/pg.ts': ["import { Client } from 'pg';", "export function f(c: Client) { c.naming.tableName('v'); }", ''].join('\n'),
       'src/shapes.ts': ['export class Shape {', '  draw(): void {}', '}', 'export class Square extends Shape {', '  draw(): void { super.draw(); }', '}', ''].join('\n'),
       // Another class with a field of the same name and a tableName of its own.
       'src/other.ts': [
@@ -123,7 +127,7 @@ describe('TypeScript callers through fields', () => {
 
   it('leaves out a field whose type is another class of the same name, or whose owner\'s name more than one file defines', () => {
     assert.ok(!callers('src/services.ts', 'log', 8).some((c) => c.startsWith('src/nest.ts')), "the library's Logger");
-    assert.ok(!callers('src/services.ts', 'tableName', 11).some((c) => c.startsWith('src/propsB.ts')), 'the other Props');
+    assert.ok(!callers('src/services.ts', 'tableName', 11).some((c) => /^src\/(propsB|propsC|pg)\.ts/.test(c)), "the other Props, a type alias named Props, a library's Client");
   });
 
   it('gives a callback its own parameters, and takes this for the class only where it is the class\'s', async () => {
@@ -140,13 +144,19 @@ describe('TypeScript callers through fields', () => {
         '    const arrow = () => this.repo.save();', // 8
         '    function inner() { this.repo.save(); }', // 9
         '  }', // 10
-        '}', // 11
+        '  handlers = { save() { this.repo.save(); } };', // 11
+        '}', // 12
+        'function d(repo: Repo, xs: Repo[]) { xs.forEach(({ repo }) => repo.save()); xs.map((...repo) => repo.save()); repo.go(); }', // 13
+        'function e(repo: Repo) { try { repo.a(); } catch (repo) { repo.b(); } [1].forEach(() => { const repo = make(); repo.c(); }); repo.d(); }', // 14
       ].join('\n'),
     );
     const at = (line: number) => f.calls.filter((c) => c.line === line && !/^(forEach|map)$/.test(c.name)).map((c) => `${c.qualifier ?? ''}.${c.name}`);
     assert.deepEqual(at(1), ['type:User.save', 'u.cancel'], "another callback's parameter of the same name");
     assert.deepEqual(at(2), ['type:Bar.b', 'type:Foo.foo'], 'the callback parameter hides the function parameter only inside');
-    assert.deepEqual([5, 6, 7, 8, 9].map(at), [['this.helper.save'], ['this.w.save'], ['this.repo.save'], ['type:@Sub.repo.save'], ['this.repo.save']], "an object's method, a class expression, a function have their own this; an arrow has the method's");
+    assert.deepEqual([5, 6, 7, 8, 9, 11].map(at), [['this.helper.save'], ['this.w.save'], ['this.repo.save'], ['type:@Sub.repo.save'], ['this.repo.save'], ['this.repo.save']], "an object's method (a field's too), a class expression, a function have their own this; an arrow has the method's");
+    assert.deepEqual(at(13), ['repo.save', 'repo.save', 'type:Repo.go'], 'destructured and rest parameters hide the name');
+    assert.deepEqual(at(14), ['type:Repo.a', 'repo.b', '.make', 'type:()make.c', 'type:Repo.d'], "a catch parameter, a callback's own variable");
+    assert.ok(!f.symbols.some((s) => s.name === 'save' && s.container === 'Sub'), "an object literal's method is no method of the class");
   });
 
   it('takes super.m() for the base class\'s method, not for the override it is written in', () => {

@@ -18,6 +18,8 @@ export interface Frame {
   definition?: SymbolFact;
   /** A function whose `this` is its own (a `function`, an object literal's method, a class expression), not the class around it. */
   ownThis?: boolean;
+  /** An anonymous function: the variables declared inside are its own, as a named function's are. */
+  ownScope?: boolean;
   /** Go: the declared type of each parameter and variable of the function ('' when unknown or declared twice); TypeScript: of each parameter, and on a class, of each field as `this.x`. */
   locals?: Map<string, string>;
 }

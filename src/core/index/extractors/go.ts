@@ -122,7 +122,8 @@ function fieldChain(ctx: ExtractionContext, node: Node, depth: number): string |
   if (!operand || field?.type !== 'field_identifier' || depth >= MAX_CHAIN) return undefined;
   const owner = operand.type === 'identifier' ? typeOfLocal(ctx, operand.text) : operand.type === 'selector_expression' ? fieldChain(ctx, operand, depth + 1) : undefined;
   if (!owner || owner.startsWith(RESULT_OF)) return undefined;
-  return owner.startsWith(FIELD_OF) ? `${owner}.${field.text}` : `${FIELD_OF}${owner.slice(owner.lastIndexOf('.') + 1)}.${field.text}`;
+  // A type of another package keeps its package's name: `text/Segments`.
+  return owner.startsWith(FIELD_OF) ? `${owner}.${field.text}` : `${FIELD_OF}${owner.replace('.', '/')}.${field.text}`;
 }
 
 /** A value's type as `typeOfValue` reads it, or a field of a typed value (`x := n.next`). */

@@ -15,7 +15,7 @@ import {
   type Visitor,
 } from './context';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
-import { callbackParams, classFieldTypes, classSupers, createdType, declareElements, declareLocal, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
+import { callbackParams, classFieldTypes, classSupers, createdType, declareElements, declareLocal, hiddenNames, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
@@ -144,7 +144,8 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   generator_function: jsNamedExpression,
   for_in_statement: (node, ctx) => ({ depth: ctx.depth, locals: loopVariable(ctx, node) }),
   // A callback's parameters hide the names around it; `this` stays the one around it.
-  arrow_function: (node, ctx) => (node.parent?.type === 'variable_declarator' ? undefined : { depth: ctx.depth, locals: callbackParams(ctx, node) }),
+  arrow_function: (node, ctx) => (node.parent?.type === 'variable_declarator' ? undefined : { depth: ctx.depth, locals: callbackParams(ctx, node), ownScope: true }),
+  catch_clause: (node, ctx) => ({ depth: ctx.depth, locals: hiddenNames(node.childForFieldName('parameter')) }),
   class: (_node, ctx) => ({ depth: ctx.depth, ownThis: true }),
   call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
@@ -265,7 +266,7 @@ function jsNamedExpression(node: Node, ctx: JsContext): Frame | undefined {
   if (node.parent?.type === 'variable_declarator') return undefined;
   const name = node.childForFieldName('name')?.text;
   // An anonymous function (a callback): its parameters are its own, and so is its `this`.
-  if (!name) return { depth: ctx.depth, locals: callbackParams(ctx, node), ownThis: true };
+  if (!name) return { depth: ctx.depth, locals: callbackParams(ctx, node), ownThis: true, ownScope: true };
   const call = node.parent?.type === 'arguments' ? node.parent.parent : null;
   if (isComponentWrapper(call) && call?.parent?.type === 'export_statement') {
     const definition = addSymbol(ctx, node, name, 'component', 2, jsDeprecated(call), namespacePath(ctx));
@@ -308,7 +309,8 @@ function jsMemberExported(node: Node, owner: Frame, name: string): ExportFlag {
 function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
-  const owner = currentContainer(ctx);
+  // An object literal's method (also one in a class field's initializer) is no method of the class.
+  const owner = node.parent?.type === 'object' ? undefined : currentContainer(ctx);
   if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node), ownThis: true }; // object literal method: calls still get a name
   const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
   const returns = tsReturnType(node, owner.container);

@@ -26,7 +26,11 @@ export function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
   let out: Map<string, string> | undefined;
   for (const p of params.namedChildren) {
     const name = p?.type === 'identifier' ? p : p?.type === 'required_parameter' || p?.type === 'optional_parameter' ? p.childForFieldName('pattern') : null;
-    if (name?.type !== 'identifier') continue;
+    if (name?.type !== 'identifier') {
+      // `({ repo }) =>`, `(...rest)`: names bound here, of no type known here.
+      for (const hidden of hiddenNames(name ?? p).keys()) (out ??= new Map()).set(hidden, '');
+      continue;
+    }
     const annotation = p!.childForFieldName('type');
     (out ??= new Map()).set(name.text, namedType(annotation) ?? '');
     const elements = elementType(annotation);
@@ -77,8 +81,11 @@ export function callbackParams(ctx: TypedScopes, fn: Node): Map<string, string> 
   const property = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
   const object = callee?.type === 'member_expression' ? callee.childForFieldName('object') : null;
   if (!params || !object || !property || !ELEMENT_CALLBACKS.has(property.text)) return params;
-  const [first, type] = params.entries().next().value ?? [];
-  if (first !== undefined && !type) {
+  // The element is the first parameter when it is a plain name (not `({ id })` or `...rest`).
+  const node = fn.childForFieldName('parameter') ?? fn.childForFieldName('parameters')?.namedChildren[0];
+  const plain = node?.type === 'identifier' ? node : node?.type === 'required_parameter' ? node.childForFieldName('pattern') : null;
+  const first = plain?.type === 'identifier' ? plain.text : undefined;
+  if (first !== undefined && !params.get(first)) {
     const elements = elementsOf(ctx, object);
     if (elements) params.set(first, elements);
   }
@@ -89,8 +96,29 @@ export function callbackParams(ctx: TypedScopes, fn: Node): Map<string, string> 
 export function loopVariable(ctx: TypedScopes, node: Node): Map<string, string> | undefined {
   const left = node.childForFieldName('left');
   const right = node.childForFieldName('right');
-  if (left?.type !== 'identifier') return undefined;
+  if (left?.type !== 'identifier') return left ? hiddenNames(left) : undefined;
   return new Map([[left.text, right && node.childForFieldName('operator')?.type === 'of' ? (elementsOf(ctx, right) ?? '') : '']]);
+}
+
+/** Most names one destructuring pattern is read for. */
+const MAX_PATTERN_NAMES = 64;
+
+/** The names a pattern binds (`{ a, b: [c] }`, `...rest`), each of unknown type (''): they hide the same names further out. */
+export function hiddenNames(pattern: Node | null): Map<string, string> {
+  const out = new Map<string, string>();
+  const stack = pattern ? [pattern] : [];
+  for (let seen = 0; stack.length && out.size < MAX_PATTERN_NAMES && seen < 4 * MAX_PATTERN_NAMES; seen++) {
+    const n = stack.pop()!;
+    if (n.type === 'identifier' || n.type === 'shorthand_property_identifier_pattern') out.set(n.text, '');
+    else if (n.type === 'pair_pattern') {
+      const value = n.childForFieldName('value');
+      if (value) stack.push(value);
+    } else if (n.type === 'assignment_pattern' || n.type === 'object_assignment_pattern') {
+      const left = n.childForFieldName('left');
+      if (left) stack.push(left);
+    } else for (const c of n.namedChildren) if (c && c.type !== 'type_annotation') stack.push(c);
+  }
+  return out;
 }
 
 const PROMISES = new Set(['Promise', 'PromiseLike']);
@@ -280,7 +308,7 @@ export function declareLocal(ctx: TypedScopes, name: string, type: string | unde
   let scope: Map<string, string> | undefined;
   for (let i = ctx.frames.length - 1; i >= 0 && !scope; i--) {
     const f = ctx.frames[i];
-    if (f.fn) scope = f.locals ??= new Map<string, string>();
+    if (f.fn || f.ownScope) scope = f.locals ??= new Map<string, string>();
     // In a class body outside any method (a field's initializer), no scope of ours.
     else if (f.container) return;
   }
