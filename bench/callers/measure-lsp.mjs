@@ -7,6 +7,9 @@
 //
 //   GOPROXY=off GOFLAGS=-mod=mod node bench/callers/measure-lsp.mjs --root /path/to/go-repo --lang go --server gopls --no-index-wait
 //
+//   node bench/callers/measure-lsp.mjs --root /path/to/py-repo --lang python --server "node /path/to/pyright/langserver.index.js --stdio" --no-index-wait --n 200
+//   (pyright from npm; a checkout whose package sits in src/ needs {"extraPaths": ["src"]} in its pyrightconfig.json)
+//
 // Any server that speaks the Language Server Protocol over stdio works; it is started in --root.
 // intelephense says when its index is built; for a server that does not (gopls), --no-index-wait
 // lets a first workspace-wide request do the loading. LSP_STDERR=1 shows the server's stderr.
@@ -93,6 +96,8 @@ for (const s of sample) {
     if (path === s.path && refLine === s.start_line) continue;
     const lineText = fileLines(path)[r.range.start.line] ?? '';
     if (!/^\s*\(/.test(lineText.slice(r.range.end.character))) continue;
+    // A definition is no call: a property's setter (`def name(`), an overload, a Go method of that name.
+    if (/\b(def|func|function|fn)\s+$/.test(lineText.slice(0, r.range.start.character))) continue;
     truth.add(`${path}:${refLine}:${r.range.start.character + 1}`);
   }
   truthCalls += truth.size;

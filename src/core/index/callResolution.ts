@@ -20,7 +20,7 @@ interface Binding {
 
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
 /** The receiver that reaches the base class's method, by language: `super.m()`, C#'s `base.M()`. */
-const SUPER_RECEIVER: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: 'super', java: 'super', csharp: 'base' };
+const SUPER_RECEIVER: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: 'super', java: 'super', csharp: 'base', python: 'super' };
 const MAX_BINDING_STEPS = 5000;
 
 /**
@@ -35,7 +35,7 @@ const MANY_FILES = 40;
 const MAX_PRODUCERS = 500;
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** The languages whose classes follow `extends` and `implements` for callers, as SQL lists. */
-const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: JS_LANGS, php: "('php')" };
+const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: JS_LANGS, php: "('php')", python: "('python')" };
 
 export class CallResolver {
   constructor(private readonly state: IndexState) {}
@@ -135,7 +135,7 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
-    const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' ? 'go' : 'js');
+    const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' ? family : 'js');
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
@@ -217,10 +217,10 @@ export class CallResolver {
           // A field's type is written as the file declaring the field sees it.
           const chain = declared.startsWith(FIELD_OF) ? declared.slice(FIELD_OF.length) : undefined;
           const field = chain && !fields.ownerFromLibrary(c.path, chain) ? fields.typeOf(chain) : undefined;
-          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family === 'js') : declared.startsWith(FIELD_OF) ? field?.type : declared;
+          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
           if (type === null) confidence = 'likely';
-          // A JavaScript library call's result may be anything; a Go one is no workspace type.
-          else if (type === undefined) confidence = family === 'js' ? 'likely' : undefined;
+          // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
+          else if (type === undefined) confidence = family === 'js' || family === 'python' ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (field ? reaches(field.path, lastSegment(type)) : own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
           else if (rel.has(type) || related.has(lastSegment(type))) {
@@ -248,6 +248,7 @@ export class CallResolver {
         else if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
+    if (isMethod && family === 'python') out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
     if (family === 'js') {
       if (isMethod) out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
       out.push(...this.callsOnResults(def, out, onlyFile, related));
@@ -379,7 +380,7 @@ export class CallResolver {
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
         const declared = q.slice(TYPED_RECEIVER.length);
-        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, true) : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length))?.type : lastSegment(declared);
+        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, 'js') : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length))?.type : lastSegment(declared);
         if (typeof type === 'string' && type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
       out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });
@@ -411,11 +412,11 @@ export class CallResolver {
    * null when the workspace defines it without one type (the receiver stays unknown); undefined when
    * the workspace does not define it at all (a library's function, whose result is no workspace type).
    */
-  private resultType(name: string, cache: Map<string, string | null | undefined>, js = false): string | null | undefined {
+  private resultType(name: string, cache: Map<string, string | null | undefined>, family: ReturnType<typeof familyOf>): string | null | undefined {
     if (cache.has(name)) return cache.get(name);
     // A built-in's result (`rows.filter(…)`) is no workspace type, even where the workspace defines a `filter`.
-    if (js && BUILTIN_RESULTS.has(name)) return undefined;
-    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${js ? JS_LANGS : "('go')"}`, [name]);
+    if (family === 'js' && BUILTIN_RESULTS.has(name)) return undefined;
+    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${family === 'js' ? JS_LANGS : `('${family}')`}`, [name]);
     const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
     const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;
     cache.set(name, type);

@@ -35,8 +35,8 @@ export class FieldTypes {
   constructor(
     private readonly db: Database,
     private readonly heritage: Heritage,
-    /** Go's structs, else JavaScript's and TypeScript's classes and interfaces. */
-    private readonly family: 'js' | 'go' = 'js',
+    /** Go's structs, Python's classes, else JavaScript's and TypeScript's classes and interfaces. */
+    private readonly family: 'js' | 'go' | 'python' = 'js',
   ) {}
 
   /**
@@ -63,7 +63,7 @@ export class FieldTypes {
    * with `import { Client } from 'pg'`): a workspace class of that name is not it.
    */
   ownerFromLibrary(file: string, chain: string): boolean {
-    if (this.family !== 'js') return false;
+    if (this.family === 'go') return false;
     let names = this.libraryNames.get(file);
     if (!names) {
       names = new Set();
@@ -91,7 +91,7 @@ export class FieldTypes {
         continue;
       }
       if (Object.hasOwn(o.fields, field)) return { type: o.fields[field], path: o.path };
-      for (const s of this.family === 'js' ? this.heritage.supersOf('js', queue[i]) : []) {
+      for (const s of this.family === 'go' ? [] : this.heritage.supersOf(this.family, queue[i])) {
         if (seen.has(s)) continue;
         seen.add(s);
         queue.push(s);
@@ -110,7 +110,7 @@ export class FieldTypes {
     if (known !== undefined) return known;
     let rows = all<{ fields: string | null; path: string }>(
       this.db,
-      `SELECT s.fields AS fields, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'type', 'enum') AND f.lang IN ${this.family === 'go' ? "('go')" : JS_LANGS} LIMIT 50`,
+      `SELECT s.fields AS fields, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'type', 'enum') AND f.lang IN ${this.family === 'js' ? JS_LANGS : `('${this.family}')`} LIMIT 50`,
       [name],
     );
     if (pkg) rows = rows.filter((r) => folderName(r.path) === pkg);

@@ -94,14 +94,14 @@ describe('code facts per language', () => {
       'method Engine.start 23-24 exported',
       'method Engine.step 26-27 exported',
     ]);
-    assert.ok(calls(core).includes('self.step@24:21 in start'));
+    assert.ok(calls(core).includes('type:Engine.step@24:21 in start'), 'self in a method is its class');
     const runner = await factsOf('pkg/sub/runner.py');
     assert.deepEqual(runner.imports.map((i) => [i.spec, i.names]), [
       ['..core', [{ name: 'compute', local: 'c' }, { name: 'Engine', local: 'Engine' }]],
       ['..', [{ name: 'core', local: 'core' }]],
       ['pkg', [{ name: 'compute', local: 'compute' }]],
     ]);
-    assert.deepEqual(calls(runner), ['Engine@7:9 in go', 'e.start@8:7 in go', 'c@9:12 in go', 'core.helper@9:24 in go', 'compute@9:36 in go', 'core.old_compute@9:54 in go']);
+    assert.deepEqual(calls(runner), ['Engine@7:9 in go', 'type:Engine.start@8:7 in go', 'c@9:12 in go', 'core.helper@9:24 in go', 'compute@9:36 in go', 'core.old_compute@9:54 in go']);
   });
 
   it('Python: only a definition that deprecates itself is deprecated, not one that warns about an argument or mentions the word', async () => {

@@ -60,6 +60,15 @@ export function qualifierOf(node: Node | null): string | undefined {
   return QUALIFIER_TEXT.test(text) ? text : '()';
 }
 
+/** A variable's declared type, looking out from the innermost function; undefined when not known. */
+export function localType(ctx: ExtractionContext, name: string): string | undefined {
+  for (let i = ctx.frames.length - 1; i >= 0; i--) {
+    const t = ctx.frames[i].locals?.get(name);
+    if (t !== undefined) return t || undefined;
+  }
+  return undefined;
+}
+
 export function startLine(node: Node): number {
   return node.startPosition.row + 1;
 }

@@ -1,6 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF, RESULT_OF, TYPED_RECEIVER, type ExportFlag, type ImportName } from '../facts';
-import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, stringContent, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
+import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, localType, qualifierOf, startLine, stringContent, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
 
 // Go: functions, methods by receiver type, structs, interfaces and other named types, "Deprecated:" comments, package imports.
 
@@ -81,14 +81,6 @@ function scopeOf(ctx: ExtractionContext): Map<string, string> | undefined {
   return undefined;
 }
 
-/** A variable's declared type, looking out from the innermost function; undefined when not known. */
-function typeOfLocal(ctx: ExtractionContext, name: string): string | undefined {
-  for (let i = ctx.frames.length - 1; i >= 0; i--) {
-    const t = ctx.frames[i].locals?.get(name);
-    if (t !== undefined) return t || undefined;
-  }
-  return undefined;
-}
 
 /** Most fields kept per struct. */
 const MAX_FIELDS = 256;
@@ -120,7 +112,7 @@ function fieldChain(ctx: ExtractionContext, node: Node, depth: number): string |
   const operand = node.childForFieldName('operand');
   const field = node.childForFieldName('field');
   if (!operand || field?.type !== 'field_identifier' || depth >= MAX_CHAIN) return undefined;
-  const owner = operand.type === 'identifier' ? typeOfLocal(ctx, operand.text) : operand.type === 'selector_expression' ? fieldChain(ctx, operand, depth + 1) : undefined;
+  const owner = operand.type === 'identifier' ? localType(ctx, operand.text) : operand.type === 'selector_expression' ? fieldChain(ctx, operand, depth + 1) : undefined;
   if (!owner || owner.startsWith(RESULT_OF)) return undefined;
   // A type of another package keeps its package's name: `text/Segments`.
   return owner.startsWith(FIELD_OF) ? `${owner}.${field.text}` : `${FIELD_OF}${owner.replace('.', '/')}.${field.text}`;
@@ -202,7 +194,7 @@ const goVisitors: Record<string, Visitor> = {
     if (fn?.type === 'identifier') addCall(ctx, fn);
     else if (fn?.type === 'selector_expression') {
       const operand = fn.childForFieldName('operand');
-      const typed = operand?.type === 'identifier' ? typeOfLocal(ctx, operand.text) : operand?.type === 'selector_expression' ? fieldChain(ctx, operand, 0) : typeOfValue(operand);
+      const typed = operand?.type === 'identifier' ? localType(ctx, operand.text) : operand?.type === 'selector_expression' ? fieldChain(ctx, operand, 0) : typeOfValue(operand);
       addCall(ctx, fn.childForFieldName('field'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(operand));
     }
     return undefined;

@@ -1,6 +1,8 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { ExportFlag, ImportName } from '../facts';
-import { addCall, currentContainer, qualifierOf, startLine, type ExtractionRules, type Visitor } from './context';
+import type { ExportFlag, ImportName, SymbolFact } from '../facts';
+import { addCall, currentContainer, enclosing, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
+import { annotationType, moduleTypeVars, pySupers } from './pyAnnotations';
+import { classFields, comprehensionFrame, functionFrame, moduleFrame, receiverQualifier } from './pyTypes';
 
 // Python: functions, classes, methods, decorators and docstrings that deprecate, import and from-import.
 
@@ -85,7 +87,24 @@ function pyImportName(node: Node): ImportName | undefined {
   return undefined;
 }
 
+/** The module's type variables, per walk. */
+const typeVarsOf = new WeakMap<ExtractionContext, Set<string>>();
+/** Per class, the element classes of its collection fields, for its methods' loops. */
+const elementsOf = new WeakMap<SymbolFact, ReadonlyMap<string, string>>();
+
+
+const comprehension: Visitor = (node, ctx) => comprehensionFrame(node, ctx);
+
 const pyVisitors: Record<string, Visitor> = {
+  list_comprehension: comprehension,
+  set_comprehension: comprehension,
+  dictionary_comprehension: comprehension,
+  generator_expression: comprehension,
+  module(node, ctx) {
+    const typeVars = moduleTypeVars(node);
+    typeVarsOf.set(ctx, typeVars);
+    return moduleFrame(node, { typeVars }, ctx);
+  },
   function_definition(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
@@ -102,20 +121,35 @@ const pyVisitors: Record<string, Visitor> = {
       exported: exported || (owner && /^__\w+__$/.test(name) && owner.containerExported ? 1 : 0),
       deprecated: pyDeprecated(node),
     });
-    return { depth: ctx.depth, fn: name };
+    const scope = { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: owner?.container, ownElements: owner?.definition && elementsOf.get(owner.definition) };
+    const returns = annotationType(node.childForFieldName('return_type'), scope);
+    if (returns) ctx.facts.symbols[ctx.facts.symbols.length - 1].returns = returns;
+    return functionFrame(node, scope, ctx, name, !!owner);
   },
   class_definition(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
     const exported = !name.startsWith('_') && !ctx.frames.some((f) => f.fn);
     const def = pyDefinitionNode(node);
-    ctx.facts.symbols.push({ name, kind: 'class', startLine: startLine(def), endLine: def.endPosition.row + 1, exported: exported ? 1 : 0, deprecated: pyDeprecated(node) });
-    return { depth: ctx.depth, container: name, containerExported: exported, containerKind: 'class' };
+    const symbol: SymbolFact = { name, kind: 'class', startLine: startLine(def), endLine: def.endPosition.row + 1, exported: exported ? 1 : 0, deprecated: pyDeprecated(node) };
+    // A class made inside a function (a test's own subclass) is that function's, no module's class.
+    const local = enclosing(ctx);
+    if (local) symbol.container = local;
+    const supers = pySupers(node);
+    if (supers.length) symbol.supers = supers;
+    const { fields, elements } = classFields(node, { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: name });
+    if (fields) symbol.fields = fields;
+    if (elements.size) elementsOf.set(symbol, elements);
+    ctx.facts.symbols.push(symbol);
+    return { depth: ctx.depth, container: name, containerExported: exported, containerKind: 'class', definition: symbol };
   },
   call(node, ctx) {
     const fn = node.childForFieldName('function');
     if (fn?.type === 'identifier') addCall(ctx, fn);
-    else if (fn?.type === 'attribute') addCall(ctx, fn.childForFieldName('attribute'), qualifierOf(fn.childForFieldName('object')));
+    else if (fn?.type === 'attribute') {
+      const recv = fn.childForFieldName('object');
+      addCall(ctx, fn.childForFieldName('attribute'), receiverQualifier(recv, ctx) ?? qualifierOf(recv));
+    }
     return undefined;
   },
   import_statement(node, ctx) {

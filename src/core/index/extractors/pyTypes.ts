@@ -1,0 +1,439 @@
+import type { Node } from '@vscode/tree-sitter-wasm';
+import { FIELD_OF, RESULT_OF, TYPED_RECEIVER } from '../facts';
+import type { ExtractionContext, Frame } from './context';
+import { annotationType, declaredType, ELEMENTS, lastName, TYPE_NAME, type PyScope } from './pyAnnotations';
+
+// Python: what the code itself says about a receiver's type, as far as reading it without a type
+// checker can go. A parameter's annotation (`request: Request`, `t.Optional["Response"]`,
+// `Client | None`), a variable bound once to an instance (`client = Client()`, `with Client() as c`,
+// `except HTTPError as e`, a literal `{}`), `self` and `cls` in a method, and the fields a class gives
+// its instances (`self.app = app` where `app: Flask`, `session_interface: SessionInterface`, a
+// property's return annotation). A name bound twice to different things, or to something unread,
+// stays unknown: the call then keeps its receiver's text.
+
+/** Most binding nodes of one body read for its variables: a generated module's function stops early. */
+const MAX_SCAN_NODES = 20_000;
+/** Most fields kept per class. */
+const MAX_FIELDS = 256;
+/** Most fields followed from a typed value: `self.a.b.c.d`. */
+const MAX_CHAIN = 4;
+/** Builtin constructors: a value made by one is no workspace class. */
+const BUILTINS = new Set(['dict', 'list', 'set', 'frozenset', 'tuple', 'str', 'bytes', 'bytearray', 'int', 'float', 'bool', 'complex']);
+const LITERALS: Record<string, string> = {
+  dictionary: 'dict',
+  dictionary_comprehension: 'dict',
+  list: 'list',
+  list_comprehension: 'list',
+  set: 'set',
+  set_comprehension: 'set',
+  string: 'str',
+  concatenated_string: 'str',
+  integer: 'int',
+  float: 'float',
+  true: 'bool',
+  false: 'bool',
+};
+
+/** What iterating `node` gives: the element class of a typed collection variable or own field. */
+function elementType(node: Node | null | undefined, lookup: Lookup, scope: PyScope): string | undefined {
+  if (node?.type === 'identifier') {
+    const t = lookup(node.text);
+    return t?.startsWith(ELEMENTS) ? t.slice(ELEMENTS.length) : undefined;
+  }
+  if (node?.type === 'attribute' && scope.ownClass && node.childForFieldName('object')?.type === 'identifier') {
+    const self = node.childForFieldName('object')!.text;
+    const field = node.childForFieldName('attribute')?.text;
+    return field && lookup(self) === scope.ownClass ? scope.ownElements?.get(field) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A name's class where the code is: the class, '' for a function's own variable or parameter of no
+ * known class, undefined for a name no function binds (a module's function, an import, a builtin).
+ */
+type Lookup = (name: string) => string | undefined;
+
+/** Functions whose parameters are not read yet: a function that calls no method on a name needs none. */
+const unreadParams = new WeakMap<Frame, () => void>();
+/** Functions whose bodies are not read yet, and how to read them: most calls need only the parameters. */
+const unread = new WeakMap<Frame, () => void>();
+/** Per walk, the names the module binds by import or definition: a call on one reads no function's body. */
+const moduleNamesOf = new WeakMap<ExtractionContext, ReadonlySet<string>>();
+
+/** Each function's scope facts (its class, that class's collection fields). */
+const scopes = new WeakMap<Frame, PyScope>();
+
+/**
+ * A comprehension's scope (`[d.m() for d in self.children]`): its loop variables, each the element
+ * class of what it iterates when that is a typed collection.
+ */
+export function comprehensionFrame(node: Node, ctx: ExtractionContext): Frame | undefined {
+  let scope: PyScope | undefined;
+  for (let i = ctx.frames.length - 1; i >= 0 && !scope; i--) scope = scopes.get(ctx.frames[i]);
+  const locals = new Map<string, string>();
+  const lookup = (name: string) => locals.get(name) ?? pyLookup(ctx, name);
+  for (const c of node.namedChildren) {
+    if (c?.type !== 'for_in_clause') continue;
+    const left = c.childForFieldName('left');
+    if (left?.type === 'identifier') declare(locals, left.text, elementType(c.childForFieldName('right'), lookup, scope ?? { typeVars: new Set() }));
+    else if (left) for (const id of idents(left)) declare(locals, id.text, undefined);
+  }
+  return locals.size ? { depth: ctx.depth, locals } : undefined;
+}
+
+/** A name's class as the walk so far knows it, looking out from the innermost function. */
+export function pyLookup(ctx: ExtractionContext, name: string): string | undefined {
+  return lookupIn(ctx, ctx.frames, name);
+}
+
+function lookupIn(ctx: ExtractionContext, frames: readonly Frame[], name: string): string | undefined {
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const f = frames[i];
+    const params = unreadParams.get(f);
+    if (params) {
+      unreadParams.delete(f);
+      params();
+    }
+    let t = f.locals?.get(name);
+    const read = t === undefined ? unread.get(f) : undefined;
+    // A function rarely rebinds a module's import or definition (`os`, `json`): its body stays unread.
+    if (read && !moduleNamesOf.get(ctx)?.has(name)) {
+      unread.delete(f);
+      read();
+      t = f.locals?.get(name);
+    }
+    if (t !== undefined) return t || (f.fn ? '' : undefined);
+  }
+  return undefined;
+}
+
+/**
+ * A function's scope: its parameters now, and every name its body binds (nested functions and
+ * classes left to their own scope) when a call first asks for a name that is no parameter. Read
+ * whole, so a name rebound anywhere is unknown at every call, unless an annotation declares it: a
+ * checker holds the value to it.
+ */
+export function functionFrame(fn: Node, scope: PyScope, ctx: ExtractionContext, name: string, method: boolean): Frame {
+  const declared = new Set<string>();
+  const locals = new Map<string, string>();
+  const frame: Frame = { depth: ctx.depth, fn: name, locals };
+  scopes.set(frame, scope);
+  const outer = ctx.frames.slice();
+  unreadParams.set(frame, () => paramTypes(fn, scope, method, declared, locals));
+  unread.set(frame, () => {
+    const body = fn.childForFieldName('body');
+    if (body) scopeLocals(body, scope, locals, declared, (n) => lookupIn(ctx, outer, n));
+  });
+  return frame;
+}
+
+/** The module's scope: its top-level variables and their classes. */
+export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext): Frame {
+  const locals = new Map<string, string>();
+  const defined = new Set<string>();
+  scopeLocals(root, scope, locals, new Set(), () => undefined, defined);
+  moduleNamesOf.set(ctx, defined);
+  return { depth: ctx.depth, locals };
+}
+
+/**
+ * The class of the value an expression makes: a class called (`Client(…)`, `httpx.Client(…)`), a
+ * builtin or literal, a typed variable, a field of one (FIELD_OF and the chain), what a function
+ * returns (RESULT_OF and its name); undefined otherwise.
+ */
+export function valueType(node: Node | null | undefined, lookup: Lookup): string | undefined {
+  if (!node) return undefined;
+  const literal = LITERALS[node.type];
+  if (literal) return literal;
+  if (node.type === 'parenthesized_expression') return valueType(node.namedChildren[0], lookup);
+  if (node.type === 'call') {
+    const fn = node.childForFieldName('function');
+    if (fn?.type !== 'identifier' && fn?.type !== 'attribute') return undefined;
+    const text = fn.text;
+    const last = lastName(text);
+    if (BUILTINS.has(text)) return text;
+    if (!TYPE_NAME.test(text)) return undefined;
+    // A class by its name: capitalized and not a constant (`CONFIG()`); else what the function returns.
+    if (/^[A-Z]/.test(last)) return /[a-z]/.test(last) && !(fn.type === 'attribute' && /^(?:self|cls)$/.test(text.slice(0, text.indexOf('.')))) ? text : undefined;
+    // A method's result only on a receiver of known class: `os.environ.copy()` is a library's. A
+    // function's own variable called (`factory(app)`) is no module function.
+    if (fn.type === 'attribute' ? !lookup(text.slice(0, text.indexOf('.'))) : lookup(text) !== undefined) return undefined;
+    return `${RESULT_OF}${last}`;
+  }
+  if (node.type === 'identifier') return lookup(node.text) || undefined;
+  if (node.type === 'attribute') return chainType(node, lookup);
+  return undefined;
+}
+
+/** `a.b.c` where `a`'s class is known: FIELD_OF, the class by its last name, and the fields. */
+function chainType(node: Node, lookup: Lookup): string | undefined {
+  // Read from the text when it is names and dots only, as it mostly is: no walk over the nodes.
+  const text = node.endIndex - node.startIndex <= 200 ? node.text : '';
+  let names: string[];
+  if (DOTTED.test(text)) names = text.split('.');
+  else {
+    names = [];
+    let t: Node | null = node;
+    while (t?.type === 'attribute' && names.length <= MAX_CHAIN) {
+      const attr = t.childForFieldName('attribute');
+      if (!attr) return undefined;
+      names.unshift(attr.text);
+      t = t.childForFieldName('object');
+    }
+    if (t?.type !== 'identifier') return undefined;
+    names.unshift(t.text);
+  }
+  const fields = names.slice(1);
+  if (fields.length > MAX_CHAIN) return undefined;
+  // An object's own attributes are a dict.
+  if (fields[fields.length - 1] === '__dict__') return 'dict';
+  const base = lookup(names[0]);
+  if (!base || base.startsWith(RESULT_OF) || base.startsWith(ELEMENTS)) return undefined;
+  // A chain through a chain: `si = self.app.session_interface`, then `si.x`.
+  const owner = base.startsWith(FIELD_OF) ? base.slice(FIELD_OF.length) : lastName(base);
+  if (owner.split('.').length + fields.length > MAX_CHAIN + 1) return undefined;
+  return `${FIELD_OF}${owner}.${fields.join('.')}`;
+}
+
+/** `a.b.c` written plainly (no spaces, comments or calls in between). */
+const DOTTED = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
+
+/** The receiver of `recv.m()` as the index resolves it: TYPED_RECEIVER and the class or field chain, when known. */
+export function receiverQualifier(recv: Node | null, ctx: ExtractionContext): string | undefined {
+  // `super().m()`: the base's m, when the class has one base; else a base's, which one unread.
+  if (recv?.type === 'call' && recv.childForFieldName('function')?.text === 'super') {
+    let supers: readonly string[] | undefined;
+    for (let i = ctx.frames.length - 1; i >= 0 && !supers; i--) if (ctx.frames[i].container) supers = ctx.frames[i].definition?.supers ?? [];
+    return supers?.length === 1 ? `${TYPED_RECEIVER}${supers[0]}` : 'super';
+  }
+  if (!recv || (recv.type !== 'identifier' && recv.type !== 'attribute' && recv.type !== 'call' && !LITERALS[recv.type])) return undefined;
+  const type = valueType(recv, (name) => pyLookup(ctx, name));
+  return type ? `${TYPED_RECEIVER}${type.startsWith(ELEMENTS) ? 'list' : type}` : undefined;
+}
+
+
+/** Records that `name` has `type` ('' for unknown); a second, different binding makes it unknown. */
+function declare(locals: Map<string, string>, name: string, type: string | undefined): void {
+  const prev = locals.get(name);
+  locals.set(name, prev === undefined || prev === (type ?? '') ? (type ?? '') : '');
+}
+
+/** The parameters' annotated classes; `self` or `cls` of a method is its class. Every parameter is declared, typed or not. */
+function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<string>, locals = new Map<string, string>()): Map<string, string> {
+  const params = fn.childForFieldName('parameters')?.namedChildren ?? [];
+  const decorated = method && fn.parent?.type === 'decorated_definition' ? fn.parent : undefined;
+  const isStatic = !!decorated?.namedChildren.some((d) => d?.type === 'decorator' && /^@\s*staticmethod\b/.test(d.text));
+  params.forEach((p, i) => {
+    if (!p) return;
+    const name = p.type === 'identifier' ? p : p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier');
+    if (!name || name.type !== 'identifier') {
+      for (const id of p.namedChildren) if (id?.type === 'identifier') declare(locals, id.text, undefined);
+      return;
+    }
+    const type = i === 0 && method && !isStatic ? scope.ownClass : declaredType(p.childForFieldName('type'), scope);
+    declare(locals, name.text, type);
+    if (type) declared.add(name.text);
+  });
+  return locals;
+}
+
+/** A function's variables and their classes, its body read at once. */
+function functionLocals(fn: Node, scope: PyScope, method: boolean, outer: Lookup): Map<string, string> {
+  const declared = new Set<string>();
+  const locals = paramTypes(fn, scope, method, declared);
+  const body = fn.childForFieldName('body');
+  if (body) scopeLocals(body, scope, locals, declared, outer);
+  return locals;
+}
+
+/** Reads the names a body binds into `locals`; for a module, also which it binds by import or definition (`defined`). */
+function scopeLocals(body: Node, scope: PyScope, locals: Map<string, string>, declared: Set<string>, outer: Lookup, defined?: Set<string>): void {
+  // A module's names are no function's own: a module's function called is RESULT_OF.
+  const lookup = defined ? (name: string) => locals.get(name) || undefined : (name: string) => locals.get(name) ?? outer(name);
+  const assigned: Array<[string, Node | null, boolean]> = [];
+  bindings(body, scope, (name, value, annotation, element = false) => {
+    if (defined && value === null && !annotation) defined.add(name);
+    if (!annotation) assigned.push([name, value, element]);
+    else if (!declared.has(name)) {
+      const type = declaredType(annotation, scope);
+      locals.set(name, type ?? '');
+      if (type) declared.add(name);
+    } else if (locals.get(name) !== declaredType(annotation, scope)) locals.set(name, '');
+  });
+  for (const [name, value, element] of assigned) {
+    if (!declared.has(name)) declare(locals, name, value === null ? undefined : element ? elementType(value, lookup, scope) : valueType(value, lookup));
+  }
+}
+
+/** A name bound to a value, to what an annotation declares, or (`element`) to what iterating the value gives. */
+type Bind = (name: string, value: Node | null, annotation?: Node | null, element?: boolean) => void;
+
+/** Every name a body binds, with the value or annotation bound; null when the value is not one expression's. */
+function bindings(body: Node, scope: PyScope, bind: Bind): void {
+  for (const n of scopeNodes(body)) {
+    switch (n.type) {
+      case 'function_definition':
+      case 'class_definition': {
+        const name = n.childForFieldName('name');
+        if (name) bind(name.text, null);
+        break;
+      }
+      case 'assignment': {
+        const left = n.childForFieldName('left');
+        if (left?.type === 'identifier') bind(left.text, n.childForFieldName('right'), n.childForFieldName('type'));
+        else if (left) targets(left, bind);
+        break;
+      }
+      case 'for_statement':
+      case 'for_in_clause': {
+        const left = n.childForFieldName('left');
+        if (left?.type === 'identifier') bind(left.text, n.childForFieldName('right'), undefined, true);
+        else if (left) targets(left, bind);
+        break;
+      }
+      case 'augmented_assignment': {
+        const left = n.childForFieldName('left');
+        if (left) targets(left, bind);
+        break;
+      }
+      case 'named_expression': {
+        const name = n.childForFieldName('name');
+        if (name) bind(name.text, n.childForFieldName('value'));
+        break;
+      }
+      case 'as_pattern': {
+        const alias = n.childForFieldName('alias');
+        const value = n.namedChildren[0];
+        // `except HTTPError as e`: an instance of the class named; `with Client() as c`: what the call makes.
+        const caught = n.parent?.type === 'except_clause' && (value?.type === 'identifier' || value?.type === 'attribute') ? value : undefined;
+        const names = alias ? idents(alias) : [];
+        if (caught && names.length === 1) bind(names[0].text, null, /^[A-Z]/.test(lastName(caught.text)) ? caught : undefined);
+        else for (const id of names) bind(id.text, names.length === 1 ? value : null);
+        break;
+      }
+      case 'import_statement':
+      case 'import_from_statement':
+        // `import a.b` binds a; `from m import x as y` binds y, and never m.
+        for (const name of n.childrenForFieldName('name')) {
+          const local = name?.type === 'aliased_import' ? name.childForFieldName('alias') : name?.type === 'dotted_name' ? name.namedChildren[n.type === 'import_statement' ? 0 : name.namedChildren.length - 1] : name;
+          if (local?.type === 'identifier') bind(local.text, null);
+        }
+        break;
+      default:
+        // global, nonlocal: names bound to something unread.
+        for (const id of idents(n)) bind(id.text, null);
+    }
+  }
+}
+
+/** Statements that hold others: their blocks and clauses are read for bindings too. */
+const COMPOUND = new Set(['block', 'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'with_clause', 'with_item', 'match_statement', 'case_clause']);
+const BINDS_NAMES = new Set(['function_definition', 'class_definition', 'import_statement', 'import_from_statement', 'global_statement', 'nonlocal_statement', 'as_pattern']);
+
+/**
+ * The statements of a body that bind names, in source order: assignments, loops, `with … as`,
+ * `except … as`, imports, nested definitions (whose own bodies are their own scopes). Read statement
+ * by statement, never into expressions: a name bound inside one (`:=`) is left unread.
+ */
+function scopeNodes(body: Node): Node[] {
+  const out: Node[] = [];
+  const collect = (node: Node) => {
+    for (const c of node.namedChildren) {
+      if (!c || out.length >= MAX_SCAN_NODES) return;
+      if (c.type === 'expression_statement') {
+        const e = c.namedChildren[0];
+        if (e?.type === 'assignment' || e?.type === 'augmented_assignment') out.push(e);
+      } else if (BINDS_NAMES.has(c.type)) out.push(c);
+      else if (c.type === 'decorated_definition') {
+        const def = c.childForFieldName('definition');
+        if (def) out.push(def);
+      } else if (c.type === 'for_statement') {
+        out.push(c);
+        collect(c);
+      } else if (COMPOUND.has(c.type)) collect(c);
+    }
+  };
+  collect(body);
+  return out;
+}
+
+/** Names bound by a target (`a, b = …`, `for k, v in …`): each unknown. */
+function targets(left: Node, bind: Bind): void {
+  if (left.type === 'attribute' || left.type === 'subscript') return;
+  for (const id of idents(left)) bind(id.text, null);
+}
+
+function idents(node: Node): Node[] {
+  if (node.type === 'identifier') return [node];
+  const out: Node[] = [];
+  for (const c of node.namedChildren) if (c && c.type !== 'attribute' && c.type !== 'subscript') out.push(...idents(c));
+  return out;
+}
+
+/**
+ * The fields a class gives its instances and their classes: annotations in its body
+ * (`session_interface: SessionInterface`), `self.x = …` in its methods (from a parameter's annotation,
+ * a class called, another field), and properties by their return annotation. A field bound to two
+ * classes is left out; `None` binds nothing.
+ */
+export function classFields(cls: Node, scope: PyScope): { fields?: Record<string, string>; elements: ReadonlyMap<string, string> } {
+  const declared = new Map<string, string>();
+  const assigned = new Map<string, string>();
+  const body = cls.childForFieldName('body');
+  for (const stmt of body?.namedChildren ?? []) {
+    if (!stmt) continue;
+    const def = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
+    if (stmt.type === 'expression_statement') {
+      const a = stmt.namedChildren[0];
+      const left = a?.type === 'assignment' ? a.childForFieldName('left') : undefined;
+      if (a && left?.type === 'identifier') {
+        const annotation = a.childForFieldName('type');
+        if (annotation) declare(declared, left.text, declaredType(annotation, scope));
+      }
+    } else if (def?.type === 'function_definition') {
+      const decorators = stmt.type === 'decorated_definition' ? stmt.namedChildren.filter((d) => d?.type === 'decorator').map((d) => d!.text) : [];
+      const name = def.childForFieldName('name')?.text;
+      if (name && decorators.some((d) => /^@\s*(?:\w+\.)?(?:cached_)?property\s*$/.test(d))) {
+        declare(declared, name, annotationType(def.childForFieldName('return_type'), scope));
+        continue;
+      }
+      if (decorators.some((d) => /^@\s*(?:staticmethod|classmethod)\b/.test(d))) continue;
+      selfAssignments(def, scope, assigned);
+    }
+  }
+  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
+  const elements = new Map<string, string>();
+  let n = 0;
+  for (const [field, type] of [...assigned, ...declared]) {
+    if (declared.has(field) && declared.get(field) !== type) continue;
+    elements.delete(field);
+    // A field holding another field's value is left out: its class is the other field's to say.
+    if (type && !type.startsWith(FIELD_OF) && !type.startsWith(RESULT_OF) && n++ < MAX_FIELDS) {
+      if (type.startsWith(ELEMENTS)) elements.set(field, type.slice(ELEMENTS.length));
+      fields[field] = type.startsWith(ELEMENTS) ? 'list' : lastName(type);
+    } else delete fields[field];
+  }
+  return { fields: Object.keys(fields).length ? fields : undefined, elements };
+}
+
+/** `self.x = value` in one method, each field's class from the method's own variables. */
+function selfAssignments(fn: Node, scope: PyScope, assigned: Map<string, string>): void {
+  const self = fn.childForFieldName('parameters')?.namedChildren[0];
+  const body = fn.childForFieldName('body');
+  if (self?.type !== 'identifier' || !body) return;
+  let locals: Map<string, string> | undefined;
+  const lookup = (name: string) => (locals ??= functionLocals(fn, scope, true, () => undefined)).get(name);
+  for (const n of scopeNodes(body)) {
+    if (n.type !== 'assignment') continue;
+    const left = n.childForFieldName('left');
+    const object = left?.type === 'attribute' ? left.childForFieldName('object') : undefined;
+    const field = left?.childForFieldName('attribute')?.text;
+    if (object?.type !== 'identifier' || object.text !== self.text || !field) continue;
+    const annotation = n.childForFieldName('type');
+    const right = n.childForFieldName('right');
+    // `self.x = None` first, an instance later: the instance says what the field holds.
+    if (annotation || right?.type !== 'none') declare(assigned, field, annotation ? declaredType(annotation, scope) : valueType(right, lookup));
+  }
+}
+
