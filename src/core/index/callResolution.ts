@@ -3,6 +3,7 @@ import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
+import { pyOtherClass } from './pythonClasses';
 import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
 import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
@@ -135,6 +136,7 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
+    const pyClasses = new Map<string, CallerConfidence | undefined>();
     const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' ? family : 'js');
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
@@ -228,6 +230,7 @@ export class CallResolver {
             via = lastSegment(type);
           }
           else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
+          else if (family === 'python') confidence = pyOtherClass(this.state.db, this.state.heritage(), type, def.name, c.path, fields, pyClasses);
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
         }
         else if (own.has(q)) confidence = 'resolved';

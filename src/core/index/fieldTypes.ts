@@ -63,6 +63,11 @@ export class FieldTypes {
    * with `import { Client } from 'pg'`): a workspace class of that name is not it.
    */
   ownerFromLibrary(file: string, chain: string): boolean {
+    return this.fromLibrary(file, chain.slice(0, chain.indexOf('.')));
+  }
+
+  /** Whether the file imports this name (the first of a dotted one) from outside the workspace. */
+  fromLibrary(file: string, name: string): boolean {
     if (this.family === 'go') return false;
     let names = this.libraryNames.get(file);
     if (!names) {
@@ -77,7 +82,8 @@ export class FieldTypes {
       }
       this.libraryNames.set(file, names);
     }
-    return names.has(chain.slice(0, chain.indexOf('.')));
+    const dot = name.indexOf('.');
+    return names.has(dot < 0 ? name : name.slice(0, dot));
   }
 
   private fieldOf(owner: string, field: string, pkg?: string): FieldType | undefined {

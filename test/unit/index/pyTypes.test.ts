@@ -77,6 +77,33 @@ describe('Python callers through what the code says of types', () => {
         '    app.make_response().close()', // 27
         '',
       ].join('\n'),
+      // Calls whose receiver's class is written but says nothing against the method.
+      'app/models.py': [
+        'from typing import Protocol, TypeAlias', // 1
+        'from .tv import ModelT', // 2
+        '', // 3
+        'class Model:', // 4
+        '    def save(self):', // 5
+        '        pass', // 6
+        '', // 7
+        'class SaveMixin:', // 8
+        '    def persist(self):', // 9
+        '        self.save()', // 10
+        '', // 11
+        'class Thing(SaveMixin, Model):', // 12
+        '    pass', // 13
+        '', // 14
+        'class Saver(Protocol):', // 15
+        '    def save(self): ...', // 16
+        '', // 17
+        'Alias: TypeAlias = Model', // 18
+        '', // 19
+        'def use(a: Alias, t: ModelT, p: Saver, d: dict, Kind):', // 20
+        '    a.save(); t.save(); p.save(); d.save()', // 21
+        '    k = Kind(); k.save()', // 22
+        '',
+      ].join('\n'),
+      'app/tv.py': ['from typing import TypeVar', 'ModelT = TypeVar("ModelT")', ''].join('\n'),
       // A test's own class named like the workspace's Context: a function's, not a second Context.
       'tests/test_ctx.py': ['def test_local():', '    class Context:', '        pass', ''].join('\n'),
     });
@@ -95,6 +122,47 @@ describe('Python callers through what the code says of types', () => {
   it('tells calls on a known class from calls on another, and keeps an unknown receiver as likely', () => {
     assert.deepEqual(callers('app/core.py', 'close', 9), ['app/other.py:11 resolved', 'app/other.py:13 likely', 'app/other.py:22 likely', 'app/other.py:24 resolved', 'app/other.py:27 resolved'], "a parameter's factory() is no module function; make_response() says it returns a Response");
     assert.deepEqual(callers('app/other.py', 'close', 4), ['app/other.py:12 resolved', 'app/other.py:13 likely', 'app/other.py:15 resolved', 'app/other.py:22 likely', 'app/other.py:8 resolved']);
+  });
+
+  it("keeps as likely a call whose receiver's class has no such method of its own: a mixin, a Protocol, an alias, a type variable, a class held in a name", () => {
+    assert.deepEqual(callers('app/models.py', 'save', 5), [
+      'app/models.py:10 likely', // self.save() in a mixin: the class mixed in provides it
+      'app/models.py:21 likely', // an alias
+      'app/models.py:21 likely', // a type variable from another module
+      'app/models.py:21 likely', // a Protocol, matched by shape
+      'app/models.py:22 likely', // an instance of the class a parameter holds
+    ], 'and never a dict');
+  });
+
+  it('reads bindings a scope may hide: lambdas, global, walrus, match, chains, splats, with and except', async () => {
+    const f = await factsOfSource(
+      'python',
+      [
+        'client = Client()', // 1
+        'def rebind():', // 2
+        '    global client', // 3
+        '    client = Other()', // 4
+        'def f(item: Foo, *items: Item, **kw):', // 5
+        '    sorted([], key=lambda item: item.m1()); client.m2()', // 6
+        '    c = Foo()', // 7
+        '    if (c := get_bar()):', // 8
+        '        c.m3()', // 9
+        '    b = Other(); a = b = Foo(); b.m4()', // 10
+        '    for i in items: i.m5()', // 11
+        '    kw.m6()', // 12
+        '    with session_scope() as s, Pool() as p: s.m7(); p.m8()', // 13
+        '    for e in []: e.m9()', // 14
+        '    try: pass', // 15
+        '    except ValueError as e: pass', // 16
+        '    match item:', // 17
+        '        case Bar() as item2: item2.m10()', // 18
+        '    item2 = Foo()', // 19
+      ].join('\n'),
+    );
+    const at = f.calls.filter((c) => /^m\d+$/.test(c.name)).map((c) => `${c.qualifier ?? ''}.${c.name}`);
+    assert.deepEqual(at, ['item.m1', 'client.m2', 'c.m3', 'b.m4', 'type:Item.m5', 'type:dict.m6', 's.m7', 'type:Pool.m8', 'e.m9', 'item2.m10']);
+    const deep = await factsOfSource('python', ['x = ' + '('.repeat(5000) + 'Foo()' + ')'.repeat(5000), '(' .repeat(3000) + 'a,' + '),'.repeat(2999) + ') = 1', 'x.m()'].join('\n'));
+    assert.ok(deep.calls.some((c) => c.name === 'm'), 'deep nesting is read without overflowing the stack');
   });
 
   it('reads annotations, instances made, rebinding and caught exceptions', async () => {

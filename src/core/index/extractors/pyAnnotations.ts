@@ -25,7 +25,7 @@ export interface PyScope {
 /** Marks a variable that holds a collection of instances of the class after it (`list[Decoder]`). */
 export const ELEMENTS = '[]';
 /** Collections whose one argument is what iterating gives. */
-const SEQUENCES = new Set(['list', 'List', 'Sequence', 'MutableSequence', 'Iterable', 'Iterator', 'Collection', 'set', 'Set', 'frozenset', 'FrozenSet', 'AbstractSet', 'MutableSet', 'deque', 'Deque', 'Generator', 'AsyncIterable', 'AsyncIterator']);
+const SEQUENCES = new Set(['list', 'List', 'Sequence', 'MutableSequence', 'Iterable', 'Iterator', 'set', 'Set', 'frozenset', 'FrozenSet', 'AbstractSet', 'MutableSet', 'deque', 'Deque', 'Generator', 'AsyncIterable', 'AsyncIterator']);
 
 /** An annotation's class, or ELEMENTS and the class of a typed collection's elements (`list[Decoder]`). */
 export function declaredType(node: Node | null | undefined, scope: PyScope): string | undefined {

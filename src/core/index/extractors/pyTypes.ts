@@ -82,6 +82,13 @@ export function comprehensionFrame(node: Node, ctx: ExtractionContext): Frame | 
   return locals.size ? { depth: ctx.depth, locals } : undefined;
 }
 
+/** A lambda's scope: its parameters hide the names around it, each of no known class. */
+export function lambdaFrame(node: Node, ctx: ExtractionContext): Frame | undefined {
+  const params = node.childForFieldName('parameters');
+  const names = params ? idents(params) : [];
+  return names.length ? { depth: ctx.depth, locals: new Map(names.map((n) => [n.text, ''])) } : undefined;
+}
+
 /** A name's class as the walk so far knows it, looking out from the innermost function. */
 export function pyLookup(ctx: ExtractionContext, name: string): string | undefined {
   return lookupIn(ctx, ctx.frames, name);
@@ -133,6 +140,8 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
   const locals = new Map<string, string>();
   const defined = new Set<string>();
   scopeLocals(root, scope, locals, new Set(), () => undefined, defined);
+  // A function may rebind a module's variable (`global client; client = Other()`): none so rebound is known.
+  if (root.text.includes('global ')) for (const g of root.descendantsOfType('global_statement')) for (const id of g ? idents(g) : []) locals.set(id.text, '');
   moduleNamesOf.set(ctx, defined);
   return { depth: ctx.depth, locals };
 }
@@ -146,7 +155,8 @@ export function valueType(node: Node | null | undefined, lookup: Lookup): string
   if (!node) return undefined;
   const literal = LITERALS[node.type];
   if (literal) return literal;
-  if (node.type === 'parenthesized_expression') return valueType(node.namedChildren[0], lookup);
+  for (let i = 0; node?.type === 'parenthesized_expression'; i++) node = i < 32 ? node.namedChildren[0] : null;
+  if (!node) return undefined;
   if (node.type === 'call') {
     const fn = node.childForFieldName('function');
     if (fn?.type !== 'identifier' && fn?.type !== 'attribute') return undefined;
@@ -155,7 +165,8 @@ export function valueType(node: Node | null | undefined, lookup: Lookup): string
     if (BUILTINS.has(text)) return text;
     if (!TYPE_NAME.test(text)) return undefined;
     // A class by its name: capitalized and not a constant (`CONFIG()`); else what the function returns.
-    if (/^[A-Z]/.test(last)) return /[a-z]/.test(last) && !(fn.type === 'attribute' && /^(?:self|cls)$/.test(text.slice(0, text.indexOf('.')))) ? text : undefined;
+    // A parameter or variable called (`def build(Model): Model()`) holds some class: which, unread.
+    if (/^[A-Z]/.test(last)) return /[a-z]/.test(last) && (fn.type === 'attribute' ? !/^(?:self|cls)$/.test(text.slice(0, text.indexOf('.'))) : lookup(text) === undefined) ? text : undefined;
     // A method's result only on a receiver of known class: `os.environ.copy()` is a library's. A
     // function's own variable called (`factory(app)`) is no module function.
     if (fn.type === 'attribute' ? !lookup(text.slice(0, text.indexOf('.'))) : lookup(text) !== undefined) return undefined;
@@ -228,10 +239,15 @@ function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<str
     if (!p) return;
     const name = p.type === 'identifier' ? p : p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier');
     if (!name || name.type !== 'identifier') {
-      for (const id of p.namedChildren) if (id?.type === 'identifier') declare(locals, id.text, undefined);
+      // `*items: Item` is a tuple of Items; `**kw`, a dict.
+      const splat = p.namedChildren.find((c) => c?.type === 'list_splat_pattern' || c?.type === 'dictionary_splat_pattern');
+      const element = splat?.type === 'list_splat_pattern' ? annotationType(p.childForFieldName('type'), scope) : undefined;
+      for (const id of splat ? idents(splat) : idents(p)) declare(locals, id.text, splat?.type === 'dictionary_splat_pattern' ? 'dict' : element ? `${ELEMENTS}${element}` : undefined);
       return;
     }
-    const type = i === 0 && method && !isStatic ? scope.ownClass : declaredType(p.childForFieldName('type'), scope);
+    // `*args` is a tuple, `**kw` a dict.
+    const splat = p.type === 'list_splat_pattern' ? 'tuple' : p.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
+    const type = splat ?? (i === 0 && method && !isStatic ? scope.ownClass : declaredType(p.childForFieldName('type'), scope));
     declare(locals, name.text, type);
     if (type) declared.add(name.text);
   });
@@ -251,27 +267,41 @@ function functionLocals(fn: Node, scope: PyScope, method: boolean, outer: Lookup
 function scopeLocals(body: Node, scope: PyScope, locals: Map<string, string>, declared: Set<string>, outer: Lookup, defined?: Set<string>): void {
   // A module's names are no function's own: a module's function called is RESULT_OF.
   const lookup = defined ? (name: string) => locals.get(name) || undefined : (name: string) => locals.get(name) ?? outer(name);
-  const assigned: Array<[string, Node | null, boolean]> = [];
-  bindings(body, scope, (name, value, annotation, element = false) => {
+  const assigned: Array<[string, Node | null, BindKind]> = [];
+  const truncated = bindings(body, scope, (name, value, annotation, kind = 'value') => {
     if (defined && value === null && !annotation) defined.add(name);
-    if (!annotation) assigned.push([name, value, element]);
+    if (!annotation) assigned.push([name, value, kind]);
     else if (!declared.has(name)) {
       const type = declaredType(annotation, scope);
       locals.set(name, type ?? '');
       if (type) declared.add(name);
     } else if (locals.get(name) !== declaredType(annotation, scope)) locals.set(name, '');
   });
-  for (const [name, value, element] of assigned) {
-    if (!declared.has(name)) declare(locals, name, value === null ? undefined : element ? elementType(value, lookup, scope) : valueType(value, lookup));
-  }
+  for (const [name, value, kind] of assigned) if (!declared.has(name)) declare(locals, name, value === null ? undefined : boundType(value, kind, lookup, scope));
+  // A body too long to read whole may rebind any name further on: none is known.
+  if (truncated) for (const name of locals.keys()) if (!declared.has(name)) locals.set(name, '');
 }
 
-/** A name bound to a value, to what an annotation declares, or (`element`) to what iterating the value gives. */
-type Bind = (name: string, value: Node | null, annotation?: Node | null, element?: boolean) => void;
+function boundType(value: Node, kind: BindKind, lookup: Lookup, scope: PyScope): string | undefined {
+  if (kind === 'element') return elementType(value, lookup, scope);
+  if (kind === 'instance') return /^[A-Z]/.test(lastName(value.text)) ? annotationType(value, scope) : undefined;
+  const type = valueType(value, lookup);
+  return kind === 'context' && type?.startsWith(RESULT_OF) ? undefined : type;
+}
+
+/**
+ * How a name is bound to a value: as the value itself, as what iterating it gives (`for x in v`),
+ * as an instance of the class it names (`except E as e`), or as what `with v as x` gives (an instance
+ * made there, never a function's result: a context manager's `__enter__` may give anything).
+ */
+type BindKind = 'value' | 'element' | 'instance' | 'context';
+/** A name bound to a value (read as `kind` says) or to what an annotation declares; null when unread. */
+type Bind = (name: string, value: Node | null, annotation?: Node | null, kind?: BindKind) => void;
 
 /** Every name a body binds, with the value or annotation bound; null when the value is not one expression's. */
-function bindings(body: Node, scope: PyScope, bind: Bind): void {
-  for (const n of scopeNodes(body)) {
+function bindings(body: Node, scope: PyScope, bind: Bind): boolean {
+  const nodes = scopeNodes(body);
+  for (const n of nodes) {
     switch (n.type) {
       case 'function_definition':
       case 'class_definition': {
@@ -280,15 +310,27 @@ function bindings(body: Node, scope: PyScope, bind: Bind): void {
         break;
       }
       case 'assignment': {
-        const left = n.childForFieldName('left');
-        if (left?.type === 'identifier') bind(left.text, n.childForFieldName('right'), n.childForFieldName('type'));
-        else if (left) targets(left, bind);
+        // `a = b = Foo()`: each target gets the last value.
+        let value = n.childForFieldName('right');
+        const lefts = [n.childForFieldName('left')];
+        for (let i = 0; value?.type === 'assignment' && i < 16; i++) {
+          lefts.push(value.childForFieldName('left'));
+          value = value.childForFieldName('right');
+        }
+        for (const left of lefts) {
+          if (left?.type === 'identifier') bind(left.text, value, left === lefts[0] ? n.childForFieldName('type') : undefined);
+          else if (left) targets(left, bind);
+        }
         break;
       }
+      case 'case_clause':
+        // `case Bar() as c:`, `case c:`: names a pattern binds, each unknown.
+        for (const c of n.namedChildren) if (c && c.type !== 'block' && c.type !== 'if_clause') for (const id of idents(c)) bind(id.text, null);
+        break;
       case 'for_statement':
       case 'for_in_clause': {
         const left = n.childForFieldName('left');
-        if (left?.type === 'identifier') bind(left.text, n.childForFieldName('right'), undefined, true);
+        if (left?.type === 'identifier') bind(left.text, n.childForFieldName('right'), undefined, 'element');
         else if (left) targets(left, bind);
         break;
       }
@@ -308,8 +350,8 @@ function bindings(body: Node, scope: PyScope, bind: Bind): void {
         // `except HTTPError as e`: an instance of the class named; `with Client() as c`: what the call makes.
         const caught = n.parent?.type === 'except_clause' && (value?.type === 'identifier' || value?.type === 'attribute') ? value : undefined;
         const names = alias ? idents(alias) : [];
-        if (caught && names.length === 1) bind(names[0].text, null, /^[A-Z]/.test(lastName(caught.text)) ? caught : undefined);
-        else for (const id of names) bind(id.text, names.length === 1 ? value : null);
+        if (caught && names.length === 1) bind(names[0].text, caught, undefined, 'instance');
+        else for (const id of names) bind(id.text, names.length === 1 ? value : null, undefined, 'context');
         break;
       }
       case 'import_statement':
@@ -325,10 +367,11 @@ function bindings(body: Node, scope: PyScope, bind: Bind): void {
         for (const id of idents(n)) bind(id.text, null);
     }
   }
+  return nodes.length >= MAX_SCAN_NODES;
 }
 
 /** Statements that hold others: their blocks and clauses are read for bindings too. */
-const COMPOUND = new Set(['block', 'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'with_clause', 'with_item', 'match_statement', 'case_clause']);
+const COMPOUND = new Set(['block', 'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'with_clause', 'with_item', 'match_statement']);
 const BINDS_NAMES = new Set(['function_definition', 'class_definition', 'import_statement', 'import_from_statement', 'global_statement', 'nonlocal_statement', 'as_pattern']);
 
 /**
@@ -351,7 +394,16 @@ function scopeNodes(body: Node): Node[] {
       } else if (c.type === 'for_statement') {
         out.push(c);
         collect(c);
-      } else if (COMPOUND.has(c.type)) collect(c);
+      } else if (c.type === 'case_clause') {
+        out.push(c);
+        collect(c);
+      } else if (COMPOUND.has(c.type)) {
+        // `if (m := pattern.match(s)):`, `while (chunk := f.read()):`
+        const condition = c.childForFieldName('condition');
+        if (condition?.type === 'named_expression') out.push(condition);
+        else if (condition?.type === 'parenthesized_expression' && condition.namedChildren[0]?.type === 'named_expression') out.push(condition.namedChildren[0]);
+        collect(c);
+      }
     }
   };
   collect(body);
@@ -364,10 +416,12 @@ function targets(left: Node, bind: Bind): void {
   for (const id of idents(left)) bind(id.text, null);
 }
 
-function idents(node: Node): Node[] {
+function idents(node: Node, depth = 0): Node[] {
   if (node.type === 'identifier') return [node];
   const out: Node[] = [];
-  for (const c of node.namedChildren) if (c && c.type !== 'attribute' && c.type !== 'subscript') out.push(...idents(c));
+  // Deeper nesting than any real target (`((((a,),),),)` by the thousand) binds nothing read.
+  if (depth > 32) return out;
+  for (const c of node.namedChildren) if (c && c.type !== 'attribute' && c.type !== 'subscript') out.push(...idents(c, depth + 1));
   return out;
 }
 

@@ -2,7 +2,7 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolFact } from '../facts';
 import { addCall, currentContainer, enclosing, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
 import { annotationType, moduleTypeVars, pySupers } from './pyAnnotations';
-import { classFields, comprehensionFrame, functionFrame, moduleFrame, receiverQualifier } from './pyTypes';
+import { classFields, comprehensionFrame, functionFrame, lambdaFrame, moduleFrame, receiverQualifier } from './pyTypes';
 
 // Python: functions, classes, methods, decorators and docstrings that deprecate, import and from-import.
 
@@ -100,6 +100,7 @@ const pyVisitors: Record<string, Visitor> = {
   set_comprehension: comprehension,
   dictionary_comprehension: comprehension,
   generator_expression: comprehension,
+  lambda: (node, ctx) => lambdaFrame(node, ctx),
   module(node, ctx) {
     const typeVars = moduleTypeVars(node);
     typeVarsOf.set(ctx, typeVars);
