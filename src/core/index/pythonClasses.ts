@@ -1,11 +1,10 @@
 import { all, type Database } from '../store/sqlite';
 import type { FieldTypes } from './fieldTypes';
+import { PY_BUILTINS } from './extractors/pyAnnotations';
 import { MAX_FAMILY, type Heritage } from './heritage';
 import type { CallerConfidence } from './indexTypes';
 import { lastSegment } from './indexRows';
 
-/** Builtin classes: a method called on one is never a workspace method. */
-const BUILTINS = new Set(['dict', 'list', 'set', 'frozenset', 'tuple', 'str', 'bytes', 'bytearray', 'int', 'float', 'bool', 'complex']);
 
 /**
  * A Python call whose receiver the code types as `type`, neither the method's class nor one of its
@@ -26,7 +25,7 @@ export function pyOtherClass(
   cache: Map<string, CallerConfidence | undefined>,
 ): CallerConfidence | undefined {
   const name = lastSegment(type);
-  if (BUILTINS.has(name)) return undefined;
+  if (PY_BUILTINS.has(name)) return undefined;
   const key = `${type}\0${file}`;
   if (cache.has(key)) return cache.get(key);
   let verdict: CallerConfidence | undefined;

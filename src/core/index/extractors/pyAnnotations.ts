@@ -7,6 +7,8 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 export const TYPE_NAME = /^[A-Za-z_][\w]{0,99}(?:\.[A-Za-z_][\w]{0,99}){0,4}$/;
 /** `"Response"`, `'Response | None'`, `"Optional[Response]"`: a forward reference to one class. */
 const QUOTED_TYPE = /^\s*(?:(?:t\.|typing\.)?Optional\[\s*)?([A-Za-z_][\w.]{0,200})\s*(?:\]\s*)?(?:\|\s*None\s*)?$/;
+/** Builtin classes: a value made by one, or a method called on one, is no workspace class's. */
+export const PY_BUILTINS: ReadonlySet<string> = new Set(['dict', 'list', 'set', 'frozenset', 'tuple', 'str', 'bytes', 'bytearray', 'int', 'float', 'bool', 'complex']);
 /** Annotations that say nothing of the value's class. */
 const UNTYPED = new Set(['Any', 'object', 'TypeVar', 'ParamSpec', 'Callable', 'type', 'Type']);
 /** Wrappers whose one argument is the type: `Optional[X]`, `Annotated[X, …]`, `Final[X]`, `ClassVar[X]`. */

@@ -1,7 +1,7 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF, RESULT_OF, TYPED_RECEIVER } from '../facts';
 import type { ExtractionContext, Frame } from './context';
-import { annotationType, declaredType, ELEMENTS, lastName, TYPE_NAME, type PyScope } from './pyAnnotations';
+import { annotationType, declaredType, ELEMENTS, lastName, PY_BUILTINS, TYPE_NAME, type PyScope } from './pyAnnotations';
 
 // Python: what the code itself says about a receiver's type, as far as reading it without a type
 // checker can go. A parameter's annotation (`request: Request`, `t.Optional["Response"]`,
@@ -17,8 +17,6 @@ const MAX_SCAN_NODES = 20_000;
 const MAX_FIELDS = 256;
 /** Most fields followed from a typed value: `self.a.b.c.d`. */
 const MAX_CHAIN = 4;
-/** Builtin constructors: a value made by one is no workspace class. */
-const BUILTINS = new Set(['dict', 'list', 'set', 'frozenset', 'tuple', 'str', 'bytes', 'bytearray', 'int', 'float', 'bool', 'complex']);
 const LITERALS: Record<string, string> = {
   dictionary: 'dict',
   dictionary_comprehension: 'dict',
@@ -162,7 +160,7 @@ export function valueType(node: Node | null | undefined, lookup: Lookup): string
     if (fn?.type !== 'identifier' && fn?.type !== 'attribute') return undefined;
     const text = fn.text;
     const last = lastName(text);
-    if (BUILTINS.has(text)) return text;
+    if (PY_BUILTINS.has(text)) return text;
     if (!TYPE_NAME.test(text)) return undefined;
     // A class by its name: capitalized and not a constant (`CONFIG()`); else what the function returns.
     // A parameter or variable called (`def build(Model): Model()`) holds some class: which, unread.
