@@ -3,7 +3,7 @@ import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
-import { pyOtherClass } from './pythonClasses';
+import { pyCallsOnResults, pyOtherClass, pyResultType, type PyResult } from './pythonClasses';
 import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
 import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
@@ -137,6 +137,11 @@ export class CallResolver {
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
     const pyClasses = new Map<string, CallerConfidence | undefined>();
+    const pyResults = new Map<string, PyResult | null | undefined>();
+    const pyResult = (spec: string) => {
+      if (!pyResults.has(spec)) pyResults.set(spec, pyResultType(this.state.db, this.state.heritage(), spec));
+      return pyResults.get(spec);
+    };
     const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' ? family : 'js');
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
@@ -219,7 +224,9 @@ export class CallResolver {
           // A field's type is written as the file declaring the field sees it.
           const chain = declared.startsWith(FIELD_OF) ? declared.slice(FIELD_OF.length) : undefined;
           const field = chain && !fields.ownerFromLibrary(c.path, chain) ? fields.typeOf(chain) : undefined;
-          const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
+          // Python's result is written as the file of its `def` sees it (`typing.Generator`).
+          const result = family === 'python' && declared.startsWith(RESULT_OF) ? pyResult(declared.slice(RESULT_OF.length)) : undefined;
+          const type = result !== undefined ? result && result.type : declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
           if (type === null) confidence = 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           else if (type === undefined) confidence = family === 'js' || family === 'python' ? 'likely' : undefined;
@@ -230,7 +237,8 @@ export class CallResolver {
             via = lastSegment(type);
           }
           else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
-          else if (family === 'python') confidence = pyOtherClass(this.state.db, this.state.heritage(), type, def.name, c.path, fields, pyClasses);
+          // A field's class is written as the file declaring the field sees it (`httpcore.ConnectionPool`).
+          else if (family === 'python') confidence = pyOtherClass(this.state.db, this.state.heritage(), type, def.name, field?.path || result?.path || c.path, fields, pyClasses);
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
         }
         else if (own.has(q)) confidence = 'resolved';
@@ -251,7 +259,10 @@ export class CallResolver {
         else if (confidence) out.push({ ...callRef(c), confidence });
       }
     }
-    if (isMethod && family === 'python') out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
+    if (isMethod && family === 'python') {
+      out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
+      out.push(...pyCallsOnResults(this.state.db, this.state.heritage(), def, out, onlyFile, related));
+    }
     if (family === 'js') {
       if (isMethod) out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
       out.push(...this.callsOnResults(def, out, onlyFile, related));

@@ -1,8 +1,9 @@
 import { all, type Database } from '../store/sqlite';
-import { FIELD_OF, TYPED_RECEIVER } from './facts';
+import { FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { MAX_FAMILY, type Heritage } from './heritage';
-import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
+import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import type { CallerConfidence, CallerRef } from './indexTypes';
+import { pyResultType } from './pythonClasses';
 
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** Most distinct field receivers of one method name looked at, and most calls read through them. */
@@ -48,11 +49,12 @@ export class FieldTypes {
     if (this.types.has(chain)) return this.types.get(chain);
     const names = chain.split('.');
     // Go's owner may name its package: `text/Segments`.
-    let at: FieldType | undefined = names.length > 1 ? { type: names[0].replace('/', '.'), path: '' } : undefined;
+    // Python's owner may be a call's result (`()Client#build_request.headers`), as may a field (`self._transport = self._init_transport()`).
+    let at: FieldType | undefined = names.length < 2 ? undefined : names[0].startsWith(RESULT_OF) ? this.result(names[0]) : { type: names[0].replace('/', '.'), path: '' };
     // Go writes a field's type as its file sees it (`text.Segments`): the package is the folder's name.
     for (let i = 1; i < names.length && at; i++) {
       const dot = at.type.lastIndexOf('.');
-      at = this.fieldOf(at.type.slice(dot + 1), names[i], dot < 0 ? undefined : at.type.slice(0, dot));
+      at = this.fieldOf(at.type.slice(dot + 1), names[i], dot < 0 || this.family !== 'go' ? undefined : at.type.slice(0, dot));
     }
     this.types.set(chain, at);
     return at;
@@ -86,6 +88,12 @@ export class FieldTypes {
     return names.has(dot < 0 ? name : name.slice(0, dot));
   }
 
+  /** What a Python function returns (RESULT_OF and its name), and the file whose `def` says so. */
+  private result(marker: string): FieldType | undefined {
+    if (this.family !== 'python') return undefined;
+    return pyResultType(this.db, this.heritage, marker.slice(RESULT_OF.length)) ?? undefined;
+  }
+
   private fieldOf(owner: string, field: string, pkg?: string): FieldType | undefined {
     const seen = new Set([owner]);
     const queue = [owner];
@@ -96,7 +104,7 @@ export class FieldTypes {
         if (i === 0) return undefined;
         continue;
       }
-      if (Object.hasOwn(o.fields, field)) return { type: o.fields[field], path: o.path };
+      if (Object.hasOwn(o.fields, field)) return o.fields[field].startsWith(RESULT_OF) ? this.result(o.fields[field]) : { type: o.fields[field], path: o.path };
       for (const s of this.family === 'go' ? [] : this.heritage.supersOf(this.family, queue[i])) {
         if (seen.has(s)) continue;
         seen.add(s);
@@ -179,8 +187,9 @@ export function callsOnFields(
   for (const { qualifier } of all<{ qualifier: string }>(db, `SELECT DISTINCT c.qualifier AS qualifier FROM ${CALLS} WHERE ${where} LIMIT ${MAX_FIELD_RECEIVERS}`, params)) {
     const at = fields.typeOf(qualifier.slice(prefix.length));
     if (!at) continue;
-    if (at.type === def.container && reaches(at.path, at.type)) verdicts.set(qualifier, { confidence: 'resolved' });
-    else if (related.has(at.type)) verdicts.set(qualifier, { confidence: 'likely', via: at.type });
+    const type = lastSegment(at.type);
+    if (type === def.container && reaches(at.path, type)) verdicts.set(qualifier, { confidence: 'resolved' });
+    else if (related.has(type)) verdicts.set(qualifier, { confidence: 'likely', via: type });
   }
   if (!verdicts.size) return [];
   const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));

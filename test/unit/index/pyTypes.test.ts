@@ -104,6 +104,70 @@ describe('Python callers through what the code says of types', () => {
         '',
       ].join('\n'),
       'app/tv.py': ['from typing import TypeVar', 'ModelT = TypeVar("ModelT")', ''].join('\n'),
+      // What calls return: a method of the receiver's own class, a field holding one's result.
+      'app/web.py': [
+        'class Headers:', // 1
+        '    def update(self, other): pass', // 2
+        'class Request:', // 3
+        '    headers: Headers', // 4
+        'class Transport:', // 5
+        '    def close(self): pass', // 6
+        'class Session:', // 7
+        '    def __enter__(self) -> "Session":', // 8
+        '        return self', // 9
+        '    def send_text(self, text): pass', // 10
+        'class Client:', // 11
+        '    def __init__(self):', // 12
+        '        self._transport = self._init_transport()', // 13
+        '    def _init_transport(self) -> Transport:', // 14
+        '        return Transport()', // 15
+        '    def close(self):', // 16
+        '        self._transport.close()', // 17
+        '    def build_request(self) -> Request:', // 18
+        '        return Request()', // 19
+        '    def websocket_connect(self) -> Session:', // 20
+        '        return Session()', // 21
+        '    async def send(self) -> Request:', // 22
+        '        return Request()', // 23
+        '',
+      ].join('\n'),
+      // Another _init_transport, of another class: the name alone says nothing.
+      'app/aweb.py': ['class AsyncTransport:', '    def close(self): pass', 'class AsyncClient:', '    def _init_transport(self) -> AsyncTransport:', '        return AsyncTransport()', ''].join('\n'),
+      // Values of a library's classes, as the declaring file writes them.
+      'app/flows.py': [
+        'import typing', // 1
+        'import httpcore', // 2
+        'class Auth:', // 3
+        '    def flow(self) -> typing.Generator:', // 4
+        '        yield None', // 5
+        'class Pool:', // 6
+        '    def close(self): pass', // 7
+        'class Transport2:', // 8
+        '    def __init__(self):', // 9
+        '        self._pool = httpcore.ConnectionPool()', // 10
+        '    def shut(self, auth: Auth):', // 11
+        '        self._pool.close()', // 12
+        '        auth.flow().close()', // 13
+        '',
+      ].join('\n'),
+      'app/shut.py': ['from app.flows import Auth, Pool, Transport2', 'def shut(t: Transport2, auth: Auth):', '    t._pool.close()', '    auth.flow().close()', ''].join('\n'),
+      'tests/types.py': ['from typing import Protocol', 'from app.web import Client', 'class ClientFactory(Protocol):', '    def __call__(self, app) -> Client: ...', ''].join('\n'),
+      // Names none of Session, Request, Headers: each receiver is what a call returns.
+      'tests/test_ws.py': [
+        'from tests.types import ClientFactory', // 1
+        '', // 2
+        'def test_ws(client_factory: ClientFactory):', // 3
+        '    client = client_factory(None)', // 4
+        '    with client.websocket_connect() as ws:', // 5
+        '        ws.send_text("hi")', // 6
+        '    request = client.build_request()', // 7
+        '    request.headers.update({})', // 8
+        '', // 9
+        'async def test_send(client_factory: ClientFactory):', // 10
+        '    response = await client_factory(None).send()', // 11
+        '    response.headers.update({})', // 12
+        '',
+      ].join('\n'),
       // A test's own class named like the workspace's Context: a function's, not a second Context.
       'tests/test_ctx.py': ['def test_local():', '    class Context:', '        pass', ''].join('\n'),
     });
@@ -134,6 +198,15 @@ describe('Python callers through what the code says of types', () => {
     ], 'and never a dict');
   });
 
+  it("follows what calls return: a method of the receiver's class, a callable's __call__, with … as through __enter__, await, a field holding a result, in files that never name the class, and a library's class as its module writes it", () => {
+    assert.deepEqual(callers('app/web.py', 'send_text', 10), ['tests/test_ws.py:6 resolved'], 'client_factory(…) is a ClientFactory called; its websocket_connect() a Session; with … as, what Session.__enter__ gives');
+    assert.deepEqual(callers('app/web.py', 'update', 2), ['tests/test_ws.py:12 resolved', 'tests/test_ws.py:8 resolved'], "a result's field, awaited or not");
+    assert.deepEqual(callers('app/web.py', 'close', 6), ['app/web.py:17 resolved'], "Client's own _init_transport(), not AsyncClient's");
+    assert.deepEqual(callers('app/web.py', 'close', 16), [], 'self._transport is a Transport, whose close it is');
+    assert.deepEqual(callers('app/aweb.py', 'close', 2), []);
+    assert.deepEqual(callers('app/flows.py', 'close', 7), [], "a field holding a library's class and a function typed as a library's generator hold no Pool, here or in a file that does not import the library");
+  });
+
   it('reads bindings a scope may hide: lambdas, global, walrus, match, chains, splats, with and except', async () => {
     const f = await factsOfSource(
       'python',
@@ -160,7 +233,7 @@ describe('Python callers through what the code says of types', () => {
       ].join('\n'),
     );
     const at = f.calls.filter((c) => /^m\d+$/.test(c.name)).map((c) => `${c.qualifier ?? ''}.${c.name}`);
-    assert.deepEqual(at, ['item.m1', 'client.m2', 'c.m3', 'b.m4', 'type:Item.m5', 'type:dict.m6', 's.m7', 'type:Pool.m8', 'e.m9', 'item2.m10']);
+    assert.deepEqual(at, ['item.m1', 'client.m2', 'c.m3', 'b.m4', 'type:Item.m5', 'type:dict.m6', 'type:()()session_scope#__enter__.m7', 'type:Pool.m8', 'e.m9', 'item2.m10']);
     const deep = await factsOfSource('python', ['x = ' + '('.repeat(5000) + 'Foo()' + ')'.repeat(5000), '(' .repeat(3000) + 'a,' + '),'.repeat(2999) + ') = 1', 'x.m()'].join('\n'));
     assert.ok(deep.calls.some((c) => c.name === 'm'), 'deep nesting is read without overflowing the stack');
   });

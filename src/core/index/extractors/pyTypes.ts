@@ -7,14 +7,12 @@ import { annotationType, declaredType, ELEMENTS, lastName, PY_BUILTINS, TYPE_NAM
 // checker can go. A parameter's annotation (`request: Request`, `t.Optional["Response"]`,
 // `Client | None`), a variable bound once to an instance (`client = Client()`, `with Client() as c`,
 // `except HTTPError as e`, a literal `{}`), `self` and `cls` in a method, and the fields a class gives
-// its instances (`self.app = app` where `app: Flask`, `session_interface: SessionInterface`, a
+// its instances (pyFields.ts: `self.app = app` where `app: Flask`, `session_interface: SessionInterface`, a
 // property's return annotation). A name bound twice to different things, or to something unread,
 // stays unknown: the call then keeps its receiver's text.
 
 /** Most binding nodes of one body read for its variables: a generated module's function stops early. */
 const MAX_SCAN_NODES = 20_000;
-/** Most fields kept per class. */
-const MAX_FIELDS = 256;
 /** Most fields followed from a typed value: `self.a.b.c.d`. */
 const MAX_CHAIN = 4;
 const LITERALS: Record<string, string> = {
@@ -149,15 +147,24 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
  * builtin or literal, a typed variable, a field of one (FIELD_OF and the chain), what a function
  * returns (RESULT_OF and its name); undefined otherwise.
  */
-export function valueType(node: Node | null | undefined, lookup: Lookup): string | undefined {
+export function valueType(node: Node | null | undefined, lookup: Lookup, depth = 0): string | undefined {
   if (!node) return undefined;
   const literal = LITERALS[node.type];
   if (literal) return literal;
-  for (let i = 0; node?.type === 'parenthesized_expression'; i++) node = i < 32 ? node.namedChildren[0] : null;
+  // `(x)`, and `await f()`: an async function's annotation names what awaiting its call gives.
+  for (let i = 0; node?.type === 'parenthesized_expression' || node?.type === 'await'; i++) node = i < 32 ? node.namedChildren[0] : null;
   if (!node) return undefined;
   if (node.type === 'call') {
     const fn = node.childForFieldName('function');
     if (fn?.type !== 'identifier' && fn?.type !== 'attribute') return undefined;
+    // A method of what another call gives: `factory(app).send()`, `Client().build_request()`.
+    const object = fn.type === 'attribute' ? fn.childForFieldName('object') : null;
+    if (object && object.type !== 'identifier' && object.type !== 'attribute') {
+      const inner = depth < MAX_CALLS && !isSuper(object) ? valueType(object, lookup, depth + 1) : undefined;
+      const owner = inner && ownerOf(inner);
+      const method = fn.childForFieldName('attribute')?.text;
+      return owner && method ? `${RESULT_OF}${owner}#${method}` : undefined;
+    }
     const text = fn.text;
     const last = lastName(text);
     if (PY_BUILTINS.has(text)) return text;
@@ -165,15 +172,39 @@ export function valueType(node: Node | null | undefined, lookup: Lookup): string
     // A class by its name: capitalized and not a constant (`CONFIG()`); else what the function returns.
     // A parameter or variable called (`def build(Model): Model()`) holds some class: which, unread.
     if (/^[A-Z]/.test(last)) return /[a-z]/.test(last) && (fn.type === 'attribute' ? !/^(?:self|cls)$/.test(text.slice(0, text.indexOf('.'))) : lookup(text) === undefined) ? text : undefined;
-    // A method's result only on a receiver of known class: `os.environ.copy()` is a library's. A
-    // function's own variable called (`factory(app)`) is no module function.
-    if (fn.type === 'attribute' ? !lookup(text.slice(0, text.indexOf('.'))) : lookup(text) !== undefined) return undefined;
-    return `${RESULT_OF}${last}`;
+    if (fn.type === 'identifier') {
+      const held = lookup(text);
+      // A module's function: what it returns. A function's own variable called (`factory(app)`):
+      // what calling an instance of its class gives (a callable Protocol's `__call__`), if typed.
+      return held === undefined ? `${RESULT_OF}${last}` : ownerOf(held) && `${RESULT_OF}${ownerOf(held)}#__call__`;
+    }
+    // A method's result only on a receiver of known class: `os.environ.copy()` is a library's. On
+    // one variable (`self.m()`, `client.m()`), that class's m: `Owner#m`.
+    const receiver = lookup(text.slice(0, text.indexOf('.')));
+    if (!receiver) return undefined;
+    const owner = text.indexOf('.') === text.lastIndexOf('.') ? ownerOf(receiver) : undefined;
+    return owner ? `${RESULT_OF}${owner}#${last}` : `${RESULT_OF}${last}`;
   }
   if (node.type === 'identifier') return lookup(node.text) || undefined;
   if (node.type === 'attribute') return chainType(node, lookup);
   return undefined;
 }
+
+/**
+ * A value's class as the owner of a method whose result is asked for: the class by its last name,
+ * or a call's result (`()Factory#__call__`), up to a few calls deep; undefined for anything else.
+ */
+function ownerOf(type: string): string | undefined {
+  if (type.startsWith(RESULT_OF)) return type.split('#').length <= MAX_CALLS ? type : undefined;
+  return TYPE_NAME.test(type) ? lastName(type) : undefined;
+}
+
+function isSuper(node: Node): boolean {
+  return node.type === 'call' && node.childForFieldName('function')?.text === 'super';
+}
+
+/** Most calls a receiver is followed through: `f().a().b()`. */
+const MAX_CALLS = 4;
 
 /** `a.b.c` where `a`'s class is known: FIELD_OF, the class by its last name, and the fields. */
 function chainType(node: Node, lookup: Lookup): string | undefined {
@@ -198,9 +229,9 @@ function chainType(node: Node, lookup: Lookup): string | undefined {
   // An object's own attributes are a dict.
   if (fields[fields.length - 1] === '__dict__') return 'dict';
   const base = lookup(names[0]);
-  if (!base || base.startsWith(RESULT_OF) || base.startsWith(ELEMENTS)) return undefined;
-  // A chain through a chain: `si = self.app.session_interface`, then `si.x`.
-  const owner = base.startsWith(FIELD_OF) ? base.slice(FIELD_OF.length) : lastName(base);
+  if (!base || base.startsWith(ELEMENTS)) return undefined;
+  // A chain through a chain: `si = self.app.session_interface`, then `si.x`; through a call's result: `request = client.build_request(…)`, then `request.headers`.
+  const owner = base.startsWith(FIELD_OF) ? base.slice(FIELD_OF.length) : base.startsWith(RESULT_OF) ? base : lastName(base);
   if (owner.split('.').length + fields.length > MAX_CHAIN + 1) return undefined;
   return `${FIELD_OF}${owner}.${fields.join('.')}`;
 }
@@ -211,7 +242,7 @@ const DOTTED = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$/;
 /** The receiver of `recv.m()` as the index resolves it: TYPED_RECEIVER and the class or field chain, when known. */
 export function receiverQualifier(recv: Node | null, ctx: ExtractionContext): string | undefined {
   // `super().m()`: the base's m, when the class has one base; else a base's, which one unread.
-  if (recv?.type === 'call' && recv.childForFieldName('function')?.text === 'super') {
+  if (recv && isSuper(recv)) {
     let supers: readonly string[] | undefined;
     for (let i = ctx.frames.length - 1; i >= 0 && !supers; i--) if (ctx.frames[i].container) supers = ctx.frames[i].definition?.supers ?? [];
     return supers?.length === 1 ? `${TYPED_RECEIVER}${supers[0]}` : 'super';
@@ -223,7 +254,7 @@ export function receiverQualifier(recv: Node | null, ctx: ExtractionContext): st
 
 
 /** Records that `name` has `type` ('' for unknown); a second, different binding makes it unknown. */
-function declare(locals: Map<string, string>, name: string, type: string | undefined): void {
+export function declare(locals: Map<string, string>, name: string, type: string | undefined): void {
   const prev = locals.get(name);
   locals.set(name, prev === undefined || prev === (type ?? '') ? (type ?? '') : '');
 }
@@ -253,7 +284,7 @@ function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<str
 }
 
 /** A function's variables and their classes, its body read at once. */
-function functionLocals(fn: Node, scope: PyScope, method: boolean, outer: Lookup): Map<string, string> {
+export function functionLocals(fn: Node, scope: PyScope, method: boolean, outer: Lookup): Map<string, string> {
   const declared = new Set<string>();
   const locals = paramTypes(fn, scope, method, declared);
   const body = fn.childForFieldName('body');
@@ -284,7 +315,9 @@ function boundType(value: Node, kind: BindKind, lookup: Lookup, scope: PyScope):
   if (kind === 'element') return elementType(value, lookup, scope);
   if (kind === 'instance') return /^[A-Z]/.test(lastName(value.text)) ? annotationType(value, scope) : undefined;
   const type = valueType(value, lookup);
-  return kind === 'context' && type?.startsWith(RESULT_OF) ? undefined : type;
+  // `with f() as x`: what the result's `__enter__` gives, as its class declares it.
+  if (kind === 'context' && type?.startsWith(RESULT_OF)) return ownerOf(type) && `${RESULT_OF}${type}#__enter__`;
+  return type;
 }
 
 /**
@@ -377,7 +410,7 @@ const BINDS_NAMES = new Set(['function_definition', 'class_definition', 'import_
  * `except … as`, imports, nested definitions (whose own bodies are their own scopes). Read statement
  * by statement, never into expressions: a name bound inside one (`:=`) is left unread.
  */
-function scopeNodes(body: Node): Node[] {
+export function scopeNodes(body: Node): Node[] {
   const out: Node[] = [];
   const collect = (node: Node) => {
     for (const c of node.namedChildren) {
@@ -422,70 +455,3 @@ function idents(node: Node, depth = 0): Node[] {
   for (const c of node.namedChildren) if (c && c.type !== 'attribute' && c.type !== 'subscript') out.push(...idents(c, depth + 1));
   return out;
 }
-
-/**
- * The fields a class gives its instances and their classes: annotations in its body
- * (`session_interface: SessionInterface`), `self.x = …` in its methods (from a parameter's annotation,
- * a class called, another field), and properties by their return annotation. A field bound to two
- * classes is left out; `None` binds nothing.
- */
-export function classFields(cls: Node, scope: PyScope): { fields?: Record<string, string>; elements: ReadonlyMap<string, string> } {
-  const declared = new Map<string, string>();
-  const assigned = new Map<string, string>();
-  const body = cls.childForFieldName('body');
-  for (const stmt of body?.namedChildren ?? []) {
-    if (!stmt) continue;
-    const def = stmt.type === 'decorated_definition' ? stmt.childForFieldName('definition') : stmt;
-    if (stmt.type === 'expression_statement') {
-      const a = stmt.namedChildren[0];
-      const left = a?.type === 'assignment' ? a.childForFieldName('left') : undefined;
-      if (a && left?.type === 'identifier') {
-        const annotation = a.childForFieldName('type');
-        if (annotation) declare(declared, left.text, declaredType(annotation, scope));
-      }
-    } else if (def?.type === 'function_definition') {
-      const decorators = stmt.type === 'decorated_definition' ? stmt.namedChildren.filter((d) => d?.type === 'decorator').map((d) => d!.text) : [];
-      const name = def.childForFieldName('name')?.text;
-      if (name && decorators.some((d) => /^@\s*(?:\w+\.)?(?:cached_)?property\s*$/.test(d))) {
-        declare(declared, name, annotationType(def.childForFieldName('return_type'), scope));
-        continue;
-      }
-      if (decorators.some((d) => /^@\s*(?:staticmethod|classmethod)\b/.test(d))) continue;
-      selfAssignments(def, scope, assigned);
-    }
-  }
-  const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-  const elements = new Map<string, string>();
-  let n = 0;
-  for (const [field, type] of [...assigned, ...declared]) {
-    if (declared.has(field) && declared.get(field) !== type) continue;
-    elements.delete(field);
-    // A field holding another field's value is left out: its class is the other field's to say.
-    if (type && !type.startsWith(FIELD_OF) && !type.startsWith(RESULT_OF) && n++ < MAX_FIELDS) {
-      if (type.startsWith(ELEMENTS)) elements.set(field, type.slice(ELEMENTS.length));
-      fields[field] = type.startsWith(ELEMENTS) ? 'list' : lastName(type);
-    } else delete fields[field];
-  }
-  return { fields: Object.keys(fields).length ? fields : undefined, elements };
-}
-
-/** `self.x = value` in one method, each field's class from the method's own variables. */
-function selfAssignments(fn: Node, scope: PyScope, assigned: Map<string, string>): void {
-  const self = fn.childForFieldName('parameters')?.namedChildren[0];
-  const body = fn.childForFieldName('body');
-  if (self?.type !== 'identifier' || !body) return;
-  let locals: Map<string, string> | undefined;
-  const lookup = (name: string) => (locals ??= functionLocals(fn, scope, true, () => undefined)).get(name);
-  for (const n of scopeNodes(body)) {
-    if (n.type !== 'assignment') continue;
-    const left = n.childForFieldName('left');
-    const object = left?.type === 'attribute' ? left.childForFieldName('object') : undefined;
-    const field = left?.childForFieldName('attribute')?.text;
-    if (object?.type !== 'identifier' || object.text !== self.text || !field) continue;
-    const annotation = n.childForFieldName('type');
-    const right = n.childForFieldName('right');
-    // `self.x = None` first, an instance later: the instance says what the field holds.
-    if (annotation || right?.type !== 'none') declare(assigned, field, annotation ? declaredType(annotation, scope) : valueType(right, lookup));
-  }
-}
-

@@ -2,7 +2,8 @@ import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolFact } from '../facts';
 import { addCall, currentContainer, enclosing, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
 import { annotationType, moduleTypeVars, pySupers } from './pyAnnotations';
-import { classFields, comprehensionFrame, functionFrame, lambdaFrame, moduleFrame, receiverQualifier } from './pyTypes';
+import { classFields } from './pyFields';
+import { comprehensionFrame, functionFrame, lambdaFrame, moduleFrame, receiverQualifier } from './pyTypes';
 
 // Python: functions, classes, methods, decorators and docstrings that deprecate, import and from-import.
 
