@@ -70,7 +70,9 @@ export class SuggestionsController implements vscode.Disposable {
     if (activity.kind === 'none') {
       this.last = undefined;
       const phase = activity.reason === 'outside-workspace' ? 'unsupported-document' : activity.reason;
-      this.view.setState(buildPanelState({ phase, message: NONE_MESSAGES[activity.reason] + (activity.detail ? ` (${activity.detail})` : '') }));
+      // The panel's own heading and detail say what to do; the host adds only what it knows of this editor.
+      const message = activity.detail ? `${NONE_MESSAGES[activity.reason]} (${activity.detail})` : undefined;
+      this.view.setState(buildPanelState({ phase, message }));
       this.status.showIdle(NONE_MESSAGES[activity.reason]);
       return;
     }

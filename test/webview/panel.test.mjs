@@ -223,6 +223,17 @@ describe('Suggestions page (Chromium)', function () {
     });
   }
 
+  it("marks only an error's host message as an error", async () => {
+    await showState(page, protocol, panelModel.buildPanelState({ phase: 'unsupported-document', message: 'This editor is not a file of the workspace (a git: document)' }));
+    const neutral = await page.$eval('.message-host', (e) => getComputedStyle(e).borderLeftColor);
+    await showState(page, protocol, panelModel.buildPanelState({ phase: 'error', message: 'Index database is locked by another process' }));
+    const error = await page.$eval('.message-host', (e) => getComputedStyle(e).borderLeftColor);
+    assert.equal(error, 'rgb(190, 17, 0)');
+    assert.notEqual(neutral, error);
+    await showState(page, protocol, panelModel.buildPanelState({ phase: 'no-editor' }));
+    assert.equal(await page.$('.message-host'), null, 'no host message repeats what the panel says');
+  });
+
   it('shows the error with its detail, Show Log first', async () => {
     await showState(page, protocol, panelModel.buildPanelState({ phase: 'error', message: 'Index database is locked by another process' }));
     assert.equal(await page.textContent('.message-heading'), 'Suggestions could not be loaded');

@@ -3,7 +3,7 @@ import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
-import { pyCallsOnResults, pyOtherClass, pyResultType, type PyResult } from './pythonClasses';
+import { pyCallsOnResults, pyModuleExists, pyOtherClass } from './pythonClasses';
 import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
 import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
@@ -137,10 +137,11 @@ export class CallResolver {
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
     const pyClasses = new Map<string, CallerConfidence | undefined>();
-    const pyResults = new Map<string, PyResult | null | undefined>();
-    const pyResult = (spec: string) => {
-      if (!pyResults.has(spec)) pyResults.set(spec, pyResultType(this.state.db, this.state.heritage(), spec));
-      return pyResults.get(spec);
+    const pyModules = new Map<string, boolean>();
+    const pyFunctions = new Map<string, Set<string>>();
+    const pyModule = (dotted: string) => {
+      if (!pyModules.has(dotted)) pyModules.set(dotted, pyModuleExists(this.state.db, dotted));
+      return pyModules.get(dotted)!;
     };
     const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' ? family : 'js');
 
@@ -223,10 +224,11 @@ export class CallResolver {
           const declared = q.slice(TYPED_RECEIVER.length);
           // A field's type is written as the file declaring the field sees it.
           const chain = declared.startsWith(FIELD_OF) ? declared.slice(FIELD_OF.length) : undefined;
-          const field = chain && !fields.ownerFromLibrary(c.path, chain) ? fields.typeOf(chain) : undefined;
+          const field = chain && !fields.ownerFromLibrary(c.path, chain) ? fields.typeOf(chain, c.path) : undefined;
           // Python's result is written as the file of its `def` sees it (`typing.Generator`).
-          const result = family === 'python' && declared.startsWith(RESULT_OF) ? pyResult(declared.slice(RESULT_OF.length)) : undefined;
-          const type = result !== undefined ? result && result.type : declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
+          const pyResult = family === 'python' && declared.startsWith(RESULT_OF);
+          const result = pyResult ? fields.pyResults()!.of(declared.slice(RESULT_OF.length), c.path) : undefined;
+          const type = pyResult ? result && result.type : declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
           if (type === null) confidence = 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           else if (type === undefined) confidence = family === 'js' || family === 'python' ? 'likely' : undefined;
@@ -248,6 +250,8 @@ export class CallResolver {
         }
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
+        // Python's `flask.json.loads()` with `import flask`: a submodule's function, where the workspace has that module.
+        else if (family === 'python' && q.includes('.') && moduleNames?.has(q.slice(0, q.indexOf('.'))) && pyModule(q)) confidence = undefined;
         // `super.m()` inside the class calls its base's m, never its own.
         else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
@@ -260,15 +264,30 @@ export class CallResolver {
       }
     }
     if (isMethod && family === 'python') {
-      out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
-      out.push(...pyCallsOnResults(this.state.db, this.state.heritage(), def, out, onlyFile, related));
+      out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
+      out.push(...pyCallsOnResults({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }, (file, fn) => this.bindsPyFunction(file, fn, pyFunctions)));
     }
     if (family === 'js') {
-      if (isMethod) out.push(...callsOnFields(this.state.db, fields, def, out, onlyFile, related, reaches));
+      if (isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
       out.push(...this.callsOnResults(def, out, onlyFile, related));
       if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
     return out;
+  }
+
+  /** Whether a Python file can call the module function `name`: it defines it, or imports it (the files are kept in `cache`). */
+  private bindsPyFunction(file: string, name: string, cache: Map<string, Set<string>>): boolean {
+    let files = cache.get(name);
+    if (!files) {
+      files = new Set();
+      const defs = all<{ path: string; exported: number }>(this.state.db, "SELECT f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'function' AND s.container IS NULL AND f.lang = 'python' LIMIT 20", [name]);
+      for (const d of defs) {
+        files.add(d.path);
+        for (const b of this.bindingsOf(d.path, name, d.exported === 2)) files.add(b.file);
+      }
+      cache.set(name, files);
+    }
+    return files.has(file);
   }
 
   /**
@@ -279,8 +298,8 @@ export class CallResolver {
   private callsOnResults(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, related: ReadonlySet<string>): CallerRef[] {
     const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
     const rows = onlyFile === undefined
-      ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
-      : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, onlyFile]);
+      ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
+      : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, onlyFile]);
     if (!rows.length) return [];
     const producers = [...new Set(rows.map((r) => r.qualifier!.slice(prefix.length)))].filter((p) => !BUILTIN_RESULTS.has(p)).slice(0, MAX_PRODUCERS);
     // What each producer returns, by every definition of its name; null when one says nothing.

@@ -3,7 +3,7 @@ import { FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
 import { MAX_FAMILY, type Heritage } from './heritage';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import type { CallerConfidence, CallerRef } from './indexTypes';
-import { pyResultType } from './pythonClasses';
+import { PyResults } from './pythonClasses';
 
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** Most distinct field receivers of one method name looked at, and most calls read through them. */
@@ -32,6 +32,7 @@ export class FieldTypes {
   private readonly owners = new Map<string, OwnerFields | null>();
   /** Per file, the names it imports from outside the workspace (a library's `Client`). */
   private readonly libraryNames = new Map<string, Set<string>>();
+  private results: PyResults | undefined;
 
   constructor(
     private readonly db: Database,
@@ -45,18 +46,27 @@ export class FieldTypes {
    * field by field, each from the type or the nearest base that declares it; undefined when no
    * definition says, or the type's name is defined more than once.
    */
-  typeOf(chain: string): FieldType | undefined {
-    if (this.types.has(chain)) return this.types.get(chain);
+  typeOf(chain: string, file = ''): FieldType | undefined {
+    // A chain from a call's result is read as the calling file names things (`()httpx/Client#build.x`).
+    const fromFile = chain.startsWith(RESULT_OF) && chain.slice(0, chain.indexOf('.')).includes('/');
+    if (fromFile && !file) return undefined;
+    const key = fromFile ? `${file}\0${chain}` : chain;
+    if (this.types.has(key)) return this.types.get(key);
     const names = chain.split('.');
     // Go's owner may name its package: `text/Segments`.
     // Python's owner may be a call's result (`()Client#build_request.headers`), as may a field (`self._transport = self._init_transport()`).
-    let at: FieldType | undefined = names.length < 2 ? undefined : names[0].startsWith(RESULT_OF) ? this.result(names[0]) : { type: names[0].replace('/', '.'), path: '' };
+    let at: FieldType | undefined = names.length < 2 ? undefined : names[0].startsWith(RESULT_OF) ? this.result(names[0], file) : { type: names[0].replace('/', '.'), path: '' };
     // Go writes a field's type as its file sees it (`text.Segments`): the package is the folder's name.
     for (let i = 1; i < names.length && at; i++) {
+      // Python: a library's class (`lib.Request`, as the declaring file writes it) has no workspace class's fields.
+      if (this.family === 'python' && at.path && this.fromLibrary(at.path, at.type)) {
+        at = undefined;
+        break;
+      }
       const dot = at.type.lastIndexOf('.');
       at = this.fieldOf(at.type.slice(dot + 1), names[i], dot < 0 || this.family !== 'go' ? undefined : at.type.slice(0, dot));
     }
-    this.types.set(chain, at);
+    this.types.set(key, at);
     return at;
   }
 
@@ -88,10 +98,15 @@ export class FieldTypes {
     return names.has(dot < 0 ? name : name.slice(0, dot));
   }
 
-  /** What a Python function returns (RESULT_OF and its name), and the file whose `def` says so. */
-  private result(marker: string): FieldType | undefined {
+  /** Python's results for this query: what functions and methods return. */
+  pyResults(): PyResults | undefined {
     if (this.family !== 'python') return undefined;
-    return pyResultType(this.db, this.heritage, marker.slice(RESULT_OF.length)) ?? undefined;
+    return (this.results ??= new PyResults(this.db, this.heritage, (file, name) => this.fromLibrary(file, name)));
+  }
+
+  /** What a Python call (RESULT_OF and its spec, written in `file`) returns, and the file whose `def` says so. */
+  private result(marker: string, file: string): FieldType | undefined {
+    return this.pyResults()?.of(marker.slice(RESULT_OF.length), file) ?? undefined;
   }
 
   private fieldOf(owner: string, field: string, pkg?: string): FieldType | undefined {
@@ -104,7 +119,7 @@ export class FieldTypes {
         if (i === 0) return undefined;
         continue;
       }
-      if (Object.hasOwn(o.fields, field)) return o.fields[field].startsWith(RESULT_OF) ? this.result(o.fields[field]) : { type: o.fields[field], path: o.path };
+      if (Object.hasOwn(o.fields, field)) return o.fields[field].startsWith(RESULT_OF) ? this.result(o.fields[field], o.path) : { type: o.fields[field], path: o.path };
       for (const s of this.family === 'go' ? [] : this.heritage.supersOf(this.family, queue[i])) {
         if (seen.has(s)) continue;
         seen.add(s);
@@ -164,21 +179,27 @@ export function encodeFields(fields: Record<string, string> | undefined): string
   return fields && Object.keys(fields).length ? JSON.stringify(fields) : null;
 }
 
+/** A search for the calls of one method across the workspace, beside those already `found`. */
+export interface WorkspaceCallsQuery {
+  db: Database;
+  fields: FieldTypes;
+  def: SymbolRow;
+  found: readonly CallerRef[];
+  onlyFile: string | undefined;
+  /** The method's family: its class's bases and subclasses, by name. */
+  related: ReadonlySet<string>;
+  /** Whether `file` names the method's very class `type` (not another of that name). */
+  reaches: (file: string, type: string) => boolean;
+}
+
 /**
  * Calls of the method on a field anywhere in the workspace (`this.metadata.m()` where a base types
  * `metadata`, `this.dataSource.driver.m()`), whatever the file imports: resolved where the field's
  * declared type is the method's class (`reaches`: the declaring file names that very class), likely
  * where it is one of its family (a base, an interface).
  */
-export function callsOnFields(
-  db: Database,
-  fields: FieldTypes,
-  def: SymbolRow,
-  found: readonly CallerRef[],
-  onlyFile: string | undefined,
-  related: ReadonlySet<string>,
-  reaches: (file: string, type: string) => boolean,
-): CallerRef[] {
+export function callsOnFields(query: WorkspaceCallsQuery): CallerRef[] {
+  const { db, fields, def, found, onlyFile, related, reaches } = query;
   const prefix = `${TYPED_RECEIVER}${FIELD_OF}`;
   const where = `c.name = ? AND c.qualifier >= ? AND c.qualifier < ?${onlyFile !== undefined ? ' AND f.path = ?' : ''}`;
   const params = [def.name, prefix, `${prefix}\uffff`, ...(onlyFile !== undefined ? [onlyFile] : [])];

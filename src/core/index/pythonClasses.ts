@@ -1,9 +1,9 @@
 import { all, type Database } from '../store/sqlite';
-import type { FieldTypes } from './fieldTypes';
+import type { FieldTypes, WorkspaceCallsQuery } from './fieldTypes';
 import { PY_BUILTINS } from './extractors/pyAnnotations';
 import { MAX_FAMILY, type Heritage } from './heritage';
 import type { CallerConfidence, CallerRef } from './indexTypes';
-import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
+import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow } from './indexRows';
 import { RESULT_OF, TYPED_RECEIVER } from './facts';
 
 
@@ -63,88 +63,130 @@ export interface PyResult {
   path: string;
 }
 
-/** Most calls a result is read through: `f().a().b()`. */
+/** Most calls a result is read through: `f().a().b()`; most distinct results one query reads. */
 const MAX_RESULT_DEPTH = 4;
+const MAX_RESULTS = 500;
+/** Most classes of a family walked up for a method's result. */
+const MAX_RESULT_FAMILY = 16;
+/** What awaiting gives is the class inside: a function typed as returning one of these says nothing of it. */
+const AWAITABLES = new Set(['Awaitable', 'Coroutine', 'Future', 'Task']);
 
 /**
- * The class a Python function or method returns, by its return annotation. `Owner#m` is a method
- * called on a receiver of class Owner: the `m` Owner or its nearest base defines. The owner may be
- * a call's result itself (`()Factory#__call__#websocket_connect`: what calling a Factory gives, then
- * its `websocket_connect`). A bare name is what every definition of the name agrees on. null when
- * the workspace defines the name without one class; undefined when it does not define it (a
- * library's function, whose result may be anything).
+ * The classes Python functions and methods return, by their return annotations, as one query asks
+ * for them (answers are kept for the query). A call's result is written where the call is:
+ * - `name`, a function: what every definition of the name agrees on;
+ * - `Owner#m`, a method called on a receiver of class Owner: the `m` Owner or its nearest base
+ *   defines, nothing else (`mod/Owner` when the file names the class through a module: a library's
+ *   class is no workspace class of that name);
+ * - `()spec#m`, a method of what another call gives (`()Factory#__call__#websocket_connect`).
+ *
+ * null when the workspace says nothing of one class; undefined when the name or class is not the
+ * workspace's (a library's result may be anything).
  */
-export function pyResultType(db: Database, heritage: Heritage, name: string, depth = 0): PyResult | null | undefined {
-  const hash = name.lastIndexOf('#');
-  const method = name.slice(hash + 1);
-  if (hash >= 0) {
-    let owner = name.slice(0, hash);
+export class PyResults {
+  private readonly memo = new Map<string, PyResult | null | undefined>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly heritage: Heritage,
+    /** Whether `file` imports this name from outside the workspace. */
+    private readonly fromLibrary: (file: string, name: string) => boolean,
+  ) {}
+
+  /** The result of the call `spec` in `file`. */
+  of(spec: string, file: string, depth = 0): PyResult | null | undefined {
+    const key = spec.includes('/') ? `${file}\0${spec}` : spec;
+    if (this.memo.has(key)) return this.memo.get(key);
+    if (this.memo.size >= MAX_RESULTS) return null;
+    const result = this.read(spec, file, depth);
+    this.memo.set(key, result);
+    return result;
+  }
+
+  private read(spec: string, file: string, depth: number): PyResult | null | undefined {
+    const hash = spec.lastIndexOf('#');
+    const method = spec.slice(hash + 1);
+    if (hash < 0) return this.returns("s.name = ? AND s.kind IN ('function', 'method')", [method], 200);
+    let owner = spec.slice(0, hash);
     if (owner.startsWith(RESULT_OF)) {
-      const inner = depth < MAX_RESULT_DEPTH ? pyResultType(db, heritage, owner.slice(RESULT_OF.length), depth + 1) : null;
+      const inner = depth < MAX_RESULT_DEPTH ? this.of(owner.slice(RESULT_OF.length), file, depth + 1) : null;
       if (!inner) return inner;
       owner = lastSegment(inner.type);
+    } else if (owner.includes('/')) {
+      if (this.fromLibrary(file, owner.slice(0, owner.indexOf('/')))) return undefined;
+      owner = owner.slice(owner.lastIndexOf('/') + 1);
     }
+    const files = all<{ path: string }>(this.db, "SELECT DISTINCT f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'class' AND s.container IS NULL AND f.lang = 'python' LIMIT 2", [owner]);
+    // No such class: a library's or a builtin's. Two of that name: which one, unread.
+    if (files.length !== 1) return files.length ? null : undefined;
     const seen = new Set([owner]);
     const queue = [owner];
-    for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
-      const rows = all<{ returns: string | null; path: string }>(
-        db,
-        "SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'python' LIMIT 8",
-        [queue[i], method],
-      );
-      if (rows.length) return oneResult(rows);
-      for (const s of heritage.supersOf('python', queue[i])) {
+    for (let i = 0; i < queue.length && i < MAX_RESULT_FAMILY; i++) {
+      const found = this.returns("s.container = ? AND s.name = ? AND s.kind = 'method'", [queue[i], method], 8);
+      if (found !== undefined) return found;
+      for (const s of this.heritage.supersOf('python', queue[i])) {
         if (seen.has(s)) continue;
         seen.add(s);
         queue.push(s);
       }
     }
-    // Calling an instance, entering a `with`: only its class's own protocol says what that gives.
-    if (method.startsWith('__')) return null;
+    return null;
   }
-  const rows = all<{ returns: string | null; path: string }>(
-    db,
-    "SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang = 'python' LIMIT 200",
-    [method],
-  );
-  return rows.length ? oneResult(rows) : undefined;
+
+  /** The one class the matching definitions return; null when they disagree or one says none; undefined when none matches. */
+  private returns(where: string, params: string[], limit: number): PyResult | null | undefined {
+    const rows = all<{ returns: string | null; path: string }>(this.db, `SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE ${where} AND f.lang = 'python' LIMIT ${limit}`, params);
+    if (!rows.length) return undefined;
+    const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
+    if (types.size !== 1 || types.has(null) || AWAITABLES.has(lastSegment(rows[0].returns!))) return null;
+    return { type: rows[0].returns!, path: rows[0].path };
+  }
 }
 
-function oneResult(rows: ReadonlyArray<{ returns: string | null; path: string }>): PyResult | null {
-  const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
-  return types.size === 1 && !types.has(null) ? { type: rows[0].returns!, path: rows[0].path } : null;
-}
-
-/** Most calls of one name on a call's result read across the workspace, and most distinct producers asked about. */
+/** Most calls of one name on a call's result read across the workspace. */
 const MAX_RESULT_CALLS = 2000;
-const MAX_RESULT_PRODUCERS = 500;
 
 /**
  * `x.m()` anywhere in the workspace where `x` is what a call returns (`client = factory(app)`, then
  * `with client.websocket_connect(…) as ws`, `ws.send_text(…)`), in files that never name the
- * method's class: resolved where the call's annotation says it returns this class, likely where it
- * returns one of its family.
+ * method's class: resolved where the call's annotation says it returns this very class (`reaches`:
+ * the file of the `def` names it), likely where it returns one of its family. A chain that starts
+ * from a function counts only where the file can call that function (`binds`).
  */
-export function pyCallsOnResults(db: Database, heritage: Heritage, def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, related: ReadonlySet<string>): CallerRef[] {
+export function pyCallsOnResults(query: WorkspaceCallsQuery, binds: (file: string, fn: string) => boolean): CallerRef[] {
+  const { db, fields, def, found, onlyFile, related, reaches } = query;
+  const results = fields.pyResults();
+  if (!results) return [];
   const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
   const where = `c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang = 'python'${onlyFile !== undefined ? ' AND f.path = ?' : ''}`;
   const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE ${where} LIMIT ${MAX_RESULT_CALLS}`, [def.name, prefix, `${prefix}\uffff`, ...(onlyFile !== undefined ? [onlyFile] : [])]);
   const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
-  const verdicts = new Map<string, CallerConfidence | undefined>();
   const out: CallerRef[] = [];
   for (const c of rows) {
     if (seen.has(`${c.path}:${c.line}:${c.col}`)) continue;
-    let verdict = verdicts.get(c.qualifier!);
-    if (!verdicts.has(c.qualifier!)) {
-      if (verdicts.size >= MAX_RESULT_PRODUCERS) break;
-      const result = pyResultType(db, heritage, c.qualifier!.slice(prefix.length));
-      const type = result ? lastSegment(result.type) : undefined;
-      verdict = type === undefined ? undefined : type === def.container ? 'resolved' : related.has(type) ? 'likely' : undefined;
-      verdicts.set(c.qualifier!, verdict);
-    }
-    if (verdict) out.push({ ...callRef(c), confidence: verdict, resultOf: producerName(c.qualifier!.slice(prefix.length)) });
+    const spec = c.qualifier!.slice(prefix.length);
+    const fn = rootFunction(spec);
+    if (fn !== undefined && !binds(c.path, fn)) continue;
+    const result = results.of(spec, c.path);
+    if (!result || fields.fromLibrary(result.path, result.type)) continue;
+    const type = lastSegment(result.type);
+    const verdict = type === def.container && reaches(result.path, type) ? 'resolved' : related.has(type) ? 'likely' : undefined;
+    if (verdict) out.push({ ...callRef(c), confidence: verdict, resultOf: producerName(spec) });
   }
   return out;
+}
+
+/** The function a chain of calls starts from (`get` in `()()get#json`), or undefined when it starts from a class's method. */
+function rootFunction(spec: string): string | undefined {
+  let s = spec;
+  for (let i = 0; i <= MAX_RESULT_DEPTH; i++) {
+    const hash = s.lastIndexOf('#');
+    if (hash < 0) return s;
+    const owner = s.slice(0, hash);
+    if (!owner.startsWith(RESULT_OF)) return undefined;
+    s = owner.slice(RESULT_OF.length);
+  }
+  return undefined;
 }
 
 /** The call a result comes from, as a reader knows it: `websocket_connect` for `()()Factory#__call__#websocket_connect#__enter__`. */
@@ -153,4 +195,13 @@ function producerName(spec: string): string {
   for (let i = 0; i < MAX_RESULT_DEPTH && (s.endsWith('#__enter__') || s.endsWith('#__call__')); i++) s = s.slice(0, s.lastIndexOf('#'));
   while (s.startsWith(RESULT_OF)) s = s.slice(RESULT_OF.length);
   return s.slice(s.lastIndexOf('#') + 1);
+}
+
+/** Whether the workspace has a Python module at this dotted path (`flask.json`: `…/flask/json.py` or `…/flask/json/__init__.py`). */
+export function pyModuleExists(db: Database, dotted: string): boolean {
+  const rel = dotted.replace(/\./g, '/');
+  for (const file of [`${rel}.py`, `${rel}/__init__.py`]) {
+    if (all(db, "SELECT 1 FROM files WHERE lang = 'python' AND (path = ? OR substr(path, -?) = ?) LIMIT 1", [file, file.length + 1, `/${file}`]).length) return true;
+  }
+  return false;
 }

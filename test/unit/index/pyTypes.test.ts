@@ -151,6 +151,9 @@ describe('Python callers through what the code says of types', () => {
         '',
       ].join('\n'),
       'app/shut.py': ['from app.flows import Auth, Pool, Transport2', 'def shut(t: Transport2, auth: Auth):', '    t._pool.close()', '    auth.flow().close()', ''].join('\n'),
+      // A submodule's function called through its package, and a method of the same name.
+      'app/json.py': ['def loads(s):', '    return s', 'class Provider:', '    def loads(self, s):', '        return s', ''].join('\n'),
+      'app/use_json.py': ['import app', 'from app.json import Provider', 'def f():', '    app.json.loads("{}")', '    app.provider.loads("{}")', ''].join('\n'),
       'tests/types.py': ['from typing import Protocol', 'from app.web import Client', 'class ClientFactory(Protocol):', '    def __call__(self, app) -> Client: ...', ''].join('\n'),
       // Names none of Session, Request, Headers: each receiver is what a call returns.
       'tests/test_ws.py': [
@@ -205,6 +208,46 @@ describe('Python callers through what the code says of types', () => {
     assert.deepEqual(callers('app/web.py', 'close', 16), [], 'self._transport is a Transport, whose close it is');
     assert.deepEqual(callers('app/aweb.py', 'close', 2), []);
     assert.deepEqual(callers('app/flows.py', 'close', 7), [], "a field holding a library's class and a function typed as a library's generator hold no Pool, here or in a file that does not import the library");
+  });
+
+  it("types no result by a name's namesake: another file's class, a library's function or class, a class's missing method, an awaitable", async () => {
+    const r = await indexWorkspace({
+      'r/__init__.py': '',
+      'r/s1.py': ['class Session:', '    def send_text(self): pass', 'def connect() -> Session:', '    return Session()', ''].join('\n'),
+      'r/s2.py': ['class Session:', '    def send_text(self): pass', ''].join('\n'),
+      'r/use1.py': ['from r.s1 import connect', 'def f():', '    connect().send_text()', ''].join('\n'),
+      'r/models.py': ['class Response:', '    def json(self): pass', 'def get() -> Response:', '    return Response()', ''].join('\n'),
+      'r/use2.py': ['from requests import get', 'def f():', '    get("x").json()', ''].join('\n'),
+      'r/plugins.py': ['class Plugin:', '    def run(self): pass', 'class Loader:', '    def get(self) -> Plugin:', '        return Plugin()', ''].join('\n'),
+      'r/use3.py': ['from r.plugins import Plugin', 'def f(d: dict, p: Plugin):', '    d.get("x").run()', '    p.run()', ''].join('\n'),
+      'r/net.py': ['class Req:', '    def send(self): pass', 'class Agent:', '    def build(self) -> Req:', '        return Req()', ''].join('\n'),
+      'r/use4.py': ['import httpx', 'from r.net import Req', 'def f(c: httpx.Agent):', '    c.build().send()', '    httpx.Agent().build().send()', ''].join('\n'),
+      'r/x_client.py': ['class Tok:', '    def close(self): pass', 'class Client:', '    def token(self) -> Tok:', '        return Tok()', ''].join('\n'),
+      'r/z_client.py': ['import httpx', 'class Client(httpx.Client):', '    pass', ''].join('\n'),
+      'r/use5.py': ['from r.z_client import Client', 'def f(c: Client):', '    c.token().close()', ''].join('\n'),
+      'r/callable.py': ['class Other:', '    def run(self): pass', 'class Foo:', '    def __call__(self) -> Other:', '        return Other()', '    def run(self): pass', '    @classmethod', '    def make(cls):', '        inst = cls()', '        inst.run()', ''].join('\n'),
+      'r/jobs.py': ['import typing', 'class Job:', '    def run(self): pass', 'def fetch() -> typing.Awaitable[Job]:', '    ...', 'async def go():', '    x = await fetch()', '    x.run()', ''].join('\n'),
+      'r/lib_req.py': ['import lib', 'class Headers:', '    def update(self): pass', 'class Request:', '    headers: Headers', 'def make() -> lib.Request:', '    return lib.Request()', 'class C:', '    def __init__(self):', '        self.other = make()', '    def go(self):', '        self.other.headers.update()', ''].join('\n'),
+    });
+    try {
+      const at = (path: string, name: string, line: number) => r.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+      assert.deepEqual(at('r/s1.py', 'send_text', 2), ['r/use1.py:3 resolved']);
+      assert.deepEqual(at('r/s2.py', 'send_text', 2), [], "connect() returns the other file's Session");
+      assert.deepEqual(at('r/models.py', 'json', 2), [], "requests' get is not the workspace's");
+      assert.deepEqual(at('r/plugins.py', 'run', 2), ['r/use3.py:3 likely', 'r/use3.py:4 resolved'], "a dict's get is not Loader's");
+      assert.deepEqual(at('r/net.py', 'send', 2), ['r/use4.py:4 likely', 'r/use4.py:5 likely'], "httpx.Agent is the library's, not the workspace's Agent");
+      assert.deepEqual(at('r/x_client.py', 'close', 2), [], 'two classes are named Client');
+      assert.deepEqual(at('r/callable.py', 'run', 6), ['r/callable.py:10 resolved'], 'cls() is an instance of the class, not a call of one');
+      assert.deepEqual(at('r/callable.py', 'run', 2), []);
+      assert.deepEqual(at('r/jobs.py', 'run', 3), ['r/jobs.py:8 likely'], 'an Awaitable says nothing of what awaiting it gives');
+      assert.deepEqual(at('r/lib_req.py', 'update', 3), ['r/lib_req.py:12 likely'], "a library's Request has no workspace Request's fields");
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("tells a submodule's function called through its package from a method of that name", () => {
+    assert.deepEqual(callers('app/json.py', 'loads', 4), ['app/use_json.py:5 likely'], 'app.json is a module of the workspace; app.provider is not');
   });
 
   it('reads bindings a scope may hide: lambdas, global, walrus, match, chains, splats, with and except', async () => {

@@ -176,6 +176,8 @@ export function valueType(node: Node | null | undefined, lookup: Lookup, depth =
       const held = lookup(text);
       // A module's function: what it returns. A function's own variable called (`factory(app)`):
       // what calling an instance of its class gives (a callable Protocol's `__call__`), if typed.
+      // `cls()` in a class method makes an instance of the class.
+      if (text === 'cls' && held && TYPE_NAME.test(held)) return held;
       return held === undefined ? `${RESULT_OF}${last}` : ownerOf(held) && `${RESULT_OF}${ownerOf(held)}#__call__`;
     }
     // A method's result only on a receiver of known class: `os.environ.copy()` is a library's. On
@@ -196,7 +198,8 @@ export function valueType(node: Node | null | undefined, lookup: Lookup, depth =
  */
 function ownerOf(type: string): string | undefined {
   if (type.startsWith(RESULT_OF)) return type.split('#').length <= MAX_CALLS ? type : undefined;
-  return TYPE_NAME.test(type) ? lastName(type) : undefined;
+  // `httpx.Client` as `httpx/Client`: whether the module is a library's, the file's imports say at query time.
+  return TYPE_NAME.test(type) ? type.replace(/\./g, '/') : undefined;
 }
 
 function isSuper(node: Node): boolean {
