@@ -246,6 +246,20 @@ describe('Python callers through what the code says of types', () => {
     }
   });
 
+  it('counts no Python call on a result for a TypeScript method', async () => {
+    const r = await indexWorkspace({
+      'src/foo.ts': ['export class Foo {', '  frobnicate(): void {}', '}', 'export class Store {', '  get(): Foo {', '    return new Foo();', '  }', '}', ''].join('\n'),
+      'src/use.ts': ["import { Store } from './foo';", 'new Store().get().frobnicate();', ''].join('\n'),
+      'py/use.py': ['from lib import get', 'get().frobnicate()', ''].join('\n'),
+    });
+    try {
+      const found = r.index.callers({ name: 'frobnicate', path: 'src/foo.ts', line: 2 }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`);
+      assert.deepEqual(found, ['src/use.ts:2 resolved']);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it("tells a submodule's function called through its package from a method of that name", () => {
     assert.deepEqual(callers('app/json.py', 'loads', 4), ['app/use_json.py:5 likely'], 'app.json is a module of the workspace; app.provider is not');
   });
