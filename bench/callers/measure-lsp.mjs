@@ -17,7 +17,7 @@
 // the server's references at its name, kept when the name is called there (followed by `(`) and
 // outside the definition itself. Precision and recall are micro-averaged over the sample.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -44,7 +44,9 @@ const linesByPath = new Map();
 const seed = Number(args.seed ?? 42);
 
 // ---------------------------------------------------------------- index
-const store = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-bench-lsp-')) });
+const stateDir = mkdtempSync(join(tmpdir(), 'pc-bench-lsp-'));
+const serverStorage = mkdtempSync(join(tmpdir(), 'pc-bench-lsp-server-'));
+const store = await Store.open({ stateDir });
 const index = new CodeIndex(store, root, defaultConfig);
 const built = await index.build();
 const population = all(
@@ -64,7 +66,7 @@ await lsp.request('initialize', {
   rootUri: pathToFileURL(root).href,
   workspaceFolders: [{ uri: pathToFileURL(root).href, name: 'root' }],
   capabilities: { textDocument: { references: {} }, workspace: { workspaceFolders: true } },
-  initializationOptions: { storagePath: mkdtempSync(join(tmpdir(), 'pc-bench-lsp-server-')), clearCache: true },
+  initializationOptions: { storagePath: serverStorage, clearCache: true },
 });
 lsp.notify('initialized', {});
 const serverStart = performance.now();
@@ -114,6 +116,7 @@ await lsp.request('shutdown', null).catch(() => undefined);
 lsp.notify('exit', null);
 server.kill();
 store.dispose();
+for (const dir of [stateDir, serverStorage]) rmSync(dir, { recursive: true, force: true });
 
 const pr = (t) => ({ precision: round(t.tp / Math.max(1, t.tp + t.fp)), recall: round(t.tp / Math.max(1, t.tp + t.fn)), ...t });
 const result = {

@@ -8,6 +8,7 @@ import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './h
 import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
+import { implementedDeclaring } from './interfaces';
 import { rubyCallsTo } from './rubyCallers';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
@@ -132,13 +133,19 @@ export class CallResolver {
     // Interfaces that declare this method and whose every method the method's type has: a call
     // through one may reach this method.
     let declaring: Set<string> | undefined;
-    const interfaces = () => (declaring ??= isMethod ? this.implementedDeclaring(def.name, def.container!, def.path) : new Set());
+    const interfaces = () => (declaring ??= isMethod ? implementedDeclaring(this.state.db, def.name, def.container!, def.path, fields, family) : new Set());
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
     const pyClasses = new Map<string, CallerConfidence | undefined>();
     const pyModules = new Map<string, boolean>();
     const pyFunctions = new Map<string, Set<string>>();
+    const promotions = new Map<string, boolean>();
+    const promotes = (type: string) => {
+      let v = promotions.get(type);
+      if (v === undefined) promotions.set(type, (v = this.state.goEmbedders(def.container!).has(lastSegment(type)) && !this.goDeclares(lastSegment(type), def.name)));
+      return v;
+    };
     const pyModule = (dotted: string) => {
       if (!pyModules.has(dotted)) pyModules.set(dotted, pyModuleExists(this.state.db, dotted));
       return pyModules.get(dotted)!;
@@ -241,6 +248,8 @@ export class CallResolver {
           else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
           // A field's class is written as the file declaring the field sees it (`httpcore.ConnectionPool`).
           else if (family === 'python') confidence = pyOtherClass(this.state.db, this.state.heritage(), type, def.name, field?.path || result?.path || c.path, fields, pyClasses);
+          // Go: a struct that embeds the method's type, and has no method of that name of its own, has it promoted.
+          else if (family === 'go' && promotes(type)) confidence = 'resolved';
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
         }
         else if (own.has(q)) confidence = 'resolved';
@@ -273,6 +282,11 @@ export class CallResolver {
       if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
     return out;
+  }
+
+  /** Whether a Go type of this name has a method of this name of its own. */
+  private goDeclares(type: string, method: string): boolean {
+    return !!one<{ n: number }>(this.state.db, "SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'go' LIMIT 1", [type, method]);
   }
 
   /** Whether a Python file can call the module function `name`: it defines it, or imports it (the files are kept in `cache`). */
@@ -454,30 +468,5 @@ export class CallResolver {
     const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;
     cache.set(name, type);
     return type;
-  }
-
-  /**
-   * The interfaces that declare `method` and all of whose methods `type` (defined in `path`'s folder,
-   * as Go keeps a type's methods in its package) has, by name, as far as the index knows them.
-   */
-  private implementedDeclaring(method: string, type: string, path: string): Set<string> {
-    const out = new Set<string>();
-    const candidates = all<{ container: string; file: number }>(
-      this.state.db,
-      `SELECT DISTINCT m.container AS container, m.file AS file FROM symbols m JOIN symbols i ON i.name = m.container AND i.file = m.file AND i.kind = 'interface' WHERE m.name = ? AND m.kind = 'method'`,
-      [method],
-    );
-    if (!candidates.length) return out;
-    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
-    // Paths in the folder sort between 'dir/' and 'dir0' ('0' follows '/').
-    const inFolder = dir ? ' AND f.path > ? AND f.path < ?' : '';
-    const own = new Set(
-      all<{ name: string }>(this.state.db, `SELECT DISTINCT s.name AS name FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.kind = 'method'${inFolder}`, dir ? [type, dir, `${dir.slice(0, -1)}0`] : [type]).map((r) => r.name),
-    );
-    for (const { container, file } of candidates) {
-      const needed = all<{ name: string }>(this.state.db, `SELECT DISTINCT name FROM symbols WHERE file = ? AND container = ? AND kind = 'method'`, [file, container]);
-      if (needed.every((m) => own.has(m.name))) out.add(container);
-    }
-    return out;
   }
 }

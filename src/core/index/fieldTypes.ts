@@ -111,22 +111,31 @@ export class FieldTypes {
 
   private fieldOf(owner: string, field: string, pkg?: string): FieldType | undefined {
     const seen = new Set([owner]);
-    const queue = [owner];
+    const queue: Array<{ name: string; pkg?: string }> = [{ name: owner, pkg }];
     for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
-      const o = this.fieldsOf(queue[i], i === 0 ? pkg : undefined);
+      const o = this.fieldsOf(queue[i].name, queue[i].pkg);
       if (o === null) {
         // The type itself unknown: nothing. A base unknown (a library's): the search ends there.
         if (i === 0) return undefined;
         continue;
       }
       if (Object.hasOwn(o.fields, field)) return o.fields[field].startsWith(RESULT_OF) ? this.result(o.fields[field], o.path) : { type: o.fields[field], path: o.path };
-      for (const s of this.family === 'go' ? [] : this.heritage.supersOf(this.family, queue[i])) {
-        if (seen.has(s)) continue;
-        seen.add(s);
+      // Go promotes the fields of an embedded struct (a field named by its type, of its package or another).
+      const supers: Array<{ name: string; pkg?: string }> = this.family === 'go' ? embedded(o) : this.heritage.supersOf(this.family, queue[i].name).map((name) => ({ name }));
+      for (const s of supers) {
+        const key = s.pkg ? `${s.pkg}/${s.name}` : s.name;
+        if (seen.has(key)) continue;
+        seen.add(key);
         queue.push(s);
       }
     }
     return undefined;
+  }
+
+  /** Go: the structs a struct of this name (in the folder named `pkg`) embeds, a few levels deep, each with its package folder's name. */
+  embeddedIn(name: string, pkg: string | undefined, depth = 0): Array<{ name: string; pkg?: string }> {
+    const o = this.family !== 'go' || depth > 2 ? null : this.fieldsOf(name, pkg);
+    return o ? embedded(o).flatMap((e) => [e, ...this.embeddedIn(e.name, e.pkg, depth + 1)]) : [];
   }
 
   /**
@@ -157,7 +166,17 @@ export class FieldTypes {
   }
 }
 
-function folderName(path: string): string {
+/** A Go struct's embedded structs, each with the package folder it is in: another's as written (`ast.BaseNode`), else the struct's own. */
+function embedded(o: OwnerFields): Array<{ name: string; pkg?: string }> {
+  const out: Array<{ name: string; pkg?: string }> = [];
+  for (const [name, type] of Object.entries(o.fields)) {
+    const dot = type.lastIndexOf('.');
+    if (name === type.slice(dot + 1)) out.push({ name, pkg: dot < 0 ? folderName(o.path) : type.slice(0, dot) });
+  }
+  return out;
+}
+
+export function folderName(path: string): string {
   const dir = path.slice(0, Math.max(0, path.lastIndexOf('/')));
   return dir.slice(dir.lastIndexOf('/') + 1);
 }
@@ -225,6 +244,33 @@ export function callsOnFields(query: WorkspaceCallsQuery): CallerRef[] {
       const v = verdicts.get(c.qualifier!)!;
       out.push(v.via ? { ...callRef(c), confidence: v.confidence, field, via: v.via } : { ...callRef(c), confidence: v.confidence, field });
     }
+  }
+  return out;
+}
+
+/** Most structs read per level when looking for those that embed a type. */
+const MAX_EMBEDDERS = 500;
+
+/**
+ * Go: the structs (by name) that embed `type`, or embed one that does, a few levels deep: each has
+ * `type`'s methods promoted to it. An embedded field is named by its type.
+ */
+export function readEmbedders(db: Database, type: string): Set<string> {
+  const out = new Set<string>();
+  let frontier = [type];
+  for (let depth = 0; depth < 3 && frontier.length; depth++) {
+    const next: string[] = [];
+    for (const t of frontier) {
+      const rows = all<{ name: string; fields: string }>(db, `SELECT s.name AS name, s.fields AS fields FROM symbols s JOIN files f ON f.id = s.file WHERE s.fields LIKE ? AND f.lang = 'go' LIMIT ${MAX_EMBEDDERS}`, [`%"${t}":"%`]);
+      for (const r of rows) {
+        const f = parseFields(r.fields);
+        const written = f && Object.hasOwn(f, t) ? f[t] : undefined;
+        if (written === undefined || written.slice(written.lastIndexOf('.') + 1) !== t || out.has(r.name) || r.name === type) continue;
+        out.add(r.name);
+        next.push(r.name);
+      }
+    }
+    frontier = next;
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { toRelative } from '../paths';
 import type { Store } from '../store/store';
 import { firstColumn, one, type Database } from '../store/sqlite';
+import { readEmbedders } from './fieldTypes';
 import { Heritage } from './heritage';
 import { ImportGraph } from './importGraph';
 import { FileSet, ImportResolver } from './resolve';
@@ -19,6 +20,7 @@ export class IndexState {
   private importResolver: ImportResolver | undefined;
   private importGraph: ImportGraph | undefined;
   private typeHeritage: Heritage | undefined;
+  private readonly embedders = new Map<string, ReadonlySet<string>>();
   private seenDb: Database | undefined;
 
   constructor(
@@ -35,6 +37,7 @@ export class IndexState {
       this.importResolver = undefined;
       this.importGraph = undefined;
       this.typeHeritage = undefined;
+      this.embedders.clear();
     }
     return db;
   }
@@ -107,8 +110,16 @@ export class IndexState {
     return this.typeHeritage;
   }
 
+  /** Go: the structs that embed `type`, a few levels deep, read once per state of the definitions. */
+  goEmbedders(type: string): ReadonlySet<string> {
+    let out = this.embedders.get(type);
+    if (!out) this.embedders.set(type, (out = readEmbedders(this.db, type)));
+    return out;
+  }
+
   /** Definitions were written: the heritage is read afresh when next asked for. */
   dropHeritage(): void {
     this.typeHeritage = undefined;
+    this.embedders.clear();
   }
 }

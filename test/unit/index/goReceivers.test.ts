@@ -83,4 +83,38 @@ describe('Go method calls by receiver type', () => {
     assert.deepEqual(callers(8).filter((c) => c.includes('.go:16 ')), [], "a Route field's Host is not the Router's");
     assert.deepEqual(callers(9).filter((c) => c.includes('.go:17 ')), [], "another package's Server is not the workspace's");
   });
+
+  it("follows what an embedded struct promotes: its methods, its fields, and the interfaces it makes the outer struct implement", async () => {
+    const ws = await indexWorkspace({
+      'go.mod': 'module example.com/e\n\ngo 1.22\n',
+      'ast/ast.go': [
+        'package ast', // 1
+        'type Segments struct{}', // 2
+        'func (s *Segments) At(i int) int { return i }', // 3
+        'type BaseNode struct{ parent *BaseNode }', // 4
+        'func (n *BaseNode) Parent() *BaseNode { return n.parent }', // 5
+        'type BaseBlock struct {', // 6
+        '\tBaseNode', // 7
+        '\tlines Segments', // 8
+        '}', // 9
+        'type Node interface {', // 10
+        '\tParent() *BaseNode', // 11
+        '\tKind() int', // 12
+        '}', // 13
+        'type Paragraph struct{ BaseBlock }', // 14
+        'func (p *Paragraph) Kind() int { return p.lines.At(0) }', // 15
+        'type Own struct{ BaseNode }', // 16
+        'func (o *Own) Parent() *BaseNode { return nil }', // 17
+        'func Walk(n Node, p *Paragraph, o *Own) { n.Kind(); p.Parent(); o.Parent() }', // 18
+      ].join('\n'),
+    });
+    try {
+      const at = (name: string, line: number) => ws.index.callers({ name, path: 'ast/ast.go', line }, 100).filter((c) => c.confidence !== 'name').map((c) => `${c.line}:${c.column} ${c.confidence}`).sort();
+      assert.deepEqual(at('At', 3), ['15:49 resolved'], "p.lines is the field BaseBlock gives Paragraph");
+      assert.deepEqual(at('Parent', 5), ['18:55 resolved'], "Paragraph has BaseNode's Parent through BaseBlock; Own has its own");
+      assert.deepEqual(at('Kind', 15), ['18:45 likely'], "Paragraph implements Node with the Parent it embeds");
+    } finally {
+      ws.dispose();
+    }
+  });
 });
