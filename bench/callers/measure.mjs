@@ -39,6 +39,8 @@ const sampleSize = Number(args.n ?? 60);
 const componentSampleSize = Number(args.components ?? sampleSize);
 const seed = Number(args.seed ?? 42);
 const updates = Number(args.updates ?? 30);
+// --details lists every missed and extra call site per symbol instead of the first three.
+const shown = args.details ? Infinity : 3;
 
 const commit = git(['rev-parse', 'HEAD']);
 // Without `npm install`, the language service cannot see sibling workspace packages (import 'pkg'), so
@@ -132,7 +134,7 @@ function measure(sample) {
     const missed = [...truth].filter((x) => !sets.resolvedLikely.has(x));
     const extra = [...sets.all].filter((x) => !truth.has(x));
     const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
-    perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, 3), extra: extra.slice(0, 3), extraResolved: extraResolved.slice(0, 3), extraResolvedCount: extraResolved.length });
+    perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, shown), extra: extra.slice(0, shown), extraResolved: extraResolved.slice(0, shown), extraResolvedCount: extraResolved.length });
   }
   return {
     summary: {

@@ -1,5 +1,5 @@
 import { all, one } from '../store/sqlite';
-import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, TYPED_RECEIVER } from './facts';
+import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
@@ -9,6 +9,7 @@ import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
+import { callsByNamePrior, NamePriors } from './namePriors';
 import { rubyCallsTo } from './rubyCallers';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
@@ -151,6 +152,7 @@ export class CallResolver {
       return pyModules.get(dotted)!;
     };
     const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' ? family : 'js');
+    const priors = new NamePriors(this.state.db, fields);
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
     const full = (b: Binding) => (isMethod ? `${b.path}.${def.name}` : suffix ? `${b.path}.${suffix}` : b.path);
@@ -235,8 +237,11 @@ export class CallResolver {
           // Python's result is written as the file of its `def` sees it (`typing.Generator`).
           const pyResult = family === 'python' && declared.startsWith(RESULT_OF);
           const result = pyResult ? fields.pyResults()!.of(declared.slice(RESULT_OF.length), c.path) : undefined;
-          const type = pyResult ? result && result.type : declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
-          if (type === null) confidence = 'likely';
+          const spec = !pyResult && declared.startsWith(RESULT_OF) ? resultSpec(declared.slice(RESULT_OF.length)) : undefined;
+          const type = pyResult ? result && result.type : spec ? this.resultType(spec.producer, results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
+          // What the call returns is unknown, and the variable holding it is of a name the workspace declares as another type.
+          if ((type === null || type === undefined) && spec?.holder && family === 'js' && priors.declaresOther(spec.holder, def.container, related)) confidence = undefined;
+          else if (type === null) confidence = 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           else if (type === undefined) confidence = family === 'js' || family === 'python' ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
@@ -267,6 +272,8 @@ export class CallResolver {
         else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : 'likely';
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
+        // A name nothing here types, which the workspace's declarations agree is another type (`res: Response`).
+        else if (family === 'js' && priors.declaresOther(q, def.container, related)) confidence = undefined;
         else confidence = 'likely';
         if (confidence === 'likely' && via) out.push({ ...callRef(c), confidence, via });
         else if (confidence) out.push({ ...callRef(c), confidence });
@@ -278,6 +285,7 @@ export class CallResolver {
     }
     if (family === 'js') {
       if (isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
+      if (isMethod) out.push(...callsByNamePrior(this.state.db, def, out, onlyFile, priors, (file, name) => !!graph.moduleNames(file)?.has(name)));
       out.push(...this.callsOnResults(def, out, onlyFile, related));
       if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
@@ -315,7 +323,7 @@ export class CallResolver {
       ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
       : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, onlyFile]);
     if (!rows.length) return [];
-    const producers = [...new Set(rows.map((r) => r.qualifier!.slice(prefix.length)))].filter((p) => !BUILTIN_RESULTS.has(p)).slice(0, MAX_PRODUCERS);
+    const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(prefix.length)).producer))].filter((p) => !BUILTIN_RESULTS.has(p)).slice(0, MAX_PRODUCERS);
     // What each producer returns, by every definition of its name; null when one says nothing.
     const returns = new Map<string, Set<string> | null>();
     // Producers that are only functions: a call of one is the workspace's only where the file can name it.
@@ -387,7 +395,7 @@ export class CallResolver {
       return files.has(file);
     };
     for (const c of rows) {
-      const producer = c.qualifier!.slice(prefix.length);
+      const producer = resultSpec(c.qualifier!.slice(prefix.length)).producer;
       const confidence = verdict.get(producer);
       if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
     }
@@ -427,7 +435,7 @@ export class CallResolver {
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
         const declared = q.slice(TYPED_RECEIVER.length);
-        const type = declared.startsWith(RESULT_OF) ? this.resultType(declared.slice(RESULT_OF.length), results, 'js') : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length))?.type : lastSegment(declared);
+        const type = declared.startsWith(RESULT_OF) ? this.resultType(resultSpec(declared.slice(RESULT_OF.length)).producer, results, 'js') : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length))?.type : lastSegment(declared);
         if (typeof type === 'string' && type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
       }
       out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });

@@ -100,6 +100,7 @@ function detachStrings(facts: FileFacts): FileFacts {
     }
   }
   if (facts.pkg) facts.pkg = detach(facts.pkg);
+  if (facts.typedNames) facts.typedNames = facts.typedNames.map(([n, t]) => [detach(n), detach(t)]);
   return facts;
 }
 

@@ -79,6 +79,12 @@ export interface FileFacts {
   imports: ImportFact[];
   /** Java package, C# namespace, Go package name. */
   pkg?: string;
+  /**
+   * JavaScript and TypeScript: the parameters and variables whose declaration names their type, as
+   * `[name, type by its last name]`, each pair once per file (`ctx: Context`, `const em = new EntityManager()`).
+   * Across the workspace they say what a value of that name usually is where nothing declares it.
+   */
+  typedNames?: Array<[string, string]>;
 }
 
 /**
@@ -89,6 +95,18 @@ export interface FileFacts {
  */
 export const TYPED_RECEIVER = 'type:';
 export const RESULT_OF = '()';
+/**
+ * JavaScript and TypeScript: after RESULT_OF and the function's name, the variable that holds the
+ * result (`()request~res` for `const res = await app.request(…); res.json()`), for when what the
+ * function returns is unknown and the variable's name is all there is to go on.
+ */
+export const RESULT_HOLDER = '~';
+
+/** A result receiver's function name and, when the result was held in a variable, that variable's name. */
+export function resultSpec(spec: string): { producer: string; holder?: string } {
+  const at = spec.indexOf(RESULT_HOLDER);
+  return at < 0 ? { producer: spec } : { producer: spec.slice(0, at), holder: spec.slice(at + 1) };
+}
 /**
  * After TYPED_RECEIVER: the receiver is a field of a TypeScript or JavaScript class or interface,
  * written `@Owner.field`, whose type the index answers from the owner's (or a base's) `fields`:

@@ -81,10 +81,19 @@ export class FieldTypes {
   /** Whether the file imports this name (the first of a dotted one) from outside the workspace. */
   fromLibrary(file: string, name: string): boolean {
     if (this.family === 'go') return false;
-    let names = this.libraryNames.get(file);
-    if (!names) {
-      names = new Set();
-      for (const r of all<{ names: string }>(this.db, 'SELECT i.names AS names FROM imports i JOIN files f ON f.id = i.file WHERE f.path = ? AND i.resolved IS NULL', [file])) {
+    if (!this.libraryNames.has(file)) this.readLibraryNames([file]);
+    const dot = name.indexOf('.');
+    return this.libraryNames.get(file)!.has(dot < 0 ? name : name.slice(0, dot));
+  }
+
+  /** Reads, in a few queries, the names these files import from outside the workspace. */
+  readLibraryNames(files: Iterable<string>): void {
+    const todo = [...new Set(files)].filter((f) => !this.libraryNames.has(f));
+    for (const f of todo) this.libraryNames.set(f, new Set());
+    for (let i = 0; i < todo.length; i += 500) {
+      const chunk = todo.slice(i, i + 500);
+      for (const r of all<{ path: string; names: string }>(this.db, `SELECT f.path AS path, i.names AS names FROM imports i JOIN files f ON f.id = i.file WHERE f.path IN (${chunk.map(() => '?').join(',')}) AND i.resolved IS NULL`, chunk)) {
+        const names = this.libraryNames.get(r.path)!;
         try {
           const list: unknown = JSON.parse(r.names);
           if (Array.isArray(list)) for (const n of list as Array<{ local?: unknown }>) if (typeof n?.local === 'string') names.add(n.local);
@@ -92,10 +101,7 @@ export class FieldTypes {
           // An unreadable row names nothing.
         }
       }
-      this.libraryNames.set(file, names);
     }
-    const dot = name.indexOf('.');
-    return names.has(dot < 0 ? name : name.slice(0, dot));
   }
 
   /** Python's results for this query: what functions and methods return. */
@@ -130,6 +136,21 @@ export class FieldTypes {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The type of `owner.field` when several files define a type named `owner` but only one of them
+   * declares that field (by its own fields, not a base's); undefined otherwise. For a guess at what a
+   * value is (its name's usual type), where the file gives no import to tell the owners apart.
+   */
+  fieldOfOnly(owner: string, field: string): FieldType | undefined {
+    const rows = all<{ fields: string; path: string }>(
+      this.db,
+      `SELECT s.fields AS fields, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.fields IS NOT NULL AND f.lang IN ${JS_LANGS} LIMIT 50`,
+      [owner],
+    );
+    const holders = rows.map((r) => ({ path: r.path, type: parseFields(r.fields)?.[field] })).filter((h) => h.type !== undefined);
+    return holders.length && holders.every((h) => h.path === holders[0].path && h.type === holders[0].type) ? { type: holders[0].type!, path: holders[0].path } : undefined;
   }
 
   /** Go: the structs a struct of this name (in the folder named `pkg`) embeds, a few levels deep, each with its package folder's name. */
@@ -238,6 +259,7 @@ export function callsOnFields(query: WorkspaceCallsQuery): CallerRef[] {
   for (let i = 0; i < wanted.length && out.length < MAX_FIELD_CALLS; i += 500) {
     const chunk = wanted.slice(i, i + 500);
     const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IN (${chunk.map(() => '?').join(',')})${onlyFile !== undefined ? ' AND f.path = ?' : ''} LIMIT ${MAX_FIELD_CALLS}`, [def.name, ...chunk, ...(onlyFile !== undefined ? [onlyFile] : [])]);
+    fields.readLibraryNames(rows.map((c) => c.path));
     for (const c of rows) {
       const field = c.qualifier!.slice(prefix.length);
       if (seen.has(`${c.path}:${c.line}:${c.col}`) || fields.ownerFromLibrary(c.path, field)) continue;

@@ -178,6 +178,7 @@ export class IndexWriter {
       delCalls: db.prepare('DELETE FROM calls WHERE file = ?'),
       delImports: db.prepare('DELETE FROM imports WHERE file = ?'),
       delNotes: db.prepare('DELETE FROM unresolved_calls WHERE file = ?'),
+      delTypedNames: db.prepare('DELETE FROM typed_names WHERE file = ?'),
       delFile: db.prepare('DELETE FROM files WHERE id = ?'),
       // An upsert keeps a file's id, so nothing else refers to a stale one.
       file: db.prepare(
@@ -189,6 +190,7 @@ export class IndexWriter {
       call: db.prepare(INSERT_CALL),
       note: db.prepare(INSERT_NOTE),
       import: db.prepare('INSERT INTO imports (file, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
+      typedName: db.prepare('INSERT OR IGNORE INTO typed_names (name, type, file) VALUES (?, ?, ?)'),
     };
     const exec = (s: { run(p: SqlValue[]): void }, p: SqlValue[]) => s.run(p);
     const idOf = (path: string): number | undefined => {
@@ -201,7 +203,7 @@ export class IndexWriter {
       }
     };
     const clear = (id: number) => {
-      for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports, stmts.delNotes]) exec(s, [id]);
+      for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports, stmts.delNotes, stmts.delTypedNames]) exec(s, [id]);
     };
     const written: Array<{ id: number; entry: PendingFile; facts: FileFacts }> = [];
     db.run('BEGIN');
@@ -224,6 +226,7 @@ export class IndexWriter {
         const id = old ?? idOf(e.path)!;
         for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0, s.returns ?? null, s.supers ? s.supers.join(' ') : null, encodeFields(s.fields)]);
         for (const i of e.imports ?? []) exec(stmts.import, [id, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
+        for (const [name, type] of e.facts.typedNames ?? []) exec(stmts.typedName, [name, type, id]);
         written.push({ id, entry: e, facts: e.facts });
       }
       this.writeCalls(db, written, stmts);

@@ -241,4 +241,11 @@ export const indexMigrations: readonly string[] = [
   `
   ALTER TABLE symbols ADD COLUMN fields TEXT;
   `,
+  // 9: the JavaScript and TypeScript parameters and variables whose declarations name their type, a
+  // row per name, type and file, so that a value of a name nothing types here (a callback's \`c\`)
+  // takes the type the workspace usually declares for it. Code files are parsed again.
+  `
+  CREATE TABLE typed_names (name TEXT NOT NULL, type TEXT NOT NULL, file INTEGER NOT NULL, PRIMARY KEY (name, type, file)) WITHOUT ROWID;
+  CREATE INDEX typed_names_file ON typed_names (file);
+  `,
 ];

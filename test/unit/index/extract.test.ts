@@ -278,10 +278,10 @@ describe('code facts per language', () => {
       'the field types the index keeps, by last name',
     );
     assert.deepEqual(at(14), ['this.users.findAll'], 'outside the class');
-    assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'type:()make.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new`, their annotation or the call that made them; one declared twice differently is unknown');
+    assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'type:()make~c.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new`, their annotation or the call that made them; one declared twice differently is unknown');
     assert.deepEqual(at(20), ['type:ns.Top.run', 'a.run'], "module variables; a function's own stay inside it");
     assert.equal(f.symbols.find((s) => s.name === 'load')?.returns, 'User', 'a promise returns what it resolves to');
-    assert.deepEqual(at(22), ['load', 'type:()load.save'], 'an awaited call types its variable');
+    assert.deepEqual(at(22), ['load', 'type:()load~u.save'], 'an awaited call types its variable');
     const j = await factsOfSource('javascript', js);
     assert.deepEqual(calls(j).map((c) => c.replace(/@.*/, '')), ['Http', 'type:Http.request']);
   });

@@ -155,7 +155,7 @@ describe('TypeScript callers through fields', () => {
     assert.deepEqual(at(2), ['type:Bar.b', 'type:Foo.foo'], 'the callback parameter hides the function parameter only inside');
     assert.deepEqual([5, 6, 7, 8, 9, 11].map(at), [['this.helper.save'], ['this.w.save'], ['this.repo.save'], ['type:@Sub.repo.save'], ['this.repo.save'], ['this.repo.save']], "an object's method (a field's too), a class expression, a function have their own this; an arrow has the method's");
     assert.deepEqual(at(13), ['repo.save', 'repo.save', 'type:Repo.go'], 'destructured and rest parameters hide the name');
-    assert.deepEqual(at(14), ['type:Repo.a', 'repo.b', '.make', 'type:()make.c', 'type:Repo.d'], "a catch parameter, a callback's own variable");
+    assert.deepEqual(at(14), ['type:Repo.a', 'repo.b', '.make', 'type:()make~repo.c', 'type:Repo.d'], "a catch parameter, a callback's own variable; a result keeps the name of the variable holding it");
     assert.ok(!f.symbols.some((s) => s.name === 'save' && s.container === 'Sub'), "an object literal's method is no method of the class");
   });
 
@@ -169,5 +169,46 @@ describe('TypeScript callers through fields', () => {
     const fields = f.symbols.find((s) => s.name === 'Odd')?.fields;
     assert.equal(Object.getPrototypeOf(fields), null);
     assert.deepEqual(Object.entries(fields ?? {}), [['__proto__', 'Naming'], ['constructor', 'Logger']]);
+  });
+});
+
+describe('TypeScript fields typed through type parameters and intersections', () => {
+  it("reads a field's type from the class's type parameter bound, an intersection's only named member and a getter's return type", async () => {
+    const f = await factsOfSource(
+      'typescript',
+      [
+        'class Orm<D extends Driver = Driver, EM extends D[typeof K] & EntityManager<D> = D[typeof K] & EntityManager<D>, T = unknown> {',
+        "  em!: EM & { '~entities'?: T };",
+        '  readonly driver: D;',
+        '  both: Naming & Logger;',
+        '  raw: T;',
+        '  constructor(public naming: Naming & { extra: 1 }) {}',
+        '  get req(): HonoRequest<D> { return new HonoRequest(); }',
+        '  get schema(): ReturnType<D["schema"]> { return this.driver.schema; }',
+        '}',
+      ].join('\n'),
+    );
+    const fields = f.symbols.find((s) => s.name === 'Orm')?.fields;
+    assert.deepEqual({ ...fields }, { em: 'EntityManager', driver: 'Driver', naming: 'Naming', req: 'HonoRequest' });
+  });
+
+  it('resolves a call through such a field in a file that never names the method\'s class', async () => {
+    const ws = await indexWorkspace({
+      'src/em.ts': ['export class EntityManager {', '  find(name: string) { return name; }', '}', ''].join('\n'),
+      'src/orm.ts': [
+        "import { EntityManager } from './em';",
+        'export class Orm<EM extends EntityManager = EntityManager> {',
+        '  em!: EM & { tag?: string };',
+        '}',
+        '',
+      ].join('\n'),
+      'test/find.test.ts': ["import { Orm } from '../src/orm';", 'let orm: Orm;', "test('finds', () => orm.em.find('a'));", ''].join('\n'),
+    });
+    try {
+      const found = ws.index.callers({ name: 'find', path: 'src/em.ts', line: 2 }, 10).map((c) => `${c.path}:${c.line} ${c.confidence}`);
+      assert.deepEqual(found, ['test/find.test.ts:3 resolved']);
+    } finally {
+      ws.dispose();
+    }
   });
 });

@@ -15,7 +15,7 @@ import {
   type Visitor,
 } from './context';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
-import { callbackParams, classFieldTypes, classSupers, createdType, declareElements, declareLocal, hiddenNames, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
+import { callbackParams, classFieldTypes, noteTypedParams, classSupers, createdType, declareElements, declareLocal, hiddenNames, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
@@ -337,4 +337,16 @@ function applyLateExports(ctx: JsContext): void {
   }
 }
 
-export const javascriptRules: ExtractionRules<JsContext> = { visitors: jsVisitors, finish: applyLateExports };
+/** A function's typed parameters are noted for the workspace's view of what each name usually is. */
+function notingParams(visit: Visitor<JsContext>): Visitor<JsContext> {
+  return (node, ctx) => {
+    const frame = visit(node, ctx);
+    if (frame?.locals && !frame.container) noteTypedParams(ctx, frame.locals);
+    return frame;
+  };
+}
+
+export const javascriptRules: ExtractionRules<JsContext> = {
+  visitors: Object.fromEntries(Object.entries(jsVisitors).map(([type, visit]) => [type, notingParams(visit)])),
+  finish: applyLateExports,
+};

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { FIELD_OF, RESULT_OF } from '../facts';
+import { FIELD_OF, RESULT_HOLDER, RESULT_OF } from '../facts';
 import type { ExtractionContext, Frame } from './context';
 
 // What TypeScript and JavaScript code says about the types of its values, read without a type
@@ -170,7 +170,10 @@ const THIS_FIELD = 'this.';
  * `em.connection` of a value whose type is known).
  */
 export function receiverType(ctx: TypedScopes, object: Node): string | undefined {
-  if (object.type === 'identifier') return tsTypeOf(ctx, object.text);
+  if (object.type === 'identifier') {
+    const type = tsTypeOf(ctx, object.text);
+    return type?.startsWith(RESULT_OF) ? `${type}${RESULT_HOLDER}${object.text}` : type;
+  }
   if (object.type === 'call_expression') return resultOf(object);
   return object.type === 'member_expression' ? fieldChain(ctx, object, 0) : undefined;
 }
@@ -247,16 +250,49 @@ export function namedType(annotation: Node | null): string | undefined {
 
 /** Most fields read per class. */
 const MAX_FIELDS = 256;
+const NAMED_TYPES = new Set(['type_identifier', 'nested_type_identifier', 'generic_type']);
+/** TypeScript's types made from other types (`ReturnType<typeof f>`, `Partial<User>`): they name no type a value is. */
+const TYPE_OPERATORS = new Set(['ReturnType', 'Awaited', 'Partial', 'Required', 'Readonly', 'Pick', 'Omit', 'Record', 'InstanceType', 'Parameters', 'NonNullable', 'Extract', 'Exclude', 'ThisType']);
+
+/** A class's type parameters that say what they stand for, by name: the constraint, else the default (`EM extends EntityManager<D>`). */
+function typeParamBounds(node: Node): Map<string, Node> | undefined {
+  let out: Map<string, Node> | undefined;
+  for (const p of node.childForFieldName('type_parameters')?.namedChildren ?? []) {
+    const name = p?.type === 'type_parameter' ? p.childForFieldName('name') : null;
+    const bound = p?.childForFieldName('constraint') ?? p?.childForFieldName('value');
+    if (name && bound) (out ??= new Map()).set(name.text, bound);
+  }
+  return out;
+}
+
+/**
+ * A field's named type, as namedType() reads it, and also: an intersection's only named member (`EM &
+ * { '~entities'?: E }`), and for a type parameter of the class what it stands for (`em!: EM` under
+ * `EM extends Driver[typeof T] & EntityManager<Driver>` is an EntityManager).
+ */
+function fieldType(annotation: Node | null, params: ReadonlyMap<string, Node> | undefined, depth = 0): string | undefined {
+  let type = annotation?.namedChildren[0];
+  if (type?.type === 'intersection_type') {
+    const named = type.namedChildren.filter((c) => !!c && NAMED_TYPES.has(c.type));
+    type = named.length === 1 ? named[0] : undefined;
+  }
+  const name = type?.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
+  if (name?.type !== 'type_identifier' && name?.type !== 'nested_type_identifier') return undefined;
+  if (TYPE_OPERATORS.has(name.text)) return undefined;
+  const bound = params?.get(name.text);
+  return bound && depth < 2 ? fieldType(bound, params, depth + 1) : name.text;
+}
 
 /**
  * The types of a class's fields, by `this.` and name, as the class body declares them: a typed field
- * (`private em: EntityManager`), a constructor's parameter property (`constructor(private readonly
+ * (`private em: EntityManager`), a getter's return type (`get req(): HonoRequest`), a constructor's parameter property (`constructor(private readonly
  * users: UsersService)`), or a field or constructor assignment of `new X(…)` (also JavaScript's
  * `this.client = new Client()`). '' for a field declared twice with different types.
  */
 export function classFieldTypes(node: Node): Map<string, string> | undefined {
   const body = node.childForFieldName('body');
   if (!body) return undefined;
+  const params = typeParamBounds(node);
   let out: Map<string, string> | undefined;
   const declare = (name: string | undefined, type: string | undefined) => {
     if (!name || !type || (out?.size ?? 0) >= MAX_FIELDS) return;
@@ -267,16 +303,19 @@ export function classFieldTypes(node: Node): Map<string, string> | undefined {
   for (const member of body.namedChildren) {
     if (member?.type === 'public_field_definition' || member?.type === 'field_definition') {
       const name = (member.childForFieldName('name') ?? member.childForFieldName('property'))?.text;
-      declare(name, namedType(member.childForFieldName('type')) ?? createdType(member.childForFieldName('value')));
+      declare(name, fieldType(member.childForFieldName('type'), params) ?? createdType(member.childForFieldName('value')));
       const elements = elementType(member.childForFieldName('type'));
       if (name && elements) declare(`${ELEMENTS}${name}`, elements);
+    } else if (member?.type === 'method_definition' && member.children.some((c) => c?.type === 'get')) {
+      // A getter reads like a field: `get req(): HonoRequest`.
+      declare(member.childForFieldName('name')?.text, fieldType(member.childForFieldName('return_type'), params));
     } else if (member?.type === 'method_definition' && member.childForFieldName('name')?.text === 'constructor') {
       for (const p of member.childForFieldName('parameters')?.namedChildren ?? []) {
         if (p?.type !== 'required_parameter' && p?.type !== 'optional_parameter') continue;
         if (!p.children.some((c) => c?.type === 'accessibility_modifier' || c?.type === 'readonly')) continue;
         const pattern = p.childForFieldName('pattern');
         if (pattern?.type !== 'identifier') continue;
-        declare(pattern.text, namedType(p.childForFieldName('type')));
+        declare(pattern.text, fieldType(p.childForFieldName('type'), params));
         const elements = elementType(p.childForFieldName('type'));
         if (elements) declare(`${ELEMENTS}${pattern.text}`, elements);
       }
@@ -314,8 +353,32 @@ export function declareLocal(ctx: TypedScopes, name: string, type: string | unde
   }
   scope ??= ctx.moduleLocals ??= new Map<string, string>();
   if (scope.size >= MAX_LOCALS) return;
+  if (type) noteTypedName(ctx, name, type);
   const prev = scope.get(name);
   scope.set(name, prev === undefined || prev === (type ?? '') ? (type ?? '') : '');
+}
+
+/** Most distinct name and type pairs a file notes. */
+const MAX_TYPED_NAMES = 256;
+const PLAIN_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
+
+/**
+ * Notes that a declaration here names the type of `name` (a parameter `ctx: Context`, a variable
+ * `const em = new EntityManager()`), once per file; what a call returns is no declaration and is left out.
+ */
+export function noteTypedName(ctx: ExtractionContext, name: string, type: string): void {
+  if (!type || type.startsWith(RESULT_OF) || type.startsWith(FIELD_OF) || !PLAIN_NAME.test(name)) return;
+  const last = type.slice(type.lastIndexOf('.') + 1);
+  // A one-letter type is a type parameter (`x: T`), which may be anything.
+  if (last.length < 2 || !PLAIN_NAME.test(last) || TYPE_OPERATORS.has(last)) return;
+  const list = (ctx.facts.typedNames ??= []);
+  if (list.length >= MAX_TYPED_NAMES || list.some(([n, t]) => n === name && t === last)) return;
+  list.push([name, last]);
+}
+
+/** Notes the declared types among a function's parameters (not the element types kept beside them). */
+export function noteTypedParams(ctx: ExtractionContext, locals: ReadonlyMap<string, string> | undefined): void {
+  if (locals) for (const [name, type] of locals) if (type) noteTypedName(ctx, name, type);
 }
 
 /** The qualifier text of `this.x` when `node` is one, for looking up the field's type. */
