@@ -88,6 +88,7 @@ export class FieldTypes {
 
   /** Reads, in a few queries, the names these files import from outside the workspace. */
   readLibraryNames(files: Iterable<string>): void {
+    if (this.family === 'go') return;
     const todo = [...new Set(files)].filter((f) => !this.libraryNames.has(f));
     for (const f of todo) this.libraryNames.set(f, new Set());
     for (let i = 0; i < todo.length; i += 500) {
