@@ -62,6 +62,8 @@ export interface IndexedSymbol {
  *   `import * as z`) are not counted. Go: a receiver of another declared type counts only through an
  *   interface that the method's type implements; a struct field's method (`c.flags.m()`) or a
  *   library function's result does not.
+ *   TypeScript: also a call on a value nothing in its file types (a callback's `c`) whose name the
+ *   workspace's own declarations agree is the method's class.
  * - `name`: only the name matches; returned only when no resolved or likely caller exists.
  */
 export type CallerConfidence = 'resolved' | 'likely' | 'name';
@@ -80,6 +82,8 @@ export interface CallerRef {
   resultOf?: string;
   /** A call on a field (`Sub.metadata`, `DataSource.driver`: owner and field), typed by what its class or a base declares. */
   field?: string;
+  /** A likely call on a receiver nothing in its file types (`c`, `c.req`), whose name the workspace's declarations type as the method's class. */
+  usualReceiver?: string;
 }
 
 export interface DeprecatedUse {

@@ -116,7 +116,7 @@ export function callsByNamePrior(db: Database, def: SymbolRow, found: readonly C
       const key = `${c.path}:${c.line}:${c.col}`;
       if (!JS_FILE.test(c.path) || seen.has(key) || isModuleName(c.path, c.qualifier!.split('.')[0])) continue;
       seen.add(key);
-      out.push({ ...callRef(c), confidence: 'likely' });
+      out.push({ ...callRef(c), confidence: 'likely', usualReceiver: c.qualifier! });
     }
   }
   return out;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { factsOfSource, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+import { factsOfSource, indexWorkspace, panelItemsAt, type IndexedWorkspace } from './fixtureWorkspace';
 
 // A callback's parameter (`app.get('/', (c) => c.json())`) is typed by the signature of the method it
 // is passed to, which takes a type checker to read. The workspace's own declarations of that name say
@@ -92,6 +92,12 @@ describe('TypeScript values typed by what the workspace declares for their name'
     // In a file that names Context, too.
     assert.ok(callers('header', 2).includes('src/proxy.ts:12 likely'), callers('header', 2).join(', '));
     assert.ok(!callers('header', 7).some((c) => c.startsWith('src/proxy.ts:12')), callers('header', 7).join(', '));
+  });
+
+  it('tells in the panel why such a call counts', async () => {
+    const items = await panelItemsAt(workspace.index, 'src/context.ts', 'header', 2);
+    const reasons = items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`);
+    assert.ok(reasons.includes('src/routes.ts:6 probably calls header (c.req is typed as its class elsewhere in this workspace)'), reasons.join('\n'));
   });
 
   it('needs three files that agree on the name before it says what the value is', () => {

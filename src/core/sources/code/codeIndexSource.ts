@@ -75,6 +75,7 @@ function callerReason(c: CallerRef, symbol: string, constructor: boolean): strin
   if (c.confidence === 'resolved') return `calls ${symbol} (resolved through imports)`;
   if (c.confidence === 'likely') {
     if (c.via) return `probably calls ${symbol} through ${c.via}`;
+    if (c.usualReceiver) return `probably calls ${symbol} (${c.usualReceiver} is typed as its class elsewhere in this workspace)`;
     return c.uniqueName ? `probably calls ${symbol} (no other class defines ${symbol})` : `probably calls ${symbol} (method of a class in scope)`;
   }
   return `calls something named ${symbol}`;
