@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+import { factsOfSource, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 describe('TypeScript callers follow a parameter\'s or a field\'s declared type', () => {
   let ws: IndexedWorkspace;
@@ -103,5 +103,25 @@ describe('TypeScript callers follow a parameter\'s or a field\'s declared type',
     const show = (name: string, line: number) => ws.index.callers({ name, path: 'src/builder.ts', line }).map((c) => `${c.path}:${c.line} ${c.confidence}`);
     assert.deepEqual(show('valuesFromSelect', 2), ['test/insert.test.ts:5 likely', 'test/insert.test.ts:7 likely']);
     assert.ok(!show('execute', 3).some((c) => c.startsWith('test/insert.test.ts') && !c.endsWith('name')), 'two classes define execute: which one qb.execute() calls is unknown');
+  });
+});
+
+describe('TypeScript calls of a local that shadows a definition', () => {
+  it('leaves out a call of a parameter or variable named like an imported function', async () => {
+    const f = await factsOfSource(
+      'typescript',
+      [
+        "import { status } from './error';", // 1
+        'export const a = ({ status }) => status(201);', // 2: a destructured parameter
+        'export function b(status: (n: number) => void) { status(1); }', // 3: a parameter
+        'export function c() { const status = make(); status(2); }', // 4: a variable
+        'export function d() { return status(404); }', // 5: the import
+        'export class E { status = 1; run() { return status(500); } }', // 6: a field is no local
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      f.calls.filter((c) => c.name === 'status').map((c) => c.line),
+      [5, 6],
+    );
   });
 });

@@ -163,6 +163,9 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
           return undefined;
         }
       }
+      // A parameter or variable of a function around (`({ status }) => status(201)`) is what is called,
+      // not the workspace's definition of that name.
+      if (ctx.frames.some((f) => !f.container && f.locals?.has(fn.text))) return undefined;
       addCall(ctx, fn);
     } else if (fn.type === 'member_expression') {
       const object = fn.childForFieldName('object');
