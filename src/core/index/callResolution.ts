@@ -5,7 +5,7 @@ import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import { pyCallsOnResults, pyModuleExists, pyOtherClass } from './pythonClasses';
 import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
-import { BUILTIN_RESULTS, PLATFORM_METHODS } from './methodNames';
+import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
@@ -25,6 +25,8 @@ const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
 /** The receiver that reaches the base class's method, by language: `super.m()`, C#'s `base.M()`. */
 const SUPER_RECEIVER: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: 'super', java: 'super', csharp: 'base', python: 'super' };
 const MAX_BINDING_STEPS = 5000;
+/** Most bindings of a method's relatives (its bases, interfaces and subclasses) followed for one query. */
+const MAX_RELATIVE_BINDINGS = 10_000;
 
 /**
  * Finds the call sites that reach a definition: where its name is bound (imports, re-exports,
@@ -107,12 +109,16 @@ export class CallResolver {
     const relatives = isMethod && langs ? methodFamily(this.state.db, this.state.heritage(), family, def.container!, def.name, def.path, langs) : { names: [], definitions: [] };
     if (relatives.definitions.length) {
       const seen = new Set(bindings.map((b) => `${b.file}\0${b.path}`));
-      for (const r of relatives.definitions) {
+      // Nearest relatives first, within a budget: a family of a hundred schema types re-exported through
+      // one namespace is named in every file, which says nothing about any one call.
+      for (let i = 0, added = 0; i < relatives.definitions.length && added < MAX_RELATIVE_BINDINGS; i++) {
+        const r = relatives.definitions[i];
         for (const b of this.bindingsOf(r.path, r.name, r.exported === 2)) {
           const key = `${b.file}\0${b.path}`;
           if (seen.has(key)) continue;
           seen.add(key);
           bindings.push({ ...b, relative: true });
+          added++;
         }
       }
     }
@@ -272,8 +278,9 @@ export class CallResolver {
         else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : 'likely';
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
-        // A name nothing here types, which the workspace's declarations agree is another type (`res: Response`).
-        else if (family === 'js' && priors.declaresOther(q, def.container, related)) confidence = undefined;
+        // A global object (`JSON.parse()`); a name nothing here types, which the workspace's declarations
+        // agree is another type (`res: Response`).
+        else if (family === 'js' && (JS_GLOBAL_OBJECTS.has(q) || priors.declaresOther(q, def.container, related))) confidence = undefined;
         else confidence = 'likely';
         if (confidence === 'likely' && via) out.push({ ...callRef(c), confidence, via });
         else if (confidence) out.push({ ...callRef(c), confidence });

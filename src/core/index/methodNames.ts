@@ -32,3 +32,10 @@ export const PLATFORM_METHODS = new Set([
   'mockReturnValue', 'mockResolvedValue', 'mockImplementation', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll',
   'deepEqual', 'strictEqual', 'notEqual', 'deepStrictEqual', 'notStrictEqual', 'ifError',
 ]);
+
+/** JavaScript's global objects: `JSON.parse()` and `Math.max()` are theirs, not a workspace method's of that name. */
+export const JS_GLOBAL_OBJECTS = new Set([
+  'JSON', 'Math', 'Object', 'Array', 'Promise', 'Reflect', 'Proxy', 'console', 'Number', 'String', 'Boolean', 'Date', 'Symbol',
+  'BigInt', 'Intl', 'Atomics', 'globalThis', 'window', 'document', 'navigator', 'location', 'history', 'localStorage',
+  'sessionStorage', 'performance', 'process', 'Buffer', 'URL', 'Error', 'RegExp', 'Map', 'Set', 'WeakMap', 'WeakSet',
+]);

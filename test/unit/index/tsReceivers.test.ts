@@ -125,3 +125,24 @@ describe('TypeScript calls of a local that shadows a definition', () => {
     );
   });
 });
+
+describe('TypeScript calls on unknown receivers', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      'src/schema.ts': ['export class Schema {', '  parse(text: string) { return text; }', '}', ''].join('\n'),
+      // Reaches Schema only as z.Schema.
+      'test/a.test.ts': ["import * as z from '../src/schema';", "export const f = (s: any) => s.parse('a');", "export const g = () => JSON.parse('{}');", ''].join('\n'),
+      // Names Schema.
+      'test/b.test.ts': ["import { Schema } from '../src/schema';", "export const f = (s: any) => s.parse('a');", "export const g = () => JSON.parse('{}');", 'export const h = new Schema();', ''].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  it("counts an unknown receiver's call where the class is in scope, even through a namespace, but not a global object's", () => {
+    const found = ws.index.callers({ name: 'parse', path: 'src/schema.ts', line: 2 }, 10).map((c) => `${c.path}:${c.line} ${c.confidence}`);
+    assert.deepEqual(found.sort(), ['test/a.test.ts:2 likely', 'test/b.test.ts:2 likely']);
+  });
+});
