@@ -128,7 +128,7 @@ describe('TypeScript values typed by what the workspace declares for their name'
 });
 
 describe('TypeScript typed names, as extraction notes them', () => {
-  it('notes declared parameter and variable types once per file, and no result, type parameter or type made of types', async () => {
+  it('notes declared parameter and variable types once per file, and no result, type parameter (of the function or of its class) or type made of types', async () => {
     const source = [
       'function f(c: Context, other: ns.Router, x: T, y: string) {', // 1
       '  const em = new EntityManager();', // 2
@@ -138,11 +138,13 @@ describe('TypeScript typed names, as extraction notes them', () => {
       'function g(c: Context) { return c; }', // 6
       'items.map((item: Item) => item);', // 7
       'function h(p: Partial<User>, r: ReturnType<typeof f>) { return [p, r]; }', // 8
+      'function k<Key extends string>(keyType: Key, other: Router) { return keyType; }', // 9
+      'class Rec<Value> { set(value: Value, user: User) { return value; } }', // 10
     ].join('\n');
     const names = (await factsOfSource('typescript', source)).typedNames ?? [];
     assert.deepEqual(
       names.map(([n, t]) => `${n}:${t}`).sort(),
-      ['c:Context', 'em:EntityManager', 'item:Item', 'other:Router', 'typed:Repo'],
+      ['c:Context', 'em:EntityManager', 'item:Item', 'other:Router', 'typed:Repo', 'user:User'],
     );
   });
 });

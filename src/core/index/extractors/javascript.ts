@@ -344,7 +344,7 @@ function applyLateExports(ctx: JsContext): void {
 function notingParams(visit: Visitor<JsContext>): Visitor<JsContext> {
   return (node, ctx) => {
     const frame = visit(node, ctx);
-    if (frame?.locals && !frame.container) noteTypedParams(ctx, frame.locals);
+    if (frame?.locals && !frame.container) noteTypedParams(ctx, frame.locals, node);
     return frame;
   };
 }

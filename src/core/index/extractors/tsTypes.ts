@@ -376,9 +376,35 @@ export function noteTypedName(ctx: ExtractionContext, name: string, type: string
   list.push([name, last]);
 }
 
-/** Notes the declared types among a function's parameters (not the element types kept beside them). */
-export function noteTypedParams(ctx: ExtractionContext, locals: ReadonlyMap<string, string> | undefined): void {
-  if (locals) for (const [name, type] of locals) if (type) noteTypedName(ctx, name, type);
+/**
+ * Notes the declared types among a function's parameters (not the element types kept beside them),
+ * leaving out those typed by a type parameter of the function or of what is around it (`keyType: Key`
+ * under `<Key extends …>`), which may be anything.
+ */
+export function noteTypedParams(ctx: ExtractionContext, locals: ReadonlyMap<string, string> | undefined, fn: Node): void {
+  if (!locals) return;
+  let generic: Set<string> | undefined;
+  for (const [name, type] of locals) {
+    if (!type) continue;
+    generic ??= typeParamsAround(fn);
+    if (!generic.has(type)) noteTypedName(ctx, name, type);
+  }
+}
+
+/** Most enclosing nodes looked through for type parameters. */
+const MAX_TYPE_PARAM_DEPTH = 32;
+
+/** The names of the type parameters of a node and of the declarations around it. */
+function typeParamsAround(node: Node): Set<string> {
+  const out = new Set<string>();
+  let n: Node | null = node;
+  for (let depth = 0; n && depth < MAX_TYPE_PARAM_DEPTH; depth++, n = n.parent) {
+    for (const p of n.childForFieldName('type_parameters')?.namedChildren ?? []) {
+      const name = p?.type === 'type_parameter' ? p.childForFieldName('name') : null;
+      if (name) out.add(name.text);
+    }
+  }
+  return out;
 }
 
 /** The qualifier text of `this.x` when `node` is one, for looking up the field's type. */
