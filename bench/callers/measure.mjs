@@ -3,7 +3,14 @@
 // plus cold indexing speed and single-file update time.
 //
 //   npx tsc -p tsconfig.json
-//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--components 60] [--seed 42] [--updates 30] [--link-workspace] [--json] [--verbose]
+//   node bench/callers/measure.mjs --root /path/to/ts-repo [--n 60] [--components 60] [--seed 42] [--updates 30] [--link-workspace] [--js] [--json] [--verbose]
+//
+// With --js, JavaScript files are measured too (the language service with allowJs infers their
+// types), and functions and methods are sampled whether or not they are exported: CommonJS modules
+// export by assignment, which the index does not mark on each method. The truth is then weaker: the
+// service leaves a value `any` where JavaScript gives it no type it can follow (a CommonJS
+// `module.exports = { f }` read through `const { f } = require(…)`, an import of the package by its
+// own name from its tests), and misses the calls on it. Read its extra call sites, not just the score.
 //
 // Ground truth: for each sampled exported function or method, `findReferences` at its name, keeping
 // only references that are the callee of a call (`f()`, `o.f()`, `o?.f()`, `new C()`) or the name of
@@ -58,7 +65,8 @@ const filesPerSecond = (cold.files / cold.ms) * 1000;
 const warm = await index.build();
 
 // ---------------------------------------------------------------- single-file updates
-const candidates = all(store.index, "SELECT path FROM files WHERE lang IN ('typescript', 'tsx') ORDER BY path").map((r) => r.path);
+const withJs = !!args.js;
+const candidates = all(store.index, `SELECT path FROM files WHERE lang IN ('typescript', 'tsx'${withJs ? ", 'javascript'" : ''}) ORDER BY path`).map((r) => r.path);
 const rand = mulberry32(seed);
 const updateMs = [];
 for (const path of pick(candidates, updates, rand)) {
@@ -82,6 +90,8 @@ if (configPath) {
   const cfg = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config ?? {}, ts.sys, dirname(configPath));
   compilerOptions = { ...cfg.options, noEmit: true };
 }
+// Without a tsconfig, JavaScript's require() resolves as Node resolves it.
+if (withJs) compilerOptions = { ...compilerOptions, allowJs: true, maxNodeModuleJsDepth: 0, ...(configPath ? {} : { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 }) };
 const texts = new Map();
 const host = {
   getScriptFileNames: () => tsFiles.map((p) => join(root, p)),
@@ -111,7 +121,7 @@ for (const path of tsFiles) if (!isTestPath(path)) components.push(...components
 const componentKeys = new Set(components.map((c) => `${c.path}:${c.name}`));
 const population = all(
   store.index,
-  "SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE s.exported > 0 AND s.kind IN ('function', 'method', 'component') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line",
+  `SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE ${withJs ? '' : 's.exported > 0 AND '}s.kind IN ('function', 'method', 'component') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line`,
 ).filter((s) => s.name !== 'constructor' && !isTestPath(s.path) && !(s.kind !== 'method' && componentKeys.has(`${s.path}:${s.name}`)));
 const functionResult = measure(stableSample(population, sampleSize, seed));
 const componentResult = measure(stableSample(components, componentSampleSize, seed));
@@ -248,7 +258,7 @@ function isCallee(node) {
 }
 
 function isTestPath(path) {
-  return /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.tsx?$/.test(path);
+  return /(^|\/)(tests?|__tests__|spec)\/|\.(test|spec)\.[cm]?[jt]sx?$/.test(path);
 }
 
 /** Exported React components declared at the top of a file, by the rules in the header. */

@@ -4,8 +4,8 @@ import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import { pyCallsOnResults, pyModuleExists, pyOtherClass } from './pythonClasses';
-import { MAX_FAMILY, methodFamily, methodOwners, type TypeDefinition } from './heritage';
-import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, PLATFORM_METHODS } from './methodNames';
+import { basesOf, familyHolder, methodFamily, methodHolder } from './heritage';
+import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
@@ -144,6 +144,7 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
+    const producers = { verdicts: new Map<string, boolean>(), ours: undefined as ((type: string) => boolean) | undefined };
     const pyClasses = new Map<string, CallerConfidence | undefined>();
     const pyModules = new Map<string, boolean>();
     const pyFunctions = new Map<string, Set<string>>();
@@ -247,7 +248,8 @@ export class CallResolver {
           const type = pyResult ? result && result.type : spec ? this.resultType(spec.producer, results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
           // What the call returns is unknown, and the variable holding it is of a name the workspace declares as another type.
           if ((type === null || type === undefined) && spec?.holder && family === 'js' && priors.declaresOther(spec.holder, def.container, related)) confidence = undefined;
-          else if (type === null) confidence = 'likely';
+          // Several definitions of the producer, each declaring a type of another family (`object()` of two APIs).
+          else if (type === null) confidence = spec && family === 'js' && !this.someResultMayHave(spec.producer, def, related, producers) ? undefined : 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           else if (type === undefined) confidence = family === 'js' || family === 'python' ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
@@ -293,7 +295,7 @@ export class CallResolver {
     if (family === 'js') {
       if (isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
       if (isMethod) out.push(...callsByNamePrior(this.state.db, def, out, onlyFile, priors, (file, name) => !!graph.moduleNames(file)?.has(name)));
-      out.push(...this.callsOnResults(def, out, onlyFile, related));
+      out.push(...this.callsOnResults(def, out, onlyFile, related, reaches));
       if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
     return out;
@@ -323,8 +325,10 @@ export class CallResolver {
    * `f().m()` and `a.f(…).m()` anywhere in the workspace, where every definition of `f` says it
    * returns a type that may have this method `m` and each such type is the method's class or one of
    * its family: a builder chain (`qb.where(…).execute()`) in a file that never names the builder.
+   * Resolved only where a definition that returns the class is in a file that names this very class
+   * (`named`), not another of the same name.
    */
-  private callsOnResults(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, related: ReadonlySet<string>): CallerRef[] {
+  private callsOnResults(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, related: ReadonlySet<string>, named: (file: string, type: string) => boolean): CallerRef[] {
     const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
     const rows = onlyFile === undefined
       ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
@@ -336,6 +340,8 @@ export class CallResolver {
     // Producers that are only functions: a call of one is the workspace's only where the file can name it.
     const functions = new Map<string, Array<{ path: string; name: string; exported: number }>>();
     const methods = new Set<string>();
+    // Producers with a definition that returns the method's class in a file that names this class.
+    const home = new Set<string>();
     for (let i = 0; i < producers.length; i += 500) {
       const chunk = producers.slice(i, i + 500);
       const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
@@ -349,6 +355,7 @@ export class CallResolver {
           if (!list) functions.set(d.name, [d]);
           else list.push(d);
         } else methods.add(d.name);
+        if (d.returns !== null && d.returns === def.container && named(d.path, d.returns)) home.add(d.name);
         const types = returns.get(d.name);
         if (types === null) continue;
         if (d.returns === null) returns.set(d.name, null);
@@ -357,35 +364,13 @@ export class CallResolver {
       }
     }
     const ours = (t: string) => t === def.container || related.has(t);
-    let owners: Map<string, TypeDefinition[]> | undefined;
-    const heritage = this.state.heritage();
-    const defined = new Map<string, boolean>();
-    const isWorkspaceType = (t: string) => {
-      let v = defined.get(t);
-      if (v === undefined) defined.set(t, (v = !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'enum') AND f.lang IN ${JS_LANGS} LIMIT 1`, [t])));
-      return v;
-    };
-    // Whether a value of type `t` has some method of this name: its own, a base's, or perhaps a library base's.
-    const mayHaveAny = (t: string) => {
-      const seen = new Set([t]);
-      const queue = [t];
-      for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
-        owners ??= methodOwners(this.state.db, def.name, JS_LANGS);
-        if (owners.has(queue[i]) || !isWorkspaceType(queue[i])) return true;
-        for (const s of heritage.supersOf('js', queue[i])) {
-          if (seen.has(s)) continue;
-          seen.add(s);
-          queue.push(s);
-        }
-      }
-      return false;
-    };
+    const mayHaveAny = methodHolder(this.state.db, this.state.heritage(), def.name, JS_LANGS);
     const verdict = new Map<string, CallerConfidence | undefined>();
     for (const [producer, types] of returns) {
       if (!types) continue;
       // A type that has no method of this name (a shape, an interface without it) is not what the call is on.
       const possible = [...types].filter((t) => ours(t) || mayHaveAny(t));
-      if (possible.length && possible.every(ours)) verdict.set(producer, possible.length === 1 && possible[0] === def.container ? 'resolved' : 'likely');
+      if (possible.length && possible.every(ours)) verdict.set(producer, possible.length === 1 && possible[0] === def.container && home.has(producer) ? 'resolved' : 'likely');
     }
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
     const out: CallerRef[] = [];
@@ -454,17 +439,38 @@ export class CallResolver {
    * Whether a TypeScript value declared as `type` may have this class's method `method`, `type` being
    * neither the class nor one of its family. A class or interface of the workspace has not: its
    * methods are another family's. Nor has a type alias that declares no method of that name: a
-   * `ctx: Options` whose `ctx.format()` calls a property. A type the workspace does not define (a
-   * library's, a type parameter) may be anything.
+   * `ctx: Options` whose `ctx.format()` calls a property. Nor has a primitive or one of JavaScript's
+   * own classes (`RegExp`). A type the workspace does not define (a library's, a type parameter) may be anything.
    */
   private tsTypeMayHave(type: string, method: string, cache: Map<string, boolean>): boolean {
     let v = cache.get(type);
+    if (v === undefined && JS_PRIMITIVE_TYPES.has(type)) v = false;
     if (v === undefined) {
       const kinds = all<{ kind: string }>(this.state.db, `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND f.lang IN ${JS_LANGS}`, [type]).map((r) => r.kind);
-      if (!kinds.length) v = true;
+      if (!kinds.length) v = !JS_GLOBAL_OBJECTS.has(type);
       else if (!kinds.includes('type')) v = false;
       else v = !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols WHERE container = ? AND name = ? AND kind = 'method' LIMIT 1`, [type, method]);
       cache.set(type, v);
+    }
+    return v;
+  }
+
+  /**
+   * Whether some JavaScript or TypeScript definition of `producer` may return a value with `def`'s
+   * method: one declares no type, or a type of the method's family, or one that may be.
+   */
+  private someResultMayHave(producer: string, def: SymbolRow, related: ReadonlySet<string>, cache: { verdicts: Map<string, boolean>; ours?: (type: string) => boolean }): boolean {
+    let v = cache.verdicts.get(producer);
+    if (v === undefined) {
+      if (!cache.ours) {
+        // A base of the method's class counts too: a base's method that returns `this` returns the subclass.
+        const bases = basesOf(this.state.db, this.state.heritage(), def.container!, JS_LANGS);
+        cache.ours = familyHolder(this.state.db, this.state.heritage(), (t) => related.has(t) || bases.has(t), JS_LANGS);
+      }
+      const ours = cache.ours;
+      const rows = all<{ returns: string | null }>(this.state.db, `SELECT DISTINCT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`, [producer]);
+      v = !rows.length || rows.some(({ returns: r }) => r === null || ours(lastSegment(r)));
+      cache.verdicts.set(producer, v);
     }
     return v;
   }

@@ -1,5 +1,6 @@
-import { all, type Database } from '../store/sqlite';
+import { all, one, type Database } from '../store/sqlite';
 import { familyOf, type LangId } from './languages';
+import { JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES } from './methodNames';
 
 /** One class or interface definition: where it is and how it is exported (2: the default export). */
 export interface TypeDefinition {
@@ -129,6 +130,78 @@ export function methodOwners(db: Database, method: string, langs: string): Map<s
     else defs.push(r);
   }
   return owners;
+}
+
+/**
+ * A JavaScript or TypeScript type and its bases, nearest first, as far as the workspace defines them:
+ * `test` sees each name and stops the walk by returning true. A name the workspace does not define as
+ * a class or interface (a library's type, a type alias, a type parameter) ends its path, and is seen
+ * as unknown, unless it is one of JavaScript's own classes.
+ */
+function basesWalker(db: Database, heritage: Heritage, langs: string) {
+  const defined = new Map<string, boolean>();
+  const isWorkspaceType = (t: string) => {
+    let v = defined.get(t);
+    if (v === undefined) defined.set(t, (v = !!one<{ n: number }>(db, `SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'enum') AND f.lang IN ${langs} LIMIT 1`, [t])));
+    return v;
+  };
+  return (type: string, test: (name: string, defined: boolean) => boolean): boolean => {
+    // A primitive has no bases, and no workspace type's methods.
+    if (JS_PRIMITIVE_TYPES.has(type)) return false;
+    const seen = new Set([type]);
+    const queue = [type];
+    for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
+      const known = isWorkspaceType(queue[i]);
+      // JavaScript's own classes (RegExp, Date, Promise) are known to have none of the workspace's methods.
+      if (test(queue[i], known || JS_GLOBAL_OBJECTS.has(queue[i]))) return true;
+      if (!known) continue;
+      for (const s of heritage.supersOf('js', queue[i])) {
+        if (seen.has(s)) continue;
+        seen.add(s);
+        queue.push(s);
+      }
+    }
+    return false;
+  };
+}
+
+/** Answers of `answer` kept by type, for one query. */
+function kept(answer: (type: string) => boolean): (type: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (type) => {
+    let v = answers.get(type);
+    if (v === undefined) answers.set(type, (v = answer(type)));
+    return v;
+  };
+}
+
+/**
+ * Whether a JavaScript or TypeScript value of a type may have a method named `method`: the type or one
+ * of its bases declares one, or one of them is a type the workspace does not define as a class or
+ * interface (a library's, a type alias), which may.
+ */
+export function methodHolder(db: Database, heritage: Heritage, method: string, langs: string): (type: string) => boolean {
+  let owners: Map<string, TypeDefinition[]> | undefined;
+  const walk = basesWalker(db, heritage, langs);
+  return kept((type) => walk(type, (t, known) => !known || (owners ??= methodOwners(db, method, langs)).has(t)));
+}
+
+/** A JavaScript or TypeScript type and its bases, as far as the workspace defines them. */
+export function basesOf(db: Database, heritage: Heritage, type: string, langs: string): Set<string> {
+  const out = new Set<string>();
+  basesWalker(db, heritage, langs)(type, (t) => !out.add(t));
+  return out;
+}
+
+/**
+ * Whether a JavaScript or TypeScript value of a type may have one family's method: the type or one of
+ * its bases is of the family (`ours`), or is a type the workspace does not define as a class or
+ * interface, which may be. A value whose bases are all the workspace's and none of the family's has
+ * another method of that name, or none.
+ */
+export function familyHolder(db: Database, heritage: Heritage, ours: (type: string) => boolean, langs: string): (type: string) => boolean {
+  const walk = basesWalker(db, heritage, langs);
+  return kept((type) => walk(type, (t, known) => !known || ours(t)));
 }
 
 function key(family: Family, name: string): string {

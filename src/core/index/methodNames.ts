@@ -39,3 +39,6 @@ export const JS_GLOBAL_OBJECTS = new Set([
   'BigInt', 'Intl', 'Atomics', 'globalThis', 'window', 'document', 'navigator', 'location', 'history', 'localStorage',
   'sessionStorage', 'performance', 'process', 'Buffer', 'URL', 'Error', 'RegExp', 'Map', 'Set', 'WeakMap', 'WeakSet',
 ]);
+
+/** TypeScript's primitive types: a value of one has none of a workspace class's methods. */
+export const JS_PRIMITIVE_TYPES = new Set(['string', 'number', 'boolean', 'bigint', 'symbol', 'void', 'undefined', 'null', 'never']);

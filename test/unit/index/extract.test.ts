@@ -286,6 +286,63 @@ describe('code facts per language', () => {
     assert.deepEqual(calls(j).map((c) => c.replace(/@.*/, '')), ['Http', 'type:Http.request']);
   });
 
+  it('TypeScript and JavaScript: a function that declares no return type returns what each of its returns says alike', async () => {
+    const source = [
+      'class Builder {',
+      '  where() { if (this.done) return this; return this; }',
+      '  static create() { return this; }',
+      '  clone() { return new Builder(); }',
+      '  either(flag) { if (flag) return new Builder(); return new Query(); }',
+      '  make = () => new Query();',
+      '  async load() { const q = new Query(); return q; }',
+      '  rows() { return this.items.map((r) => { return new Row(r); }); }',
+      '  *each() { yield 1; return new Row(); }',
+      '  named(): number { return new Query(); }',
+      '  label(): string { return "x"; }',
+      '  min(n) { return this.check(n); }',
+      '  check(c) { return this.clone(); }',
+      '  loop() { return this.loop(); }',
+      '  other() { return this.items.get(); }',
+      '}',
+      'function build() { return new lib.Query(); }',
+      'const make = () => new Query();',
+      'const echo = (q) => q;',
+      'const regex = (n: number): RegExp => new RegExp(String(n));',
+      'function cast() { return new Query() as any; }',
+      'function named() { return build() as Row; }',
+      'function nothing() { return; }',
+      '',
+    ].join('\n');
+    for (const lang of ['typescript', 'javascript'] as const) {
+      const js = source.replace(/\): (number|string|RegExp)/g, ')').replace(/\(n: number\)/, '(n)').replace(/ as (any|Row)/g, '');
+      const f = await factsOfSource(lang, lang === 'javascript' ? js : source);
+      const returns = Object.fromEntries(f.symbols.filter((s) => s.kind !== 'class').map((s) => [`${s.container ? s.container + '.' : ''}${s.name}`, s.returns ?? '-']));
+      assert.deepEqual(returns, {
+        'Builder.where': 'Builder',
+        'Builder.create': '-', // a static method's this is the class, not an instance
+        'Builder.clone': 'Builder',
+        'Builder.either': '-',
+        'Builder.make': 'Query',
+        'Builder.load': 'Query',
+        'Builder.rows': '-', // the callback's return is the callback's
+        'Builder.each': '-',
+        'Builder.named': lang === 'typescript' ? 'number' : 'Query', // a declared type is what counts
+        'Builder.label': lang === 'typescript' ? 'string' : '-',
+        'Builder.min': 'Builder', // what check() returns, which is what clone() returns
+        'Builder.check': 'Builder',
+        'Builder.loop': '-',
+        'Builder.other': '-',
+        build: 'Query',
+        make: 'Query',
+        echo: '-',
+        regex: 'RegExp',
+        cast: 'Query',
+        named: lang === 'typescript' ? 'Row' : '-',
+        nothing: '-',
+      }, lang);
+    }
+  });
+
   it('Java: classes, methods, @Deprecated, class imports, qualified calls', async () => {
     const strings = await factsOf('java/src/main/java/com/acme/util/Strings.java');
     assert.deepEqual(defs(strings), ['class Strings 3-12 exported', 'method Strings.trim 4-6 exported', 'method Strings.strip 8-11 exported deprecated']);

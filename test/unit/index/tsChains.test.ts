@@ -118,3 +118,156 @@ describe('TypeScript callers on the results of calls', () => {
     ]);
   });
 });
+
+describe('TypeScript callers on what a function of several definitions returns', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      // Two APIs of one package, each with its own object() and its own families of schemas.
+      'src/classic.ts': [
+        'export interface Schema {',
+        '  parse(data: unknown): unknown;',
+        '  refine(): this;',
+        '}',
+        'export interface ObjectSchema extends Schema {',
+        '  extend(): ObjectSchema;',
+        '}',
+        'export function object(): ObjectSchema { return {} as ObjectSchema; }',
+        'export function shape(): ObjectSchema { return {} as ObjectSchema; }',
+        'export function number(): ObjectSchema { return {} as ObjectSchema; }',
+        'export function datetime(): ObjectSchema { return {} as ObjectSchema; }',
+        '',
+      ].join('\n'),
+      'src/mini.ts': [
+        'export interface MiniObject {',
+        '  check(): MiniObject;',
+        '  refine(): MiniObject;',
+        '}',
+        'export type MiniShape = MiniObject & { loose: boolean };',
+        'export function object(): MiniObject { return {} as MiniObject; }',
+        'export function shape(): MiniShape { return {} as MiniShape; }',
+        '',
+      ].join('\n'),
+      // Another family with a parse() of its own, which every schema's internals have.
+      'src/internals.ts': ['export interface Internals {', '  parse(payload: unknown): unknown;', '}', ''].join('\n'),
+      'test/mocker.ts': ['export class Mocker {', '  get number(): number { return 1; }', '}', ''].join('\n'),
+      'src/regexes.ts': ['export function datetime(): RegExp { return /x/; }', ''].join('\n'),
+      // A promise of the workspace's own, and a value that extends JavaScript's Promise.
+      'src/lazy.ts': [
+        'export interface Sub extends Promise<number> { stop(): void; }',
+        'export class Lazy implements Promise<number> {',
+        '  subscribe(): Sub { return {} as Sub; }',
+        '  then(): Lazy { return this; }',
+        '}',
+        'export class Feed { subscribe(): Feed { return this; } }',
+        '',
+      ].join('\n'),
+      'src/useLazy.ts': ["import { Lazy } from './lazy';", 'export function run(l: Lazy) {', '  const s = l.subscribe();', '  return s.then();', '}', ''].join('\n'),
+      'test/use.test.ts': [
+        "import type { Internals } from '../src/internals';",
+        "import * as z from '../src/classic';",
+        'export function run(i: Internals) {',
+        '  const schema = z.object();',
+        '  schema.parse(1);',
+        '  const refined = z.object().refine();',
+        '  refined.extend();',
+        '  const s = z.shape();',
+        '  s.parse(2);',
+        '  const n = z.number();',
+        '  n.parse(3);',
+        '  z.datetime().parse(4);',
+        '  return i;',
+        '}',
+        '',
+      ].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+
+  it('leaves out a call on the result when every definition returns a type of another family', () => {
+    // object() returns an ObjectSchema or a MiniObject: neither is an Internals, and one has another parse().
+    assert.ok(!callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:5 likely'));
+    assert.ok(callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:5 likely'), 'an ObjectSchema is a Schema');
+    // number() returns an ObjectSchema, or a number (a getter of that name), which has no workspace method.
+    assert.ok(!callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:11 likely'));
+    assert.ok(callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:11 likely'));
+    // datetime() returns an ObjectSchema, or a RegExp, which is JavaScript's own.
+    assert.ok(!callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:12 likely'));
+    assert.ok(callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:12 likely'));
+    // subscribe() returns a Feed or a Sub, a Promise: the then() of Lazy's family.
+    assert.deepEqual(callers('src/lazy.ts', 'then', 4), ['src/useLazy.ts:4 likely']);
+  });
+
+  it('keeps a call on a result declared as a base that returns this, or as a type alias', () => {
+    // refine() returns a Schema (`this`) or a MiniObject: a Schema's `this` may be an ObjectSchema.
+    assert.deepEqual(callers('src/classic.ts', 'extend', 6), ['test/use.test.ts:7 likely']);
+    // shape() returns an ObjectSchema or an alias, which may be anything.
+    assert.ok(callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:9 likely'));
+  });
+});
+
+describe('JavaScript callers on what a function returns by its return statements', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      'lib/client.js': [
+        'class Client {',
+        '  send(msg) { return msg; }',
+        '  retry() { return this; }',
+        '}',
+        'class Job {',
+        '  send(msg) { return msg; }',
+        '}',
+        'function createClient(options) {',
+        '  const client = new Client(options);',
+        '  return client;',
+        '}',
+        'function createJob() { return new Job(); }',
+        'module.exports = { Client, Job, createClient, createJob };',
+        '',
+      ].join('\n'),
+      'app/main.js': [
+        "const { createClient, createJob } = require('../lib/client');",
+        'const client = createClient({});',
+        "client.send('a');",
+        "createClient().retry().send('b');",
+        "createJob().send('c');",
+        '',
+      ].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  it('resolves a call on what a factory returns, and leaves out one on another class\'s', () => {
+    const callers = (line: number) => ws.index.callers({ name: 'send', path: 'lib/client.js', line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+    assert.deepEqual(callers(2), ['app/main.js:3 resolved', 'app/main.js:4 resolved']);
+    assert.deepEqual(callers(6), ['app/main.js:5 resolved']);
+  });
+});
+
+describe('TypeScript callers on a result whose class shares its name with another', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      // Two major versions of one API side by side, each with its own ZodString.
+      'src/v3/types.ts': ['export class ZodString {', '  uuid(): ZodString { return this; }', '}', ''].join('\n'),
+      'src/v4/schemas.ts': ['export class ZodString {', '  uuid(): ZodString { return this; }', '}', 'export function string(): ZodString { return new ZodString(); }', ''].join('\n'),
+      'test/v4.test.ts': ["import * as z from '../src/v4/schemas';", 'z.string().uuid();', ''].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  it('resolves a call on the result only for the class the producing file names', () => {
+    const callers = (path: string) => ws.index.callers({ name: 'uuid', path, line: 2 }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`);
+    assert.deepEqual(callers('src/v4/schemas.ts'), ['test/v4.test.ts:2 resolved']);
+    assert.ok(!callers('src/v3/types.ts').some((c) => c.endsWith('resolved')), "string() returns v4's ZodString, not v3's");
+  });
+});

@@ -14,7 +14,7 @@ export interface Frame {
   containerKind?: 'class' | 'interface';
   /** A TypeScript namespace (`namespace A.B {}`): its functions are reached as `A.B.f()`. */
   namespace?: string;
-  /** The definition this frame opened, when what is inside may still change its kind (JSX makes a function a component). */
+  /** The definition this frame opened, when what is inside may still change it (JSX makes a function a component; its returns say its type). */
   definition?: SymbolFact;
   /** A function whose `this` is its own (a `function`, an object literal's method, a class expression), not the class around it. */
   ownThis?: boolean;

@@ -14,13 +14,14 @@ import {
   type Frame,
   type Visitor,
 } from './context';
+import { applyReturns, expectReturns, noteReturn, type ReturnScopes } from './jsReturns';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
-import { callbackParams, classFieldTypes, noteTypedParams, classSupers, createdType, declareElements, declareLocal, hiddenNames, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames, type TypedScopes } from './tsTypes';
+import { callbackParams, classFieldTypes, noteTypedParams, classSupers, createdType, declareElements, declareLocal, hiddenNames, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames } from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
 
-interface JsContext extends TypedScopes {
+interface JsContext extends ReturnScopes {
   /** `export { a, b as default }` seen in the file: applied to the definitions once the walk is done. */
   lateExports?: Map<string, ExportFlag>;
   /** Definitions inside functions: `export { x }` at the end of a file never names them. */
@@ -130,6 +131,9 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
     const definition = addSymbol(ctx, node, name, wrapped ? 'component' : 'function', exported, jsDeprecated(node), namespacePath(ctx));
     markNested(ctx);
+    const returns = wrapped ? undefined : tsReturnType(value);
+    if (returns) definition.returns = returns;
+    if (!wrapped) expectReturns(ctx, definition, value);
     return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(value), ownThis: value.type !== 'arrow_function' };
   },
   internal_module(node, ctx) {
@@ -147,6 +151,10 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   arrow_function: (node, ctx) => (node.parent?.type === 'variable_declarator' ? undefined : { depth: ctx.depth, locals: callbackParams(ctx, node), ownScope: true }),
   catch_clause: (node, ctx) => ({ depth: ctx.depth, locals: hiddenNames(node.childForFieldName('parameter')) }),
   class: (_node, ctx) => ({ depth: ctx.depth, ownThis: true }),
+  return_statement(node, ctx) {
+    noteReturn(ctx, node);
+    return undefined;
+  },
   call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
     if (!fn) return undefined;
@@ -285,6 +293,7 @@ function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
   const definition = addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
   const returns = tsReturnType(node);
   if (returns) definition.returns = returns;
+  expectReturns(ctx, definition, node);
   markNested(ctx);
   return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(node), ownThis: true };
 }
@@ -318,7 +327,8 @@ function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
   const returns = tsReturnType(node, owner.container);
   if (returns) method.returns = returns;
-  return { depth: ctx.depth, fn: name, locals: tsParamTypes(node) };
+  expectReturns(ctx, method, node, isStatic(node) ? undefined : owner.container);
+  return { depth: ctx.depth, fn: name, definition: method, locals: tsParamTypes(node) };
 }
 
 function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
@@ -327,8 +337,16 @@ function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
   const name = (node.childForFieldName('name') ?? node.childForFieldName('property'))?.text;
   const owner = currentContainer(ctx);
   if (!name || !owner) return undefined;
-  addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
-  return { depth: ctx.depth, fn: name, locals: tsParamTypes(value) };
+  const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
+  const returns = tsReturnType(value, owner.container);
+  if (returns) method.returns = returns;
+  expectReturns(ctx, method, value, isStatic(node) ? undefined : owner.container);
+  return { depth: ctx.depth, fn: name, definition: method, locals: tsParamTypes(value) };
+}
+
+/** A static member: its `this` is the class itself, not an instance. */
+function isStatic(node: Node): boolean {
+  return node.children.some((c) => c?.type === 'static');
 }
 
 /** `export { a }` may come before or after `a` is defined: mark the definitions once everything is seen. */
@@ -351,5 +369,8 @@ function notingParams(visit: Visitor<JsContext>): Visitor<JsContext> {
 
 export const javascriptRules: ExtractionRules<JsContext> = {
   visitors: Object.fromEntries(Object.entries(jsVisitors).map(([type, visit]) => [type, notingParams(visit)])),
-  finish: applyLateExports,
+  finish: (ctx) => {
+    applyLateExports(ctx);
+    applyReturns(ctx);
+  },
 };

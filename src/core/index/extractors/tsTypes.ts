@@ -1,5 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF, RESULT_HOLDER, RESULT_OF } from '../facts';
+import { JS_PRIMITIVE_TYPES } from '../methodNames';
 import type { ExtractionContext, Frame } from './context';
 
 // What TypeScript and JavaScript code says about the types of its values, read without a type
@@ -132,7 +133,8 @@ export function resultOf(call: Node): string | undefined {
 
 /**
  * The named type a TypeScript function or method says it returns: `Foo` for `Foo<T>` or `ns.Foo`,
- * the class itself for `this`, `Foo` for `Promise<Foo>`; undefined for any other (a union, a literal, none).
+ * the class itself for `this`, `Foo` for `Promise<Foo>`, a primitive (`string`, `void`); undefined for
+ * any other (a union, a literal, none).
  */
 export function tsReturnType(node: Node, container?: string): string | undefined {
   let type = node.childForFieldName('return_type')?.namedChildren[0];
@@ -141,6 +143,8 @@ export function tsReturnType(node: Node, container?: string): string | undefined
   if (type?.type === 'generic_type' && PROMISES.has(type.childForFieldName('name')?.text ?? '')) type = type.childForFieldName('type_arguments')?.namedChildren[0];
   if (!type) return undefined;
   if (type.type === 'this_type') return container;
+  // A primitive says the value has no workspace class's methods.
+  if (type.type === 'predefined_type' || type.type === 'literal_type') return JS_PRIMITIVE_TYPES.has(type.text) ? type.text : undefined;
   const named = type.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
   return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? lastName(named.text) : undefined;
 }
