@@ -1,6 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { indexWorkspace, panelItemsAt, type IndexedWorkspace } from './fixtureWorkspace';
 
+/** The callers of a definition above name-only matches, as `path:line confidence`, sorted. */
+function callersOf(ws: IndexedWorkspace, path: string, name: string, line: number): string[] {
+  return ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+}
+
 describe('TypeScript callers on the results of calls', () => {
   let ws: IndexedWorkspace;
 
@@ -86,7 +91,7 @@ describe('TypeScript callers on the results of calls', () => {
 
   after(() => ws.dispose());
 
-  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+  const callers = (path: string, name: string, line: number) => callersOf(ws, path, name, line);
 
   it('resolves a call on the result of a function whose every definition returns the method\'s class, leaving out result types without the method', () => {
     // Line 5: where() may return a SelectQB, an UpdateQB, a WhereBuilder or a Job; only a SelectQB has an orderBy.
@@ -186,7 +191,7 @@ describe('TypeScript callers on what a function of several definitions returns',
 
   after(() => ws.dispose());
 
-  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+  const callers = (path: string, name: string, line: number) => callersOf(ws, path, name, line);
 
   it('leaves out a call on the result when every definition returns a type of another family', () => {
     // object() returns an ObjectSchema or a MiniObject: neither is an Internals, and one has another parse().
@@ -245,7 +250,7 @@ describe('JavaScript callers on what a function returns by its return statements
   after(() => ws.dispose());
 
   it('resolves a call on what a factory returns, and leaves out one on another class\'s', () => {
-    const callers = (line: number) => ws.index.callers({ name: 'send', path: 'lib/client.js', line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+    const callers = (line: number) => callersOf(ws, 'lib/client.js', 'send', line);
     assert.deepEqual(callers(2), ['app/main.js:3 resolved', 'app/main.js:4 resolved']);
     assert.deepEqual(callers(6), ['app/main.js:5 resolved']);
   });
@@ -266,7 +271,7 @@ describe('TypeScript callers on a result whose class shares its name with anothe
   after(() => ws.dispose());
 
   it('resolves a call on the result only for the class the producing file names', () => {
-    const callers = (path: string) => ws.index.callers({ name: 'uuid', path, line: 2 }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`);
+    const callers = (path: string) => callersOf(ws, path, 'uuid', 2);
     assert.deepEqual(callers('src/v4/schemas.ts'), ['test/v4.test.ts:2 resolved']);
     assert.ok(!callers('src/v3/types.ts').some((c) => c.endsWith('resolved')), "string() returns v4's ZodString, not v3's");
   });
