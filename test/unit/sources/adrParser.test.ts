@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr } from '../../../src/core/sources/decisions/adrParser';
+import { parseFrontMatter } from '../../../src/core/sources/docs/markdown';
 import { adrShapeOf } from '../../../src/core/sources/decisions/adrShape';
 import { FIXTURES } from './sourceFixtures';
 
@@ -179,6 +180,32 @@ describe('parseAdr', () => {
     assert.deepEqual([adr.title, adr.number], ['Offline mode', 28]);
     const folded = parseAdr('0003-x.md', '---\ntitle: >-\n  Use the event log\n  as the store\nstatus: accepted\n---\n# Heading\n');
     assert.deepEqual([folded.title, folded.status], ['Use the event log as the store', 'accepted']);
+  });
+
+  it('reads a title written on the line under its key, and never takes a nested mapping for one', () => {
+    const plain = parseAdr('2021-06-07_003-asynchronous-duplex-api.md', '---\nslug: 3\ntitle: \n  3. Asynchronous Duplex\n  Client API\nauthors: []\ntags: [Accepted]\n---\n\n## Context\n\nClients talk both ways.\n');
+    assert.deepEqual([plain.title, plain.number, plain.status], ['Asynchronous Duplex Client API', 3, 'accepted']);
+    const nested = parseAdr('0004-x.md', '---\ntitle:\nsidebar:\n  label: ADR-0004\n  order: 4\n---\n# Use a queue\n');
+    assert.equal(nested.title, 'Use a queue', 'an empty title falls back to the heading');
+    assert.deepEqual(parseFrontMatter('---\ntags:\n  - a\n  - b\n---\n')?.data.tags, ['a', 'b']);
+  });
+
+  it('reads a status from front-matter tags, a badge or a lone word under the title, and a label in brackets', () => {
+    const rst = parseAdr('001-path-sequence-format.rst', '.. _adr-001:\n\n[ADR-001] Path Sequence Format\n==============================\n\n:bdg-success:`Accepted`\n\nContext\n-------\n\nFormats vary.\n');
+    assert.deepEqual([rst.title, rst.number, rst.status], ['Path Sequence Format', 1, 'accepted']);
+    assert.equal(parseAdr('0002-x.md', '---\ntitle: Keep logs\ntags: [logging, Superseded]\n---\n## Context\n').status, 'superseded');
+    assert.equal(parseAdr('0005-x.md', '# Use Kafka\n\n![Proposed](https://img.shields.io/badge/proposed-blue)\n\n## Context\n').status, 'proposed');
+    assert.equal(parseAdr('0006-x.md', '# Use Kafka\n\n**Rejected**\n').status, 'rejected');
+    assert.equal(parseAdr('0007-x.md', '# Use Kafka\n\nAccepted by the team was the idea that we need a bus.\n').status, 'unknown', 'a sentence is not a status');
+    assert.equal(parseAdr('0008-x.md', '---\ntags: [Accepted]\n---\n# X\n\n## Status\n\nSuperseded by 0009\n').status, 'superseded', 'a stated status comes before a tag');
+  });
+
+  it('reads section headings led by an emoji or closed by a colon', () => {
+    const text = '# ADR 0002: Adopt Hexagonal Architecture\n\n## 📌 Status\n\nAccepted\n\n## 🧭 Context\n\nServices grew.\n\n## ✅ Decision\n\nPorts and adapters.\n\n## 🎯 Consequences\n\nMore files.\n';
+    const adr = parseAdr('adr_002-adopt-hexagonal-architecture.md', text);
+    assert.deepEqual([adr.title, adr.status, adr.summary], ['Adopt Hexagonal Architecture', 'accepted', 'Ports and adapters.']);
+    assert.equal(adrShapeOf('adr_002-adopt-hexagonal-architecture.md', text).content, 4);
+    assert.equal(parseAdr('0003-x.md', '# Kafka\n\n## Status:\n\nOdrzucony, rejected\n').status, 'rejected');
   });
 
   it('numbers a record after its date prefix or a series prefix, and not by a date alone', () => {

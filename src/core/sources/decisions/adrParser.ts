@@ -2,7 +2,9 @@ import { linesOf, parseFrontMatter, withoutHtmlComments, splitSections, stripInl
 import { splitRstSections } from '../docs/restructuredText';
 import { trimEndOf } from '../../text';
 
-export type AdrStatus = 'proposed' | 'accepted' | 'rejected' | 'deprecated' | 'superseded' | 'unknown';
+import { classifyStatus, LEADING_PICTOGRAPHS, lastStatusOf, loneStatusLine, plainHeading, statusTag, type AdrStatus } from './adrStatus';
+
+export { classifyStatus, type AdrStatus };
 
 /** A link from one decision to another: by number, by file, or both. */
 export interface AdrRef {
@@ -44,8 +46,6 @@ const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Statut|Estado|Stato
 /** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
 const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Statut|Estado|Stato|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
 const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
-/** Emoji and pictographs before a title's words. */
-const LEADING_PICTOGRAPHS = /^(?:[\p{Extended_Pictographic}\p{Emoji_Presentation}\uFE0F\u200D]|\s)+/u;
 /** `3. Title`, `0003 Title` (reStructuredText numbered titles). */
 const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
 /** `ADR-3: Title`, `ADR 03) Title`, `ADR: Title`. */
@@ -54,6 +54,8 @@ const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?=[ \t:.)\-–—])(.*)$/i;
 /** `Decision Record: Message concept`, `Architecture Decision Record - Use Kafka`: what the file is, said before the title. */
 const RECORD_KIND_PREFIX = /^(?:(?:Architecture|Architectural|Technical|Design)[ \t]+)?Decision[ \t]+Record[ \t]*[:\-–—][ \t]*(?=\S)/i;
+/** `[ADR-001] Title`, `[0007] Title`: a label in brackets before the title. */
+const BRACKETED_LABEL_TITLE = /^\[(?:ADR[- ]?#?)?(\d+)\][ \t]*[:\-–—]?[ \t]*(\S.*)$/i;
 /** What separates a label from its title: blanks around one of `: . ) - – —`. */
 const LABEL_SEPARATOR = /^[ \t]*[:.)\-–—]?[ \t]*/;
 
@@ -100,13 +102,20 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   const headings = Object.keys(sections);
 
   const h1 = sectionList.find((s) => s.level === 1);
-  const rawTitle = str(data.title) ?? h1?.heading ?? sectionList.find((s) => s.level > 0)?.heading ?? fileName.replace(/\.[^.]+$/, '');
+  // An empty `title:` says nothing: the first heading names the record then.
+  const rawTitle = str(data.title)?.trim() || h1?.heading || sectionList.find((s) => s.level > 0)?.heading || fileName.replace(/\.[^.]+$/, '');
   let titleStyle: ParsedAdr['titleStyle'] = 'plain';
   let titleNumber: number | undefined;
   // `# 📄 ADR-005: Thin CLI` reads as `# ADR-005: Thin CLI`.
   let title = rawTitle.replace(LEADING_PICTOGRAPHS, '').trim().replace(RECORD_KIND_PREFIX, '');
   let m = NUMBERED_TITLE.exec(title);
-  if (m && (/^\d+[.)]/.test(title) || rst)) {
+  const bracketed = BRACKETED_LABEL_TITLE.exec(title);
+  if (bracketed) {
+    // `[ADR-001] Path Sequence Format`
+    titleStyle = 'adr-prefix';
+    titleNumber = Number(bracketed[1]);
+    title = bracketed[2];
+  } else if (m && (/^\d+[.)]/.test(title) || rst)) {
     titleStyle = 'numbered';
     titleNumber = Number(m[1]);
     title = m[2];
@@ -143,15 +152,17 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   }
 
   const fmStatus = str(data.status ?? data.statut ?? data.estado ?? data.stato);
-  let statusText = fmStatus ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
+  let statusText: string | undefined = fmStatus ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
   let style: AdrStyle = fmStatus !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
   if (statusText === undefined) {
-    const key = headings.find((h) => STATUS_NAMES.has(h.toLowerCase()));
+    const key = headings.find(isStatusHeading);
     statusText = key ? sections[key] : plain.status;
   }
-  if (!fm && fields.status === undefined && !headings.some((h) => STATUS_NAMES.has(h.toLowerCase())) && headings.some((h) => h.toLowerCase() === 'context and problem statement')) {
+  if (!fm && fields.status === undefined && !headings.some(isStatusHeading) && headings.some((h) => h.toLowerCase() === 'context and problem statement')) {
     style = 'madr-bullets';
   }
+  // Docusaurus blog records tag their status (`tags: [Accepted]`); a badge or a lone word under the title says it too.
+  statusText ??= statusTag(data.tags) ?? loneStatusLine(h1 ? h1.body : lines.slice(0, 6).join('\n'));
   statusText = (statusText ?? '').trim();
   // No status anywhere, but a note at the top says a later record replaced this one.
   if (!statusText) statusText = supersessionNote(lines.slice(0, 30)) ?? '';
@@ -225,17 +236,6 @@ function asciidocHeadings(text: string): string {
     .join('\n');
 }
 
-export function classifyStatus(text: string): AdrStatus {
-  const t = text.toLowerCase();
-  // English first, then the words of records kept in French, Spanish, German, Italian and Portuguese.
-  if (/superseded|superceded|replaced by|remplacé|reemplazad|ersetzt|sostituit|substituíd/.test(t)) return 'superseded';
-  if (/deprecated|obsol|retired|defunct|outdated|inactive|sunset|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
-  if (/rejected|declined|abandoned|withdrawn|not accepted|won't do|wontfix|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
-  if (/accept|approved|adopted|decided|done|\bactive\b|implemented|in effect|agreed|ratified|enacted|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
-  if (/propos(?:ed|al)|draft|open|review|pending|\bwip\b|work in progress|placeholder|speculative|under discussion|under consideration|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
-  return 'unknown';
-}
-
 /**
  * `# [Gestion des Dates]`: a title left in a template's brackets. Without the brackets when it
  * shares a word with the file name; otherwise it is the template's placeholder (`[short title of
@@ -291,19 +291,14 @@ function tableFields(lines: readonly string[]): Record<string, string> {
 /** Status in the languages records are kept in (`Statut`, `Estado`, `Stato`). */
 const STATUS_NAMES: ReadonlySet<string> = new Set(['status', 'statut', 'estado', 'stato']);
 
+/** `## Status`, `## 📌 Status`, `## Status:`: the heading of a record's status section. */
+function isStatusHeading(heading: string): boolean {
+  return STATUS_NAMES.has(plainHeading(heading).toLowerCase());
+}
+
 function fieldName(name: string): string {
   const k = name.toLowerCase();
   return STATUS_NAMES.has(k) ? 'status' : k;
-}
-
-/** The newest entry of a front-matter status history (`statusHistory: [- status: decided, - status: superseded]`). */
-function lastStatusOf(history: string | string[] | undefined): string | undefined {
-  if (!Array.isArray(history)) return undefined;
-  for (let i = history.length - 1; i >= 0; i--) {
-    const m = /^status[ \t]*:(.*)$/i.exec(history[i].trim());
-    if (m) return m[1].trim();
-  }
-  return undefined;
 }
 
 /** `> Superseded by [ADR-7](…)`, `> … revisited in [ADR-7], which supersedes this decision.` */
@@ -454,7 +449,7 @@ function entryOf(block: MarkdownSection[]): LogEntry | undefined {
     const children = block.filter((s) => s.level === head.level + 1).map((s) => s.heading.toLowerCase());
     if (!has(children, 'context') || !has(children, 'decision')) return undefined;
   }
-  const statusSection = block.slice(1).find((s) => STATUS_NAMES.has(s.heading.toLowerCase()));
+  const statusSection = block.slice(1).find((s) => isStatusHeading(s.heading));
   let statusText = statusSection?.body;
   if (statusText === undefined) {
     for (const line of linesOf(head.body)) {

@@ -1,5 +1,5 @@
 import { atxHeading, linesOf, parseFrontMatter } from '../docs/markdown';
-import { classifyStatus } from './adrParser';
+import { classifyStatus, plainHeading } from './adrStatus';
 
 /** What a file's name and first lines say about whether it is a decision record. */
 export interface AdrShape {
@@ -84,5 +84,5 @@ function headingText(line: string, next: string | undefined): string | undefined
 function clean(heading: string): string {
   let end = heading.length;
   while (end > 0 && (heading[end - 1] === ':' || heading[end - 1] === '*')) end--;
-  return heading.slice(0, end).trim();
+  return plainHeading(heading.slice(0, end));
 }

@@ -160,6 +160,8 @@ export interface FrontMatter {
 const FRONT_MATTER_KEY = /^([A-Za-z0-9_-]+)[ \t]*:(.*)$/;
 /** `|`, `>`, `|-`, `>+`, `|2`: a YAML block scalar's header. */
 const BLOCK_SCALAR = /^[|>][+-]?\d?[+-]?$/;
+/** `name: x`, `label:`: a key of a nested mapping, not words of a scalar. */
+const NESTED_KEY = /^[A-Za-z0-9_-]+[ \t]*:(?:[ \t]|$)/;
 
 /** Reads a simple YAML front matter block (`key: value`, `key:` followed by `- item` lists). */
 export function parseFrontMatter(text: string): FrontMatter | undefined {
@@ -193,11 +195,15 @@ export function parseFrontMatter(text: string): FrontMatter | undefined {
       endBlock();
     }
     if (!trimmed || trimmed.startsWith('#')) continue;
-    if (listKey && trimmed.startsWith('-') && (trimmed.length === 1 || isBlank(trimmed[1]))) {
-      const prev = data[listKey];
-      const list = Array.isArray(prev) ? prev : [];
-      list.push(unquote(trimmed.slice(1)));
-      data[listKey] = list;
+    // `title:` over an indented `3. Asynchronous API`: a plain scalar written on the lines below its key
+    // (an indented `name: x` is a nested mapping instead, and `- x` a list).
+    const prev = listKey === undefined ? undefined : data[listKey];
+    if (listKey && isBlank(raw[0]) && !trimmed.startsWith('-') && !NESTED_KEY.test(trimmed) && (typeof prev === 'string' || prev?.length === 0)) {
+      data[listKey] = typeof prev === 'string' ? `${prev} ${unquote(trimmed)}` : unquote(trimmed);
+      continue;
+    }
+    if (listKey && trimmed.startsWith('-') && (trimmed.length === 1 || isBlank(trimmed[1])) && Array.isArray(prev)) {
+      prev.push(unquote(trimmed.slice(1)));
       continue;
     }
     const kv = FRONT_MATTER_KEY.exec(raw);
