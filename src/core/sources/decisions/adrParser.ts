@@ -55,7 +55,7 @@ const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?=[ \t:.)\-–—]
 /** `Decision Record: Message concept`, `Architecture Decision Record - Use Kafka`: what the file is, said before the title. */
 const RECORD_KIND_PREFIX = /^(?:(?:Architecture|Architectural|Technical|Design)[ \t]+)?Decision[ \t]+Record[ \t]*[:\-–—][ \t]*(?=\S)/i;
 /** `[ADR-001] Title`, `[0007] Title`: a label in brackets before the title. */
-const BRACKETED_LABEL_TITLE = /^\[(?:ADR[- ]?#?)?(\d+)\][ \t]*[:\-–—]?[ \t]*(\S.*)$/i;
+const BRACKETED_LABEL_TITLE = /^\[(?:ADR[- ]?#?)?(\d+)\](.*)$/i;
 /** What separates a label from its title: blanks around one of `: . ) - – —`. */
 const LABEL_SEPARATOR = /^[ \t]*[:.)\-–—]?[ \t]*/;
 
@@ -110,11 +110,12 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   let title = rawTitle.replace(LEADING_PICTOGRAPHS, '').trim().replace(RECORD_KIND_PREFIX, '');
   let m = NUMBERED_TITLE.exec(title);
   const bracketed = BRACKETED_LABEL_TITLE.exec(title);
-  if (bracketed) {
+  const afterLabel = bracketed?.[2].replace(LABEL_SEPARATOR, '');
+  if (bracketed && afterLabel) {
     // `[ADR-001] Path Sequence Format`
     titleStyle = 'adr-prefix';
     titleNumber = Number(bracketed[1]);
-    title = bracketed[2];
+    title = afterLabel;
   } else if (m && (/^\d+[.)]/.test(title) || rst)) {
     titleStyle = 'numbered';
     titleNumber = Number(m[1]);

@@ -27,6 +27,8 @@ export function classifyStatus(text: string): AdrStatus {
 /** Words that are a status on their own (`Accepted`), for tags and badges. */
 const STATUS_WORD = /^(?:accepted|approved|adopted|decided|implemented|proposed|draft|superseded|superceded|deprecated|obsolete|rejected|declined|withdrawn)$/i;
 
+const EMPHASIS: ReadonlySet<string> = new Set(['`', '*', '_']);
+
 /** The status among front-matter tags: `tags: [Accepted]`. */
 export function statusTag(tags: string | string[] | undefined): string | undefined {
   return (Array.isArray(tags) ? tags : tags === undefined ? [] : [tags]).find((t) => STATUS_WORD.test(t.trim()));
@@ -42,10 +44,14 @@ export function loneStatusLine(text: string): string | undefined {
   const word = first
     .trim()
     .replace(/^:[\w-]+:/, '')
-    .replace(/^!\[([^[\]]*)\]\([^()]*\)$/, '$1')
-    .replace(/^[`*_]+|[`*_]+$/g, '')
-    .trim();
-  return STATUS_WORD.test(word) ? word : undefined;
+    .replace(/^!\[([^[\]]*)\]\([^()]*\)$/, '$1');
+  // `**Accepted**`, `` `Accepted` ``, `_Accepted_`: emphasis and code marks around the word.
+  let start = 0;
+  let end = word.length;
+  while (start < end && EMPHASIS.has(word[start])) start++;
+  while (end > start && EMPHASIS.has(word[end - 1])) end--;
+  const bare = word.slice(start, end).trim();
+  return STATUS_WORD.test(bare) ? bare : undefined;
 }
 
 /** The newest entry of a front-matter status history (`statusHistory: [- status: decided, - status: superseded]`). */
