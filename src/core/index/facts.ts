@@ -96,6 +96,11 @@ export interface FileFacts {
 export const TYPED_RECEIVER = 'type:';
 export const RESULT_OF = '()';
 /**
+ * Python: after RESULT_OF, a pytest fixture by its name (`()?runner` for a test's parameter
+ * `runner`): what the fixture of that name in the test's own module or nearest conftest.py gives.
+ */
+export const FIXTURE = '?';
+/**
  * JavaScript and TypeScript: after RESULT_OF and the function's name, the variable that holds the
  * result (`()request~res` for `const res = await app.request(…); res.json()`), for when what the
  * function returns is unknown and the variable's name is all there is to go on.

@@ -4,14 +4,14 @@ import { PY_BUILTINS } from './extractors/pyAnnotations';
 import { MAX_FAMILY, type Heritage } from './heritage';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow } from './indexRows';
-import { RESULT_OF, TYPED_RECEIVER } from './facts';
+import { FIXTURE, RESULT_OF, TYPED_RECEIVER } from './facts';
 
 
 /**
  * A Python call whose receiver the code types as `type`, neither the method's class nor one of its
  * family: whether it may still reach the method. Not where the receiver is a builtin, a library's
- * class, or a workspace class that has a method of that name itself (or through its bases): that is
- * the one called. Likely where the class has no such method (a mixin's or a template method's
+ * class (even one named like a workspace class), or a workspace class that has a method of that name
+ * itself (or through its bases): that is the one called. Likely where the class has no such method (a mixin's or a template method's
  * `self.save()`, which the class mixed in provides), where it is a Protocol (matched by shape, not
  * by inheritance), and where the name is no class the workspace defines (an alias, a type variable):
  * reading the code alone cannot rule it out.
@@ -30,10 +30,10 @@ export function pyOtherClass(
   const key = `${type}\0${file}`;
   if (cache.has(key)) return cache.get(key);
   let verdict: CallerConfidence | undefined;
-  const kinds = classDeclares(db, heritage, name, method);
-  if (kinds === 'declares') verdict = undefined;
-  else if (kinds === 'class') verdict = 'likely';
-  else verdict = fields.fromLibrary(file, type) ? undefined : 'likely';
+  // A library's class (`httpx.Response` where the file imports httpx) is no workspace class of that name.
+  const kinds = fields.fromLibrary(file, type) ? 'library' : classDeclares(db, heritage, name, method);
+  if (kinds === 'declares' || kinds === 'library') verdict = undefined;
+  else verdict = 'likely';
   cache.set(key, verdict);
   return verdict;
 }
@@ -95,7 +95,8 @@ export class PyResults {
 
   /** The result of the call `spec` in `file`. */
   of(spec: string, file: string, depth = 0): PyResult | null | undefined {
-    const key = spec.includes('/') ? `${file}\0${spec}` : spec;
+    // A module path, or a fixture (which conftest.py gives it depends on the folder): read as this file sees it.
+    const key = spec.includes('/') || spec.includes(FIXTURE) ? `${file}\0${spec}` : spec;
     if (this.memo.has(key)) return this.memo.get(key);
     if (this.memo.size >= MAX_RESULTS) return null;
     const result = this.read(spec, file, depth);
@@ -106,6 +107,7 @@ export class PyResults {
   private read(spec: string, file: string, depth: number): PyResult | null | undefined {
     const hash = spec.lastIndexOf('#');
     const method = spec.slice(hash + 1);
+    if (hash < 0 && spec.startsWith(FIXTURE)) return this.fixture(spec.slice(FIXTURE.length), file);
     if (hash < 0) return this.returns("s.name = ? AND s.kind IN ('function', 'method')", [method], 200);
     let owner = spec.slice(0, hash);
     if (owner.startsWith(RESULT_OF)) {
@@ -133,6 +135,36 @@ export class PyResults {
     return null;
   }
 
+  /**
+   * What the fixture `name` gives a test in `file`, as pytest finds it: defined in the test's own
+   * module, else in the conftest.py nearest up its folders. undefined when neither defines it (a
+   * plugin's fixture may be anything).
+   */
+  private fixture(name: string, file: string): PyResult | null | undefined {
+    const rows = all<{ returns: string | null; path: string }>(
+      this.db,
+      "SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'function' AND s.container IS NULL AND f.lang = 'python' AND (f.path = ? OR f.path = 'conftest.py' OR f.path LIKE '%/conftest.py') LIMIT 200",
+      [name, file],
+    );
+    const dir = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+    let best: typeof rows = [];
+    let bestDepth = -1;
+    for (const r of rows) {
+      const own = r.path === file;
+      const folder = r.path.slice(0, r.path.length - 'conftest.py'.length);
+      if (!own && !dir.startsWith(folder)) continue;
+      const depth = own ? Number.MAX_SAFE_INTEGER : folder.length;
+      if (depth > bestDepth) {
+        best = [r];
+        bestDepth = depth;
+      } else if (depth === bestDepth) best.push(r);
+    }
+    if (!best.length) return undefined;
+    const types = new Set(best.map((r) => r.returns));
+    if (types.size !== 1 || best[0].returns === null) return null;
+    return { type: best[0].returns, path: best[0].path };
+  }
+
   /** The one class the matching definitions return; null when they disagree or one says none; undefined when none matches. */
   private returns(where: string, params: string[], limit: number): PyResult | null | undefined {
     const rows = all<{ returns: string | null; path: string }>(this.db, `SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE ${where} AND f.lang = 'python' LIMIT ${limit}`, params);
@@ -151,7 +183,8 @@ const MAX_RESULT_CALLS = 2000;
  * `with client.websocket_connect(…) as ws`, `ws.send_text(…)`), in files that never name the
  * method's class: resolved where the call's annotation says it returns this very class (`reaches`:
  * the file of the `def` names it), likely where it returns one of its family. A chain that starts
- * from a function counts only where the file can call that function (`binds`).
+ * from a function counts only where the file can call that function (`binds`); one that starts from
+ * a pytest fixture (`def test_x(runner): runner.invoke(…)`), where the fixture reaches the test.
  */
 export function pyCallsOnResults(query: WorkspaceCallsQuery, binds: (file: string, fn: string) => boolean): CallerRef[] {
   const { db, fields, def, found, onlyFile, related, reaches } = query;
@@ -166,7 +199,8 @@ export function pyCallsOnResults(query: WorkspaceCallsQuery, binds: (file: strin
     if (seen.has(`${c.path}:${c.line}:${c.col}`)) continue;
     const spec = c.qualifier!.slice(prefix.length);
     const fn = rootFunction(spec);
-    if (fn !== undefined && !binds(c.path, fn)) continue;
+    // A fixture needs no binding: pytest gives it to the test from its module or a conftest.py above it.
+    if (fn !== undefined && !fn.startsWith(FIXTURE) && !binds(c.path, fn)) continue;
     const result = results.of(spec, c.path);
     if (!result || fields.fromLibrary(result.path, result.type)) continue;
     const type = lastSegment(result.type);

@@ -1,6 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { factsOfSource, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
+/** Callers of a definition as `path:line confidence`, sorted; name-only matches left out. */
+function callersIn(w: IndexedWorkspace, path: string, name: string, line: number): string[] {
+  return w.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+}
+
 describe('Python callers through what the code says of types', () => {
   let ws: IndexedWorkspace;
 
@@ -178,7 +183,7 @@ describe('Python callers through what the code says of types', () => {
 
   after(() => ws.dispose());
 
-  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+  const callers = (path: string, name: string, line: number) => callersIn(ws, path, name, line);
 
   it("follows a parameter's annotation into the fields a class gives itself, a class's annotated fields, and super() to the one base", () => {
     assert.deepEqual(callers('app/sessions.py', 'open_session', 2), ['app/ctx.py:9 resolved', 'app/sessions.py:11 likely']);
@@ -230,7 +235,7 @@ describe('Python callers through what the code says of types', () => {
       'r/lib_req.py': ['import lib', 'class Headers:', '    def update(self): pass', 'class Request:', '    headers: Headers', 'def make() -> lib.Request:', '    return lib.Request()', 'class C:', '    def __init__(self):', '        self.other = make()', '    def go(self):', '        self.other.headers.update()', ''].join('\n'),
     });
     try {
-      const at = (path: string, name: string, line: number) => r.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+      const at = (path: string, name: string, line: number) => callersIn(r, path, name, line);
       assert.deepEqual(at('r/s1.py', 'send_text', 2), ['r/use1.py:3 resolved']);
       assert.deepEqual(at('r/s2.py', 'send_text', 2), [], "connect() returns the other file's Session");
       assert.deepEqual(at('r/models.py', 'json', 2), [], "requests' get is not the workspace's");
@@ -351,5 +356,76 @@ describe('Python callers through what the code says of types', () => {
       ['type:Decoder.m1', 'type:Item.m2', 'type:X.m3', 'type:list.m4', 'type:X.m5', 'k.m6'],
       "a dict's keys are no element of its value type",
     );
+  });
+
+  it('types a function that annotates no return by what all its returns agree on, and a generator by nothing', async () => {
+    const f = await factsOfSource(
+      'python',
+      [
+        'from app import Client, Runner', // 1
+        'def make():', // 2
+        '    if x:', // 3
+        '        return None', // 4
+        '    return Client()', // 5
+        'def either(flag):', // 6
+        '    if flag:', // 7
+        '        return Client()', // 8
+        '    return Runner()', // 9
+        'def held():', // 10
+        '    c = Client()', // 11
+        '    def inner():', // 12
+        '        return Runner()', // 13
+        '    return c', // 14
+        'def gen():', // 15
+        '    yield Client()', // 16
+        '    return Client()', // 17
+        'def other():', // 18
+        '    return make()', // 19
+        'def annotated() -> Runner:', // 20
+        '    return Client()', // 21
+        'class B:', // 22
+        '    def chain(self):', // 23
+        '        return self', // 24
+        '    @classmethod', // 25
+        '    def create(cls):', // 26
+        '        return cls()', // 27
+      ].join('\n'),
+    );
+    const returns = Object.fromEntries(f.symbols.filter((s) => s.kind !== 'class').map((s) => [s.name, s.returns ?? '']));
+    assert.deepEqual(returns, { make: 'Client', either: '', held: 'Client', inner: 'Runner', gen: '', other: '', annotated: 'Runner', chain: 'B', create: 'B' });
+  });
+
+  it("gives a test's bare parameters the fixture of that name, from its module or the nearest conftest.py", async () => {
+    const r = await indexWorkspace({
+      'cli/__init__.py': '',
+      'cli/core.py': ['class Command:', '    def invoke(self, ctx): pass', ''].join('\n'),
+      'cli/testing.py': ['class Result:', '    def check(self): pass', 'class CliRunner:', '    def invoke(self, cli) -> Result:', '        return Result()', ''].join('\n'),
+      'tests/conftest.py': ['import pytest', 'from cli.testing import CliRunner', '@pytest.fixture(scope="function")', 'def runner(request):', '    return CliRunner()', ''].join('\n'),
+      'tests/test_run.py': ['from cli.core import Command', 'def test_run(runner):', '    result = runner.invoke(Command())', '    result.check()', ''].join('\n'),
+      'tests/deep/conftest.py': ['import pytest', 'from cli.core import Command', '@pytest.fixture', 'def runner():', '    yield Command()', ''].join('\n'),
+      'tests/deep/test_deep.py': ['from cli.core import Command', 'def test_deep(runner):', '    runner.invoke(None)', ''].join('\n'),
+      'other/test_plugin.py': ['from cli.core import Command', 'def test_plugin(client):', '    client.invoke(Command())', ''].join('\n'),
+    });
+    try {
+      const at = (path: string, name: string, line: number) => callersIn(r, path, name, line);
+      assert.deepEqual(at('cli/core.py', 'invoke', 2), ['other/test_plugin.py:3 likely', 'tests/deep/test_deep.py:3 resolved'], "tests/ gets conftest's CliRunner, tests/deep/ its own conftest's Command (yielded); a plugin's fixture may be anything");
+      assert.deepEqual(at('cli/testing.py', 'invoke', 4), ['tests/test_run.py:3 resolved'], 'a file that never names CliRunner calls it through the fixture');
+      assert.deepEqual(at('cli/testing.py', 'check', 2), ['tests/test_run.py:4 resolved'], "and what the fixture's method returns");
+    } finally {
+      r.dispose();
+    }
+  });
+
+  it("takes a library's class for no workspace class of the same name", async () => {
+    const r = await indexWorkspace({
+      'web/__init__.py': '',
+      'web/responses.py': ['class Response:', '    def render(self): pass', 'class Request:', '    def json(self): pass', ''].join('\n'),
+      'web/client.py': ['import httpx', 'from web.responses import Request', 'class Client:', '    def get(self, url) -> httpx.Response:', '        ...', 'def f(c: Client, req: Request):', '    c.get("/").json()', '    req.json()', ''].join('\n'),
+    });
+    try {
+      assert.deepEqual(callersIn(r, 'web/responses.py', 'json', 4), ['web/client.py:8 resolved'], "httpx's Response is not web.responses.Response, and neither has Request's json");
+    } finally {
+      r.dispose();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { FIELD_OF, RESULT_OF, TYPED_RECEIVER } from '../facts';
+import { FIELD_OF, FIXTURE, RESULT_OF, TYPED_RECEIVER } from '../facts';
 import type { ExtractionContext, Frame } from './context';
 import { annotationType, declaredType, ELEMENTS, lastName, PY_BUILTINS, TYPE_NAME, type PyScope } from './pyAnnotations';
 
@@ -117,13 +117,15 @@ function lookupIn(ctx: ExtractionContext, frames: readonly Frame[], name: string
  * whole, so a name rebound anywhere is unknown at every call, unless an annotation declares it: a
  * checker holds the value to it.
  */
-export function functionFrame(fn: Node, scope: PyScope, ctx: ExtractionContext, name: string, method: boolean): Frame {
+export function functionFrame(fn: Node, scope: PyScope, ctx: ExtractionContext, name: string, method: boolean, fixture = false): Frame {
   const declared = new Set<string>();
   const locals = new Map<string, string>();
   const frame: Frame = { depth: ctx.depth, fn: name, locals };
   scopes.set(frame, scope);
   const outer = ctx.frames.slice();
-  unreadParams.set(frame, () => paramTypes(fn, scope, method, declared, locals));
+  // pytest gives a test, and a fixture, the fixtures its parameters name.
+  const takesFixtures = fixture || name.startsWith('test');
+  unreadParams.set(frame, () => paramTypes(fn, scope, method, declared, locals, takesFixtures));
   unread.set(frame, () => {
     const body = fn.childForFieldName('body');
     if (body) scopeLocals(body, scope, locals, declared, (n) => lookupIn(ctx, outer, n));
@@ -263,7 +265,7 @@ export function declare(locals: Map<string, string>, name: string, type: string 
 }
 
 /** The parameters' annotated classes; `self` or `cls` of a method is its class. Every parameter is declared, typed or not. */
-function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<string>, locals = new Map<string, string>()): Map<string, string> {
+function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<string>, locals = new Map<string, string>(), takesFixtures = false): Map<string, string> {
   const params = fn.childForFieldName('parameters')?.namedChildren ?? [];
   const decorated = method && fn.parent?.type === 'decorated_definition' ? fn.parent : undefined;
   const isStatic = !!decorated?.namedChildren.some((d) => d?.type === 'decorator' && /^@\s*staticmethod\b/.test(d.text));
@@ -279,11 +281,19 @@ function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<str
     }
     // `*args` is a tuple, `**kw` a dict.
     const splat = p.type === 'list_splat_pattern' ? 'tuple' : p.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
-    const type = splat ?? (i === 0 && method && !isStatic ? scope.ownClass : declaredType(p.childForFieldName('type'), scope));
+    const own = i === 0 && method && !isStatic;
+    // A bare parameter of a test or a fixture is the fixture of that name (which conftest.py gives it is found at query time).
+    const fixture = takesFixtures && !own && p.type === 'identifier' ? `${RESULT_OF}${FIXTURE}${name.text}` : undefined;
+    const type = splat ?? fixture ?? (own ? scope.ownClass : declaredType(p.childForFieldName('type'), scope));
     declare(locals, name.text, type);
-    if (type) declared.add(name.text);
+    if (type && !fixture) declared.add(name.text);
   });
   return locals;
+}
+
+/** The class of the value an expression makes, with the names the given frames bind. */
+export function valueIn(ctx: ExtractionContext, frames: readonly Frame[], node: Node): string | undefined {
+  return valueType(node, (name) => lookupIn(ctx, frames, name));
 }
 
 /** A function's variables and their classes, its body read at once. */

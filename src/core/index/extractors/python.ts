@@ -3,7 +3,8 @@ import type { ExportFlag, ImportName, SymbolFact } from '../facts';
 import { addCall, currentContainer, enclosing, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
 import { annotationType, moduleTypeVars, pySupers } from './pyAnnotations';
 import { classFields } from './pyFields';
-import { comprehensionFrame, functionFrame, lambdaFrame, moduleFrame, receiverQualifier } from './pyTypes';
+import { applyPyReturns, expectPyReturn, isFixture } from './pyReturns';
+import { comprehensionFrame, functionFrame, lambdaFrame, moduleFrame, receiverQualifier, valueIn } from './pyTypes';
 
 // Python: functions, classes, methods, decorators and docstrings that deprecate, import and from-import.
 
@@ -124,9 +125,14 @@ const pyVisitors: Record<string, Visitor> = {
       deprecated: pyDeprecated(node),
     });
     const scope = { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: owner?.container, ownElements: owner?.definition && elementsOf.get(owner.definition) };
-    const returns = annotationType(node.childForFieldName('return_type'), scope);
-    if (returns) ctx.facts.symbols[ctx.facts.symbols.length - 1].returns = returns;
-    return functionFrame(node, scope, ctx, name, !!owner);
+    const symbol = ctx.facts.symbols[ctx.facts.symbols.length - 1];
+    const returnType = node.childForFieldName('return_type');
+    const returns = annotationType(returnType, scope);
+    if (returns) symbol.returns = returns;
+    const fixture = !owner && isFixture(node);
+    const frame = functionFrame(node, scope, ctx, name, !!owner, fixture);
+    if (!returnType) expectPyReturn(ctx, symbol, node, [...ctx.frames, frame], fixture);
+    return frame;
   },
   class_definition(node, ctx) {
     const name = node.childForFieldName('name')?.text;
@@ -179,4 +185,9 @@ const pyVisitors: Record<string, Visitor> = {
   },
 };
 
-export const pythonRules: ExtractionRules = { visitors: pyVisitors };
+export const pythonRules: ExtractionRules = {
+  visitors: pyVisitors,
+  finish(ctx) {
+    applyPyReturns(ctx, (node, frames) => valueIn(ctx, frames, node));
+  },
+};
