@@ -272,8 +272,9 @@ export class CallResolver {
         }
         // `z.max()` with `import * as z`: a module's function, not a method of an instance.
         else if (moduleNames?.has(q)) confidence = undefined;
-        // Python's `flask.json.loads()` with `import flask`: a submodule's function, where the workspace has that module.
-        else if (family === 'python' && q.includes('.') && moduleNames?.has(q.slice(0, q.indexOf('.'))) && pyModule(q)) confidence = undefined;
+        // Python's `flask.json.loads()` with `import flask`: a submodule's function, where the workspace has that
+        // module; `os.environ.update()` with `import os`: what a library's module holds.
+        else if (family === 'python' && q.includes('.') && moduleNames?.has(q.slice(0, q.indexOf('.'))) && (pyModule(q) || fields.fromLibrary(c.path, q))) confidence = undefined;
         // `super.m()` inside the class calls its base's m, never its own.
         else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.

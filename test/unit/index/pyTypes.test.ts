@@ -416,14 +416,16 @@ describe('Python callers through what the code says of types', () => {
     }
   });
 
-  it("takes a library's class for no workspace class of the same name", async () => {
+  it("takes a library's class, or what a library's module holds, for no workspace class", async () => {
     const r = await indexWorkspace({
       'web/__init__.py': '',
       'web/responses.py': ['class Response:', '    def render(self): pass', 'class Request:', '    def json(self): pass', ''].join('\n'),
       'web/client.py': ['import httpx', 'from web.responses import Request', 'class Client:', '    def get(self, url) -> httpx.Response:', '        ...', 'def f(c: Client, req: Request):', '    c.get("/").json()', '    req.json()', ''].join('\n'),
+      'web/settings.py': ['import os', 'import web', 'from web.responses import Request', 'class Settings:', '    def update(self, other): pass', 'def load(s, r: Request):', '    os.environ.update({})', '    web.registry.update({})', '    s.update({})', ''].join('\n'),
     });
     try {
       assert.deepEqual(callersIn(r, 'web/responses.py', 'json', 4), ['web/client.py:8 resolved'], "httpx's Response is not web.responses.Response, and neither has Request's json");
+      assert.deepEqual(callersIn(r, 'web/settings.py', 'update', 5), ['web/settings.py:8 likely', 'web/settings.py:9 likely'], "what the library module os holds has no workspace method; the workspace's own package may hold anything");
     } finally {
       r.dispose();
     }
