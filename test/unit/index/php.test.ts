@@ -121,7 +121,7 @@ describe('PHP in the code index', () => {
     // Same namespace (folder) without an import, and through `use … {Tax as Taxes}`.
     assert.deepEqual(show(index.callers({ name: 'rate', path: 'src/Billing/Tax.php', line: 8 })), ['src/Billing/Invoice.php:8 resolved in total', 'src/Checkout/CheckoutController.php:14 resolved in index']);
     // Report.php calls $order->total() but never names Invoice: not counted.
-    assert.deepEqual(show(index.callers({ name: 'total', path: 'src/Billing/Invoice.php' })), ['src/Billing/Invoice.php:16 resolved in sum', 'src/Checkout/CheckoutController.php:14 likely in index']);
+    assert.deepEqual(show(index.callers({ name: 'total', path: 'src/Billing/Invoice.php' })), ['src/Billing/Invoice.php:16 resolved in sum', 'src/Checkout/CheckoutController.php:14 resolved in index']);
     assert.deepEqual(show(index.callers({ name: 'format_money', path: 'src/helpers.php' })), ['src/Checkout/CheckoutController.php:14 name in index']);
   });
 
@@ -170,6 +170,54 @@ describe('PHP callers through interfaces and base classes', () => {
   it('counts a call through the interface for each implementation, and a call on a sibling implementation for that one only', () => {
     const callers = (path: string) => show(ws.index.callers({ name: 'writeEvent', path, line: 4 })).filter((c) => !c.includes(' name'));
     assert.deepEqual(callers('src/Logging/JsonBucketLogger.php'), ['src/UseCases/Checkout.php:6 likely in run']);
-    assert.deepEqual(callers('src/Logging/DbBucketLogger.php').sort(), ['src/UseCases/Checkout.php:6 likely in run', 'tests/DbLoggerTest.php:4 likely in testWrite']);
+    assert.deepEqual(callers('src/Logging/DbBucketLogger.php').sort(), ['src/UseCases/Checkout.php:6 likely in run', 'tests/DbLoggerTest.php:4 resolved in testWrite']);
+  });
+});
+
+describe('PHP callers through what the code says of types', () => {
+  let ws: IndexedWorkspace;
+
+  before(async () => {
+    ws = await indexWorkspace({
+      'composer.json': '{"autoload": {"psr-4": {"App\\\\": "src/"}}}\n',
+      'src/Mail/Mailer.php': ['<?php', 'namespace App\\Mail;', 'class Mailer {', '    public function send( string $to ): void {}', '}', ''].join('\n'),
+      'src/Mail/Queue.php': ['<?php', 'namespace App\\Mail;', 'class Queue {', '    public function send( string $to ): void {}', '}', ''].join('\n'),
+      'src/Signup.php': [
+        '<?php', // 1
+        'namespace App;', // 2
+        'use App\\Mail\\Mailer;', // 3
+        'use App\\Mail\\Queue;', // 4
+        'class Signup {', // 5
+        '    private ?Mailer $mailer;', // 6
+        '    private $queue;', // 7
+        '    public function __construct( Mailer $mailer, Queue $queue, private readonly Queue $later ) {', // 8
+        '        $this->mailer = $mailer;', // 9
+        '        $this->queue = $queue;', // 10
+        '    }', // 11
+        '    public function run( Mailer|null $m, Queue $q, $anything ): void {', // 12
+        '        $this->mailer->send( "a" );', // 13
+        '        $this->queue->send( "b" );', // 14
+        '        $this->later?->send( "c" );', // 15
+        '        $m->send( "d" );', // 16
+        '        $q->send( "e" );', // 17
+        '        $anything->send( "f" );', // 18
+        '        $made = new Mailer();', // 19
+        '        $made->send( "g" );', // 20
+        '        $either = new Mailer();', // 21
+        '        $either = new Queue();', // 22
+        '        $either->send( "h" );', // 23
+        '    }', // 24
+        '}', // 25
+        '',
+      ].join('\n'),
+    });
+  });
+
+  after(() => ws.dispose());
+
+  it('types receivers by parameter and property types, promoted and constructor-assigned properties, and new; a name bound two ways stays unknown', () => {
+    const callers = (path: string) => show(ws.index.callers({ name: 'send', path, line: 4 })).filter((c) => !c.includes(' name')).map((c) => c.replace(/ in .*/, '')).sort();
+    assert.deepEqual(callers('src/Mail/Mailer.php'), ['src/Signup.php:13 resolved', 'src/Signup.php:16 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:20 resolved', 'src/Signup.php:23 likely']);
+    assert.deepEqual(callers('src/Mail/Queue.php'), ['src/Signup.php:14 resolved', 'src/Signup.php:15 resolved', 'src/Signup.php:17 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:23 likely']);
   });
 });

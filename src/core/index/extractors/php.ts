@@ -1,5 +1,7 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
+import { TYPED_RECEIVER } from '../facts';
+import { phpClassProperties, phpFunctionLocals, phpReceiverType } from './phpTypes';
 
 // PHP: classes, interfaces, traits and enums, methods and functions, `@deprecated` doc blocks and
 // #[Deprecated], namespaces, `use` imports (grouped and aliased), calls on objects, classes and
@@ -34,7 +36,7 @@ function typeDeclaration(kind: 'class' | 'interface' | 'enum'): Visitor {
     const symbol = addSymbol(ctx, node, name, kind, nested ? 0 : 1, phpDeprecated(node));
     const supers = phpSupers(node);
     if (supers.length) symbol.supers = supers;
-    return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class' };
+    return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class', locals: phpClassProperties(node) };
   };
 }
 
@@ -73,6 +75,14 @@ function addUse(ctx: ExtractionContext, clause: Node, prefix: string, line: numb
   ctx.facts.imports.push({ spec: path, names: [{ name, local: alias ?? name }], line });
 }
 
+/** `$x->m()`, `$x?->m()`: on a receiver whose class the code says, that class's m. */
+function memberCall(node: Node, ctx: ExtractionContext): undefined {
+  const object = node.childForFieldName('object');
+  const type = phpReceiverType(object, ctx);
+  addCall(ctx, lastName(node.childForFieldName('name')), type ? `${TYPED_RECEIVER}${type}` : receiver(object));
+  return undefined;
+}
+
 const phpVisitors: Record<string, Visitor> = {
   namespace_definition(node, ctx) {
     ctx.facts.pkg = node.childForFieldName('name')?.text;
@@ -99,13 +109,13 @@ const phpVisitors: Record<string, Visitor> = {
     const owner: Frame | undefined = currentContainer(ctx);
     const exported = owner ? !!owner.containerExported && isPublic(node) : true;
     addSymbol(ctx, node, name, owner ? 'method' : 'function', exported ? 1 : 0, phpDeprecated(node), owner?.container);
-    return { depth: ctx.depth, fn: name };
+    return { depth: ctx.depth, fn: name, locals: phpFunctionLocals(node) };
   },
   function_definition(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
     addSymbol(ctx, node, name, 'function', ctx.frames.some((f) => f.fn) ? 0 : 1, phpDeprecated(node));
-    return { depth: ctx.depth, fn: name };
+    return { depth: ctx.depth, fn: name, locals: phpFunctionLocals(node) };
   },
   function_call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
@@ -113,14 +123,8 @@ const phpVisitors: Record<string, Visitor> = {
     if (name) addCall(ctx, name);
     return undefined;
   },
-  member_call_expression(node, ctx) {
-    addCall(ctx, lastName(node.childForFieldName('name')), receiver(node.childForFieldName('object')));
-    return undefined;
-  },
-  nullsafe_member_call_expression(node, ctx) {
-    addCall(ctx, lastName(node.childForFieldName('name')), receiver(node.childForFieldName('object')));
-    return undefined;
-  },
+  member_call_expression: memberCall,
+  nullsafe_member_call_expression: memberCall,
   scoped_call_expression(node, ctx) {
     const scope = node.childForFieldName('scope');
     const own = scope && RECEIVERS[scope.text];
