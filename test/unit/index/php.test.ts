@@ -206,8 +206,13 @@ describe('PHP callers through what the code says of types', () => {
         '        $either = new Mailer();', // 21
         '        $either = new Queue();', // 22
         '        $either->send( "h" );', // 23
-        '    }', // 24
-        '}', // 25
+        '        $each = static function ( Queue $inner ) use ( $m ): void {', // 24
+        '            $inner->send( "i" );', // 25
+        '            $m->send( "j" );', // 26
+        '        };', // 27
+        '        $arrow = fn ( Mailer $a ) => $a->send( "k" ) && $q->send( "l" );', // 28
+        '    }', // 29
+        '}', // 30
         '',
       ].join('\n'),
     });
@@ -215,9 +220,9 @@ describe('PHP callers through what the code says of types', () => {
 
   after(() => ws.dispose());
 
-  it('types receivers by parameter and property types, promoted and constructor-assigned properties, and new; a name bound two ways stays unknown', () => {
+  it('types receivers by parameter and property types, promoted and constructor-assigned properties, new, and closure parameters; a name bound two ways stays unknown', () => {
     const callers = (path: string) => show(ws.index.callers({ name: 'send', path, line: 4 })).filter((c) => !c.includes(' name')).map((c) => c.replace(/ in .*/, '')).sort();
-    assert.deepEqual(callers('src/Mail/Mailer.php'), ['src/Signup.php:13 resolved', 'src/Signup.php:16 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:20 resolved', 'src/Signup.php:23 likely']);
-    assert.deepEqual(callers('src/Mail/Queue.php'), ['src/Signup.php:14 resolved', 'src/Signup.php:15 resolved', 'src/Signup.php:17 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:23 likely']);
+    assert.deepEqual(callers('src/Mail/Mailer.php'), ['src/Signup.php:13 resolved', 'src/Signup.php:16 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:20 resolved', 'src/Signup.php:23 likely', 'src/Signup.php:26 resolved', 'src/Signup.php:28 resolved']);
+    assert.deepEqual(callers('src/Mail/Queue.php'), ['src/Signup.php:14 resolved', 'src/Signup.php:15 resolved', 'src/Signup.php:17 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:23 likely', 'src/Signup.php:25 resolved', 'src/Signup.php:28 resolved']);
   });
 });

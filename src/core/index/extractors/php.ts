@@ -83,6 +83,10 @@ function memberCall(node: Node, ctx: ExtractionContext): undefined {
   return undefined;
 }
 
+function closure(node: Node, ctx: ExtractionContext): Frame {
+  return { depth: ctx.depth, ownScope: true, locals: phpFunctionLocals(node) };
+}
+
 const phpVisitors: Record<string, Visitor> = {
   namespace_definition(node, ctx) {
     ctx.facts.pkg = node.childForFieldName('name')?.text;
@@ -117,6 +121,10 @@ const phpVisitors: Record<string, Visitor> = {
     addSymbol(ctx, node, name, 'function', ctx.frames.some((f) => f.fn) ? 0 : 1, phpDeprecated(node));
     return { depth: ctx.depth, fn: name, locals: phpFunctionLocals(node) };
   },
+  // A closure's or an arrow function's parameters are its own; what it does not bind comes from around it.
+  anonymous_function: closure,
+  anonymous_function_creation_expression: closure,
+  arrow_function: closure,
   function_call_expression(node, ctx) {
     const fn = node.childForFieldName('function');
     const name = lastName(fn);

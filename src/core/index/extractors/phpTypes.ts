@@ -136,10 +136,21 @@ export function phpClassProperties(cls: Node): Map<string, string> {
 /** The class the code says a call's receiver is: a typed or `new`-bound variable, or `$this->prop`. */
 export function phpReceiverType(node: Node | null, ctx: ExtractionContext): string | undefined {
   if (!node) return undefined;
-  if (node.type === 'variable_name' && node.text !== '$this') return lookup(ctx.frames, node.text, (f) => !!f.fn);
+  if (node.type === 'variable_name' && node.text !== '$this') return variableType(ctx.frames, node.text);
   if (node.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this') {
     const name = node.childForFieldName('name');
     return name?.type === 'name' ? lookup(ctx.frames, `this.${name.text}`, (f) => !!f.container) : undefined;
+  }
+  return undefined;
+}
+
+/** A variable's type: a closure's own, else what the scope around it binds, up to the named function. */
+function variableType(frames: readonly Frame[], key: string): string | undefined {
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const f = frames[i];
+    if (!f.fn && !f.ownScope) continue;
+    const t = f.locals?.get(key);
+    if (t !== undefined || f.fn) return t || undefined;
   }
   return undefined;
 }
