@@ -4,13 +4,14 @@ import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import { pyCallsOnResults, pyModuleExists, pyOtherClass } from './pythonClasses';
-import { basesOf, familyHolder, methodFamily, methodHolder } from './heritage';
+import { basesOf, familyHolder, methodFamily } from './heritage';
 import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES, PLATFORM_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
 import { callsByNamePrior, NamePriors } from './namePriors';
 import { rubyCallsTo } from './rubyCallers';
+import { callsOnResults } from './resultCalls';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
 /** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
@@ -36,8 +37,6 @@ const MAX_RELATIVE_BINDINGS = 10_000;
 const MAX_DISTINCT_CALLS = 2000;
 /** Above this many files, the calls of a name are read whole and filtered rather than looked up by path. */
 const MANY_FILES = 40;
-/** Most producers of call results (`f` in `f().m()`) whose return types are looked at for one method. */
-const MAX_PRODUCERS = 500;
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** The languages whose classes follow `extends` and `implements` for callers, as SQL lists. */
 const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: JS_LANGS, php: "('php')", python: "('python')" };
@@ -148,6 +147,7 @@ export class CallResolver {
     const pyClasses = new Map<string, CallerConfidence | undefined>();
     const pyModules = new Map<string, boolean>();
     const pyFunctions = new Map<string, Set<string>>();
+    const functionFiles = new Map<string, Set<string>>();
     const promotions = new Map<string, boolean>();
     const promotes = (type: string) => {
       let v = promotions.get(type);
@@ -158,7 +158,16 @@ export class CallResolver {
       if (!pyModules.has(dotted)) pyModules.set(dotted, pyModuleExists(this.state.db, dotted));
       return pyModules.get(dotted)!;
     };
-    const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' ? family : 'js');
+    // PHP: `$this->m()` in another class calls that class's m, which is this one only where that class
+    // is of the method's family: a subclass, a base, a trait its class uses. Outside any class, perhaps.
+    let phpOurs: Set<string> | undefined;
+    const spansByFile = new Map<string, Array<{ name: string; start_line: number; end_line: number }>>();
+    const phpSelfOurs = (c: CallRow) => {
+      const cls = this.classAt(c.path, c.line, spansByFile);
+      phpOurs ??= new Set([def.container!, ...relatives.names, ...basesOf(this.state.db, this.state.heritage(), def.container!, "('php')", 'php')]);
+      return cls === undefined || phpOurs.has(cls);
+    };
+    const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' || family === 'php' ? family : 'js');
     const priors = new NamePriors(this.state.db, fields);
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
@@ -251,7 +260,8 @@ export class CallResolver {
           // Several definitions of the producer, each declaring a type of another family (`object()` of two APIs).
           else if (type === null) confidence = spec && family === 'js' && !this.someResultMayHave(spec.producer, def, related, producers) ? undefined : 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
-          else if (type === undefined) confidence = family === 'js' || family === 'python' ? 'likely' : undefined;
+          // So may a PHP property no class types; a PHP library's result is none of the workspace's classes.
+          else if (type === undefined) confidence = family === 'js' || family === 'python' || (family === 'php' && !spec) ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (field ? reaches(field.path, lastSegment(type)) : own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
           else if (rel.has(type) || related.has(lastSegment(type))) {
@@ -278,7 +288,7 @@ export class CallResolver {
         // `super.m()` inside the class calls its base's m, never its own.
         else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
-        else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : 'likely';
+        else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : family !== 'php' || phpSelfOurs(c) ? 'likely' : undefined;
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
         // A global object (`JSON.parse()`); a name nothing here types, which the workspace's declarations
@@ -296,10 +306,35 @@ export class CallResolver {
     if (family === 'js') {
       if (isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
       if (isMethod) out.push(...callsByNamePrior(this.state.db, def, out, onlyFile, priors, (file, name) => !!graph.moduleNames(file)?.has(name)));
-      out.push(...this.callsOnResults(def, out, onlyFile, related, reaches));
+      out.push(...callsOnResults({ db: this.state.db, heritage: this.state.heritage(), langs: JS_LANGS, family, def, found: out, onlyFile, related, named: reaches, bindsFunction: (file, d) => this.bindsFunction(file, d, functionFiles) }));
       if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
+    // PHP: `$this->getFactory()->m()`, `$x->m()` after `$x = $repo->find()`, in files that never name the class.
+    if (family === 'php' && isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
+    if (family === 'php' && isMethod) out.push(...callsOnResults({ db: this.state.db, heritage: this.state.heritage(), langs: "('php')", family, def, found: out, onlyFile, related, named: reaches }));
     return out;
+  }
+
+  /** The innermost class, interface or enum of `path` around `line` (each file's read once into `cache`). */
+  private classAt(path: string, line: number, cache: Map<string, Array<{ name: string; start_line: number; end_line: number }>>): string | undefined {
+    let spans = cache.get(path);
+    if (!spans) {
+      spans = all<{ name: string; start_line: number; end_line: number }>(
+        this.state.db,
+        `SELECT s.name AS name, s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.kind IN (${CONTAINER_KINDS.map(() => '?').join(', ')}) ORDER BY s.start_line DESC`,
+        [path, ...CONTAINER_KINDS],
+      );
+      cache.set(path, spans);
+    }
+    return spans.find((s) => s.start_line <= line && line <= s.end_line)?.name;
+  }
+
+  /** Whether `file` can call the function `d` (the files that bind it are kept in `cache`). */
+  private bindsFunction(file: string, d: { path: string; name: string; exported: number }, cache: Map<string, Set<string>>): boolean {
+    const key = `${d.path}\0${d.name}`;
+    let files = cache.get(key);
+    if (!files) cache.set(key, (files = new Set(this.bindingsOf(d.path, d.name, d.exported === 2).map((b) => b.file))));
+    return files.has(file);
   }
 
   /** Whether a Go type of this name has a method of this name of its own. */
@@ -320,79 +355,6 @@ export class CallResolver {
       cache.set(name, files);
     }
     return files.has(file);
-  }
-
-  /**
-   * `f().m()` and `a.f(…).m()` anywhere in the workspace, where every definition of `f` says it
-   * returns a type that may have this method `m` and each such type is the method's class or one of
-   * its family: a builder chain (`qb.where(…).execute()`) in a file that never names the builder.
-   * Resolved only where a definition that returns the class is in a file that names this very class
-   * (`named`), not another of the same name.
-   */
-  private callsOnResults(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, related: ReadonlySet<string>, named: (file: string, type: string) => boolean): CallerRef[] {
-    const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
-    const rows = onlyFile === undefined
-      ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} LIMIT ${MAX_DISTINCT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
-      : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${JS_LANGS} AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, onlyFile]);
-    if (!rows.length) return [];
-    const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(prefix.length)).producer))].filter((p) => !BUILTIN_RESULTS.has(p)).slice(0, MAX_PRODUCERS);
-    // What each producer returns, by every definition of its name; null when one says nothing.
-    const returns = new Map<string, Set<string> | null>();
-    // Producers that are only functions: a call of one is the workspace's only where the file can name it.
-    const functions = new Map<string, Array<{ path: string; name: string; exported: number }>>();
-    const methods = new Set<string>();
-    // Producers with a definition that returns the method's class in a file that names this class.
-    const home = new Set<string>();
-    for (let i = 0; i < producers.length; i += 500) {
-      const chunk = producers.slice(i, i + 500);
-      const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
-        this.state.db,
-        `SELECT s.name AS name, s.returns AS returns, s.kind AS kind, f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`,
-        chunk,
-      );
-      for (const d of defs) {
-        if (d.kind === 'function') {
-          const list = functions.get(d.name);
-          if (!list) functions.set(d.name, [d]);
-          else list.push(d);
-        } else methods.add(d.name);
-        if (d.returns !== null && d.returns === def.container && named(d.path, d.returns)) home.add(d.name);
-        const types = returns.get(d.name);
-        if (types === null) continue;
-        if (d.returns === null) returns.set(d.name, null);
-        else if (types) types.add(d.returns);
-        else returns.set(d.name, new Set([d.returns]));
-      }
-    }
-    const ours = (t: string) => t === def.container || related.has(t);
-    const mayHaveAny = methodHolder(this.state.db, this.state.heritage(), def.name, JS_LANGS);
-    const verdict = new Map<string, CallerConfidence | undefined>();
-    for (const [producer, types] of returns) {
-      if (!types) continue;
-      // A type that has no method of this name (a shape, an interface without it) is not what the call is on.
-      const possible = [...types].filter((t) => ours(t) || mayHaveAny(t));
-      if (possible.length && possible.every(ours)) verdict.set(producer, possible.length === 1 && possible[0] === def.container && home.has(producer) ? 'resolved' : 'likely');
-    }
-    const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
-    const out: CallerRef[] = [];
-    const reach = new Map<string, Set<string>>();
-    const reaches = (file: string, producer: string) => {
-      const defs = functions.get(producer);
-      if (!defs || methods.has(producer)) return true;
-      let files = reach.get(producer);
-      if (!files) {
-        files = new Set();
-        for (const d of defs) for (const b of this.bindingsOf(d.path, d.name, d.exported === 2)) files.add(b.file);
-        reach.set(producer, files);
-      }
-      return files.has(file);
-    };
-    for (const c of rows) {
-      const producer = resultSpec(c.qualifier!.slice(prefix.length)).producer;
-      const confidence = verdict.get(producer);
-      if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
-    }
-    return out;
   }
 
   /**

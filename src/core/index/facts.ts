@@ -25,7 +25,8 @@ export interface SymbolFact {
   deprecated: boolean;
   /**
    * The named type a function or method returns: Go's first result as written (`Route`,
-   * `http.Handler`); TypeScript's declared return type by its last name, the class for `this`.
+   * `http.Handler`); TypeScript's declared return type by its last name, the class for `this`; PHP's
+   * declared type (else its doc block's `@return`) by its last name, the class for `self` and `static`.
    */
   returns?: string;
   /**
@@ -88,7 +89,7 @@ export interface FileFacts {
 }
 
 /**
- * Marks a call's qualifier that is the receiver's declared type rather than its name (Go, and
+ * Marks a call's qualifier that is the receiver's declared type rather than its name (Go, PHP, and
  * TypeScript parameters and call chains). After it
  * comes the type, or RESULT_OF and the name of the function or method whose result the receiver is
  * (`r := NewRouter()`, `r.NewRoute().Host()`), which the index answers from that definition's `returns`.

@@ -23,7 +23,7 @@ interface OwnerFields {
 
 /**
  * The types TypeScript and JavaScript classes give their fields (and interfaces their properties), or
- * Go structs, as the index stores them, looked up through the bases: `this.metadata` in a subclass is
+ * Go structs, Python and PHP classes, as the index stores them, looked up through the bases: `this.metadata` in a subclass is
  * the field its base declares. A type name defined in more than one file (`Props`, `Options`) says
  * nothing. Answers are kept for the life of one query.
  */
@@ -37,8 +37,8 @@ export class FieldTypes {
   constructor(
     private readonly db: Database,
     private readonly heritage: Heritage,
-    /** Go's structs, Python's classes, else JavaScript's and TypeScript's classes and interfaces. */
-    private readonly family: 'js' | 'go' | 'python' = 'js',
+    /** Go's structs, Python's or PHP's classes, else JavaScript's and TypeScript's classes and interfaces. */
+    private readonly family: 'js' | 'go' | 'python' | 'php' = 'js',
   ) {}
 
   /**

@@ -138,7 +138,7 @@ export function methodOwners(db: Database, method: string, langs: string): Map<s
  * a class or interface (a library's type, a type alias, a type parameter) ends its path, and is seen
  * as unknown, unless it is one of JavaScript's own classes.
  */
-function basesWalker(db: Database, heritage: Heritage, langs: string) {
+function basesWalker(db: Database, heritage: Heritage, langs: string, family: Family = 'js') {
   const defined = new Map<string, boolean>();
   const isWorkspaceType = (t: string) => {
     let v = defined.get(t);
@@ -155,7 +155,7 @@ function basesWalker(db: Database, heritage: Heritage, langs: string) {
       // JavaScript's own classes (RegExp, Date, Promise) are known to have none of the workspace's methods.
       if (test(queue[i], known || JS_GLOBAL_OBJECTS.has(queue[i]))) return true;
       if (!known) continue;
-      for (const s of heritage.supersOf('js', queue[i])) {
+      for (const s of heritage.supersOf(family, queue[i])) {
         if (seen.has(s)) continue;
         seen.add(s);
         queue.push(s);
@@ -176,20 +176,20 @@ function kept(answer: (type: string) => boolean): (type: string) => boolean {
 }
 
 /**
- * Whether a JavaScript or TypeScript value of a type may have a method named `method`: the type or one
+ * Whether a JavaScript or TypeScript (or, by `family`, PHP) value of a type may have a method named `method`: the type or one
  * of its bases declares one, or one of them is a type the workspace does not define as a class or
  * interface (a library's, a type alias), which may.
  */
-export function methodHolder(db: Database, heritage: Heritage, method: string, langs: string): (type: string) => boolean {
+export function methodHolder(db: Database, heritage: Heritage, method: string, langs: string, family: Family = 'js'): (type: string) => boolean {
   let owners: Map<string, TypeDefinition[]> | undefined;
-  const walk = basesWalker(db, heritage, langs);
+  const walk = basesWalker(db, heritage, langs, family);
   return kept((type) => walk(type, (t, known) => !known || (owners ??= methodOwners(db, method, langs)).has(t)));
 }
 
-/** A JavaScript or TypeScript type and its bases, as far as the workspace defines them. */
-export function basesOf(db: Database, heritage: Heritage, type: string, langs: string): Set<string> {
+/** A JavaScript or TypeScript (or, by `family`, PHP) type and its bases, as far as the workspace defines them. */
+export function basesOf(db: Database, heritage: Heritage, type: string, langs: string, family: Family = 'js'): Set<string> {
   const out = new Set<string>();
-  basesWalker(db, heritage, langs)(type, (t) => !out.add(t));
+  basesWalker(db, heritage, langs, family)(type, (t) => !out.add(t));
   return out;
 }
 

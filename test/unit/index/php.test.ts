@@ -99,7 +99,7 @@ describe('PHP in the code index', () => {
       assert.equal(facts.pkg, 'Acme\\Shop\\Billing');
       assert.deepEqual(
         facts.calls.map((c) => `${c.qualifier ? c.qualifier + '.' : ''}${c.name}@${c.line}`),
-        ['this.subtotal@8', 'self.tax@8', 'Tax.rate@8', 'this.total@16'],
+        ['this.subtotal@8', 'self.tax@8', 'type:Tax.rate@8', 'this.total@16'],
       );
     } finally {
       tree.delete();
@@ -128,7 +128,7 @@ describe('PHP in the code index', () => {
   it('warns about a deprecated method a file calls', () => {
     assert.deepEqual(
       index.deprecatedUsedIn('src/Checkout/CheckoutController.php').map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`),
-      ['sum@14 likely -> src/Billing/Invoice.php:14'],
+      ['sum@14 resolved -> src/Billing/Invoice.php:14'],
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, FileFacts, SymbolFact, SymbolKind } from '../facts';
+import type { Narrowing } from './phpNarrowing';
 
 // The parts every language's extraction shares: scopes (frames) during the walk, and helpers that
 // record definitions and calls.
@@ -22,6 +23,8 @@ export interface Frame {
   ownScope?: boolean;
   /** Go: the declared type of each parameter and variable of the function ('' when unknown or declared twice); TypeScript: of each parameter, and on a class, of each field as `this.x`. */
   locals?: Map<string, string>;
+  /** PHP: where a check (`$x instanceof Foo`) says more of a variable than `locals`, by span of the file's text. */
+  narrowed?: Narrowing[];
 }
 
 /** The dotted namespace path around here, when definitions are directly inside TypeScript namespaces. */

@@ -1,7 +1,8 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
-import { TYPED_RECEIVER } from '../facts';
-import { phpClassProperties, phpFunctionLocals, phpReceiverType } from './phpTypes';
+import { RESULT_OF, TYPED_RECEIVER } from '../facts';
+import { phpClassProperties, phpFunctionLocals, phpReceiverType, phpReturnType } from './phpTypes';
+import type { Narrowing } from './phpNarrowing';
 
 // PHP: classes, interfaces, traits and enums, methods and functions, `@deprecated` doc blocks and
 // #[Deprecated], namespaces, `use` imports (grouped and aliased), calls on objects, classes and
@@ -36,18 +37,27 @@ function typeDeclaration(kind: 'class' | 'interface' | 'enum'): Visitor {
     const symbol = addSymbol(ctx, node, name, kind, nested ? 0 : 1, phpDeprecated(node));
     const supers = phpSupers(node);
     if (supers.length) symbol.supers = supers;
-    return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class', locals: phpClassProperties(node) };
+    const properties = phpClassProperties(node);
+    // Kept with the class for its subclasses: `$this->io->write()` where a base types `$io`.
+    const fields = Object.fromEntries([...properties].filter(([, t]) => t && !t.startsWith(RESULT_OF)).map(([k, t]) => [k.slice('this.'.length), t]));
+    if (Object.keys(fields).length) symbol.fields = fields;
+    return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class', locals: properties };
   };
 }
 
 /** Most base names kept for one class or interface. */
 const MAX_SUPERS = 16;
 
-/** What a class extends and implements, or an interface extends, by last name (`Base` for `\\Foo\\Base`). */
+/**
+ * What a class extends, implements and uses (its traits, whose methods become its own), or an
+ * interface extends, by last name (`Base` for `\\Foo\\Base`).
+ */
 function phpSupers(node: Node): string[] {
   const out: string[] = [];
-  for (const clause of node.namedChildren) {
-    if (clause?.type !== 'base_clause' && clause?.type !== 'class_interface_clause') continue;
+  const body = node.childForFieldName('body');
+  const clauses = [...node.namedChildren, ...(body?.namedChildren.filter((c) => c?.type === 'use_declaration') ?? [])];
+  for (const clause of clauses) {
+    if (clause?.type !== 'base_clause' && clause?.type !== 'class_interface_clause' && clause?.type !== 'use_declaration') continue;
     for (const t of clause.namedChildren) {
       const name = lastName(t);
       if (name && !out.includes(name.text)) out.push(name.text);
@@ -75,7 +85,7 @@ function addUse(ctx: ExtractionContext, clause: Node, prefix: string, line: numb
   ctx.facts.imports.push({ spec: path, names: [{ name, local: alias ?? name }], line });
 }
 
-/** `$x->m()`, `$x?->m()`: on a receiver whose class the code says, that class's m. */
+/** `$x->m()`, `$x?->m()`: on a receiver whose class the code says (or the call whose result it is), that class's m. */
 function memberCall(node: Node, ctx: ExtractionContext): undefined {
   const object = node.childForFieldName('object');
   const type = phpReceiverType(object, ctx);
@@ -83,8 +93,15 @@ function memberCall(node: Node, ctx: ExtractionContext): undefined {
   return undefined;
 }
 
+/** A function's frame: its variables' types, and where checks narrow them. */
+function scope(node: Node, ctx: ExtractionContext, frame: Partial<Frame>): Frame {
+  const narrowed: Narrowing[] = [];
+  const locals = phpFunctionLocals(node, narrowed);
+  return { ...frame, depth: ctx.depth, locals, narrowed };
+}
+
 function closure(node: Node, ctx: ExtractionContext): Frame {
-  return { depth: ctx.depth, ownScope: true, locals: phpFunctionLocals(node) };
+  return scope(node, ctx, { ownScope: true });
 }
 
 const phpVisitors: Record<string, Visitor> = {
@@ -112,14 +129,18 @@ const phpVisitors: Record<string, Visitor> = {
     if (!name) return undefined;
     const owner: Frame | undefined = currentContainer(ctx);
     const exported = owner ? !!owner.containerExported && isPublic(node) : true;
-    addSymbol(ctx, node, name, owner ? 'method' : 'function', exported ? 1 : 0, phpDeprecated(node), owner?.container);
-    return { depth: ctx.depth, fn: name, locals: phpFunctionLocals(node) };
+    const symbol = addSymbol(ctx, node, name, owner ? 'method' : 'function', exported ? 1 : 0, phpDeprecated(node), owner?.container);
+    const returns = phpReturnType(node, owner?.container);
+    if (returns) symbol.returns = returns;
+    return scope(node, ctx, { fn: name });
   },
   function_definition(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
-    addSymbol(ctx, node, name, 'function', ctx.frames.some((f) => f.fn) ? 0 : 1, phpDeprecated(node));
-    return { depth: ctx.depth, fn: name, locals: phpFunctionLocals(node) };
+    const symbol = addSymbol(ctx, node, name, 'function', ctx.frames.some((f) => f.fn) ? 0 : 1, phpDeprecated(node));
+    const returns = phpReturnType(node);
+    if (returns) symbol.returns = returns;
+    return scope(node, ctx, { fn: name });
   },
   // A closure's or an arrow function's parameters are its own; what it does not bind comes from around it.
   anonymous_function: closure,
@@ -136,7 +157,9 @@ const phpVisitors: Record<string, Visitor> = {
   scoped_call_expression(node, ctx) {
     const scope = node.childForFieldName('scope');
     const own = scope && RECEIVERS[scope.text];
-    addCall(ctx, lastName(node.childForFieldName('name')), own ?? (scope?.type === 'qualified_name' ? lastName(scope)?.text : receiver(scope)));
+    // `Foo::m()` names the class itself: that class's m (or a base's), no other.
+    const named = scope?.type === 'name' || scope?.type === 'qualified_name' ? lastName(scope)?.text : undefined;
+    addCall(ctx, lastName(node.childForFieldName('name')), own ?? (named ? `${TYPED_RECEIVER}${named}` : receiver(scope)));
     return undefined;
   },
   object_creation_expression(node, ctx) {

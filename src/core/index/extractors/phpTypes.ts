@@ -1,17 +1,73 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import type { ExtractionContext, Frame } from './context';
+import { COMMENT, leadingSiblings, type ExtractionContext, type Frame } from './context';
+import { FIELD_OF, RESULT_OF } from '../facts';
+import { collectNarrowing, narrowedType, type Narrowing } from './phpNarrowing';
 
 // PHP: what the code itself says of a receiver's class. A parameter's type (`FunFunFactory $factory`,
 // `?Logger $logger`, `Foo|null $foo`), a variable bound only to `new Foo(…)`, and on `$this->x` a
 // property's declared type, a promoted constructor parameter's, or what the constructor assigns it
-// from a typed parameter or a `new`. Anything else, or a name bound two ways, stays unknown.
+// from a typed parameter or a `new`; a doc block's `@param`, `@var` and `@return` where the code
+// declares no type; and what a call returns (`()getFactory`, which the index answers from the
+// method's return type). Anything else, or a name bound two ways, stays unknown.
 
 /** Most nodes of one function body read for its variables. */
 const MAX_SCAN = 20_000;
 /** Types that say nothing of a class. */
 const UNTYPED = new Set(['mixed', 'object', 'callable', 'iterable', 'self', 'static', 'parent']);
+/** Nodes with nothing inside that binds or checks a variable: not descended into. */
+const TERMINAL = new Set(['name', 'variable_name', 'qualified_name', 'namespace_name', 'string', 'encapsed_string', 'heredoc', 'nowdoc', 'integer', 'float', 'boolean', 'null', 'comment', 'named_type', 'primitive_type', 'optional_type', 'union_type', 'class_constant_access_expression']);
 /** Scopes of their own inside a body: their variables are not the function's. */
 const OWN_SCOPES = new Set(['anonymous_function', 'anonymous_function_creation_expression', 'arrow_function', 'class_declaration', 'function_definition', 'method_declaration']);
+
+/** Longest doc block read for types. */
+const MAX_DOC = 8_000;
+/** One doc tag's type and, for `@param` and `@var`, its variable; each part bounded, so linear. */
+const DOC_TAG = /@(param|var|return)[ \t]+(\S{1,200})(?:[ \t]+(?:\.\.\.)?&?\$(\w{1,100}))?/g;
+const DOC_NAME = /^\\?[A-Za-z_][\w\\]*$/;
+
+/** The one class (or primitive) a doc block's type names (`?Foo`, `Foo|null`, `\\A\\Foo`); `$this`, `self` and `static` name `container`. */
+export function phpDocType(text: string, container?: string): string | undefined {
+  const parts = text.replace(/^\?/, '').split('|').filter((p) => p.toLowerCase() !== 'null');
+  if (parts.length !== 1) return undefined;
+  const part = parts[0];
+  const lower = part.toLowerCase();
+  if (lower === '$this' || lower === 'self' || lower === 'static') return container;
+  if (!DOC_NAME.test(part) || UNTYPED.has(lower)) return undefined;
+  return part.slice(part.lastIndexOf('\\') + 1);
+}
+
+/** The `@param` and `@var` (by `$name`), `@return` (as `return`) and a property's `@var` (as `var`) types of a `/** … *\/` doc block. */
+function docTags(comment: string, container?: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!comment.startsWith('/**') || comment.length > MAX_DOC) return out;
+  for (const m of comment.matchAll(DOC_TAG)) {
+    const type = phpDocType(m[2], container);
+    if (!type) continue;
+    if (m[1] === 'return') out.set('return', type);
+    else if (m[3]) out.set(`$${m[3]}`, type);
+    else if (m[1] === 'var') out.set('var', type);
+  }
+  return out;
+}
+
+/** The doc block right above a declaration, read for its tags. */
+function docOf(node: Node, container?: string): Map<string, string> {
+  const doc = leadingSiblings(node, COMMENT, 4).find((c) => c.text.startsWith('/**'));
+  return doc ? docTags(doc.text, container) : new Map<string, string>();
+}
+
+/** What a method or function declares it returns (its type, else its doc block's `@return`); `self`, `static` and `$this` are `container`. */
+export function phpReturnType(fn: Node, container?: string): string | undefined {
+  const declared = fn.childForFieldName('return_type');
+  if (declared) {
+    const own = declared.type === 'named_type' || declared.type === 'optional_type' ? declared.text.replace(/^\?/, '').toLowerCase() : '';
+    if (own === 'self' || own === 'static') return container;
+    const type = phpTypeName(declared);
+    // A declared `object`, `mixed` or `iterable` says less than the doc block may.
+    if (type || !['mixed', 'object', 'iterable'].includes(declared.text.toLowerCase())) return type;
+  }
+  return docOf(fn, container).get('return');
+}
 
 /** The one class (or primitive) a type names, by its last name; undefined for a union of several, an intersection or no type. */
 export function phpTypeName(node: Node | null | undefined): string | undefined {
@@ -45,34 +101,52 @@ function bind(locals: Map<string, string>, key: string, type: string | undefined
   locals.set(key, prev === undefined || prev === (type ?? '') ? (type ?? '') : '');
 }
 
-/** A function's typed parameters and the variables its body binds (`$x` keys), read once when the function opens. */
-export function phpFunctionLocals(fn: Node): Map<string, string> {
+/**
+ * A function's typed parameters and the variables its body binds (`$x` keys), read once when the
+ * function opens; with `narrowed`, also where its checks (`$x instanceof Foo`) say more.
+ */
+export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[]): Map<string, string> {
   const locals = new Map<string, string>();
   const declared = new Set<string>();
+  const doc = fn.type === 'method_declaration' || fn.type === 'function_definition' ? docOf(fn) : undefined;
   for (const p of fn.childForFieldName('parameters')?.namedChildren ?? []) {
     if (p?.type !== 'simple_parameter' && p?.type !== 'property_promotion_parameter') continue;
     const name = variableOf(p);
     if (!name) continue;
-    const type = phpTypeName(typeChild(p));
+    const type = phpTypeName(typeChild(p)) ?? (typeChild(p) ? undefined : doc?.get(`$${name}`));
     bind(locals, `$${name}`, type);
     if (type) declared.add(`$${name}`);
   }
   const body = fn.childForFieldName('body');
   if (!body) return locals;
+  const text = body.text;
+  // Checks are read only where there are some.
+  const checks = narrowed && (text.includes('instanceof') ? narrowed : undefined);
+  const vars = text.includes('@var');
   const stack: Node[] = [body];
   for (let seen = 0; stack.length && seen < MAX_SCAN; seen++) {
     const n = stack.pop()!;
-    if (OWN_SCOPES.has(n.type)) continue;
-    if (n.type === 'assignment_expression') {
+    const type = n.type;
+    if (OWN_SCOPES.has(type)) continue;
+    if (checks) collectNarrowing(n, type, checks);
+    if (type === 'assignment_expression') {
       const left = n.childForFieldName('left');
       const key = left?.type === 'variable_name' ? left.text : undefined;
+      const right = n.childForFieldName('right');
       // A typed parameter keeps its type: PHP checks what is passed, and reassigning one is rare.
-      if (key && !declared.has(key)) bind(locals, key, newType(n.childForFieldName('right')));
+      // `$x = null` first says nothing of what `$x` later holds.
+      if (key && !declared.has(key) && right?.type !== 'null') bind(locals, key, valueType(right));
+    } else if (type === 'comment' && vars && n.text.includes('@var')) {
+      // `/** @var Foo $x */` says what the code cannot: the variable's type from here on.
+      for (const [key, type] of docTags(n.text)) if (key.startsWith('$') && !declared.has(key)) {
+        locals.set(key, type);
+        declared.add(key);
+      }
     }
-    for (const c of n.namedChildren) if (c) stack.push(c);
+    if (!TERMINAL.has(type)) for (const c of n.namedChildren) if (c) stack.push(c);
   }
   // `foreach ($xs as $x)`, `list($a) = …`, `catch (E $e)`: bound some other way, unknown unless typed.
-  if (body.text.includes('foreach') || body.text.includes('catch')) {
+  if (text.includes('foreach') || text.includes('catch')) {
     for (const node of body.descendantsOfType(['foreach_statement', 'catch_clause'])) {
       if (!node) continue;
       if (node.type === 'catch_clause') {
@@ -82,6 +156,27 @@ export function phpFunctionLocals(fn: Node): Map<string, string> {
     }
   }
   return locals;
+}
+
+/** The function or method a call calls, by its last name: `m` in `$x->m()`, `X::m()`, `\\ns\\m()`. */
+function calledName(node: Node): string | undefined {
+  const name = node.type === 'function_call_expression' ? node.childForFieldName('function') : node.childForFieldName('name');
+  if (name?.type === 'name') return name.text;
+  if (name?.type === 'qualified_name') return name.namedChildren[name.namedChildren.length - 1]?.text;
+  return undefined;
+}
+
+const CALLS = new Set(['member_call_expression', 'nullsafe_member_call_expression', 'scoped_call_expression', 'function_call_expression']);
+
+/** What a value is: the class a `new` makes, or RESULT_OF and the name of the call that gives it. */
+function valueType(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'parenthesized_expression') return valueType(node.namedChildren[0]);
+  if (CALLS.has(node.type)) {
+    const name = calledName(node);
+    return name ? `${RESULT_OF}${name}` : undefined;
+  }
+  return newType(node);
 }
 
 /** The class a `new Foo(…)` makes; undefined for anything else. */
@@ -102,9 +197,11 @@ export function phpClassProperties(cls: Node): Map<string, string> {
   const typed = new Set<string>();
   for (const member of body?.namedChildren ?? []) {
     if (member?.type === 'property_declaration') {
-      const type = phpTypeName(typeChild(member));
+      const native = typeChild(member);
+      const doc = native ? undefined : docOf(member);
       for (const el of member.namedChildren) {
         const name = el?.type === 'property_element' ? variableOf(el) : undefined;
+        const type = native ? phpTypeName(native) : (doc?.get('var') ?? doc?.get(`$${name}`));
         if (!name || !type) continue;
         props.set(`this.${name}`, type);
         typed.add(name);
@@ -125,7 +222,7 @@ export function phpClassProperties(cls: Node): Map<string, string> {
         const name = left.childForFieldName('name')?.text;
         if (!name || typed.has(name)) continue;
         const right = a!.childForFieldName('right');
-        const type = right?.type === 'variable_name' ? params.get(right.text) || undefined : newType(right ?? null);
+        const type = right?.type === 'variable_name' ? params.get(right.text) || undefined : valueType(right);
         bind(props, `this.${name}`, type);
       }
     }
@@ -133,33 +230,34 @@ export function phpClassProperties(cls: Node): Map<string, string> {
   return props;
 }
 
-/** The class the code says a call's receiver is: a typed or `new`-bound variable, or `$this->prop`. */
+/**
+ * The class the code says a call's receiver is: a typed or bound variable, `$this->prop`, a `new`, or
+ * RESULT_OF and a call's name for what that call returns; FIELD_OF and `Class.prop` for a property
+ * this class does not type, which a base may.
+ */
 export function phpReceiverType(node: Node | null, ctx: ExtractionContext): string | undefined {
   if (!node) return undefined;
-  if (node.type === 'variable_name' && node.text !== '$this') return variableType(ctx.frames, node.text);
+  if (node.type !== 'variable_name' && node.type !== 'member_access_expression') return valueType(node);
+  if (node.type === 'variable_name' && node.text !== '$this') return variableType(ctx.frames, node.text, node.startIndex);
   if (node.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this') {
     const name = node.childForFieldName('name');
-    return name?.type === 'name' ? lookup(ctx.frames, `this.${name.text}`, (f) => !!f.container) : undefined;
+    if (name?.type !== 'name') return undefined;
+    const cls = [...ctx.frames].reverse().find((f) => f.container);
+    const own = cls?.locals?.get(`this.${name.text}`);
+    // A property this class does not declare may be one a base does: the index looks it up there.
+    if (own === undefined) return cls?.container ? `${FIELD_OF}${cls.container}.${name.text}` : undefined;
+    return own || undefined;
   }
   return undefined;
 }
 
-/** A variable's type: a closure's own, else what the scope around it binds, up to the named function. */
-function variableType(frames: readonly Frame[], key: string): string | undefined {
+/** A variable's type at `at`: what a check there says, else a closure's own, else what the scope around it binds, up to the named function. */
+function variableType(frames: readonly Frame[], key: string, at: number): string | undefined {
   for (let i = frames.length - 1; i >= 0; i--) {
     const f = frames[i];
     if (!f.fn && !f.ownScope) continue;
-    const t = f.locals?.get(key);
+    const t = narrowedType(f.narrowed, key, at) ?? f.locals?.get(key);
     if (t !== undefined || f.fn) return t || undefined;
-  }
-  return undefined;
-}
-
-/** The type of `key` in the nearest frame that `owns` says holds it: a function's variables, a class's properties. */
-function lookup(frames: readonly Frame[], key: string, owns: (f: Frame) => boolean): string | undefined {
-  for (let i = frames.length - 1; i >= 0; i--) {
-    if (!owns(frames[i])) continue;
-    return frames[i].locals?.get(key) || undefined;
   }
   return undefined;
 }

@@ -1,0 +1,100 @@
+import { all, type Database } from '../store/sqlite';
+import { RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
+import { methodHolder, type Heritage } from './heritage';
+import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
+import type { CallerConfidence, CallerRef } from './indexTypes';
+import { BUILTIN_RESULTS } from './methodNames';
+
+/** Most producers of call results (`f` in `f().m()`) whose return types are looked at for one method. */
+const MAX_PRODUCERS = 500;
+/** Most calls on call results looked at for one method. */
+const MAX_RESULT_CALLS = 2000;
+
+export interface ResultCallsQuery {
+  db: Database;
+  heritage: Heritage;
+  /** The languages searched, as an SQL list (`('php')`). */
+  langs: string;
+  family: 'js' | 'php';
+  def: SymbolRow;
+  found: readonly CallerRef[];
+  onlyFile: string | undefined;
+  /** The method's family: its class's bases, interfaces and subclasses that have the method. */
+  related: ReadonlySet<string>;
+  /** Whether `file` names the method's very class `type` (not another of the same name). */
+  named: (file: string, type: string) => boolean;
+  /**
+   * Whether `file` can call the function `producer` defined at `path`; undefined when every function
+   * is callable from everywhere (PHP's global functions).
+   */
+  bindsFunction?: (file: string, def: { path: string; name: string; exported: number }) => boolean;
+}
+
+/**
+ * `f().m()` and `a.f(…).m()` anywhere in the workspace, where every definition of `f` says it
+ * returns a type that may have this method `m` and each such type is the method's class or one of
+ * its family: a builder chain (`qb.where(…).execute()`) in a file that never names the builder,
+ * `$this->getFactory()->m()`, or `$x->m()` after `$x = $loader->load()`.
+ * Resolved only where a definition that returns the class is in a file that names this very class
+ * (`named`), not another of the same name.
+ */
+export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
+  const { db, langs, def } = q;
+  const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
+  const rows = q.onlyFile === undefined
+    ? all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} LIMIT ${MAX_RESULT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
+    : all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, q.onlyFile]);
+  if (!rows.length) return [];
+  // JavaScript's own methods (`filter`, `map`) return no workspace type, whatever the workspace defines.
+  const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(prefix.length)).producer))].filter((p) => !(q.family === 'js' && BUILTIN_RESULTS.has(p))).slice(0, MAX_PRODUCERS);
+  // What each producer returns, by every definition of its name; null when one says nothing.
+  const returns = new Map<string, Set<string> | null>();
+  // Producers that are only functions: a call of one is the workspace's only where the file can name it.
+  const functions = new Map<string, Array<{ path: string; name: string; exported: number }>>();
+  const methods = new Set<string>();
+  // Producers with a definition that returns the method's class in a file that names this class.
+  const home = new Set<string>();
+  for (let i = 0; i < producers.length; i += 500) {
+    const chunk = producers.slice(i, i + 500);
+    const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
+      db,
+      `SELECT s.name AS name, s.returns AS returns, s.kind AS kind, f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${langs}`,
+      chunk,
+    );
+    for (const d of defs) {
+      if (d.kind === 'function') {
+        const list = functions.get(d.name);
+        if (!list) functions.set(d.name, [d]);
+        else list.push(d);
+      } else methods.add(d.name);
+      if (d.returns !== null && d.returns === def.container && q.named(d.path, d.returns)) home.add(d.name);
+      const types = returns.get(d.name);
+      if (types === null) continue;
+      if (d.returns === null) returns.set(d.name, null);
+      else if (types) types.add(d.returns);
+      else returns.set(d.name, new Set([d.returns]));
+    }
+  }
+  const ours = (t: string) => t === def.container || q.related.has(t);
+  const mayHaveAny = methodHolder(db, q.heritage, def.name, langs, q.family);
+  const verdict = new Map<string, CallerConfidence | undefined>();
+  for (const [producer, types] of returns) {
+    if (!types) continue;
+    // A type that has no method of this name (a shape, an interface without it) is not what the call is on.
+    const possible = [...types].filter((t) => ours(t) || mayHaveAny(t));
+    if (possible.length && possible.every(ours)) verdict.set(producer, possible.length === 1 && possible[0] === def.container && home.has(producer) ? 'resolved' : 'likely');
+  }
+  const seen = new Set(q.found.map((r) => `${r.path}:${r.line}:${r.column}`));
+  const out: CallerRef[] = [];
+  const reaches = (file: string, producer: string) => {
+    const defs = functions.get(producer);
+    if (!defs || methods.has(producer) || !q.bindsFunction) return true;
+    return defs.some((d) => q.bindsFunction!(file, d));
+  };
+  for (const c of rows) {
+    const producer = resultSpec(c.qualifier!.slice(prefix.length)).producer;
+    const confidence = verdict.get(producer);
+    if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
+  }
+  return out;
+}
