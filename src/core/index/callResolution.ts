@@ -5,7 +5,7 @@ import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import { pyCallsOnResults, pyModuleExists, pyOtherClass } from './pythonClasses';
 import { basesOf, familyHolder, methodFamily } from './heritage';
-import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES, PLATFORM_METHODS } from './methodNames';
+import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES, namesOneOf, PLATFORM_METHODS, PY_BUILTIN_METHODS } from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
@@ -289,6 +289,9 @@ export class CallResolver {
         else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
         else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : family !== 'php' || phpSelfOurs(c) ? 'likely' : undefined;
+        // Python: `key.decode()` on a value nothing types, with the name of one of str's, bytes', list's or dict's
+        // methods, is most likely theirs, unless the value's name says it is of the method's family (`decoder`).
+        else if (family === 'python' && !q.includes('.') && PY_BUILTIN_METHODS.has(def.name) && !namesOneOf(q, [def.container ?? def.name, ...related])) confidence = undefined;
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
         // A global object (`JSON.parse()`); a name nothing here types, which the workspace's declarations

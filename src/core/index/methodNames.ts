@@ -42,3 +42,40 @@ export const JS_GLOBAL_OBJECTS = new Set([
 
 /** TypeScript's primitive types: a value of one has none of a workspace class's methods. */
 export const JS_PRIMITIVE_TYPES = new Set(['string', 'number', 'boolean', 'bigint', 'symbol', 'void', 'undefined', 'null', 'never']);
+
+/**
+ * Methods of Python's own values (str, bytes, list, dict, set, files): `key.decode()` on a value
+ * nothing types is most likely bytes', not a workspace class's `decode`.
+ */
+export const PY_BUILTIN_METHODS = new Set([
+  'capitalize', 'casefold', 'center', 'count', 'encode', 'endswith', 'expandtabs', 'find', 'format', 'format_map', 'index',
+  'isalnum', 'isalpha', 'isascii', 'isdecimal', 'isdigit', 'isidentifier', 'islower', 'isnumeric', 'isprintable', 'isspace',
+  'istitle', 'isupper', 'join', 'ljust', 'lower', 'lstrip', 'partition', 'removeprefix', 'removesuffix', 'replace', 'rfind',
+  'rindex', 'rjust', 'rpartition', 'rsplit', 'rstrip', 'split', 'splitlines', 'startswith', 'strip', 'swapcase', 'title',
+  'translate', 'upper', 'zfill', 'decode', 'hex', 'append', 'clear', 'copy', 'extend', 'insert', 'pop', 'remove', 'reverse',
+  'sort', 'get', 'items', 'keys', 'values', 'setdefault', 'update', 'popitem', 'add', 'discard', 'difference', 'intersection',
+  'union', 'issubset', 'issuperset', 'read', 'readline', 'readlines', 'write', 'writelines', 'close', 'flush', 'seek', 'tell',
+]);
+
+/**
+ * Whether a variable's name says it holds one of these classes: a word of the name (`gzip_decoder`,
+ * `decoder`) is the last word of a class's name (`GZipDecoder`), or the whole of it.
+ */
+export function namesOneOf(variable: string, classes: Iterable<string>): boolean {
+  const words = new Set(variable.toLowerCase().split('_').filter(Boolean));
+  const whole = variable.toLowerCase().replace(/_/g, '');
+  for (const cls of classes) {
+    const lower = cls.toLowerCase();
+    const last = lastWord(cls).toLowerCase() || lower;
+    if (whole === lower || words.has(last)) return true;
+  }
+  return false;
+}
+
+/** The last camel-case word of a name (`Decoder` of `GZipDecoder`), read from its end. */
+function lastWord(name: string): string {
+  let i = name.length;
+  while (i > 0 && /[a-z0-9]/.test(name[i - 1])) i--;
+  if (i > 0 && i < name.length && /[A-Z]/.test(name[i - 1])) i--;
+  return name.slice(i);
+}
