@@ -1,5 +1,5 @@
 import { all, one } from '../store/sqlite';
-import { CONTAINER_KINDS, FIELD_OF, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
+import { CONTAINER_KINDS, ELEMENTS, FIELD_OF, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
@@ -450,7 +450,11 @@ export class CallResolver {
     if (cache.has(name)) return cache.get(name);
     // A built-in's result (`rows.filter(…)`) is no workspace type, even where the workspace defines a `filter`.
     if (family === 'js' && BUILTIN_RESULTS.has(name)) return undefined;
-    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${family === 'js' ? JS_LANGS : `('${family}')`}`, [name]);
+    // PHP: what iterating the result of `name` gives (`getRequires[]`): the elements of the array it returns.
+    const element = family === 'php' && name.endsWith(ELEMENTS);
+    const base = element ? name.slice(0, -ELEMENTS.length) : name;
+    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${family === 'js' ? JS_LANGS : `('${family}')`}`, [base]);
+    if (element) for (const r of rows) r.returns = r.returns?.endsWith(ELEMENTS) ? r.returns.slice(0, -ELEMENTS.length) : null;
     const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
     const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;
     cache.set(name, type);

@@ -108,6 +108,14 @@ export const FIXTURE = '?';
  */
 export const RESULT_HOLDER = '~';
 
+/**
+ * PHP: after a type, an array of it (`Link[]`, from a doc block's `Link[]`, `list<Link>` or
+ * `array<string, Link>`); after RESULT_OF and a function's name, what iterating its result gives
+ * (`()getRequires[]` for `foreach ($package->getRequires() as $link)`), which the index answers from
+ * a `returns` of `Link[]`.
+ */
+export const ELEMENTS = '[]';
+
 /** A result receiver's function name and, when the result was held in a variable, that variable's name. */
 export function resultSpec(spec: string): { producer: string; holder?: string } {
   const at = spec.indexOf(RESULT_HOLDER);

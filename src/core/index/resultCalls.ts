@@ -1,5 +1,5 @@
 import { all, type Database } from '../store/sqlite';
-import { RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
+import { ELEMENTS, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
 import { methodHolder, type Heritage } from './heritage';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
 import type { CallerConfidence, CallerRef } from './indexTypes';
@@ -54,25 +54,39 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
   const methods = new Set<string>();
   // Producers with a definition that returns the method's class in a file that names this class.
   const home = new Set<string>();
-  for (let i = 0; i < producers.length; i += 500) {
-    const chunk = producers.slice(i, i + 500);
+  // A producer may be what iterating a result gives (`getRequires[]`): its definitions are the name's.
+  const nameOf = (p: string) => (p.endsWith(ELEMENTS) ? p.slice(0, -ELEMENTS.length) : p);
+  const names = [...new Set(producers.map(nameOf))];
+  const byName = new Map<string, Array<{ name: string; returns: string | null; kind: string; path: string; exported: number }>>();
+  for (let i = 0; i < names.length; i += 500) {
+    const chunk = names.slice(i, i + 500);
     const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
       db,
       `SELECT s.name AS name, s.returns AS returns, s.kind AS kind, f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${langs}`,
       chunk,
     );
     for (const d of defs) {
+      const list = byName.get(d.name);
+      if (!list) byName.set(d.name, [d]);
+      else list.push(d);
+    }
+  }
+  for (const producer of producers) {
+    const element = producer.endsWith(ELEMENTS);
+    for (const d of byName.get(nameOf(producer)) ?? []) {
       if (d.kind === 'function') {
-        const list = functions.get(d.name);
-        if (!list) functions.set(d.name, [d]);
+        const list = functions.get(producer);
+        if (!list) functions.set(producer, [d]);
         else list.push(d);
-      } else methods.add(d.name);
-      if (d.returns !== null && d.returns === def.container && q.named(d.path, d.returns)) home.add(d.name);
-      const types = returns.get(d.name);
+      } else methods.add(producer);
+      // Iterating a result gives its elements (`Link[]`); a result that is no such array, something unread.
+      const type = d.returns === null ? null : !element ? d.returns : d.returns.endsWith(ELEMENTS) ? d.returns.slice(0, -ELEMENTS.length) : null;
+      if (type !== null && type === def.container && q.named(d.path, type)) home.add(producer);
+      const types = returns.get(producer);
       if (types === null) continue;
-      if (d.returns === null) returns.set(d.name, null);
-      else if (types) types.add(d.returns);
-      else returns.set(d.name, new Set([d.returns]));
+      if (type === null) returns.set(producer, null);
+      else if (types) types.add(type);
+      else returns.set(producer, new Set([type]));
     }
   }
   const ours = (t: string) => t === def.container || q.related.has(t);

@@ -83,6 +83,21 @@ const FILES: Record<string, string> = {
     '    }', // 24
     '}', // 25
   ),
+  // Loops over arrays a doc block types.
+  'src/Batch.php': lines(
+    'namespace App;', // 2
+    'use App\\Mail\\Queue;', // 3
+    'class Batch {', // 4
+    '    /** @return Queue[] */', // 5
+    '    public function queues(): array { return []; }', // 6
+    '    /** @param array<string, Queue> $byName */', // 7
+    '    public function run( array $byName, $more ): void {', // 8
+    '        foreach ( $byName as $name => $queue ) { $queue->send( "k" ); }', // 9
+    '        foreach ( $this->queues() as $q ) { $q->send( "l" ); }', // 10
+    '        foreach ( $more as $item ) { $item->send( "m" ); }', // 11
+    '    }', // 12
+    '}', // 13
+  ),
   // Imports Mailer, but `$this->send()` and `Queue::send()` here are another class's.
   'src/Notifier.php': lines(
     'namespace App;', // 2
@@ -106,13 +121,22 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
 
   const callers = (path: string) => show(ws.index.callers({ name: 'send', path, line: 4 })).filter((c) => !c.endsWith(' name'));
 
-  it('records what methods declare they return: their type, their doc block, and the class for static', async () => {
+  it("records what methods declare they return (their type, their doc block, the class for static) and what loops over arrays give", async () => {
     const tree = (await parserFor('php')).parse(FILES['src/Factory.php']);
     assert.ok(tree);
     try {
       assert.deepEqual(extractFacts('php', tree).symbols.map((s) => `${s.name}:${s.returns ?? ''}`), ['Factory:', 'mailer:Mailer', 'legacyMailer:Mailer', 'queue:Queue']);
     } finally {
       tree.delete();
+    }
+    const batch = (await parserFor('php')).parse(FILES['src/Batch.php']);
+    assert.ok(batch);
+    try {
+      const facts = extractFacts('php', batch);
+      assert.equal(facts.symbols.find((s) => s.name === 'queues')?.returns, 'Queue[]', "array, and the doc block's Queue[]");
+      assert.deepEqual(facts.calls.filter((c) => c.name === 'send').map((c) => c.qualifier), ['type:Queue', 'type:()queues[]', 'item']);
+    } finally {
+      batch.delete();
     }
   });
 
@@ -134,8 +158,11 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
     ]);
   });
 
-  it("finds Queue's send through a nullable result, @param, && and assert checks, and a parenthesized new", () => {
+  it("finds Queue's send through a nullable result, @param, && and assert checks, a parenthesized new, and loops over arrays of it", () => {
     assert.deepEqual(callers('src/Mail/Queue.php'), [
+      'src/Batch.php:10 resolved',
+      'src/Batch.php:11 likely',
+      'src/Batch.php:9 resolved',
       'src/Controller/SignupController.php:8 resolved',
       'src/Dispatch.php:10 resolved',
       'src/Dispatch.php:14 resolved',
@@ -155,7 +182,7 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
   });
 
   it("counts Notifier's own $this->send(), never Mailer's or Queue's for it", () => {
-    // Dispatch's `$any` in the else branch is any object: perhaps.
-    assert.deepEqual(show(ws.index.callers({ name: 'send', path: 'src/Notifier.php', line: 6 })), ['src/Dispatch.php:9 likely', 'src/Notifier.php:7 resolved']);
+    // Dispatch's `$any` in the else branch and Batch's `$item` are any object: perhaps.
+    assert.deepEqual(show(ws.index.callers({ name: 'send', path: 'src/Notifier.php', line: 6 })), ['src/Batch.php:11 likely', 'src/Dispatch.php:9 likely', 'src/Notifier.php:7 resolved']);
   });
 });

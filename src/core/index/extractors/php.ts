@@ -1,6 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
-import { RESULT_OF, TYPED_RECEIVER } from '../facts';
+import { ELEMENTS, RESULT_OF, TYPED_RECEIVER } from '../facts';
 import { phpClassProperties, phpFunctionLocals, phpReceiverType, phpReturnType } from './phpTypes';
 import type { Narrowing } from './phpNarrowing';
 
@@ -89,7 +89,9 @@ function addUse(ctx: ExtractionContext, clause: Node, prefix: string, line: numb
 function memberCall(node: Node, ctx: ExtractionContext): undefined {
   const object = node.childForFieldName('object');
   const type = phpReceiverType(object, ctx);
-  addCall(ctx, lastName(node.childForFieldName('name')), type ? `${TYPED_RECEIVER}${type}` : receiver(object));
+  // An array has no methods: a doc block's `Link[]` for what is an object (a collection) says nothing of it.
+  const known = type && !(type.endsWith(ELEMENTS) && !type.startsWith(RESULT_OF)) ? type : undefined;
+  addCall(ctx, lastName(node.childForFieldName('name')), known ? `${TYPED_RECEIVER}${known}` : receiver(object));
   return undefined;
 }
 

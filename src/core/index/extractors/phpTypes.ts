@@ -1,6 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { COMMENT, leadingSiblings, type ExtractionContext, type Frame } from './context';
-import { FIELD_OF, RESULT_OF } from '../facts';
+import { ELEMENTS, FIELD_OF, RESULT_OF } from '../facts';
 import { collectNarrowing, narrowedType, type Narrowing } from './phpNarrowing';
 
 // PHP: what the code itself says of a receiver's class. A parameter's type (`FunFunFactory $factory`,
@@ -24,23 +24,57 @@ const MAX_DOC = 8_000;
 /** One doc tag's type and, for `@param` and `@var`, its variable; each part bounded, so linear. */
 const DOC_TAG = /@(param|var|return)[ \t]+(\S{1,200})(?:[ \t]+(?:\.\.\.)?&?\$(\w{1,100}))?/g;
 const DOC_NAME = /^\\?[A-Za-z_][\w\\]*$/;
+/** `list<Link>`, `array<string, Link>`, `iterable<Link>`: the element type after the last comma. */
+const DOC_COLLECTION = /^(?:non-empty-)?(?:array|list|iterable)<([^<>]{1,200})>$/i;
 
-/** The one class (or primitive) a doc block's type names (`?Foo`, `Foo|null`, `\\A\\Foo`); `$this`, `self` and `static` name `container`. */
+/** A union's parts, split at `|` outside `<…>`. */
+function unionParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '<') depth++;
+    else if (ch === '>') depth = Math.max(0, depth - 1);
+    else if (ch === '|' && depth === 0) {
+      parts.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+function docClass(part: string): string | undefined {
+  if (!DOC_NAME.test(part) || UNTYPED.has(part.toLowerCase())) return undefined;
+  return part.slice(part.lastIndexOf('\\') + 1);
+}
+
+/**
+ * The one class (or primitive) a doc block's type names (`?Foo`, `Foo|null`, `\\A\\Foo`); `$this`, `self`
+ * and `static` name `container`. An array of one class (`Foo[]`, `list<Foo>`, `array<string, Foo>`) is
+ * that class and ELEMENTS.
+ */
 export function phpDocType(text: string, container?: string): string | undefined {
-  const parts = text.replace(/^\?/, '').split('|').filter((p) => p.toLowerCase() !== 'null');
+  const parts = unionParts(text.replace(/^\?/, '')).filter((p) => p.toLowerCase() !== 'null');
   if (parts.length !== 1) return undefined;
   const part = parts[0];
   const lower = part.toLowerCase();
   if (lower === '$this' || lower === 'self' || lower === 'static') return container;
-  if (!DOC_NAME.test(part) || UNTYPED.has(lower)) return undefined;
-  return part.slice(part.lastIndexOf('\\') + 1);
+  const collection = part.endsWith(ELEMENTS) ? part.slice(0, -ELEMENTS.length) : DOC_COLLECTION.exec(part)?.[1].split(',').pop()?.trim();
+  if (collection !== undefined) {
+    const element = docClass(collection);
+    return element && `${element}${ELEMENTS}`;
+  }
+  return docClass(part);
 }
 
 /** The `@param` and `@var` (by `$name`), `@return` (as `return`) and a property's `@var` (as `var`) types of a `/** … *\/` doc block. */
 function docTags(comment: string, container?: string): Map<string, string> {
   const out = new Map<string, string>();
   if (!comment.startsWith('/**') || comment.length > MAX_DOC) return out;
-  for (const m of comment.matchAll(DOC_TAG)) {
+  // `array<string, Link>` read as one word.
+  for (const m of comment.replace(/,[ \t]+/g, ',').matchAll(DOC_TAG)) {
     const type = phpDocType(m[2], container);
     if (!type) continue;
     if (m[1] === 'return') out.set('return', type);
@@ -63,10 +97,22 @@ export function phpReturnType(fn: Node, container?: string): string | undefined 
     const own = declared.type === 'named_type' || declared.type === 'optional_type' ? declared.text.replace(/^\?/, '').toLowerCase() : '';
     if (own === 'self' || own === 'static') return container;
     const type = phpTypeName(declared);
-    // A declared `object`, `mixed` or `iterable` says less than the doc block may.
-    if (type || !['mixed', 'object', 'iterable'].includes(declared.text.toLowerCase())) return type;
+    // A declared `object`, `mixed` or `iterable` says less than the doc block may, and `array` less than its `Link[]`.
+    if (isArray(declared)) return docArray(docOf(fn, container).get('return')) ?? type;
+    if (type || !['mixed', 'object'].includes(declared.text.toLowerCase())) return type;
   }
   return docOf(fn, container).get('return');
+}
+
+/** Whether a declared type is `array` or `iterable` (or a nullable one): what a doc block's `Link[]` tells more of. */
+function isArray(node: Node | undefined): boolean {
+  const text = node?.text.replace(/^\?/, '').toLowerCase();
+  return text === 'array' || text === 'iterable';
+}
+
+/** A doc block's type when it is an array of one class (`Link[]`); undefined otherwise. */
+function docArray(type: string | undefined): string | undefined {
+  return type?.endsWith(ELEMENTS) ? type : undefined;
 }
 
 /** The one class (or primitive) a type names, by its last name; undefined for a union of several, an intersection or no type. */
@@ -113,7 +159,8 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[]): Map<string,
     if (p?.type !== 'simple_parameter' && p?.type !== 'property_promotion_parameter') continue;
     const name = variableOf(p);
     if (!name) continue;
-    const type = phpTypeName(typeChild(p)) ?? (typeChild(p) ? undefined : doc?.get(`$${name}`));
+    const native = typeChild(p);
+    const type = isArray(native) ? (docArray(doc?.get(`$${name}`)) ?? phpTypeName(native)) : (phpTypeName(native) ?? (native ? undefined : doc?.get(`$${name}`)));
     bind(locals, `$${name}`, type);
     if (type) declared.add(`$${name}`);
   }
@@ -152,10 +199,28 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[]): Map<string,
       if (node.type === 'catch_clause') {
         const name = node.childForFieldName('name')?.text;
         if (name && !declared.has(name)) bind(locals, name, phpTypeName(node.childForFieldName('type')?.namedChildren.length === 1 ? node.childForFieldName('type')!.namedChildren[0] : undefined));
-      } else for (const v of node.namedChildren.slice(1)) if (v?.type === 'variable_name' && !declared.has(v.text)) bind(locals, v.text, undefined);
+      } else {
+        // `foreach ($links as $k => $link)`: the value is an element of what is iterated, the key unknown.
+        const element = elementOf(node.namedChildren[0], locals);
+        for (const v of node.namedChildren.slice(1)) {
+          if (v?.type === 'pair') {
+            const [key, value] = [v.namedChildren[0], v.namedChildren[v.namedChildren.length - 1]];
+            if (key?.type === 'variable_name' && !declared.has(key.text)) bind(locals, key.text, undefined);
+            if (value?.type === 'variable_name' && !declared.has(value.text)) bind(locals, value.text, element);
+          } else if (v?.type === 'variable_name' && !declared.has(v.text)) bind(locals, v.text, element);
+        }
+      }
     }
   }
   return locals;
+}
+
+/** What iterating a value gives: an array variable's class (`Link[]`), or the elements of a call's result (`()getRequires[]`). */
+function elementOf(node: Node | null | undefined, locals: ReadonlyMap<string, string>): string | undefined {
+  const type = node?.type === 'variable_name' ? locals.get(node.text) : valueType(node);
+  if (!type) return undefined;
+  if (type.startsWith(RESULT_OF)) return type.endsWith(ELEMENTS) ? undefined : `${type}${ELEMENTS}`;
+  return type.endsWith(ELEMENTS) ? type.slice(0, -ELEMENTS.length) : undefined;
 }
 
 /** The function or method a call calls, by its last name: `m` in `$x->m()`, `X::m()`, `\\ns\\m()`. */
