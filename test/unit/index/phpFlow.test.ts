@@ -95,8 +95,11 @@ const FILES: Record<string, string> = {
     '        foreach ( $byName as $name => $queue ) { $queue->send( "k" ); }', // 9
     '        foreach ( $this->queues() as $q ) { $q->send( "l" ); }', // 10
     '        foreach ( $more as $item ) { $item->send( "m" ); }', // 11
-    '    }', // 12
-    '}', // 13
+    '        foreach ( $this->pending as $p ) { $p->send( "n" ); }', // 12
+    '    }', // 13
+    '    /** @var list<Queue> */', // 14
+    '    private array $pending = [];', // 15
+    '}', // 16
   ),
   // Imports Mailer, but `$this->send()` and `Queue::send()` here are another class's.
   'src/Notifier.php': lines(
@@ -134,7 +137,7 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
     try {
       const facts = extractFacts('php', batch);
       assert.equal(facts.symbols.find((s) => s.name === 'queues')?.returns, 'Queue[]', "array, and the doc block's Queue[]");
-      assert.deepEqual(facts.calls.filter((c) => c.name === 'send').map((c) => c.qualifier), ['type:Queue', 'type:()queues[]', 'item']);
+      assert.deepEqual(facts.calls.filter((c) => c.name === 'send').map((c) => c.qualifier), ['type:Queue', 'type:()queues[]', 'item', 'type:Queue']);
     } finally {
       batch.delete();
     }
@@ -162,6 +165,7 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
     assert.deepEqual(callers('src/Mail/Queue.php'), [
       'src/Batch.php:10 resolved',
       'src/Batch.php:11 likely',
+      'src/Batch.php:12 resolved',
       'src/Batch.php:9 resolved',
       'src/Controller/SignupController.php:8 resolved',
       'src/Dispatch.php:10 resolved',

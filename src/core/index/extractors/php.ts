@@ -98,7 +98,9 @@ function memberCall(node: Node, ctx: ExtractionContext): undefined {
 /** A function's frame: its variables' types, and where checks narrow them. */
 function scope(node: Node, ctx: ExtractionContext, frame: Partial<Frame>): Frame {
   const narrowed: Narrowing[] = [];
-  const locals = phpFunctionLocals(node, narrowed);
+  // The class around, for `$this`'s properties (in a closure of a method too).
+  const cls = [...ctx.frames].reverse().find((f) => f.container);
+  const locals = phpFunctionLocals(node, narrowed, cls?.locals);
   return { ...frame, depth: ctx.depth, locals, narrowed };
 }
 

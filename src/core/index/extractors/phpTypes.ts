@@ -149,9 +149,10 @@ function bind(locals: Map<string, string>, key: string, type: string | undefined
 
 /**
  * A function's typed parameters and the variables its body binds (`$x` keys), read once when the
- * function opens; with `narrowed`, also where its checks (`$x instanceof Foo`) say more.
+ * function opens; with `narrowed`, also where its checks (`$x instanceof Foo`) say more. Its class's
+ * `properties` (`this.x` keys) type loops over them.
  */
-export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[]): Map<string, string> {
+export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?: ReadonlyMap<string, string>): Map<string, string> {
   const locals = new Map<string, string>();
   const declared = new Set<string>();
   const doc = fn.type === 'method_declaration' || fn.type === 'function_definition' ? docOf(fn) : undefined;
@@ -201,7 +202,7 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[]): Map<string,
         if (name && !declared.has(name)) bind(locals, name, phpTypeName(node.childForFieldName('type')?.namedChildren.length === 1 ? node.childForFieldName('type')!.namedChildren[0] : undefined));
       } else {
         // `foreach ($links as $k => $link)`: the value is an element of what is iterated, the key unknown.
-        const element = elementOf(node.namedChildren[0], locals);
+        const element = elementOf(node.namedChildren[0], locals, properties);
         for (const v of node.namedChildren.slice(1)) {
           if (v?.type === 'pair') {
             const [key, value] = [v.namedChildren[0], v.namedChildren[v.namedChildren.length - 1]];
@@ -215,9 +216,10 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[]): Map<string,
   return locals;
 }
 
-/** What iterating a value gives: an array variable's class (`Link[]`), or the elements of a call's result (`()getRequires[]`). */
-function elementOf(node: Node | null | undefined, locals: ReadonlyMap<string, string>): string | undefined {
-  const type = node?.type === 'variable_name' ? locals.get(node.text) : valueType(node);
+/** What iterating a value gives: an array variable's or own property's class (`Link[]`), or the elements of a call's result (`()getRequires[]`). */
+function elementOf(node: Node | null | undefined, locals: ReadonlyMap<string, string>, properties?: ReadonlyMap<string, string>): string | undefined {
+  const own = node?.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this' ? node.childForFieldName('name') : undefined;
+  const type = node?.type === 'variable_name' ? locals.get(node.text) : own ? properties?.get(`this.${own.text}`) : valueType(node);
   if (!type) return undefined;
   if (type.startsWith(RESULT_OF)) return type.endsWith(ELEMENTS) ? undefined : `${type}${ELEMENTS}`;
   return type.endsWith(ELEMENTS) ? type.slice(0, -ELEMENTS.length) : undefined;
@@ -263,10 +265,11 @@ export function phpClassProperties(cls: Node): Map<string, string> {
   for (const member of body?.namedChildren ?? []) {
     if (member?.type === 'property_declaration') {
       const native = typeChild(member);
-      const doc = native ? undefined : docOf(member);
+      const doc = !native || isArray(native) ? docOf(member) : undefined;
       for (const el of member.namedChildren) {
         const name = el?.type === 'property_element' ? variableOf(el) : undefined;
-        const type = native ? phpTypeName(native) : (doc?.get('var') ?? doc?.get(`$${name}`));
+        const documented = doc?.get('var') ?? doc?.get(`$${name}`);
+        const type = !native ? documented : isArray(native) ? (docArray(documented) ?? phpTypeName(native)) : phpTypeName(native);
         if (!name || !type) continue;
         props.set(`this.${name}`, type);
         typed.add(name);
