@@ -1,5 +1,5 @@
 import { all, one } from '../store/sqlite';
-import { CONTAINER_KINDS, ELEMENTS, FIELD_OF, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
+import { CONTAINER_KINDS, ELEMENTS, FIELD_OF, METHOD_OF, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
 import { callsOnFields, FieldTypes } from './fieldTypes';
 import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
@@ -11,7 +11,7 @@ import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
 import { callsByNamePrior, NamePriors } from './namePriors';
 import { rubyCallsTo } from './rubyCallers';
-import { callsOnResults } from './resultCalls';
+import { callsOnResults, phpOwnedResult } from './resultCalls';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
 /** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
@@ -450,6 +450,13 @@ export class CallResolver {
     if (cache.has(name)) return cache.get(name);
     // A built-in's result (`rows.filter(…)`) is no workspace type, even where the workspace defines a `filter`.
     if (family === 'js' && BUILTIN_RESULTS.has(name)) return undefined;
+    // PHP: a method of a class the code names (`ContainerBuilder#getDefinition`): a library's gives no workspace type.
+    if (family === 'php' && name.includes(METHOD_OF)) {
+      const owned = phpOwnedResult(this.state.db, this.state.heritage(), name);
+      const type = owned ? owned.type : undefined;
+      cache.set(name, type);
+      return type;
+    }
     // PHP: what iterating the result of `name` gives (`getRequires[]`): the elements of the array it returns.
     const element = family === 'php' && name.endsWith(ELEMENTS);
     const base = element ? name.slice(0, -ELEMENTS.length) : name;

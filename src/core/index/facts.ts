@@ -109,6 +109,13 @@ export const FIXTURE = '?';
 export const RESULT_HOLDER = '~';
 
 /**
+ * PHP: between a class and a method's name after RESULT_OF, the result of that class's method
+ * (`()ContainerBuilder#getDefinition`), answered from the class or its bases; a library's class
+ * gives no workspace type.
+ */
+export const METHOD_OF = '#';
+
+/**
  * PHP: after a type, an array of it (`Link[]`, from a doc block's `Link[]`, `list<Link>` or
  * `array<string, Link>`); after RESULT_OF and a function's name, what iterating its result gives
  * (`()getRequires[]` for `foreach ($package->getRequires() as $link)`), which the index answers from

@@ -1,6 +1,6 @@
 import { all, type Database } from '../store/sqlite';
-import { ELEMENTS, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
-import { methodHolder, type Heritage } from './heritage';
+import { ELEMENTS, METHOD_OF, RESULT_OF, resultSpec, TYPED_RECEIVER } from './facts';
+import { MAX_FAMILY, methodHolder, type Heritage } from './heritage';
 import { CALL_COLS, CALLS, callRef, type CallRow, type SymbolRow } from './indexRows';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 import { BUILTIN_RESULTS } from './methodNames';
@@ -56,7 +56,16 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
   const home = new Set<string>();
   // A producer may be what iterating a result gives (`getRequires[]`): its definitions are the name's.
   const nameOf = (p: string) => (p.endsWith(ELEMENTS) ? p.slice(0, -ELEMENTS.length) : p);
-  const names = [...new Set(producers.map(nameOf))];
+  // PHP: a method of a class the code names (`ContainerBuilder#getDefinition`): that class's, or a base's.
+  for (const producer of producers) {
+    if (!producer.includes(METHOD_OF)) continue;
+    methods.add(producer);
+    const r = phpOwnedResult(db, q.heritage, producer);
+    if (!r) continue;
+    returns.set(producer, r.type === null ? null : new Set([r.type]));
+    if (r.type !== null && r.type === def.container && q.named(r.path, r.type)) home.add(producer);
+  }
+  const names = [...new Set(producers.filter((p) => !p.includes(METHOD_OF)).map(nameOf))];
   const byName = new Map<string, Array<{ name: string; returns: string | null; kind: string; path: string; exported: number }>>();
   for (let i = 0; i < names.length; i += 500) {
     const chunk = names.slice(i, i + 500);
@@ -72,6 +81,7 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
     }
   }
   for (const producer of producers) {
+    if (producer.includes(METHOD_OF)) continue;
     const element = producer.endsWith(ELEMENTS);
     for (const d of byName.get(nameOf(producer)) ?? []) {
       if (d.kind === 'function') {
@@ -111,4 +121,27 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
     if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
   }
   return out;
+}
+
+/**
+ * PHP: what the method of `Owner#method` returns, from the class or the nearest base that defines it
+ * (null when it declares nothing, or its definitions disagree), with that definition's file;
+ * undefined when neither the class nor a base in the workspace defines it (a library's).
+ */
+export function phpOwnedResult(db: Database, heritage: Heritage, spec: string): { type: string | null; path: string } | undefined {
+  const at = spec.indexOf(METHOD_OF);
+  const owner = spec.slice(0, at);
+  const method = spec.slice(at + METHOD_OF.length);
+  const seen = new Set([owner]);
+  const queue = [owner];
+  for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
+    const rows = all<{ returns: string | null; path: string }>(db, "SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'php' LIMIT 8", [queue[i], method]);
+    if (rows.length) return { type: rows.every((r) => r.returns === rows[0].returns) ? rows[0].returns : null, path: rows[0].path };
+    for (const s of heritage.supersOf('php', queue[i])) {
+      if (seen.has(s)) continue;
+      seen.add(s);
+      queue.push(s);
+    }
+  }
+  return undefined;
 }

@@ -101,6 +101,23 @@ const FILES: Record<string, string> = {
     '    private array $pending = [];', // 15
     '}', // 16
   ),
+  'src/Lookup.php': lines('namespace App;', 'use App\\Mail\\Mailer;', 'class Lookup {', '    public function locate(): Mailer { return new Mailer(); }', '}'),
+  // A library's method named like Lookup's gives no Mailer.
+  'src/Wiring.php': lines(
+    'namespace App;', // 2
+    'use App\\Mail\\Mailer;', // 3
+    'use Symfony\\Component\\DependencyInjection\\ContainerBuilder;', // 4
+    'class Wiring {', // 5
+    '    public function run( Lookup $lookup ): void {', // 6
+    '        $service = $container->locate( "mailer" );', // 7
+    '        $service->send( "o" );', // 8
+    '        $lookup->locate()->send( "p" );', // 9
+    '        $found = $lookup->locate();', // 10
+    '        $found->send( "q" );', // 11
+    '        $container = new ContainerBuilder();', // 12
+    '    }', // 13
+    '}', // 14
+  ),
   // Imports Mailer, but `$this->send()` and `Queue::send()` here are another class's.
   'src/Notifier.php': lines(
     'namespace App;', // 2
@@ -158,6 +175,8 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
       'src/Mail/Outbox.php:4 likely',
       'src/Mail/Retrying.php:4 likely',
       'src/Notifier.php:7 resolved',
+      'src/Wiring.php:11 resolved',
+      'src/Wiring.php:9 resolved',
     ]);
   });
 
@@ -178,9 +197,9 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
     ]);
   });
 
-  it('leaves out untyped receivers in files that never name the class, a library call whose result is unknown, and a trait of no class of the family', () => {
+  it("leaves out untyped receivers in files that never name the class, a library call's result (also one named like a workspace method), and a trait of no class of the family", () => {
     const all = show(ws.index.callers({ name: 'send', path: 'src/Mail/Mailer.php', line: 4 }));
-    for (const at of ['src/Controller/SignupController.php:10 ', 'src/Controller/SignupController.php:11 ', 'src/Dispatch.php:23 ', 'src/Mail/Loud.php:4 ']) {
+    for (const at of ['src/Controller/SignupController.php:10 ', 'src/Controller/SignupController.php:11 ', 'src/Dispatch.php:23 ', 'src/Mail/Loud.php:4 ', 'src/Wiring.php:8 ']) {
       assert.ok(!all.some((c) => c.startsWith(at)), `${at}in\n${all.join('\n')}`);
     }
   });

@@ -1,6 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { COMMENT, leadingSiblings, type ExtractionContext, type Frame } from './context';
-import { ELEMENTS, FIELD_OF, RESULT_OF } from '../facts';
+import { ELEMENTS, FIELD_OF, METHOD_OF, RESULT_OF } from '../facts';
 import { collectNarrowing, narrowedType, type Narrowing } from './phpNarrowing';
 
 // PHP: what the code itself says of a receiver's class. A parameter's type (`FunFunFactory $factory`,
@@ -172,6 +172,7 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
   const checks = narrowed && (text.includes('instanceof') ? narrowed : undefined);
   const vars = text.includes('@var');
   const stack: Node[] = [body];
+  const later: Array<[key: string, receiver: string, method: string]> = [];
   for (let seen = 0; stack.length && seen < MAX_SCAN; seen++) {
     const n = stack.pop()!;
     const type = n.type;
@@ -183,7 +184,12 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
       const right = n.childForFieldName('right');
       // A typed parameter keeps its type: PHP checks what is passed, and reassigning one is rare.
       // `$x = null` first says nothing of what `$x` later holds.
-      if (key && !declared.has(key) && right?.type !== 'null') bind(locals, key, valueType(right));
+      if (key && !declared.has(key) && right?.type !== 'null') {
+        bind(locals, key, valueType(right, (o) => declaredClass(o, locals, declared, properties)));
+        // `$x = $y->m()` with `$y` bound further on (`$y = new Foo()`): read once the whole body is.
+        const object = right?.type === 'member_call_expression' ? right.childForFieldName('object') : null;
+        if (object?.type === 'variable_name' && !declared.has(object.text)) later.push([key, object.text, calledName(right!) ?? '']);
+      }
     } else if (type === 'comment' && vars && n.text.includes('@var')) {
       // `/** @var Foo $x */` says what the code cannot: the variable's type from here on.
       for (const [key, type] of docTags(n.text)) if (key.startsWith('$') && !declared.has(key)) {
@@ -192,6 +198,10 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
       }
     }
     if (!TERMINAL.has(type)) for (const c of n.namedChildren) if (c) stack.push(c);
+  }
+  for (const [key, receiver, method] of later) {
+    const owner = locals.get(receiver);
+    if (owner && PLAIN_CLASS.test(owner) && locals.get(key) === `${RESULT_OF}${method}`) locals.set(key, `${RESULT_OF}${owner}${METHOD_OF}${method}`);
   }
   // `foreach ($xs as $x)`, `list($a) = …`, `catch (E $e)`: bound some other way, unknown unless typed.
   if (text.includes('foreach') || text.includes('catch')) {
@@ -216,6 +226,13 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
   return locals;
 }
 
+/** While a body is read: a typed parameter's or `@var` variable's class, or an own property's. */
+function declaredClass(node: Node, locals: ReadonlyMap<string, string>, declared: ReadonlySet<string>, properties?: ReadonlyMap<string, string>): string | undefined {
+  if (node.type === 'variable_name') return declared.has(node.text) ? locals.get(node.text) : undefined;
+  if (node.type !== 'member_access_expression' || node.childForFieldName('object')?.text !== '$this') return undefined;
+  return properties?.get(`this.${node.childForFieldName('name')?.text ?? ''}`);
+}
+
 /** What iterating a value gives: an array variable's or own property's class (`Link[]`), or the elements of a call's result (`()getRequires[]`). */
 function elementOf(node: Node | null | undefined, locals: ReadonlyMap<string, string>, properties?: ReadonlyMap<string, string>): string | undefined {
   const own = node?.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this' ? node.childForFieldName('name') : undefined;
@@ -236,15 +253,22 @@ function calledName(node: Node): string | undefined {
 const CALLS = new Set(['member_call_expression', 'nullsafe_member_call_expression', 'scoped_call_expression', 'function_call_expression']);
 
 /** What a value is: the class a `new` makes, or RESULT_OF and the name of the call that gives it. */
-function valueType(node: Node | null | undefined): string | undefined {
+function valueType(node: Node | null | undefined, classOf?: (object: Node) => string | undefined): string | undefined {
   if (!node) return undefined;
-  if (node.type === 'parenthesized_expression') return valueType(node.namedChildren[0]);
+  if (node.type === 'parenthesized_expression') return valueType(node.namedChildren[0], classOf);
   if (CALLS.has(node.type)) {
     const name = calledName(node);
-    return name ? `${RESULT_OF}${name}` : undefined;
+    if (!name) return undefined;
+    // A method of a receiver whose class the code says: that class's method (`()ContainerBuilder#getDefinition`).
+    const object = node.type === 'member_call_expression' || node.type === 'nullsafe_member_call_expression' ? node.childForFieldName('object') : null;
+    const owner = object && classOf?.(object);
+    return owner && PLAIN_CLASS.test(owner) ? `${RESULT_OF}${owner}${METHOD_OF}${name}` : `${RESULT_OF}${name}`;
   }
   return newType(node);
 }
+
+/** A class by its name alone: no call's result, field or array. */
+const PLAIN_CLASS = /^[A-Za-z_]\w*$/;
 
 /** The class a `new Foo(…)` makes; undefined for anything else. */
 function newType(node: Node | null): string | undefined {
@@ -305,7 +329,7 @@ export function phpClassProperties(cls: Node): Map<string, string> {
  */
 export function phpReceiverType(node: Node | null, ctx: ExtractionContext): string | undefined {
   if (!node) return undefined;
-  if (node.type !== 'variable_name' && node.type !== 'member_access_expression') return valueType(node);
+  if (node.type !== 'variable_name' && node.type !== 'member_access_expression') return valueType(node, (o) => phpReceiverType(o, ctx));
   if (node.type === 'variable_name' && node.text !== '$this') return variableType(ctx.frames, node.text, node.startIndex);
   if (node.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this') {
     const name = node.childForFieldName('name');
