@@ -143,8 +143,9 @@ function measure(sample) {
     tally(totals, sets, truth);
     const missed = [...truth].filter((x) => !sets.resolvedLikely.has(x));
     const extra = [...sets.all].filter((x) => !truth.has(x));
+    const extraLikely = [...sets.resolvedLikely].filter((x) => !truth.has(x) && !sets.resolved.has(x));
     const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
-    perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, shown), extra: extra.slice(0, shown), extraResolved: extraResolved.slice(0, shown), extraResolvedCount: extraResolved.length });
+    perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, shown), extra: extra.slice(0, shown), extraLikely: extraLikely.slice(0, shown), extraLikelyCount: extraLikely.length, extraResolved: extraResolved.slice(0, shown), extraResolvedCount: extraResolved.length });
   }
   return {
     summary: {

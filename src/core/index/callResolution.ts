@@ -12,6 +12,7 @@ import { implementedDeclaring } from './interfaces';
 import { callsByNamePrior, NamePriors } from './namePriors';
 import { rubyCallsTo } from './rubyCallers';
 import { callsOnResults, phpOwnedResult } from './resultCalls';
+import { boundKinds } from './boundDefinitions';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
 /** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
@@ -143,6 +144,16 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
+    const classNames = new Map<string, boolean>();
+    const namesClass = (file: string, q: string) => {
+      const key = `${file}\0${q}`;
+      let v = classNames.get(key);
+      if (v === undefined) {
+        const kinds = boundKinds(this.state.db, graph, file, q);
+        classNames.set(key, (v = !!kinds?.length && kinds.every((k) => k === 'class' || k === 'enum')));
+      }
+      return v;
+    };
     const producers = { verdicts: new Map<string, boolean>(), ours: undefined as ((type: string) => boolean) | undefined };
     const pyClasses = new Map<string, CallerConfidence | undefined>();
     const pyModules = new Map<string, boolean>();
@@ -264,6 +275,8 @@ export class CallResolver {
           else if (type === undefined) confidence = family === 'js' || family === 'python' || (family === 'php' && !spec) ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (field ? reaches(field.path, lastSegment(type)) : own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          // A type the file imports from a package outside the workspace (`stat: fs.Stats`, `item: TreeItem` from 'vscode').
+          else if (family === 'js' && (field ? fields.fromLibrary(field.path, type) : type === declared && fields.fromLibrary(c.path, declared))) confidence = undefined;
           else if (rel.has(type) || related.has(lastSegment(type))) {
             confidence = 'likely';
             via = lastSegment(type);
@@ -297,6 +310,9 @@ export class CallResolver {
         // A global object (`JSON.parse()`); a name nothing here types, which the workspace's declarations
         // agree is another type (`res: Response`).
         else if (family === 'js' && (JS_GLOBAL_OBJECTS.has(q) || priors.declaresOther(q, def.container, related))) confidence = undefined;
+        // A name the file imports from a package outside the workspace (`vscode.window`, `path`); another
+        // class of the workspace, called on itself (`Mappings.findMotion()`): a static method, not this one.
+        else if (family === 'js' && (fields.fromLibrary(c.path, q) || (lastSegment(q) !== def.container && !related.has(lastSegment(q)) && namesClass(c.path, q)))) confidence = undefined;
         else confidence = 'likely';
         if (confidence === 'likely' && via) out.push({ ...callRef(c), confidence, via });
         else if (confidence) out.push({ ...callRef(c), confidence });

@@ -27,11 +27,20 @@ export class Heritage {
       db,
       'SELECT s.name AS name, s.supers AS supers, f.path AS path, s.exported AS exported, f.lang AS lang FROM symbols s JOIN files f ON f.id = s.file WHERE s.supers IS NOT NULL',
     );
+    const library = libraryNames(db);
     for (const r of rows) {
       const def: TypeDefinition = { path: r.path, name: r.name, exported: r.exported };
       const family = familyOf(r.lang as LangId);
       const own = key(family, r.name);
-      for (const s of r.supers.split(' ')) {
+      for (const written of r.supers.split(' ')) {
+        // JavaScript and TypeScript write a base as the file reads it (`vscode.TreeItem`): one the file
+        // imports from a package outside the workspace is that library's, not a workspace class of its name.
+        let s = written;
+        if (family === 'js') {
+          const dot = written.indexOf('.');
+          if (library.get(r.path)?.has(dot < 0 ? written : written.slice(0, dot))) continue;
+          s = written.slice(written.lastIndexOf('.') + 1);
+        }
         if (!s || s === r.name) continue;
         const supers = up.get(own);
         if (!supers) up.set(own, [s]);
@@ -58,6 +67,35 @@ export class Heritage {
   subsOf(family: Family, type: string): readonly TypeDefinition[] {
     return this.down.get(key(family, type)) ?? [];
   }
+}
+
+/**
+ * The names each JavaScript or TypeScript file that declares a base imports from outside the
+ * workspace (an import the index could not resolve to a file: `vscode`, `node:fs`, `react`).
+ */
+function libraryNames(db: Database): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const rows = all<{ path: string; names: string }>(
+    db,
+    `SELECT f.path AS path, i.names AS names FROM imports i JOIN files f ON f.id = i.file
+     WHERE i.resolved IS NULL AND f.lang IN ('typescript', 'tsx', 'javascript') AND i.file IN (SELECT file FROM symbols WHERE supers IS NOT NULL)`,
+  );
+  for (const r of rows) {
+    let list: unknown;
+    try {
+      list = JSON.parse(r.names);
+    } catch {
+      continue; // An unreadable row names nothing.
+    }
+    if (!Array.isArray(list)) continue;
+    let names = out.get(r.path);
+    for (const n of list as Array<{ local?: unknown }>) {
+      if (typeof n?.local !== 'string') continue;
+      if (!names) out.set(r.path, (names = new Set()));
+      names.add(n.local);
+    }
+  }
+  return out;
 }
 
 type Family = ReturnType<typeof familyOf>;

@@ -63,6 +63,13 @@ export class ImportGraph {
     for (let r = this.firstTo.get(t); r >= 0; r = this.nextTo.get(r)) visit(this.paths[this.rowFrom.get(r)], this.rowNames[r]!);
   }
 
+  /** Calls `visit` for each row of `path` that imports (or re-exports from) a workspace file. */
+  forEachImport(path: string, visit: (target: string, names: readonly ImportName[]) => void): void {
+    const f = this.ids.get(path);
+    if (f === undefined) return;
+    for (let r = this.firstFrom.get(f); r >= 0; r = this.nextFrom.get(r)) visit(this.paths[this.rowTo.get(r)], this.rowNames[r]!);
+  }
+
   /** The files `path` imports (each once). */
   targetsOf(path: string): string[] {
     const f = this.ids.get(path);
