@@ -28,7 +28,7 @@ export const LAST_BUILD_KEY = 'codeIndex.lastBuild';
  * kind of fact). It prefixes each file's stored content hash, so files indexed by an older version
  * are parsed again on the next build, one by one, even if that build runs out of time.
  */
-const EXTRACTION_VERSION = 14;
+const EXTRACTION_VERSION = 15;
 const HASH_PREFIX = `x${EXTRACTION_VERSION}:`;
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));

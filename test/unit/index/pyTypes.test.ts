@@ -1,10 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { factsOfSource, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
-
-/** Callers of a definition as `path:line confidence`, sorted; name-only matches left out. */
-function callersIn(w: IndexedWorkspace, path: string, name: string, line: number): string[] {
-  return w.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
-}
+import { callersIn, factsOfSource, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 describe('Python callers through what the code says of types', () => {
   let ws: IndexedWorkspace;

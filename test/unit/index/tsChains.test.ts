@@ -1,10 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { indexWorkspace, panelItemsAt, type IndexedWorkspace } from './fixtureWorkspace';
-
-/** The callers of a definition above name-only matches, as `path:line confidence`, sorted. */
-function callersOf(ws: IndexedWorkspace, path: string, name: string, line: number): string[] {
-  return ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
-}
+import { callersIn as callersOf, indexWorkspace, panelItemsAt, type IndexedWorkspace } from './fixtureWorkspace';
 
 describe('TypeScript callers on the results of calls', () => {
   let ws: IndexedWorkspace;

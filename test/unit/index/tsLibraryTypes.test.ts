@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
+import { callersIn, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 // A VS Code extension names its classes after the platform's interfaces (`FileSystemProvider implements
 // vscode.FileSystemProvider`, `FileStat implements vscode.FileStat`), and calls the platform's and
@@ -130,7 +130,7 @@ describe('TypeScript callers: library types and other classes are not the method
 
   after(() => ws.dispose());
 
-  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+  const callers = (path: string, name: string, line: number) => callersIn(ws, path, name, line);
 
   it('does not join a class to another that implements a library interface of its name', () => {
     assert.deepEqual(callers('tree/src/fileExplorer.ts', '_writeFile', 4), ['tree/src/fileExplorer.ts:3 resolved']);

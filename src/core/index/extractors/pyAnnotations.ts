@@ -22,6 +22,8 @@ export interface PyScope {
   ownClass?: string;
   /** The class of the elements of that class's collection fields (`self.children: list[Decoder]`). */
   ownElements?: ReadonlyMap<string, string>;
+  /** Names the module binds to whole modules (`import requests`): `requests.session()` is a module's function. */
+  modules?: ReadonlySet<string>;
 }
 
 /** Marks a variable that holds a collection of instances of the class after it (`list[Decoder]`). */
@@ -71,6 +73,18 @@ export function pySupers(node: Node): string[] {
     }
   }
   return out.slice(0, 16);
+}
+
+/** The names a module binds to whole modules: `import a.b` binds a, `import a.b as c` binds c. */
+export function moduleImports(root: Node): Set<string> {
+  const out = new Set<string>();
+  for (const s of root.descendantsOfType('import_statement')) {
+    for (const name of s?.childrenForFieldName('name') ?? []) {
+      const local = name?.type === 'aliased_import' ? name.childForFieldName('alias') : name?.type === 'dotted_name' ? name.namedChildren[0] : undefined;
+      if (local?.type === 'identifier') out.add(local.text);
+    }
+  }
+  return out;
 }
 
 /** The module's `T = TypeVar("T")` names, read from its top-level statements. */

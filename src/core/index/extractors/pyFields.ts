@@ -72,7 +72,7 @@ function selfAssignments(fn: Node, scope: PyScope, assigned: Map<string, string>
     const annotation = n.childForFieldName('type');
     const right = n.childForFieldName('right');
     // `self.x = None` first, an instance later: the instance says what the field holds.
-    if (annotation || right?.type !== 'none') declare(assigned, field, annotation ? declaredType(annotation, scope) : valueType(right, lookup));
+    if (annotation || right?.type !== 'none') declare(assigned, field, annotation ? declaredType(annotation, scope) : valueType(right, lookup, scope.modules));
   }
 }
 

@@ -56,6 +56,8 @@ const unreadParams = new WeakMap<Frame, () => void>();
 const unread = new WeakMap<Frame, () => void>();
 /** Per walk, the names the module binds by import or definition: a call on one reads no function's body. */
 const moduleNamesOf = new WeakMap<ExtractionContext, ReadonlySet<string>>();
+/** Per walk, the names the module binds to whole modules (`import requests`). */
+const modulesIn = new WeakMap<ExtractionContext, ReadonlySet<string>>();
 
 /** Each function's scope facts (its class, that class's collection fields). */
 const scopes = new WeakMap<Frame, PyScope>();
@@ -141,6 +143,7 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
   // A function may rebind a module's variable (`global client; client = Other()`): none so rebound is known.
   if (root.text.includes('global ')) for (const g of root.descendantsOfType('global_statement')) for (const id of g ? idents(g) : []) locals.set(id.text, '');
   moduleNamesOf.set(ctx, defined);
+  if (scope.modules) modulesIn.set(ctx, scope.modules);
   return { depth: ctx.depth, locals };
 }
 
@@ -149,7 +152,7 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
  * builtin or literal, a typed variable, a field of one (FIELD_OF and the chain), what a function
  * returns (RESULT_OF and its name); undefined otherwise.
  */
-export function valueType(node: Node | null | undefined, lookup: Lookup, depth = 0): string | undefined {
+export function valueType(node: Node | null | undefined, lookup: Lookup, modules?: ReadonlySet<string>, depth = 0): string | undefined {
   if (!node) return undefined;
   const literal = LITERALS[node.type];
   if (literal) return literal;
@@ -162,7 +165,7 @@ export function valueType(node: Node | null | undefined, lookup: Lookup, depth =
     // A method of what another call gives: `factory(app).send()`, `Client().build_request()`.
     const object = fn.type === 'attribute' ? fn.childForFieldName('object') : null;
     if (object && object.type !== 'identifier' && object.type !== 'attribute') {
-      const inner = depth < MAX_CALLS && !isSuper(object) ? valueType(object, lookup, depth + 1) : undefined;
+      const inner = depth < MAX_CALLS && !isSuper(object) ? valueType(object, lookup, modules, depth + 1) : undefined;
       const owner = inner && ownerOf(inner);
       const method = fn.childForFieldName('attribute')?.text;
       return owner && method ? `${RESULT_OF}${owner}#${method}` : undefined;
@@ -184,7 +187,10 @@ export function valueType(node: Node | null | undefined, lookup: Lookup, depth =
     }
     // A method's result only on a receiver of known class: `os.environ.copy()` is a library's. On
     // one variable (`self.m()`, `client.m()`), that class's m: `Owner#m`.
-    const receiver = lookup(text.slice(0, text.indexOf('.')));
+    const head = text.slice(0, text.indexOf('.'));
+    const receiver = lookup(head);
+    // A function of a module the file imports whole (`requests.session()`): what that function returns.
+    if (receiver === undefined && modules?.has(head)) return `${RESULT_OF}${text}`;
     if (!receiver) return undefined;
     const owner = text.indexOf('.') === text.lastIndexOf('.') ? ownerOf(receiver) : undefined;
     return owner ? `${RESULT_OF}${owner}#${last}` : `${RESULT_OF}${last}`;
@@ -253,7 +259,7 @@ export function receiverQualifier(recv: Node | null, ctx: ExtractionContext): st
     return supers?.length === 1 ? `${TYPED_RECEIVER}${supers[0]}` : 'super';
   }
   if (!recv || (recv.type !== 'identifier' && recv.type !== 'attribute' && recv.type !== 'call' && !LITERALS[recv.type])) return undefined;
-  const type = valueType(recv, (name) => pyLookup(ctx, name));
+  const type = valueType(recv, (name) => pyLookup(ctx, name), modulesIn.get(ctx));
   return type ? `${TYPED_RECEIVER}${type.startsWith(ELEMENTS) ? 'list' : type}` : undefined;
 }
 
@@ -293,7 +299,7 @@ function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<str
 
 /** The class of the value an expression makes, with the names the given frames bind. */
 export function valueIn(ctx: ExtractionContext, frames: readonly Frame[], node: Node): string | undefined {
-  return valueType(node, (name) => lookupIn(ctx, frames, name));
+  return valueType(node, (name) => lookupIn(ctx, frames, name), modulesIn.get(ctx));
 }
 
 /** A function's variables and their classes, its body read at once. */
@@ -327,7 +333,7 @@ function scopeLocals(body: Node, scope: PyScope, locals: Map<string, string>, de
 function boundType(value: Node, kind: BindKind, lookup: Lookup, scope: PyScope): string | undefined {
   if (kind === 'element') return elementType(value, lookup, scope);
   if (kind === 'instance') return /^[A-Z]/.test(lastName(value.text)) ? annotationType(value, scope) : undefined;
-  const type = valueType(value, lookup);
+  const type = valueType(value, lookup, scope.modules);
   // `with f() as x`: what the result's `__enter__` gives, as its class declares it.
   if (kind === 'context' && type?.startsWith(RESULT_OF)) return ownerOf(type) && `${RESULT_OF}${type}#__enter__`;
   return type;

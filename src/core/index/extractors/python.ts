@@ -1,7 +1,7 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolFact } from '../facts';
 import { addCall, currentContainer, enclosing, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
-import { annotationType, moduleTypeVars, pySupers } from './pyAnnotations';
+import { annotationType, moduleImports, moduleTypeVars, pySupers } from './pyAnnotations';
 import { classFields } from './pyFields';
 import { applyPyReturns, expectPyReturn, isFixture } from './pyReturns';
 import { comprehensionFrame, functionFrame, lambdaFrame, moduleFrame, receiverQualifier, valueIn } from './pyTypes';
@@ -91,6 +91,8 @@ function pyImportName(node: Node): ImportName | undefined {
 
 /** The module's type variables, per walk. */
 const typeVarsOf = new WeakMap<ExtractionContext, Set<string>>();
+/** Per walk, the names the module binds to whole modules. */
+const modulesOf = new WeakMap<ExtractionContext, ReadonlySet<string>>();
 /** Per class, the element classes of its collection fields, for its methods' loops. */
 const elementsOf = new WeakMap<SymbolFact, ReadonlyMap<string, string>>();
 
@@ -106,7 +108,9 @@ const pyVisitors: Record<string, Visitor> = {
   module(node, ctx) {
     const typeVars = moduleTypeVars(node);
     typeVarsOf.set(ctx, typeVars);
-    return moduleFrame(node, { typeVars }, ctx);
+    const modules = moduleImports(node);
+    modulesOf.set(ctx, modules);
+    return moduleFrame(node, { typeVars, modules }, ctx);
   },
   function_definition(node, ctx) {
     const name = node.childForFieldName('name')?.text;
@@ -124,7 +128,7 @@ const pyVisitors: Record<string, Visitor> = {
       exported: exported || (owner && /^__\w+__$/.test(name) && owner.containerExported ? 1 : 0),
       deprecated: pyDeprecated(node),
     });
-    const scope = { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: owner?.container, ownElements: owner?.definition && elementsOf.get(owner.definition) };
+    const scope = { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: owner?.container, ownElements: owner?.definition && elementsOf.get(owner.definition), modules: modulesOf.get(ctx) };
     const symbol = ctx.facts.symbols[ctx.facts.symbols.length - 1];
     const returnType = node.childForFieldName('return_type');
     const returns = annotationType(returnType, scope);
@@ -145,7 +149,7 @@ const pyVisitors: Record<string, Visitor> = {
     if (local) symbol.container = local;
     const supers = pySupers(node);
     if (supers.length) symbol.supers = supers;
-    const { fields, elements } = classFields(node, { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: name });
+    const { fields, elements } = classFields(node, { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: name, modules: modulesOf.get(ctx) });
     if (fields) symbol.fields = fields;
     if (elements.size) elementsOf.set(symbol, elements);
     ctx.facts.symbols.push(symbol);
