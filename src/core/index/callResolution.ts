@@ -269,9 +269,10 @@ export class CallResolver {
           // What the call returns is unknown, and the variable holding it is of a name the workspace declares as another type.
           if ((type === null || type === undefined) && spec?.holder && family === 'js' && priors.declaresOther(spec.holder, def.container, related)) confidence = undefined;
           // Several definitions of the producer, each declaring a type of another family (`object()` of two APIs).
-          // Python: what a call returns is of no known class (`with click.get_pager_file() as pager`, `json.loads(…)`): a method
-          // named like one of str's, dict's or a file's (`pager.write()`, `.get()`) is most likely theirs, as on a value nothing types.
-          else if (pyResult && (type === null || type === undefined) && PY_BUILTIN_METHODS.has(def.name)) confidence = undefined;
+          // Python: what a call returns, or a field holds, is of no known class (`with click.get_pager_file() as pager`,
+          // `self.decompressor = zlib.decompressobj()`): a method named like one of str's, dict's or a file's (`pager.write()`,
+          // `.flush()`) is most likely theirs, as on a value nothing types, unless the field's name says it holds the class.
+          else if (family === 'python' && (type === null || type === undefined) && PY_BUILTIN_METHODS.has(def.name) && (pyResult || (chain !== undefined && !namesOneOf(lastSegment(chain), [def.container ?? def.name, ...related])))) confidence = undefined;
           else if (type === null) confidence = spec && family === 'js' && !this.someResultMayHave(spec.producer, def, related, producers) ? undefined : 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           // So may a PHP property no class types; a PHP library's result is none of the workspace's classes.

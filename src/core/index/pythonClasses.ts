@@ -96,7 +96,7 @@ export class PyResults {
   /** The result of the call `spec` in `file`. */
   of(spec: string, file: string, depth = 0): PyResult | null | undefined {
     // A module path, or a fixture (which conftest.py gives it depends on the folder): read as this file sees it.
-    const key = spec.includes('/') || spec.includes(FIXTURE) || spec.includes('.') ? `${file}\0${spec}` : spec;
+    const key = spec.includes('/') || spec.includes(FIXTURE) ? `${file}\0${spec}` : spec;
     if (this.memo.has(key)) return this.memo.get(key);
     if (this.memo.size >= MAX_RESULTS) return null;
     const result = this.read(spec, file, depth);
@@ -108,10 +108,10 @@ export class PyResults {
     const hash = spec.lastIndexOf('#');
     const method = spec.slice(hash + 1);
     if (hash < 0 && spec.startsWith(FIXTURE)) return this.fixture(spec.slice(FIXTURE.length), file);
-    if (hash < 0 && spec.includes('.')) {
-      // A module's function (`requests.session`): a library module's result is none of the workspace's classes.
-      if (this.fromLibrary(file, spec.slice(0, spec.indexOf('.')))) return undefined;
-      return this.returns("s.name = ? AND s.kind = 'function' AND s.container IS NULL", [method.slice(method.lastIndexOf('.') + 1)], 200);
+    if (hash < 0 && spec.includes('/')) {
+      // A module's function (`requests/session`): a library module's result is none of the workspace's classes.
+      if (this.fromLibrary(file, spec.slice(0, spec.indexOf('/')))) return undefined;
+      return this.returns("s.name = ? AND s.kind = 'function' AND s.container IS NULL", [method.slice(method.lastIndexOf('/') + 1)], 200);
     }
     if (hash < 0) return this.returns("s.name = ? AND s.kind IN ('function', 'method')", [method], 200);
     let owner = spec.slice(0, hash);
@@ -216,14 +216,14 @@ export function pyCallsOnResults(query: WorkspaceCallsQuery, binds: (file: strin
 }
 
 /**
- * The function a chain of calls starts from (`get` in `()()get#json`, `session` in `()requests.session#get`),
+ * The function a chain of calls starts from (`get` in `()()get#json`, `session` in `()()requests/session#get`),
  * or undefined when it starts from a class's method.
  */
 function rootFunction(spec: string): string | undefined {
   let s = spec;
   for (let i = 0; i <= MAX_RESULT_DEPTH; i++) {
     const hash = s.lastIndexOf('#');
-    if (hash < 0) return s.startsWith(FIXTURE) ? s : s.slice(s.lastIndexOf('.') + 1);
+    if (hash < 0) return s.startsWith(FIXTURE) ? s : s.slice(s.lastIndexOf('/') + 1);
     const owner = s.slice(0, hash);
     if (!owner.startsWith(RESULT_OF)) return undefined;
     s = owner.slice(RESULT_OF.length);
@@ -237,7 +237,7 @@ function producerName(spec: string): string {
   for (let i = 0; i < MAX_RESULT_DEPTH && (s.endsWith('#__enter__') || s.endsWith('#__call__')); i++) s = s.slice(0, s.lastIndexOf('#'));
   while (s.startsWith(RESULT_OF)) s = s.slice(RESULT_OF.length);
   s = s.slice(s.lastIndexOf('#') + 1);
-  return s.slice(s.lastIndexOf('.') + 1);
+  return s.slice(s.lastIndexOf('/') + 1);
 }
 
 /** Whether the workspace has a Python module at this dotted path (`flask.json`: `…/flask/json.py` or `…/flask/json/__init__.py`). */

@@ -189,8 +189,9 @@ export function valueType(node: Node | null | undefined, lookup: Lookup, modules
     // one variable (`self.m()`, `client.m()`), that class's m: `Owner#m`.
     const head = text.slice(0, text.indexOf('.'));
     const receiver = lookup(head);
-    // A function of a module the file imports whole (`requests.session()`): what that function returns.
-    if (receiver === undefined && modules?.has(head)) return `${RESULT_OF}${text}`;
+    // A function of a module the file imports whole (`requests.session()`): what that function returns,
+    // written with the module path's slashes (`()requests/session`) so that a field chain can follow it.
+    if (receiver === undefined && modules?.has(head)) return `${RESULT_OF}${text.split('.').join('/')}`;
     if (!receiver) return undefined;
     const owner = text.indexOf('.') === text.lastIndexOf('.') ? ownerOf(receiver) : undefined;
     return owner ? `${RESULT_OF}${owner}#${last}` : `${RESULT_OF}${last}`;
