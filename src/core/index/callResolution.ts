@@ -12,7 +12,7 @@ import { implementedDeclaring } from './interfaces';
 import { callsByNamePrior, NamePriors } from './namePriors';
 import { rubyCallsTo } from './rubyCallers';
 import { callsOnResults, phpOwnedResult } from './resultCalls';
-import { boundKinds } from './boundDefinitions';
+import { BoundNames, NOT_BOUND, type BoundResult } from './boundDefinitions';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 
 /** In `file`, the definition is reachable as the expression `path` (`sum`, `m.add`, `z.core.toDotPath`). */
@@ -144,16 +144,8 @@ export class CallResolver {
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
-    const classNames = new Map<string, boolean>();
-    const namesClass = (file: string, q: string) => {
-      const key = `${file}\0${q}`;
-      let v = classNames.get(key);
-      if (v === undefined) {
-        const kinds = boundKinds(this.state.db, graph, file, q);
-        classNames.set(key, (v = !!kinds?.length && kinds.every((k) => k === 'class' || k === 'enum')));
-      }
-      return v;
-    };
+    // What the file's imports bind: a class called on itself, the one definition of an ambiguous producer.
+    const imported = new BoundNames(this.state.db, graph, def, relatives.definitions, (file, d) => this.bindsFunction(file, d, functionFiles));
     const producers = { verdicts: new Map<string, boolean>(), ours: undefined as ((type: string) => boolean) | undefined };
     const pyClasses = new Map<string, CallerConfidence | undefined>();
     const pyModules = new Map<string, boolean>();
@@ -253,6 +245,7 @@ export class CallResolver {
         const q = c.qualifier === null ? null : c.qualifier.replace(/::/g, '.');
         let confidence: CallerConfidence | undefined;
         let via = through;
+        let chosen: BoundResult = NOT_BOUND;
         if (q === null) confidence = implicitThis && insideClass(c) ? 'resolved' : undefined;
         // A Go variable whose declaration names its type: this type's method; through an interface
         // that has the method, perhaps this one; another type's method, not this one.
@@ -268,11 +261,16 @@ export class CallResolver {
           const type = pyResult ? result && result.type : spec ? this.resultType(spec.producer, results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
           // What the call returns is unknown, and the variable holding it is of a name the workspace declares as another type.
           if ((type === null || type === undefined) && spec?.holder && family === 'js' && priors.declaresOther(spec.holder, def.container, related)) confidence = undefined;
-          // Several definitions of the producer, each declaring a type of another family (`object()` of two APIs).
           // Python: what a call returns, or a field holds, is of no known class (`with click.get_pager_file() as pager`,
           // `self.decompressor = zlib.decompressobj()`): a method named like one of str's, dict's or a file's (`pager.write()`,
           // `.flush()`) is most likely theirs, as on a value nothing types, unless the field's name says it holds the class.
           else if (family === 'python' && (type === null || type === undefined) && PY_BUILTIN_METHODS.has(def.name) && (pyResult || (chain !== undefined && !namesOneOf(lastSegment(chain), [def.container ?? def.name, ...related])))) confidence = undefined;
+          // Several definitions of the producer (`array()` of two APIs): the one this file imports says which type.
+          else if (type === null && spec && family === 'js' && (chosen = imported.result(spec.producer, c.path)) !== NOT_BOUND) {
+            confidence = chosen.confidence;
+            if (chosen.via) via = chosen.via;
+          }
+          // Several definitions of the producer, each declaring a type of another family (`object()` of two APIs).
           else if (type === null) confidence = spec && family === 'js' && !this.someResultMayHave(spec.producer, def, related, producers) ? undefined : 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           // So may a PHP property no class types; a PHP library's result is none of the workspace's classes.
@@ -316,7 +314,7 @@ export class CallResolver {
         else if (family === 'js' && (JS_GLOBAL_OBJECTS.has(q) || priors.declaresOther(q, def.container, related))) confidence = undefined;
         // A name the file imports from a package outside the workspace (`vscode.window`, `path`); another
         // class of the workspace, called on itself (`Mappings.findMotion()`): a static method, not this one.
-        else if (family === 'js' && (fields.fromLibrary(c.path, q) || (lastSegment(q) !== def.container && !related.has(lastSegment(q)) && namesClass(c.path, q)))) confidence = undefined;
+        else if (family === 'js' && (fields.fromLibrary(c.path, q) || (lastSegment(q) !== def.container && !related.has(lastSegment(q)) && imported.namesClass(c.path, q)))) confidence = undefined;
         else confidence = 'likely';
         if (confidence === 'likely' && via) out.push({ ...callRef(c), confidence, via });
         else if (confidence) out.push({ ...callRef(c), confidence });

@@ -164,6 +164,17 @@ describe('TypeScript callers on what a function of several definitions returns',
         '',
       ].join('\n'),
       'src/useLazy.ts': ["import { Lazy } from './lazy';", 'export function run(l: Lazy) {', '  const s = l.subscribe();', '  return s.then();', '}', ''].join('\n'),
+      // Imports the other API: its object() gives a MiniObject, its shape() an alias.
+      'test/mini.test.ts': [
+        "import type { Internals } from '../src/internals';",
+        "import * as m from '../src/mini';",
+        'export function run(i: Internals) {',
+        '  m.object().refine();',
+        '  m.shape().parse(1);',
+        '  return i;',
+        '}',
+        '',
+      ].join('\n'),
       'test/use.test.ts': [
         "import type { Internals } from '../src/internals';",
         "import * as z from '../src/classic';",
@@ -205,8 +216,17 @@ describe('TypeScript callers on what a function of several definitions returns',
   it('keeps a call on a result declared as a base that returns this, or as a type alias', () => {
     // refine() returns a Schema (`this`) or a MiniObject: a Schema's `this` may be an ObjectSchema.
     assert.deepEqual(callers('src/classic.ts', 'extend', 6), ['test/use.test.ts:7 likely']);
-    // shape() returns an ObjectSchema or an alias, which may be anything.
-    assert.ok(callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:9 likely'));
+    // shape() returns an ObjectSchema or an alias, which may be anything: the file that imports the alias's API may call parse().
+    assert.ok(callers('src/internals.ts', 'parse', 2).includes('test/mini.test.ts:5 likely'));
+  });
+
+  it('reads the result by the definition the file imports, when there are several', () => {
+    // use.test.ts imports the classic API: its shape() gives an ObjectSchema, which is no Internals.
+    assert.ok(!callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:9 likely'));
+    assert.ok(callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:9 likely'));
+    // mini.test.ts imports the mini API: its object() gives a MiniObject, whose refine() is its own.
+    assert.deepEqual(callers('src/mini.ts', 'refine', 3), ['test/mini.test.ts:4 resolved']);
+    assert.ok(!callers('src/classic.ts', 'refine', 3).includes('test/mini.test.ts:4 likely'));
   });
 });
 
