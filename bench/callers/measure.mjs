@@ -24,7 +24,7 @@
 // sample: exported PascalCase functions and arrow consts that contain JSX, memo()/forwardRef()
 // consts, classes extending (React.)Component or PureComponent. The function sample leaves them out.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -69,17 +69,45 @@ const withJs = !!args.js;
 const candidates = all(store.index, `SELECT path FROM files WHERE lang IN ('typescript', 'tsx'${withJs ? ", 'javascript'" : ''}) ORDER BY path`).map((r) => r.path);
 const rand = mulberry32(seed);
 const updateMs = [];
+// This step edits real files of the checkout and puts them back: one run at a time (a lock file), each
+// write whole or not at all (a rename), and the file put back if the run is interrupted.
+const lock = join(root, '.pc-bench-updates.lock');
+const touched = new Map();
+const putBack = () => {
+  for (const [abs, text] of touched) writeWhole(abs, text);
+  touched.clear();
+  rmSync(lock, { force: true });
+};
+if (updates > 0) {
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx' });
+  } catch {
+    console.error(`${lock} exists: another run is timing updates in this checkout, or one was killed (check git status, then delete the file). --updates 0 skips this step.`);
+    process.exit(2);
+  }
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => { putBack(); process.exit(130); });
+}
 for (const path of pick(candidates, updates, rand)) {
   const abs = join(root, path);
   const original = readFileSync(abs, 'utf8');
+  touched.set(abs, original);
   try {
-    writeFileSync(abs, original + '\n// touched by the benchmark\n');
+    writeWhole(abs, original + '\n// touched by the benchmark\n');
     const r = await index.updateFile(path);
     if (r.status === 'parsed') updateMs.push(r.ms);
   } finally {
-    writeFileSync(abs, original);
+    writeWhole(abs, original);
+    touched.delete(abs);
     await index.updateFile(path);
   }
+}
+if (updates > 0) putBack();
+
+/** Replaces a file's text by a rename, so that no reader ever sees it half written or empty. */
+function writeWhole(abs, text) {
+  const tmp = `${abs}.pc-bench-tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, abs);
 }
 
 // ---------------------------------------------------------------- language service
