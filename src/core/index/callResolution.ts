@@ -277,7 +277,7 @@ export class CallResolver {
           else if (type === undefined) confidence = family === 'js' || family === 'python' || (family === 'php' && !spec) ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
           else if (field ? reaches(field.path, lastSegment(type)) : own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
-          // A type the file imports from a package outside the workspace (`stat: fs.Stats`, `item: TreeItem` from 'vscode').
+          // A type the file imports from a package outside the workspace (`stat: fs.Stats`, `item: TreeItem` of the vscode package).
           else if (family === 'js' && (field ? fields.fromLibrary(field.path, type) : type === declared && fields.fromLibrary(c.path, declared))) confidence = undefined;
           else if (rel.has(type) || related.has(lastSegment(type))) {
             confidence = 'likely';
