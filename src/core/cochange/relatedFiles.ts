@@ -3,7 +3,7 @@ import type { BroadChangeSource } from './broadChanges';
 import type { CoChangeSource, PairStat } from './cochangeCounts';
 import type { SimilarFile, TermSimilarity } from './termIndex';
 import { DEFAULT_WEIGHTS, FEATURE_NAMES, type RankingWeights } from './rankingModel';
-import { dirDistance, FileIndex, isTestName, packageOf } from './testPairing';
+import { dirDistance, FileIndex, identifierWords, isTestName, packageOf } from './testPairing';
 
 export { DEFAULT_WEIGHTS, FEATURE_NAMES, type RankingWeights } from './rankingModel';
 
@@ -73,6 +73,8 @@ const MAX_BROAD_CANDIDATES = 100;
 const MAX_LEXICAL_CANDIDATES = 30;
 /** Files brought in by the words of the change alone, best first. */
 const MAX_CHANGE_CANDIDATES = 20;
+/** Files brought in because the change names them (their file name's words), best first. */
+const MAX_CHANGE_NAME_CANDIDATES = 10;
 
 /**
  * Files likely to change with `path`: co-change (shrunk confidence, weighted by how recent the shared
@@ -348,6 +350,18 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   if (ctx.terms && ctx.changeWords?.length) {
     similar(ctx.terms.similarToTerms(ctx.changeWords, path), MAX_CHANGE_CANDIDATES, F.changeWords, F.changeWordsReciprocalRank, (t) => `mentions ${t}, which your change touches`);
   }
+  if (ctx.files && ctx.changeWords?.length) {
+    const named = ctx.files.namedBy(changeWordCounts(ctx.changeWords), path, MAX_CHANGE_NAME_CANDIDATES);
+    named.forEach(({ path: other, score, words }, i) => {
+      const c = get(other);
+      matrix[c.at + F.changeNames] = score;
+      matrix[c.at + F.changeNamesReciprocalRank] = 1 / (i + 1);
+      // Weaker as a reason than an identifier the change and the file share, which says more.
+      const s = 0.08 * score;
+      c.miss *= 1 - Math.min(0.999, Math.max(0, s));
+      because(c, s, `your change is about ${words.join(' ')}`);
+    });
+  }
   const list = [...cands.values()];
   const folderAbove = posix.dirname(posix.dirname(path));
   // ROSE order among co-changed candidates: confidence, then support.
@@ -384,6 +398,13 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     }
   }
   return list;
+}
+
+/** How many of the change's identifiers hold each word: `ZodRecord`, `$ZodRecordDef` → record 2, zod 2, def 1. */
+function changeWordCounts(ids: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const id of ids) for (const w of new Set(identifierWords(id))) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return counts;
 }
 
 function ageText(days: number): string {

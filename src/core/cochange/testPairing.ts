@@ -55,12 +55,21 @@ function sameChars(a: string, b: string, from: number, to: number): boolean {
   return true;
 }
 
+/** A file a change names, how strongly (0..1) and by which words of its name. */
+export interface NamedFile {
+  path: string;
+  score: number;
+  words: readonly string[];
+}
+
 /** The files of a tree, indexed by folder and by test stem. */
 export class FileIndex {
   private readonly byDir = new Map<string, string[]>();
   private readonly byStem = new Map<string, string[]>();
   private readonly all: Set<string>;
   private tokens?: Map<string, string[]>;
+  /** File-name word → files whose name holds it, and each file's name words; built on first use. */
+  private nameWords?: { byWord: Map<string, string[]>; of: Map<string, string[]> };
   private readonly kinds = new Map<string, string>();
 
   constructor(paths: Iterable<string>) {
@@ -120,6 +129,54 @@ export class FileIndex {
   }
 
   /**
+   * Files whose names a change is about: every word of the file's name (`record.test.ts` → record,
+   * `discriminated-unions.test.ts` → discriminated, union) is among the words of the change's
+   * identifiers (`$ZodRecordDef` → zod, record, def), weighted by how much of the change names it and
+   * how few files share the name. Strongest first.
+   */
+  namedBy(words: ReadonlyMap<string, number>, exclude: string, limit: number): NamedFile[] {
+    if (!this.nameWords) {
+      const byWord = new Map<string, string[]>();
+      const of = new Map<string, string[]>();
+      for (const p of this.all) {
+        const ws = fileNameWords(p);
+        if (!ws.length) continue;
+        of.set(p, ws);
+        for (const w of ws) push(byWord, w, p);
+      }
+      this.nameWords = { byWord, of };
+    }
+    const { byWord, of } = this.nameWords;
+    let total = 0;
+    for (const c of words.values()) total += c;
+    if (!total) return [];
+    const n = Math.max(2, this.all.size);
+    const scores = new Map<string, number>();
+    for (const w of words.keys()) {
+      for (const p of byWord.get(w) ?? []) {
+        if (p === exclude || scores.has(p)) continue;
+        const ws = of.get(p)!;
+        let share = 1;
+        let rarity = 0;
+        for (const x of ws) {
+          const c = words.get(x);
+          if (!c) {
+            share = 0;
+            break;
+          }
+          share = Math.min(share, c / total);
+          rarity = Math.max(rarity, Math.log(n / byWord.get(x)!.length) / Math.log(n));
+        }
+        if (share > 0) scores.set(p, Math.min(1, Math.sqrt(share * 4)) * rarity);
+      }
+    }
+    return [...scores]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, limit)
+      .map(([path, score]) => ({ path, score, words: of.get(path)! }));
+  }
+
+  /**
    * Tests (or implementations) with the same name far away (`packages/x/src/reporters/junit.ts` and
    * `test/e2e/reporters/junit.test.ts`), only when the name is distinctive: at most two such files.
    */
@@ -164,6 +221,38 @@ function pathWords(path: string): string[] {
     .split(/[/._\-\s]+|(?<=[a-z0-9])(?=[A-Z])/)
     .map((w) => w.toLowerCase())
     .filter((w) => w.length > 2 && !COMMON_WORDS.has(w) && !/^\d+$/.test(w));
+}
+
+const NAME_STOP = new Set(['index', 'main', 'mod', 'init', 'test', 'tests', 'spec', 'specs', 'd', 'unit', 'e2e']);
+
+/** The words of a file's own name, test suffixes and extensions dropped: `discriminated-unions.test.ts` → discriminated, union. */
+export function fileNameWords(path: string): string[] {
+  const base = posix.basename(path);
+  const dot = base.indexOf('.');
+  const stem = (dot > 0 ? base.slice(0, dot) : base).replace(/^test_/i, '').replace(/[_-](test|spec)$/i, '');
+  return [...new Set(identifierWords(stem).filter((w) => !NAME_STOP.has(w)))];
+}
+
+/**
+ * The words of an identifier, lower-cased and singular: `$ZodRecordDef` → zod, record, def;
+ * `HTTPServer` → http, server; `parse_options` → parse, option.
+ */
+export function identifierWords(id: string): string[] {
+  const out: string[] = [];
+  for (const part of id.split(/[^A-Za-z0-9]+/)) {
+    if (!part) continue;
+    for (const w of part.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/)) {
+      const l = w.toLowerCase();
+      if (l.length >= 3 && !/^\d+$/.test(l)) out.push(singular(l));
+    }
+  }
+  return out;
+}
+
+function singular(w: string): string {
+  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  return w;
 }
 
 function extFamily(path: string): string {

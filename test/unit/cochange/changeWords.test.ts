@@ -6,7 +6,7 @@ import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
 import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { relatedFiles } from '../../../src/core/cochange/relatedFiles';
 import { extractTerms, TermIndex } from '../../../src/core/cochange/termIndex';
-import { FileIndex } from '../../../src/core/cochange/testPairing';
+import { fileNameWords, FileIndex, identifierWords } from '../../../src/core/cochange/testPairing';
 import { resolveConfig } from '../../../src/core/config';
 import { diffWords, GitService } from '../../../src/core/git/gitService';
 import type { QueryContext } from '../../../src/core/provider/provider';
@@ -80,6 +80,52 @@ describe('the words of a change', () => {
     assert.ok(changed[hit].reasons.includes('mentions quarantineBucketRelease, which your change touches'), changed[hit].reasons.join('; '));
     assert.ok(changed[hit].score > (plain.find((r) => r.path === 'misc/m1.ts')?.score ?? 0) / 2);
     assert.deepEqual(relatedFiles('src/refunds.ts', { ...ctx, changeWords: ['wordNoFileHas'] }), plain, 'words no file has change nothing');
+  });
+});
+
+describe('files a change is about, by their names', () => {
+  it('reads the words of identifiers and of file names alike, singular and lower-cased', () => {
+    assert.deepEqual(identifierWords('$ZodRecordDef'), ['zod', 'record', 'def']);
+    assert.deepEqual(identifierWords('HTTPServerOptions'), ['http', 'server', 'option']);
+    assert.deepEqual(identifierWords('parse_entries_v2'), ['parse', 'entry']);
+    assert.deepEqual(fileNameWords('packages/zod/src/v4/classic/tests/discriminated-unions.test.ts'), ['discriminated', 'union']);
+    assert.deepEqual(fileNameWords('tests/test_query_builder.py'), ['query', 'builder']);
+    assert.deepEqual(fileNameWords('src/index.ts'), [], 'a name every folder has names nothing');
+    assert.deepEqual(fileNameWords('lib/status.go'), ['status'], 'a word that ends in -us keeps its s');
+  });
+
+  it('brings in the test named after what the change is about, and not one named after a word it lacks', () => {
+    const tests = ['record', 'object', 'string', 'number', 'discriminated-unions', 'tuple', 'array', 'default'];
+    const paths = [...tests.map((t) => `v4/classic/tests/${t}.test.ts`), 'v4/core/schemas.ts', 'v4/core/api.ts', 'v4/classic/schemas.ts'];
+    const counts = new CoChangeCounts();
+    // The schemas file changes with every test once: history alone cannot tell them apart.
+    tests.forEach((t, i) => counts.add(['v4/core/schemas.ts', `v4/classic/tests/${t}.test.ts`], NOW - (i + 1) * 3_600_000));
+    const ctx = { cochange: counts, files: new FileIndex(paths), now: NOW };
+    const change = ['$ZodRecord', '$ZodRecordDef', 'keyType', 'valueType', 'partialRecord'];
+    const changed = relatedFiles('v4/core/schemas.ts', { ...ctx, changeWords: change });
+    assert.equal(changed[0].path, 'v4/classic/tests/record.test.ts', changed.map((r) => r.path).join(', '));
+    assert.ok(changed[0].reasons.includes('your change is about record'), changed[0].reasons.join('; '));
+    const union = relatedFiles('v4/core/schemas.ts', { ...ctx, changeWords: ['DiscriminatedUnionOptions', 'discriminator'] });
+    assert.equal(union[0].path, 'v4/classic/tests/discriminated-unions.test.ts', 'every word of the name is in the change');
+    const half = relatedFiles('v4/core/schemas.ts', { ...ctx, changeWords: ['unionOptions'] });
+    assert.ok(!half.find((r) => r.path.endsWith('discriminated-unions.test.ts'))?.reasons.some((r) => r.startsWith('your change is about')), 'union alone is not discriminated-unions');
+    const plain = relatedFiles('v4/core/schemas.ts', ctx);
+    assert.ok(!plain.some((r) => r.reasons.some((x) => x.startsWith('your change is about'))), 'no change, no such reason');
+  });
+
+  it('gives a name on most of the tree (a package named in every path) little weight', () => {
+    const paths = Array.from({ length: 40 }, (_, i) => `src/widget${i}/schema.ts`).concat(['src/record.test.ts', 'src/core.ts']);
+    const files = new FileIndex(paths);
+    const words = new Map([
+      ['schema', 3],
+      ['record', 1],
+    ]);
+    const named = files.namedBy(words, 'src/core.ts', 50);
+    const record = named.find((n) => n.path === 'src/record.test.ts')!;
+    const schema = named.find((n) => n.path === 'src/widget0/schema.ts')!;
+    assert.ok(record && schema, named.map((n) => n.path).join(', '));
+    assert.ok(record.score > schema.score * 2, `${record.score} vs ${schema.score}`);
+    assert.deepEqual(files.namedBy(new Map(), 'src/core.ts', 10), []);
   });
 });
 
