@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EMPTY_PROFILE, gitEnv, parseProfile, PROFILE_KEYS, SAFE_CONFIG, type RepoProfile } from './repoConfig';
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { EMPTY_PROFILE, gitEnv, parseProfile, SAFE_CONFIG, type RepoProfile } from './repoConfig';
 
 /** Why a git call produced nothing useful. */
 export type GitFailure = 'git-missing' | 'timeout' | 'aborted' | 'exit' | 'too-large';
@@ -42,8 +45,6 @@ const PIPE_GRACE_MS = 250;
 /** And how long, after that, before the pipes are closed from this side (a holder outside the group). */
 const PIPE_CLOSE_MS = 1000;
 
-/** How long what `git config` said about a repository is used before it is read again. */
-const PROFILE_TTL_MS = 30_000;
 const PROFILE_TIMEOUT_MS = 10_000;
 
 /** Runs git with an argument array (never a shell) and returns its whole output; never throws. */
@@ -85,31 +86,85 @@ export async function streamGit(args: readonly string[], options: GitStreamOptio
   return spawnGit(args, { ...options, timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)) }, profile);
 }
 
-/** What the repository's configuration says about reading it (read once per PROFILE_TTL_MS). */
+/** What the repository's configuration says about reading it (read again when a configuration file changes). */
 export async function readRepoProfile(cwd: string): Promise<RepoProfile | undefined> {
   const p = await repoProfile(cwd);
   return typeof p === 'string' ? undefined : p;
 }
 
-const profiles = new Map<string, { at: number; value: Promise<RepoProfile | GitFailure> }>();
+interface CachedProfile {
+  value: Promise<RepoProfile | GitFailure>;
+  /** The configuration files read, and their stamp then; unset while reading, or when not to be kept. */
+  files?: string[];
+  stamp?: string;
+}
 
+const profiles = new Map<string, CachedProfile>();
+
+/**
+ * The repository's profile, from one `git config --list` per change of any configuration file it
+ * came from (an added filter takes effect at the next call). A folder with no repository
+ * configuration is read each time: `git init` may make one.
+ */
 function repoProfile(cwd: string): Promise<RepoProfile | GitFailure> {
-  const now = Date.now();
   const hit = profiles.get(cwd);
-  if (hit && now - hit.at < PROFILE_TTL_MS) return hit.value;
+  if (hit && (!hit.files || stampOf(hit.files) === hit.stamp)) return hit.value;
   const out: Buffer[] = [];
-  const value = spawnGit(['config', '-z', '--get-regexp', PROFILE_KEYS], { cwd, timeoutMs: PROFILE_TIMEOUT_MS, onData: (c) => out.push(c) }, EMPTY_PROFILE).then((r) => {
-    // Exit code 1: no such key. Anything else that git answered (not a repository) reads nothing.
+  const entry: CachedProfile = { value: Promise.resolve(EMPTY_PROFILE) };
+  entry.value = spawnGit(['config', '-z', '--list', '--show-scope', '--show-origin'], { cwd, timeoutMs: PROFILE_TIMEOUT_MS, onData: (c) => out.push(c) }, EMPTY_PROFILE).then((r) => {
     if (r.failure && r.failure !== 'exit') {
-      profiles.delete(cwd);
+      if (profiles.get(cwd) === entry) profiles.delete(cwd);
       return r.failure;
     }
-    return r.code === 0 ? parseProfile(Buffer.concat(out).toString('utf8')) : EMPTY_PROFILE;
+    const listed = r.ok ? parseConfigList(Buffer.concat(out).toString('utf8'), cwd) : { text: '', files: [], local: false };
+    if (listed.local) {
+      entry.files = listed.files;
+      entry.stamp = stampOf(listed.files);
+    } else entry.files = [];
+    entry.stamp ??= 'never';
+    return parseProfile(listed.text);
   });
   profiles.delete(cwd);
-  profiles.set(cwd, { at: now, value });
+  profiles.set(cwd, entry);
   if (profiles.size > 64) profiles.delete(profiles.keys().next().value as string);
-  return value;
+  return entry.value;
+}
+
+/**
+ * Reads `git config -z --list --show-scope --show-origin`: records of scope, origin, then
+ * "key\nvalue". Gives the records in parseProfile's form, the files they came from (with the usual
+ * global ones, which may not exist yet) and whether the repository has a configuration of its own.
+ */
+function parseConfigList(out: string, cwd: string): { text: string; files: string[]; local: boolean } {
+  const tokens = out.split('\0');
+  const records: string[] = [];
+  const files = new Set<string>([join(homedir(), '.gitconfig'), join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'git', 'config')]);
+  let local = false;
+  for (let i = 0; i + 2 < tokens.length; i += 3) {
+    const [scope, origin, record] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+    records.push(record);
+    if (scope === 'local' || scope === 'worktree') local = true;
+    if (origin.startsWith('file:')) files.add(originFile(origin.slice(5), cwd));
+  }
+  return { text: records.join('\0'), files: [...files], local };
+}
+
+/** A relative origin is relative to the top of the work tree: the nearest folder up from cwd that has it. */
+function originFile(path: string, cwd: string): string {
+  if (isAbsolute(path)) return path;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, path))) return join(dir, path);
+    if (dirname(dir) === dir) return resolve(cwd, path);
+  }
+}
+
+function stampOf(files: readonly string[]): string {
+  return files
+    .map((f) => {
+      const s = statSync(f, { throwIfNoEntry: false });
+      return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : '-';
+    })
+    .join('|');
 }
 
 /** Git processes under way, each the leader of its own process group (on POSIX). */

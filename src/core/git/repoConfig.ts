@@ -46,14 +46,11 @@ export interface RepoProfile {
 
 export const EMPTY_PROFILE: RepoProfile = { partialClone: false, overrides: [] };
 
-/** The keys `git config -z --get-regexp` is asked for (git's extended regular expression). */
-export const PROFILE_KEYS = '^(filter\\..+\\..+|diff\\..+\\..+|remote\\..+\\.promisor|extensions\\.partialclone)$';
-
 const FALSE = new Set(['false', 'no', 'off', '0']);
 
 /**
- * Reads `git config -z --get-regexp PROFILE_KEYS` output: records of "key\nvalue" (or "key" for a
- * key with no value), NUL-separated. Sections and variables come lower-cased, driver names as written.
+ * Reads `git config -z --list` records: "key\nvalue" (or "key" for a key with no value),
+ * NUL-separated. Sections and variables come lower-cased, driver names as written.
  */
 export function parseProfile(out: string): RepoProfile {
   const filters = new Set<string>();
