@@ -79,11 +79,26 @@ export async function streamGit(args: readonly string[], options: GitStreamOptio
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   if (options.signal?.aborted) return { ok: false, stderr: '', code: null, failure: 'aborted' };
-  const profile = await repoProfile(options.cwd);
+  const profile = await untilStopped(repoProfile(options.cwd), timeoutMs, options.signal);
   if (options.signal?.aborted) return { ok: false, stderr: '', code: null, failure: 'aborted' };
   // Without the profile the call would run the repository's drivers: it fails as the profile did.
   if (typeof profile === 'string') return { ok: false, stderr: '', code: null, failure: profile };
   return spawnGit(args, { ...options, timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)) }, profile);
+}
+
+/** The promise's value, or why the call stopped first (its timeout or signal). */
+function untilStopped<T>(value: Promise<T>, timeoutMs: number, signal?: AbortSignal): Promise<T | 'timeout' | 'aborted'> {
+  return new Promise((resolve) => {
+    const done = (v: T | 'timeout' | 'aborted'): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(v);
+    };
+    const onAbort = (): void => done('aborted');
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void value.then(done);
+  });
 }
 
 /** What the repository's configuration says about reading it (read again when a configuration file changes). */
