@@ -27,7 +27,9 @@ describe('bounded git calls', function () {
 
   it('ends the whole process group on timeout, not only git', async () => {
     const mark = join(repo.dir, '.git', 'stall-pgid');
-    const r = await runGit(['-c', `alias.stall=!ps -o pgid= -p $$ > '${mark}'; sleep 600; echo late`, 'stall'], { cwd: repo.dir, timeoutMs: 1500 });
+    // The repository's configuration is read before the first call: not within the timeout below.
+    await runGit(['rev-parse'], { cwd: repo.dir });
+    const r = await runGit(['-c', `alias.stall=!ps -o pgid= -p $$ > '${mark}'; sleep 600; echo late`, 'stall'], { cwd: repo.dir, timeoutMs: 4000 });
     assert.equal(r.failure, 'timeout');
     assert.equal(r.stdout, '');
     await groupEnds(Number(readFileSync(mark, 'utf8').trim()));
@@ -60,10 +62,11 @@ describe('bounded git calls', function () {
 
     it('settles at its timeout when a fetch stalls, and leaves no process of its group', async () => {
       clone.remote('exec sleep 600');
+      await runGit(['rev-parse'], { cwd: clone.dir });
       const before = clone.fetches().length;
       // The test lets the transport through and fetches outright: what a git that ignored both the
       // refusal and GIT_NO_LAZY_FETCH would do on a missing blob.
-      const r = await runGit(['-c', 'protocol.file.allow=always', 'fetch', '-q', 'origin'], { cwd: clone.dir, timeoutMs: 3000 });
+      const r = await runGit(['-c', 'protocol.file.allow=always', 'fetch', '-q', 'origin'], { cwd: clone.dir, timeoutMs: 8000 });
       assert.equal(r.failure, 'timeout');
       await until(() => clone.fetches().length > before);
       const stalled = clone.fetches().at(-1)!;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
 import { dubiousOwnership, GitService } from '../../../src/core/git/gitService';
-import { parseProfile } from '../../../src/core/git/repoConfig';
+import { gitEnv, parseProfile } from '../../../src/core/git/repoConfig';
 import { checkRevision } from '../../../src/core/git/revisions';
 import { PartialClone } from './partialClone';
 import { TempRepo } from './repoFixture';
@@ -103,5 +103,16 @@ describe('repositories git must be careful with', function () {
     assert.deepEqual(p.overrides.map(([k]) => k).filter((k) => k.endsWith('.clean') || k.endsWith('.textconv')), ['filter.lfs.clean', 'filter.a.b=c.clean', 'diff.img.textconv']);
     assert.equal(parseProfile('remote.origin.promisor\ntrue\0').partialClone, true);
     assert.equal(parseProfile('extensions.partialclone\norigin\0').partialClone, true);
+  });
+
+  it('gives git an environment without askpass, external diff or ssh programs, with the driver overrides after any given', () => {
+    const env = gitEnv(parseProfile('filter.lfs.clean\nx\0'), { PATH: '/bin', GIT_ASKPASS: 'a', SSH_ASKPASS: 'b', GIT_EXTERNAL_DIFF: 'c', GIT_SSH_COMMAND: 'd', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'Ada' });
+    for (const gone of ['GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EXTERNAL_DIFF', 'GIT_SSH_COMMAND']) assert.equal(env[gone], undefined, gone);
+    assert.equal(env.GIT_NO_LAZY_FETCH, '1');
+    assert.equal(env.GIT_TERMINAL_PROMPT, '0');
+    assert.equal(env.GIT_CONFIG_COUNT, '5');
+    assert.deepEqual([env.GIT_CONFIG_KEY_0, env.GIT_CONFIG_VALUE_0], ['user.name', 'Ada']);
+    assert.deepEqual([env.GIT_CONFIG_KEY_1, env.GIT_CONFIG_VALUE_1], ['filter.lfs.clean', '']);
+    assert.deepEqual([env.GIT_CONFIG_KEY_4, env.GIT_CONFIG_VALUE_4], ['filter.lfs.required', 'false']);
   });
 });
