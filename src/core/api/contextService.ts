@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import { openEngine, type EngineParts } from '../engine';
-import { runGit } from '../git/gitExec';
+import { checkRevision } from '../git/revisions';
 import type { RefreshSummary } from '../indexer';
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
 import type { SuggestionSource } from '../provider/provider';
@@ -371,11 +371,12 @@ export class ContextService {
     return readFileSync(join(this.parts.root, path), 'utf8');
   }
 
-  /** Content of a file at a git revision ('' when it did not exist). */
+  /** Content of a file at a git revision ('' when it did not exist); a ref that is not a commit id or HEAD is refused. */
   async fileAtRevision(ref: string, path: string): Promise<string> {
+    const bad = checkRevision(ref);
+    if (bad) throw new ContextError('invalid', bad);
     const rel = this.resolvePath(path);
-    const r = await runGit(['show', `${ref}:${rel}`], { cwd: this.parts.root, timeoutMs: 10000 });
-    return r.ok ? r.stdout : '';
+    return this.parts.git.fileAtRevision(ref, rel, { timeoutMs: 10000 });
   }
 
   // --- watches (src/core/api/watching.ts) ---

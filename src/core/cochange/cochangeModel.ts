@@ -253,12 +253,12 @@ export class CoChangeModel implements CoChangeSource {
     if (last === head) {
       this.state = state;
       // The window may have grown since the last pass.
-      if (await this.countLines(signal)) this.save(head, Boolean(state.shallow));
+      if (await this.countLines(state, signal)) this.save(head, Boolean(state.shallow));
       return done('up-to-date', 0, head);
     }
-    const mined = await this.mineAndApply(last, head, signal, generation, onProgress);
+    const mined = await this.mineAndApply(last, head, !state.partialClone, signal, generation, onProgress);
     if (typeof mined === 'string') return done('unavailable', 0, head, mined);
-    await this.countLines(signal);
+    await this.countLines(state, signal);
     if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
     this.save(head, Boolean(state.shallow));
     this.state = state;
@@ -271,7 +271,7 @@ export class CoChangeModel implements CoChangeSource {
    * them; says why not when it could not. The pass and its growable buffers end with this call, so
    * they are gone before the line counts and the save.
    */
-  private async mineAndApply(last: string | undefined, head: string, signal: AbortSignal, generation: number, onProgress?: Progress): Promise<{ rebuild: boolean; seen: number } | string> {
+  private async mineAndApply(last: string | undefined, head: string, lines: boolean, signal: AbortSignal, generation: number, onProgress?: Progress): Promise<{ rebuild: boolean; seen: number } | string> {
     const cwd = this.options.root;
     let pass: Pass | undefined;
     if (last) {
@@ -279,7 +279,7 @@ export class CoChangeModel implements CoChangeSource {
       if (anc.failure === 'aborted' || anc.failure === 'timeout') return anc.failure;
       if (anc.ok) {
         // New commits are few and recent: read with their line counts (without, when blobs are missing).
-        let res = await this.mine(`${last}..${head}`, this.paths, false, true, signal, onProgress);
+        let res = await this.mine(`${last}..${head}`, this.paths, false, lines, signal, onProgress);
         if (res === 'exit') res = await this.mine(`${last}..${head}`, this.paths, false, false, signal, onProgress);
         if (typeof res === 'string') return res;
         // The new commits must continue the first-parent line mined so far; a head that reached
@@ -339,8 +339,12 @@ export class CoChangeModel implements CoChangeSource {
     this.head = head;
   }
 
-  /** Gives the recent-changes window's commits their line counts; says whether any were read. */
-  private countLines(signal: AbortSignal): Promise<boolean> {
+  /**
+   * Gives the recent-changes window's commits their line counts; says whether any were read. Not in
+   * a partial clone: counting reads old blobs, which are not there and are never fetched.
+   */
+  private async countLines(state: RepoState, signal: AbortSignal): Promise<boolean> {
+    if (state.partialClone) return false;
     const days = this.options.lineCountDays?.() ?? 30;
     const now = this.options.now?.() ?? Date.now();
     return countWindowLines(this.fileHistory, { cwd: this.options.root, since: recentWindowStart(now, this.fileHistory.newestTime, days), timeoutMs: this.options.timeoutMs ?? 300_000, signal, logger: this.logger });

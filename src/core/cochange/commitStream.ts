@@ -26,7 +26,7 @@ export async function streamCommits(options: CommitStreamOptions, onCommit: (c: 
   if (options.maxCount) revs.push(`--max-count=${options.maxCount}`);
   if (options.since !== undefined) revs.push(`--since=${Math.max(0, Math.floor(options.since))}`);
   revs.push(options.range ?? 'HEAD', '--');
-  const args = ['log', '--no-renames', '--first-parent', '-m', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '-z', options.lines ? '--numstat' : '--name-status', ...revs];
+  const args = ['log', '--no-renames', '--no-ext-diff', '--no-textconv', '--first-parent', '-m', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '-z', options.lines ? '--numstat' : '--name-status', ...revs];
   let emit = onCommit;
   if (options.mergeTitles) {
     // The forge's merges alone first, on the same walk (a fraction of its time): the stream needs their titles.

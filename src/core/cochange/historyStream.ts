@@ -33,7 +33,7 @@ const MARK = 0x01;
  * Merges count as one change set against their first parent, so a merged branch is one change.
  */
 export async function streamHistory(options: HistoryOptions, onCommit: (c: ChangeSet) => void): Promise<HistoryResult> {
-  const args = ['log', '--no-renames', '--first-parent', '-m', '--relative', '--format=%x01%H%x00%ct', '-z', options.withStatus ? '--name-status' : '--name-only'];
+  const args = ['log', '--no-renames', '--no-ext-diff', '--no-textconv', '--first-parent', '-m', '--relative', '--format=%x01%H%x00%ct', '-z', options.withStatus ? '--name-status' : '--name-only'];
   if (options.maxCount) args.push(`--max-count=${options.maxCount}`);
   args.push(options.range ?? 'HEAD', '--');
   const parser = new HistoryParser(Boolean(options.withStatus), onCommit);

@@ -67,7 +67,7 @@ async function countFileByFile(cwd: string, commit: string, parent: string | und
   for (let k = 0; k < files.length; k += PATHS_PER_CALL) parts.push(files.slice(k, k + PATHS_PER_CALL));
   for (let calls = 0; parts.length && calls < MAX_CALLS && !o.signal.aborted; calls++) {
     const part = parts.pop()!;
-    const r = await runGit(['--literal-pathspecs', 'diff-tree', '-r', '--no-renames', '--relative', '--numstat', '-z', ...(parent ? [parent, commit] : ['--root', commit]), '--', ...part], { cwd, timeoutMs: o.timeoutMs, signal: o.signal });
+    const r = await runGit(['--literal-pathspecs', 'diff-tree', '-r', '--no-renames', '--no-ext-diff', '--no-textconv', '--relative', '--numstat', '-z', ...(parent ? [parent, commit] : ['--root', commit]), '--', ...part], { cwd, timeoutMs: o.timeoutMs, signal: o.signal });
     if (r.ok) {
       // "added<TAB>removed<TAB>path" per file, "-" for binary files.
       for (const rec of r.stdout.split('\0')) {

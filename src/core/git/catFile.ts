@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { streamGit } from './gitExec';
 
 export interface TreeEntry {
   path: string;
@@ -22,47 +22,29 @@ export function parseLsTree(out: string): TreeEntry[] {
 
 /**
  * Reads many blobs through one `git cat-file --batch` process; missing ones are left out.
- * Never throws: on timeout, abort or a missing git it returns what it has.
+ * Never throws: on timeout, abort or a missing git it returns what it has. In a partial clone a
+ * blob that is not there ends the batch (it is never fetched): what came before it is kept.
  */
-export function readBlobs(cwd: string, oids: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Map<string, string>> {
+export async function readBlobs(cwd: string, oids: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Map<string, string>> {
   const result = new Map<string, string>();
-  if (oids.length === 0 || options.signal?.aborted) return Promise.resolve(result);
-  return new Promise((resolve) => {
-    const child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
-    let buf: Buffer = Buffer.alloc(0);
-    let done = false;
-    const finish = (): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve(result);
-    };
-    const onAbort = (): void => {
-      child.kill('SIGKILL');
-      finish();
-    };
-    const timer = setTimeout(onAbort, options.timeoutMs ?? 60_000);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => {
-      buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-      for (;;) {
-        const nl = buf.indexOf(10);
-        if (nl < 0) return;
-        const header = buf.toString('utf8', 0, nl).split(' ');
-        if (header[1] === 'missing' || header.length < 3) {
-          buf = buf.subarray(nl + 1);
-          continue;
-        }
-        const size = Number(header[2]);
-        if (buf.length < nl + 1 + size + 1) return;
-        result.set(header[0], buf.toString('utf8', nl + 1, nl + 1 + size));
-        buf = buf.subarray(nl + 1 + size + 1);
+  if (oids.length === 0 || options.signal?.aborted) return result;
+  let buf: Buffer = Buffer.alloc(0);
+  const onData = (chunk: Buffer): void => {
+    buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+    for (;;) {
+      const nl = buf.indexOf(10);
+      if (nl < 0) return;
+      const header = buf.toString('utf8', 0, nl).split(' ');
+      if (header[1] === 'missing' || header.length < 3) {
+        buf = buf.subarray(nl + 1);
+        continue;
       }
-    });
-    child.on('error', finish);
-    child.on('close', finish);
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(oids.join('\n') + '\n');
-  });
+      const size = Number(header[2]);
+      if (buf.length < nl + 1 + size + 1) return;
+      result.set(header[0], buf.toString('utf8', nl + 1, nl + 1 + size));
+      buf = buf.subarray(nl + 1 + size + 1);
+    }
+  };
+  await streamGit(['cat-file', '--batch'], { cwd, timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal, input: oids.join('\n') + '\n', onData });
+  return result;
 }

@@ -4,9 +4,10 @@ import { nullLogger, type Logger } from '../logger';
 import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
 import { isForgeMerge, MERGE_LOG, parseMergeTitles } from './mergeTitles';
 import { extractTerms } from '../cochange/termIndex';
-import { runGit, type GitResult, type GitRunner } from './gitExec';
+import { readRepoProfile, runGit, type GitResult, type GitRunner } from './gitExec';
+import { checkRevision } from './revisions';
 
-export type RepoReason = 'not-a-repo' | 'git-missing' | 'shallow' | 'detached' | 'no-commits';
+export type RepoReason = 'not-a-repo' | 'dubious-ownership' | 'git-missing' | 'shallow' | 'detached' | 'no-commits';
 
 /** What git can give for this folder. Shallow and detached repositories still work (`ok`), with a reason. */
 export interface RepoState {
@@ -15,6 +16,10 @@ export interface RepoState {
   head?: string;
   shallow?: boolean;
   detached?: boolean;
+  /** Blobs may be missing and are never fetched: line counts and old diffs are not read. */
+  partialClone?: boolean;
+  /** What git said, for a reason the user has to act on (dubious ownership: the folder to trust). */
+  detail?: string;
 }
 
 export interface CommitInfo {
@@ -93,16 +98,21 @@ export class GitService {
     if (inside.failure === 'git-missing') return { ok: false, reason: 'git-missing' };
     // Stopped before git could say: no reason, so that callers do not take it for "not a repository".
     if (inside.failure === 'timeout' || inside.failure === 'aborted') return { ok: false };
-    if (!inside.ok || inside.stdout.trim() !== 'true') return { ok: false, reason: 'not-a-repo' };
-    const [head, shallow, branch] = await Promise.all([
+    if (!inside.ok || inside.stdout.trim() !== 'true') {
+      const dubious = dubiousOwnership(inside.stderr);
+      return dubious === undefined ? { ok: false, reason: 'not-a-repo' } : { ok: false, reason: 'dubious-ownership', detail: dubious };
+    }
+    const [head, shallow, branch, profile] = await Promise.all([
       this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options),
       this.git(['rev-parse', '--is-shallow-repository'], options),
       this.git(['symbolic-ref', '--quiet', 'HEAD'], options),
+      readRepoProfile(this.root),
     ]);
     if (!head.ok) return { ok: false, reason: 'no-commits' };
     const state: RepoState = { ok: true, head: head.stdout.trim() };
     if (shallow.ok && shallow.stdout.trim() === 'true') state.shallow = true;
     if (!branch.ok) state.detached = true;
+    if (profile?.partialClone) state.partialClone = true;
     state.reason = state.shallow ? 'shallow' : state.detached ? 'detached' : undefined;
     if (!state.reason) delete state.reason;
     return state;
@@ -116,7 +126,7 @@ export class GitService {
   async recentCommits(file: string, options: CallOptions & { days?: number; maxCount?: number; now?: number } = {}): Promise<FileCommit[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined) return [];
-    const args = ['log', '--first-parent', '-m', '--no-renames', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '--numstat', '-z', `--max-count=${options.maxCount ?? 50}`];
+    const args = ['log', '--first-parent', '-m', '--no-renames', '--no-ext-diff', '--no-textconv', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '--numstat', '-z', `--max-count=${options.maxCount ?? 50}`];
     if (options.days !== undefined) args.push(`--since=${Math.max(0, Math.floor((options.now ?? Date.now()) / 1000 - options.days * 86400))}`);
     args.push('HEAD', '--', rel);
     const r = await this.git(args, options);
@@ -147,7 +157,7 @@ export class GitService {
     const rel = await this.relativePath(file);
     if (rel === undefined || start < 1 || end < start) return [];
     const [r, ignored] = await Promise.all([
-      this.git(['log', COMMIT_FORMAT, '--no-patch', `--max-count=${options.maxCount ?? 20}`, `-L${start},${end}:${rel}`, 'HEAD'], options),
+      this.git(['log', COMMIT_FORMAT, '--no-patch', '--no-ext-diff', '--no-textconv', `--max-count=${options.maxCount ?? 20}`, `-L${start},${end}:${rel}`, 'HEAD'], options),
       this.ignoredRevisions(options),
     ]);
     if (!r.ok) return [];
@@ -185,7 +195,7 @@ export class GitService {
     let code = options.status;
     if (code === undefined) {
       // One status call says whether there is anything to diff: most files are clean.
-      const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', rel], options);
+      const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=all', '--', rel], options);
       if (!status.ok) return none;
       code = status.stdout.split('\0').find(Boolean)?.slice(0, 2);
     }
@@ -194,7 +204,7 @@ export class GitService {
       const lines = await countLines(resolve(this.root, rel));
       return lines === undefined ? none : { hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines, kind: 'untracked' }], words: [] };
     }
-    const diff = (base: string) => this.git(['diff', '--no-color', '--no-ext-diff', '-U0', base, '--', rel], options);
+    const diff = (base: string) => this.git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '-U0', base, '--', rel], options);
     let r = await diff('HEAD');
     // Before the first commit, compare with the empty tree.
     if (!r.ok && r.failure === 'exit') r = await diff('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
@@ -209,7 +219,7 @@ export class GitService {
     const prefix = await this.git(['rev-parse', '--show-prefix'], options);
     if (!prefix.ok) return undefined;
     const under = prefix.stdout.trim();
-    const r = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.'], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'], { ...options, maxBytes: 16 * 1024 * 1024 });
     if (!r.ok) return undefined;
     const out = new Map<string, string>();
     // "XY path", paths relative to the repository's top.
@@ -221,8 +231,8 @@ export class GitService {
 
   /** Files a commit changed against its first parent, relative to the root (files outside it are left out). */
   async changedFiles(commit: string, options: CallOptions = {}): Promise<string[]> {
-    if (!/^[0-9a-zA-Z_./~^@{}-]+$/.test(commit) || commit.startsWith('-')) return [];
-    const r = await this.git(['diff-tree', '--no-commit-id', '--no-renames', '-r', '-m', '--first-parent', '--root', '--relative', '--name-only', '-z', commit, '--'], options);
+    if (checkRevision(commit)) return [];
+    const r = await this.git(['diff-tree', '--no-commit-id', '--no-renames', '-r', '-m', '--first-parent', '--root', '--relative', '--name-only', '-z', '--end-of-options', commit, '--'], options);
     if (!r.ok) return [];
     return [...new Set(r.stdout.split('\0').filter(Boolean))];
   }
@@ -271,7 +281,7 @@ export class GitService {
     const input = valid.map((r) => (r.parent ? `${r.hash} ${r.parent}` : r.hash)).join('\n') + '\n';
     // Whitespace is ignored as `git blame -w` ignores it: a commit that only re-indents or reformats
     // within lines changes no line. It comes with its id and no hunk, and lines map through it 1:1.
-    const r = await this.git(['diff-tree', '--stdin', '--root', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-renames', '--relative', '--', rel], { ...options, input, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(['diff-tree', '--stdin', '--root', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--relative', '--', rel], { ...options, input, maxBytes: 16 * 1024 * 1024 });
     if (!r.ok) return out;
     // Each commit's diff follows a line holding its id alone; diff lines start with a sign or a word.
     let current: string | undefined;
@@ -321,8 +331,21 @@ export class GitService {
   async renameDiff(from: string, file: string, commit: string, parent: string, options: CallOptions = {}): Promise<Hunk[] | undefined> {
     const [old, rel] = await Promise.all([this.relativePath(from), this.relativePath(file)]);
     if (old === undefined || rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
-    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-textconv', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
     return r.ok ? parseHunks(r.stdout) : undefined;
+  }
+
+  /**
+   * The file as committed at `ref` ('' when it did not exist there). The revision comes from outside
+   * (a link in an answer): only a commit id or HEAD, HEAD~N, HEAD^ is taken, never an option.
+   */
+  async fileAtRevision(ref: string, file: string, options: CallOptions = {}): Promise<string> {
+    const bad = checkRevision(ref);
+    if (bad) throw new Error(bad);
+    const rel = await this.relativePath(file);
+    if (rel === undefined) throw new Error(`${file} is outside ${this.root}.`);
+    const r = await this.git(['cat-file', 'blob', '--end-of-options', `${ref}:./${rel}`], { ...options, maxBytes: 16 * 1024 * 1024 });
+    return r.ok ? r.stdout : '';
   }
 
   private git(args: string[], options: CallOptions & { input?: string; maxBytes?: number }): Promise<GitResult> {
@@ -345,6 +368,23 @@ export class GitService {
     }
     return rel.split('\\').join('/');
   }
+}
+
+/**
+ * What git said when it refused the folder because another user owns it ("detected dubious
+ * ownership"), with the fix; undefined when git said something else.
+ */
+export function dubiousOwnership(stderr: string): string | undefined {
+  if (!stderr.includes('detected dubious ownership')) return undefined;
+  // Git's own words, on one line, with the command that trusts the folder (older gits do not give it).
+  let text = stderr.replace(/^fatal: /gm, '').replace(/\s+/g, ' ').trim();
+  if (text.length > 600) text = `${text.slice(0, 600)}…`;
+  if (!text.includes('safe.directory')) {
+    const at = text.indexOf(" at '");
+    const end = at < 0 ? -1 : text.indexOf("'", at + 5);
+    if (end > 0) text += ` To trust it: git config --global --add safe.directory ${text.slice(at + 5, end)}`;
+  }
+  return text;
 }
 
 function parseCommitFields(parts: string[]): CommitInfo | undefined {

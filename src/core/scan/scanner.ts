@@ -1,10 +1,10 @@
-import { execFile } from 'node:child_process';
 import { lstat, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
+import { runGit } from '../git/gitExec';
 import { trimEndOf } from '../text';
 
 /** A file of the workspace, by root-relative forward-slash path. */
@@ -168,26 +168,19 @@ async function* filterUnder(paths: AsyncIterable<string>, under: string): AsyncG
   for await (const p of paths) if (p.startsWith(under + '/')) yield p;
 }
 
-function gitListFiles(root: string, timeoutMs: number, signal?: AbortSignal, under?: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      // `:(literal)` so that a folder named with `*` or `?` is not read as a pattern.
-      ['-c', 'core.quotepath=off', 'ls-files', '-z', '--cached', '--others', '--exclude-standard', ...(under ? ['--', `:(literal)${under}`] : [])],
-      { cwd: root, timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024, signal, windowsHide: true, encoding: 'utf8' },
-      (err, stdout) => {
-        if (err) return reject(new Error(err.message, { cause: err }));
-        const seen = new Set<string>();
-        for (const p of stdout.split('\0')) {
-          if (!p) continue;
-          const first = p.split('/', 1)[0];
-          if (ALWAYS_SKIPPED_DIRS.has(first) || p.includes('/node_modules/')) continue;
-          seen.add(p); // --cached lists unmerged paths once per stage
-        }
-        resolve([...seen]);
-      },
-    );
-  });
+async function gitListFiles(root: string, timeoutMs: number, signal?: AbortSignal, under?: string): Promise<string[]> {
+  // `:(literal)` so that a folder named with `*` or `?` is not read as a pattern.
+  const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...(under ? ['--', `:(literal)${under}`] : [])];
+  const r = await runGit(args, { cwd: root, timeoutMs, signal, maxBytes: 256 * 1024 * 1024 });
+  if (!r.ok) throw new Error(`git ls-files: ${r.failure}${r.stderr.trim() ? ` (${r.stderr.trim().split('\n')[0]})` : ''}`);
+  const seen = new Set<string>();
+  for (const p of r.stdout.split('\0')) {
+    if (!p) continue;
+    const first = p.split('/', 1)[0];
+    if (ALWAYS_SKIPPED_DIRS.has(first) || p.includes('/node_modules/')) continue;
+    seen.add(p); // --cached lists unmerged paths once per stage
+  }
+  return [...seen];
 }
 
 interface IgnoreLayer {

@@ -196,7 +196,7 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
 
 /** The words of the lines `commit` changed in `path` against its first parent. */
 async function wordsOfChange(root: string, commit: string, path: string, signal?: AbortSignal): Promise<string[]> {
-  const res = await runGit(['diff', '--no-color', '--no-ext-diff', '-U0', `${commit}^`, commit, '--', path], { cwd: root, timeoutMs: 60_000, signal, maxBytes: 16 * 1024 * 1024 });
+  const res = await runGit(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-U0', `${commit}^`, commit, '--', path], { cwd: root, timeoutMs: 60_000, signal, maxBytes: 16 * 1024 * 1024 });
   return res.ok ? diffWords(res.stdout) : [];
 }
 

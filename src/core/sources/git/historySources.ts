@@ -23,11 +23,13 @@ const RECENT_COMMITS = 8;
 
 const REPO_REASONS: Record<NonNullable<RepoState['reason']>, string> = {
   'not-a-repo': 'Not a git repository: recent changes and “usually changes with” are off.',
+  'dubious-ownership': 'Git does not read this repository because another user owns it: recent changes and “usually changes with” are off.',
   'git-missing': 'git was not found on PATH: recent changes and “usually changes with” are off.',
   'no-commits': 'The repository has no commits yet: recent changes and “usually changes with” start with the first commit.',
   shallow: 'Shallow clone: history (and so recent changes and co-change) covers only the fetched commits.',
   detached: '',
 };
+const PARTIAL_CLONE = 'Partial clone: line counts are off so that nothing is fetched from the remote.';
 const READING = 'Reading git history: recent commits and “usually changes with” follow when it is done.';
 
 interface CachedHunks {
@@ -202,10 +204,13 @@ export class HistorySources {
       return false;
     }
     if (!state.ok) {
-      ctx.note(REPO_REASONS[state.reason ?? 'not-a-repo']);
+      const reason = REPO_REASONS[state.reason ?? 'not-a-repo'];
+      // Git's own words carry the fix (the safe.directory command for this folder).
+      ctx.note(state.reason === 'dubious-ownership' && state.detail ? `${reason} Git says: ${state.detail}` : reason);
       return false;
     }
     if (state.reason && REPO_REASONS[state.reason]) ctx.note(REPO_REASONS[state.reason]);
+    if (state.partialClone) ctx.note(PARTIAL_CLONE);
     return true;
   }
 
