@@ -237,7 +237,7 @@ export class EventLog {
 
 /** Reads whole new lines from the log, following it across a rotation and noticing when it missed one. */
 class TailReader {
-  /** The file being read, by its start mark (or inode, for a file written before marks). */
+  /** The file being read, by its start mark (or inode, for a file written before marks); '' before the first file. */
   private file = '';
   private offset = 0;
   private partial = '';
@@ -250,7 +250,8 @@ class TailReader {
   ) {}
 
   skipToEnd(): void {
-    const cur = openLog(this.path);
+    // Between a rotation's rename and the new file, the file just rotated is the newest.
+    const cur = openLog(this.path) ?? openLog(this.rotated);
     if (!cur) return;
     closeSync(cur.fd);
     this.file = cur.id;
@@ -264,7 +265,7 @@ class TailReader {
     if (!cur) return out;
     try {
       if (cur.id !== this.file) {
-        if (this.file) this.catchUp(out);
+        this.catchUp(cur.prev, out);
         this.file = cur.id;
         this.offset = 0;
         this.partial = '';
@@ -277,14 +278,17 @@ class TailReader {
   }
 
   /** The live file is not the one this reader was in: finish that one (now events.1.jsonl), or say what was lost. */
-  private catchUp(out: LoggedEvent[]): void {
+  private catchUp(follows: { id: string } | undefined, out: LoggedEvent[]): void {
+    // Started before there was a log: nothing to catch up if the live file is the first one.
+    if (!this.file && !follows) return;
     const old = openLog(this.rotated);
     if (!old) {
       this.lost(out, undefined);
       return;
     }
     try {
-      if (old.id === this.file) {
+      if (old.id === this.file || (!this.file && !old.prev)) {
+        // The file this reader was in, or the first file ever when it started before it.
         this.readFrom(old.fd, old.size, out);
         return;
       }
