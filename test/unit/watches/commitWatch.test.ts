@@ -56,6 +56,18 @@ describe('commit and topic watches where git keeps HEAD elsewhere', function () 
     await expectCommitFirings(w, () => commitIn(tree, 'Tune the flux capacitor', { 'app/src/engine.ts': 'export const v = 2;\n' }), 'app/src/*.ts');
   });
 
+  it('fires in a submodule, whose git dir is inside the parent repository', async () => {
+    const { repo, stateDir } = setUp();
+    const lib = new TempRepo(true, 'pc-watch-commit-lib-');
+    cleanup.push(() => lib.dispose());
+    lib.commit('Start the library', { 'src/engine.ts': 'export const v = 1;\n' });
+    repo.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib.dir, 'vendor/lib');
+    const root = join(repo.dir, 'vendor', 'lib');
+    const w = await openWatching(root, stateDir);
+    cleanup.push(() => w.dispose());
+    await expectCommitFirings(w, () => commitIn(root, 'Tune the flux capacitor', { 'src/engine.ts': 'export const v = 2;\n' }), 'src/*.ts');
+  });
+
   it('fires for a root that is a folder inside the repository, matching files relative to that root', async () => {
     const { repo, stateDir } = setUp();
     const root = join(repo.dir, 'app');
