@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineParts } from '../engine';
-import { EventLog, type FileChange, type LoggedEvent, type WorkspaceEvent } from '../events/eventLog';
-import { runGit } from '../git/gitExec';
+import { EventLog, type FileBatch, type FileChange, type LoggedEvent, type WorkspaceEvent } from '../events/eventLog';
 import { Emitter } from '../indexer';
 import type { ContextSuggestion, SuggestionItem } from '../types';
+import { GitHeadWatcher } from './gitWatch';
 import { compileGlob, type GlobMatcher } from './glob';
 import type { Watch, WatchFiring, WatchPattern, WatchStore } from './watchStore';
 import { labelName } from '../sources/decisions/decisionItems';
@@ -33,11 +33,10 @@ export interface FiredWatch extends WatchFiring {
   watch: Watch;
 }
 
-const MAX_FILES_PER_EVENT = 200;
-const MAX_FILES_PER_BATCH = 2000;
+/** Pending changes held before they are published at once (memory bound; a checkout is far below it). */
+const MAX_PENDING_FILES = 200_000;
 const BATCH_MS = 10;
 const SEEN_KEYS = 2000;
-const MAX_COMMITS = 20;
 
 /**
  * Makes watches push: publishes what this process sees (file changes, editor activity) to the
@@ -55,8 +54,14 @@ export class WatchService {
   private readonly told = new Set<number>();
   private pendingFiles = new Map<string, FileChange>();
   private batchTimer: NodeJS.Timeout | undefined;
-  private head: string | undefined;
+  private readonly git: GitHeadWatcher;
+  private gitCheckQueued = false;
+  private ready: Promise<void> = Promise.resolve();
   private matchers = new Map<string, GlobMatcher>();
+  /** When this process last fired each watch: the store's copy of a watch read for an event may be older. */
+  private readonly lastFired = new Map<string, number>();
+  /** The bulk change each watch last fired for: one bulk change, split into parts, fires a watch once. */
+  private readonly firedForBatch = new Map<string, string>();
   private disposed = false;
 
   constructor(
@@ -64,15 +69,21 @@ export class WatchService {
     private readonly watches: WatchStore,
   ) {
     this.log = new EventLog(parts.stateDir, { logger: parts.logger, clock: parts.clock });
+    this.git = new GitHeadWatcher(parts.root, parts.logger, () => this.gitMaybeMoved());
   }
 
   /** Starts evaluating watches in this process (idempotent). */
   start(): void {
     if (this.tail || this.disposed) return;
-    void this.currentHead().then((h) => (this.head ??= h));
+    this.ready = this.git.start().catch((err: Error) => this.parts.logger.warn(`Commits will not fire watches: ${err.message}`));
     this.tail = this.log.tail((events) => {
       for (const e of events) this.enqueue(() => this.handle(e));
     });
+  }
+
+  /** Resolves once this process knows HEAD and watches git's files (commits before that are not news). */
+  whenReady(): Promise<void> {
+    return this.ready;
   }
 
   get started(): boolean {
@@ -96,7 +107,12 @@ export class WatchService {
 
   /** A file changed on disk (root-relative). Batched briefly, then published with its mtime and size. */
   fileChanged(path: string, deleted = false): void {
-    if (this.disposed || this.pendingFiles.size >= MAX_FILES_PER_BATCH) return;
+    if (this.disposed) return;
+    if (this.pendingFiles.size >= MAX_PENDING_FILES && !this.pendingFiles.has(path)) {
+      // Publish what is held and start a new batch rather than drop a change.
+      clearTimeout(this.batchTimer);
+      this.flushFiles();
+    }
     let change: FileChange = { path, deleted: deleted || undefined };
     if (!deleted) {
       try {
@@ -121,13 +137,26 @@ export class WatchService {
     this.disposed = true;
     clearTimeout(this.batchTimer);
     this.tail?.dispose();
+    this.git.dispose();
   }
 
   private flushFiles(): void {
     this.batchTimer = undefined;
     const files = [...this.pendingFiles.values()];
     this.pendingFiles.clear();
-    for (let i = 0; i < files.length; i += MAX_FILES_PER_EVENT) this.log.append({ type: 'file_change', files: files.slice(i, i + MAX_FILES_PER_EVENT) });
+    // One event however many files: the log splits it into parts by size and marks them one batch.
+    if (files.length) this.log.append({ type: 'file_change', files });
+  }
+
+  /** git's own files say HEAD may have moved: look once, however many of them changed. */
+  private gitMaybeMoved(): void {
+    if (this.disposed || this.gitCheckQueued) return;
+    this.gitCheckQueued = true;
+    this.enqueue(async () => {
+      this.gitCheckQueued = false;
+      const commits = await this.git.commitsSinceLastLook();
+      if (commits.length) await this.evaluate(this.watches.list(), commits, this.parts.clock());
+    });
   }
 
   private enqueue(fn: () => Promise<void>): void {
@@ -148,21 +177,51 @@ export class WatchService {
         if (firing && watch && firing.seq === e.seq) this.fired.fire({ ...firing, watch });
         return;
       }
+      case 'events_lost':
+        // The reader warned already; a commit among the lost events can still be found from git.
+        this.gitMaybeMoved();
+        return;
       default: {
         const active = this.watches.list();
-        if (!active.length) return;
-        for (const trigger of await this.triggersOf(e)) {
-          if (this.seen.has(trigger.key)) continue;
-          this.remember(trigger.key);
-          for (const watch of active) {
-            // What happened before a watch was made is not news to it (an event read late, under load).
-            if (watch.createdAt > e.at) continue;
-            const matched = watch.patterns.filter((p) => this.matches(p, trigger));
-            if (matched.length) await this.fire(watch, matched, trigger);
-          }
-        }
+        if (active.length) await this.evaluate(active, await this.triggersOf(e), e.at, e.type === 'file_change' ? e.batch : undefined);
       }
     }
+  }
+
+  /**
+   * Fires each watch that a trigger matches, at most once per group of triggers: all plain file
+   * changes of an event (or of a bulk change split into parts) are one group, anything else is its
+   * own. Whether a watch is quiet is decided before anything is built for it, so a bulk change costs
+   * at most one suggestion per watch.
+   */
+  private async evaluate(active: Watch[], all: Trigger[], at: number, batch?: FileBatch): Promise<void> {
+    const triggers = all.filter((t) => !this.seen.has(t.key));
+    for (const t of triggers) this.remember(t.key);
+    if (!triggers.length) return;
+    for (const watch of active) {
+      // What happened before a watch was made is not news to it (an event read late, under load).
+      if (watch.createdAt > at) continue;
+      if (batch && this.firedForBatch.get(watch.id) === batch.id) continue;
+      const files: { t: Trigger; matched: WatchPattern[] }[] = [];
+      for (const t of triggers) {
+        if (this.quiet(watch)) break;
+        const matched = watch.patterns.filter((p) => this.matches(p, t));
+        if (!matched.length) continue;
+        if (t.type === 'file_change') files.push({ t, matched });
+        else await this.fire(watch, matched, t);
+      }
+      if (!files.length || this.quiet(watch)) continue;
+      const matched = [...new Map(files.flatMap((f) => f.matched).map((p) => [`${p.type}\0${p.pattern}`, p])).values()];
+      await this.fire(watch, matched, bulkTrigger(files.map((f) => f.t), batch));
+      // Fired here or claimed by another process: either way the rest of the bulk change is not news.
+      if (batch) this.firedForBatch.set(watch.id, batch.id);
+    }
+  }
+
+  /** In its cooldown, by the store or by what this process fired since it read the store. */
+  private quiet(watch: Watch): boolean {
+    const last = Math.max(watch.lastTriggeredAt ?? -Infinity, this.lastFired.get(watch.id) ?? -Infinity);
+    return this.parts.clock() - last < watch.cooldownMs;
   }
 
   private remember(key: string): void {
@@ -188,7 +247,6 @@ export class WatchService {
     }
     if (e.type !== 'file_change') return [];
     const out: Trigger[] = [];
-    let gitMoved = false;
     const changes = Array.isArray(e.files) ? e.files.filter((f) => f && typeof f.path === 'string') : [];
     const decisionPaths = new Set<string>();
     const reportPaths = new Set<string>();
@@ -203,14 +261,14 @@ export class WatchService {
     for (const f of changes) {
       const stamp = `${f.path}:${f.mtimeMs ?? ''}:${f.size ?? ''}:${f.deleted ? 'd' : ''}`;
       if (f.path === '.git' || f.path.startsWith('.git/')) {
-        gitMoved ||= f.path === '.git/HEAD' || f.path.startsWith('.git/refs/') || f.path === '.git/packed-refs';
+        // Reported by a process watching the root; this process looks at git's real files itself as well.
+        if (f.path === '.git/HEAD' || f.path.startsWith('.git/refs/') || f.path === '.git/packed-refs') this.gitMaybeMoved();
         continue;
       }
       if (decisionPaths.has(f.path)) out.push(this.decisionTrigger(f.path, stamp));
       else if (reportPaths.has(f.path)) out.push(this.reportTrigger(f.path, stamp));
       else out.push({ type: 'file_change', source: f.path, key: `f:${stamp}`, files: [f.path], focus: f.deleted ? undefined : { file: f.path } });
     }
-    if (gitMoved) out.push(...(await this.commitTriggers()));
     return out;
   }
 
@@ -252,40 +310,6 @@ export class WatchService {
     return { type: 'test_report', source: path, key: `t:${stamp}`, files, text, lead, focus: first ? { file: first } : undefined };
   }
 
-  /** The commits HEAD moved over since this process last looked (a commit, a pull, a checkout). */
-  private async commitTriggers(): Promise<Trigger[]> {
-    const head = await this.currentHead();
-    const from = this.head;
-    this.head = head;
-    if (!head || !from || head === from) return [];
-    const r = await runGit(['log', `--max-count=${MAX_COMMITS}`, '--no-renames', '--name-only', '--format=%x01%H%x00%s%x00%b%x00', `${from}..${head}`], { cwd: this.parts.root, timeoutMs: 10_000 });
-    if (!r.ok) return [];
-    const out: Trigger[] = [];
-    for (const chunk of r.stdout.split('\x01').slice(1)) {
-      const [hash, subject, body, rest] = chunk.split('\x00');
-      if (!hash) continue;
-      const files = (rest ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
-      const lead: SuggestionItem[] = [
-        {
-          type: 'change',
-          title: subject || hash.slice(0, 10),
-          summary: `${hash.slice(0, 10)} · ${files.length} file${files.length === 1 ? '' : 's'}: ${files.slice(0, 5).join(', ')}${files.length > 5 ? ', …' : ''}`,
-          relevanceScore: 0.9,
-          reason: 'a new commit',
-          location: { path: files[0] ?? '', commit: hash },
-          entityId: `commit:${hash}`,
-        },
-      ];
-      out.push({ type: 'commit', source: `${hash.slice(0, 10)} ${subject}`.trim(), key: `c:${hash}`, files, text: `${subject}\n${body ?? ''}`, lead, focus: files[0] ? { file: files[0] } : undefined });
-    }
-    return out;
-  }
-
-  private async currentHead(): Promise<string | undefined> {
-    const r = await runGit(['rev-parse', '--verify', '-q', 'HEAD'], { cwd: this.parts.root, timeoutMs: 5000 });
-    return r.ok ? r.stdout.trim() || undefined : undefined;
-  }
-
   private matches(p: WatchPattern, t: Trigger): boolean {
     switch (p.type) {
       case 'file':
@@ -320,7 +344,6 @@ export class WatchService {
    */
   private async fire(watch: Watch, matched: WatchPattern[], t: Trigger): Promise<void> {
     const now = this.parts.clock();
-    if (watch.lastTriggeredAt !== undefined && now - watch.lastTriggeredAt < watch.cooldownMs) return;
     const started = performance.now();
     const type = matched.some((p) => p.type === 'symbol') && t.type === 'activity' ? 'symbol_focus' : t.type;
     let items: SuggestionItem[] = [...(t.lead ?? [])];
@@ -347,11 +370,30 @@ export class WatchService {
     };
     const seq = this.watches.claimAndRecord(watch.id, t.key, suggestion);
     if (seq === undefined) return;
+    this.lastFired.set(watch.id, now);
     this.parts.logger.debug(`Watch ${watch.id} fired on ${type} ${t.source} with ${items.length} item(s)`);
     this.told.add(seq);
     this.fired.fire({ seq, watchId: watch.id, firedAt: now, suggestion, watch: { ...watch, lastTriggeredAt: now } });
     this.log.append({ type: 'watch_fired', watchId: watch.id, seq });
   }
+}
+
+/**
+ * The file changes of one event (or one bulk change) as one trigger: the first changed file is
+ * where context is looked up, every file is matched. Keyed by the bulk change when there is one, so
+ * each process claims the same firing for it whichever part it read first.
+ */
+function bulkTrigger(ts: Trigger[], batch: FileBatch | undefined): Trigger {
+  if (ts.length === 1 && !batch) return ts[0];
+  const count = Math.max(batch?.files ?? 0, ts.length);
+  const names = ts.slice(0, 3).map((t) => t.source);
+  return {
+    type: 'file_change',
+    source: `${count} files changed: ${names.join(', ')}${count > names.length ? ', …' : ''}`,
+    key: batch ? `fb:${batch.id}` : ts[0].key,
+    files: ts.flatMap((t) => t.files),
+    focus: ts.find((t) => t.focus)?.focus,
+  };
 }
 
 /** `Cart.total` names `total` in `Cart`; a bare name matches either form. */
