@@ -1,4 +1,4 @@
-import { SubscriptionLimitError, userMessageOf } from '../../core/api/errors';
+import { StoreWriteError, SubscriptionLimitError, userMessageOf } from '../../core/api/errors';
 import { UnknownSubscriptionError } from '../../core/api/contextService';
 import { describeSubscription, noSuchSubscription, noSubscriptions, removedAll, renderSubscriptions, safeLabel, subscriptionLimit } from '../../core/api/messages';
 import { SUBSCRIPTION_KINDS, toRelative, type SubscriptionKind } from '../../core/api/types';
@@ -45,7 +45,7 @@ export const subscribe: CliCommand = {
       } catch (err) {
         if (err instanceof SubscriptionLimitError) throw new Error(subscriptionLimit(err, 'cli'));
         // A refused target (outside the root, a secret, a bad pattern) is bad input.
-        const message = userMessageOf(err);
+        const message = err instanceof StoreWriteError ? undefined : userMessageOf(err);
         if (message) throw new UsageError(message);
         throw err;
       }
