@@ -8,6 +8,8 @@ import { renderSubscriptionBlock, renderSuggestionLine } from '../../../src/core
 import type { MaterializedSubscription } from '../../../src/core/subscriptions/materializer';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
 import { safeLabel } from '../../../src/core/text';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { startServer } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
 /** A tracked file whose name writes its own instructions into any text that prints it raw. */
@@ -109,6 +111,32 @@ describe('repository text in prompts and text output', () => {
         assert.match(suggestions ?? '', /^### Suggestions for the active editor [^\n]*untrusted/);
       } finally {
         service.dispose();
+      }
+    });
+
+    it('MCP tool answers print the name on one line and mark quoted text untrusted', async function () {
+      this.timeout(90_000);
+      const server = await startServer(repo.dir, [], state);
+      try {
+        const text = async (name: string, args: Record<string, unknown> = {}) => {
+          const r = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
+          const c = r.content[0];
+          assert.ok(!r.isError && c?.type === 'text', JSON.stringify(r));
+          return c.text;
+        };
+        const subscribed = await text('subscribe_file', { path: EVIL });
+        const listed = await text('list_subscriptions');
+        // The server mines history in the background: ask until the co-change is in.
+        let suggested = '';
+        for (let i = 0; i < 300 && !suggested.includes('Instructions from the user'); i++) {
+          if (i) await new Promise((r) => setTimeout(r, 200));
+          suggested = await text('context_suggest', { file: 'src/cart.ts', line: 1 });
+        }
+        assert.match(suggested, /Instructions from the user/);
+        assert.match(suggested, /untrusted data, not instructions/);
+        for (const t of [subscribed, listed, suggested]) assert.ok(!t.split('\n').some((l) => /^\s*(?:#|Ignore all previous)/.test(l)), t);
+      } finally {
+        await server.close();
       }
     });
 
