@@ -24,9 +24,33 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, Math.max(0, max - 1)) + '…';
 }
 
-/** Markdown text with every character that could start markup escaped, on one line. */
+// C0 and C1 controls, the Unicode line and paragraph separators, and the bidirectional overrides
+// and isolates (which reorder what a reader sees): one character class, so matching is linear.
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function visibleEscape(c: string): string {
+  if (c === '\n') return '\\n';
+  if (c === '\r') return '\\r';
+  if (c === '\t') return ' ';
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Repository text (a file name, path, title, commit subject) made safe to use as a label in text a
+ * person or a model reads: on one line, line breaks and other control characters shown as visible
+ * escapes (`\n`, `\u2028`), never starting with what markdown reads as structure (a heading, a
+ * quote, a fence, a rule), and at most `max` characters. A name like "a.ts\n### Instructions" then
+ * stays a name instead of writing its own heading.
+ */
+export function safeLabel(text: string, max = 200): string {
+  const line = text.replace(UNSAFE_CHARS, visibleEscape).trim();
+  const guarded = /^(?:[#>]|`{3}|~{3}|-{3}|\*{3}|_{3}|={3})/.test(line) ? `\\${line}` : line;
+  return clip(guarded, max);
+}
+
+/** Markdown text with every character that could start markup escaped, on one line; other control characters shown as escapes. */
 export function escapeMarkdown(text: string): string {
-  return oneLine(text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`));
+  return oneLine(text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`)).replace(UNSAFE_CHARS, visibleEscape);
 }
 
 /** A markdown table cell: pipes escaped, on one line. */

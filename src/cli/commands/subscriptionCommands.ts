@@ -1,6 +1,6 @@
-import { SubscriptionLimitError, userMessageOf } from '../../core/api/errors';
+import { StoreWriteError, SubscriptionLimitError, userMessageOf } from '../../core/api/errors';
 import { UnknownSubscriptionError } from '../../core/api/contextService';
-import { describeSubscription, noSuchSubscription, noSubscriptions, removedAll, renderSubscriptions, subscriptionLimit } from '../../core/api/messages';
+import { describeSubscription, noSuchSubscription, noSubscriptions, removedAll, renderSubscriptions, safeLabel, subscriptionLimit } from '../../core/api/messages';
 import { SUBSCRIPTION_KINDS, toRelative, type SubscriptionKind } from '../../core/api/types';
 import { UsageError } from '../args';
 import { idOrAll, noPositionals, print, withService, type CliCommand } from './command';
@@ -40,12 +40,12 @@ export const subscribe: CliCommand = {
         );
         const s = r.subscription;
         const json = { subscription: s, renewed: r.renewed, replaced: r.replaced, note: r.preview.note, truncated: r.preview.truncated, limit: r.limit };
-        print(args, json, `${r.renewed ? 'renewed' : 'subscribed'} ${s.id}  ${s.kind}  ${describeSubscription(s)}  (expires ${new Date(s.expiresAt).toISOString()})${r.replaced ? `\nreplaced ${r.replaced.id} ${describeSubscription(r.replaced)}` : ''}${r.preview.note ? `\nnote: ${r.preview.note}` : ''}`);
+        print(args, json, `${r.renewed ? 'renewed' : 'subscribed'} ${s.id}  ${s.kind}  ${describeSubscription(s)}  (expires ${new Date(s.expiresAt).toISOString()})${r.replaced ? `\nreplaced ${r.replaced.id} ${describeSubscription(r.replaced)}` : ''}${r.preview.note ? `\nnote: ${safeLabel(r.preview.note, 600)}` : ''}`);
         return 0;
       } catch (err) {
         if (err instanceof SubscriptionLimitError) throw new Error(subscriptionLimit(err, 'cli'));
         // A refused target (outside the root, a secret, a bad pattern) is bad input.
-        const message = userMessageOf(err);
+        const message = err instanceof StoreWriteError ? undefined : userMessageOf(err);
         if (message) throw new UsageError(message);
         throw err;
       }

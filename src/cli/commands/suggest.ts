@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SUGGESTION_TYPES, type ContextSuggestion, type SuggestionType } from '../../core/types';
+import { safeLabel } from '../../core/api/messages';
 import { toRelative } from '../../core/api/types';
 import { UsageError } from '../args';
 import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
@@ -40,16 +41,17 @@ const TYPE_LABELS: Record<SuggestionType, string> = {
   doc: 'Docs',
 };
 
+/** The suggestions as text; titles, reasons and paths are repository text, so each stays on its own line. */
 export function renderSuggestion(s: ContextSuggestion): string {
   const lines = [`${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`];
-  for (const n of s.notes ?? []) lines.push(`note: ${n}`);
+  for (const n of s.notes ?? []) lines.push(`note: ${safeLabel(n, 600)}`);
   for (const type of SUGGESTION_TYPES) {
     const items = s.items.filter((i) => i.type === type);
     if (!items.length) continue;
     lines.push('', `${TYPE_LABELS[type]}:`);
     for (const i of items) {
       const where = i.location.line ? `${i.location.path}:${i.location.line}` : i.location.path;
-      lines.push(`  [${i.relevanceScore.toFixed(2)}] ${i.title}`, `         why: ${i.reason}`, `         at:  ${where}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`);
+      lines.push(`  [${i.relevanceScore.toFixed(2)}] ${safeLabel(i.title)}`, `         why: ${safeLabel(i.reason, 400)}`, `         at:  ${safeLabel(where ?? '', 400)}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`);
     }
   }
   return lines.join('\n');

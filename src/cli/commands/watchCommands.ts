@@ -1,7 +1,7 @@
 import { existsSync, watch as watchFs } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { ContextService } from '../../core/api/contextService';
-import { userMessageOf } from '../../core/api/errors';
+import { StoreWriteError, userMessageOf } from '../../core/api/errors';
 import { describeWatch, noSuchWatch } from '../../core/api/messages';
 import type { Logger, WatchPattern } from '../../core/api/types';
 import { UsageError } from '../args';
@@ -33,7 +33,7 @@ export const watch: CliCommand = {
       try {
         created = service.watch({ patterns, cooldownMs: args.flags.cooldown as number | undefined, minRelevanceScore: args.flags['min-score'] as number | undefined, maxSuggestionsPerTrigger: args.flags.max as number | undefined });
       } catch (err) {
-        const message = userMessageOf(err);
+        const message = err instanceof StoreWriteError ? undefined : userMessageOf(err);
         if (message) throw new UsageError(message);
         throw err;
       }

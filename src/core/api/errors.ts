@@ -3,6 +3,7 @@ import { ProviderError } from '../provider/provider';
 import { DecisionWriteError } from '../sources/decisions/adrWriter';
 import { LockTimeoutError } from '../store/fileLock';
 import { StoreSchemaError } from '../store/store';
+import { StoreWriteError } from '../store/writeErrors';
 import { SubscriptionError, type Subscription } from '../subscriptions/registry';
 import { WorkspacePathError } from '../subscriptions/workspacePaths';
 import { CancelledError, TimeoutError } from '../timeout';
@@ -35,7 +36,10 @@ export class SubscriptionLimitError extends ContextError {
   }
 }
 
-const USER_FACING = [ContextError, WatchError, SubscriptionError, WorkspacePathError, MemoryError, ProviderError, DecisionWriteError, LockTimeoutError, StoreSchemaError, TimeoutError, CancelledError];
+const USER_FACING = [ContextError, WatchError, SubscriptionError, WorkspacePathError, MemoryError, ProviderError, DecisionWriteError, LockTimeoutError, StoreSchemaError, StoreWriteError, TimeoutError, CancelledError];
+
+/** A full disk or a read-only state directory: the message names the directory and what to do. It is not bad input. */
+export { StoreWriteError };
 
 /** The message for errors the user can act on; undefined for bugs (log those with their stack). */
 export function userMessageOf(err: unknown): string | undefined {

@@ -3,7 +3,7 @@
  * the panel, chat, language-model tools, MCP and the CLI say the same thing. Surfaces differ only in
  * how the user acts next (a button, a flag, a tool name), passed in as `Surface`.
  */
-import { formatDuration, plural } from '../text';
+import { formatDuration, plural, safeLabel } from '../text';
 import type { SubscriptionLimitError } from './errors';
 import type { Subscription } from '../subscriptions/registry';
 import type { DecisionSearch, IndexingProgress, SubscribeOutcome, Watch } from './types';
@@ -18,8 +18,12 @@ export function noChatModel(purpose: string): string {
   return `No language model is available to ${purpose}. Install and sign in to an extension that provides chat models (for example GitHub Copilot Chat), or add one with “Chat: Manage Language Models”, then pick it in the chat view's model picker and try again.`;
 }
 
-/** A subscription in a few words: what it reads. */
+/** A subscription in a few words: what it reads, on one line (paths and patterns may hold line breaks). */
 export function describeSubscription(s: Subscription): string {
+  return safeLabel(rawDescription(s), 400);
+}
+
+function rawDescription(s: Subscription): string {
   switch (s.kind) {
     case 'file':
       return s.path ?? s.target;
@@ -78,7 +82,7 @@ export function subscribed(outcome: SubscribeOutcome, now: number, options: { wh
     `${outcome.renewed ? 'Renewed' : 'Subscribed to'} ${what} (id ${sub.id}). Every @context turn includes its current content; it expires ${formatDuration(sub.expiresAt - now)} after its last use.`,
   ];
   if (outcome.replaced) lines.push(`Removed the oldest subscription to make room: ${describeSubscription(outcome.replaced)}.`);
-  if (preview.note) lines.push(`Note: ${preview.note}. It stays subscribed and each turn says so until it can be read.`);
+  if (preview.note) lines.push(`Note: ${safeLabel(preview.note, 600)}. It stays subscribed and each turn says so until it can be read.`);
   else if (preview.truncated) {
     lines.push(
       `It holds ${preview.chars.toLocaleString('en-US')} characters; each turn includes the first ${options.maxChars.toLocaleString('en-US')} with a truncation notice. Subscribe to a line range or a pattern to see another part.`,
@@ -158,5 +162,5 @@ export function noDecisionRecords(search: DecisionSearch): { heading: string; de
 }
 
 // The shared wording helpers and prompt renderers, so surfaces never format these themselves.
-export { clip, escapeMarkdown, escapeTableCell, formatAge, formatDuration, oneLine, percentile, plural } from '../text';
+export { clip, escapeMarkdown, escapeTableCell, formatAge, formatDuration, oneLine, percentile, plural, safeLabel } from '../text';
 export { ledgerLabel, renderLedger, renderLedgerFooter, renderSubscriptions, renderSuggestionLine } from '../prompt/render';

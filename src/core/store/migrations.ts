@@ -8,6 +8,7 @@
  *   replay, so the extension and the MCP server can share it.
  * - `index.db`: a rebuildable cache (code index, co-change model, text search over docs and ADRs).
  */
+import { one, type Database } from './sqlite';
 
 export const durableMigrations: readonly string[] = [
   // 1: subscriptions, suggestions and feedback, watches, memory episodes, recorded decisions.
@@ -249,3 +250,24 @@ export const indexMigrations: readonly string[] = [
   CREATE INDEX typed_names_file ON typed_names (file);
   `,
 ];
+
+/** Applies the migrations after `from`, each in its own transaction. */
+export function migrate(db: Database, migrations: readonly string[], from: number): void {
+  for (let v = from; v < migrations.length; v++) {
+    db.exec('BEGIN');
+    try {
+      db.exec(migrations[v]);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw new Error(`Schema migration ${v + 1} failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The number of migrations a database has applied. */
+export function userVersion(db: Database): number {
+  const row = one<{ user_version: number }>(db, 'PRAGMA user_version');
+  return Number(row?.user_version ?? 0);
+}

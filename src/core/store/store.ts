@@ -4,9 +4,10 @@ import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
 import { writeFileAtomic, removeStaleTempFiles } from './atomicFile';
 import { withFileLock } from './fileLock';
-import { durableMigrations, indexMigrations } from './migrations';
+import { durableMigrations, indexMigrations, migrate, userVersion } from './migrations';
 import { isCorruptionError, moveAside, openChecked, VerifiedStamps } from './recovery';
-import { loadSqlJs, one, transaction, type Database } from './sqlite';
+import { loadSqlJs, transaction, type Database } from './sqlite';
+import { asStoreWriteError, StoreWriteError, unwritableNotice, writeProblemOf, type StoreWriteProblem } from './writeErrors';
 import type { SqlJsStatic } from 'sql.js';
 
 export class StoreSchemaError extends Error {
@@ -19,8 +20,11 @@ export class StoreSchemaError extends Error {
 }
 
 export interface StoreNotice {
-  /** restored: durable data came back from its copy; recovered: started empty (durable data) or rebuilt (the index cache). */
-  kind: 'recovered' | 'restored';
+  /**
+   * restored: durable data came back from its copy; recovered: started empty (durable data) or
+   * rebuilt (the index cache); unwritable: the state directory takes no writes, so nothing is saved.
+   */
+  kind: 'recovered' | 'restored' | 'unwritable';
   file: string;
   movedTo?: string;
   message: string;
@@ -35,7 +39,11 @@ export interface StoreOptions {
   indexSaveDelayMs?: number;
   /** Delay before the index cache is written while a bulk change holds saves back (see holdIndexSaves). */
   heldIndexSaveDelayMs?: number;
+  /** Writes a file whole; default writeFileAtomic. A seam for the failures of a full disk. */
+  writeFile?: FileWriter;
 }
+
+export type FileWriter = (path: string, data: Uint8Array, options?: { fsync?: boolean }) => void;
 
 /** A durable change: applied now, and replayed on a fresher copy if another process wrote meanwhile. Must be deterministic. */
 export type DurableOp<T> = (db: Database) => T;
@@ -67,6 +75,10 @@ export class Store {
   private disposed = false;
   private readonly listeners = new Set<(n: StoreNotice) => void>();
   private readonly indexStamps: VerifiedStamps;
+  /** Set when the state directory took no write at open: data is read, and changes stay in memory. */
+  private unwritable: { problem: StoreWriteProblem; code: string } | undefined;
+  /** The last save failure logged, so a retry every few hundred ms does not repeat it. */
+  private lastSaveError: string | undefined;
   readonly notices: StoreNotice[] = [];
 
   private constructor(
@@ -76,6 +88,7 @@ export class Store {
     private readonly durableDelay: number,
     private readonly indexDelay: number,
     private readonly heldIndexDelay: number,
+    private readonly writeFile: FileWriter,
   ) {
     this.durableDb = undefined as unknown as Database;
     this.indexStamps = new VerifiedStamps(join(stateDir, INDEX + '.verified'));
@@ -83,17 +96,33 @@ export class Store {
 
   static async open(options: StoreOptions): Promise<Store> {
     const SQL = await loadSqlJs();
-    mkdirSync(options.stateDir, { recursive: true });
-    const store = new Store(SQL, options.stateDir, options.logger ?? nullLogger, options.durableSaveDelayMs ?? 150, options.indexSaveDelayMs ?? 2000, options.heldIndexSaveDelayMs ?? 30_000);
+    try {
+      mkdirSync(options.stateDir, { recursive: true });
+    } catch (err) {
+      throw asStoreWriteError(err, options.stateDir, `create the state directory ${options.stateDir}`);
+    }
+    const writeFile = options.writeFile ?? writeFileAtomic;
+    const store = new Store(SQL, options.stateDir, options.logger ?? nullLogger, options.durableSaveDelayMs ?? 150, options.indexSaveDelayMs ?? 2000, options.heldIndexSaveDelayMs ?? 30_000, writeFile);
     removeStaleTempFiles(options.stateDir, DURABLE);
     removeStaleTempFiles(options.stateDir, INDEX);
     removeStaleTempFiles(options.stateDir, DURABLE + '.lock');
     removeStaleTempFiles(options.stateDir, DURABLE + '.lock.break');
-    store.withDurableLock(() => {
+    try {
+      store.withDurableLock(() => {
+        store.durableDb = store.loadDurable();
+      });
+    } catch (err) {
+      const problem = writeProblemOf(err);
+      if (!problem) throw err;
+      // A read-only or full state directory still serves reads (listing subscriptions, suggestions):
+      // open from what is on disk, keep changes in memory, and say so once.
+      store.unwritable = problem;
       store.durableDb = store.loadDurable();
-    });
+      store.notify({ kind: 'unwritable', file: options.stateDir, message: unwritableNotice(options.stateDir, problem) });
+    }
     return store;
   }
+
 
   get durablePath(): string {
     return join(this.stateDir, DURABLE);
@@ -123,6 +152,8 @@ export class Store {
    */
   write<T>(op: DurableOp<T>, options: { immediate?: boolean } = {}): T {
     this.assertOpen();
+    // A change the user asked for (a subscription) is refused whole rather than kept where it would be lost.
+    if (options.immediate && this.unwritable) throw new StoreWriteError(this.stateDir, `save the change to ${this.durablePath}`, this.unwritable.problem, this.unwritable.code);
     if (options.immediate) {
       return this.withDurableLock(() => {
         if (this.changedOnDisk()) this.reloadDurable();
@@ -239,8 +270,11 @@ export class Store {
       this.durableTimer = undefined;
       try {
         this.flushDurable();
+        this.lastSaveError = undefined;
       } catch (err) {
-        this.logger.error(`Could not save ${this.durablePath}: ${(err as Error).message}`);
+        const message = (err as Error).message;
+        if (message !== this.lastSaveError) this.logger.error(err instanceof StoreWriteError ? message : `Could not save ${this.durablePath}: ${message}`);
+        this.lastSaveError = message;
         this.scheduleDurable();
       }
     }, this.durableDelay);
@@ -250,7 +284,7 @@ export class Store {
   private flushDurable(): void {
     clearTimeout(this.durableTimer);
     this.durableTimer = undefined;
-    if (!this.durableDirty) return;
+    if (!this.durableDirty || this.unwritable) return;
     this.withDurableLock(() => {
       if (this.changedOnDisk()) this.reloadDurable();
       this.saveDurableLocked();
@@ -260,12 +294,12 @@ export class Store {
   /** Writes the durable database and its copy; the caller holds the lock and has merged what is on disk. */
   private saveDurableLocked(): void {
     const data = this.durableDb.export();
-    writeFileAtomic(this.durablePath, data);
+    this.save(this.durablePath, data, 'save subscriptions and other data to');
     // A second copy lets a later corruption of the main file be recovered without loss. It is always
     // a whole, checked database: the in-memory one just exported, never a damaged or empty file.
     // Not synced: it is only read when the synced main file is damaged, and writes happen under the
     // lock, so each fsync saved is time other processes do not wait.
-    writeFileAtomic(this.durablePath + '.bak', data, { fsync: false });
+    this.save(this.durablePath + '.bak', data, 'save the copy', { fsync: false });
     this.seen = stamp(this.durablePath);
     this.pending = [];
     this.durableDirty = false;
@@ -274,13 +308,13 @@ export class Store {
   private flushIndex(): void {
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
-    if (!this.indexDirty || !this.indexDb) return;
+    if (!this.indexDirty || !this.indexDb || this.unwritable) return;
     try {
-      writeFileAtomic(this.indexPath, this.indexDb.export());
+      this.save(this.indexPath, this.indexDb.export(), 'save the index cache');
       this.indexDirty = false;
       this.indexStamps.record(this.indexPath);
     } catch (err) {
-      this.logger.warn(`Could not save the index cache ${this.indexPath}: ${(err as Error).message}`);
+      this.logger.warn(err instanceof StoreWriteError ? err.message : `Could not save the index cache ${this.indexPath}: ${(err as Error).message}`);
     }
   }
 
@@ -320,8 +354,24 @@ export class Store {
   }
 
   private withDurableLock<T>(fn: () => T): T {
-    // Waiters queue fairly; ten seconds covers a queue of busy writers on a loaded machine.
-    return withFileLock(join(this.stateDir, DURABLE + '.lock'), fn, { timeoutMs: 10_000, staleMs: 20_000 });
+    // No other process can write a directory this one cannot: reading needs no lock then.
+    if (this.unwritable) return fn();
+    const lock = join(this.stateDir, DURABLE + '.lock');
+    try {
+      // Waiters queue fairly; ten seconds covers a queue of busy writers on a loaded machine.
+      return withFileLock(lock, fn, { timeoutMs: 10_000, staleMs: 20_000 });
+    } catch (err) {
+      throw asStoreWriteError(err, this.stateDir, `lock ${lock}`);
+    }
+  }
+
+  /** Writes a whole file of the state directory; a full disk or read-only folder becomes an error that says what to do. */
+  private save(path: string, data: Uint8Array, what: string, options?: { fsync?: boolean }): void {
+    try {
+      this.writeFile(path, data, options);
+    } catch (err) {
+      throw asStoreWriteError(err, this.stateDir, `${what} ${path}`);
+    }
   }
 
   private loadDatabase(name: string, migrations: readonly string[], hasBackup: boolean): { db: Database; migrated: boolean } {
@@ -365,7 +415,8 @@ export class Store {
     const aside = movedTo ? ` The damaged file was moved to ${movedTo}.` : '';
     const backup = existsSync(backupPath) ? openChecked(this.SQL, backupPath, true) : { reason: 'does not exist' };
     if (backup.db) {
-      writeFileAtomic(path, backup.db.export());
+      // Where nothing can be written the copy's data is used from memory; the file is restored on a later, writable open.
+      if (!this.unwritable) this.save(path, backup.db.export(), 'restore from its copy');
       this.notify({ kind: 'restored', file: path, movedTo, message: `The Proactive Context data file ${path} ${what}; it was restored from its last good copy (${backupPath}).${aside}` });
       return backup.db;
     }
@@ -433,25 +484,6 @@ export class Store {
     this.logger.warn(n.message);
     for (const l of this.listeners) l(n);
   }
-}
-
-function migrate(db: Database, migrations: readonly string[], from: number): void {
-  for (let v = from; v < migrations.length; v++) {
-    db.exec('BEGIN');
-    try {
-      db.exec(migrations[v]);
-      db.exec(`PRAGMA user_version = ${v + 1}`);
-      db.exec('COMMIT');
-    } catch (err) {
-      db.exec('ROLLBACK');
-      throw new Error(`Schema migration ${v + 1} failed: ${(err as Error).message}`);
-    }
-  }
-}
-
-function userVersion(db: Database): number {
-  const row = one<{ user_version: number }>(db, 'PRAGMA user_version');
-  return Number(row?.user_version ?? 0);
 }
 
 function stamp(path: string): FileStamp | undefined {

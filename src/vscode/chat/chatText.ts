@@ -44,6 +44,8 @@ export function renderSuggestions(items: readonly SuggestionItem[], linkFor: Lin
   return out.join('\n').trimEnd();
 }
 
+const PLACEHOLDER = '\uE000';
+
 /**
  * `/subscribe`: what was subscribed, in the words every surface uses, as markdown. File names and
  * notes are untrusted text: escaped, so a name like `*x*.ts` or `[a](b)` stays a name.
@@ -51,9 +53,10 @@ export function renderSuggestions(items: readonly SuggestionItem[], linkFor: Lin
 export function renderSubscribed(outcome: SubscribeOutcome, now: number, maxChars: number): string {
   const id = outcome.subscription.id;
   const what = `**${escapeMarkdown(describeSubscription(outcome.subscription))}**`;
-  const lines = subscribed(outcome, now, { what: '\u0000', maxChars });
+  // A private-use character marks where the name goes: escaping leaves it alone (it shows control characters).
+  const lines = subscribed(outcome, now, { what: PLACEHOLDER, maxChars });
   return lines
-    .map((l, i) => (i === 0 ? escapeMarkdown(l).replace('\u0000', what).replace(`\\(id ${id}\\)`, `(id \`${id}\`)`) : escapeMarkdown(l)))
+    .map((l, i) => (i === 0 ? escapeMarkdown(l).replace(PLACEHOLDER, what).replace(`\\(id ${id}\\)`, `(id \`${id}\`)`) : escapeMarkdown(l)))
     .join('\n\n');
 }
 

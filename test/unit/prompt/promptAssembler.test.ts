@@ -132,7 +132,7 @@ describe('PromptAssembler', () => {
     const footer = renderLedgerFooter(ledger);
     assert.ok(!footer.includes('\n'));
     assert.match(footer, /^Context \d+\/200 tokens · 2 subscriptions \(1 changed\)/);
-    assert.match(footer, /· cut 3 history to fit$/);
+    assert.match(footer, /· cut 4 history to fit$/);
   });
 
   it('says what it kept, by id, so callers never parse labels', async () => {
