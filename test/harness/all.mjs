@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { conformanceNode, findChromium, inCI, vscodeTestsBlocker } from './toolchain.mjs';
+import { browserTestFiles, conformanceNode, findChromium, inCI, vscodeTestsBlocker } from './toolchain.mjs';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const VSIX = path.join(REPO_ROOT, 'dist', 'proactive-context.vsix');
@@ -48,11 +48,7 @@ function blocked(status) {
 function webviewWithoutBrowser() {
   const browser = findChromium();
   if (browser.path) return undefined;
-  // A test file needs the browser when it opens the page (support.mjs's pageSuite / launchBrowser).
-  const pageFiles = fs
-    .readdirSync(WEBVIEW_DIR)
-    .filter((f) => f.endsWith('.test.mjs') && /\b(pageSuite|launchBrowser)\(/.test(fs.readFileSync(path.join(WEBVIEW_DIR, f), 'utf8')))
-    .sort();
+  const pageFiles = browserTestFiles(WEBVIEW_DIR);
   if (pageFiles.length === 0) return undefined;
   return {
     cmd: npm('test:webview', ...pageFiles.flatMap((f) => ['--ignore', `test/webview/${f}`])),
@@ -115,7 +111,7 @@ for (const step of steps) {
   if (plan?.skip) {
     const what = plan.skip.what ?? `step "${step.name}"`;
     console.log(`[all] SKIPPED ${what}: ${plan.skip.problem}. To run ${plan.cmd ? 'them' : 'it'}: ${plan.skip.enable}`);
-    skippedSteps.push(plan.cmd ? `${step.name} (part)` : step.name);
+    skippedSteps.push({ what: plan.cmd ? `${step.name}: ${plan.skip.what}` : step.name, partly: !!plan.cmd });
     if (!plan.cmd) continue;
   }
   const t0 = Date.now();
@@ -134,9 +130,12 @@ for (const step of steps) {
   console.log(`[all] step "${step.name}" passed in ${seconds} s`);
 }
 console.log(`\n[all] ${timings.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);
-const notRun = failed ? steps.length - passed - failed - skippedSteps.filter((s) => !s.endsWith('(part)')).length : 0;
-const stepSkips = skippedSteps.length ? `, ${skippedSteps.length} skipped (${skippedSteps.join(', ')})` : '';
+const fullySkipped = skippedSteps.filter((s) => !s.partly).length;
+const notRun = failed ? steps.length - passed - failed - fullySkipped : 0;
+const stepSkips = skippedSteps.length ? `, ${skippedSteps.length} skipped (${skippedSteps.map((s) => s.what).join(', ')})` : '';
 console.log(`[all] steps: ${passed} passed, ${failed} failed${stepSkips}${notRun ? `, ${notRun} not run` : ''}`);
-const skippedTests = tests.skipped + skippedSteps.length;
-console.log(`${tests.passed} passed, ${tests.failed} failed${skippedTests ? `, ${skippedTests} skipped${skippedSteps.length ? ` (${tests.skipped} tests, ${skippedSteps.length} steps)` : ''}` : ''}`);
+// A skipped step counts once: how many tests it holds is known only by running it.
+const skippedTotal = tests.skipped + skippedSteps.length;
+const skippedParts = [tests.skipped ? `${tests.skipped} tests` : '', skippedSteps.length ? `${skippedSteps.length} steps` : ''].filter(Boolean).join(', ');
+console.log(`${tests.passed} passed, ${tests.failed} failed${skippedTotal ? `, ${skippedTotal} skipped (${skippedParts})` : ''}`);
 process.exit(failed === 0 && tests.failed === 0 ? 0 : 1);

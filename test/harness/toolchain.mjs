@@ -20,6 +20,7 @@ export const READY_MARKER = path.join(CACHE_DIR, `.ready-node-${NODE_VERSION}-co
 
 /** Where a browser is looked for when no variable names one. */
 const BROWSERS_ON_PATH = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+export const BROWSER_SEARCH = `PC_CHROMIUM_PATH, CHROME_PATH, ${BROWSERS_ON_PATH.join(', ')} on PATH, the usual install folders, playwright's download`;
 const ENABLE_BROWSER =
   'install Chromium or Google Chrome, or run `npx playwright-core install chromium`, or set PC_CHROMIUM_PATH to a Chromium or Chrome executable' +
   (fs.existsSync('/etc/debian_version') ? '; on Debian or Ubuntu `PC_INSTALL_SYSTEM_PACKAGES=1 npm test` installs it with apt-get (through sudo when not root)' : '');
@@ -67,11 +68,12 @@ function isExecutableFile(file) {
 
 /**
  * The Chromium or Chrome the browser tests drive: the one PC_CHROMIUM_PATH (or CHROME_PATH) names,
- * else a system browser, else the one `npx playwright-core install chromium` downloaded.
+ * else one on PATH, else the first of `installed()` that is there: the usual install folders, then
+ * the one `npx playwright-core install chromium` downloads (called only when the others found none).
  * Returns { path } or { problem, enable } saying why there is none and how to get one (with `named`
  * when a variable names a browser that is not there).
  */
-export function findChromium(env = process.env) {
+export function findChromium(env = process.env, installed = () => [...installedBrowserPaths(env), playwrightChromium()]) {
   for (const name of ['PC_CHROMIUM_PATH', 'CHROME_PATH']) {
     const named = env[name];
     if (!named) continue;
@@ -83,12 +85,10 @@ export function findChromium(env = process.env) {
     const found = whichOnPath(bin, env);
     if (found) return { path: found };
   }
-  for (const file of installedBrowserPaths(env)) {
-    if (isExecutableFile(file)) return { path: file };
+  for (const file of installed()) {
+    if (file && isExecutableFile(file)) return { path: file };
   }
-  const downloaded = playwrightChromium();
-  if (downloaded) return { path: downloaded };
-  return { problem: `no Chromium or Chrome found (looked at PC_CHROMIUM_PATH, CHROME_PATH, ${BROWSERS_ON_PATH.join(', ')} on PATH, the usual install folders and playwright's downloads)`, enable: ENABLE_BROWSER };
+  return { problem: 'no Chromium or Chrome found', enable: ENABLE_BROWSER };
 }
 
 function installedBrowserPaths(env) {
@@ -102,11 +102,10 @@ function installedBrowserPaths(env) {
   return [];
 }
 
-/** The Chromium that `npx playwright-core install chromium` put in playwright's cache, when it is there. */
+/** Where `npx playwright-core install chromium` puts its Chromium. */
 function playwrightChromium() {
   try {
-    const file = createRequire(import.meta.url)('playwright-core').chromium.executablePath();
-    return file && isExecutableFile(file) ? file : undefined;
+    return createRequire(import.meta.url)('playwright-core').chromium.executablePath();
   } catch {
     // playwright-core not installed, or no build of its Chromium for this platform
     return undefined;
@@ -196,6 +195,14 @@ export function conformanceNode() {
     problem: `the MCP conformance suite needs Node 22 or newer (this is ${process.version}) and the harness fetches one only for Linux x64${process.platform === 'win32' ? '; the harness does not run on Windows' : ''}`,
     enable: 'run `npm run test:conformance` with Node 22 or newer on Linux or macOS',
   };
+}
+
+/** The webview test files that open the page in a browser (support.mjs's pageSuite or launchBrowser). */
+export function browserTestFiles(dir) {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.mjs') && /\b(pageSuite|launchBrowser)\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')))
+    .sort();
 }
 
 export function readOr(file, fallback) {
