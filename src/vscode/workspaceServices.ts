@@ -4,7 +4,7 @@ import { resolveStateDir, type Logger } from '../core/api/types';
 import { readConfig, readStateDirSetting } from './config';
 
 /** Said where history would be, while the folder is not trusted. */
-export const RESTRICTED_MODE_NOTE = 'Restricted Mode: history and co-change are off until you trust this folder.';
+const RESTRICTED_MODE_NOTE = 'Restricted Mode: history and co-change are off until you trust this folder.';
 
 /** One ContextService per workspace folder, opened on first use and closed with the folder. */
 export class WorkspaceServices implements vscode.Disposable {
