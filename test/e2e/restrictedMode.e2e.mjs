@@ -69,6 +69,8 @@ void test('in Restricted Mode the panel shows decisions, says why history is off
 });
 
 void test('trusting the folder brings recent changes without a reload', async () => {
+  // A restarted extension host would start a new bridge, which writes a new port and token.
+  const bridgeBefore = fs.readFileSync(wb.bridgeFile, 'utf8');
   await wb.executeCommand('workbench.trust.manage');
   const trust = wb.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
   await trust.waitFor({ state: 'visible', timeout: 30_000 });
@@ -80,7 +82,11 @@ void test('trusting the folder brings recent changes without a reload', async ()
   const state = await wb.waitForPanelState({ file: FILE, itemType: 'change', timeoutMs: 120_000 });
   const notes = [...(state.notes ?? []), ...(state.sectionNotes ?? []).map((n) => n.text)];
   assert.ok(!notes.some((n) => NOTE.test(n)), `the Restricted Mode note stayed: ${JSON.stringify(notes)}`);
+  // What the user sees: the panel lists the change for the file in the editor.
+  const snap = await wb.waitForPanelItems({ file: FILE, timeoutMs: 60_000 });
+  assert.ok(snap.items.some((i) => i.type === 'change'), `the panel shows no recent change: ${JSON.stringify(snap.items.map((i) => i.title))}`);
   await wb.screenshot('trusted');
+  assert.equal(fs.readFileSync(wb.bridgeFile, 'utf8'), bridgeBefore, 'the extension host was restarted');
   // The same logging git sees calls now: its silence before was not a PATH the server ignored.
   assert.ok(callsInWorkspace().length > 0, `no git call in the workspace was logged after trust; all calls: ${fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').slice(0, 2000) : 'none'}`);
 });
