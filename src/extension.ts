@@ -131,6 +131,8 @@ function wireServices(
       service.onDidChangeWorkspaceData(() => tracker.refreshSoon());
       service.startBackgroundWork().catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
     }),
+    // History switches on after trust: the panel asks again so its Restricted Mode note goes.
+    services.onDidAllowGit(() => tracker.refresh()),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!affectsConfig(e)) return;
       for (const { folder, service } of await services.opened()) service.setConfig(readConfig(folder.uri));

@@ -4,6 +4,7 @@ import { resolveConfig, type CoreConfig } from './config';
 import { CoChangeModel } from './cochange/cochangeModel';
 import type { GitRunner } from './git/gitExec';
 import { GitService } from './git/gitService';
+import { GitAccess, gitGated } from './gitAccess';
 import { CodeIndex, type IndexedSymbol } from './index/codeIndex';
 import { languageOf } from './index/languages';
 import { WorkspaceIndexer } from './indexer';
@@ -30,6 +31,11 @@ export interface EngineOptions {
   clock?: () => number;
   /** Runs git for the engine's own calls (default: a git process per call); tests count calls with it. */
   gitRunner?: GitRunner;
+  /**
+   * Opens with git off: no git process starts (not even to find the repository) until
+   * `gitAccess.allow()`; the reason is told where history would be. For a folder not trusted yet.
+   */
+  noGit?: { reason: string };
 }
 
 /** The workspace's folder is missing or not a folder. */
@@ -53,6 +59,8 @@ export interface EngineParts {
   readonly reports: TestReportSource;
   readonly docs: DocsSource;
   readonly git: GitService;
+  /** Whether git may run; history, co-change and line history switch on when it is allowed. */
+  readonly gitAccess: GitAccess;
   readonly cochange: CoChangeModel;
   readonly history: HistorySources;
   readonly provider: ProactiveContextProvider;
@@ -86,10 +94,11 @@ export async function openEngine(options: EngineOptions): Promise<EngineParts> {
   const logger = options.logger ?? nullLogger;
   const stateDir = resolveStateDir(root, options.stateDir);
   const store = await Store.open({ stateDir, logger });
-  return wireEngine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now, options.gitRunner);
+  const gitAccess = new GitAccess(options.noGit?.reason);
+  return wireEngine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now, gitAccess, options.gitRunner);
 }
 
-function wireEngine(root: string, stateDir: string, store: Store, initial: CoreConfig, logger: Logger, clock: () => number, gitRunner?: GitRunner): EngineParts {
+function wireEngine(root: string, stateDir: string, store: Store, initial: CoreConfig, logger: Logger, clock: () => number, gitAccess: GitAccess, gitRunner?: GitRunner): EngineParts {
   let snapshot = initial;
   const cfg = live(() => snapshot);
   const safe = <T>(fn: () => T, fallback: T): T => {
@@ -100,10 +109,11 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
       return fallback;
     }
   };
-  const index = new CodeIndex(store, root, cfg, logger);
+  const gitAllowed = () => gitAccess.allowed;
+  const index = new CodeIndex(store, root, cfg, logger, gitAllowed);
   const importsOf = (file: string) => safe(() => index.importsOf(file), []);
   const definitionFiles = (name: string) => safe(() => index.definitionFileCount(name), 0);
-  const ctx = { root, store, config: cfg, logger, now: clock, importsOf, definitionFiles };
+  const ctx = { root, store, config: cfg, logger, now: clock, importsOf, definitionFiles, gitAllowed };
   const decisions = new DecisionSource(ctx);
   // Ruby and PHP files link decision records by their text, as before they were indexed: with the index's
   // names (Ruby's bare DSL words such as `field` and `has_many` among them) the labelled Rails and Symfony
@@ -129,9 +139,9 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     reports,
     docs,
     new CodeIndexSource(index),
-    history.changeSource(),
-    history.cochangeSource(),
-    history.lineHistorySource(),
+    gitGated(history.changeSource(), gitAccess),
+    gitGated(history.cochangeSource(), gitAccess),
+    gitGated(history.lineHistorySource(), gitAccess),
   ];
   const provider = new ProactiveContextProvider(store, () => snapshot, sources, symbolAt, logger, clock);
   const subscriptions = new SubscriptionRegistry(store, { root, config: live(() => snapshot.subscriptions), now: clock, logger });
@@ -142,7 +152,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     symbols: { locate: async (path: string, name: string) => locateSymbol(safe(() => index.definitions(name), []), path) },
     logger,
   });
-  const indexer = new WorkspaceIndexer({ root, store, index, workspaceSources: [decisions, reports, docs], decisions, cochange, history, logger });
+  const indexer = new WorkspaceIndexer({ root, store, index, workspaceSources: [decisions, reports, docs], decisions, cochange, history, git: gitAccess, logger });
   return {
     root,
     stateDir,
@@ -158,6 +168,7 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     reports,
     docs,
     git,
+    gitAccess,
     cochange,
     history,
     provider,

@@ -4,6 +4,7 @@ import type { CodeIndex, BuildStats } from './index/codeIndex';
 import type { DecisionSource } from './sources/decisions/decisionSource';
 import type { FolderReason } from './sources/decisions/adrDiscovery';
 import type { CoChangeModel, MineResult } from './cochange/cochangeModel';
+import type { GitAccess } from './gitAccess';
 import type { HistorySources } from './sources/git/historySources';
 import type { WorkspaceSource } from './provider/provider';
 import type { Logger } from './logger';
@@ -40,6 +41,8 @@ interface IndexerParts {
   decisions: DecisionSource;
   cochange: CoChangeModel;
   history: HistorySources;
+  /** While git may not run, history is not mined; it is mined as soon as git is allowed. */
+  git: GitAccess;
   logger: Logger;
 }
 
@@ -75,7 +78,11 @@ export class WorkspaceIndexer {
   private headTimer: NodeJS.Timeout | undefined;
   private disposed = false;
 
-  constructor(private readonly parts: IndexerParts) {}
+  constructor(private readonly parts: IndexerParts) {
+    parts.git.onDidAllow(() => {
+      if (this.background && !this.disposed) void this.mineInBackground();
+    });
+  }
 
   get indexingProgress(): IndexingProgress | undefined {
     return this.progress;
@@ -102,7 +109,7 @@ export class WorkspaceIndexer {
     const sources = await this.refreshSources(signal);
     const sourcesMs = performance.now() - t0;
     const index = await this.buildIndex(signal);
-    const history = await this.mineHistory(signal);
+    const history = this.parts.git.allowed ? await this.mineHistory(signal) : this.notMined();
     const decisionFolders = this.parts.decisions.whereLooked().folders.map((f) => ({ path: f.path, records: f.records, foundBy: f.reason }));
     return { sources, sourcesMs, index, history, decisionFolders };
   }
@@ -113,7 +120,7 @@ export class WorkspaceIndexer {
     this.parts.history.invalidate();
     await this.refreshSources(options.signal);
     const stats = await this.buildIndex(options.signal, options.onProgress);
-    if (!options.signal?.aborted) await this.mineHistory(options.signal);
+    if (!options.signal?.aborted && this.parts.git.allowed) await this.mineHistory(options.signal);
     return stats;
   }
 
@@ -155,6 +162,7 @@ export class WorkspaceIndexer {
   }
 
   private headMoved(): void {
+    if (!this.parts.git.allowed) return;
     this.parts.history.headMoved();
     clearTimeout(this.headTimer);
     this.headTimer = setTimeout(() => {
@@ -196,10 +204,7 @@ export class WorkspaceIndexer {
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
-    const mined = this.mineHistory(signal, true).then(
-      () => this.dataEmitter.fire([]),
-      (err: Error) => this.parts.logger.warn(`Could not mine git history: ${err.message}`),
-    );
+    const mined = this.parts.git.allowed ? this.mineInBackground() : Promise.resolve();
     await this.refreshSources(signal);
     this.dataEmitter.fire([]);
     if (!signal.aborted) {
@@ -207,6 +212,17 @@ export class WorkspaceIndexer {
       this.dataEmitter.fire([]);
     }
     await mined;
+  }
+
+  private mineInBackground(): Promise<void> {
+    return this.mineHistory(this.backgroundAbort.signal, true).then(
+      () => this.dataEmitter.fire([]),
+      (err: Error) => this.parts.logger.warn(`Could not mine git history: ${err.message}`),
+    );
+  }
+
+  private notMined(): MineResult {
+    return { mode: 'unavailable', commits: 0, reason: this.parts.git.reason, ms: 0 };
   }
 
   private async buildIndex(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<BuildStats> {

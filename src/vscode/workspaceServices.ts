@@ -3,20 +3,34 @@ import { ContextService } from '../core/api/contextService';
 import { resolveStateDir, type Logger } from '../core/api/types';
 import { readConfig, readStateDirSetting } from './config';
 
+/** Said where history would be, while the folder is not trusted. */
+const RESTRICTED_MODE_NOTE = 'Restricted Mode: history and co-change are off until you trust this folder.';
+
 /** One ContextService per workspace folder, opened on first use and closed with the folder. */
 export class WorkspaceServices implements vscode.Disposable {
   private readonly services = new Map<string, Promise<ContextService>>();
   private readonly ready = new Map<string, ContextService>();
   private readonly created = new vscode.EventEmitter<{ folder: vscode.WorkspaceFolder; service: ContextService }>();
   readonly onDidOpen = this.created.event;
-  private readonly disposables: vscode.Disposable[] = [this.created];
+  private readonly gitAllowed = new vscode.EventEmitter<void>();
+  /** The user trusted the workspace and every open service may run git now. */
+  readonly onDidAllowGit = this.gitAllowed.event;
+  private readonly disposables: vscode.Disposable[] = [this.created, this.gitAllowed];
 
   constructor(private readonly logger: Logger) {
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const f of e.removed) void this.close(f);
       }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.allowGit()),
     );
+  }
+
+  /** Trust was granted: services opened (or opening) with git off switch it on in place, no reload. */
+  private async allowGit(): Promise<void> {
+    this.logger.info('The workspace is trusted now: reading git history.');
+    await Promise.all([...this.services.values()].map((p) => p.then((s) => s.allowGit(), () => undefined)));
+    this.gitAllowed.fire();
   }
 
   stateDirFor(folder: vscode.WorkspaceFolder): string {
@@ -28,9 +42,13 @@ export class WorkspaceServices implements vscode.Disposable {
     const key = folder.uri.toString();
     let p = this.services.get(key);
     if (!p) {
-      p = ContextService.open({ root: folder.uri.fsPath, stateDir: this.stateDirFor(folder), config: readConfig(folder.uri), logger: this.logger });
+      // Restricted Mode: a repository's config can make git run programs, so git stays off until trust.
+      const noGit = vscode.workspace.isTrusted ? undefined : { reason: RESTRICTED_MODE_NOTE };
+      p = ContextService.open({ root: folder.uri.fsPath, stateDir: this.stateDirFor(folder), config: readConfig(folder.uri), logger: this.logger, noGit });
       p.then(
         (service) => {
+          // Trust granted while it was opening: the grant's pass may have missed it.
+          if (vscode.workspace.isTrusted) service.allowGit();
           this.ready.set(key, service);
           this.created.fire({ folder, service });
         },

@@ -64,14 +64,30 @@ const USER_SETTINGS = {
   'git.openRepositoryInParentFolders': 'never',
 };
 
+/** Workspace Trust on, with no prompt at start: a fresh profile opens the folder in Restricted Mode. */
+const TRUST_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'never',
+};
+
 /**
  * Starts code-server on a fresh profile and a fresh copy of the demo workspace and opens it in
  * Chromium. Returns a Workbench; call close() when done (cleanup also runs on any exit).
  * `testExtensions`: also load test/extensions/* (true) or the named ones (e.g. ['fake-lm']).
+ * `restricted`: Workspace Trust on and the folder not trusted (Restricted Mode) instead of trust off.
+ * `pathPrepend`: folders put first on PATH for code-server and every process it starts.
  */
-export async function startWorkbench({ name = 'scenario', settings = {}, testExtensions = false } = {}) {
+export async function startWorkbench({ name = 'scenario', settings = {}, testExtensions = false, restricted = false, pathPrepend = [] } = {}) {
   const vscode = await ensureTestVSCode();
   const run = makeRunDir(name);
+  const env = {};
+  if (pathPrepend.length) {
+    env.PATH = [...pathPrepend, run.env.PATH].join(path.delimiter);
+    // The server gives the extension host the PATH of a login shell, not its own: the run's HOME
+    // profile puts the folders first there too.
+    fs.writeFileSync(path.join(run.env.HOME, '.profile'), `export PATH=${pathPrepend.map(shellQuote).join(':')}:"$PATH"\n`);
+  }
   const extensionsDir = run.path('extensions');
   if (process.env.PC_E2E_EXTENSIONS_DIR) {
     fs.cpSync(process.env.PC_E2E_EXTENSIONS_DIR, extensionsDir, { recursive: true });
@@ -85,7 +101,7 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
   addTestExtensions(extensionsDir, all.filter((d) => wanted.includes(path.basename(d))));
   const userDataDir = run.path('user-data');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...(restricted ? TRUST_SETTINGS : {}), ...settings }, null, 2));
   const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
   const bridgeFile = run.path('bridge.json');
 
@@ -102,13 +118,13 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
       '--auth', 'none',
       '--disable-telemetry',
       '--disable-update-check',
-      '--disable-workspace-trust',
+      ...(restricted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
       '--user-data-dir', userDataDir,
       '--extensions-dir', extensionsDir,
       workspace,
     ],
-    { env: { ...run.env, PC_E2E_BRIDGE_FILE: bridgeFile }, cwd: run.dir, logFile: serverLog, echo: !!process.env.PC_VERBOSE, prefix: `code-server:${name}` },
+    { env: { ...run.env, ...env, PC_E2E_BRIDGE_FILE: bridgeFile }, cwd: run.dir, logFile: serverLog, echo: !!process.env.PC_VERBOSE, prefix: `code-server:${name}` },
   );
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 60_000, proc: server });
@@ -535,6 +551,10 @@ export class Workbench {
   async close() {
     for (const hook of this.closeHooks.splice(0).reverse()) await hook();
   }
+}
+
+function shellQuote(value) {
+  return `'${String(value).replace(/'/g, `'\\''`)}'`;
 }
 
 function cssEscape(value) {

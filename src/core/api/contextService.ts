@@ -67,6 +67,19 @@ export class ContextService {
     this.parts.setConfig(partial);
   }
 
+  /** Whether git may run for this root (false for a folder opened with `noGit`, until `allowGit`). */
+  get gitAllowed(): boolean {
+    return this.parts.gitAccess.allowed;
+  }
+
+  /**
+   * Lets git run from now on (the user trusted the folder): history is mined, and recent changes,
+   * co-change, line history and watches switch on without opening the service again.
+   */
+  allowGit(): void {
+    this.parts.gitAccess.allow();
+  }
+
   /** Things the store had to do on opening (a damaged file moved aside, data restored) that the user should hear of once. */
   get notices(): readonly StoreNotice[] {
     return this.parts.store.notices;
@@ -234,6 +247,7 @@ export class ContextService {
    * (cached per file, range and HEAD), or from git while history is not mined yet.
    */
   private async lineHistoryOf(file: string, span: SymbolSpan, signal?: AbortSignal): Promise<LineCommit[]> {
+    if (!this.gitAllowed) return [];
     if (!this.parts.cochange.lastMined) {
       const options = { signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 };
       return withTimeout(this.parts.git.lineHistory(file, span.startLine, span.endLine, options), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal }).catch(() => []);
@@ -371,11 +385,12 @@ export class ContextService {
     return readFileSync(join(this.parts.root, path), 'utf8');
   }
 
-  /** Content of a file at a git revision ('' when it did not exist); a ref that is not a commit id or HEAD is refused. */
+  /** Content of a file at a git revision ('' when it did not exist, or while git may not run); a ref that is not a commit id or HEAD is refused. */
   async fileAtRevision(ref: string, path: string): Promise<string> {
     const bad = checkRevision(ref);
     if (bad) throw new ContextError('invalid', bad);
     const rel = this.resolvePath(path);
+    if (!this.gitAllowed) return '';
     return this.parts.git.fileAtRevision(ref, rel, { timeoutMs: 10000 });
   }
 
@@ -409,8 +424,17 @@ export class ContextService {
     return this.watching.firingsSince(cursor, options);
   }
 
+  /** Starts evaluating watches in this process; while git may not run, from when it is allowed. */
   startWatching(): void {
-    this.watching.start();
+    if (this.gitAllowed) {
+      this.watching.start();
+      return;
+    }
+    const started = this.parts.gitAccess.onDidAllow(() => {
+      started.dispose();
+      if (!this.disposed) this.watching.start();
+    });
+    this.disposables.push(() => started.dispose());
   }
 
   onDidFireWatch(listener: (f: FiredWatch) => void): Disposable {

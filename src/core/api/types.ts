@@ -190,6 +190,11 @@ export interface OpenOptions {
   config?: Partial<CoreConfig>;
   logger?: Logger;
   clock?: () => number;
+  /**
+   * Opens with git off (a folder the user has not trusted): no git process starts until
+   * `ContextService.allowGit()`; the reason is told where history would be.
+   */
+  noGit?: { reason: string };
 }
 
 export interface Disposable {

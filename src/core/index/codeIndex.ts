@@ -22,9 +22,10 @@ export class CodeIndex {
   private readonly builder: IndexBuilder;
   private readonly resolution: CallResolver;
 
-  constructor(store: Store, root: string, config: CoreConfig, logger: Logger = nullLogger) {
+  /** `gitAllowed`: false while git may not run (the workspace is then listed by walking it). */
+  constructor(store: Store, root: string, config: CoreConfig, logger: Logger = nullLogger, gitAllowed?: () => boolean) {
     this.state = new IndexState(store, root);
-    this.builder = new IndexBuilder(this.state, store, config, logger);
+    this.builder = new IndexBuilder(this.state, store, config, logger, gitAllowed);
     this.resolution = new CallResolver(this.state);
   }
 

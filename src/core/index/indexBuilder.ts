@@ -45,6 +45,8 @@ export class IndexBuilder {
     private readonly store: Store,
     private readonly config: CoreConfig,
     private readonly logger: Logger,
+    /** False while git may not run: the workspace is listed by a walk that honours .gitignore. */
+    private readonly gitAllowed: () => boolean = () => true,
   ) {
     this.writer = new IndexWriter(state, store);
   }
@@ -70,7 +72,7 @@ export class IndexBuilder {
     let capped: ScanCap | undefined;
     let scanned = options.files;
     if (!scanned) {
-      const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger });
+      const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger, noGit: !this.gitAllowed() });
       scanned = scan.files;
       capped = scan.capped;
     }
@@ -168,7 +170,7 @@ export class IndexBuilder {
     const relPath = this.state.rel(folder);
     const rel = relPath === undefined ? undefined : trimEndOf(relPath, '/');
     if (!rel) return { updated: 0, removed: 0 };
-    const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger, under: rel });
+    const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger, under: rel, noGit: !this.gitAllowed() });
     const present = new Set(scan.files.filter((f) => languageOf(f.path)).map((f) => f.path));
     let removed = 0;
     if (!scan.capped) {

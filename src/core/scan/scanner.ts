@@ -37,6 +37,8 @@ export interface ScanOptions {
   readonly gitTimeoutMs?: number;
   /** Only the files under this root-relative folder. */
   readonly under?: string;
+  /** List by walking the tree (honouring .gitignore) instead of asking git: no git process starts. */
+  readonly noGit?: boolean;
 }
 
 /** Folders never worth indexing, even when nothing ignores them. */
@@ -57,10 +59,12 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
   let source: 'git' | 'walk' = 'git';
   let candidates: AsyncIterable<string> | Iterable<string>;
   const under = options.under === undefined ? undefined : trimEndOf(options.under, '/');
-  const listed = await gitListFiles(root, options.gitTimeoutMs ?? Math.min(timeBudgetMs, 60000), options.signal, under).catch((err: Error) => {
-    logger.debug(`Not using git to list files of ${root}: ${err.message}`);
-    return undefined;
-  });
+  const listed = options.noGit
+    ? undefined
+    : await gitListFiles(root, options.gitTimeoutMs ?? Math.min(timeBudgetMs, 60000), options.signal, under).catch((err: Error) => {
+        logger.debug(`Not using git to list files of ${root}: ${err.message}`);
+        return undefined;
+      });
   if (listed) {
     candidates = listed;
   } else {
@@ -117,10 +121,10 @@ export interface PathListing {
  * of a .gitignore-aware walk outside git, without reading any file. Cheap enough to find a handful
  * of folders by name in a large tree.
  */
-export async function listWorkspacePaths(root: string, options: { signal?: AbortSignal; timeoutMs?: number; maxPaths?: number } = {}): Promise<PathListing> {
+export async function listWorkspacePaths(root: string, options: { signal?: AbortSignal; timeoutMs?: number; maxPaths?: number; noGit?: boolean } = {}): Promise<PathListing> {
   const timeoutMs = options.timeoutMs ?? 30000;
   const maxPaths = options.maxPaths ?? 200000;
-  const listed = await gitListFiles(root, timeoutMs, options.signal).catch(() => undefined);
+  const listed = options.noGit ? undefined : await gitListFiles(root, timeoutMs, options.signal).catch(() => undefined);
   if (listed) return listed.length > maxPaths ? { paths: listed.slice(0, maxPaths), source: 'git', capped: { reason: 'files', limit: maxPaths } } : { paths: listed, source: 'git' };
   const paths: string[] = [];
   const deadline = Date.now() + timeoutMs;

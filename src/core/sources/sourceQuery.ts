@@ -35,6 +35,8 @@ export interface SourceWiring {
   importsOf?: (file: string) => string[];
   /** How many files define a name (the code index); a name many files define links no document by itself. */
   definitionFiles?: (name: string) => number;
+  /** False while git may not run: the workspace is listed by walking it (default: git may run). */
+  gitAllowed?: () => boolean;
 }
 
 export interface RefreshStats {

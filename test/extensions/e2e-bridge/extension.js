@@ -14,6 +14,8 @@
 //   /configure { key, value }               -> sets a user setting (undefined value: back to its default)
 //   /problems  { path }                     -> the diagnostics of a workspace file
 //   /waitProblems { path, source, present, timeoutMs } -> the diagnostics once some (or none) are there
+//   /trust     { wait, timeoutMs }          -> { trusted }: whether the workspace is trusted (Restricted Mode when
+//                                              not); with `wait`, once it has been granted trust
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -105,6 +107,10 @@ const routes = {
   async waitPanel(q) {
     const exported = await api();
     return plain(await whenTrue(exported.onDidUpdatePanel, () => (panelMatches(exported.panelState(), q) ? exported.panelState() : undefined), q.timeoutMs ?? 30_000, `the panel showing ${JSON.stringify(q)}`));
+  },
+  async trust({ wait = false, timeoutMs = 30_000 }) {
+    if (!wait) return { trusted: vscode.workspace.isTrusted };
+    return whenTrue(vscode.workspace.onDidGrantWorkspaceTrust, () => (vscode.workspace.isTrusted ? { trusted: true } : undefined), timeoutMs, 'trust being granted');
   },
   async configure({ key, value }) {
     await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);

@@ -69,6 +69,16 @@ describe('scanWorkspace', () => {
     assert.deepEqual(result.skipped, { binary: 1, tooLarge: 1 });
   });
 
+  it('with git off: walks a repository like a plain folder, honouring its .gitignore files', async () => {
+    const root = workspace(sample);
+    roots.push(root);
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    // A repository, yet listed without asking git (Restricted Mode).
+    const result = await scanWorkspace(root, config, { noGit: true });
+    assert.equal(result.source, 'walk');
+    assert.deepEqual(result.files.map((f) => f.path).sort(), expected);
+  });
+
   it('stops at maxFiles and reports the cap', async () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 12; i++) many[`f${i}.ts`] = `export const x${i} = ${i};\n`;

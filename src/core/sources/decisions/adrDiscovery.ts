@@ -60,6 +60,8 @@ export interface DiscoveryOptions {
   maxSniffed?: number;
   /** Deepest path considered, in folders below the root (default 14). */
   maxDepth?: number;
+  /** List the workspace by walking it, without git. */
+  noGit?: boolean;
 }
 
 export const DECISION_FOLDERS_SETTING = 'proactiveContext.decisionFolders';
@@ -149,7 +151,7 @@ function statusOfFolderName(name: string): AdrStatus | undefined {
 export async function discoverDecisions(root: string, options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
   const maxDepth = options.maxDepth ?? 14;
   const maxSniffed = options.maxSniffed ?? 4000;
-  const listing = await listWorkspacePaths(root, { signal: options.signal, maxPaths: options.maxPaths });
+  const listing = await listWorkspacePaths(root, { signal: options.signal, maxPaths: options.maxPaths, noGit: options.noGit });
   let capped: DecisionDiscoverySummary['capped'] = listing.capped;
   const folders: DecisionFolder[] = [];
   const files: DecisionFile[] = [];

@@ -81,12 +81,15 @@ export class DecisionSource implements WorkspaceSource {
   /** Words of recently asked files: the cursor mostly stays in one file. */
   private queryCache = new Map<string, FileQuery>();
 
+  private readonly gitAllowed: () => boolean;
+
   constructor(ctx: SourceWiring) {
     this.root = ctx.root;
     this.importsOfFile = ctx.importsOf;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.now = ctx.now ?? Date.now;
+    this.gitAllowed = ctx.gitAllowed ?? (() => true);
   }
 
   /** The decision folders found at the last refresh (root-relative). */
@@ -142,7 +145,7 @@ export class DecisionSource implements WorkspaceSource {
 
   async refresh(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
-    const found = await discoverDecisions(this.root, { configured: this.config.decisionFolders, signal });
+    const found = await discoverDecisions(this.root, { configured: this.config.decisionFolders, signal, noGit: !this.gitAllowed() });
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
     this.repo.setPaths(found.paths);
