@@ -63,34 +63,63 @@ function readIgnoredRevs(root: string): Set<string> {
 
 const MARK = '\u0001';
 
-/** The file's commits, newest first, each with every file it changed. */
-async function fileLog(facts: RepoFacts, file: string): Promise<{ hash: string; files: string[] }[]> {
-  const out = await git(facts.root, ['log', '--full-diff', '--no-renames', `--format=${MARK}%H`, '--name-only', '--', file], facts.signal);
-  const commits: { hash: string; files: string[] }[] = [];
+interface LoggedCommit {
+  hash: string;
+  time: number;
+  files: string[];
+}
+
+function parseLog(out: string): LoggedCommit[] {
+  const commits: LoggedCommit[] = [];
   for (const block of out.split(MARK)) {
     const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
-    if (lines.length && /^[0-9a-f]{40}$/.test(lines[0])) commits.push({ hash: lines[0], files: lines.slice(1) });
+    const m = lines.length ? /^([0-9a-f]{40}) (\d+)$/.exec(lines[0]) : null;
+    if (m) commits.push({ hash: m[1], time: Number(m[2]), files: lines.slice(1) });
   }
   return commits;
 }
 
-/** Commits that changed lines start..end of the file, following it through renames, newest first. */
+/** Newest first, each commit once (the first list wins). */
+function union(...lists: LoggedCommit[][]): LoggedCommit[] {
+  const seen = new Map<string, LoggedCommit>();
+  for (const list of lists) for (const c of list) if (!seen.has(c.hash)) seen.set(c.hash, c);
+  return [...seen.values()].sort((a, b) => b.time - a.time);
+}
+
+/** The names the file had through its history (renames followed), itself first. */
+async function pastNames(facts: RepoFacts, file: string): Promise<string[]> {
+  const out = await git(facts.root, ['log', '--follow', '--name-only', '--format=', '--', file], facts.signal);
+  return [...new Set([file, ...out.split('\n').map((l) => l.trim()).filter(Boolean)])];
+}
+
+/**
+ * The file's commits, newest first, each with every file it changed. A merged pull request counts
+ * as a change of the file too (its diff against the first parent), as a history mined along the
+ * first parent shows it; `mainline` is that first-parent history alone, where a pull request is one
+ * commit, for co-change counts.
+ */
+async function fileLog(facts: RepoFacts, file: string): Promise<{ all: LoggedCommit[]; mainline: LoggedCommit[]; names: string[] }> {
+  const names = await pastNames(facts, file);
+  const format = `--format=${MARK}%H %ct`;
+  const side = parseLog(await git(facts.root, ['log', '--full-diff', '--no-renames', format, '--name-only', '--', ...names], facts.signal));
+  const mainline = parseLog(await git(facts.root, ['log', '--first-parent', '-m', '--full-diff', '--no-renames', format, '--name-only', '--', ...names], facts.signal));
+  return { all: union(mainline, side), mainline, names };
+}
+
+/** Commits that changed lines start..end of the file (renames followed; merges by their first-parent diff), newest first. */
 async function lineLog(facts: RepoFacts, file: string, start: number, end: number): Promise<string[]> {
-  const out = await git(facts.root, ['log', `-L${start},${end}:${file}`, '--no-patch', `--format=${MARK}%H`], facts.signal);
-  return out
-    .split(MARK)
-    .map((b) => b.trim().split('\n')[0] ?? '')
-    .filter((h) => /^[0-9a-f]{40}$/.test(h));
+  const run = async (extra: string[]) => parseLog(await git(facts.root, ['log', ...extra, `-L${start},${end}:${file}`, '--no-patch', `--format=${MARK}%H %ct`], facts.signal));
+  return union(await run(['--first-parent']), await run([])).map((c) => c.hash);
 }
 
 async function filesOf(facts: RepoFacts, hash: string): Promise<number> {
-  const out = await git(facts.root, ['diff-tree', '--no-commit-id', '--name-only', '-r', '--root', hash], facts.signal);
+  const out = await git(facts.root, ['show', '--diff-merges=first-parent', '--no-renames', '--name-only', '--format=', hash], facts.signal);
   return out.split('\n').filter(Boolean).length;
 }
 
 /** Git's view of a labelled place: its file's and its lines' history without bulk commits, and its co-change set. */
 export async function placeHistory(facts: RepoFacts, file: string, range: { start: number; end: number } | undefined): Promise<PlaceHistory> {
-  const log = await fileLog(facts, file);
+  const { all: log, mainline, names } = await fileLog(facts, file);
   const isBulk = (hash: string, files: number) => files > facts.bulkLimit || facts.ignoredRevs.has(hash);
   const bulk = new Set<string>();
   const fileCommits: string[] = [];
@@ -102,14 +131,16 @@ export async function placeHistory(facts: RepoFacts, file: string, range: { star
   if (range) {
     const sizes = new Map(log.map((c) => [c.hash, c.files.length]));
     for (const hash of await lineLog(facts, file, range.start, range.end)) {
-      // Before a rename the file had another name: its commits are not in the file's log.
+      // Lines that moved in from another file bring that file's commits along.
       const n = sizes.get(hash) ?? (await filesOf(facts, hash));
       if (isBulk(hash, n)) bulk.add(hash);
       else symbolCommits.push(hash);
     }
   }
   const counts = new Map<string, number>();
-  for (const c of log.filter((c) => !bulk.has(c.hash)).slice(0, COCHANGE_WINDOW)) for (const f of new Set(c.files)) if (f !== file) counts.set(f, (counts.get(f) ?? 0) + 1);
+  // The file under its earlier names is not another file that changes with it.
+  const itself = new Set(names);
+  for (const c of mainline.filter((c) => !bulk.has(c.hash)).slice(0, COCHANGE_WINDOW)) for (const f of new Set(c.files)) if (!itself.has(f)) counts.set(f, (counts.get(f) ?? 0) + 1);
   const cochanged = new Set([...counts].filter(([, n]) => n >= COCHANGE_MIN_SUPPORT).map(([f]) => f));
   return { fileCommits, symbolCommits, bulk, cochanged };
 }

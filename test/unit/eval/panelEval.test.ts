@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SuggestionItem } from '../../../src/core/types';
@@ -84,6 +84,28 @@ describe('panel evaluation', function () {
     assert.deepEqual([...h.cochanged], ['src/api/checkout.ts'], 'changed with the store in three of its commits; the rest only once');
     const defaults = await repoFacts(repo.dir, undefined);
     assert.equal(defaults.bulkLimit, 10, '14 tracked files: a fifth is 3, never fewer than 10');
+  });
+
+  it('follows the file through a rename and counts a merged branch as a change of its lines', async () => {
+    const r = new TempRepo();
+    try {
+      const fn = (body: string) => `export function total(xs: number[]): number {\n  ${body}\n}\n`;
+      const created = r.commit('add total', { 'lib/sum.ts': fn('return xs.reduce((a, b) => a + b, 0);'), 'lib/sum.test.ts': 'test\n' });
+      mkdirSync(join(r.dir, 'src'));
+      r.git('mv', 'lib/sum.ts', 'src/total.ts');
+      const renamed = r.commitAll('move sum to src');
+      r.git('checkout', '-q', '-b', 'feature');
+      const onBranch = r.commit('skip NaN', { 'src/total.ts': fn('return xs.filter((x) => !Number.isNaN(x)).reduce((a, b) => a + b, 0);'), 'lib/sum.test.ts': 'test NaN\n' });
+      r.git('checkout', '-q', 'main');
+      r.git('merge', '-q', '--no-ff', '-m', 'Merge skip-NaN', 'feature');
+      const merge = r.head();
+      const h = await placeHistory(await repoFacts(r.dir, undefined), 'src/total.ts', { start: 1, end: 3 });
+      assert.deepEqual(h.symbolCommits, [merge, onBranch, created], 'the pull request, its commit and the creation under the old name');
+      assert.deepEqual(new Set(h.fileCommits), new Set([merge, onBranch, renamed, created]));
+      assert.deepEqual([...h.cochanged], ['lib/sum.test.ts'], 'the merge and the creation, along the first parent; the old name is the file itself');
+    } finally {
+      r.dispose();
+    }
   });
 
   it('judges the visible items by hand-checkable rules and counts them exactly', async () => {
