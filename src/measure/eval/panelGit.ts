@@ -88,7 +88,9 @@ function union(...lists: LoggedCommit[][]): LoggedCommit[] {
 
 /** The names the file had through its history (renames followed), itself first. */
 async function pastNames(facts: RepoFacts, file: string): Promise<string[]> {
-  const out = await git(facts.root, ['log', '--follow', '--name-only', '--format=', '--', file], facts.signal);
+  // Rename detection reads old contents; a snapshot with objects missing cannot follow, so the file's own name stands alone.
+  const r = await runGit(['log', '--follow', '--name-only', '--format=', '--', file], { cwd: facts.root, timeoutMs: GIT_TIMEOUT_MS, signal: facts.signal });
+  const out = r.ok ? r.stdout : '';
   return [...new Set([file, ...out.split('\n').map((l) => l.trim()).filter(Boolean)])];
 }
 

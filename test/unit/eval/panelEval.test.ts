@@ -108,6 +108,25 @@ describe('panel evaluation', function () {
     }
   });
 
+  it("keeps a file's own history when a snapshot lacks the objects needed to follow its renames", async () => {
+    const r = new TempRepo();
+    try {
+      r.commit('add y', { 'y.ts': 'export const y = 1;\n'.repeat(20) });
+      r.git('mv', 'y.ts', 'x.ts');
+      // Renamed with an edit, so that git compares contents to see the rename.
+      r.write('x.ts', 'export const y = 1;\n'.repeat(19) + 'export const w = 0;\n');
+      const moved = r.commitAll('rename y to x');
+      const changed = r.commit('change x', { 'x.ts': 'export const y = 1;\n'.repeat(19) + 'export const w = 0;\nexport const z = 2;\n' });
+      // The old name's first content is gone from the object store, as in a partial snapshot.
+      const blob = r.git('rev-parse', 'HEAD~2:y.ts').trim();
+      rmSync(join(r.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+      const h = await placeHistory(await repoFacts(r.dir, undefined), 'x.ts', undefined);
+      assert.deepEqual(h.fileCommits, [changed, moved]);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it('judges the visible items by hand-checkable rules and counts them exactly', async () => {
     const h = await placeHistory(await repoFacts(repo.dir, 5), 'src/orders/store.ts', { start: 3, end: 5 });
     const adr = (n: string) => ({ path: `docs/adr/${n}` });
