@@ -7,6 +7,7 @@ import { UsageError, type ParsedArgs } from '../args';
 /** `eval decisions --root R --labels FILE [--json]`: hit@5, MRR, discovery and noise of decision links. */
 export async function runDecisionsEvalCommand(args: ParsedArgs): Promise<number> {
   for (const f of ['replay', 'window', 'seed'] as const) if (args.flags[f] !== undefined) throw new UsageError(`--${f} is for eval cochange, not eval decisions`);
+  for (const f of ['repos', 'set'] as const) if (args.flags[f] !== undefined) throw new UsageError(`--${f} is for eval panel, not eval decisions`);
   if (typeof args.flags.labels !== 'string') throw new UsageError('eval decisions needs --labels FILE');
   const root = resolve(String(args.flags.root ?? process.cwd()));
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new UsageError(`--root ${root} is not a folder`);

@@ -2,26 +2,32 @@ import { runBench } from '../../measure/bench/bench';
 import { formatBench } from '../../measure/bench/benchReport';
 import { runCochangeEval } from '../../measure/eval/cochangeEval';
 import { runDecisionsEvalCommand } from './evalDecisions';
+import { runPanelEvalCommand } from './evalPanel';
 import { UsageError } from '../args';
 import { loggerOf, noPositionals, print, rootOf, wholeNumber, type CliCommand } from './command';
 
 export const evalCommand: CliCommand = {
   name: 'eval',
-  summary: 'evaluate related-files ranking (eval cochange) or decision linking against labels (eval decisions)',
-  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--with-change] [--json] | eval decisions --root R --labels FILE [--json]',
+  summary: 'evaluate related-files ranking (eval cochange), decision linking (eval decisions) or the whole panel (eval panel) against labels',
+  usage: 'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--with-change] [--json] | eval decisions --root R --labels FILE [--json] | eval panel (--root R --labels FILE | --repos DIR --labels DIR [--set reported|check|all]) [--json] [--verbose]',
   description:
     'eval cochange replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent (with --with-change, also the words of the lines the commit changed in the query file, as the panel has them from an uncommitted edit). Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run. ' +
-    'eval decisions indexes a checkout and, for each labelled file, ranks decision records as the panel would; it reports hit@5, MRR, the share of records discovered and the decision items per panel that are neither expected nor acceptable.',
+    'eval decisions indexes a checkout and, for each labelled file, ranks decision records as the panel would; it reports hit@5, MRR, the share of records discovered and the decision items per panel that are neither expected nor acceptable. ' +
+    'eval panel asks, for each labelled place, for the panel\'s first and enriched answers, keeps the items visible without expanding a group and judges each against the labels and git (bulk commits excluded); it reports precision by kind and overall, noise and decision noise per panel and recall of the expected items; --verbose lists every shown item with ✓, ✗ or ~.',
   flags: {
     replay: { type: 'number', value: 'N', description: 'commits to replay (default 300)' },
     window: { type: 'number', value: 'N', description: 'commits before each one that the model learns from (default 2000)' },
     seed: { type: 'number', value: 'N', description: 'seed for choosing the query file (default 42)' },
     'with-change': { type: 'boolean', description: 'eval cochange: the query also carries what changed in its file (the words of its diff)' },
-    labels: { type: 'string', value: 'FILE', description: 'label file for eval decisions' },
+    labels: { type: 'string', value: 'FILE', description: 'label file for eval decisions and eval panel (eval panel: or a folder of them, with --repos)' },
+    repos: { type: 'string', value: 'DIR', description: 'eval panel: folder with one checkout per labelled repository (owner__name)' },
+    set: { type: 'string', value: 'SET', description: 'eval panel with a folder of labels: reported (default), check or all' },
   },
   async run(args) {
     if (args.positionals[0] === 'decisions' && args.positionals.length === 1) return runDecisionsEvalCommand(args);
-    if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange' or 'eval decisions'");
+    if (args.positionals[0] === 'panel' && args.positionals.length === 1) return runPanelEvalCommand(args);
+    if (args.positionals[0] !== 'cochange' || args.positionals.length > 1) throw new UsageError("eval needs the evaluation to run: 'eval cochange', 'eval decisions' or 'eval panel'");
+    for (const f of ['repos', 'set'] as const) if (args.flags[f] !== undefined) throw new UsageError(`--${f} is for eval panel, not eval cochange`);
     if (args.flags.labels !== undefined) throw new UsageError('--labels is for eval decisions, not eval cochange');
     const withChange = Boolean(args.flags['with-change']);
     const replay = wholeNumber(args, 'replay');

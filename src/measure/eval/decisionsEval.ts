@@ -1,10 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openEngine } from '../../core/engine';
-import { runGit } from '../../core/git/gitExec';
+import { readFileSync } from 'node:fs';
 import { nullLogger, type Logger } from '../../core/logger';
 import type { SuggestionItem } from '../../core/types';
+import { commitNote, withIndexedWorkspace, type EvalWorkspaceOptions } from './evalWorkspace';
 
 /** One labelled place in the code and the decision records that govern it. */
 export interface DecisionCase {
@@ -90,11 +87,7 @@ export function readDecisionLabels(file: string): DecisionLabels {
   return data as DecisionLabels;
 }
 
-export interface DecisionsEvalOptions {
-  /** Keeps the index here between runs (default: a temporary folder, removed afterwards). */
-  stateDir?: string;
-  signal?: AbortSignal;
-}
+export type DecisionsEvalOptions = EvalWorkspaceOptions;
 
 /**
  * Indexes the workspace like `index` does, then asks the real provider for each labelled place
@@ -102,19 +95,13 @@ export interface DecisionsEvalOptions {
  * outside it.
  */
 export async function runDecisionsEval(root: string, labels: DecisionLabels, options: DecisionsEvalOptions = {}, logger: Logger = nullLogger): Promise<DecisionsEvalResult> {
-  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-eval-decisions-'));
-  const engine = await openEngine({ root, stateDir, logger });
-  try {
-    await engine.indexer.refreshAll(options.signal);
-    const found = new Set(engine.decisions.list().map((d) => d.path));
+  return withIndexedWorkspace(root, options, logger, async (service) => {
+    const found = new Set((await service.decisions()).map((d) => d.path));
     const missed = labels.records.filter((r) => !found.has(r));
     const perCase: DecisionCaseResult[] = [];
     for (const c of labels.cases) {
       options.signal?.throwIfAborted();
-      const s = await engine.provider.suggest(
-        { currentFile: c.file, cursorPosition: c.line ? { line: c.line, column: 1 } : undefined, currentSymbol: c.symbol },
-        { record: false, trigger: 'manual' },
-      );
+      const s = await service.suggestAt({ file: c.file, line: c.line, symbolName: c.symbol }, { record: false, trigger: 'manual' });
       const shownItems = decisionRecordsShown(s.items);
       const shown = shownItems.map((i) => i.path);
       const expected = new Set(c.expected);
@@ -123,8 +110,6 @@ export async function runDecisionsEval(root: string, labels: DecisionLabels, opt
       perCase.push({ file: c.file, line: c.line, symbol: c.symbol, shown, scores: shownItems.map((i) => i.score), rank: first + 1, noise: shown.filter((p) => !fine.has(p)).length });
     }
     const n = perCase.length;
-    const head = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeoutMs: 10000, signal: options.signal });
-    const at = head.ok ? head.stdout.trim() : undefined;
     return {
       cases: n,
       hitAt5: round(perCase.filter((r) => r.rank > 0 && r.rank <= 5).length / n),
@@ -135,13 +120,10 @@ export async function runDecisionsEval(root: string, labels: DecisionLabels, opt
       repo: labels.repo,
       commit: labels.commit,
       missed,
-      note: at && at !== labels.commit ? `the labels are for ${labels.commit.slice(0, 12)}; the workspace is at ${at.slice(0, 12)}` : undefined,
+      note: await commitNote(root, labels.commit, options.signal),
       perCase,
     };
-  } finally {
-    engine.dispose();
-    if (!options.stateDir) rmSync(stateDir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** Decision records among the shown items, in order: decisions and warnings about retired decisions. */
