@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TempRepo } from '../../git/repoFixture';
-import { fixtureInput, fixtureOutput, governedRepo, runCli, runHookCli, sameShape, startHttpServer } from './hookFixture';
+import { disposeRepo, fixtureInput, fixtureOutput, governedRepo, runCli, runHookCli, sameShape, startHttpServer } from './hookFixture';
 
 /** A safety net only: nothing here depends on how fast an answer comes. */
 const TIMEOUT = ['--timeout', '60000'];
@@ -17,7 +17,7 @@ describe('hook --host claude-code', () => {
   before(() => {
     repo = governedRepo();
   });
-  after(() => repo.dispose());
+  after(() => disposeRepo(repo));
 
   it('tells the governing decision before an edit of a governed file, fenced, in the documented shape', () => {
     const r = runHookCli(args(), fixtureInput('claude-code', 'PreToolUse', repo.dir, (i) => (i.session_id = 'edit-1')));

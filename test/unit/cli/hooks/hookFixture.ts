@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { TempRepo } from '../../git/repoFixture';
 
 export const CLI = join(__dirname, '..', '..', '..', '..', 'src', 'cli', 'main.js');
@@ -17,6 +17,13 @@ export function governedRepo(): TempRepo {
       '## Decision\n\nDiscounts are capped at fifty percent in `src/a.ts`; never compute a price below half.\n\n## Consequences\n\nPricing code must clamp.\n',
   });
   return repo;
+}
+
+/** Removes the repository and every state folder the tests made beside it (`<state>-…`). */
+export function disposeRepo(repo: TempRepo): void {
+  const prefix = basename(repo.stateDir);
+  for (const name of readdirSync(dirname(repo.stateDir))) if (name.startsWith(`${prefix}-`)) rmSync(join(dirname(repo.stateDir), name), { recursive: true, force: true });
+  repo.dispose();
 }
 
 /** A documented input of a host, for this repository (and this session, when given). */
