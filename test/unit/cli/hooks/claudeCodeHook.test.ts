@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { TempRepo } from '../../git/repoFixture';
 import { disposeRepo, fixtureInput, fixtureOutput, governedRepo, runCli, runHookCli, sameShape, startHttpServer } from './hookFixture';
@@ -119,6 +120,24 @@ describe('hook --host claude-code', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match((JSON.parse(r.stdout) as ClaudeOutput).hookSpecificOutput.additionalContext, /ADR 0001/);
     assert.match(lastLogLine(state), /via in-process/);
+  });
+
+  it('exits 0 with no output when a server takes the connection and never answers', async () => {
+    const state = `${repo.stateDir}-hung`;
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, 'mcp-token'), 'y'.repeat(43) + '\n', { mode: 0o600 });
+    // The kernel accepts connections for a listening socket; no request ever gets an answer.
+    const hung = createServer(() => undefined);
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((hung.address() as AddressInfo).port);
+      const r = runHookCli(['--host', 'claude-code', '--root', repo.dir, '--state-dir', state, '--port', port, '--timeout', '1500'], fixtureInput('claude-code', 'PreToolUse', repo.dir));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(lastLogLine(state), /no answer within 1500 ms/);
+    } finally {
+      hung.close();
+    }
   });
 
   it('answers by itself when the token file names no live server', () => {
