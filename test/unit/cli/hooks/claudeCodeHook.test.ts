@@ -43,6 +43,22 @@ describe('hook --host claude-code', () => {
     assert.match(runHookCli(args(), input('once-2')).stdout, /ADR 0001/);
   });
 
+  it('says a decision again in the same session once its record changed', () => {
+    const state = `${repo.stateDir}-changed`;
+    const base = ['--host', 'claude-code', '--root', repo.dir, '--state-dir', state, ...TIMEOUT];
+    const input = fixtureInput('claude-code', 'PreToolUse', repo.dir, (i) => (i.session_id = 'changed'));
+    const adr = join(repo.dir, 'docs/adr/0001-cap-discounts.md');
+    const before = readFileSync(adr, 'utf8');
+    try {
+      assert.match(runHookCli(base, input).stdout, /never compute a price below half/);
+      assert.equal(runHookCli(base, input).stdout, '');
+      writeFileSync(adr, before.replace('never compute a price below half', 'never compute a price below forty percent'));
+      assert.match(runHookCli(base, input).stdout, /below forty percent/);
+    } finally {
+      writeFileSync(adr, before);
+    }
+  });
+
   it('says nothing for a file no decision governs, for a path outside the workspace, and for other tools', () => {
     const cases: ((i: Record<string, unknown>) => void)[] = [
       (i) => (i.tool_input = { file_path: join(repo.dir, 'src/b.ts') }),
