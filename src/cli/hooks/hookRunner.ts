@@ -69,7 +69,9 @@ export async function runHook(o: HookRunOptions): Promise<HookRunResult> {
   try {
     const answer = await Promise.race([gather(o, event, root, stateDir, abort.signal), timedOut]);
     if (answer === 'timeout') return noop(`no answer within ${o.timeoutMs} ms`, 'none', stateDir);
-    const sessionId = event.sessionId || `parent-process-${process.ppid}`;
+    // Per host: VS Code also runs Copilot CLI's hook files for the same session, and what one host
+    // was told must not silence the other.
+    const sessionId = `${o.host.id}:${event.sessionId || `parent-process-${process.ppid}`}`;
     const ledger = SessionLedger.open(stateDir);
     const rendered = renderHookContext(ledger.unseen(sessionId, answer.items), o.maxChars);
     if (!rendered) return noop(answer.items.length ? 'already said in this session' : 'nothing specific applies', answer.via, stateDir);

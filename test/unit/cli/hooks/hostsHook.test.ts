@@ -63,6 +63,12 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
       assert.match(out.additionalContext, /Subscribed file src\/b\.ts/);
     });
 
+    it('keeps its own ledger: VS Code running the same session is still told', () => {
+      const shared = (i: Record<string, unknown>): void => void (i.sessionId = 'shared-session');
+      assert.match(runHookCli(args('copilot-cli', ['--event', 'subagentStart']), input('copilot-cli', 'subagentStart', shared)).stdout, /Subscribed file/);
+      assert.match(runHookCli(args('vscode'), input('vscode', 'SubagentStart', shared)).stdout, /Subscribed file/);
+    });
+
     it('prints nothing on preToolUse, whose documented output has no context field', () => {
       const r = runHookCli(args('copilot-cli', ['--event', 'preToolUse']), input('copilot-cli', 'preToolUse'));
       assert.equal(r.code, 0);
