@@ -66,7 +66,7 @@ async function answer(args: ParsedArgs): Promise<number> {
       host,
       input,
       event: args.flags.event as string | undefined,
-      root: args.flags.root === undefined ? undefined : resolve(String(args.flags.root)),
+      root: rootFlag(args, host.id),
       stateDir: args.flags['state-dir'] as string | undefined,
       maxChars: positive(args.flags['max-chars']) ?? DEFAULT_HOOK_MAX_CHARS,
       timeoutMs,
@@ -97,6 +97,13 @@ async function manage(args: ParsedArgs, action: 'install' | 'uninstall'): Promis
   if (args.flags.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   else process.stdout.write(report.lines.join('\n') + '\n');
   return 0;
+}
+
+/** --root; for Claude Code its project folder (the hook's cwd may be a subfolder); else the host's cwd decides. */
+function rootFlag(args: ParsedArgs, host: string): string | undefined {
+  if (args.flags.root !== undefined) return resolve(String(args.flags.root));
+  const project = host === 'claude-code' ? process.env.CLAUDE_PROJECT_DIR : undefined;
+  return project ? resolve(project) : undefined;
 }
 
 function unknownHost(name: string): string {

@@ -81,6 +81,12 @@ describe('hook --host claude-code', () => {
     assert.match(text, /<\/proactive-context-data>$/);
   });
 
+  it('takes the workspace from CLAUDE_PROJECT_DIR when the hook runs in a subfolder', () => {
+    const input = fixtureInput('claude-code', 'PreToolUse', repo.dir, (i) => ((i.session_id = 'project-dir'), (i.cwd = join(repo.dir, 'src'))));
+    const r = runHookCli(['--host', 'claude-code', '--state-dir', repo.stateDir, ...TIMEOUT], input, { CLAUDE_PROJECT_DIR: repo.dir });
+    assert.match(r.stdout, /ADR 0001/);
+  });
+
   it('tells what governs the files a prompt names', () => {
     const r = runHookCli(args(), fixtureInput('claude-code', 'UserPromptSubmit', repo.dir, (i) => (i.session_id = 'prompt-1')));
     const out = JSON.parse(r.stdout) as ClaudeOutput;

@@ -46,8 +46,8 @@ export interface HookRun {
 }
 
 /** `proactive-context hook …` in a real process, fed `input` on stdin. */
-export function runHookCli(args: string[], input: string): HookRun {
-  const r = spawnSync(process.execPath, [CLI, 'hook', ...args], { input, encoding: 'utf8', timeout: 120000 });
+export function runHookCli(args: string[], input: string, env: NodeJS.ProcessEnv = {}): HookRun {
+  const r = spawnSync(process.execPath, [CLI, 'hook', ...args], { input, encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
