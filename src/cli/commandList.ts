@@ -1,4 +1,5 @@
 import type { CliCommand } from './commands/command';
+import { hook } from './commands/hookCommand';
 import { indexCommand } from './commands/indexCommand';
 import { mcp } from './commands/mcpCommand';
 import { bench, evalCommand } from './commands/measureCommands';
@@ -9,4 +10,4 @@ import { unwatch, watch, watches } from './commands/watchCommands';
 export type { CliCommand };
 
 /** Every command, in the order `--help` lists them. */
-export const commands: Record<string, CliCommand> = { index: indexCommand, suggest, subscribe, unsubscribe, subscriptions, materialize, watch, watches, unwatch, eval: evalCommand, bench, mcp };
+export const commands: Record<string, CliCommand> = { index: indexCommand, suggest, subscribe, unsubscribe, subscriptions, materialize, watch, watches, unwatch, eval: evalCommand, bench, mcp, hook };
