@@ -47,7 +47,26 @@ const builds = [
 
 copyAssets();
 if (watch) {
-  for (const b of builds) await (await esbuild.context(b)).watch();
+  // The lines the watch task's problem matcher waits for (.vscode/tasks.json): one pair however
+  // many of the bundles a save rebuilds.
+  let building = 0;
+  let errors = 0;
+  const announce = {
+    name: 'announce',
+    setup(build) {
+      build.onStart(() => {
+        if (building++ === 0) {
+          errors = 0;
+          console.log('[watch] build started');
+        }
+      });
+      build.onEnd((r) => {
+        errors += r.errors.length;
+        if (--building === 0) console.log(`[watch] build finished${errors ? ` with ${errors} errors` : ''}`);
+      });
+    },
+  };
+  for (const b of builds) await (await esbuild.context({ ...b, plugins: [...(b.plugins ?? []), announce] })).watch();
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
 }

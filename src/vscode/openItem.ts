@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../core/api/contextService';
+import { ContextError } from '../core/api/errors';
 import type { SuggestionItem } from '../core/api/types';
 
 export const GIT_SCHEME = 'proactive-context-git';
@@ -21,7 +22,14 @@ export function registerGitContentProvider(context: vscode.ExtensionContext, ser
         return '';
       }
       const service = await serviceForRoot(q.root);
-      return service ? service.fileAtRevision(q.ref, q.path) : '';
+      if (!service) return '';
+      try {
+        return await service.fileAtRevision(q.ref, q.path);
+      } catch (err) {
+        // A ref that is not a commit id or HEAD is refused before git runs; say why in the tab.
+        if (err instanceof ContextError) return `Proactive Context: ${err.message}`;
+        throw err;
+      }
     },
   };
   context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(GIT_SCHEME, provider));

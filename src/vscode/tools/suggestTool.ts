@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fileIsFolder, renderSuggestionLine } from '../../core/api/messages';
+import { fileIsFolder, renderSuggestionLine, safeLabel } from '../../core/api/messages';
 import { withTimeout, type Place } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { suggestInput, ToolInputError } from './toolInput';
@@ -39,7 +39,7 @@ export class ContextSuggestTool extends ContextTool<Input> {
     const where = `${place.file}${place.line ? `:${place.line}` : ''}${symbol ? ` (${symbol})` : ''}`;
     const out = [suggestion.items.length ? `Context for ${where}, most relevant first (type, title — why · where):` : `No context found for ${where}.`];
     for (const item of suggestion.items) out.push(renderSuggestionLine(item));
-    if (suggestion.notes?.length) out.push('', `Notes: ${suggestion.notes.join('; ')}`);
+    if (suggestion.notes?.length) out.push('', `Notes: ${suggestion.notes.map((n) => safeLabel(n, 600)).join('; ')}`);
     return out.join('\n');
   }
 }
