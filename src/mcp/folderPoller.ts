@@ -24,6 +24,19 @@ export async function snapshotFolder(abs: string): Promise<FolderSnapshot | unde
   return snap;
 }
 
+/** Which of a folder's entries were modified at or after `since` (ms since the epoch). */
+export async function modifiedSince(abs: string, names: readonly string[], since: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < names.length; i += 64) {
+    const chunk = names.slice(i, i + 64);
+    const times = await Promise.all(chunk.map((n) => stat(join(abs, n)).then((s) => s.mtimeMs, () => 0)));
+    chunk.forEach((n, k) => {
+      if (times[k] >= since) out.push(n);
+    });
+  }
+  return out;
+}
+
 /** Names added, removed or changed between two looks at one folder. */
 export function changedNames(before: FolderSnapshot, after: FolderSnapshot): string[] {
   const out: string[] = [];

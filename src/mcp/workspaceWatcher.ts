@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Logger } from '../core/api/types';
 import { gitDirectoriesOf, ignoredPathsOf, type GitDirectories } from '../core/api/workspaceGit';
-import { changedNames, snapshotFolder, type FolderSnapshot } from './folderPoller';
+import { changedNames, modifiedSince, snapshotFolder, type FolderSnapshot } from './folderPoller';
 
 /**
  * What a watched folder stands for: a folder of the workspace, the repository folder (only HEAD and
@@ -22,6 +22,8 @@ interface Folder {
   /** Set while the folder is polled instead of watched (once its first look is taken). */
   snapshot?: FolderSnapshot;
   polled?: boolean;
+  /** Listed at least once: later listings report nothing (they are re-checks of ignore rules). */
+  listed?: boolean;
 }
 
 export interface WorkspaceWatcherOptions {
@@ -43,6 +45,8 @@ const DEFAULT_SLICE = 200;
 /** Polled folders read at once: each may stat thousands of entries. */
 const POLL_CONCURRENCY = 8;
 const IGNORE_BATCH = 5000;
+/** File times can lag the clock a little (coarse timestamps, a file written just as the scan began). */
+const MTIME_SLACK_MS = 2000;
 
 /** The default ceiling: a quarter of the user's inotify budget (other programs need theirs), at most 8,192. */
 export function defaultMaxHandles(): number {
@@ -70,7 +74,7 @@ export class WorkspaceWatcher {
   private readonly maxHandles: number;
   private readonly pollIntervalMs: number;
   private readonly sliceSize: number;
-  private readonly toExplore: { folder: Folder; deep: boolean }[] = [];
+  private readonly toExplore: { folder: Folder; deep: boolean; announce: boolean }[] = [];
   private readonly queued = new Set<Folder>();
   private exploring: Promise<void> | undefined;
   private readonly pending = new Map<string, { folder: Folder; name: string }>();
@@ -78,6 +82,9 @@ export class WorkspaceWatcher {
   private pollTimer: NodeJS.Timeout | undefined;
   private ceilingReported = false;
   private inRepo = false;
+  /** After the first scan, folders found are new: what they already hold is reported as created. */
+  private scanned = false;
+  private startedAt = 0;
   private readonly abort = new AbortController();
   private disposed = false;
 
@@ -95,6 +102,7 @@ export class WorkspaceWatcher {
 
   /** Finds and watches the folders; settles once the first scan is done (changes are reported meanwhile). */
   async start(): Promise<void> {
+    this.startedAt = Date.now();
     const git = await (this.options.gitDirectories ?? ((s) => gitDirectoriesOf(this.root, s)))(this.abort.signal);
     if (this.disposed) return;
     this.inRepo = git !== undefined;
@@ -107,6 +115,7 @@ export class WorkspaceWatcher {
     }
     this.queueExplore(this.attach(this.root, 'work', ''));
     await this.settled();
+    this.scanned = true;
     if (this.disposed) return;
     const polled = this.polledCount();
     this.logger.info(`File watching: ${this.handles} folder watch${this.handles === 1 ? '' : 'es'}${polled ? `, ${polled} folders polled` : ''} under ${this.root}${this.inRepo ? ' (git-ignored folders skipped)' : ''}.`);
@@ -198,10 +207,10 @@ export class WorkspaceWatcher {
     }
   }
 
-  private queueExplore(folder: Folder, deep = false): void {
+  private queueExplore(folder: Folder, deep = false, announce = false): void {
     if (this.disposed || this.queued.has(folder)) return;
     this.queued.add(folder);
-    this.toExplore.push({ folder, deep });
+    this.toExplore.push({ folder, deep, announce });
     this.exploring ??= this.explore()
       .catch((err: Error) => this.logger.warn(`File watching: could not list folders: ${err.message}`))
       .finally(() => (this.exploring = undefined));
@@ -212,11 +221,12 @@ export class WorkspaceWatcher {
     while (this.toExplore.length && !this.disposed) {
       const slice = this.toExplore.splice(0, this.sliceSize);
       for (const { folder } of slice) this.queued.delete(folder);
-      const listed = await Promise.all(slice.map(async (item) => ({ ...item, dirs: await childFolders(item.folder) })));
+      const listed = await Promise.all(slice.map((item) => this.list(item)));
       if (this.disposed) return;
       const found: { parent: Folder; deep: boolean; abs: string; rel: string }[] = [];
-      for (const { folder, deep, dirs } of listed) {
+      for (const { folder, deep, dirs, missed } of listed) {
         if (this.folders.get(folder.abs) !== folder) continue;
+        for (const name of missed) this.record(folder, name);
         for (const name of dirs) {
           if (folder.kind === 'work' && SKIPPED.has(name)) continue;
           found.push({ parent: folder, deep, abs: join(folder.abs, name), rel: folder.rel ? `${folder.rel}/${name}` : name });
@@ -236,10 +246,22 @@ export class WorkspaceWatcher {
           continue;
         }
         if (this.folders.get(f.parent.abs) !== f.parent) continue;
-        this.queueExplore(this.attach(f.abs, f.parent.kind, f.rel));
+        this.queueExplore(this.attach(f.abs, f.parent.kind, f.rel), false, this.scanned);
       }
       await yieldToLoop();
     }
+  }
+
+  /** A folder's sub-folders, and the files in it that changed while it had no watch yet. */
+  private async list(item: { folder: Folder; deep: boolean; announce: boolean }): Promise<{ folder: Folder; deep: boolean; dirs: string[]; missed: string[] }> {
+    const { dirs, files } = await entriesOf(item.folder.abs);
+    // A new folder's files are all new; during the first scan, only those written since it began.
+    let missed: string[] = [];
+    const first = !item.folder.listed;
+    item.folder.listed = true;
+    if (first && item.announce) missed = files;
+    else if (first && !this.scanned && item.folder.kind === 'work') missed = await modifiedSince(item.folder.abs, files, this.startedAt - MTIME_SLACK_MS);
+    return { folder: item.folder, deep: item.deep, dirs, missed };
   }
 
   private async ignoredAmong(rels: string[]): Promise<Set<string>> {
@@ -326,12 +348,13 @@ export class WorkspaceWatcher {
   }
 }
 
-/** Names of the sub-folders of a folder (symbolic links are not followed); none when it is gone. */
-async function childFolders(folder: Folder): Promise<string[]> {
+/** Names of a folder's sub-folders (symbolic links are not followed) and other entries; none when it is gone. */
+async function entriesOf(abs: string): Promise<{ dirs: string[]; files: string[] }> {
+  const out = { dirs: [] as string[], files: [] as string[] };
   try {
-    const entries = await readdir(folder.abs, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name);
+    for (const e of await readdir(abs, { withFileTypes: true })) (e.isDirectory() ? out.dirs : out.files).push(e.name);
   } catch {
-    return [];
+    // Gone meanwhile: its parent reports that.
   }
+  return out;
 }
