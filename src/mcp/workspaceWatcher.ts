@@ -49,7 +49,7 @@ const IGNORE_BATCH = 5000;
 const MTIME_SLACK_MS = 2000;
 
 /** The default ceiling: a quarter of the user's inotify budget (other programs need theirs), at most 8,192. */
-export function defaultMaxHandles(): number {
+function defaultMaxHandles(): number {
   try {
     const max = Number(readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim());
     if (Number.isFinite(max) && max > 0) return Math.max(64, Math.min(8192, Math.floor(max / 4)));
