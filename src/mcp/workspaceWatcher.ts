@@ -279,7 +279,8 @@ export class WorkspaceWatcher {
   }
 
   private record(folder: Folder, name: string): void {
-    if (this.disposed) return;
+    // The repository folder changes at every git command (index, locks, logs): only HEAD and packed-refs matter.
+    if (this.disposed || (folder.names && !folder.names.has(name))) return;
     this.pending.set(join(folder.abs, name), { folder, name });
     if (this.draining) return;
     this.draining = true;
