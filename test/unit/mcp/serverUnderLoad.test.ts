@@ -17,8 +17,8 @@ class ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(repo: TempRepo) {
-    this.child = spawn(process.execPath, [CLI_MAIN, 'mcp', '--root', repo.dir, '--state-dir', repo.stateDir, '--verbose']);
+  constructor(repo: TempRepo, extraArgs: string[] = []) {
+    this.child = spawn(process.execPath, [CLI_MAIN, 'mcp', '--root', repo.dir, '--state-dir', repo.stateDir, '--verbose', ...extraArgs]);
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.child.stdout.on('data', (d: Buffer) => {
@@ -122,6 +122,15 @@ describe('MCP server on a repository with 100k tags and large ignored trees', fu
     assert.deepEqual(exit, { code: 0, signal: null }, `an orderly exit; stderr: ${server.stderr.slice(-1000)}`);
     assert.match(server.stderr, /mcp: SIGINT: closing/);
     assert.ok(latencies.every((ms) => ms < PROMPT_MS));
+  });
+
+  it('holds no more watches than --max-watches allows, and says in the log that it polls the rest', async () => {
+    server = new ServerProcess(repo, ['--max-watches', '3']);
+    await server.initialize();
+    await server.until('"File watching" in the log', () => /File watching: 3 folder watches, 7 folders polled/.test(server!.stderr), 60_000);
+    assert.match(server.stderr, /the limit of 3 folder watches \(--max-watches\) was reached; further folders are polled every 2\.0 s instead/);
+    // The three of the workspace, and at most one of the engine's own for the state folder.
+    assert.ok(inotifyWatches(server.child.pid!) <= 4, `${inotifyWatches(server.child.pid!)} inotify watches`);
   });
 
   it('ends on SIGTERM while it is still starting up', async () => {
