@@ -331,6 +331,7 @@ export class WorkspaceWatcher {
 
   /** One look at every polled folder, a few at a time; the changes found go the same way as watch events. */
   private async pollOnce(): Promise<void> {
+    const began = Date.now();
     const polled = [...this.folders.values()].filter((f) => f.polled && f.snapshot);
     for (let i = 0; i < polled.length && !this.disposed; i += POLL_CONCURRENCY) {
       await Promise.all(
@@ -345,7 +346,8 @@ export class WorkspaceWatcher {
       await yieldToLoop();
     }
     if (this.disposed) return;
-    this.pollTimer = setTimeout(() => void this.pollOnce(), this.pollIntervalMs);
+    // On a tree so large that one look takes a while, rest four times as long: polling stays a background cost.
+    this.pollTimer = setTimeout(() => void this.pollOnce(), Math.max(this.pollIntervalMs, 4 * (Date.now() - began)));
   }
 }
 
