@@ -1,4 +1,5 @@
 import { lstatSync, readFileSync, watch } from 'node:fs';
+import ignore, { type Ignore } from 'ignore';
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { Logger } from '../core/api/types';
@@ -82,6 +83,8 @@ export class WorkspaceWatcher {
   private pollTimer: NodeJS.Timeout | undefined;
   private ceilingReported = false;
   private inRepo = false;
+  /** Outside a repository: the root's .gitignore, if it has one. */
+  private rootIgnore: Ignore | undefined;
   /** After the first scan, folders found are new: what they already hold is reported as created. */
   private scanned = false;
   private startedAt = 0;
@@ -106,6 +109,7 @@ export class WorkspaceWatcher {
     const git = await (this.options.gitDirectories ?? ((s) => gitDirectoriesOf(this.root, s)))(this.abort.signal);
     if (this.disposed) return;
     this.inRepo = git !== undefined;
+    if (!git) this.rootIgnore = readRootIgnore(this.root);
     // The repository's folders come first, so that commit triggers keep their watches whatever the ceiling.
     if (git) {
       const sameDir = git.gitDir === git.commonDir;
@@ -266,7 +270,10 @@ export class WorkspaceWatcher {
 
   private async ignoredAmong(rels: string[]): Promise<Set<string>> {
     const out = new Set<string>();
-    if (!this.inRepo) return out;
+    if (!this.inRepo) {
+      for (const rel of rels) if (this.rootIgnore?.ignores(rel + '/')) out.add(rel);
+      return out;
+    }
     const ask = this.options.ignored ?? ((paths, s) => ignoredPathsOf(this.root, paths, s));
     for (let i = 0; i < rels.length && !this.disposed; i += IGNORE_BATCH) {
       const chunk = rels.slice(i, i + IGNORE_BATCH);
@@ -348,6 +355,14 @@ export class WorkspaceWatcher {
     if (this.disposed) return;
     // On a tree so large that one look takes a while, rest four times as long: polling stays a background cost.
     this.pollTimer = setTimeout(() => void this.pollOnce(), Math.max(this.pollIntervalMs, 4 * (Date.now() - began)));
+  }
+}
+
+function readRootIgnore(root: string): Ignore | undefined {
+  try {
+    return ignore().add(readFileSync(join(root, '.gitignore'), 'utf8'));
+  } catch {
+    return undefined;
   }
 }
 

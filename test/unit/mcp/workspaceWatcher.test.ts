@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { MemoryLogger } from '../../../src/core/api/types';
 import { WorkspaceWatcher, type WorkspaceWatcherOptions } from '../../../src/mcp/workspaceWatcher';
-import type { TempRepo } from '../git/repoFixture';
+import { TempRepo } from '../git/repoFixture';
 import { hostileRepo } from './hostileRepo';
 
 /** A watcher on `repo` and the paths it reported, with a way to wait for one. */
@@ -89,6 +89,17 @@ describe('WorkspaceWatcher', function () {
     assert.ok(!w.watched().some((d) => d.startsWith('src/feature')), w.watched().join(' '));
 
     assert.ok(![...w.reported.keys()].some((p) => /^(build|node_modules)\/|^\.git\/(objects|logs|index)/.test(p)), [...w.reported.keys()].join(' '));
+  });
+
+  it('outside a repository, skips node_modules and the folders the root .gitignore names', async () => {
+    const repo = new TempRepo(false, 'pc-fswatch-plain-');
+    repos.push(repo);
+    repo.write('.gitignore', 'dist/\n');
+    for (const f of ['src/a.ts', 'dist/x/a.js', 'node_modules/p/q/i.js', 'lib/b.ts']) repo.write(f, 'x\n');
+    const w = watcherOn(repo);
+    disposers.push(() => w.watcher.dispose());
+    await w.watcher.start();
+    assert.deepEqual(w.watched(), ['.', 'lib', 'src']);
   });
 
   it('polls the folders beyond the ceiling, says so in the log, and still reports their changes', async () => {
