@@ -1,11 +1,17 @@
-import { existsSync, watch as watchFs } from 'node:fs';
-import { join, sep } from 'node:path';
 import type { ContextService } from '../../core/api/contextService';
 import { StoreWriteError, userMessageOf } from '../../core/api/errors';
 import { describeWatch, noSuchWatch } from '../../core/api/messages';
 import type { Logger, WatchPattern } from '../../core/api/types';
-import { UsageError } from '../args';
-import { idOrAll, loggerOf, noPositionals, print, withService, type CliCommand } from './command';
+import { UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import { WorkspaceWatcher, type WorkspaceWatcherOptions } from '../../mcp/workspaceWatcher';
+import { idOrAll, loggerOf, noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
+
+/** The --max-watches flag, shared by the commands that watch the workspace. */
+export const MAX_WATCHES_FLAG: FlagSpec = {
+  type: 'number',
+  value: 'N',
+  description: 'watch at most N folders (default: a quarter of the system limit, at most 8192); further folders are polled',
+};
 
 export const watch: CliCommand = {
   name: 'watch',
@@ -21,6 +27,7 @@ export const watch: CliCommand = {
     cooldown: { type: 'number', value: 'MS', description: 'quiet time after a firing (default 5000)' },
     'min-score': { type: 'number', value: 'X', description: 'keep items scoring at least this (0..1, default 0.3)' },
     max: { type: 'number', value: 'N', description: 'at most this many items per firing (default 5)' },
+    'max-watches': MAX_WATCHES_FLAG,
   },
   async run(args) {
     noPositionals(args);
@@ -28,6 +35,7 @@ export const watch: CliCommand = {
     for (const type of ['file', 'symbol', 'topic'] as const) if (typeof args.flags[type] === 'string') patterns.push({ type, pattern: args.flags[type] });
     if (!patterns.length) throw new UsageError('watch needs --file GLOB, --symbol S or --topic T');
     const logger = loggerOf(args);
+    const watcherOptions = watcherOptionsOf(args);
     return withService(args, async (service) => {
       let created;
       try {
@@ -40,7 +48,7 @@ export const watch: CliCommand = {
       const { watch: w } = created;
       service.startBackgroundWork().catch((err: Error) => logger.warn(`background indexing failed: ${err.message}`));
       service.startWatching();
-      service.onDispose(watchWorkspace(service, logger));
+      service.onDispose(watchWorkspace(service, logger, watcherOptions));
       process.stderr.write(`watching ${describeWatch(w)} (id ${w.id}); Ctrl-C to stop\n`);
       const done = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
@@ -104,18 +112,12 @@ export const unwatch: CliCommand = {
 };
 
 /** Feeds file changes under the root to the engine (and so to watches) while the command runs. */
-export function watchWorkspace(service: ContextService, logger: Logger): () => void {
-  try {
-    const watcher = watchFs(service.root, { recursive: true }, (_event, name) => {
-      if (!name) return;
-      const rel = name.toString().split(sep).join('/');
-      if (/(^|\/)node_modules(\/|$)/.test(rel) || (rel.startsWith('.git/') && !/^\.git\/(HEAD|refs\/|packed-refs)/.test(rel))) return;
-      service.fileChanged(rel, !existsSync(join(service.root, rel)));
-    });
-    watcher.on('error', (err) => logger.warn(`File watching stopped: ${err.message}`));
-    return () => watcher.close();
-  } catch (err) {
-    logger.warn(`Cannot watch ${service.root} for changes (${(err as Error).message}); changes made elsewhere still arrive through other processes.`);
-    return () => undefined;
-  }
+export function watchWorkspace(service: ContextService, logger: Logger, options: WorkspaceWatcherOptions = {}): () => void {
+  const watcher = new WorkspaceWatcher(service.root, (path, deleted) => service.fileChanged(path, deleted), logger, options);
+  watcher.start().catch((err: Error) => logger.warn(`Cannot watch ${service.root} for changes (${err.message}); changes made elsewhere still arrive through other processes.`));
+  return () => watcher.dispose();
+}
+
+export function watcherOptionsOf(args: ParsedArgs): WorkspaceWatcherOptions {
+  return { maxHandles: wholeNumber(args, 'max-watches') };
 }

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TempRepo } from '../git/repoFixture';
@@ -52,6 +52,15 @@ describe('CLI', () => {
     const r = run(['index', '--root', join(root, 'missing'), '--state-dir', state]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /is not a folder/);
+  });
+
+  it('exits 2 on a --max-watches that is not a whole number of at least 1, before opening anything', () => {
+    for (const command of [['mcp'], ['watch', '--file', 'src/**']]) {
+      const r = run([...command, '--root', root, '--state-dir', join(state, 'never'), '--max-watches', '0']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /--max-watches must be a whole number of at least 1/);
+    }
+    assert.ok(!existsSync(join(state, 'never')), 'no state folder made');
   });
 
   it('prints the store stats as JSON for index --json', () => {
