@@ -1,6 +1,6 @@
 // "Show What @context Would Send": the prompt of a turn, as a markdown document. Plain functions
 // over core types (no `vscode` import), so the layout is unit-tested in Node.
-import { renderLedger } from '../../core/api/messages';
+import { CHAT_MODEL_NEEDED, renderLedger } from '../../core/api/messages';
 import type { ChatContext } from '../../core/api/types';
 
 /** Stands in for the user's message, which the preview does not have. */
@@ -28,4 +28,12 @@ export function renderPromptPreview(prompt: ChatContext, options: { folder: stri
   ];
   prompt.messages.forEach((m, i) => lines.push('', `## Message ${i + 1} of ${prompt.messages.length} (${m.role})`, '', fenced(m.content)));
   return lines.join('\n') + '\n';
+}
+
+/**
+ * What "Ask @context" does: with a chat model, a real query (an empty `@context` turn only asks the
+ * user what they meant); without one, no turn at all (VS Code would reject it) but the reason.
+ */
+export function askContextAction(chatModel: boolean): { kind: 'chat'; query: string } | { kind: 'explain'; message: string } {
+  return chatModel ? { kind: 'chat', query: '@context /list' } : { kind: 'explain', message: CHAT_MODEL_NEEDED };
 }
