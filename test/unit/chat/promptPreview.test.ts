@@ -41,12 +41,12 @@ describe('@context without a chat model', () => {
 
   it('the subscribe message says the content reaches @context once a model is available', async () => {
     const outcome: SubscribeOutcome = await service.subscribe({ kind: 'file', target: 'src/other.ts' });
+    service.unsubscribeAll();
     const withModel = subscribed(outcome, Date.now(), { maxChars: 2000 })[0];
     const without = subscribed(outcome, Date.now(), { maxChars: 2000, chatModel: false })[0];
     assert.match(withModel, /Every @context turn includes its current content; it expires/);
     assert.match(without, /Its current content is included in @context turns once a chat model such as GitHub Copilot is available; it expires/);
     assert.doesNotMatch(without, /Every @context turn/);
-    service.unsubscribeAll();
   });
 
   it('Ask @context sends a real query with a model, and explains instead of sending a turn without one', () => {
