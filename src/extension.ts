@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { ActivityTracker, relativePath } from './vscode/activityTracker';
+import { ChatModelAvailability } from './vscode/chat/chatModels';
 import { registerChatParticipant } from './vscode/chat/participant';
+import { registerChatPromptCommands } from './vscode/commands/chatPromptCommands';
 import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
 import { registerWatchCommands } from './vscode/commands/watchCommands';
 import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
@@ -52,14 +54,17 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const view = new SuggestionsViewProvider(context.extensionUri, log);
   view.register(context);
   const status = new SuggestionsStatusBar();
-  const controller = new SuggestionsController(host, tracker, view, status, log, subscribeToItem);
+  const models = new ChatModelAvailability(log);
+  const chatModel = () => models.available();
+  const controller = new SuggestionsController(host, tracker, view, status, log, (service, item) => subscribeToItem(service, item, chatModel));
   const watchPanel = new WatchPanel(view, () => ({ notifications: readWatchNotifications(), cooldownMs: readConfig().cooldownMs }), log);
-  context.subscriptions.push(host, tracker, status, controller, watchPanel);
+  context.subscriptions.push(host, tracker, status, controller, watchPanel, models);
 
   registerWorkspaceCommands(context, host, tracker, controller, log);
   const hintCounts = registerEditorHints(context, host, controller, log);
   context.subscriptions.push(vscode.commands.registerCommand(ids.command.showPanel, () => view.show(false)));
-  registerSubscriptionCommands(context, host, tracker);
+  registerSubscriptionCommands(context, host, tracker, chatModel);
+  registerChatPromptCommands(context, host, tracker, models);
   registerWatchCommands(context, host, tracker, watchPanel);
   registerChatParticipant(context, { services: host, tracker, log });
   registerTools(context, { services: host, tracker, log });

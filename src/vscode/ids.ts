@@ -27,6 +27,9 @@ export const ids = {
     unwatch: 'proactiveContext.unwatch',
     showPanel: 'proactiveContext.showPanel',
     openDecisionRecord: 'proactiveContext.openDecisionRecord',
+    showChatPrompt: 'proactiveContext.showChatPrompt',
+    /** The walkthrough's "Ask @context": a real query when a chat model can answer, an explanation otherwise. */
+    askContext: 'proactiveContext.askContext',
   },
   context: {
     /** Set once the user opened an item from the panel (a walkthrough step completes on it). */

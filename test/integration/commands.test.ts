@@ -222,6 +222,32 @@ suite('palette commands', () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
+  test('Show What @context Would Send opens the prompt with the subscribed file, read-only, as markdown', async () => {
+    await requireFakeModel();
+    await openAt('src/money.ts', 1);
+    await run('proactiveContext.subscribeFile');
+    await openAt(FILE, pricingLine);
+    await run('proactiveContext.showChatPrompt');
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor, 'no prompt document opened');
+    assert.equal(editor.document.uri.scheme, 'proactive-context-prompt');
+    assert.equal(editor.document.languageId, 'markdown');
+    assert.equal(editor.document.isDirty, false, 'closing the preview would ask to save it');
+    const text = editor.document.getText();
+    assert.match(text, /^# What @context would send/);
+    // The test model is registered: the preview does not claim that none is.
+    assert.match(text, /The prompt a `@context` question would get right now/);
+    assert.ok(text.includes(fs.readFileSync(path.join(workspaceRoot(), 'src', 'money.ts'), 'utf8').split('\n')[0]), 'the subscribed file is not in the prompt');
+    assert.match(text, /\| subscription \S+ src\/money\.ts \|/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  test('Ask @context, with a chat model, opens chat on a real query', async () => {
+    await requireFakeModel();
+    // The choice itself is unit-tested; here the command runs in a real host with a model and ends.
+    assert.equal(await run('proactiveContext.askContext'), undefined);
+  });
+
   test('Show Log shows the extension log', async () => {
     await run('proactiveContext.showLog');
     await waitFor(async () => (vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'output' && /Proactive Context/i.test(d.uri.path)) ? true : undefined), 5000, 'the Proactive Context log to be shown');

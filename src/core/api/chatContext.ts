@@ -32,7 +32,7 @@ export async function buildChatContext(
   const signal = request.signal ?? new AbortController().signal;
   const { logger } = parts;
   const [materialized, suggestion, memory] = await Promise.all([
-    parts.materializer.materialize({ conversationId: request.conversationId, signal }),
+    parts.materializer.materialize({ conversationId: request.conversationId, signal, record: !request.preview }),
     request.place
       ? withTimeout(suggest(request.place, signal), SUGGESTION_TIMEOUT_MS, { what: 'Suggestions for the chat turn', signal }).catch((err: Error) => {
           if (signal.aborted) throw err;

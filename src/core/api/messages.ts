@@ -18,6 +18,15 @@ export function noChatModel(purpose: string): string {
   return `No language model is available to ${purpose}. Install and sign in to an extension that provides chat models (for example GitHub Copilot Chat), or add one with “Chat: Manage Language Models”, then pick it in the chat view's model picker and try again.`;
 }
 
+/** What `@context` needs and, without it, what still works: the palette, panel and walkthrough say this. */
+export const CHAT_MODEL_NEEDED =
+  '@context needs a chat model, such as GitHub Copilot, and none is available in this VS Code. Until one is, “Proactive Context: Show What @context Would Send” shows the prompt a turn would get.';
+
+/** How a subscription reaches chat: every turn, or once a model arrives to answer turns at all. */
+function reachesChat(chatModel: boolean): string {
+  return chatModel ? 'Every @context turn includes its current content' : 'Its current content is included in @context turns once a chat model such as GitHub Copilot is available';
+}
+
 /** A subscription in a few words: what it reads, on one line (paths and patterns may hold line breaks). */
 export function describeSubscription(s: Subscription): string {
   return safeLabel(rawDescription(s), 400);
@@ -73,13 +82,13 @@ export function activeCount(active: number, max: number): string {
 /**
  * What subscribing did, the preview's note or truncation, and how many are active: the same
  * sentences in chat, tools, the palette and MCP. `what` is the subscription as the surface shows it
- * (plain text or a markdown link).
+ * (plain text or a markdown link); `chatModel: false` when no chat model can answer `@context` yet.
  */
-export function subscribed(outcome: SubscribeOutcome, now: number, options: { what?: string; maxChars: number } ): string[] {
+export function subscribed(outcome: SubscribeOutcome, now: number, options: { what?: string; maxChars: number; chatModel?: boolean }): string[] {
   const { subscription: sub, preview } = outcome;
   const what = options.what ?? describeSubscription(sub);
   const lines = [
-    `${outcome.renewed ? 'Renewed' : 'Subscribed to'} ${what} (id ${sub.id}). Every @context turn includes its current content; it expires ${formatDuration(sub.expiresAt - now)} after its last use.`,
+    `${outcome.renewed ? 'Renewed' : 'Subscribed to'} ${what} (id ${sub.id}). ${reachesChat(options.chatModel ?? true)}; it expires ${formatDuration(sub.expiresAt - now)} after its last use.`,
   ];
   if (outcome.replaced) lines.push(`Removed the oldest subscription to make room: ${describeSubscription(outcome.replaced)}.`);
   if (preview.note) lines.push(`Note: ${safeLabel(preview.note, 600)}. It stays subscribed and each turn says so until it can be read.`);

@@ -134,6 +134,8 @@ export interface ChatContextRequest {
   maxInputTokens: number;
   countTokens: (text: string, signal?: AbortSignal) => Promise<number>;
   signal?: AbortSignal;
+  /** Only show what a turn would send: subscriptions are neither renewed nor marked as seen. */
+  preview?: boolean;
 }
 
 /** The assembled prompt and what it holds, by id. */

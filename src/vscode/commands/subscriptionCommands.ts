@@ -8,8 +8,11 @@ import { relativePath } from '../activityTracker';
 import { ids } from '../ids';
 import type { WorkspaceServices } from '../workspaceServices';
 
+/** Whether a chat model can answer `@context` now (the notification says when the subscription reaches chat). */
+export type ChatModelCheck = () => Promise<boolean>;
+
 /** Subscribes, asking to replace the oldest when the limit is reached; returns undefined when the user declines. */
-export async function subscribeWithLimit(service: ContextService, request: SubscribeRequest): Promise<Subscription | undefined> {
+export async function subscribeWithLimit(service: ContextService, request: SubscribeRequest, chatModel: ChatModelCheck): Promise<Subscription | undefined> {
   let outcome;
   try {
     outcome = await service.subscribe(request);
@@ -20,18 +23,19 @@ export async function subscribeWithLimit(service: ContextService, request: Subsc
     if (pick !== replace) return undefined;
     outcome = await service.subscribe(request, { replaceOldest: true });
   }
-  void vscode.window.showInformationMessage(subscribed(outcome, Date.now(), { maxChars: service.config.subscriptions.maxChars }).join(' '));
+  const hasModel = await chatModel();
+  void vscode.window.showInformationMessage(subscribed(outcome, Date.now(), { maxChars: service.config.subscriptions.maxChars, chatModel: hasModel }).join(' '));
   return outcome.subscription;
 }
 
 /** Pin-to-chat from the panel: subscribe to what the item points at. */
-export async function subscribeToItem(service: ContextService, item: SuggestionItem): Promise<void> {
+export async function subscribeToItem(service: ContextService, item: SuggestionItem, chatModel: ChatModelCheck): Promise<void> {
   const loc = item.location;
   const request: SubscribeRequest =
     loc.line && loc.endLine && loc.endLine > loc.line && item.type !== 'decision'
       ? { kind: 'lines', target: loc.path, lines: { start: loc.line, end: loc.endLine } }
       : { kind: 'file', target: loc.path };
-  await subscribeWithLimit(service, request);
+  await subscribeWithLimit(service, request, chatModel);
 }
 
 /** Runs a palette command on the active folder's service; failures become one error message. */
@@ -57,14 +61,14 @@ async function pickWorkspaceFile(folder: vscode.WorkspaceFolder, title: string):
   return picked?.label;
 }
 
-export function registerSubscriptionCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker): void {
+export function registerSubscriptionCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, chatModel: ChatModelCheck): void {
   const reg = (id: string, fn: () => Promise<void>) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   const here = (folder: vscode.WorkspaceFolder) => tracker.currentPlace(folder)?.place;
 
   reg(ids.command.subscribeFile, () =>
     withService(services, async (service, folder) => {
       const path = here(folder)?.file ?? (await pickWorkspaceFile(folder, 'Subscribe chat to a file'));
-      if (path) await subscribeWithLimit(service, { kind: 'file', target: path });
+      if (path) await subscribeWithLimit(service, { kind: 'file', target: path }, chatModel);
     }),
   );
 
@@ -78,7 +82,7 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
       }
       const sel = editor.selection;
       const end = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
-      await subscribeWithLimit(service, { kind: 'lines', target: place.file, lines: { start: sel.start.line + 1, end } });
+      await subscribeWithLimit(service, { kind: 'lines', target: place.file, lines: { start: sel.start.line + 1, end } }, chatModel);
     }),
   );
 
@@ -92,7 +96,7 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
         validateInput: (v) => (/^[A-Za-z_$][\w$.]*$/.test(v.trim()) ? undefined : 'Enter an identifier such as applyDiscount or Cart.total'),
       });
       if (!name) return;
-      await subscribeWithLimit(service, { kind: 'symbol', target: place ? `${place.file}::${name.trim()}` : `::${name.trim()}`, symbol: name.trim() });
+      await subscribeWithLimit(service, { kind: 'symbol', target: place ? `${place.file}::${name.trim()}` : `::${name.trim()}`, symbol: name.trim() }, chatModel);
     }),
   );
 
@@ -114,7 +118,7 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
           }
         },
       });
-      if (pattern) await subscribeWithLimit(service, { kind: 'pattern', target: path, pattern });
+      if (pattern) await subscribeWithLimit(service, { kind: 'pattern', target: path, pattern }, chatModel);
     }),
   );
 
@@ -125,7 +129,7 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
         prompt: 'Search text over decisions, notes and past @context conversations',
         validateInput: (v) => (v.trim().length < 2 ? 'Enter at least two characters' : v.length > 500 ? 'Keep it under 500 characters' : undefined),
       });
-      if (query) await subscribeWithLimit(service, { kind: 'memory', target: query.trim() });
+      if (query) await subscribeWithLimit(service, { kind: 'memory', target: query.trim() }, chatModel);
     }),
   );
 
