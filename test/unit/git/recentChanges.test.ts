@@ -23,7 +23,7 @@ function context(file: string, days: number, now: number): QueryContext {
 /**
  * The commit items the history source shows for each tracked file, next to the items built from
  * what `git log --first-parent` says for the same file and for the same related files: same commits,
- * same order, same fields.
+ * same order, same fields. The commits of the files that change with it are not this file's.
  */
 async function compareItems(root: string, stateDir: string, days: number): Promise<number> {
   const git = new GitService(root);
@@ -42,11 +42,6 @@ async function compareItems(root: string, stateDir: string, days: number): Promi
     const expected: SuggestionItem[] = [];
     for (const c of await git.recentCommits(file, { days, maxCount: 8, now: windowEnd })) {
       expected.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`));
-    }
-    for (const p of sources.related(file, 3).filter((r) => (r.support ?? 0) > 0)) {
-      for (const c of await git.recentCommits(p.path, { days, maxCount: 1, now: windowEnd })) {
-        expected.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
-      }
     }
     assert.deepEqual(shown, expected, `${file} within ${days} days`);
     compared += expected.length;
@@ -91,7 +86,7 @@ describe('recent changes from the history index are the ones git log gives', fun
     }
   });
 
-  it('leaves out the commits listed to be ignored by blame, for the file and for the files that change with it, and reads the list again when HEAD moves', async () => {
+  it('leaves out the commits listed to be ignored by blame and reads the list again when HEAD moves', async () => {
     const repo = new TempRepo(true, 'pc-ignored-', Math.floor(Date.now() / 1000) - 20 * 86400);
     try {
       repo.commit('add a and b', { 'src/a.ts': 'a\n', 'src/b.ts': 'b\n' });
@@ -104,14 +99,14 @@ describe('recent changes from the history index are the ones git log gives', fun
       const now = Date.now();
       const sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => ['src/a.ts', 'src/b.ts'], () => now);
       const shown = async () => (await sources.changeSource().collect(context('src/a.ts', 30, now))).map((i) => `${i.location.path}: ${i.title}`);
-      assert.deepEqual(await shown(), ['src/a.ts: reformat everything', 'src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b', 'src/b.ts: reformat everything']);
+      assert.deepEqual(await shown(), ['src/a.ts: reformat everything', 'src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b']);
 
       repo.commit('list the reformat', { '.git-blame-ignore-revs': `# formatting\n${reformat}\n` });
       await model.update();
       sources.headMoved();
       // As the indexer does after each history update, off the query path.
       await sources.refreshWorkingTree();
-      assert.deepEqual(await shown(), ['src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b', 'src/b.ts: grow a and b']);
+      assert.deepEqual(await shown(), ['src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b']);
     } finally {
       repo.dispose();
     }

@@ -1,11 +1,17 @@
 import { isTestFile } from '../../cochange/testPairing';
 import type { CodeIndex } from '../../index/codeIndex';
-import type { CallerRef } from '../../index/indexTypes';
+import type { CallerConfidence, CallerRef } from '../../index/indexTypes';
 import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem, SuggestionType } from '../../types';
 
 /** How many callers one suggestion shows at most. */
 const MAX_CALLERS = 30;
+/**
+ * Link strength by how sure the index is; every production caller outranks every test caller, since
+ * the code that depends on a function in earnest is what an edit can break unseen.
+ */
+const PRODUCTION_SCORE: Readonly<Record<CallerConfidence, number>> = { resolved: 0.85, likely: 0.65, name: 0.55 };
+const TEST_SCORE: Readonly<Record<CallerConfidence, number>> = { resolved: 0.5, likely: 0.42, name: 0.34 };
 
 /**
  * Suggestions from the code index: who calls the symbol at the cursor (related code) and which
@@ -15,7 +21,7 @@ export class CodeIndexSource implements SuggestionSource {
   readonly name = 'code index';
   readonly kinds: readonly SuggestionType[] = ['related_code', 'warning'];
 
-  constructor(private readonly index: Pick<CodeIndex, 'callers' | 'deprecatedUsedIn'>) {}
+  constructor(private readonly index: Pick<CodeIndex, 'callers' | 'deprecatedUsedIn' | 'definitionFileCount'>) {}
 
   // Async so that a failing index query reaches the provider as a rejected collect, like any source's.
   async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
@@ -33,15 +39,20 @@ export class CodeIndexSource implements SuggestionSource {
     const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
     // The index answers a constructor with the constructions of its class.
     const constructor = symbol === '__init__' || symbol === 'constructor';
-    return this.index.callers({ name: symbol, path: file, line }, MAX_CALLERS).map((c) => {
+    // A call matched by name alone says nothing when several files define the name (`GET` in every
+    // route file, `default`, `main`, `handler`): it is as likely to call any of them as this one.
+    const shared = this.index.definitionFileCount(symbol) > 1;
+    const callers = this.index.callers({ name: symbol, path: file, line }, MAX_CALLERS).filter((c) => !(shared && c.confidence === 'name'));
+    return callers.map((c) => {
       const where = `${c.path}:${c.line}`;
+      const test = isTestFile(c.path);
       // Calls outside any named function: in a test file they sit in test callbacks.
-      const by = c.enclosing ?? (isTestFile(c.path) ? 'test code' : 'top-level code');
+      const by = c.enclosing ?? (test ? 'test code' : 'top-level code');
       return {
         type: 'related_code' as const,
         title: `${by} — ${where}`,
         summary: `${by} in ${c.path} calls ${symbol} at line ${c.line}.`,
-        relevanceScore: c.confidence === 'resolved' ? 0.85 : c.confidence === 'likely' ? 0.65 : 0.4,
+        relevanceScore: (test ? TEST_SCORE : PRODUCTION_SCORE)[c.confidence],
         reason: callerReason(c, symbol, constructor),
         location: { path: c.path, line: c.line },
         entityId: `caller:${c.path}:${c.enclosing ?? c.line}:${symbol}`,

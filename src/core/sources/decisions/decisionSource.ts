@@ -340,6 +340,8 @@ export class DecisionSource implements WorkspaceSource {
 
     const out = new Map<string, SuggestionItem>();
     const put = (item: SuggestionItem) => {
+      // A record open in the editor is already in front of the reader: it never suggests itself.
+      if (file && item.location.path === file && item.meta?.status !== 'note') return;
       const prev = out.get(item.entityId);
       if (!prev || prev.relevanceScore < item.relevanceScore) out.set(item.entityId, item);
     };

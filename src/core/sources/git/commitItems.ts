@@ -2,9 +2,20 @@ import type { HistoryCommit } from '../../cochange/fileHistory';
 import type { SuggestionItem } from '../../types';
 import { formatAge } from '../sourceQuery';
 
-/** A commit of `path` as a suggestion item; the same commit of the same file is one entity, whichever source finds it. */
-export function commitItem(path: string, c: HistoryCommit, now: number, score: number, reason: string, range?: { startLine: number; endLine: number }): SuggestionItem {
+/** The link of a bulk commit: at the kind's floor, so that every focused commit of the file or its lines ranks above it. */
+const BULK_SCORE = 0.2;
+
+/**
+ * A commit of `path` as a suggestion item; the same commit of the same file is one entity, whichever
+ * source finds it. `bulkFiles`, for a mass change, is how many files it touched: the item says so
+ * and ranks last.
+ */
+export function commitItem(path: string, c: HistoryCommit, now: number, score: number, reason: string, range?: { startLine: number; endLine: number }, bulkFiles?: number): SuggestionItem {
   const short = c.hash.slice(0, 7);
+  if (bulkFiles !== undefined) {
+    score = BULK_SCORE;
+    reason = `bulk change: ${bulkFiles} files; ${reason}`;
+  }
   return {
     type: 'change',
     title: c.subject || `(no message) ${short}`,
@@ -14,7 +25,7 @@ export function commitItem(path: string, c: HistoryCommit, now: number, score: n
     location: { path, line: range?.startLine, endLine: range?.endLine, commit: c.hash },
     entityId: `commit:${c.hash}:${path}`,
     timestamp: c.date,
-    meta: { author: c.author, commit: short },
+    meta: bulkFiles === undefined ? { author: c.author, commit: short } : { author: c.author, commit: short, bulkFiles },
   };
 }
 

@@ -12,6 +12,7 @@ import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
 import { recentWindowStart } from '../../cochange/recentWindow';
 import { formatAge } from '../sourceQuery';
+import { BulkCommits } from './bulkCommits';
 import { commitItem } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
 import { MergedWork } from './mergedWork';
@@ -54,6 +55,7 @@ export class HistorySources {
   private changeRanking: { path: string; words: readonly string[]; at: number; value: RelatedFile[] } | undefined;
   private readonly lineHistory: LineHistorySource;
   private readonly merged: MergedWork;
+  private readonly bulk: BulkCommits;
   private readonly tree: WorkingTreeStatus;
   private readonly terms: WorkspaceTerms;
   /** The commits blame is told to look past (mass reformats), as last read: the query path asks git nothing. */
@@ -69,7 +71,8 @@ export class HistorySources {
     private readonly clock: () => number,
   ) {
     this.merged = new MergedWork(git);
-    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file), () => this.ignoredRevisions(), this.merged);
+    this.bulk = new BulkCommits(root, () => cochange.history);
+    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file), () => this.ignoredRevisions(), this.merged, this.bulk);
     this.tree = new WorkingTreeStatus(git);
     this.terms = new WorkspaceTerms(root);
   }
@@ -82,10 +85,13 @@ export class HistorySources {
 
   /**
    * Takes a status of the whole tree, so that queries on clean files need no git call, and reads the
-   * list of commits blame looks past, which HEAD may have changed (after each history update).
+   * list of commits blame looks past, which HEAD may have changed, and counts the tracked files that
+   * say which commits are bulk changes (after each history update).
    */
   async refreshWorkingTree(signal?: AbortSignal): Promise<void> {
-    if (this.cochange.repoState?.ok) await Promise.all([this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
+    if (!this.cochange.repoState?.ok) return;
+    this.bulk.countTracked();
+    await Promise.all([this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
   }
 
   /** HEAD moved: other files may differ from it now, and history answers change. */
@@ -283,15 +289,10 @@ export class HistorySources {
     const since = recentWindowStart(now, history.newestTime, ctx.config.recentChangeDays);
     // A listed mass reformat touched the file but changed nothing a reader looks for.
     const ignored = this.ignored;
+    // Only commits of this file, each once: another file's commits belong to its own panel.
     for (const c of history.recent(file, RECENT_COMMITS, since, ignored)) {
       const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
-      items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)}${lines}`));
-    }
-    // What changed lately in the files that usually change with this one.
-    for (const p of this.related(file, 3).filter((r) => (r.support ?? 0) > 0)) {
-      for (const c of history.recent(p.path, 1, since, ignored)) {
-        items.push(commitItem(p.path, c, now, 0.4, `changed ${p.path} ${formatAge(c.date, now)}; it usually changes with this file`));
-      }
+      items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)}${lines}`, undefined, this.bulk.filesOf(c.hash)));
     }
     await this.merged.retitle(items, ctx.signal);
     return items;

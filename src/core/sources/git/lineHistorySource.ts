@@ -5,6 +5,7 @@ import { rangeBefore, touches, type LineRange } from '../../git/lineRanges';
 import type { QueryContext, SuggestionSource } from '../../provider/provider';
 import type { SuggestionItem } from '../../types';
 import { formatAge } from '../sourceQuery';
+import type { BulkCommits } from './bulkCommits';
 import { commitItem } from './commitItems';
 import type { MergedWork } from './mergedWork';
 
@@ -38,6 +39,7 @@ export class LineHistorySource implements SuggestionSource {
     /** The commits blame is told to look past. */
     private readonly ignoredRevisions: () => Promise<ReadonlySet<string>>,
     private readonly merged?: MergedWork,
+    private readonly bulk?: BulkCommits,
   ) {}
 
   /** Forget the answers for a file (it was saved), or for every file (HEAD moved). */
@@ -60,7 +62,7 @@ export class LineHistorySource implements SuggestionSource {
       answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
         // A stopped answer is partial: the next query asks again.
         if (signal.aborted) this.cache.delete(key);
-        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range));
+        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range, this.bulk?.filesOf(c.hash)));
       });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
+import { resolveConfig } from '../../../src/core/config';
+import { GitService } from '../../../src/core/git/gitService';
+import type { QueryContext } from '../../../src/core/provider/provider';
+import { scoreItem } from '../../../src/core/provider/scoring';
+import { HistorySources } from '../../../src/core/sources/git/historySources';
+import { TempRepo } from '../git/repoFixture';
+
+function context(file: string, now: number, symbolRange?: QueryContext['symbolRange']): QueryContext {
+  return { query: { currentFile: file, cursorPosition: { line: 2, column: 1 } }, symbolRange, config: resolveConfig({ recentChangeDays: 3650 }), now, signal: new AbortController().signal, note: () => undefined };
+}
+
+/** Twelve other files, so that a commit touching all of them is a mass change. */
+function everyFile(text: string): Record<string, string> {
+  const files: Record<string, string> = { 'src/a.ts': `export function a() {\n  return ${text};\n}\n` };
+  for (let i = 0; i < 12; i++) files[`src/f${i}.ts`] = `export const f${i} = ${text};\n`;
+  return files;
+}
+
+describe('recent changes: focused commits of this file first', function () {
+  this.timeout(60000);
+  let repo: TempRepo;
+  let state: string;
+  let sources: HistorySources;
+  const now = Date.now();
+
+  before(async () => {
+    repo = new TempRepo(true, 'pc-bulk-', Math.floor(now / 1000) - 30 * 86400);
+    state = mkdtempSync(join(tmpdir(), 'pc-bulk-state-'));
+    repo.commit('start', everyFile('1'));
+    repo.commit('fix a', { 'src/a.ts': 'export function a() {\n  return 2;\n}\n' });
+    repo.commit('reformat everything', everyFile("'3'"));
+    const git = new GitService(repo.dir);
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir: state }, git, lineCountDays: () => 3650 });
+    await model.update();
+    sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => Object.keys(everyFile('')), () => now);
+    // As the indexer does after each history update.
+    await sources.refreshWorkingTree();
+  });
+
+  after(() => {
+    repo.dispose();
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it('labels a commit that touched most files as a bulk change and ranks it below a focused, older one', async () => {
+    const ctx = context('src/a.ts', now);
+    const items = (await sources.changeSource().collect(ctx)).filter((i) => i.location.commit);
+    const bulk = items.find((i) => i.title === 'reformat everything');
+    const focused = items.find((i) => i.title === 'fix a');
+    assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
+    assert.match(bulk.reason, /^bulk change: 13 files; changed this file/);
+    assert.doesNotMatch(focused.reason, /bulk/);
+    assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score, 'the focused commit ranks first though older');
+  });
+
+  it('does the same for the commits of the function’s lines', async () => {
+    const ctx = context('src/a.ts', now, { name: 'a', startLine: 1, endLine: 3 });
+    const items = await sources.lineHistorySource().collect(ctx);
+    const bulk = items.find((i) => i.title === 'reformat everything');
+    const focused = items.find((i) => i.title === 'fix a');
+    assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
+    assert.match(bulk.reason, /^bulk change: 13 files; changed a/);
+    assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score);
+  });
+});
