@@ -46,8 +46,12 @@ const DEFAULT_SLICE = 200;
 /** Polled folders read at once: each may stat thousands of entries. */
 const POLL_CONCURRENCY = 8;
 const IGNORE_BATCH = 5000;
-/** File times can lag the clock a little (coarse timestamps, a file written just as the scan began). */
-const MTIME_SLACK_MS = 2000;
+/**
+ * File times can lag the clock a little (the kernel stamps files from a coarse clock). Kept short: a
+ * file written before watching began (a checkout just before the server started) is no change to
+ * report, and reporting it would fire watches made a moment later.
+ */
+const MTIME_SLACK_MS = 100;
 
 /** The default ceiling: a quarter of the user's inotify budget (other programs need theirs), at most 8,192. */
 function defaultMaxHandles(): number {

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs';
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { runGit } from '../git/gitExec';
 import type { Logger } from '../logger';
@@ -6,6 +6,8 @@ import type { SuggestionItem } from '../types';
 import type { Trigger } from './watchService';
 
 const MAX_COMMITS = 20;
+/** Folders of branch refs watched at most (each a watch handle); past it, commits on deeper branches are noticed from HEAD and other processes. */
+const MAX_HEAD_FOLDERS = 64;
 
 /** Where git keeps a work tree's HEAD (its git dir) and the refs it shares (the common dir). */
 interface GitDirs {
@@ -22,6 +24,7 @@ interface GitDirs {
 export class GitHeadWatcher {
   private head: string | undefined;
   private readonly watchers: FSWatcher[] = [];
+  private readonly headFolders = new Set<string>();
   private disposed = false;
 
   constructor(
@@ -41,8 +44,10 @@ export class GitHeadWatcher {
       this.watchDir(dirs.gitDir, (name) => name === 'HEAD');
       this.watchDir(dirs.commonDir, (name) => name === 'packed-refs');
     }
-    // A commit on a branch rewrites only the branch's ref, never HEAD itself.
-    this.watchDir(join(dirs.commonDir, 'refs'), (name) => /^heads([\\/]|$)/.test(name), true);
+    // A commit on a branch rewrites only the branch's ref, never HEAD itself. One watch per folder of
+    // branches (`feature/x` lives in a folder): a recursive watch would take one per ref file, tags
+    // included, which is a hundred thousand in some repositories.
+    this.watchHeads(join(dirs.commonDir, 'refs', 'heads'));
   }
 
   /** The commits HEAD moved over since this process last looked, newest first, their files relative to the root. */
@@ -80,9 +85,21 @@ export class GitHeadWatcher {
     for (const w of this.watchers.splice(0)) w.close();
   }
 
-  private watchDir(dir: string, relevant: (name: string) => boolean, recursive = false): void {
+  /** Watches a folder of branch refs and, as they appear, the folders inside it, up to MAX_HEAD_FOLDERS. */
+  private watchHeads(dir: string): void {
+    if (this.disposed || this.headFolders.has(dir) || this.headFolders.size >= MAX_HEAD_FOLDERS) return;
+    this.headFolders.add(dir);
+    this.watchDir(dir, (name) => {
+      const sub = join(dir, name);
+      if (!name.endsWith('.lock') && isFolder(sub)) this.watchHeads(sub);
+      return true;
+    });
+    for (const name of subfolders(dir)) this.watchHeads(join(dir, name));
+  }
+
+  private watchDir(dir: string, relevant: (name: string) => boolean): void {
     try {
-      const w = watch(dir, { persistent: false, recursive }, (_kind, name) => {
+      const w = watch(dir, { persistent: false }, (_kind, name) => {
         // No name: the OS could not say which file; look anyway.
         if (!name || relevant(name.toString())) this.onMaybeMoved();
       });
@@ -113,4 +130,22 @@ async function gitDirs(root: string): Promise<GitDirs | undefined> {
   if (!gitDir) return undefined;
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(root, p));
   return { gitDir: abs(gitDir), commonDir: abs(commonDir || gitDir) };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
 }
