@@ -20,6 +20,7 @@ import {
   conformanceNode,
   fail,
   findChromium,
+  isAlive,
   log,
   missingBuildPackages,
   readOr,
@@ -204,14 +205,5 @@ async function acquireLock(lockDir) {
       log(`waiting for another install (pid ${owner}) to finish`);
       await sleep(5000);
     }
-  }
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

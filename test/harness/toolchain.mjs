@@ -212,3 +212,13 @@ export function readOr(file, fallback) {
     return fallback;
   }
 }
+
+/** Whether a process is still running. */
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

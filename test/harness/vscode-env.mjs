@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureTestVSCode } from './install.mjs';
-import { HarnessError, REPO_ROOT, fail, findChromium, log } from './toolchain.mjs';
+import { HarnessError, REPO_ROOT, fail, findChromium, isAlive, log } from './toolchain.mjs';
 
 export { CACHE_DIR, CODE_SERVER_VERSION, HarnessError, NODE_VERSION, REPO_ROOT, fail, log } from './toolchain.mjs';
 export { ensureNode24, ensureTestVSCode, node24Env } from './install.mjs';
@@ -471,15 +471,6 @@ function readOr(file, fallback) {
     return fs.readFileSync(file, 'utf8');
   } catch {
     return fallback;
-  }
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StderrLogger } from '../../core/api/types';
-import { LabelsError, readDecisionLabels, runDecisionsEval } from '../../measure/eval/decisionsEval';
+import { readDecisionLabels, runDecisionsEval } from '../../measure/eval/decisionsEval';
+import { LabelsError } from '../../measure/eval/labelFile';
 import { UsageError, type ParsedArgs } from '../args';
 
 /** `eval decisions --root R --labels FILE [--json]`: hit@5, MRR, discovery and noise of decision links. */

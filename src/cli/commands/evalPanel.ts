@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { LabelsError } from '../../measure/eval/decisionsEval';
+import { LabelsError } from '../../measure/eval/labelFile';
 import { combine, runPanelEval, type PanelEvalResult, type PanelFigures, type PanelRepoResult } from '../../measure/eval/panelEval';
 import { readPanelLabels, type PanelLabels } from '../../measure/eval/panelLabels';
 import { PANEL_ITEM_TYPES } from '../../shared/protocol';

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { nullLogger, type Logger } from '../../core/logger';
 import type { SuggestionItem } from '../../core/types';
 import { commitNote, withIndexedWorkspace, type EvalWorkspaceOptions } from './evalWorkspace';
+import { isText, isTextList, readLabelObject } from './labelFile';
 
 /** One labelled place in the code and the decision records that govern it. */
 export interface DecisionCase {
@@ -55,22 +55,11 @@ export interface DecisionsEvalResult {
   perCase: DecisionCaseResult[];
 }
 
-export class LabelsError extends Error {}
 
-const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
-const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
 
 /** Reads and checks a label file; a malformed one gets an error naming the file and the field. */
 export function readDecisionLabels(file: string): DecisionLabels {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new LabelsError(`cannot read labels ${file}: ${(err as Error).message}`);
-  }
-  const bad = (what: string) => new LabelsError(`labels ${file}: ${what}`);
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw bad('expected a JSON object');
-  const d = data as Record<string, unknown>;
+  const { d, bad } = readLabelObject(file);
   for (const key of ['repo', 'commit', 'language', 'layout'] as const) if (!isText(d[key])) throw bad(`"${key}" must be a non-empty string`);
   if (!isTextList(d.records) || d.records.length === 0) throw bad('"records" must be a non-empty list of paths');
   if (!Array.isArray(d.cases) || d.cases.length === 0) throw bad('"cases" must be a non-empty list');
@@ -84,7 +73,7 @@ export function readDecisionLabels(file: string): DecisionLabels {
     if (!isTextList(k.expected) || k.expected.length === 0) throw bad(`${at}: "expected" must list at least one record`);
     if (k.acceptable !== undefined && !isTextList(k.acceptable)) throw bad(`${at}: "acceptable" must be a list of paths`);
   });
-  return data as DecisionLabels;
+  return d as unknown as DecisionLabels;
 }
 
 export type DecisionsEvalOptions = EvalWorkspaceOptions;

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { LabelsError } from './decisionsEval';
+import { isText, isTextList, readLabelObject } from './labelFile';
 
 /**
  * One labelled place: a file, a line and the symbol there, with everything a senior engineer of the
@@ -44,21 +43,11 @@ const CASE_KEYS = new Set(['file', 'line', 'endLine', 'symbol', 'decisions', 'do
 const LISTS = ['decisions', 'docs', 'callers', 'cochange'] as const;
 const TOP_KEYS = new Set(['repo', 'url', 'commit', 'set', 'language', 'layout', 'bulkFiles', 'notes', 'cases']);
 
-const isText = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
-const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every(isText);
 const isLine = (v: unknown): v is number => Number.isInteger(v) && (v as number) > 0;
 
 /** Reads and checks a panel label file; anything malformed gets an error naming the file, the case and the field. */
 export function readPanelLabels(file: string): PanelLabels {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new LabelsError(`cannot read labels ${file}: ${(err as Error).message}`);
-  }
-  const bad = (what: string) => new LabelsError(`labels ${file}: ${what}`);
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw bad('expected a JSON object');
-  const d = data as Record<string, unknown>;
+  const { d, bad } = readLabelObject(file);
   for (const key of Object.keys(d)) if (!TOP_KEYS.has(key)) throw bad(`unknown field "${key}"`);
   if (!isText(d.repo) || !/^[\w.-]+\/[\w.-]+$/.test(d.repo)) throw bad('"repo" must be owner/name');
   if (!isText(d.commit) || !/^[0-9a-f]{40}$/.test(d.commit)) throw bad('"commit" must be a full 40-character commit hash');

@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LabelsError, readDecisionLabels, runDecisionsEval, type DecisionLabels } from '../../../src/measure/eval/decisionsEval';
+import { readDecisionLabels, runDecisionsEval, type DecisionLabels } from '../../../src/measure/eval/decisionsEval';
+import { LabelsError } from '../../../src/measure/eval/labelFile';
 import { TempRepo } from '../git/repoFixture';
 
 const cli = join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js');

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SuggestionItem } from '../../../src/core/types';
-import { LabelsError } from '../../../src/measure/eval/decisionsEval';
+import { LabelsError } from '../../../src/measure/eval/labelFile';
 import { figures, runPanelEval } from '../../../src/measure/eval/panelEval';
 import { placeHistory, repoFacts } from '../../../src/measure/eval/panelGit';
 import { expectedItems, judgePanel, visibleItems } from '../../../src/measure/eval/panelJudge';
