@@ -13,7 +13,10 @@ function copyAssets() {
   cpSync('node_modules/sql.js/dist/sql-wasm.wasm', join(out, 'sql-wasm.wasm'));
   const ts = 'node_modules/@vscode/tree-sitter-wasm/wasm';
   for (const f of readdirSync(ts)) {
-    if (f === 'tree-sitter.wasm' || /^tree-sitter-(typescript|tsx|javascript|python|go|java|rust|c-sharp|ruby|php)\.wasm$/.test(f)) {
+    if (
+      f === 'tree-sitter.wasm' ||
+      /^tree-sitter-(typescript|tsx|javascript|python|go|java|rust|c-sharp|ruby|php)\.wasm$/.test(f)
+    ) {
       cpSync(join(ts, f), join(out, f));
     }
   }
@@ -39,10 +42,43 @@ const mcpApart = {
 };
 
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: join(out, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: join(out, 'cli.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], banner: { js: '#!/usr/bin/env node' }, plugins: [mcpApart] },
-  { ...common, entryPoints: ['src/cli/commands/mcpRun.ts'], outfile: join(out, 'mcp.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
-  { ...common, entryPoints: ['src/webview/main.ts'], outfile: join(out, 'webview.js'), platform: 'browser', format: 'iife', target: 'es2022' },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: join(out, 'extension.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: join(out, 'cli.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [mcpApart],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/commands/mcpRun.ts'],
+    outfile: join(out, 'mcp.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    entryPoints: ['src/webview/main.ts'],
+    outfile: join(out, 'webview.js'),
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  },
 ];
 
 copyAssets();

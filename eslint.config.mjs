@@ -4,25 +4,47 @@ import tseslint from 'typescript-eslint';
 /** Adapters reach the engine only through its front door (`core/api`) and its public types. */
 const ADAPTER_BOUNDARY = {
   group: ['**/core/*', '**/core/**', '!**/core/api', '!**/core/api/**', '!**/core/types'],
-  message: 'Adapters (src/vscode, src/mcp, src/cli) use the core only through src/core/api and src/core/types; add a use case to ContextService instead.',
+  message:
+    'Adapters (src/vscode, src/mcp, src/cli) use the core only through src/core/api and src/core/types; add a use case to ContextService instead.',
 };
-const NO_VSCODE = { name: 'vscode', message: 'src/core, src/cli, src/mcp, src/shared and src/measure must not depend on VS Code; add a port instead.' };
+const NO_VSCODE = {
+  name: 'vscode',
+  message: 'src/core, src/cli, src/mcp, src/shared and src/measure must not depend on VS Code; add a port instead.',
+};
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test-cache/**', 'demo-workspace/**', 'test/fixtures/**/*.js', 'test-results/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      '.vscode-test-cache/**',
+      'demo-workspace/**',
+      'test/fixtures/**/*.js',
+      'test-results/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   // The TypeScript sources get the full type-checked set.
   ...tseslint.configs.recommendedTypeChecked.map((c) => ({ ...c, files: ['**/*.ts'] })),
   {
     // Type-aware rules everywhere: a promise nobody awaits or handles is a bug waiting to happen.
     files: ['**/*.ts', '**/*.mjs', '**/*.js'],
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.mjs'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/require-await': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'off',
       // A rejection passes on what it caught; a caught value is unknown by type, not by nature.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
@@ -32,7 +54,13 @@ export default tseslint.config(
   {
     // The scripts around the product are JavaScript: checked with the scripts project, not emitted.
     files: ['**/*.mjs', '**/*.js'],
-    languageOptions: { parserOptions: { projectService: false, project: './tsconfig.scripts.json', tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './tsconfig.scripts.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -54,7 +82,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [NO_VSCODE], patterns: [{ group: ['**/core/**', '**/vscode/**', '**/mcp/**', '**/cli/**', '**/measure/**', 'node:*'], message: 'The panel page imports only src/shared (the protocol) and its own files.' }] },
+        {
+          paths: [NO_VSCODE],
+          patterns: [
+            {
+              group: ['**/core/**', '**/vscode/**', '**/mcp/**', '**/cli/**', '**/measure/**', 'node:*'],
+              message: 'The panel page imports only src/shared (the protocol) and its own files.',
+            },
+          ],
+        },
       ],
     },
   },

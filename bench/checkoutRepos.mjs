@@ -39,7 +39,8 @@ function checkoutOne({ repo, commit }, outDir, template) {
   const source = resolveSource(template, repo);
 
   if (existsSync(dest)) {
-    if (!git(['rev-parse', '--git-dir'], dest).ok) return { status: 'error', detail: `${dest} exists but is not a git checkout` };
+    if (!git(['rev-parse', '--git-dir'], dest).ok)
+      return { status: 'error', detail: `${dest} exists but is not a git checkout` };
     if (git(['rev-parse', 'HEAD'], dest).out === commit) return { status: 'ok', detail: 'already at commit' };
   } else {
     const c = git(['clone', '--quiet', '--no-checkout', source, dest]);
@@ -49,7 +50,8 @@ function checkoutOne({ repo, commit }, outDir, template) {
   if (!hasCommit(dest, commit)) {
     // Fetch the exact commit first (works on hosts that allow it), then everything.
     git(['fetch', '--quiet', source, commit], dest);
-    if (!hasCommit(dest, commit)) git(['fetch', '--quiet', '--tags', source, '+refs/heads/*:refs/remotes/origin/*'], dest);
+    if (!hasCommit(dest, commit))
+      git(['fetch', '--quiet', '--tags', source, '+refs/heads/*:refs/remotes/origin/*'], dest);
     if (!hasCommit(dest, commit)) return { status: 'error', detail: `commit ${commit} not found in ${source}` };
   }
   const co = git(['checkout', '--quiet', '--detach', commit], dest);
@@ -76,7 +78,9 @@ export function checkoutAll(repos, out, template) {
       result = { status: 'error', detail: e.message };
     }
     if (result.status !== 'ok') failed++;
-    console.log(`${result.status === 'ok' ? 'ok   ' : 'FAIL '} ${r.set.padEnd(8)} ${r.repo.padEnd(48)} ${r.commit.slice(0, 12)}  ${result.detail}`);
+    console.log(
+      `${result.status === 'ok' ? 'ok   ' : 'FAIL '} ${r.set.padEnd(8)} ${r.repo.padEnd(48)} ${r.commit.slice(0, 12)}  ${result.detail}`,
+    );
   }
   console.log(`${repos.length - failed} of ${repos.length} repositories at their labelled commit in ${out}`);
   process.exit(failed ? 1 : 0);

@@ -33,7 +33,8 @@ function regexesOf(file) {
       found.push({ node, source: raw.slice(1, end), flags: raw.slice(end + 1) });
     } else if ((ts.isNewExpression(node) || ts.isCallExpression(node)) && node.expression.getText(sf) === 'RegExp') {
       const [src, flags] = node.arguments ?? [];
-      if (src && ts.isStringLiteralLike(src)) found.push({ node, source: src.text, flags: flags && ts.isStringLiteralLike(flags) ? flags.text : '' });
+      if (src && ts.isStringLiteralLike(src))
+        found.push({ node, source: src.text, flags: flags && ts.isStringLiteralLike(flags) ? flags.text : '' });
     }
     ts.forEachChild(node, visit);
   };
@@ -67,8 +68,11 @@ const vulnerable = results.filter((r) => r.status === 'vulnerable');
 const unknown = results.filter((r) => r.status === 'unknown');
 if (json) process.stdout.write(JSON.stringify({ checked: results.length, vulnerable, unknown }, null, 2) + '\n');
 else {
-  for (const r of vulnerable) process.stdout.write(`${r.where}  ${r.complexity}  ${r.regex}\n    attack: ${r.attack}\n`);
+  for (const r of vulnerable)
+    process.stdout.write(`${r.where}  ${r.complexity}  ${r.regex}\n    attack: ${r.attack}\n`);
   for (const r of unknown) process.stdout.write(`${r.where}  not decided (${r.note})  ${r.regex}\n`);
-  process.stdout.write(`${results.length} regexes checked: ${vulnerable.length} vulnerable, ${unknown.length} not decided.\n`);
+  process.stdout.write(
+    `${results.length} regexes checked: ${vulnerable.length} vulnerable, ${unknown.length} not decided.\n`,
+  );
 }
 process.exitCode = vulnerable.length ? 1 : 0;

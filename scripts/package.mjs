@@ -11,5 +11,9 @@ const readme = readFileSync('README.md', 'utf8')
 const readmePath = join('dist', 'README.md');
 writeFileSync(readmePath, readme);
 const vsce = join('node_modules', '@vscode', 'vsce', 'vsce');
-const r = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--readme-path', readmePath, '--out', join('dist', 'proactive-context.vsix')], { stdio: 'inherit' });
+const r = spawnSync(
+  process.execPath,
+  [vsce, 'package', '--no-dependencies', '--readme-path', readmePath, '--out', join('dist', 'proactive-context.vsix')],
+  { stdio: 'inherit' },
+);
 process.exit(r.status ?? 1);

@@ -21,12 +21,18 @@ const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const CLI = resolve('dist/cli.js');
 
 function cli(root, state, args) {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--root', root, '--state-dir', state, '--json'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, ...args, '--root', root, '--state-dir', state, '--json'], {
+    encoding: 'utf8',
+  });
   return { status: r.status, json: r.stdout ? JSON.parse(r.stdout) : undefined, stderr: r.stderr };
 }
 
 async function mcpClient(root, state) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--root', root, '--state-dir', state], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'mcp', '--root', root, '--state-dir', state],
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'soak', version: '1' });
   await client.connect(transport);
   return { client, pid: transport.pid, close: () => client.close() };
@@ -56,7 +62,9 @@ async function worker(kind, name, root, state, calls) {
         id = r.json.subscription.id;
       }
       if (previous) {
-        const ok = mcp ? !(await mcp.client.callTool({ name: 'unsubscribe', arguments: { id: previous } })).isError : cli(root, state, ['unsubscribe', '--id', previous]).status === 0;
+        const ok = mcp
+          ? !(await mcp.client.callTool({ name: 'unsubscribe', arguments: { id: previous } })).isError
+          : cli(root, state, ['unsubscribe', '--id', previous]).status === 0;
         if (!ok) seen.lost++;
       }
       previous = id;
@@ -81,14 +89,24 @@ async function concurrency(processes) {
   try {
     const kinds = Array.from({ length: processes }, (_, i) => (i % 2 === 0 ? 'mcp' : 'cli'));
     const started = Date.now();
-    const results = await Promise.all(kinds.map((k, i) => worker(k, `w${i}`, root, state, k === 'mcp' ? CALLS : Math.max(20, Math.round(CALLS / 10)))));
+    const results = await Promise.all(
+      kinds.map((k, i) => worker(k, `w${i}`, root, state, k === 'mcp' ? CALLS : Math.max(20, Math.round(CALLS / 10)))),
+    );
     const final = listed(root, state).sort();
     const expected = results.map((r) => r.kept).sort();
     const lost = results.reduce((n, r) => n + r.lost, 0) + expected.filter((q) => !final.includes(q)).length;
     const duplicated = results.reduce((n, r) => n + r.duplicated, 0) + final.length - new Set(final).size;
     const leftOver = final.filter((q) => !expected.includes(q)).length;
     const calls = results.reduce((n, r) => n + r.calls, 0);
-    return { processes, kinds: kinds.join('+'), calls, lost, duplicated, leftOver, seconds: (Date.now() - started) / 1000 };
+    return {
+      processes,
+      kinds: kinds.join('+'),
+      calls,
+      lost,
+      duplicated,
+      leftOver,
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
@@ -112,7 +130,12 @@ async function kills(rounds) {
         const pending = [];
         for (let i = 0; i < stopAfter; i++) {
           const query = `kill ${round} mcp ${i}`;
-          pending.push(client.callTool({ name: 'subscribe_memory', arguments: { query } }).then((r) => !r.isError && acked.add(query), () => undefined));
+          pending.push(
+            client.callTool({ name: 'subscribe_memory', arguments: { query } }).then(
+              (r) => !r.isError && acked.add(query),
+              () => undefined,
+            ),
+          );
           if (i === stopAfter - 1) await new Promise((r) => setTimeout(r, random() * 30));
           else await pending[pending.length - 1];
         }
@@ -122,7 +145,9 @@ async function kills(rounds) {
       } else {
         const query = `kill ${round} ${what}`;
         const args = what === 'index' ? ['index'] : ['subscribe', '--kind', 'memory', '--target', query];
-        const child = spawn(process.execPath, [CLI, ...args, '--root', root, '--state-dir', state], { stdio: ['ignore', 'pipe', 'ignore'] });
+        const child = spawn(process.execPath, [CLI, ...args, '--root', root, '--state-dir', state], {
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
         let out = '';
         child.stdout.on('data', (d) => (out += d));
         await new Promise((r) => setTimeout(r, 50 + random() * (what === 'index' ? 3000 : 600)));
@@ -149,6 +174,7 @@ const report = { calls: CALLS, concurrency: [], kills: undefined };
 for (const n of PROCESSES) report.concurrency.push(await concurrency(n));
 report.kills = await kills(KILLS);
 process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-const failed = report.concurrency.some((c) => c.lost || c.duplicated || c.leftOver) || report.kills.lost || !report.kills.reopened;
+const failed =
+  report.concurrency.some((c) => c.lost || c.duplicated || c.leftOver) || report.kills.lost || !report.kills.reopened;
 process.stdout.write(`${failed ? 0 : 1} passed, ${failed ? 1 : 0} failed\n`);
 process.exitCode = failed ? 1 : 0;

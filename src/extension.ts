@@ -25,7 +25,9 @@ let services: WorkspaceServices | undefined;
 
 /** What the extension exports to other extensions (and to its own integration tests). */
 export interface ProactiveContextApi {
-  onDidChangeActivity(listener: (a: { kind: 'file' | 'none'; path?: string; line?: number; reason?: string; symbol?: string }) => void): vscode.Disposable;
+  onDidChangeActivity(
+    listener: (a: { kind: 'file' | 'none'; path?: string; line?: number; reason?: string; symbol?: string }) => void,
+  ): vscode.Disposable;
   panelState(): PanelState;
   onDidUpdatePanel(listener: (state: PanelState) => void): vscode.Disposable;
   statusBarText(): string;
@@ -56,8 +58,14 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const status = new SuggestionsStatusBar();
   const models = new ChatModelAvailability(log);
   const chatModel = () => models.available();
-  const controller = new SuggestionsController(host, tracker, view, status, log, (service, item) => subscribeToItem(service, item, chatModel));
-  const watchPanel = new WatchPanel(view, () => ({ notifications: readWatchNotifications(), cooldownMs: readConfig().cooldownMs }), log);
+  const controller = new SuggestionsController(host, tracker, view, status, log, (service, item) =>
+    subscribeToItem(service, item, chatModel),
+  );
+  const watchPanel = new WatchPanel(
+    view,
+    () => ({ notifications: readWatchNotifications(), cooldownMs: readConfig().cooldownMs }),
+    log,
+  );
   context.subscriptions.push(host, tracker, status, controller, watchPanel, models);
 
   registerWorkspaceCommands(context, host, tracker, controller, log);
@@ -80,19 +88,26 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     tracker.refresh();
     if (readRevealOnStartup() && vscode.workspace.workspaceFolders?.length) void revealPanel(view);
   }, 0);
-  log.info(`Proactive Context ${(context.extension.packageJSON as { version: string }).version} activated in ${(performance.now() - started).toFixed(1)} ms`);
+  log.info(
+    `Proactive Context ${(context.extension.packageJSON as { version: string }).version} activated in ${(performance.now() - started).toFixed(1)} ms`,
+  );
 
   return {
     onDidChangeActivity: (listener) =>
       tracker.onDidChangeActivity(({ activity: a }) =>
-        listener(a.kind === 'file' ? { kind: 'file', path: a.path, line: a.line, symbol: a.symbol?.name } : { kind: 'none', reason: a.reason }),
+        listener(
+          a.kind === 'file'
+            ? { kind: 'file', path: a.path, line: a.line, symbol: a.symbol?.name }
+            : { kind: 'none', reason: a.reason },
+        ),
       ),
     panelState: () => view.currentState,
     onDidUpdatePanel: (listener) => view.onDidSetState(listener),
     statusBarText: () => status.text,
     suggestionRuns: () => controller.runs,
     stateDir: (folder) => host.stateDirFor(folder),
-    enginePasses: () => (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestionPasses ?? 0), 0),
+    enginePasses: () =>
+      (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestionPasses ?? 0), 0),
     editorHintCounts: hintCounts,
     panelVisible: () => view.visible,
   };
@@ -127,14 +142,17 @@ function wireServices(
     services.onDidOpen(({ folder, service }) => {
       service.addEnrichmentSource(languageServerSource(folder));
       watchPanel.attach(folder, service);
-      for (const n of service.notices) void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
+      for (const n of service.notices)
+        void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
       service.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);
         status.setIndexing(progress);
         if (!progress) controller.render();
       });
       service.onDidChangeWorkspaceData(() => tracker.refreshSoon());
-      service.startBackgroundWork().catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
+      service
+        .startBackgroundWork()
+        .catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
     }),
     // History switches on after trust: the panel asks again so its Restricted Mode note goes.
     services.onDidAllowGit(() => tracker.refresh()),
@@ -154,7 +172,12 @@ function wireServices(
     if (path.includes('/node_modules/') || path.startsWith('node_modules/')) return;
     for (const o of await services.opened()) if (o.folder === folder) o.service.fileChanged(path, deleted);
   };
-  context.subscriptions.push(watcher, watcher.onDidChange(onFile(false)), watcher.onDidCreate(onFile(false)), watcher.onDidDelete(onFile(true)));
+  context.subscriptions.push(
+    watcher,
+    watcher.onDidChange(onFile(false)),
+    watcher.onDidCreate(onFile(false)),
+    watcher.onDidDelete(onFile(true)),
+  );
 }
 
 export async function deactivate(): Promise<void> {

@@ -34,7 +34,9 @@ const { defaultConfig } = require(join(out, 'config.js'));
 
 const args = parseArgs(process.argv.slice(2));
 if (!args.root || !args.lang || !args.server) {
-  console.error('usage: node bench/callers/measure-lsp.mjs --root R --lang php|go|... --server "CMD ARGS" [--no-index-wait] [--n 60] [--seed 42] [--json]');
+  console.error(
+    'usage: node bench/callers/measure-lsp.mjs --root R --lang php|go|... --server "CMD ARGS" [--no-index-wait] [--n 60] [--seed 42] [--json]',
+  );
   process.exit(2);
 }
 const root = resolve(args.root);
@@ -58,9 +60,14 @@ const sample = stableSample(population, sampleSize, seed);
 
 // ---------------------------------------------------------------- language server
 const [cmd, ...cmdArgs] = String(args.server).split(' ').filter(Boolean);
-const server = spawn(cmd, cmdArgs, { cwd: root, stdio: ['pipe', 'pipe', process.env.LSP_STDERR ? 'inherit' : 'ignore'] });
+const server = spawn(cmd, cmdArgs, {
+  cwd: root,
+  stdio: ['pipe', 'pipe', process.env.LSP_STDERR ? 'inherit' : 'ignore'],
+});
 const lsp = new LspClient(server);
-const indexed = args['no-index-wait'] ? Promise.resolve() : lsp.waitForNotification((m) => m.method === 'indexingEnded', 600_000);
+const indexed = args['no-index-wait']
+  ? Promise.resolve()
+  : lsp.waitForNotification((m) => m.method === 'indexingEnded', 600_000);
 await lsp.request('initialize', {
   processId: process.pid,
   rootUri: pathToFileURL(root).href,
@@ -75,7 +82,11 @@ await indexed.catch(() => undefined);
 if (args['no-index-wait']) await lsp.request('workspace/symbol', { query: sample[0]?.name ?? '' });
 const serverIndexMs = performance.now() - serverStart;
 
-const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
+const totals = {
+  all: { tp: 0, fp: 0, fn: 0 },
+  resolvedLikely: { tp: 0, fp: 0, fn: 0 },
+  resolved: { tp: 0, fp: 0, fn: 0 },
+};
 const perSymbol = [];
 let truthCalls = 0;
 for (const s of sample) {
@@ -86,14 +97,22 @@ for (const s of sample) {
   if (col < 0) continue;
   const uri = pathToFileURL(join(root, s.path)).href;
   lsp.notify('textDocument/didOpen', { textDocument: { uri, languageId: lang, version: 1, text } });
-  const refs = (await lsp.request('textDocument/references', { textDocument: { uri }, position: { line: s.start_line - 1, character: col }, context: { includeDeclaration: false } })) ?? [];
+  const refs =
+    (await lsp.request('textDocument/references', {
+      textDocument: { uri },
+      position: { line: s.start_line - 1, character: col },
+      context: { includeDeclaration: false },
+    })) ?? [];
   lsp.notify('textDocument/didClose', { textDocument: { uri } });
   const truth = new Set();
   for (const r of refs) {
     const file = fileURLToPath(r.uri);
     // References in the standard library or a dependency's sources are no workspace callers.
     if (!file.startsWith(root + sep)) continue;
-    const path = file.slice(root.length + 1).split('\\').join('/');
+    const path = file
+      .slice(root.length + 1)
+      .split('\\')
+      .join('/');
     const refLine = r.range.start.line + 1;
     if (path === s.path && refLine === s.start_line) continue;
     const lineText = fileLines(path)[r.range.start.line] ?? '';
@@ -106,9 +125,17 @@ for (const s of sample) {
   const got = index.callers({ name: s.name, path: s.path, line: s.start_line }, 10000);
   const sets = confidenceSets(got, (c) => `${c.path}:${c.line}:${c.column}`);
   const tps = tally(totals, sets, truth);
-  const row = { symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size };
+  const row = {
+    symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`,
+    truth: truth.size,
+  };
   for (const [k, set] of Object.entries(sets)) {
-    row[k] = { found: set.size, tp: tps[k], missed: [...truth].filter((x) => !set.has(x)).slice(0, 5), extra: [...set].filter((x) => !truth.has(x)).slice(0, 5) };
+    row[k] = {
+      found: set.size,
+      tp: tps[k],
+      missed: [...truth].filter((x) => !set.has(x)).slice(0, 5),
+      extra: [...set].filter((x) => !truth.has(x)).slice(0, 5),
+    };
   }
   perSymbol.push(row);
 }
@@ -118,7 +145,11 @@ server.kill();
 store.dispose();
 for (const dir of [stateDir, serverStorage]) rmSync(dir, { recursive: true, force: true });
 
-const pr = (t) => ({ precision: round(t.tp / Math.max(1, t.tp + t.fp)), recall: round(t.tp / Math.max(1, t.tp + t.fn)), ...t });
+const pr = (t) => ({
+  precision: round(t.tp / Math.max(1, t.tp + t.fp)),
+  recall: round(t.tp / Math.max(1, t.tp + t.fn)),
+  ...t,
+});
 const result = {
   root,
   lang,
@@ -134,7 +165,8 @@ const result = {
 if (args.json) console.log(JSON.stringify(result, null, 2));
 else {
   console.log(`${lang} callers vs the language server on ${root}: ${result.sampled} symbols, ${truthCalls} call sites`);
-  for (const k of ['resolvedLikely', 'resolved', 'all']) console.log(`  ${k.padEnd(15)} precision ${result[k].precision}  recall ${result[k].recall}`);
+  for (const k of ['resolvedLikely', 'resolved', 'all'])
+    console.log(`  ${k.padEnd(15)} precision ${result[k].precision}  recall ${result[k].recall}`);
 }
 
 // ---------------------------------------------------------------- helpers
@@ -194,14 +226,15 @@ function LspClient(child) {
     waitForNotification(accept, timeoutMs) {
       return new Promise((ok, reject) => {
         const w = { accept, done: (m) => (clearTimeout(timer), watchers.splice(watchers.indexOf(w), 1), ok(m)) };
-        const timer = setTimeout(() => (watchers.splice(watchers.indexOf(w), 1), reject(new Error('timed out'))), timeoutMs);
+        const timer = setTimeout(
+          () => (watchers.splice(watchers.indexOf(w), 1), reject(new Error('timed out'))),
+          timeoutMs,
+        );
         watchers.push(w);
       });
     },
   };
 }
-
-
 
 function escape(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

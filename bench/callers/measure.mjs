@@ -24,7 +24,16 @@
 // sample: exported PascalCase functions and arrow consts that contain JSX, memo()/forwardRef()
 // consts, classes extending (React.)Component or PureComponent. The function sample leaves them out.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -66,7 +75,10 @@ const warm = await index.build();
 
 // ---------------------------------------------------------------- single-file updates
 const withJs = !!args.js;
-const candidates = all(store.index, `SELECT path FROM files WHERE lang IN ('typescript', 'tsx'${withJs ? ", 'javascript'" : ''}) ORDER BY path`).map((r) => r.path);
+const candidates = all(
+  store.index,
+  `SELECT path FROM files WHERE lang IN ('typescript', 'tsx'${withJs ? ", 'javascript'" : ''}) ORDER BY path`,
+).map((r) => r.path);
 const rand = mulberry32(seed);
 const updateMs = [];
 // This step edits real files of the checkout and puts them back: one run at a time (a lock file), each
@@ -82,10 +94,16 @@ if (updates > 0) {
   try {
     writeFileSync(lock, String(process.pid), { flag: 'wx' });
   } catch {
-    console.error(`${lock} exists: another run is timing updates in this checkout, or one was killed (check git status, then delete the file). --updates 0 skips this step.`);
+    console.error(
+      `${lock} exists: another run is timing updates in this checkout, or one was killed (check git status, then delete the file). --updates 0 skips this step.`,
+    );
     process.exit(2);
   }
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => { putBack(); process.exit(130); });
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      putBack();
+      process.exit(130);
+    });
 }
 for (const path of pick(candidates, updates, rand)) {
   const abs = join(root, path);
@@ -113,13 +131,29 @@ function writeWhole(abs, text) {
 // ---------------------------------------------------------------- language service
 const tsFiles = candidates.filter((p) => !p.endsWith('.d.ts')).concat(candidates.filter((p) => p.endsWith('.d.ts')));
 const configPath = ts.findConfigFile(root, ts.sys.fileExists, 'tsconfig.json');
-let compilerOptions = { allowJs: false, jsx: ts.JsxEmit.Preserve, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
+let compilerOptions = {
+  allowJs: false,
+  jsx: ts.JsxEmit.Preserve,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+};
 if (configPath) {
-  const cfg = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config ?? {}, ts.sys, dirname(configPath));
+  const cfg = ts.parseJsonConfigFileContent(
+    ts.readConfigFile(configPath, ts.sys.readFile).config ?? {},
+    ts.sys,
+    dirname(configPath),
+  );
   compilerOptions = { ...cfg.options, noEmit: true };
 }
 // Without a tsconfig, JavaScript's require() resolves as Node resolves it.
-if (withJs) compilerOptions = { ...compilerOptions, allowJs: true, maxNodeModuleJsDepth: 0, ...(configPath ? {} : { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 }) };
+if (withJs)
+  compilerOptions = {
+    ...compilerOptions,
+    allowJs: true,
+    maxNodeModuleJsDepth: 0,
+    ...(configPath ? {} : { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 }),
+  };
 const texts = new Map();
 const host = {
   getScriptFileNames: () => tsFiles.map((p) => join(root, p)),
@@ -150,13 +184,22 @@ const componentKeys = new Set(components.map((c) => `${c.path}:${c.name}`));
 const population = all(
   store.index,
   `SELECT f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container FROM symbols s JOIN files f ON f.id = s.file WHERE ${withJs ? '' : 's.exported > 0 AND '}s.kind IN ('function', 'method', 'component') AND f.path NOT LIKE '%.d.ts' ORDER BY f.path, s.start_line`,
-).filter((s) => s.name !== 'constructor' && !isTestPath(s.path) && !(s.kind !== 'method' && componentKeys.has(`${s.path}:${s.name}`)));
+).filter(
+  (s) =>
+    s.name !== 'constructor' &&
+    !isTestPath(s.path) &&
+    !(s.kind !== 'method' && componentKeys.has(`${s.path}:${s.name}`)),
+);
 const functionResult = measure(stableSample(population, sampleSize, seed));
 const componentResult = measure(stableSample(components, componentSampleSize, seed));
 
 /** Precision and recall of index.callers() against the language service over a sample. */
 function measure(sample) {
-  const totals = { all: { tp: 0, fp: 0, fn: 0 }, resolvedLikely: { tp: 0, fp: 0, fn: 0 }, resolved: { tp: 0, fp: 0, fn: 0 } };
+  const totals = {
+    all: { tp: 0, fp: 0, fn: 0 },
+    resolvedLikely: { tp: 0, fp: 0, fn: 0 },
+    resolved: { tp: 0, fp: 0, fn: 0 },
+  };
   const perSymbol = [];
   let truthCalls = 0;
   const queryMs = [];
@@ -173,14 +216,28 @@ function measure(sample) {
     const extra = [...sets.all].filter((x) => !truth.has(x));
     const extraLikely = [...sets.resolvedLikely].filter((x) => !truth.has(x) && !sets.resolved.has(x));
     const extraResolved = [...sets.resolved].filter((x) => !truth.has(x));
-    perSymbol.push({ symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`, truth: truth.size, found: sets.all.size, missed: missed.slice(0, shown), extra: extra.slice(0, shown), extraLikely: extraLikely.slice(0, shown), extraLikelyCount: extraLikely.length, extraResolved: extraResolved.slice(0, shown), extraResolvedCount: extraResolved.length });
+    perSymbol.push({
+      symbol: `${s.path}:${s.start_line} ${s.container ? s.container + '.' : ''}${s.name}`,
+      truth: truth.size,
+      found: sets.all.size,
+      missed: missed.slice(0, shown),
+      extra: extra.slice(0, shown),
+      extraLikely: extraLikely.slice(0, shown),
+      extraLikelyCount: extraLikely.length,
+      extraResolved: extraResolved.slice(0, shown),
+      extraResolvedCount: extraResolved.length,
+    });
   }
   return {
     summary: {
       sampled: perSymbol.length,
       seed,
       truthCallSites: truthCalls,
-      queryMs: { p50: round(quantile(queryMs, 0.5), 2), p95: round(quantile(queryMs, 0.95), 2), max: round(Math.max(...queryMs), 2) },
+      queryMs: {
+        p50: round(quantile(queryMs, 0.5), 2),
+        p95: round(quantile(queryMs, 0.95), 2),
+        max: round(Math.max(...queryMs), 2),
+      },
       all: score(totals.all),
       resolvedOrLikely: score(totals.resolvedLikely),
       resolvedOnly: score(totals.resolved),
@@ -202,21 +259,44 @@ const report = {
     coldMs: cold.ms,
     filesPerSecond: round(filesPerSecond, 1),
     warmRebuildMs: warm.ms,
-    singleFileUpdateMs: { n: updateMs.length, p50: round(quantile(updateMs, 0.5), 2), p95: round(quantile(updateMs, 0.95), 2), max: round(Math.max(...updateMs), 2) },
+    singleFileUpdateMs: {
+      n: updateMs.length,
+      p50: round(quantile(updateMs, 0.5), 2),
+      p95: round(quantile(updateMs, 0.95), 2),
+      max: round(Math.max(...updateMs), 2),
+    },
   },
   callers: { ...functionResult.summary, population: population.length },
   components: { ...componentResult.summary, population: components.length },
 };
-if (args.json) process.stdout.write(JSON.stringify({ ...report, perSymbol: functionResult.perSymbol, perComponent: componentResult.perSymbol }, null, 2) + '\n');
+if (args.json)
+  process.stdout.write(
+    JSON.stringify(
+      { ...report, perSymbol: functionResult.perSymbol, perComponent: componentResult.perSymbol },
+      null,
+      2,
+    ) + '\n',
+  );
 else {
   console.log(`repo ${report.repo} @ ${report.commit}`);
-  console.log(`index: ${cold.files} files, ${cold.symbols} symbols, ${cold.calls} calls; cold ${cold.ms} ms (${report.index.filesPerSecond} files/s), warm rebuild ${warm.ms} ms`);
-  console.log(`single-file update (${updateMs.length} files): p50 ${report.index.singleFileUpdateMs.p50} ms, p95 ${report.index.singleFileUpdateMs.p95} ms`);
-  for (const [label, r, per] of [['functions and methods', report.callers, functionResult.perSymbol], ['components', report.components, componentResult.perSymbol]]) {
-    console.log(`callers of ${label} vs TypeScript findReferences: ${r.sampled} of ${r.population} (seed ${seed}), ${r.truthCallSites} call sites; query p50 ${r.queryMs.p50} ms, p95 ${r.queryMs.p95} ms`);
+  console.log(
+    `index: ${cold.files} files, ${cold.symbols} symbols, ${cold.calls} calls; cold ${cold.ms} ms (${report.index.filesPerSecond} files/s), warm rebuild ${warm.ms} ms`,
+  );
+  console.log(
+    `single-file update (${updateMs.length} files): p50 ${report.index.singleFileUpdateMs.p50} ms, p95 ${report.index.singleFileUpdateMs.p95} ms`,
+  );
+  for (const [label, r, per] of [
+    ['functions and methods', report.callers, functionResult.perSymbol],
+    ['components', report.components, componentResult.perSymbol],
+  ]) {
+    console.log(
+      `callers of ${label} vs TypeScript findReferences: ${r.sampled} of ${r.population} (seed ${seed}), ${r.truthCallSites} call sites; query p50 ${r.queryMs.p50} ms, p95 ${r.queryMs.p95} ms`,
+    );
     for (const k of ['all', 'resolvedOrLikely', 'resolvedOnly']) {
       const x = r[k];
-      console.log(`  ${k.padEnd(17)} precision ${x.precision}  recall ${x.recall}  (tp ${x.tp}, fp ${x.fp}, fn ${x.fn})`);
+      console.log(
+        `  ${k.padEnd(17)} precision ${x.precision}  recall ${x.recall}  (tp ${x.tp}, fp ${x.fp}, fn ${x.fn})`,
+      );
     }
     if (args.verbose) for (const p of per) if (p.missed.length || p.extra.length) console.log(' ', JSON.stringify(p));
   }
@@ -242,7 +322,10 @@ function callSitesFromService(s) {
       if (!refFile) continue;
       const node = tokenAt(refFile, ref.textSpan.start);
       if (!node || !isCallee(node)) continue;
-      const rel = ref.fileName.slice(root.length + 1).split('\\').join('/');
+      const rel = ref.fileName
+        .slice(root.length + 1)
+        .split('\\')
+        .join('/');
       const lc = refFile.getLineAndCharacterOfPosition(ref.textSpan.start);
       found.add(`${rel}:${lc.line + 1}:${lc.character + 1}`);
     }
@@ -278,7 +361,12 @@ function tokenAt(sf, pos) {
 function isCallee(node) {
   let target = node;
   const p = node.parent;
-  if (p && (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) && (p.name === node || p.argumentExpression === node)) target = p;
+  if (
+    p &&
+    (ts.isPropertyAccessExpression(p) || ts.isElementAccessExpression(p)) &&
+    (p.name === node || p.argumentExpression === node)
+  )
+    target = p;
   const use = target.parent;
   if (!use) return false;
   if (ts.isJsxOpeningElement(use) || ts.isJsxSelfClosingElement(use)) return use.tagName === target;
@@ -299,7 +387,13 @@ function componentsIn(path) {
   const pascal = (name) => /^[A-Z]/.test(name) && name !== name.toUpperCase();
   const add = (nameNode, node) => {
     const line = sf.getLineAndCharacterOfPosition(nameNode.getStart(sf)).line + 1;
-    out.push({ path, name: nameNode.text, kind: 'component', start_line: line, end_line: sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1 });
+    out.push({
+      path,
+      name: nameNode.text,
+      kind: 'component',
+      start_line: line,
+      end_line: sf.getLineAndCharacterOfPosition(node.getEnd()).line + 1,
+    });
   };
   for (const st of sf.statements) {
     if (!exported(st)) continue;
@@ -331,7 +425,11 @@ function hasJsx(node) {
 function isWrapper(node) {
   if (!ts.isCallExpression(node)) return false;
   const e = node.expression;
-  const name = ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'React' ? e.name.text : '';
+  const name = ts.isIdentifier(e)
+    ? e.text
+    : ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === 'React'
+      ? e.name.text
+      : '';
   return name === 'memo' || name === 'forwardRef';
 }
 
@@ -341,7 +439,9 @@ function extendsComponent(cls) {
 }
 
 function linkWorkspacePackages() {
-  const manifests = git(['ls-files', '*package.json']).split('\n').filter((p) => p && !p.includes('node_modules/'));
+  const manifests = git(['ls-files', '*package.json'])
+    .split('\n')
+    .filter((p) => p && !p.includes('node_modules/'));
   for (const m of manifests) {
     const name = safe(() => JSON.parse(readFileSync(join(root, m), 'utf8')).name);
     if (typeof name !== 'string' || !name) continue;
@@ -389,8 +489,6 @@ function mulberry32(a) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-
 
 function pick(list, n, rnd) {
   const copy = [...list];

@@ -55,7 +55,9 @@ function loadRepos(sets, only) {
   for (const set of sets) {
     const dir = path.join(here, set);
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((x) => x.endsWith('.json'))
+      .sort()) {
       const data = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
       if (only && data.repo !== only) continue;
       repos.set(data.repo, { repo: data.repo, commit: data.commit, set });

@@ -59,7 +59,8 @@ function validateFile(set, file, reposDir) {
   const allowed = new Set(['repo', 'commit', 'language', 'layout', 'records', 'cases']);
   for (const k of Object.keys(data)) if (!allowed.has(k)) p(`unknown field "${k}"`);
   if (!isStr(data.repo) || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(data.repo)) p('repo must be "owner/name"');
-  else if (file !== `${data.repo.replace('/', '__')}.json`) p(`file name should be ${data.repo.replace('/', '__')}.json`);
+  else if (file !== `${data.repo.replace('/', '__')}.json`)
+    p(`file name should be ${data.repo.replace('/', '__')}.json`);
   if (!isStr(data.commit) || !/^[0-9a-f]{40}$/.test(data.commit)) p('commit must be 40 lowercase hex');
   if (!isStr(data.language)) p('language missing');
   if (!isStr(data.layout)) p('layout missing');
@@ -80,7 +81,8 @@ function validateFile(set, file, reposDir) {
     if (c.line !== undefined && !(Number.isInteger(c.line) && c.line > 0)) p(`${at}: line must be a positive integer`);
     if (c.symbol !== undefined && !isStr(c.symbol)) p(`${at}: symbol must be a non-empty string`);
     if (c.symbol !== undefined && c.line === undefined) p(`${at}: symbol given without line`);
-    if (!isStrArray(c.expected) || c.expected.length < 1 || c.expected.length > 3) p(`${at}: expected must hold 1-3 records`);
+    if (!isStrArray(c.expected) || c.expected.length < 1 || c.expected.length > 3)
+      p(`${at}: expected must hold 1-3 records`);
     if (!isStrArray(c.acceptable ?? [])) p(`${at}: acceptable must be an array of paths`);
     if (!isStr(c.why)) p(`${at}: why missing`);
     const exp = c.expected ?? [];
@@ -105,7 +107,11 @@ function validateFile(set, file, reposDir) {
     p(`commit ${data.commit} is not in ${checkout}`);
   } else {
     const paths = [...new Set([...data.records, ...data.cases.map((c) => c.file)])];
-    const batch = git(checkout, ['cat-file', '--batch-check=%(objecttype)'], paths.map((x) => `${data.commit}:${x}`).join('\n') + '\n');
+    const batch = git(
+      checkout,
+      ['cat-file', '--batch-check=%(objecttype)'],
+      paths.map((x) => `${data.commit}:${x}`).join('\n') + '\n',
+    );
     const types = batch.out.split('\n');
     paths.forEach((x, i) => {
       if (types[i] !== 'blob') p(`${x} does not exist as a file at ${data.commit.slice(0, 10)}`);
@@ -121,7 +127,8 @@ function validateFile(set, file, reposDir) {
       }
       if (c.symbol) {
         const near = lines.slice(Math.max(0, c.line - 4), c.line + 3).join('\n');
-        if (!near.includes(c.symbol)) p(`case ${i} (${c.file}): symbol ${c.symbol} not within 3 lines of line ${c.line}`);
+        if (!near.includes(c.symbol))
+          p(`case ${i} (${c.file}): symbol ${c.symbol} not within 3 lines of line ${c.line}`);
       }
     }
   }
@@ -135,7 +142,9 @@ function main() {
   for (const set of args.sets) {
     const dir = path.join(here, set);
     if (!existsSync(dir)) continue;
-    const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     for (const f of files) {
       const r = validateFile(set, f, args.repos);
       problems.push(...r.problems);

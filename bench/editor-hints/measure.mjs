@@ -32,26 +32,51 @@ if (!root) {
   const files = String(args.files ?? 5000);
   const commits = String(args.commits ?? 2000);
   process.stderr.write(`generating a ${files}-file, ${commits}-commit repository in ${root}\n`);
-  execFileSync(process.execPath, [join(repo, 'bench', 'synthetic', 'generate.mjs'), '--out', root, '--files', files, '--commits', commits, '--seed', String(args.seed ?? 1)], { stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [
+      join(repo, 'bench', 'synthetic', 'generate.mjs'),
+      '--out',
+      root,
+      '--files',
+      files,
+      '--commits',
+      commits,
+      '--seed',
+      String(args.seed ?? 1),
+    ],
+    { stdio: 'inherit' },
+  );
   writeDecisions(root, Number(args.decisions ?? 40));
 }
 
 try {
   const results = [];
   for (let i = 0; i < runs; i++) {
-    const r = await runEditorHintsBench(root, { samples: Number(args.samples ?? 100), keystrokes: Number(args.keystrokes ?? 200), seed: 42 + i }, (s) => args.json || process.stderr.write(`run ${i + 1}: ${s}…\n`));
+    const r = await runEditorHintsBench(
+      root,
+      { samples: Number(args.samples ?? 100), keystrokes: Number(args.keystrokes ?? 200), seed: 42 + i },
+      (s) => args.json || process.stderr.write(`run ${i + 1}: ${s}…\n`),
+    );
     results.push(r);
   }
   if (args.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
   else {
     const r0 = results[0];
-    process.stdout.write(`${r0.root}: ${r0.files} files indexed, ${r0.decisions} decision records; ${r0.sampledFiles} files sampled (${r0.governedFiles} governed), ${r0.anchors} anchors\n`);
-    const row = (label, key) => process.stdout.write(`${label.padEnd(46)} ${results.map((r) => `p50 ${r[key].p50.toFixed(3)} p95 ${r[key].p95.toFixed(3)} max ${r[key].max.toFixed(2)} ms (n=${r[key].n})`).join(' | ')}\n`);
+    process.stdout.write(
+      `${r0.root}: ${r0.files} files indexed, ${r0.decisions} decision records; ${r0.sampledFiles} files sampled (${r0.governedFiles} governed), ${r0.anchors} anchors\n`,
+    );
+    const row = (label, key) =>
+      process.stdout.write(
+        `${label.padEnd(46)} ${results.map((r) => `p50 ${r[key].p50.toFixed(3)} p95 ${r[key].p95.toFixed(3)} max ${r[key].max.toFixed(2)} ms (n=${r[key].n})`).join(' | ')}\n`,
+      );
     row('CodeLens request while typing', 'lensRequestMs');
     row('CodeLens first request of a document', 'lensLookupMs');
     row('hover, first at a version (panel suggestion)', 'hoverMs');
     row('hover again at the same version', 'hoverCachedMs');
-    process.stdout.write(`extra suggestion passes from lenses and hovers: ${results.map((r) => r.extraPasses).join(', ')}\n`);
+    process.stdout.write(
+      `extra suggestion passes from lenses and hovers: ${results.map((r) => r.extraPasses).join(', ')}\n`,
+    );
   }
 } finally {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -77,7 +102,10 @@ function writeDecisions(dir, n) {
     const file = impl[k * step];
     const fn = /export function (\w+)/.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 'version';
     const num = String(k + 1).padStart(4, '0');
-    writeFileSync(join(adr, `${num}-rule-${k + 1}.md`), `# ${k + 1}. Rule ${k + 1}\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nThe rule lives in \`${fn}\` in \`${file}\`.\n`);
+    writeFileSync(
+      join(adr, `${num}-rule-${k + 1}.md`),
+      `# ${k + 1}. Rule ${k + 1}\n\nDate: 2026-01-01\n\n## Status\n\nAccepted\n\n## Decision\n\nThe rule lives in \`${fn}\` in \`${file}\`.\n`,
+    );
   }
 }
 
@@ -94,6 +122,8 @@ function parseArgs(argv) {
 }
 
 function usage() {
-  process.stderr.write('usage: measure.mjs (--root DIR | --synthetic [--files 5000] [--commits 2000] [--decisions 40]) [--samples 100] [--keystrokes 200] [--runs 3] [--json]\n');
+  process.stderr.write(
+    'usage: measure.mjs (--root DIR | --synthetic [--files 5000] [--commits 2000] [--decisions 40]) [--samples 100] [--keystrokes 200] [--runs 3] [--json]\n',
+  );
   process.exit(2);
 }

@@ -43,14 +43,22 @@ const { defaultConfig, resolveConfig } = require(join(out, 'config.js'));
 
 const { values: args } = parseArgs({ options: { root: { type: 'string' }, json: { type: 'boolean' } } });
 const root = resolve(args.root ?? '.');
-const config = resolveConfig({ index: { ...defaultConfig.index, maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } });
+const config = resolveConfig({
+  index: { ...defaultConfig.index, maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 },
+});
 const mb = (n) => Math.round((n / 1048576) * 10) / 10;
 const gc = () => globalThis.gc?.();
 
 function snapshot() {
   gc();
   const m = process.memoryUsage();
-  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers), wasm: memories.map((x) => mb(x.buffer.byteLength)) };
+  return {
+    rss: mb(m.rss),
+    heapUsed: mb(m.heapUsed),
+    external: mb(m.external),
+    arrayBuffers: mb(m.arrayBuffers),
+    wasm: memories.map((x) => mb(x.buffer.byteLength)),
+  };
 }
 
 function dbFacts(db) {
@@ -78,7 +86,12 @@ try {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const stats = await index.build();
   clearInterval(sampler);
-  report.build = { files: stats.files, parsed: stats.parsed, ms: Math.round(performance.now() - t0), peakRss: mb(Math.max(peak, process.memoryUsage().rss)) };
+  report.build = {
+    files: stats.files,
+    parsed: stats.parsed,
+    ms: Math.round(performance.now() - t0),
+    peakRss: mb(Math.max(peak, process.memoryUsage().rss)),
+  };
   report.afterBuild = snapshot();
   report.db = dbFacts(store.index);
   // Any query of the import graph reads it into memory.
@@ -103,10 +116,18 @@ try {
 
 if (args.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 else {
-  const row = (label, s) => console.log(`${label.padEnd(14)} rss ${s.rss} MB  heap ${s.heapUsed} MB  external ${s.external} MB  wasm [${s.wasm.join(', ')}] MB`);
-  console.log(`root ${root}: ${report.build.files} files (${report.build.parsed} parsed) in ${report.build.ms} ms, peak rss ${report.build.peakRss} MB`);
+  const row = (label, s) =>
+    console.log(
+      `${label.padEnd(14)} rss ${s.rss} MB  heap ${s.heapUsed} MB  external ${s.external} MB  wasm [${s.wasm.join(', ')}] MB`,
+    );
+  console.log(
+    `root ${root}: ${report.build.files} files (${report.build.parsed} parsed) in ${report.build.ms} ms, peak rss ${report.build.peakRss} MB`,
+  );
   for (const k of ['start', 'storeOpen', 'afterBuild', 'afterGraph', 'afterDispose', 'afterWarm']) row(k, report[k]);
-  console.log(`index db: ${report.db.pages} MB in pages (${report.db.free} MB free), saved file ${report.savedBytes} MB`);
-  console.log(`rows: ${report.db.files} files, ${report.db.symbols} symbols, ${report.db.calls} calls (${report.db.callsToUndefinedNames} to names defined nowhere), ${report.db.imports} imports`);
+  console.log(
+    `index db: ${report.db.pages} MB in pages (${report.db.free} MB free), saved file ${report.savedBytes} MB`,
+  );
+  console.log(
+    `rows: ${report.db.files} files, ${report.db.symbols} symbols, ${report.db.calls} calls (${report.db.callsToUndefinedNames} to names defined nowhere), ${report.db.imports} imports`,
+  );
 }
-

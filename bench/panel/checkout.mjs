@@ -54,7 +54,9 @@ function parseArgs(argv) {
 function loadRepos(set, only) {
   const dir = path.join(here, 'labels');
   const repos = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
     const data = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
     const which = data.set ?? 'reported';
     if ((only && data.repo !== only) || (set !== 'all' && which !== set)) continue;

@@ -57,7 +57,8 @@ function checkRepo(labels, dir) {
   const problems = [];
   if (!existsSync(dir)) return [`no checkout at ${dir} (run checkout.mjs)`];
   const head = git(['rev-parse', 'HEAD'], dir).out.trim();
-  if (head !== labels.commit) problems.push(`checkout is at ${head.slice(0, 12)}, labels are for ${labels.commit.slice(0, 12)}`);
+  if (head !== labels.commit)
+    problems.push(`checkout is at ${head.slice(0, 12)}, labels are for ${labels.commit.slice(0, 12)}`);
   const tracked = new Set(git(['ls-files', '-z'], dir).out.split('\0').filter(Boolean));
   const exists = (p) => tracked.has(p);
   const pathOf = (entry) => {
@@ -91,7 +92,11 @@ function checkRepo(labels, dir) {
           continue;
         }
         const hash = entry.indexOf('#');
-        if (hash > 0 && /\.(md|markdown|mdx)$/i.test(p) && !headingsOf(path.join(dir, p)).includes(slug(entry.slice(hash + 1)))) {
+        if (
+          hash > 0 &&
+          /\.(md|markdown|mdx)$/i.test(p) &&
+          !headingsOf(path.join(dir, p)).includes(slug(entry.slice(hash + 1)))
+        ) {
           problems.push(`${at}: ${list} entry ${entry}: no such heading`);
         }
       }
@@ -105,13 +110,17 @@ function main() {
   const dir = path.join(here, 'labels');
   let failed = 0;
   let cases = 0;
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()) {
     const labels = JSON.parse(readFileSync(path.join(dir, f), 'utf8'));
     if (args.only && labels.repo !== args.only) continue;
     const problems = checkRepo(labels, path.join(args.repos, labels.repo.replace('/', '__')));
     cases += labels.cases.length;
     failed += problems.length;
-    console.log(`${problems.length ? 'FAIL' : 'ok  '} ${(labels.set ?? 'reported').padEnd(8)} ${labels.repo.padEnd(44)} ${String(labels.cases.length).padStart(3)} cases`);
+    console.log(
+      `${problems.length ? 'FAIL' : 'ok  '} ${(labels.set ?? 'reported').padEnd(8)} ${labels.repo.padEnd(44)} ${String(labels.cases.length).padStart(3)} cases`,
+    );
     for (const p of problems) console.log(`       ${p}`);
   }
   console.log(`${cases} cases, ${failed} problem${failed === 1 ? '' : 's'}`);

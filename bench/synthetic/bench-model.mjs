@@ -35,7 +35,10 @@ try {
   const reloaded = new CoChangeModel({ root, store: store2 });
   const commits = reloaded.commitCount;
   const loadMs = performance.now() - t2;
-  const files = require('node:child_process').execFileSync('git', ['ls-tree', '-r', '--name-only', 'HEAD'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const files = require('node:child_process')
+    .execFileSync('git', ['ls-tree', '-r', '--name-only', 'HEAD'], { cwd: root, encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean);
   const lat = [];
   for (let k = 0; k < 500; k++) {
     const f = files[(k * 7919) % files.length];

@@ -27,7 +27,14 @@ await runCochangeEval(root, {
   seed,
   inspect: (q) => {
     const truth = new Set(q.truth);
-    const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, terms: q.terms, now: q.now });
+    const cands = candidateFeatures(q.query, {
+      cochange: q.counts,
+      broad: q.broad,
+      imports: q.imports,
+      files: q.files,
+      terms: q.terms,
+      now: q.now,
+    });
     const rows = cands.map((c) => [...Array.from(c.x, (v) => Math.round(v * 1e5) / 1e5), truth.has(c.path) ? 1 : 0]);
     process.stdout.write(JSON.stringify({ order: order++, commit: q.commit, truth: q.truth.length, rows }) + '\n');
   },

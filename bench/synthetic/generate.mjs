@@ -40,8 +40,60 @@ const rand = mulberry32(SEED);
 const int = (n) => Math.floor(rand() * n);
 const pick = (xs) => xs[int(xs.length)];
 
-const WORDS = ['user', 'order', 'cart', 'price', 'auth', 'token', 'session', 'cache', 'queue', 'event', 'report', 'invoice', 'search', 'index', 'parser', 'lexer', 'render', 'layout', 'theme', 'config', 'logger', 'metric', 'upload', 'image', 'video', 'email', 'notify', 'billing', 'account', 'profile', 'route', 'store', 'model', 'schema', 'query', 'client', 'server', 'socket', 'stream', 'buffer'];
-const KINDS = ['Service', 'Store', 'Controller', 'View', 'Util', 'Mapper', 'Validator', 'Client', 'Repository', 'Handler'];
+const WORDS = [
+  'user',
+  'order',
+  'cart',
+  'price',
+  'auth',
+  'token',
+  'session',
+  'cache',
+  'queue',
+  'event',
+  'report',
+  'invoice',
+  'search',
+  'index',
+  'parser',
+  'lexer',
+  'render',
+  'layout',
+  'theme',
+  'config',
+  'logger',
+  'metric',
+  'upload',
+  'image',
+  'video',
+  'email',
+  'notify',
+  'billing',
+  'account',
+  'profile',
+  'route',
+  'store',
+  'model',
+  'schema',
+  'query',
+  'client',
+  'server',
+  'socket',
+  'stream',
+  'buffer',
+];
+const KINDS = [
+  'Service',
+  'Store',
+  'Controller',
+  'View',
+  'Util',
+  'Mapper',
+  'Validator',
+  'Client',
+  'Repository',
+  'Handler',
+];
 
 // --- layout: modules, files, imports -------------------------------------------------------------
 const perModule = 40;
@@ -95,7 +147,13 @@ function content(i) {
   const lines = f.imports.map((j, k) => `import { v${k} } from '${relImport(f.path, files[j].path)}';`);
   const name = f.path.split('/').pop().replace(/\W/g, '_');
   if (f.isTest) lines.push(`describe('${name}', () => { it('works', () => { expect(v0).toBeDefined(); }); });`);
-  lines.push(`export const version = ${f.version};`, `export function ${name}() {`, `  return ${f.imports.map((_, k) => `v${k}`).join(' + ') || '0'};`, '}', '');
+  lines.push(
+    `export const version = ${f.version};`,
+    `export function ${name}() {`,
+    `  return ${f.imports.map((_, k) => `v${k}`).join(' + ') || '0'};`,
+    '}',
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -149,7 +207,13 @@ async function flush() {
   if (!fi.stdin.write(chunk)) await new Promise((r) => fi.stdin.once('drain', r));
 }
 const data = (s) => `data ${Buffer.byteLength(s)}\n${s}\n`;
-const AUTHORS = ['Ada <ada@example.com>', 'Linus <linus@example.com>', 'Grace <grace@example.com>', 'Ken <ken@example.com>', 'Barbara <barbara@example.com>'];
+const AUTHORS = [
+  'Ada <ada@example.com>',
+  'Linus <linus@example.com>',
+  'Grace <grace@example.com>',
+  'Ken <ken@example.com>',
+  'Barbara <barbara@example.com>',
+];
 let time = Math.floor(Date.UTC(2020, 0, 1) / 1000);
 let mark = 0;
 async function commit(message, changed) {
@@ -164,7 +228,10 @@ async function commit(message, changed) {
   await emit(s);
 }
 
-await commit('Initial import', files.map((_, i) => i));
+await commit(
+  'Initial import',
+  files.map((_, i) => i),
+);
 let noise = 0;
 for (let c = 1; c < COMMITS; c++) {
   if (c % 200 === 0) {
@@ -197,5 +264,14 @@ if (code !== 0) {
 const importMs = Date.now() - started;
 if (!args.includes('--no-checkout')) execFileSync('git', ['checkout', '-q', '-f', 'main'], { cwd: dir });
 process.stdout.write(
-  JSON.stringify({ out: dir, files: files.length, commits: COMMITS, modules: moduleCount, features: featureCount, fileChanges: noise, importMs, totalMs: Date.now() - started }) + '\n',
+  JSON.stringify({
+    out: dir,
+    files: files.length,
+    commits: COMMITS,
+    modules: moduleCount,
+    features: featureCount,
+    fileChanges: noise,
+    importMs,
+    totalMs: Date.now() - started,
+  }) + '\n',
 );

@@ -17,13 +17,28 @@ const opt = (name, def) => {
 };
 const root = opt('root');
 if (!root) {
-  process.stderr.write('usage: run-eval.mjs --root DIR [--replay N] [--window N] [--seed N] [--offset N] [--weights JSON] [--no-imports] [--json]\n');
+  process.stderr.write(
+    'usage: run-eval.mjs --root DIR [--replay N] [--window N] [--seed N] [--offset N] [--weights JSON] [--no-imports] [--json]\n',
+  );
   process.exit(2);
 }
 const t0 = Date.now();
 const result = await runCochangeEval(
   root,
-  { replay: Number(opt('replay', 300)), window: Number(opt('window', 2000)), seed: Number(opt('seed', 42)), offset: Number(opt('offset', 0)), noImports: args.includes('--no-imports'), noBroad: args.includes('--no-broad'), weights: opt('weights') ? { ...require(join(here, '../../out/src/core/cochange/relatedFiles.js')).DEFAULT_WEIGHTS, ...JSON.parse(opt('weights')) } : undefined },
+  {
+    replay: Number(opt('replay', 300)),
+    window: Number(opt('window', 2000)),
+    seed: Number(opt('seed', 42)),
+    offset: Number(opt('offset', 0)),
+    noImports: args.includes('--no-imports'),
+    noBroad: args.includes('--no-broad'),
+    weights: opt('weights')
+      ? {
+          ...require(join(here, '../../out/src/core/cochange/relatedFiles.js')).DEFAULT_WEIGHTS,
+          ...JSON.parse(opt('weights')),
+        }
+      : undefined,
+  },
   new StderrLogger(args.includes('--verbose')),
 );
 if (args.includes('--json')) process.stdout.write(JSON.stringify(result) + '\n');

@@ -23,9 +23,7 @@ const pairwise = takeFlag(args, 'pairwise');
 const perQuery = takeFlag(args, 'per-query');
 const noBroad = takeFlag(args, 'no-broad');
 const withChange = takeFlag(args, 'with-change');
-const only = opt('only', '')
-  .split(',')
-  .filter(Boolean);
+const only = opt('only', '').split(',').filter(Boolean);
 for (const name of only) {
   if (!FEATURE_NAMES.includes(name)) {
     process.stderr.write(`train-ranker.mjs: no feature named ${name}\n`);
@@ -60,7 +58,15 @@ for (const root of roots) {
         queryRoot[qid] = root;
         queryTruth[qid] = q.truth.length;
         // With --per-query each query weighs the same, however many candidates it has.
-        const cands = candidateFeatures(q.query, { cochange: q.counts, broad: q.broad, imports: q.imports, files: q.files, terms: q.terms, now: q.now, changeWords });
+        const cands = candidateFeatures(q.query, {
+          cochange: q.counts,
+          broad: q.broad,
+          imports: q.imports,
+          files: q.files,
+          terms: q.terms,
+          now: q.now,
+          changeWords,
+        });
         for (const c of cands) {
           X.push(Array.from(c.x));
           Y.push(truth.has(c.path) ? 1 : 0);

@@ -81,7 +81,7 @@ for (let t = 0; t < nTrees; t++) {
         }
     } else if (objective === 'pairwise') {
       if (!pos.length || !neg.length) continue;
-      const wq = 1 / (pos.length * neg.length) * pos.length / q.truth;
+      const wq = ((1 / (pos.length * neg.length)) * pos.length) / q.truth;
       for (const p of pos)
         for (const n of neg) {
           const rho = 1 / (1 + Math.exp(p.s - n.s));
@@ -105,7 +105,10 @@ for (let t = 0; t < nTrees; t++) {
   build(rows, 0, nodes);
   trees.push(nodes);
   for (const q of train) for (const r of q.rows) r.s += predict(nodes, r.x);
-  if (validFrom !== undefined && (t + 1) % 10 === 0) process.stderr.write(`trees ${t + 1}: train r@10 ${evaluate(train, true).toFixed(4)} valid r@10 ${evaluate(valid, true).toFixed(4)}\n`);
+  if (validFrom !== undefined && (t + 1) % 10 === 0)
+    process.stderr.write(
+      `trees ${t + 1}: train r@10 ${evaluate(train, true).toFixed(4)} valid r@10 ${evaluate(valid, true).toFixed(4)}\n`,
+    );
 }
 
 // Nodes: [feature, threshold, left, right] for splits, [-1, value] for leaves; child indexes into the array.
@@ -196,7 +199,9 @@ if (validFrom !== undefined) {
   for (const file of args) {
     const tr = train.filter((q) => q.file === file);
     const va = valid.filter((q) => q.file === file);
-    process.stderr.write(`${file}: linear train ${evaluate(tr, false).toFixed(4)} valid ${evaluate(va, false).toFixed(4)} | trees train ${evaluate(tr, true).toFixed(4)} valid ${evaluate(va, true).toFixed(4)}\n`);
+    process.stderr.write(
+      `${file}: linear train ${evaluate(tr, false).toFixed(4)} valid ${evaluate(va, false).toFixed(4)} | trees train ${evaluate(tr, true).toFixed(4)} valid ${evaluate(va, true).toFixed(4)}\n`,
+    );
   }
 }
 process.stdout.write(JSON.stringify(trees) + '\n');

@@ -18,12 +18,19 @@ export interface ParsedArgs {
 export const globalFlags: Record<string, FlagSpec> = {
   root: { type: 'string', value: 'DIR', description: 'workspace root (default: current directory)' },
   json: { type: 'boolean', description: 'print machine-readable JSON on stdout' },
-  'state-dir': { type: 'string', value: 'DIR', description: 'state directory (default: per-workspace folder under $XDG_STATE_HOME)' },
+  'state-dir': {
+    type: 'string',
+    value: 'DIR',
+    description: 'state directory (default: per-workspace folder under $XDG_STATE_HOME)',
+  },
   verbose: { type: 'boolean', description: 'log progress to stderr' },
   help: { type: 'boolean', description: 'show help' },
 };
 
-export function parseArgs(argv: string[], commandFlags: (command: string | undefined) => Record<string, FlagSpec> | undefined): ParsedArgs {
+export function parseArgs(
+  argv: string[],
+  commandFlags: (command: string | undefined) => Record<string, FlagSpec> | undefined,
+): ParsedArgs {
   const out: ParsedArgs = { command: undefined, positionals: [], flags: {} };
   let specs: Record<string, FlagSpec> = { ...globalFlags };
   for (let i = 0; i < argv.length; i++) {
@@ -36,17 +43,20 @@ export function parseArgs(argv: string[], commandFlags: (command: string | undef
       const eq = arg.indexOf('=');
       const name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
       const spec = specs[name];
-      if (!spec) throw new UsageError(`unknown option --${name}${out.command ? ` for '${out.command}'` : ''} (see --help)`);
+      if (!spec)
+        throw new UsageError(`unknown option --${name}${out.command ? ` for '${out.command}'` : ''} (see --help)`);
       if (spec.type === 'boolean') {
         if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
         out.flags[name] = true;
         continue;
       }
       let value: string | undefined = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-      if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`option --${name} needs a value${spec.value ? ` (${spec.value})` : ''}`);
+      if (value === undefined || (eq < 0 && value.startsWith('--')))
+        throw new UsageError(`option --${name} needs a value${spec.value ? ` (${spec.value})` : ''}`);
       if (spec.type === 'number') {
         const n = Number(value);
-        if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`option --${name} needs a number, got '${value}'`);
+        if (value.trim() === '' || !Number.isFinite(n))
+          throw new UsageError(`option --${name} needs a number, got '${value}'`);
         out.flags[name] = n;
       } else {
         out.flags[name] = value;

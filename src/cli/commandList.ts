@@ -10,4 +10,18 @@ import { unwatch, watch, watches } from './commands/watchCommands';
 export type { CliCommand };
 
 /** Every command, in the order `--help` lists them. */
-export const commands: Record<string, CliCommand> = { index: indexCommand, suggest, subscribe, unsubscribe, subscriptions, materialize, watch, watches, unwatch, eval: evalCommand, bench, mcp, hook };
+export const commands: Record<string, CliCommand> = {
+  index: indexCommand,
+  suggest,
+  subscribe,
+  unsubscribe,
+  subscriptions,
+  materialize,
+  watch,
+  watches,
+  unwatch,
+  eval: evalCommand,
+  bench,
+  mcp,
+  hook,
+};

@@ -23,7 +23,14 @@ export interface CoreConfig {
 }
 
 export const defaultConfig: CoreConfig = Object.freeze({
-  enabledKinds: Object.freeze({ decision: true, change: true, cochange: true, doc: true, related_code: true, warning: true }),
+  enabledKinds: Object.freeze({
+    decision: true,
+    change: true,
+    cochange: true,
+    doc: true,
+    related_code: true,
+    warning: true,
+  }),
   maxSuggestions: 20,
   minRelevanceScore: 0.2,
   recentChangeDays: 30,
@@ -31,8 +38,15 @@ export const defaultConfig: CoreConfig = Object.freeze({
   debounceMs: 50,
   decisionFolders: Object.freeze([]),
   testReportGlobs: Object.freeze([
-    '**/junit*.xml', '**/TEST-*.xml', '**/test-results/**/*.xml', '**/reports/**/*.xml', '**/*test-report*.json',
-    '**/test-results/**/*.json', '**/reports/**/*.json', '**/*.tap', '**/coverage/**/junit*.xml',
+    '**/junit*.xml',
+    '**/TEST-*.xml',
+    '**/test-results/**/*.xml',
+    '**/reports/**/*.xml',
+    '**/*test-report*.json',
+    '**/test-results/**/*.json',
+    '**/reports/**/*.json',
+    '**/*.tap',
+    '**/coverage/**/junit*.xml',
   ]),
   cooldownMs: 10 * 60 * 1000,
   index: Object.freeze({ maxFiles: 20000, maxFileBytes: 1024 * 1024, timeBudgetMs: 120000 }),
@@ -47,7 +61,8 @@ export function resolveConfig(partial: Partial<CoreConfig> = {}): CoreConfig {
     subscriptions: { ...defaultConfig.subscriptions, ...(partial.subscriptions ?? {}) },
     index: { ...defaultConfig.index, ...(partial.index ?? {}) },
   };
-  const clamp = (n: number, lo: number, hi: number, fallback: number) => (Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : fallback);
+  const clamp = (n: number, lo: number, hi: number, fallback: number) =>
+    Number.isFinite(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
   return Object.freeze({
     ...merged,
     maxSuggestions: clamp(merged.maxSuggestions, 1, 200, defaultConfig.maxSuggestions),

@@ -95,10 +95,28 @@ export async function openEngine(options: EngineOptions): Promise<EngineParts> {
   const stateDir = resolveStateDir(root, options.stateDir);
   const store = await Store.open({ stateDir, logger });
   const gitAccess = new GitAccess(options.noGit?.reason);
-  return wireEngine(root, stateDir, store, resolveConfig(options.config), logger, options.clock ?? Date.now, gitAccess, options.gitRunner);
+  return wireEngine(
+    root,
+    stateDir,
+    store,
+    resolveConfig(options.config),
+    logger,
+    options.clock ?? Date.now,
+    gitAccess,
+    options.gitRunner,
+  );
 }
 
-function wireEngine(root: string, stateDir: string, store: Store, initial: CoreConfig, logger: Logger, clock: () => number, gitAccess: GitAccess, gitRunner?: GitRunner): EngineParts {
+function wireEngine(
+  root: string,
+  stateDir: string,
+  store: Store,
+  initial: CoreConfig,
+  logger: Logger,
+  clock: () => number,
+  gitAccess: GitAccess,
+  gitRunner?: GitRunner,
+): EngineParts {
   let snapshot = initial;
   const cfg = live(() => snapshot);
   const safe = <T>(fn: () => T, fallback: T): T => {
@@ -122,14 +140,31 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     const lang = languageOf(path);
     return lang === 'ruby' || lang === 'php';
   };
-  decisions.setCodeVocabulary({ vocabularyOf: (path) => (textOnly(path) ? undefined : index.vocabularyOf(path)), vocabularyByFile: () => index.vocabularyByFile(textOnly) });
+  decisions.setCodeVocabulary({
+    vocabularyOf: (path) => (textOnly(path) ? undefined : index.vocabularyOf(path)),
+    vocabularyByFile: () => index.vocabularyByFile(textOnly),
+  });
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
   const git = new GitService(root, { logger, run: gitRunner });
-  const cochange = new CoChangeModel({ root, store, logger, git, lineCountDays: () => snapshot.recentChangeDays, now: clock });
+  const cochange = new CoChangeModel({
+    root,
+    store,
+    logger,
+    git,
+    lineCountDays: () => snapshot.recentChangeDays,
+    now: clock,
+  });
   decisions.setLastCommit((path) => cochange.history.recent(path, 1)[0]?.date);
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
-  const history = new HistorySources(root, git, cochange, graph, () => safe(() => firstColumn(store.index, 'SELECT path FROM files'), []), clock);
+  const history = new HistorySources(
+    root,
+    git,
+    cochange,
+    graph,
+    () => safe(() => firstColumn(store.index, 'SELECT path FROM files'), []),
+    clock,
+  );
   const symbolAt = (file: string, line: number) => {
     const s = safe(() => index.symbolAt(file, line), undefined);
     return s ? { name: s.name, startLine: s.startLine, endLine: s.endLine } : undefined;
@@ -144,15 +179,40 @@ function wireEngine(root: string, stateDir: string, store: Store, initial: CoreC
     gitGated(history.lineHistorySource(), gitAccess),
   ];
   const provider = new ProactiveContextProvider(store, () => snapshot, sources, symbolAt, logger, clock);
-  const subscriptions = new SubscriptionRegistry(store, { root, config: live(() => snapshot.subscriptions), now: clock, logger });
-  const memory = new MemoryStore(store, { now: clock, logger, decisions: { search: (q: string, limit: number) => searchDecisions(decisions, q, limit) } });
+  const subscriptions = new SubscriptionRegistry(store, {
+    root,
+    config: live(() => snapshot.subscriptions),
+    now: clock,
+    logger,
+  });
+  const memory = new MemoryStore(store, {
+    now: clock,
+    logger,
+    decisions: { search: (q: string, limit: number) => searchDecisions(decisions, q, limit) },
+  });
   const materializer = new SubscriptionMaterializer(subscriptions, {
     config: live(() => snapshot.subscriptions),
     memory,
-    symbols: { locate: async (path: string, name: string) => locateSymbol(safe(() => index.definitions(name), []), path) },
+    symbols: {
+      locate: async (path: string, name: string) =>
+        locateSymbol(
+          safe(() => index.definitions(name), []),
+          path,
+        ),
+    },
     logger,
   });
-  const indexer = new WorkspaceIndexer({ root, store, index, workspaceSources: [decisions, reports, docs], decisions, cochange, history, git: gitAccess, logger });
+  const indexer = new WorkspaceIndexer({
+    root,
+    store,
+    index,
+    workspaceSources: [decisions, reports, docs],
+    decisions,
+    cochange,
+    history,
+    git: gitAccess,
+    logger,
+  });
   return {
     root,
     stateDir,
@@ -194,7 +254,10 @@ export function searchDecisions(decisions: DecisionSource, query: string, limit:
   }));
 }
 
-function locateSymbol(defs: IndexedSymbol[], path: string): { path: string; startLine: number; endLine: number } | undefined {
+function locateSymbol(
+  defs: IndexedSymbol[],
+  path: string,
+): { path: string; startLine: number; endLine: number } | undefined {
   const d = defs.find((s) => !path || s.path === path) ?? (path ? undefined : defs[0]);
   return d ? { path: d.path, startLine: d.startLine, endLine: d.endLine } : undefined;
 }

@@ -110,11 +110,15 @@ export class WorkspaceIndexer {
     const sourcesMs = performance.now() - t0;
     const index = await this.buildIndex(signal);
     const history = this.parts.git.allowed ? await this.mineHistory(signal) : this.notMined();
-    const decisionFolders = this.parts.decisions.whereLooked().folders.map((f) => ({ path: f.path, records: f.records, foundBy: f.reason }));
+    const decisionFolders = this.parts.decisions
+      .whereLooked()
+      .folders.map((f) => ({ path: f.path, records: f.records, foundBy: f.reason }));
     return { sources, sourcesMs, index, history, decisionFolders };
   }
 
-  async rebuildIndex(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): Promise<BuildStats> {
+  async rebuildIndex(
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<BuildStats> {
     this.parts.store.resetIndex();
     await this.parts.cochange.reset();
     this.parts.history.invalidate();
@@ -146,7 +150,9 @@ export class WorkspaceIndexer {
       try {
         const stats = await s.refresh(signal);
         out.push({ name: s.name, entries: stats.entries, files: stats.files });
-        this.parts.logger.info(`${s.name}: ${stats.entries} entries from ${stats.files} files in ${stats.ms.toFixed(0)} ms`);
+        this.parts.logger.info(
+          `${s.name}: ${stats.entries} entries from ${stats.files} files in ${stats.ms.toFixed(0)} ms`,
+        );
       } catch (err) {
         this.parts.logger.warn(`Could not read ${s.name}: ${(err as Error).message}`);
       }
@@ -184,7 +190,10 @@ export class WorkspaceIndexer {
       this.commits = { done, total };
       if (now - started < PROGRESS_EVERY_MS || now - lastFire < PROGRESS_EVERY_MS) return;
       lastFire = now;
-      this.progress = { ...(this.progress ?? { done: this.indexedFiles, total: this.indexedFiles }), commits: this.commits };
+      this.progress = {
+        ...(this.progress ?? { done: this.indexedFiles, total: this.indexedFiles }),
+        commits: this.commits,
+      };
       this.indexingEmitter.fire(this.progress);
     };
     try {
@@ -225,7 +234,10 @@ export class WorkspaceIndexer {
     return { mode: 'unavailable', commits: 0, reason: this.parts.git.reason, ms: 0 };
   }
 
-  private async buildIndex(signal?: AbortSignal, onProgress?: (done: number, total: number) => void): Promise<BuildStats> {
+  private async buildIndex(
+    signal?: AbortSignal,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<BuildStats> {
     this.indexing = true;
     this.progress = { done: 0, total: 0, ...(this.commits ? { commits: this.commits } : {}) };
     this.indexingEmitter.fire(this.progress);
@@ -246,11 +258,15 @@ export class WorkspaceIndexer {
       });
       this.indexedFiles = stats.files;
       await this.parts.history.refreshTerms(signal);
-      this.parts.logger.info(`Indexed ${stats.files} files (${stats.parsed} parsed, ${stats.symbols} definitions) in ${stats.ms.toFixed(0)} ms${stats.capped ? `; capped by ${stats.capped.reason} at ${stats.capped.limit}` : ''}`);
+      this.parts.logger.info(
+        `Indexed ${stats.files} files (${stats.parsed} parsed, ${stats.symbols} definitions) in ${stats.ms.toFixed(0)} ms${stats.capped ? `; capped by ${stats.capped.reason} at ${stats.capped.limit}` : ''}`,
+      );
       return stats;
     } finally {
       this.indexing = false;
-      this.progress = this.commits ? { done: this.indexedFiles, total: this.indexedFiles, commits: this.commits } : undefined;
+      this.progress = this.commits
+        ? { done: this.indexedFiles, total: this.indexedFiles, commits: this.commits }
+        : undefined;
       // The history sources may have listed the files while the index was still filling up.
       this.parts.history.invalidate();
       this.parts.decisions.codeChanged(true);
@@ -300,7 +316,13 @@ export class WorkspaceIndexer {
       }
       const folder = this.isFolder(path, deleted);
       if (folder) folders.push(path);
-      if (/\.(md|mdx|markdown|rst|adoc|xml|json|tap)$/i.test(path) || path.endsWith('.adr-dir') || path.endsWith('.log4brains.yml') || folder) sourcesChanged = true;
+      if (
+        /\.(md|mdx|markdown|rst|adoc|xml|json|tap)$/i.test(path) ||
+        path.endsWith('.adr-dir') ||
+        path.endsWith('.log4brains.yml') ||
+        folder
+      )
+        sourcesChanged = true;
     }
     // A folder created or removed at once (a checkout, a generator, an unzip) may come as one event
     // for the folder alone: its files are listed (ignored ones left out) and indexed or forgotten.

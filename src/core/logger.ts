@@ -34,7 +34,10 @@ export class StderrLogger implements Logger {
     this.write('error', message instanceof Error ? message.message : message, args);
   }
   private write(level: string, message: string, args: unknown[]): void {
-    const extra = args.length ? ' ' + args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a))).join(' ') : '';
+    const extra = args.length
+      ? ' ' +
+        args.map((a) => (a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')
+      : '';
     process.stderr.write(`[${level}] ${message}${extra}\n`);
   }
 }
@@ -42,9 +45,19 @@ export class StderrLogger implements Logger {
 /** Records log lines; useful to adapters that want to show the last problems, and to tests. */
 export class MemoryLogger implements Logger {
   readonly lines: { level: string; message: string }[] = [];
-  trace(m: string): void { this.lines.push({ level: 'trace', message: m }); }
-  debug(m: string): void { this.lines.push({ level: 'debug', message: m }); }
-  info(m: string): void { this.lines.push({ level: 'info', message: m }); }
-  warn(m: string, ...args: unknown[]): void { this.lines.push({ level: 'warn', message: [m, ...args.map(String)].join(' ') }); }
-  error(m: string | Error, ...args: unknown[]): void { this.lines.push({ level: 'error', message: [m instanceof Error ? m.message : m, ...args.map(String)].join(' ') }); }
+  trace(m: string): void {
+    this.lines.push({ level: 'trace', message: m });
+  }
+  debug(m: string): void {
+    this.lines.push({ level: 'debug', message: m });
+  }
+  info(m: string): void {
+    this.lines.push({ level: 'info', message: m });
+  }
+  warn(m: string, ...args: unknown[]): void {
+    this.lines.push({ level: 'warn', message: [m, ...args.map(String)].join(' ') });
+  }
+  error(m: string | Error, ...args: unknown[]): void {
+    this.lines.push({ level: 'error', message: [m instanceof Error ? m.message : m, ...args.map(String)].join(' ') });
+  }
 }

@@ -34,7 +34,7 @@ function stateBaseDir(env: NodeJS.ProcessEnv): string {
 export function toRelative(root: string, p: string): string | undefined {
   const abs = isAbsolute(p) ? p : resolve(root, p);
   const rel = relative(resolve(root), abs);
-  if (rel === '' ) return '';
+  if (rel === '') return '';
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
   return rel.split(sep).join('/');
 }
@@ -44,7 +44,11 @@ export function toRelative(root: string, p: string): string | undefined {
  * node_modules when running from compiled sources (tests).
  */
 export function locateAsset(fileName: string, packagePath: string): string {
-  const candidates = [join(__dirname, fileName), join(__dirname, '..', fileName), join(__dirname, '..', 'dist', fileName)];
+  const candidates = [
+    join(__dirname, fileName),
+    join(__dirname, '..', fileName),
+    join(__dirname, '..', 'dist', fileName),
+  ];
   for (const c of candidates) if (existsSync(c)) return c;
   try {
     return require.resolve(packagePath);

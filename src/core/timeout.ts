@@ -57,7 +57,12 @@ export function withTimeout<T>(work: PromiseLike<T>, ms: number, options: Timeou
 }
 
 /** Like withTimeout, but settles with `fallback` instead of rejecting when the time is up or the signal aborts. */
-export async function withTimeoutOr<T, F>(work: PromiseLike<T>, ms: number, fallback: F, signal?: AbortSignal): Promise<T | F> {
+export async function withTimeoutOr<T, F>(
+  work: PromiseLike<T>,
+  ms: number,
+  fallback: F,
+  signal?: AbortSignal,
+): Promise<T | F> {
   try {
     return await withTimeout(work, ms, { signal });
   } catch (err) {

@@ -1,7 +1,14 @@
 /** Shared data shapes of the engine (DESIGN §4). */
 
 export type SuggestionType = 'decision' | 'change' | 'cochange' | 'doc' | 'related_code' | 'warning';
-export const SUGGESTION_TYPES: readonly SuggestionType[] = ['decision', 'warning', 'change', 'cochange', 'related_code', 'doc'];
+export const SUGGESTION_TYPES: readonly SuggestionType[] = [
+  'decision',
+  'warning',
+  'change',
+  'cochange',
+  'related_code',
+  'doc',
+];
 
 export type SuggestionStatus = 'pending' | 'shown' | 'used' | 'dismissed';
 
@@ -40,7 +47,8 @@ export interface ProactiveQuery {
 }
 
 /** What made a suggestion: a file changing, the cursor on a symbol, editor activity, a new commit, a changed decision record, a test report, or someone asking. */
-export type TriggerType = 'file_change' | 'symbol_focus' | 'activity' | 'commit' | 'decision' | 'test_report' | 'manual';
+export type TriggerType =
+  'file_change' | 'symbol_focus' | 'activity' | 'commit' | 'decision' | 'test_report' | 'manual';
 
 export interface ContextSuggestion {
   id: string;

@@ -29,7 +29,14 @@ export async function modifiedSince(abs: string, names: readonly string[], since
   const out: string[] = [];
   for (let i = 0; i < names.length; i += 64) {
     const chunk = names.slice(i, i + 64);
-    const times = await Promise.all(chunk.map((n) => stat(join(abs, n)).then((s) => s.mtimeMs, () => 0)));
+    const times = await Promise.all(
+      chunk.map((n) =>
+        stat(join(abs, n)).then(
+          (s) => s.mtimeMs,
+          () => 0,
+        ),
+      ),
+    );
     chunk.forEach((n, k) => {
       if (times[k] >= since) out.push(n);
     });

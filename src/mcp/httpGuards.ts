@@ -11,9 +11,11 @@ const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
  */
 export function rejectForeignRequest(req: IncomingMessage, port: number): string | undefined {
   const host = (req.headers.host ?? '').toLowerCase();
-  if (!LOOPBACK_NAMES.some((name) => host === `${name}:${port}`)) return `Forbidden: Host header '${req.headers.host ?? ''}' is not this server (127.0.0.1:${port})`;
+  if (!LOOPBACK_NAMES.some((name) => host === `${name}:${port}`))
+    return `Forbidden: Host header '${req.headers.host ?? ''}' is not this server (127.0.0.1:${port})`;
   const origin = req.headers.origin;
-  if (origin !== undefined && !isLoopbackOrigin(origin)) return `Forbidden: Origin '${origin}' is not a localhost origin`;
+  if (origin !== undefined && !isLoopbackOrigin(origin))
+    return `Forbidden: Origin '${origin}' is not a localhost origin`;
   return undefined;
 }
 
@@ -48,7 +50,13 @@ function digest(text: string): Buffer {
 }
 
 /** A JSON-RPC error with no request id, as the MCP SDK answers transport-level failures. */
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+export function sendJsonRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -81,7 +89,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, drainLimit = ma
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('end', () =>
+      resolve(tooLarge ? { kind: 'tooLarge' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }),
+    );
     req.on('error', reject);
     req.on('close', () => {
       if (!req.complete) reject(new Error('the client closed the connection before sending the whole request'));

@@ -32,7 +32,9 @@ export interface McpHttpOptions extends McpServerOptions {
 
 class PortInUseError extends Error {
   constructor(readonly port: number) {
-    super(`Port ${port} on 127.0.0.1 is already in use (another 'proactive-context mcp --http'?); pass --port N to use another, or --port 0 for any free port.`);
+    super(
+      `Port ${port} on 127.0.0.1 is already in use (another 'proactive-context mcp --http'?); pass --port N to use another, or --port 0 for any free port.`,
+    );
     this.name = 'PortInUseError';
   }
 }
@@ -85,7 +87,9 @@ export class McpHttpServer {
   static async listen(service: McpService, logger: Logger, options: McpHttpOptions): Promise<McpHttpServer> {
     const server = new McpHttpServer(service, logger, options);
     await new Promise<void>((resolve, reject) => {
-      server.http.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUseError(options.port) : err));
+      server.http.once('error', (err: NodeJS.ErrnoException) =>
+        reject(err.code === 'EADDRINUSE' ? new PortInUseError(options.port) : err),
+      );
       server.http.listen(options.port, '127.0.0.1', () => resolve());
     });
     server.http.on('error', (err) => logger.warn(`mcp http: ${err.message}`));
@@ -127,8 +131,10 @@ export class McpHttpServer {
       });
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== MCP_HTTP_PATH) return sendJsonRpcError(res, 404, SERVER_ERROR, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
-    if (this.closing) return sendJsonRpcError(res, 503, SERVER_ERROR, 'The server is shutting down', { Connection: 'close' });
+    if (path !== MCP_HTTP_PATH)
+      return sendJsonRpcError(res, 404, SERVER_ERROR, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
+    if (this.closing)
+      return sendJsonRpcError(res, 503, SERVER_ERROR, 'The server is shutting down', { Connection: 'close' });
     if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
       return sendJsonRpcError(res, 405, SERVER_ERROR, 'Method not allowed', { Allow: 'GET, POST, DELETE' });
     }
@@ -136,7 +142,13 @@ export class McpHttpServer {
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readBody(req, this.maxBodyBytes);
-      if (read.kind === 'tooLarge') return sendJsonRpcError(res, 413, INVALID_REQUEST, `Request body too large: at most ${this.maxBodyBytes} bytes`);
+      if (read.kind === 'tooLarge')
+        return sendJsonRpcError(
+          res,
+          413,
+          INVALID_REQUEST,
+          `Request body too large: at most ${this.maxBodyBytes} bytes`,
+        );
       try {
         body = JSON.parse(read.text);
       } catch {
@@ -147,18 +159,37 @@ export class McpHttpServer {
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
-      if (!session) return sendJsonRpcError(res, 404, SESSION_NOT_FOUND, 'Session not found: start a new one with an initialize request');
+      if (!session)
+        return sendJsonRpcError(
+          res,
+          404,
+          SESSION_NOT_FOUND,
+          'Session not found: start a new one with an initialize request',
+        );
       return this.forward(session, req, res, body);
     }
-    if (req.method === 'POST' && (Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body))) {
+    if (
+      req.method === 'POST' &&
+      (Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body))
+    ) {
       return this.startSession(req, res, body);
     }
-    return sendJsonRpcError(res, 400, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request');
+    return sendJsonRpcError(
+      res,
+      400,
+      SERVER_ERROR,
+      'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request',
+    );
   }
 
   private async startSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     if (this.sessions.size + this.starting >= this.maxSessions && !(await this.closeIdlestSession())) {
-      return sendJsonRpcError(res, 503, SERVER_ERROR, `Too many sessions (at most ${this.maxSessions} at once, all in use); end one with DELETE first`);
+      return sendJsonRpcError(
+        res,
+        503,
+        SERVER_ERROR,
+        `Too many sessions (at most ${this.maxSessions} at once, all in use); end one with DELETE first`,
+      );
     }
     this.starting++;
     const server = createMcpServer(this.service, this.logger, this.options);
@@ -204,7 +235,8 @@ export class McpHttpServer {
   /** Makes room by closing the session that has been idle longest (no request or stream open); false when every session is in use. */
   private async closeIdlestSession(): Promise<boolean> {
     let idlest: Session | undefined;
-    for (const s of this.sessions.values()) if (s.open === 0 && (!idlest || s.lastActive < idlest.lastActive)) idlest = s;
+    for (const s of this.sessions.values())
+      if (s.open === 0 && (!idlest || s.lastActive < idlest.lastActive)) idlest = s;
     if (!idlest) return false;
     this.logger.info(`mcp http: closing idle session ${idlest.id ?? ''} to make room`);
     if (idlest.id) this.sessions.delete(idlest.id);

@@ -61,7 +61,9 @@ function readToken(file: string): string | undefined {
     if (!st.isFile()) throw new TokenFileError(`${file} is not a file; remove it so a token can be created there.`);
     // Like ssh with private keys: a token others can read protects nothing.
     if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
-      throw new TokenFileError(`${file} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run 'chmod 600 ${file}' or delete it to make a new token.`);
+      throw new TokenFileError(
+        `${file} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run 'chmod 600 ${file}' or delete it to make a new token.`,
+      );
     }
     text = readFileSync(file, 'utf8');
   } catch (err) {
@@ -69,6 +71,9 @@ function readToken(file: string): string | undefined {
     throw err;
   }
   const token = text.trim();
-  if (!TOKEN_PATTERN.test(token)) throw new TokenFileError(`${file} does not hold a bearer token (32 to 512 token characters on one line); delete it to make a new one.`);
+  if (!TOKEN_PATTERN.test(token))
+    throw new TokenFileError(
+      `${file} does not hold a bearer token (32 to 512 token characters on one line); delete it to make a new one.`,
+    );
   return token;
 }

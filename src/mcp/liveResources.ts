@@ -53,11 +53,15 @@ export class LiveResources {
         });
       }),
     );
-    this.disposables.push(this.service.onDidChangeWorkspaceData((paths) => this.onBatch({ paths: new Set(paths), unknown: false })));
+    this.disposables.push(
+      this.service.onDidChangeWorkspaceData((paths) => this.onBatch({ paths: new Set(paths), unknown: false })),
+    );
     this.disposables.push(
       this.service.onDidChangeWatches(() => this.enqueue(() => this.checkList())),
       // A firing (made here or by any other process on the workspace) updates its watch's resource.
-      this.service.onDidFireWatch((f) => this.enqueue(() => this.evaluate((ref) => ref.kind === 'watch' && ref.id === f.watchId))),
+      this.service.onDidFireWatch((f) =>
+        this.enqueue(() => this.evaluate((ref) => ref.kind === 'watch' && ref.id === f.watchId)),
+      ),
     );
     this.enqueue(() => this.checkList(false));
   }
@@ -68,7 +72,9 @@ export class LiveResources {
     await this.run(async () => {
       if (this.subscribed.has(uri)) return;
       if (this.subscribed.size >= MAX_RESOURCE_SUBSCRIPTIONS) {
-        throw invalidParams(`At most ${MAX_RESOURCE_SUBSCRIPTIONS} resources can be subscribed at once; unsubscribe from one first.`);
+        throw invalidParams(
+          `At most ${MAX_RESOURCE_SUBSCRIPTIONS} resources can be subscribed at once; unsubscribe from one first.`,
+        );
       }
       this.subscribed.set(uri, { ref, fingerprint: await this.fingerprint(ref) });
       this.logger.debug(`mcp: subscribed to ${uri}`);
@@ -143,7 +149,12 @@ export class LiveResources {
   }
 
   private async checkList(announce = true): Promise<void> {
-    const ids = [...this.service.subscriptions().list.map((s) => s.id), ...this.service.watches().map((w) => `watch:${w.id}`)].sort().join('\n');
+    const ids = [
+      ...this.service.subscriptions().list.map((s) => s.id),
+      ...this.service.watches().map((w) => `watch:${w.id}`),
+    ]
+      .sort()
+      .join('\n');
     const changed = this.listedIds !== undefined && ids !== this.listedIds;
     this.listedIds = ids;
     if (changed && announce) await this.notify.listChanged();
@@ -155,7 +166,9 @@ export class LiveResources {
     const needsSubs = refs.some((r) => r.kind === 'subscription');
     const needsDecisions = refs.some((r) => r.kind !== 'file' && r.kind !== 'subscriptions');
     const subs = needsSubs ? this.service.subscriptions().list : [];
-    const decisionDirs = needsDecisions ? await this.catalog.decisionDirs((rel) => existsSync(join(this.service.root, rel))) : [];
+    const decisionDirs = needsDecisions
+      ? await this.catalog.decisionDirs((rel) => existsSync(join(this.service.root, rel)))
+      : [];
     const dirs = new Set<string>();
     for (const ref of refs) for (const d of await this.catalog.dependencies(ref, subs, decisionDirs)) dirs.add(d);
     this.watcher.setDirectories(dirs);

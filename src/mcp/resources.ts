@@ -17,7 +17,14 @@ import {
 } from './uris';
 
 /** Folders where decision records usually live; watched when they exist, in addition to the folders of known decisions. */
-export const DEFAULT_DECISION_DIRS = ['docs/adr', 'docs/decisions', 'docs/architecture/decisions', 'doc/adr', 'adr', 'decisions'];
+export const DEFAULT_DECISION_DIRS = [
+  'docs/adr',
+  'docs/decisions',
+  'docs/architecture/decisions',
+  'doc/adr',
+  'adr',
+  'decisions',
+];
 
 /**
  * Everything the server exposes as resources: listing, templates, reading, and a cheap content
@@ -88,7 +95,14 @@ export class ResourceCatalog {
       throw invalidParams(`No watch has the id ${id}; list_watches shows the watches in use.`);
     }
     const latest = r.latest?.suggestion ?? null;
-    return { watch: watchJson(r.watch, watchUri(id)), trigger: latest?.trigger ?? null, items: latest?.items ?? [], seq: r.latest?.seq ?? 0, firedAt: r.latest?.firedAt ?? null, latest };
+    return {
+      watch: watchJson(r.watch, watchUri(id)),
+      trigger: latest?.trigger ?? null,
+      items: latest?.items ?? [],
+      seq: r.latest?.seq ?? 0,
+      firedAt: r.latest?.firedAt ?? null,
+      latest,
+    };
   }
 
   templates(): ResourceTemplate[] {
@@ -134,10 +148,21 @@ export class ResourceCatalog {
       }
       case 'subscription': {
         await this.requireSubscription(ref.id);
-        const m = await bounded(this.service.readSubscription(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs);
+        const m = await bounded(
+          this.service.readSubscription(ref.id),
+          `Reading subscription ${ref.id}`,
+          this.timeoutMs,
+        );
         const text = m.text || (m.note ? `(${m.note})` : '');
         return {
-          contents: [{ uri, mimeType: 'text/plain', text, _meta: { hash: m.hash, truncated: m.truncated, ...(m.note ? { note: m.note } : {}) } }],
+          contents: [
+            {
+              uri,
+              mimeType: 'text/plain',
+              text,
+              _meta: { hash: m.hash, truncated: m.truncated, ...(m.note ? { note: m.note } : {}) },
+            },
+          ],
         };
       }
       case 'suggestions': {
@@ -145,7 +170,10 @@ export class ResourceCatalog {
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(s, null, 2) }] };
       }
       case 'decisions': {
-        const list = (await this.decisions()).map(({ body: _body, label: _label, ...d }) => ({ ...d, ...(d.number !== undefined ? { uri: decisionUri(d.number) } : {}) }));
+        const list = (await this.decisions()).map(({ body: _body, label: _label, ...d }) => ({
+          ...d,
+          ...(d.number !== undefined ? { uri: decisionUri(d.number) } : {}),
+        }));
         return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(list, null, 2) }] };
       }
       case 'decision': {
@@ -154,7 +182,9 @@ export class ResourceCatalog {
         return { contents: [{ uri, mimeType: 'text/markdown', text: d.body }] };
       }
       case 'watch':
-        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(this.readWatch(ref.id), null, 2) }] };
+        return {
+          contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(this.readWatch(ref.id), null, 2) }],
+        };
       case 'file': {
         let text: string;
         try {
@@ -185,7 +215,9 @@ export class ResourceCatalog {
         const subs = await this.subs();
         if (!subs.some((s) => s.id === ref.id)) return 'gone';
         try {
-          return (await bounded(this.service.readSubscription(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs)).hash;
+          return (
+            await bounded(this.service.readSubscription(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs)
+          ).hash;
         } catch (err) {
           return 'error:' + (err as Error).message;
         }
@@ -265,7 +297,15 @@ export class ResourceCatalog {
 
 function suggestionFingerprint(s: ContextSuggestion): string {
   return digest({
-    items: s.items.map((i) => [i.entityId, i.type, i.title, i.summary, i.reason, Math.round(i.relevanceScore * 1000), i.location]),
+    items: s.items.map((i) => [
+      i.entityId,
+      i.type,
+      i.title,
+      i.summary,
+      i.reason,
+      Math.round(i.relevanceScore * 1000),
+      i.location,
+    ]),
     notes: s.notes ?? [],
   });
 }

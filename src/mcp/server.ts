@@ -35,7 +35,11 @@ export interface ProactiveContextMcpServer {
  * Builds the MCP server over the core's front door: the tools agents call, the resources they read, and live
  * `resources/subscribe` updates. One server serves one client connection.
  */
-export function createMcpServer(service: McpService, logger: Logger = nullLogger, options: McpServerOptions = {}): ProactiveContextMcpServer {
+export function createMcpServer(
+  service: McpService,
+  logger: Logger = nullLogger,
+  options: McpServerOptions = {},
+): ProactiveContextMcpServer {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION },
@@ -103,7 +107,11 @@ export function createMcpServer(service: McpService, logger: Logger = nullLogger
  * await `closed` on the result before disposing the service. stdout carries only protocol
  * messages; the logger is expected to write to stderr.
  */
-export async function runStdioServer(service: McpService, logger: Logger = nullLogger, options: McpServerOptions = {}): Promise<ProactiveContextMcpServer> {
+export async function runStdioServer(
+  service: McpService,
+  logger: Logger = nullLogger,
+  options: McpServerOptions = {},
+): Promise<ProactiveContextMcpServer> {
   const server = createMcpServer(service, logger, options);
   const transport = new FramedStdioTransport({ logger });
   const stop = (): void => {
@@ -157,12 +165,15 @@ function describeValue(v: unknown): string {
 function uriParam(method: string, params: unknown): string {
   const uri = typeof params === 'object' && params !== null ? (params as { uri?: unknown }).uri : undefined;
   if (typeof uri !== 'string') {
-    throw invalidParams(`${method} needs params.uri, a resource URI string; got ${params === undefined ? 'no params' : `params.uri of type ${describeValue(uri)}`}.`);
+    throw invalidParams(
+      `${method} needs params.uri, a resource URI string; got ${params === undefined ? 'no params' : `params.uri of type ${describeValue(uri)}`}.`,
+    );
   }
   return uri;
 }
 
 function optionalCursor(method: string, params: unknown): void {
   const cursor = typeof params === 'object' && params !== null ? (params as { cursor?: unknown }).cursor : undefined;
-  if (cursor !== undefined && typeof cursor !== 'string') throw invalidParams(`${method}: params.cursor must be a string; got ${describeValue(cursor)}.`);
+  if (cursor !== undefined && typeof cursor !== 'string')
+    throw invalidParams(`${method}: params.cursor must be a string; got ${describeValue(cursor)}.`);
 }

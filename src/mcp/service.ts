@@ -24,7 +24,6 @@ export type McpService = Pick<
   | 'fileChanged'
   | 'onDidChangeSubscriptions'
   | 'onDidChangeWorkspaceData'
-   
   | 'watches'
   | 'unwatch'
   | 'readWatch'

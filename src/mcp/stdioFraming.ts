@@ -148,8 +148,14 @@ export class FramedStdioTransport implements Transport {
       const id = requestIdOf(value);
       const method = isObject(value) && typeof value.method === 'string' ? ` (${value.method})` : '';
       // A malformed notification has no id to answer; say it once on stderr.
-      if (id === undefined && isObject(value) && 'method' in value) this.logger.warn(`mcp: ignored a malformed notification${method}.`);
-      else this.reply(id ?? null, ErrorCode.InvalidRequest, `Invalid request${method}: not a JSON-RPC 2.0 request, notification or response.`);
+      if (id === undefined && isObject(value) && 'method' in value)
+        this.logger.warn(`mcp: ignored a malformed notification${method}.`);
+      else
+        this.reply(
+          id ?? null,
+          ErrorCode.InvalidRequest,
+          `Invalid request${method}: not a JSON-RPC 2.0 request, notification or response.`,
+        );
       return;
     }
     try {

@@ -92,7 +92,8 @@ export function parseResourceUri(uri: string, root: string): ResourceRef {
     if (!/^\d{1,6}$/.test(raw)) throw invalidParams(`Decision URIs end with a decision number: ${uri}.`);
     return { kind: 'decision', number: Number(raw) };
   }
-  if (uri.startsWith(SUGGESTIONS_PREFIX)) return { kind: 'suggestions', path: confineUriPath(uri.slice(SUGGESTIONS_PREFIX.length), uri) };
+  if (uri.startsWith(SUGGESTIONS_PREFIX))
+    return { kind: 'suggestions', path: confineUriPath(uri.slice(SUGGESTIONS_PREFIX.length), uri) };
   if (uri.startsWith(FILE_PREFIX)) return { kind: 'file', path: confineUriPath(uri.slice(FILE_PREFIX.length), uri) };
   if (uri.startsWith('file:')) return { kind: 'file', path: fileUrlToRelative(uri, root) };
   throw invalidParams(
@@ -122,7 +123,8 @@ export function confineRelativePath(input: string): string {
   if (typeof input !== 'string' || input.trim() === '') throw invalidParams('A path is required.');
   if (input.includes('\0')) throw invalidParams('Paths cannot contain NUL bytes.');
   if (input.includes('\\')) throw invalidParams(`Use forward slashes in paths: ${input}.`);
-  if (posix.isAbsolute(input) || /^[A-Za-z]:/.test(input)) throw invalidParams(`Path ${input} must be relative to the workspace root.`);
+  if (posix.isAbsolute(input) || /^[A-Za-z]:/.test(input))
+    throw invalidParams(`Path ${input} must be relative to the workspace root.`);
   if (input.split('/').includes('..')) throw invalidParams(`Path ${input} is outside the workspace root.`);
   const norm = withoutTrailingSlashes(posix.normalize(input).replace(/^(\.\/)+/, ''));
   if (norm === '' || norm === '.') throw invalidParams(ROOT_IS_NOT_A_FILE);

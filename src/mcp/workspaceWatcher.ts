@@ -126,7 +126,9 @@ export class WorkspaceWatcher {
     this.scanned = true;
     if (this.disposed) return;
     const polled = this.polledCount();
-    this.logger.info(`File watching: ${this.handles} folder watch${this.handles === 1 ? '' : 'es'}${polled ? `, ${polled} folders polled` : ''} under ${this.root}${this.inRepo ? ' (git-ignored folders skipped)' : ''}.`);
+    this.logger.info(
+      `File watching: ${this.handles} folder watch${this.handles === 1 ? '' : 'es'}${polled ? `, ${polled} folders polled` : ''} under ${this.root}${this.inRepo ? ' (git-ignored folders skipped)' : ''}.`,
+    );
   }
 
   /** Settles when every folder found so far has been listed and watched. */
@@ -182,7 +184,8 @@ export class WorkspaceWatcher {
         if (code === 'ENOENT' || code === 'ENOTDIR') return folder;
         // The system-wide budget is spent (other programs hold watches too): poll from here on.
         this.logger.debug(`File watching: cannot watch ${abs}: ${(err as Error).message}`);
-        if (code === 'ENOSPC' || code === 'EMFILE') this.reportCeiling(`the system's watch limit was reached after ${this.handles}`);
+        if (code === 'ENOSPC' || code === 'EMFILE')
+          this.reportCeiling(`the system's watch limit was reached after ${this.handles}`);
       }
     } else {
       this.reportCeiling(`the limit of ${this.maxHandles} folder watches (--max-watches) was reached`);
@@ -194,7 +197,9 @@ export class WorkspaceWatcher {
   private reportCeiling(why: string): void {
     if (this.ceilingReported) return;
     this.ceilingReported = true;
-    this.logger.warn(`File watching: ${why}; further folders are polled every ${(this.pollIntervalMs / 1000).toFixed(1)} s instead.`);
+    this.logger.warn(
+      `File watching: ${why}; further folders are polled every ${(this.pollIntervalMs / 1000).toFixed(1)} s instead.`,
+    );
   }
 
   private release(folder: Folder): void {
@@ -237,7 +242,12 @@ export class WorkspaceWatcher {
         for (const name of missed) this.record(folder, name);
         for (const name of dirs) {
           if (folder.kind === 'work' && SKIPPED.has(name)) continue;
-          found.push({ parent: folder, deep, abs: join(folder.abs, name), rel: folder.rel ? `${folder.rel}/${name}` : name });
+          found.push({
+            parent: folder,
+            deep,
+            abs: join(folder.abs, name),
+            rel: folder.rel ? `${folder.rel}/${name}` : name,
+          });
         }
       }
       const ignored = await this.ignoredAmong(found.filter((f) => f.parent.kind === 'work').map((f) => f.rel));
@@ -261,14 +271,19 @@ export class WorkspaceWatcher {
   }
 
   /** A folder's sub-folders, and the files in it that changed while it had no watch yet. */
-  private async list(item: { folder: Folder; deep: boolean; announce: boolean }): Promise<{ folder: Folder; deep: boolean; dirs: string[]; missed: string[] }> {
+  private async list(item: {
+    folder: Folder;
+    deep: boolean;
+    announce: boolean;
+  }): Promise<{ folder: Folder; deep: boolean; dirs: string[]; missed: string[] }> {
     const { dirs, files } = await entriesOf(item.folder.abs);
     // A new folder's files are all new; during the first scan, only those written since it began.
     let missed: string[] = [];
     const first = !item.folder.listed;
     item.folder.listed = true;
     if (first && item.announce) missed = files;
-    else if (first && !this.scanned && item.folder.kind === 'work') missed = await modifiedSince(item.folder.abs, files, this.startedAt - MTIME_SLACK_MS);
+    else if (first && !this.scanned && item.folder.kind === 'work')
+      missed = await modifiedSince(item.folder.abs, files, this.startedAt - MTIME_SLACK_MS);
     return { folder: item.folder, deep: item.deep, dirs, missed };
   }
 

@@ -23,11 +23,27 @@ export const LIMITS = {
   watches: 20,
 } as const;
 
-export type PanelPhase = 'loading' | 'ready' | 'empty' | 'no-workspace' | 'no-editor' | 'unsupported-document' | 'error';
-export const PANEL_PHASES: readonly PanelPhase[] = ['loading', 'ready', 'empty', 'no-workspace', 'no-editor', 'unsupported-document', 'error'];
+export type PanelPhase =
+  'loading' | 'ready' | 'empty' | 'no-workspace' | 'no-editor' | 'unsupported-document' | 'error';
+export const PANEL_PHASES: readonly PanelPhase[] = [
+  'loading',
+  'ready',
+  'empty',
+  'no-workspace',
+  'no-editor',
+  'unsupported-document',
+  'error',
+];
 
 /** Group order in the panel: what governs the code first, then what happened to it, then what surrounds it. */
-export const PANEL_ITEM_TYPES: readonly SuggestionType[] = ['decision', 'warning', 'change', 'cochange', 'related_code', 'doc'];
+export const PANEL_ITEM_TYPES: readonly SuggestionType[] = [
+  'decision',
+  'warning',
+  'change',
+  'cochange',
+  'related_code',
+  'doc',
+];
 
 export interface PanelLocation {
   path: string;
@@ -154,7 +170,13 @@ export interface ItemCommand {
 }
 
 export type PanelCommandType = 'refresh' | 'showLog' | 'openSettings' | 'recordDecision' | 'openDecisionSettings';
-export const PANEL_COMMAND_TYPES: readonly PanelCommandType[] = ['refresh', 'showLog', 'openSettings', 'recordDecision', 'openDecisionSettings'];
+export const PANEL_COMMAND_TYPES: readonly PanelCommandType[] = [
+  'refresh',
+  'showLog',
+  'openSettings',
+  'recordDecision',
+  'openDecisionSettings',
+];
 
 export interface PanelCommand {
   type: PanelCommandType;
@@ -284,7 +306,14 @@ export function isPanelWatch(x: unknown): x is PanelWatch {
   if (!isObj(x) || !isWatchId(x.id) || !isText(x.label, LIMITS.text)) return false;
   if (x.last === undefined) return true;
   const l = x.last;
-  return isObj(l) && isText(l.age, LIMITS.short) && isText(l.trigger, LIMITS.text) && isText(l.summary, LIMITS.text) && isCount(l.items) && typeof l.unseen === 'boolean';
+  return (
+    isObj(l) &&
+    isText(l.age, LIMITS.short) &&
+    isText(l.trigger, LIMITS.text) &&
+    isText(l.summary, LIMITS.text) &&
+    isCount(l.items) &&
+    typeof l.unseen === 'boolean'
+  );
 }
 
 function isDoneOfTotal(x: unknown): x is Obj & { done: number; total: number } {
@@ -322,8 +351,12 @@ export function isPanelState(x: unknown): x is PanelState {
     (x.indexing === undefined || isProgress(x.indexing)) &&
     isOptText(x.message, LIMITS.text) &&
     isCounts(x.counts) &&
-    (x.watches === undefined || (Array.isArray(x.watches) && x.watches.length <= LIMITS.watches && x.watches.every(isPanelWatch))) &&
-    (x.sectionNotes === undefined || (Array.isArray(x.sectionNotes) && x.sectionNotes.length <= PANEL_ITEM_TYPES.length && x.sectionNotes.every(isSectionNote))) &&
+    (x.watches === undefined ||
+      (Array.isArray(x.watches) && x.watches.length <= LIMITS.watches && x.watches.every(isPanelWatch))) &&
+    (x.sectionNotes === undefined ||
+      (Array.isArray(x.sectionNotes) &&
+        x.sectionNotes.length <= PANEL_ITEM_TYPES.length &&
+        x.sectionNotes.every(isSectionNote))) &&
     (x.decisionHelp === undefined || isDecisionHelp(x.decisionHelp))
   );
 }

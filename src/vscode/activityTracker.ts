@@ -18,7 +18,11 @@ export type Activity =
       recentFiles: string[];
       languageId: string;
     }
-  | { kind: 'none'; reason: 'no-workspace' | 'no-editor' | 'unsupported-document' | 'outside-workspace'; detail?: string };
+  | {
+      kind: 'none';
+      reason: 'no-workspace' | 'no-editor' | 'unsupported-document' | 'outside-workspace';
+      detail?: string;
+    };
 
 export interface ActivityEvent {
   activity: Activity;
@@ -29,7 +33,19 @@ export interface ActivityEvent {
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
-const INDEXED_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'go', 'java', 'rust', 'csharp', 'ruby', 'php']);
+const INDEXED_LANGUAGES = new Set([
+  'typescript',
+  'typescriptreact',
+  'javascript',
+  'javascriptreact',
+  'python',
+  'go',
+  'java',
+  'rust',
+  'csharp',
+  'ruby',
+  'php',
+]);
 
 /**
  * Owns "where the user is": turns editor events into debounced Activity events, and answers
@@ -48,7 +64,11 @@ export class ActivityTracker implements vscode.Disposable {
   constructor(
     private readonly debounceMs: () => number,
     /** The definition at a line from the code index, when it is ready (instant, no language server). */
-    private readonly indexSymbol: (folder: vscode.WorkspaceFolder, path: string, line: number) => SymbolSpan | undefined = () => undefined,
+    private readonly indexSymbol: (
+      folder: vscode.WorkspaceFolder,
+      path: string,
+      line: number,
+    ) => SymbolSpan | undefined = () => undefined,
     timers: Scheduler = realTimers,
   ) {
     this.debouncer = new Debouncer(timers);
@@ -73,18 +93,40 @@ export class ActivityTracker implements vscode.Disposable {
    */
   currentPlace(folder?: vscode.WorkspaceFolder): { folder: vscode.WorkspaceFolder; place: Place } | undefined {
     const editor = vscode.window.activeTextEditor;
-    const editorFolder = editor && editor.document.uri.scheme === 'file' ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : undefined;
+    const editorFolder =
+      editor && editor.document.uri.scheme === 'file'
+        ? vscode.workspace.getWorkspaceFolder(editor.document.uri)
+        : undefined;
     const same = (f?: vscode.WorkspaceFolder) => !!f && (!folder || f.uri.toString() === folder.uri.toString());
     const a = this.last;
     const editorPath = editor && editorFolder ? relativePath(editorFolder, editor.document.uri) : undefined;
     // The last activity counts only while its file is still the active editor.
     if (a?.kind === 'file' && same(a.folder) && editorPath === a.path) {
-      return { folder: a.folder, place: { file: a.path, line: a.line, column: a.column, selection: a.selection, symbol: a.symbol, recentFiles: a.recentFiles } };
+      return {
+        folder: a.folder,
+        place: {
+          file: a.path,
+          line: a.line,
+          column: a.column,
+          selection: a.selection,
+          symbol: a.symbol,
+          recentFiles: a.recentFiles,
+        },
+      };
     }
     if (!editor || !editorFolder || !editorPath || !same(editorFolder)) return undefined;
     const pos = editor.selection.active;
     const symbol = this.indexSymbol(editorFolder, editorPath, pos.line + 1);
-    return { folder: editorFolder, place: { file: editorPath, line: pos.line + 1, column: pos.character + 1, symbol, recentFiles: this.recent.filter((p) => p !== editorPath) } };
+    return {
+      folder: editorFolder,
+      place: {
+        file: editorPath,
+        line: pos.line + 1,
+        column: pos.character + 1,
+        symbol,
+        recentFiles: this.recent.filter((p) => p !== editorPath),
+      },
+    };
   }
 
   /** Recomputes now (refresh command, view opened). */
@@ -117,7 +159,11 @@ export class ActivityTracker implements vscode.Disposable {
     if (!editor) return { kind: 'none', reason: 'no-editor' };
     const doc = editor.document;
     if (doc.uri.scheme !== 'file') {
-      return { kind: 'none', reason: 'unsupported-document', detail: doc.isUntitled ? 'an unsaved (untitled) editor' : `a ${doc.uri.scheme}: document` };
+      return {
+        kind: 'none',
+        reason: 'unsupported-document',
+        detail: doc.isUntitled ? 'an unsaved (untitled) editor' : `a ${doc.uri.scheme}: document`,
+      };
     }
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
     if (!folder) return { kind: 'none', reason: 'outside-workspace', detail: vscode.workspace.asRelativePath(doc.uri) };
@@ -127,7 +173,9 @@ export class ActivityTracker implements vscode.Disposable {
     const sel = editor.selection;
     // The code index knows the definitions of these languages; asking the language server as well
     // would only delay the panel.
-    const symbol = (INDEXED_LANGUAGES.has(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ?? (await symbolAt(doc.uri, pos, signal));
+    const symbol =
+      (INDEXED_LANGUAGES.has(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ??
+      (await symbolAt(doc.uri, pos, signal));
     return {
       kind: 'file',
       uri: doc.uri,
@@ -177,7 +225,15 @@ const SYMBOL_KINDS = new Set([
 async function symbolAt(uri: vscode.Uri, pos: vscode.Position, signal: AbortSignal): Promise<SymbolSpan | undefined> {
   let symbols: (vscode.DocumentSymbol | vscode.SymbolInformation)[] | undefined;
   try {
-    symbols = await withTimeoutOr(vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', uri), SYMBOL_TIMEOUT_MS, undefined, signal);
+    symbols = await withTimeoutOr(
+      vscode.commands.executeCommand<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>(
+        'vscode.executeDocumentSymbolProvider',
+        uri,
+      ),
+      SYMBOL_TIMEOUT_MS,
+      undefined,
+      signal,
+    );
   } catch {
     return undefined;
   }
@@ -187,7 +243,8 @@ async function symbolAt(uri: vscode.Uri, pos: vscode.Position, signal: AbortSign
     for (const s of list) {
       const range = 'range' in s ? s.range : s.location.range;
       if (!range.contains(pos)) continue;
-      if (SYMBOL_KINDS.has(s.kind)) best = { name: s.name, startLine: range.start.line + 1, endLine: range.end.line + 1 };
+      if (SYMBOL_KINDS.has(s.kind))
+        best = { name: s.name, startLine: range.start.line + 1, endLine: range.end.line + 1 };
       if ('children' in s && s.children?.length) visit(s.children);
     }
   };

@@ -54,7 +54,11 @@ export interface EditorHintSettings {
 
 export function readEditorHintSettings(scope?: vscode.ConfigurationScope): EditorHintSettings {
   const c = vscode.workspace.getConfiguration(ids.configSection, scope);
-  return { codeLens: c.get('editor.codeLens', true), hover: c.get('editor.hover', true), testDiagnostics: c.get('editor.testDiagnostics', true) };
+  return {
+    codeLens: c.get('editor.codeLens', true),
+    hover: c.get('editor.hover', true),
+    testDiagnostics: c.get('editor.testDiagnostics', true),
+  };
 }
 
 /** Whether to bring the Suggestions view forward when a folder opens. */

@@ -24,13 +24,20 @@ export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<Sugge
   };
 }
 
-async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ctx: QueryContext): Promise<SuggestionItem[]> {
+async function incomingCalls(
+  folder: vscode.WorkspaceFolder,
+  uri: vscode.Uri,
+  ctx: QueryContext,
+): Promise<SuggestionItem[]> {
   const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
   if (line === undefined) return [];
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (!doc) return [];
   // Put the position on the symbol's name: call hierarchy needs an identifier.
-  let position = new vscode.Position(Math.max(0, (ctx.query.cursorPosition?.line ?? line) - 1), Math.max(0, (ctx.query.cursorPosition?.column ?? 1) - 1));
+  let position = new vscode.Position(
+    Math.max(0, (ctx.query.cursorPosition?.line ?? line) - 1),
+    Math.max(0, (ctx.query.cursorPosition?.column ?? 1) - 1),
+  );
   const name = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
   if (ctx.symbolRange && name) {
     for (let l = ctx.symbolRange.startLine - 1; l < Math.min(doc.lineCount, ctx.symbolRange.startLine + 2); l++) {
@@ -42,10 +49,20 @@ async function incomingCalls(folder: vscode.WorkspaceFolder, uri: vscode.Uri, ct
     }
   }
   const started = Date.now();
-  const items = await withTimeoutOr(vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, position), CALL_HIERARCHY_TIMEOUT_MS, undefined, ctx.signal);
+  const items = await withTimeoutOr(
+    vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, position),
+    CALL_HIERARCHY_TIMEOUT_MS,
+    undefined,
+    ctx.signal,
+  );
   if (!items?.length || ctx.signal.aborted) return [];
   const remaining = Math.max(100, CALL_HIERARCHY_TIMEOUT_MS - (Date.now() - started));
-  const calls = await withTimeoutOr(vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', items[0]), remaining, undefined, ctx.signal);
+  const calls = await withTimeoutOr(
+    vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', items[0]),
+    remaining,
+    undefined,
+    ctx.signal,
+  );
   if (!calls) return [];
   const out: SuggestionItem[] = [];
   for (const call of calls.slice(0, 30)) {
@@ -76,7 +93,9 @@ function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] 
   return vscode.languages
     .getDiagnostics(uri)
     .filter((d) => d.tags?.includes(vscode.DiagnosticTag.Deprecated))
-    .filter((d) => !doc || d.range.start.line >= doc.lineCount || !IMPORT_LINE.test(doc.lineAt(d.range.start.line).text))
+    .filter(
+      (d) => !doc || d.range.start.line >= doc.lineCount || !IMPORT_LINE.test(doc.lineAt(d.range.start.line).text),
+    )
     .slice(0, 20)
     .map((d): SuggestionItem => {
       const line = d.range.start.line + 1;

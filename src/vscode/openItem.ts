@@ -12,7 +12,10 @@ interface GitDocQuery {
 }
 
 /** Serves file contents at a revision for the diff editor (read-only, never touches the work tree). */
-export function registerGitContentProvider(context: vscode.ExtensionContext, serviceForRoot: (root: string) => Promise<ContextService | undefined>): void {
+export function registerGitContentProvider(
+  context: vscode.ExtensionContext,
+  serviceForRoot: (root: string) => Promise<ContextService | undefined>,
+): void {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
       let q: GitDocQuery;
@@ -50,9 +53,21 @@ export async function openSuggestionItem(folder: vscode.WorkspaceFolder, item: S
     const options: vscode.TextDocumentShowOptions = { preview: true, selection: new vscode.Range(line, 0, line, 0) };
     if (loc.commit) {
       const short = loc.commit.slice(0, 7);
-      await vscode.commands.executeCommand('vscode.diff', gitUri(root, `${loc.commit}^`, loc.path), gitUri(root, loc.commit, loc.path), `${loc.path} (${short}) — ${item.title}`, options);
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        gitUri(root, `${loc.commit}^`, loc.path),
+        gitUri(root, loc.commit, loc.path),
+        `${loc.path} (${short}) — ${item.title}`,
+        options,
+      );
     } else {
-      await vscode.commands.executeCommand('vscode.diff', gitUri(root, 'HEAD', loc.path), fileUri, `${loc.path} (uncommitted changes)`, options);
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        gitUri(root, 'HEAD', loc.path),
+        fileUri,
+        `${loc.path} (uncommitted changes)`,
+        options,
+      );
     }
     return;
   }
@@ -60,6 +75,9 @@ export async function openSuggestionItem(folder: vscode.WorkspaceFolder, item: S
   const start = Math.max(0, Math.min(doc.lineCount - 1, (loc.line ?? 1) - 1));
   const end = Math.max(start, Math.min(doc.lineCount - 1, (loc.endLine ?? loc.line ?? 1) - 1));
   const range = new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
-  const editor = await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(start, 0, start, 0) });
+  const editor = await vscode.window.showTextDocument(doc, {
+    preview: true,
+    selection: new vscode.Range(start, 0, start, 0),
+  });
   editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }

@@ -10,7 +10,10 @@ import { ids } from './ids';
 export class SuggestionsStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private indexing: IndexingProgress | undefined;
-  private shown: { text: string; tooltip: string; background?: vscode.ThemeColor } = { text: '$(lightbulb) —', tooltip: 'Proactive Context' };
+  private shown: { text: string; tooltip: string; background?: vscode.ThemeColor } = {
+    text: '$(lightbulb) —',
+    tooltip: 'Proactive Context',
+  };
 
   constructor() {
     this.item = vscode.window.createStatusBarItem('proactiveContext.status', vscode.StatusBarAlignment.Right, 100);
@@ -39,7 +42,11 @@ export class SuggestionsStatusBar implements vscode.Disposable {
   }
 
   showError(message: string): void {
-    this.show('$(error) Context', `Proactive Context: ${message}`, new vscode.ThemeColor('statusBarItem.errorBackground'));
+    this.show(
+      '$(error) Context',
+      `Proactive Context: ${message}`,
+      new vscode.ThemeColor('statusBarItem.errorBackground'),
+    );
   }
 
   /** Files, then commits, done of all while the workspace is indexed; undefined when it is done. */

@@ -23,7 +23,14 @@ const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], strin
  * Holds the last suggestion so the panel's actions (open, useful, dismiss, pin, copy) apply to it.
  */
 export class SuggestionsController implements vscode.Disposable {
-  private last: { suggestion: ContextSuggestion; service: ContextService; folder: vscode.WorkspaceFolder; activity: Extract<Activity, { kind: 'file' }> } | undefined;
+  private last:
+    | {
+        suggestion: ContextSuggestion;
+        service: ContextService;
+        folder: vscode.WorkspaceFolder;
+        activity: Extract<Activity, { kind: 'file' }>;
+      }
+    | undefined;
   private readonly useful = new Set<string>();
   private readonly dismissedHere = new Set<string>();
   private readonly pinned = new Set<string>();
@@ -59,9 +66,13 @@ export class SuggestionsController implements vscode.Disposable {
   }
 
   /** The last suggestion when it is for this document: what the editor's hints reuse instead of asking again. */
-  lastFor(uri: vscode.Uri): { suggestion: ContextSuggestion; service: ContextService; folder: vscode.WorkspaceFolder } | undefined {
+  lastFor(
+    uri: vscode.Uri,
+  ): { suggestion: ContextSuggestion; service: ContextService; folder: vscode.WorkspaceFolder } | undefined {
     const last = this.last;
-    return last && last.activity.uri.toString() === uri.toString() ? { suggestion: last.suggestion, service: last.service, folder: last.folder } : undefined;
+    return last && last.activity.uri.toString() === uri.toString()
+      ? { suggestion: last.suggestion, service: last.service, folder: last.folder }
+      : undefined;
   }
 
   private async onActivity(event: ActivityEvent): Promise<void> {
@@ -87,9 +98,23 @@ export class SuggestionsController implements vscode.Disposable {
     if (!this.last || this.last.activity.path !== activity.path) {
       this.dismissedHere.clear();
       // Keep the old items while the new ones load; say which file they are for.
-      this.view.setState(buildPanelState({ phase: 'loading', file: activity.path, symbol: activity.symbol?.name, indexing: service.indexingProgress }));
+      this.view.setState(
+        buildPanelState({
+          phase: 'loading',
+          file: activity.path,
+          symbol: activity.symbol?.name,
+          indexing: service.indexingProgress,
+        }),
+      );
     }
-    const place = { file: activity.path, line: activity.line, column: activity.column, selection: activity.selection, symbol: activity.symbol, recentFiles: activity.recentFiles };
+    const place = {
+      file: activity.path,
+      line: activity.line,
+      column: activity.column,
+      selection: activity.selection,
+      symbol: activity.symbol,
+      recentFiles: activity.recentFiles,
+    };
     let suggestion: ContextSuggestion;
     this.suggestCount++;
     try {
@@ -106,7 +131,9 @@ export class SuggestionsController implements vscode.Disposable {
     const elapsed = performance.now() - stoppedAt;
     this.panelLatencies.push(elapsed);
     if (this.panelLatencies.length > 200) this.panelLatencies.shift();
-    this.log.trace(`Suggestions for ${activity.path}:${activity.line} in ${suggestion.latencyMs} ms (panel updated ${elapsed.toFixed(1)} ms after the cursor stopped)`);
+    this.log.trace(
+      `Suggestions for ${activity.path}:${activity.line} in ${suggestion.latencyMs} ms (panel updated ${elapsed.toFixed(1)} ms after the cursor stopped)`,
+    );
     if (this.view.visible) service.markShown(suggestion.id);
     if (!service.hasEnrichment) return;
     let enriched: ContextSuggestion | undefined;
@@ -122,7 +149,9 @@ export class SuggestionsController implements vscode.Disposable {
     enriched.items = enriched.items.filter((i) => !gone.has(i.entityId));
     this.last = { suggestion: enriched, service, folder: activity.folder, activity };
     this.render();
-    this.log.trace(`Language-server enrichment for ${activity.path}:${activity.line} done ${(performance.now() - stoppedAt).toFixed(1)} ms after the cursor stopped`);
+    this.log.trace(
+      `Language-server enrichment for ${activity.path}:${activity.line} done ${(performance.now() - stoppedAt).toFixed(1)} ms after the cursor stopped`,
+    );
   }
 
   /** Re-renders the current suggestion (after dismiss/useful/pin, or indexing progress). */
@@ -162,7 +191,10 @@ export class SuggestionsController implements vscode.Disposable {
         this.log.show(true);
         return;
       case 'openSettings':
-        await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:proactive-context.proactive-context');
+        await vscode.commands.executeCommand(
+          'workbench.action.openSettings',
+          '@ext:proactive-context.proactive-context',
+        );
         return;
       case 'openDecisionSettings':
         await vscode.commands.executeCommand('workbench.action.openSettings', `${ids.configSection}.decisionFolders`);
@@ -213,7 +245,9 @@ export class SuggestionsController implements vscode.Disposable {
       }
     } catch (err) {
       this.log.error(`Could not ${command.type} '${item.title}': ${(err as Error).message}`);
-      void vscode.window.showErrorMessage(`Proactive Context: could not ${command.type} “${item.title}”: ${(err as Error).message}`);
+      void vscode.window.showErrorMessage(
+        `Proactive Context: could not ${command.type} “${item.title}”: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -224,5 +258,13 @@ export class SuggestionsController implements vscode.Disposable {
 
 export function copyText(item: SuggestionItem): string {
   const where = item.location.line ? `${item.location.path}:${item.location.line}` : item.location.path;
-  return [item.title, item.summary, `Why: ${item.reason}`, item.location.commit ? `Commit: ${item.location.commit}` : '', `Where: ${where}`].filter(Boolean).join('\n');
+  return [
+    item.title,
+    item.summary,
+    `Why: ${item.reason}`,
+    item.location.commit ? `Commit: ${item.location.commit}` : '',
+    `Where: ${where}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

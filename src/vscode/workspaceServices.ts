@@ -29,13 +29,23 @@ export class WorkspaceServices implements vscode.Disposable {
   /** Trust was granted: services opened (or opening) with git off switch it on in place, no reload. */
   private async allowGit(): Promise<void> {
     this.logger.info('The workspace is trusted now: reading git history.');
-    await Promise.all([...this.services.values()].map((p) => p.then((s) => s.allowGit(), () => undefined)));
+    await Promise.all(
+      [...this.services.values()].map((p) =>
+        p.then(
+          (s) => s.allowGit(),
+          () => undefined,
+        ),
+      ),
+    );
     this.gitAllowed.fire();
   }
 
   stateDirFor(folder: vscode.WorkspaceFolder): string {
     const setting = readStateDirSetting();
-    return resolveStateDir(folder.uri.fsPath, setting && vscode.workspace.workspaceFolders?.length === 1 ? setting : undefined);
+    return resolveStateDir(
+      folder.uri.fsPath,
+      setting && vscode.workspace.workspaceFolders?.length === 1 ? setting : undefined,
+    );
   }
 
   get(folder: vscode.WorkspaceFolder): Promise<ContextService> {
@@ -44,7 +54,13 @@ export class WorkspaceServices implements vscode.Disposable {
     if (!p) {
       // Restricted Mode: a repository's config can make git run programs, so git stays off until trust.
       const noGit = vscode.workspace.isTrusted ? undefined : { reason: RESTRICTED_MODE_NOTE };
-      p = ContextService.open({ root: folder.uri.fsPath, stateDir: this.stateDirFor(folder), config: readConfig(folder.uri), logger: this.logger, noGit });
+      p = ContextService.open({
+        root: folder.uri.fsPath,
+        stateDir: this.stateDirFor(folder),
+        config: readConfig(folder.uri),
+        logger: this.logger,
+        noGit,
+      });
       p.then(
         (service) => {
           // Trust granted while it was opening: the grant's pass may have missed it.
@@ -107,7 +123,14 @@ export class WorkspaceServices implements vscode.Disposable {
     const all = [...this.services.values()];
     this.services.clear();
     this.ready.clear();
-    await Promise.all(all.map((p) => p.then((s) => s.dispose(), () => undefined)));
+    await Promise.all(
+      all.map((p) =>
+        p.then(
+          (s) => s.dispose(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   dispose(): void {

@@ -2,11 +2,24 @@
  * The elements the Suggestions page draws: an item row with its actions, the command buttons, and the
  * sections that say why a group is empty. Text only through `el` (textContent), never markup.
  */
-import type { ItemCommandType, PanelCommandType, PanelItem, PanelLocation, PanelState, SuggestionType } from '../shared/protocol';
+import type {
+  ItemCommandType,
+  PanelCommandType,
+  PanelItem,
+  PanelLocation,
+  PanelState,
+  SuggestionType,
+} from '../shared/protocol';
 import { codicon, el } from './dom';
 import { COMMAND_BUTTONS, GROUPS } from './labels';
 
-const ITEM_ACTIONS: readonly { action: ItemCommandType; icon: string; pressedIcon?: string; label: string; key: string }[] = [
+const ITEM_ACTIONS: readonly {
+  action: ItemCommandType;
+  icon: string;
+  pressedIcon?: string;
+  label: string;
+  key: string;
+}[] = [
   { action: 'open', icon: 'go-to-file', label: 'Open', key: 'Enter' },
   { action: 'useful', icon: 'thumbsup', pressedIcon: 'thumbsup-filled', label: 'Useful', key: 'U' },
   { action: 'pin', icon: 'pin', pressedIcon: 'pinned', label: 'Pin to chat', key: 'P' },
@@ -19,7 +32,9 @@ export function itemRow(item: PanelItem, kind: string): HTMLElement {
   const where = locationText(item.location);
   const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';
   const tooltip = [score, where, summary].filter(Boolean).join('\n');
-  const spoken = [`${item.isNew ? 'New. ' : ''}${kind}: ${item.title}`, item.reason, item.age].filter(Boolean).join('. ');
+  const spoken = [`${item.isNew ? 'New. ' : ''}${kind}: ${item.title}`, item.reason, item.age]
+    .filter(Boolean)
+    .join('. ');
   return el(
     'div',
     {
@@ -36,7 +51,12 @@ export function itemRow(item: PanelItem, kind: string): HTMLElement {
     el(
       'div',
       { class: 'item-main' },
-      el('div', { class: 'item-title' }, item.isNew ? el('span', { class: 'new-marker', 'aria-hidden': 'true' }, 'new') : null, item.title),
+      el(
+        'div',
+        { class: 'item-title' },
+        item.isNew ? el('span', { class: 'new-marker', 'aria-hidden': 'true' }, 'new') : null,
+        item.title,
+      ),
       item.reason || item.age
         ? el(
             'div',
@@ -75,37 +95,65 @@ export function itemRow(item: PanelItem, kind: string): HTMLElement {
  * and the history groups without git (below it).
  */
 export function emptySections(s: PanelState): { decisions: HTMLElement[]; others: HTMLElement[] } {
-  const decisions = s.decisionHelp && s.counts.decision === 0 ? [emptySection('decision', s.decisionHelp.heading, s.decisionHelp.detail, ['recordDecision', 'openDecisionSettings'])] : [];
-  const others = (s.sectionNotes ?? []).filter((n) => s.counts[n.type] === 0).map((n) => emptySection(n.type, undefined, n.text, []));
+  const decisions =
+    s.decisionHelp && s.counts.decision === 0
+      ? [
+          emptySection('decision', s.decisionHelp.heading, s.decisionHelp.detail, [
+            'recordDecision',
+            'openDecisionSettings',
+          ]),
+        ]
+      : [];
+  const others = (s.sectionNotes ?? [])
+    .filter((n) => s.counts[n.type] === 0)
+    .map((n) => emptySection(n.type, undefined, n.text, []));
   return { decisions, others };
 }
 
-function emptySection(type: SuggestionType, heading: string | undefined, detail: string, buttons: PanelCommandType[]): HTMLElement {
+function emptySection(
+  type: SuggestionType,
+  heading: string | undefined,
+  detail: string,
+  buttons: PanelCommandType[],
+): HTMLElement {
   const group = GROUPS[type];
   const id = `pc-empty-${type}`;
   return el(
     'section',
     { class: 'empty-section', 'aria-labelledby': id, 'data-group': type },
-    el('h2', { class: 'group-header', id }, codicon(group.icon, 'group-icon'), el('span', { class: 'group-title' }, group.title)),
+    el(
+      'h2',
+      { class: 'group-header', id },
+      codicon(group.icon, 'group-icon'),
+      el('span', { class: 'group-title' }, group.title),
+    ),
     el(
       'div',
       { class: 'empty-body' },
       heading ? el('p', { class: 'empty-heading' }, heading) : null,
       el('p', { class: 'empty-detail' }, detail),
-      buttons.length ? el('div', { class: 'empty-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0))) : null,
+      buttons.length
+        ? el('div', { class: 'empty-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0)))
+        : null,
     ),
   );
 }
 
 export function commandButton(command: PanelCommandType, primary: boolean): HTMLButtonElement {
   const b = COMMAND_BUTTONS[command];
-  return el('button', { class: primary ? 'button' : 'button secondary', type: 'button', 'data-command': command }, codicon(b.icon), el('span', {}, b.label));
+  return el(
+    'button',
+    { class: primary ? 'button' : 'button secondary', type: 'button', 'data-command': command },
+    codicon(b.icon),
+    el('span', {}, b.label),
+  );
 }
 
 function locationText(loc: PanelLocation): string {
   if (loc.adr && !loc.path) return loc.adr;
   let text = loc.path;
-  if (loc.line !== undefined) text += `:${loc.line}${loc.endLine !== undefined && loc.endLine !== loc.line ? `-${loc.endLine}` : ''}`;
+  if (loc.line !== undefined)
+    text += `:${loc.line}${loc.endLine !== undefined && loc.endLine !== loc.line ? `-${loc.endLine}` : ''}`;
   if (loc.commit) text += `${text ? ' @ ' : ''}${loc.commit.slice(0, 8)}`;
   return text;
 }

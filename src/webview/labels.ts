@@ -34,21 +34,24 @@ export function phaseMessage(phase: PanelPhase, file: string | undefined): Phase
       return {
         icon: 'lightbulb',
         heading: file ? `No suggestions for ${baseName(file)}` : 'No suggestions here',
-        detail: 'No decisions, recent changes, co-changing files, callers or docs point at this code yet. Move the cursor into a function, or open another file.',
+        detail:
+          'No decisions, recent changes, co-changing files, callers or docs point at this code yet. Move the cursor into a function, or open another file.',
         settings: true,
       };
     case 'no-workspace':
       return {
         icon: 'folder',
         heading: 'Open a folder to see suggestions',
-        detail: 'Suggestions come from the decisions, git history and docs of a workspace folder. Use File > Open Folder… and open a file in it.',
+        detail:
+          'Suggestions come from the decisions, git history and docs of a workspace folder. Use File > Open Folder… and open a file in it.',
         settings: false,
       };
     case 'no-editor':
       return {
         icon: 'file',
         heading: 'Open a file to see suggestions',
-        detail: 'Suggestions follow the active editor: open a file of this workspace and place the cursor in the code you are working on.',
+        detail:
+          'Suggestions follow the active editor: open a file of this workspace and place the cursor in the code you are working on.',
         settings: false,
       };
     case 'unsupported-document':
@@ -97,6 +100,7 @@ export const COMMAND_BUTTONS: Readonly<Record<PanelCommandType, { label: string;
 
 /** "Indexing 1,200 of 5,000 files", then "Reading history: 3,000 of 10,000 commits". */
 export function indexingLabel(p: IndexingProgress): string {
-  if (p.commits) return `Reading history: ${formatCount(p.commits.done)}${p.commits.total ? ` of ${formatCount(p.commits.total)}` : ''} commits`;
+  if (p.commits)
+    return `Reading history: ${formatCount(p.commits.done)}${p.commits.total ? ` of ${formatCount(p.commits.total)}` : ''} commits`;
   return `Indexing ${formatCount(p.done)} of ${formatCount(p.total)} files`;
 }

@@ -188,10 +188,24 @@ export class Panel {
       );
     }
     if (s.symbol) {
-      this.header.append(el('div', { class: 'header-row header-symbol', title: s.symbol }, codicon('symbol-method'), el('span', { class: 'header-name' }, s.symbol)));
+      this.header.append(
+        el(
+          'div',
+          { class: 'header-row header-symbol', title: s.symbol },
+          codicon('symbol-method'),
+          el('span', { class: 'header-name' }, s.symbol),
+        ),
+      );
     }
     if (s.indexing && (s.indexing.total > 0 || s.indexing.commits)) {
-      this.header.append(el('div', { class: 'header-row header-indexing' }, codicon('sync', 'codicon-modifier-spin'), el('span', {}, indexingLabel(s.indexing))));
+      this.header.append(
+        el(
+          'div',
+          { class: 'header-row header-indexing' },
+          codicon('sync', 'codicon-modifier-spin'),
+          el('span', {}, indexingLabel(s.indexing)),
+        ),
+      );
     }
     this.header.hidden = this.header.childElementCount === 0;
   }
@@ -255,7 +269,14 @@ export class Panel {
           { class: 'group-header', id: headerId },
           codicon(group.icon, 'group-icon'),
           el('span', { class: 'group-title' }, group.title),
-          el('span', { class: 'badge', 'aria-label': `${items.length} ${items.length === 1 ? group.kind.toLowerCase() : group.plural}` }, String(items.length)),
+          el(
+            'span',
+            {
+              class: 'badge',
+              'aria-label': `${items.length} ${items.length === 1 ? group.kind.toLowerCase() : group.plural}`,
+            },
+            String(items.length),
+          ),
         ),
         ...shown.map((item) => itemRow(item, group.kind)),
       );

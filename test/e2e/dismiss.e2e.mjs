@@ -31,7 +31,9 @@ void test('a dismissed item disappears and stays dismissed after the window relo
   const before = await showApplyDiscount();
   const decision = before.items.find((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title));
   assert.ok(decision, `no ADR 0003 decision among ${JSON.stringify(before.items.map((i) => i.title))}`);
-  const failingTest = before.items.find((i) => i.type === 'warning' && i.title.startsWith('Failing test: applyDiscount'));
+  const failingTest = before.items.find(
+    (i) => i.type === 'warning' && i.title.startsWith('Failing test: applyDiscount'),
+  );
   const commit = before.items.find((i) => i.type === 'change' && /Cap stacked discounts at 50%/.test(i.title));
   assert.ok(failingTest && commit, 'the failing test and the ADR-3 commit are not both shown before dismissing');
 
@@ -41,11 +43,17 @@ void test('a dismissed item disappears and stays dismissed after the window relo
   await row.waitFor({ state: 'detached', timeout: 5_000 });
   const afterDismiss = await wb.panelSnapshot();
   assert.equal(afterDismiss.itemCount, before.itemCount - 1, 'dismissing one item changed the count by more than one');
-  assert.ok(afterDismiss.items.some((i) => i.entityId === failingTest.entityId), 'the failing test vanished with the dismissed decision');
+  assert.ok(
+    afterDismiss.items.some((i) => i.entityId === failingTest.entityId),
+    'the failing test vanished with the dismissed decision',
+  );
   await wb.screenshot('dismissed');
 
   // Developer: Reload Window restarts the workbench and the extension host.
-  const reloaded = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === wb.page.mainFrame(), timeout: 30_000 });
+  const reloaded = wb.page.waitForEvent('framenavigated', {
+    predicate: (f) => f === wb.page.mainFrame(),
+    timeout: 30_000,
+  });
   await wb.runCommand('Developer: Reload Window').catch(() => {
     // The palette may vanish with the page before its input is seen hidden.
   });
@@ -65,11 +73,21 @@ void test('a dismissed item disappears and stays dismissed after the window relo
     await sleep(200);
     again = (await wb.panelSnapshot().catch(() => undefined)) ?? again;
   }
-  if (complete(again) && Date.now() - shownAt > 300) log(`after the reload the other items took ${Date.now() - shownAt} ms more to come back`);
+  if (complete(again) && Date.now() - shownAt > 300)
+    log(`after the reload the other items took ${Date.now() - shownAt} ms more to come back`);
   await wb.screenshot('after-reload');
   const ids = again.items.map((i) => i.entityId);
   assert.ok(!ids.includes(decision.entityId), `the dismissed decision is back after reloading: ${decision.title}`);
-  assert.ok(!again.items.some((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title)), 'ADR 0003 shows again after reloading');
-  assert.ok(ids.includes(failingTest.entityId), `the failing test is not back after reloading: ${JSON.stringify(again.items.map((i) => i.title))}`);
-  assert.ok(ids.includes(commit.entityId), `the ADR-3 commit is not back after reloading: ${JSON.stringify(again.items.map((i) => i.title))}`);
+  assert.ok(
+    !again.items.some((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title)),
+    'ADR 0003 shows again after reloading',
+  );
+  assert.ok(
+    ids.includes(failingTest.entityId),
+    `the failing test is not back after reloading: ${JSON.stringify(again.items.map((i) => i.title))}`,
+  );
+  assert.ok(
+    ids.includes(commit.entityId),
+    `the ADR-3 commit is not back after reloading: ${JSON.stringify(again.items.map((i) => i.title))}`,
+  );
 });

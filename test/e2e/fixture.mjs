@@ -42,10 +42,20 @@ export function installVsix(vscode, extensionsDir, run, vsix = VSIX) {
   fs.mkdirSync(extensionsDir, { recursive: true });
   const r = spawnSync(
     vscode.node,
-    [vscode.codeServerEntry, '--extensions-dir', extensionsDir, '--user-data-dir', run.path('install-user-data'), '--install-extension', vsix, '--force'],
+    [
+      vscode.codeServerEntry,
+      '--extensions-dir',
+      extensionsDir,
+      '--user-data-dir',
+      run.path('install-user-data'),
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
     { env: run.env, encoding: 'utf8', timeout: 120_000 },
   );
-  if (r.status !== 0) fail(`code-server --install-extension failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    fail(`code-server --install-extension failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
   if (!fs.readdirSync(extensionsDir).some((d) => d.toLowerCase().startsWith(EXTENSION_ID.toLowerCase()))) {
     fail(`after --install-extension, no ${EXTENSION_ID}-* folder in ${extensionsDir}:\n${r.stdout}${r.stderr}`);
   }
@@ -78,7 +88,13 @@ const TRUST_SETTINGS = {
  * `restricted`: Workspace Trust on and the folder not trusted (Restricted Mode) instead of trust off.
  * `pathPrepend`: folders put first on PATH for code-server and every process it starts.
  */
-export async function startWorkbench({ name = 'scenario', settings = {}, testExtensions = false, restricted = false, pathPrepend = [] } = {}) {
+export async function startWorkbench({
+  name = 'scenario',
+  settings = {},
+  testExtensions = false,
+  restricted = false,
+  pathPrepend = [],
+} = {}) {
   const vscode = await ensureTestVSCode();
   const run = makeRunDir(name);
   const env = {};
@@ -86,7 +102,10 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
     env.PATH = [...pathPrepend, run.env.PATH].join(path.delimiter);
     // The server gives the extension host the PATH of a login shell, not its own: the run's HOME
     // profile puts the folders first there too.
-    fs.writeFileSync(path.join(run.env.HOME, '.profile'), `export PATH=${pathPrepend.map(shellQuote).join(':')}:"$PATH"\n`);
+    fs.writeFileSync(
+      path.join(run.env.HOME, '.profile'),
+      `export PATH=${pathPrepend.map(shellQuote).join(':')}:"$PATH"\n`,
+    );
   }
   const extensionsDir = run.path('extensions');
   if (process.env.PC_E2E_EXTENSIONS_DIR) {
@@ -98,10 +117,16 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
   // bridge into the extension host always (see test/extensions/e2e-bridge).
   const all = testExtensionFolders();
   const wanted = testExtensions === true ? all.map((d) => path.basename(d)) : [...(testExtensions || []), BRIDGE];
-  addTestExtensions(extensionsDir, all.filter((d) => wanted.includes(path.basename(d))));
+  addTestExtensions(
+    extensionsDir,
+    all.filter((d) => wanted.includes(path.basename(d))),
+  );
   const userDataDir = run.path('user-data');
   fs.mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...(restricted ? TRUST_SETTINGS : {}), ...settings }, null, 2));
+  fs.writeFileSync(
+    path.join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify({ ...USER_SETTINGS, ...(restricted ? TRUST_SETTINGS : {}), ...settings }, null, 2),
+  );
   const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
   const bridgeFile = run.path('bridge.json');
 
@@ -114,17 +139,27 @@ export async function startWorkbench({ name = 'scenario', settings = {}, testExt
     vscode.node,
     [
       vscode.codeServerEntry,
-      '--bind-addr', `127.0.0.1:${port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       ...(restricted ? [] : ['--disable-workspace-trust']),
       '--disable-getting-started-override',
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       workspace,
     ],
-    { env: { ...run.env, ...env, PC_E2E_BRIDGE_FILE: bridgeFile }, cwd: run.dir, logFile: serverLog, echo: !!process.env.PC_VERBOSE, prefix: `code-server:${name}` },
+    {
+      env: { ...run.env, ...env, PC_E2E_BRIDGE_FILE: bridgeFile },
+      cwd: run.dir,
+      logFile: serverLog,
+      echo: !!process.env.PC_VERBOSE,
+      prefix: `code-server:${name}`,
+    },
   );
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, { timeoutMs: 60_000, proc: server });
@@ -186,7 +221,11 @@ export class Workbench {
   /** Subscriptions as the CLI (dist/cli.js) reads them from the extension's state folder: what another process sees. */
   cliSubscriptions() {
     const cli = path.join(REPO_ROOT, 'dist', 'cli.js');
-    const r = spawnSync(process.execPath, [cli, 'subscriptions', '--root', this.workspace, '--state-dir', this.stateDir(), '--json'], { env: this.run.env, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'subscriptions', '--root', this.workspace, '--state-dir', this.stateDir(), '--json'],
+      { env: this.run.env, encoding: 'utf8', timeout: 30_000 },
+    );
     if (r.status !== 0) throw new Error(`proactive-context subscriptions failed: ${r.stderr}`);
     return JSON.parse(r.stdout);
   }
@@ -292,7 +331,8 @@ export class Workbench {
         const icon = t.querySelector('.notification-list-item-icon');
         const cls = icon ? icon.className : '';
         const severity = /codicon-error/.test(cls) ? 'error' : /codicon-warning/.test(cls) ? 'warning' : 'info';
-        const message = t.querySelector('.notification-list-item-message')?.textContent?.trim() ?? t.textContent?.trim() ?? '';
+        const message =
+          t.querySelector('.notification-list-item-message')?.textContent?.trim() ?? t.textContent?.trim() ?? '';
         return { severity, message };
       }),
     );
@@ -352,11 +392,36 @@ export class Workbench {
   /** Closes a modal dialog of the workbench, if one is open, and returns its text. */
   async dismissDialog() {
     const box = this.page.locator('.monaco-dialog-box');
-    if (!(await box.first().isVisible().catch(() => false))) return undefined;
-    const text = ((await box.first().innerText().catch(() => '')) || '').replace(/\s+/g, ' ').trim().slice(0, 300);
+    if (
+      !(await box
+        .first()
+        .isVisible()
+        .catch(() => false))
+    )
+      return undefined;
+    const text = (
+      (await box
+        .first()
+        .innerText()
+        .catch(() => '')) || ''
+    )
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 300);
     process.stderr.write(`[e2e] closing a dialog the workbench opened: ${text}\n`);
     await this.page.keyboard.press('Escape').catch(() => {});
-    if (await box.first().isVisible().catch(() => false)) await box.first().locator('.dialog-buttons .monaco-button').last().click({ timeout: 2_000 }).catch(() => {});
+    if (
+      await box
+        .first()
+        .isVisible()
+        .catch(() => false)
+    )
+      await box
+        .first()
+        .locator('.dialog-buttons .monaco-button')
+        .last()
+        .click({ timeout: 2_000 })
+        .catch(() => {});
     return text;
   }
 
@@ -372,14 +437,19 @@ export class Workbench {
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await this.page.keyboard.type(String(line));
         // Keys typed while the picker is still taking focus can be lost; set the value directly then.
-        if ((await input.inputValue({ timeout: 5_000 })) !== `:${line}`) await input.fill(`:${line}`, { timeout: 5_000 });
+        if ((await input.inputValue({ timeout: 5_000 })) !== `:${line}`)
+          await input.fill(`:${line}`, { timeout: 5_000 });
         // Enter does nothing until the picker has turned the typed text into its "Go to line" row.
         const deadline = Date.now() + 5_000;
         while ((await input.inputValue({ timeout: 5_000 })) !== `:${line}`) {
-          if (Date.now() > deadline) throw new Error(`Go to Line shows ${JSON.stringify(await input.inputValue())}, expected ":${line}"`);
+          if (Date.now() > deadline)
+            throw new Error(`Go to Line shows ${JSON.stringify(await input.inputValue())}, expected ":${line}"`);
           await sleep(20);
         }
-        await this.page.locator('.quick-input-widget .monaco-list-row', { hasText: String(line) }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+        await this.page
+          .locator('.quick-input-widget .monaco-list-row', { hasText: String(line) })
+          .first()
+          .waitFor({ state: 'visible', timeout: timeoutMs });
         break;
       } catch (err) {
         if (attempt >= 5) throw err;
@@ -410,7 +480,9 @@ export class Workbench {
       if (typeof text === 'string' ? title.includes(text) : text.test(title)) return title;
       await sleep(50);
     }
-    throw new Error(`the active editor tab is ${JSON.stringify(title)}, expected one matching ${text} within ${timeoutMs / 1000} s`);
+    throw new Error(
+      `the active editor tab is ${JSON.stringify(title)}, expected one matching ${text} within ${timeoutMs / 1000} s`,
+    );
   }
 
   /** The cursor line the status bar shows ("Ln 18, Col 1" → 18), or undefined. */
@@ -482,10 +554,19 @@ export class Workbench {
     let snap;
     while (Date.now() < deadline) {
       snap = await this.panelSnapshot().catch(() => undefined);
-      if (snap && snap.phase === 'ready' && snap.items.length > 0 && (!symbol || snap.symbol === symbol) && (!file || snap.file === file)) return snap;
+      if (
+        snap &&
+        snap.phase === 'ready' &&
+        snap.items.length > 0 &&
+        (!symbol || snap.symbol === symbol) &&
+        (!file || snap.file === file)
+      )
+        return snap;
       await sleep(50);
     }
-    throw new Error(`the panel did not show items for ${file ?? ''} ${symbol ?? ''} within ${timeoutMs / 1000} s; last: ${JSON.stringify(snap)}`);
+    throw new Error(
+      `the panel did not show items for ${file ?? ''} ${symbol ?? ''} within ${timeoutMs / 1000} s; last: ${JSON.stringify(snap)}`,
+    );
   }
 
   /** The row of the item `entityId` in the panel. */
@@ -500,7 +581,11 @@ export class Workbench {
     // The picker labels the built-in themes without their "Default " prefix (the settings id keeps it).
     // Typing in the picker also searches the (unreachable) marketplace: pick from the installed list.
     const label = name.replace(/^Default /, '');
-    const row = this.page.locator('.quick-input-widget .monaco-list-row', { has: this.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    const row = this.page
+      .locator('.quick-input-widget .monaco-list-row', {
+        has: this.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }),
+      })
+      .first();
     await row.waitFor({ state: 'visible', timeout: timeoutMs });
     await row.click();
     await input.waitFor({ state: 'hidden', timeout: timeoutMs });

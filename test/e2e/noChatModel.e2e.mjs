@@ -30,12 +30,18 @@ after(async () => {
 async function findInEditor(text) {
   await wb.focusEditor();
   await wb.page.keyboard.press('Control+F');
-  const input = wb.page.locator('.part.editor .find-widget.visible textarea, .part.editor .find-widget.visible input').first();
+  const input = wb.page
+    .locator('.part.editor .find-widget.visible textarea, .part.editor .find-widget.visible input')
+    .first();
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(text);
   const count = wb.page.locator('.part.editor .find-widget.visible .matchesCount');
   // The count reads "No results", "1 of 2" or (no match selected yet) "? of 2" once the search has run.
-  await wb.page.waitForFunction((el) => /No results|\S+ of \d+/.test(el?.textContent ?? ''), await count.elementHandle(), { timeout: 10_000 });
+  await wb.page.waitForFunction(
+    (el) => /No results|\S+ of \d+/.test(el?.textContent ?? ''),
+    await count.elementHandle(),
+    { timeout: 10_000 },
+  );
   const shown = (await count.innerText()).trim();
   await wb.page.keyboard.press('Escape');
   return shown;
@@ -49,7 +55,7 @@ void test('subscribing says the file reaches @context once a chat model is avail
   assert.doesNotMatch(message, /Every @context turn includes/);
 });
 
-void test("the walkthrough says a chat model is needed, and its Ask @context explains instead of sending a turn", async () => {
+void test('the walkthrough says a chat model is needed, and its Ask @context explains instead of sending a turn', async () => {
   await wb.executeCommand('workbench.action.openWalkthrough');
   const page = wb.page.locator('.part.editor .gettingStartedContainer');
   await page.waitFor({ state: 'visible', timeout: 30_000 });
@@ -63,11 +69,16 @@ void test("the walkthrough says a chat model is needed, and its Ask @context exp
   const step = page.locator('button.getting-started-step', { hasText: STEP }).first();
   await step.waitFor({ state: 'visible', timeout: 30_000 });
   await step.click();
-  await page.locator('button.getting-started-step.expanded', { hasText: STEP }).waitFor({ state: 'visible', timeout: 10_000 });
+  await page
+    .locator('button.getting-started-step.expanded', { hasText: STEP })
+    .waitFor({ state: 'visible', timeout: 10_000 });
   assert.match(await step.innerText(), /chat model, such as GitHub Copilot/);
   await wb.screenshot('walkthrough-step');
 
-  await step.locator('.monaco-button, a', { hasText: /^Ask @context$/ }).first().click();
+  await step
+    .locator('.monaco-button, a', { hasText: /^Ask @context$/ })
+    .first()
+    .click();
   await wb.waitForNotification(NEEDS_MODEL);
   // No chat request went out: the chat view was not opened for a turn that could only fail.
   assert.equal(await wb.page.locator('.interactive-session .interactive-request').count(), 0);

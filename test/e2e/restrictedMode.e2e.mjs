@@ -24,7 +24,11 @@ function loggingGit() {
   const bin = run.path('bin');
   fs.mkdirSync(bin, { recursive: true });
   const log = run.path('git-calls.log');
-  fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\nprintf '%s\\t%s\\n' "$(pwd -P)" "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(bin, 'git'),
+    `#!/bin/sh\nprintf '%s\\t%s\\n' "$(pwd -P)" "$*" >> '${log}'\nexec '${real}' "$@"\n`,
+    { mode: 0o755 },
+  );
   return { bin, log, run };
 }
 
@@ -51,17 +55,34 @@ after(async () => {
 });
 
 void test('in Restricted Mode the panel shows decisions, says why history is off, and no git process starts', async () => {
-  assert.deepEqual(await wb.bridge('trust'), { trusted: false }, 'the folder opened trusted: the scenario needs Restricted Mode');
+  assert.deepEqual(
+    await wb.bridge('trust'),
+    { trusted: false },
+    'the folder opened trusted: the scenario needs Restricted Mode',
+  );
   await wb.openContainer();
   await wb.waitForView('Suggestions');
-  const line = fs.readFileSync(path.join(wb.workspace, FILE), 'utf8').split('\n').findIndex((l) => l.includes('export function applyDiscount')) + 1;
+  const line =
+    fs
+      .readFileSync(path.join(wb.workspace, FILE), 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('export function applyDiscount')) + 1;
   await wb.openAt(FILE, line);
   // The symbol comes from the code index and the decision from the records found: both listed the
   // workspace (by walking it, since git may not run).
-  const state = await wb.waitForPanelState({ file: FILE, symbol: 'applyDiscount', itemType: 'decision', itemTitle: 'Cap discounts at fifty percent', timeoutMs: 120_000 });
+  const state = await wb.waitForPanelState({
+    file: FILE,
+    symbol: 'applyDiscount',
+    itemType: 'decision',
+    itemTitle: 'Cap discounts at fifty percent',
+    timeoutMs: 120_000,
+  });
   assert.equal(state.items.filter((i) => i.type === 'change' || i.type === 'cochange').length, 0);
   const notes = [...(state.notes ?? []), ...(state.sectionNotes ?? []).map((n) => n.text)];
-  assert.ok(notes.some((n) => NOTE.test(n)), `no Restricted Mode note: ${JSON.stringify(notes)}`);
+  assert.ok(
+    notes.some((n) => NOTE.test(n)),
+    `no Restricted Mode note: ${JSON.stringify(notes)}`,
+  );
   const text = await wb.webviewText();
   assert.match(text, NOTE);
   await wb.screenshot('restricted');
@@ -76,17 +97,29 @@ void test('trusting the folder brings recent changes without a reload', async ()
   await trust.waitFor({ state: 'visible', timeout: 30_000 });
   await wb.screenshot('trust-editor');
   await trust.click();
-  assert.deepEqual(await wb.bridge('trust', { wait: true, timeoutMs: 30_000 }, { timeoutMs: 35_000 }), { trusted: true });
-  const line = fs.readFileSync(path.join(wb.workspace, FILE), 'utf8').split('\n').findIndex((l) => l.includes('export function applyDiscount')) + 1;
+  assert.deepEqual(await wb.bridge('trust', { wait: true, timeoutMs: 30_000 }, { timeoutMs: 35_000 }), {
+    trusted: true,
+  });
+  const line =
+    fs
+      .readFileSync(path.join(wb.workspace, FILE), 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes('export function applyDiscount')) + 1;
   await wb.openAt(FILE, line);
   const state = await wb.waitForPanelState({ file: FILE, itemType: 'change', timeoutMs: 120_000 });
   const notes = [...(state.notes ?? []), ...(state.sectionNotes ?? []).map((n) => n.text)];
   assert.ok(!notes.some((n) => NOTE.test(n)), `the Restricted Mode note stayed: ${JSON.stringify(notes)}`);
   // What the user sees: the panel lists the change for the file in the editor.
   const snap = await wb.waitForPanelItems({ file: FILE, timeoutMs: 60_000 });
-  assert.ok(snap.items.some((i) => i.type === 'change'), `the panel shows no recent change: ${JSON.stringify(snap.items.map((i) => i.title))}`);
+  assert.ok(
+    snap.items.some((i) => i.type === 'change'),
+    `the panel shows no recent change: ${JSON.stringify(snap.items.map((i) => i.title))}`,
+  );
   await wb.screenshot('trusted');
   assert.equal(fs.readFileSync(wb.bridgeFile, 'utf8'), bridgeBefore, 'the extension host was restarted');
   // The same logging git sees calls now: its silence before was not a PATH the server ignored.
-  assert.ok(callsInWorkspace().length > 0, `no git call in the workspace was logged after trust; all calls: ${fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').slice(0, 2000) : 'none'}`);
+  assert.ok(
+    callsInWorkspace().length > 0,
+    `no git call in the workspace was logged after trust; all calls: ${fs.existsSync(gitLog) ? fs.readFileSync(gitLog, 'utf8').slice(0, 2000) : 'none'}`,
+  );
 });

@@ -12,9 +12,27 @@ import { closeAll, startWorkbench } from './fixture.mjs';
 const FILE = 'src/pricing.ts';
 const DOCS_IMAGES = path.join(REPO_ROOT, 'docs', 'images');
 const THEMES = [
-  { name: 'Default Light Modern', kind: 'light', workbenchClass: 'vs', webviewClass: 'vscode-light', image: 'panel-light.png' },
-  { name: 'Default Dark Modern', kind: 'dark', workbenchClass: 'vs-dark', webviewClass: 'vscode-dark', image: 'panel-dark.png' },
-  { name: 'Default High Contrast', kind: 'high-contrast', workbenchClass: 'hc-black', webviewClass: 'vscode-high-contrast', image: 'panel-high-contrast.png' },
+  {
+    name: 'Default Light Modern',
+    kind: 'light',
+    workbenchClass: 'vs',
+    webviewClass: 'vscode-light',
+    image: 'panel-light.png',
+  },
+  {
+    name: 'Default Dark Modern',
+    kind: 'dark',
+    workbenchClass: 'vs-dark',
+    webviewClass: 'vscode-dark',
+    image: 'panel-dark.png',
+  },
+  {
+    name: 'Default High Contrast',
+    kind: 'high-contrast',
+    workbenchClass: 'hc-black',
+    webviewClass: 'vscode-high-contrast',
+    image: 'panel-high-contrast.png',
+  },
 ];
 
 let wb;
@@ -45,9 +63,21 @@ async function waitForTheme(theme, timeoutMs = 20_000) {
   let seen = {};
   while (Date.now() < deadline) {
     const sidebar = await wb.page.locator('.part.sidebar').evaluate((el) => getComputedStyle(el).backgroundColor);
-    const panel = await wb.webviewBody().evaluate((el) => ({ classes: el.className, background: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color })).catch(() => ({}));
+    const panel = await wb
+      .webviewBody()
+      .evaluate((el) => ({
+        classes: el.className,
+        background: getComputedStyle(el).backgroundColor,
+        color: getComputedStyle(el).color,
+      }))
+      .catch(() => ({}));
     seen = { sidebar, ...panel };
-    if (fits(luminance(sidebar)) && panel.classes?.split(/\s+/).includes(theme.webviewClass) && fits(1 - luminance(panel.color))) return;
+    if (
+      fits(luminance(sidebar)) &&
+      panel.classes?.split(/\s+/).includes(theme.webviewClass) &&
+      fits(1 - luminance(panel.color))
+    )
+      return;
     await sleep(100);
   }
   assert.fail(`the workbench is not painted in ${theme.name}: ${JSON.stringify(seen)}`);
@@ -60,7 +90,8 @@ void test('the panel with the demo suggestions in the light, the dark and the hi
   await wb.waitForView('Suggestions');
   const snap = await wb.waitForPanelItems({ file: FILE, symbol: 'applyDiscount' });
   const types = new Set(snap.items.map((i) => i.type));
-  for (const t of ['decision', 'warning', 'change', 'related_code']) assert.ok(types.has(t), `no ${t} item to show in the screenshots`);
+  for (const t of ['decision', 'warning', 'change', 'related_code'])
+    assert.ok(types.has(t), `no ${t} item to show in the screenshots`);
   // Keep the cursor line and the panel in the picture, without a toast over them.
   await wb.runCommand('Notifications: Clear All Notifications');
   await wb.goToLine(18);
@@ -87,11 +118,21 @@ void test('the panel with the demo suggestions in the light, the dark and the hi
       // Keyboard focus on the first item: it must be seen without colour fills.
       const first = wb.panelItem(again.items[0].entityId);
       await first.focus();
-      const ring = await first.evaluate((el) => ({ focused: el === document.activeElement, style: getComputedStyle(el).outlineStyle, width: getComputedStyle(el).outlineWidth }));
-      assert.deepEqual(ring, { focused: true, style: 'solid', width: '2px' }, 'the focused item shows no solid outline in high contrast');
+      const ring = await first.evaluate((el) => ({
+        focused: el === document.activeElement,
+        style: getComputedStyle(el).outlineStyle,
+        width: getComputedStyle(el).outlineWidth,
+      }));
+      assert.deepEqual(
+        ring,
+        { focused: true, style: 'solid', width: '2px' },
+        'the focused item shows no solid outline in high contrast',
+      );
     }
     // The picture after the webview has painted its new colours: two animation frames later.
-    await wb.webviewBody().evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await wb
+      .webviewBody()
+      .evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const shot = await wb.screenshot(`panel-${theme.kind}`);
     const size = fs.statSync(shot).size;
     assert.ok(size > 20_000, `the ${theme.kind} screenshot is suspiciously small (${size} bytes)`);

@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT, RESULTS_DIR, launchChromium, freePort, makeRunDir, spawnGroup, stopGroup } from '../harness/vscode-env.mjs';
+import {
+  REPO_ROOT,
+  RESULTS_DIR,
+  launchChromium,
+  freePort,
+  makeRunDir,
+  spawnGroup,
+  stopGroup,
+} from '../harness/vscode-env.mjs';
 import { Workbench, closeAll } from './fixture.mjs';
 
 const FILE = 'src/pricing.ts';
@@ -19,7 +27,10 @@ let wb;
 function printedUrl(proc, timeoutMs = 180_000) {
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start printed no URL within ${timeoutMs / 1000} s:\n${out.slice(-2000)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start printed no URL within ${timeoutMs / 1000} s:\n${out.slice(-2000)}`)),
+      timeoutMs,
+    );
     const onData = (chunk) => {
       out += chunk.toString();
       const m = /running in VS Code: (\S+)/.exec(out);
@@ -30,7 +41,9 @@ function printedUrl(proc, timeoutMs = 180_000) {
     };
     proc.child.stdout.on('data', onData);
     proc.child.stderr.on('data', onData);
-    void proc.exited.then(({ code }) => reject(new Error(`npm start exited (code ${code}) before printing a URL:\n${out.slice(-2000)}`)));
+    void proc.exited.then(({ code }) =>
+      reject(new Error(`npm start exited (code ${code}) before printing a URL:\n${out.slice(-2000)}`)),
+    );
   });
 }
 
@@ -40,16 +53,34 @@ before(async () => {
   const logsDir = path.join(RESULTS_DIR, 'logs');
   fs.mkdirSync(logsDir, { recursive: true });
   // Exactly what `npm start` runs, on a fresh profile of its own instead of the persistent one.
-  start = spawnGroup(process.execPath, [path.join(REPO_ROOT, 'test', 'harness', 'run-vscode.mjs'), '--no-build', '--port', String(port), '--profile', run.path('profile')], {
-    env: run.env,
-    cwd: REPO_ROOT,
-    logFile: path.join(logsDir, 'e2e-start-npm-start.log'),
-    prefix: 'npm-start',
-  });
+  start = spawnGroup(
+    process.execPath,
+    [
+      path.join(REPO_ROOT, 'test', 'harness', 'run-vscode.mjs'),
+      '--no-build',
+      '--port',
+      String(port),
+      '--profile',
+      run.path('profile'),
+    ],
+    {
+      env: run.env,
+      cwd: REPO_ROOT,
+      logFile: path.join(logsDir, 'e2e-start-npm-start.log'),
+      prefix: 'npm-start',
+    },
+  );
   const url = await printedUrl(start);
   const browser = await launchChromium(run);
   await browser.page.goto(url);
-  wb = new Workbench({ page: browser.page, run, server: start, workspace: run.path('profile', 'demo'), url, name: 'start' });
+  wb = new Workbench({
+    page: browser.page,
+    run,
+    server: start,
+    workspace: run.path('profile', 'demo'),
+    url,
+    name: 'start',
+  });
   wb.closeHooks.push(async () => {
     await browser.close();
     await stopGroup(start.pid);
@@ -75,9 +106,16 @@ void test('the first screen is the demo file at applyDiscount with the panel sho
   const decision = snap.items.find((i) => i.type === 'decision' && /Cap discounts at fifty percent/.test(i.title));
   assert.ok(decision, `the panel lists no ADR 0003: ${JSON.stringify(snap.items.map((i) => i.title))}`);
   // The keyboard stays in the editor: the cursor is where the user starts typing.
-  assert.equal(await wb.page.evaluate(() => !!document.activeElement?.closest('.part.editor')), true, 'the editor does not have the keyboard');
+  assert.equal(
+    await wb.page.evaluate(() => !!document.activeElement?.closest('.part.editor')),
+    true,
+    'the editor does not have the keyboard',
+  );
   // The lens over applyDiscount is part of the picture.
-  await wb.page.locator('.part.editor .codelens-decoration', { hasText: 'ADR 0003: Cap discounts at fifty percent' }).first().waitFor({ state: 'visible', timeout: 60_000 });
+  await wb.page
+    .locator('.part.editor .codelens-decoration', { hasText: 'ADR 0003: Cap discounts at fifty percent' })
+    .first()
+    .waitFor({ state: 'visible', timeout: 60_000 });
   const shot = await wb.screenshot('first-screen');
   assert.ok(fs.statSync(shot).size > 20_000, 'the first-screen picture is suspiciously small');
   if (process.env.PC_UPDATE_README_IMAGES === '1') {

@@ -67,7 +67,10 @@ void test('pin to chat on a suggestion creates a subscription', async () => {
   const subs = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === ADR_PATH), ADR_PATH);
   assert.equal(subs.filter((s) => s.path === ADR_PATH).length, 1);
   const rows = await listedInPalette();
-  assert.ok(rows.some((r) => r.includes(ADR_PATH)), `List Subscriptions does not show ${ADR_PATH}: ${JSON.stringify(rows)}`);
+  assert.ok(
+    rows.some((r) => r.includes(ADR_PATH)),
+    `List Subscriptions does not show ${ADR_PATH}: ${JSON.stringify(rows)}`,
+  );
 });
 
 void test('Subscribe Chat to Current File, then Unsubscribe… removes it', async () => {
@@ -75,7 +78,10 @@ void test('Subscribe Chat to Current File, then Unsubscribe… removes it', asyn
   await wb.runCommand('Proactive Context: Subscribe Chat to Current File');
   await wb.waitForNotification(`Subscribed to ${FILE}`);
   let rows = await listedInPalette();
-  assert.ok(rows.some((r) => r.startsWith(FILE)), `List Subscriptions does not show ${FILE}: ${JSON.stringify(rows)}`);
+  assert.ok(
+    rows.some((r) => r.startsWith(FILE)),
+    `List Subscriptions does not show ${FILE}: ${JSON.stringify(rows)}`,
+  );
   const subscribed = await waitForCli((s) => s.some((x) => x.kind === 'file' && x.path === FILE), FILE);
   const id = subscribed.find((s) => s.path === FILE).id;
 
@@ -84,7 +90,9 @@ void test('Subscribe Chat to Current File, then Unsubscribe… removes it', asyn
   const widget = wb.page.locator('.quick-input-widget');
   const row = widget.locator('.monaco-list-row', { hasText: id });
   await row.locator('.quick-input-list-checkbox, input[type="checkbox"], .monaco-custom-toggle').first().click();
-  await widget.locator('.monaco-list-row[aria-checked="true"]', { hasText: id }).waitFor({ state: 'attached', timeout: 5_000 });
+  await widget
+    .locator('.monaco-list-row[aria-checked="true"]', { hasText: id })
+    .waitFor({ state: 'attached', timeout: 5_000 });
   const ok = widget.locator('.quick-input-action .monaco-button, .quick-input-ok .monaco-button', { hasText: 'OK' });
   if (await ok.isVisible().catch(() => false)) await ok.click();
   else await wb.page.keyboard.press('Enter');
@@ -94,7 +102,10 @@ void test('Subscribe Chat to Current File, then Unsubscribe… removes it', asyn
   await waitForCli((s) => !s.some((x) => x.path === FILE), `no ${FILE}`);
   rows = await listedInPalette();
   assert.ok(!rows.some((r) => r.startsWith(FILE)), `List Subscriptions still shows ${FILE}: ${JSON.stringify(rows)}`);
-  assert.ok(rows.some((r) => r.includes(ADR_PATH)), `unsubscribing ${FILE} also removed the pinned ADR: ${JSON.stringify(rows)}`);
+  assert.ok(
+    rows.some((r) => r.includes(ADR_PATH)),
+    `unsubscribing ${FILE} also removed the pinned ADR: ${JSON.stringify(rows)}`,
+  );
   assert.deepEqual(await wb.errorNotifications(), []);
 });
 
@@ -105,7 +116,10 @@ void test('a subscription survives a restart of the extension host', async () =>
   // Developer: Reload Window restarts the workbench and the extension host. The test bridge writes
   // its address again when the new extension host has started: forget the old one first.
   fs.rmSync(wb.bridgeFile, { force: true });
-  const reloaded = wb.page.waitForEvent('framenavigated', { predicate: (f) => f === wb.page.mainFrame(), timeout: 30_000 });
+  const reloaded = wb.page.waitForEvent('framenavigated', {
+    predicate: (f) => f === wb.page.mainFrame(),
+    timeout: 30_000,
+  });
   await wb.runCommand('Developer: Reload Window').catch(() => {
     // The palette may vanish with the page before its input is seen hidden.
   });
@@ -115,6 +129,9 @@ void test('a subscription survives a restart of the extension host', async () =>
   // does the palette know its commands, however long a busy machine takes to get there.
   await wb.bridge('api', { method: 'panelState' }, { timeoutMs: 120_000 });
   const rows = await listedInPalette();
-  assert.ok(rows.some((r) => r.startsWith('src/money.ts')), `after the restart List Subscriptions does not show src/money.ts: ${JSON.stringify(rows)}`);
+  assert.ok(
+    rows.some((r) => r.startsWith('src/money.ts')),
+    `after the restart List Subscriptions does not show src/money.ts: ${JSON.stringify(rows)}`,
+  );
   assert.ok(cliSubscriptions().some((s) => s.path === 'src/money.ts'));
 });

@@ -54,14 +54,19 @@ void test('the panel shows a decision, a recent change, a caller and the failing
     `no commit "Cap stacked discounts at 50%" with its hash among ${JSON.stringify(changes.map((c) => [c.title, c.tooltip]))}`,
   );
   assert.ok(
-    byType('related_code').some((i) => /src\/(cart|checkout)\.ts|test\/pricing\.test\.ts/.test(`${i.title} ${i.tooltip}`)),
+    byType('related_code').some((i) =>
+      /src\/(cart|checkout)\.ts|test\/pricing\.test\.ts/.test(`${i.title} ${i.tooltip}`),
+    ),
     `no caller of applyDiscount among ${JSON.stringify(titles('related_code'))}`,
   );
   assert.ok(
     titles('warning').includes('Failing test: applyDiscount › caps stacked discounts at 50%'),
     `no failing-test warning among ${JSON.stringify(titles('warning'))}`,
   );
-  assert.ok(titles('warning').some((t) => /toCents/.test(t)), `no deprecated toCents warning among ${JSON.stringify(titles('warning'))}`);
+  assert.ok(
+    titles('warning').some((t) => /toCents/.test(t)),
+    `no deprecated toCents warning among ${JSON.stringify(titles('warning'))}`,
+  );
   assert.deepEqual(await wb.errorNotifications(), []);
 });
 
@@ -95,10 +100,19 @@ void test('moving the cursor between two functions updates the panel within a se
       window.__pcObserver = new MutationObserver(() => {
         if (window.__pcShownAt === undefined && shows()) window.__pcShownAt = Date.now();
       });
-      window.__pcObserver.observe(document.body, { attributes: true, childList: true, subtree: true, characterData: true });
+      window.__pcObserver.observe(document.body, {
+        attributes: true,
+        childList: true,
+        subtree: true,
+        characterData: true,
+      });
       window.__pcAlreadyShown = shows();
     }, to.symbol);
-    assert.equal(await frame.evaluate(() => window.__pcAlreadyShown), false, `the panel already showed ${to.symbol} before the cursor moved`);
+    assert.equal(
+      await frame.evaluate(() => window.__pcAlreadyShown),
+      false,
+      `the panel already showed ${to.symbol} before the cursor moved`,
+    );
 
     let early = false;
     await wb.goToLine(to.line, {
@@ -109,7 +123,11 @@ void test('moving the cursor between two functions updates the panel within a se
         early = await frame.evaluate(() => window.__pcShownAt !== undefined);
       },
     });
-    assert.equal(early, false, `the panel switched to ${to.symbol} before Enter was pressed (Go to Line moved the cursor early)`);
+    assert.equal(
+      early,
+      false,
+      `the panel switched to ${to.symbol} before Enter was pressed (Go to Line moved the cursor early)`,
+    );
     const handle = await frame.waitForFunction(
       (symbol) =>
         document.body.dataset.phase === 'ready' &&
@@ -134,14 +152,17 @@ void test('moving the cursor between two functions updates the panel within a se
   const pct = (p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   const p50 = pct(50);
   const p95 = pct(95);
-  process.stdout.write(`cursor-to-panel ms: p50=${p50} p95=${p95} (n=${sorted.length}, min=${sorted[0]}, max=${sorted.at(-1)}, design target <= ${TARGET_MS})\n`);
+  process.stdout.write(
+    `cursor-to-panel ms: p50=${p50} p95=${p95} (n=${sorted.length}, min=${sorted[0]}, max=${sorted.at(-1)}, design target <= ${TARGET_MS})\n`,
+  );
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   fs.writeFileSync(
     path.join(RESULTS_DIR, 'e2e-latency.json'),
     `${JSON.stringify(
       {
         measure: 'cursor-to-panel',
-        description: 'Go to Line Enter pressed in the workbench until the Suggestions webview shows the items of the new function',
+        description:
+          'Go to Line Enter pressed in the workbench until the Suggestions webview shows the items of the new function',
         file: FILE,
         unit: 'ms',
         p50,
@@ -157,7 +178,10 @@ void test('moving the cursor between two functions updates the panel within a se
       2,
     )}\n`,
   );
-  assert.ok(sorted.at(-1) < BAR_MS, `the panel took ${sorted.at(-1)} ms after the cursor stopped (bar: under ${BAR_MS} ms); samples ${sorted.join(', ')}`);
+  assert.ok(
+    sorted.at(-1) < BAR_MS,
+    `the panel took ${sorted.at(-1)} ms after the cursor stopped (bar: under ${BAR_MS} ms); samples ${sorted.join(', ')}`,
+  );
 });
 
 void test('clicking the decision opens the ADR', async () => {
@@ -179,7 +203,10 @@ void test('clicking a caller opens cart.ts or checkout.ts at the calling line', 
     snap = await wb.panelSnapshot();
   }
   const caller = snap.items.find(isCaller);
-  assert.ok(caller, `no caller in cart.ts or checkout.ts among ${JSON.stringify(snap.items.filter((i) => i.type === 'related_code'))}`);
+  assert.ok(
+    caller,
+    `no caller in cart.ts or checkout.ts among ${JSON.stringify(snap.items.filter((i) => i.type === 'related_code'))}`,
+  );
   const [, file, line] = /src\/((?:cart|checkout)\.ts):(\d+)/.exec(caller.tooltip);
   await wb.panelItem(caller.entityId).locator('.item-title').click();
   assert.ok((await wb.waitForActiveTab(file)).startsWith(file));
@@ -191,12 +218,18 @@ void test('clicking a caller opens cart.ts or checkout.ts at the calling line', 
 void test('clicking a recent change opens its diff', async () => {
   const snap = await showPricingAt(APPLY_DISCOUNT);
   const change = snap.items.find((i) => i.type === 'change' && /Cap stacked discounts at 50%/.test(i.title));
-  assert.ok(change, `no "Cap stacked discounts at 50%" change among ${JSON.stringify(snap.items.filter((i) => i.type === 'change').map((i) => i.title))}`);
+  assert.ok(
+    change,
+    `no "Cap stacked discounts at 50%" change among ${JSON.stringify(snap.items.filter((i) => i.type === 'change').map((i) => i.title))}`,
+  );
   const hash = /@ ([0-9a-f]{7,})/.exec(change.tooltip)?.[1];
   assert.ok(hash, `the change shows no commit hash: ${change.tooltip}`);
   await wb.panelItem(change.entityId).locator('.item-title').click();
   const title = await wb.waitForActiveTab(hash.slice(0, 7));
   assert.match(title, /pricing\.ts/);
-  await wb.page.locator('.part.editor .editor-group-container.active .monaco-diff-editor').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await wb.page
+    .locator('.part.editor .editor-group-container.active .monaco-diff-editor')
+    .first()
+    .waitFor({ state: 'visible', timeout: 10_000 });
   await wb.screenshot('change-diff');
 });

@@ -18,7 +18,11 @@ after(async () => {
 });
 
 void test('the Welcome page lists the walkthrough, and its first step opens the panel', async () => {
-  assert.equal(await wb.bridge('api', { method: 'panelVisible' }), false, 'the panel is already showing before the walkthrough asks for it');
+  assert.equal(
+    await wb.bridge('api', { method: 'panelVisible' }),
+    false,
+    'the panel is already showing before the walkthrough asks for it',
+  );
   // Help: Welcome (the palette is not what this tests).
   await wb.executeCommand('workbench.action.openWalkthrough');
   const page = wb.page.locator('.part.editor .gettingStartedContainer');
@@ -33,8 +37,17 @@ void test('the Welcome page lists the walkthrough, and its first step opens the 
   await entry.click();
   const step = page.locator('button.getting-started-step', { hasText: 'See the panel follow your cursor' }).first();
   await step.waitFor({ state: 'visible', timeout: 30_000 });
-  for (const name of ['Open a decision or a caller', 'Subscribe a file and ask @context', 'Watch a folder', 'Record a decision']) {
-    assert.equal(await page.locator('button.getting-started-step', { hasText: name }).count(), 1, `the walkthrough has no step "${name}"`);
+  for (const name of [
+    'Open a decision or a caller',
+    'Subscribe a file and ask @context',
+    'Watch a folder',
+    'Record a decision',
+  ]) {
+    assert.equal(
+      await page.locator('button.getting-started-step', { hasText: name }).count(),
+      1,
+      `the walkthrough has no step "${name}"`,
+    );
   }
   await wb.screenshot('walkthrough');
   assert.equal(await step.getAttribute('aria-checked'), 'false');
@@ -42,5 +55,7 @@ void test('the Welcome page lists the walkthrough, and its first step opens the 
   await wb.waitForView('Suggestions');
   await wb.webviewText();
   assert.equal(await wb.bridge('api', { method: 'panelVisible' }), true);
-  await page.locator('button.getting-started-step[aria-checked="true"]', { hasText: 'See the panel follow your cursor' }).waitFor({ state: 'attached', timeout: 30_000 });
+  await page
+    .locator('button.getting-started-step[aria-checked="true"]', { hasText: 'See the panel follow your cursor' })
+    .waitFor({ state: 'attached', timeout: 30_000 });
 });

@@ -35,8 +35,18 @@ const steps = [
   { name: 'build', cmd: npm('build') },
   { name: 'package', cmd: npm('package'), after: reportVsix },
   // The MCP project's conformance suite against `mcp --http` from dist/cli.js.
-  { name: 'conformance', cmd: ['node', ['test/harness/conformance.mjs']], env: built, when: () => blocked(conformanceNode()) },
-  { name: 'integration', cmd: ['node', ['test/harness/integration.mjs']], env: built, when: () => blocked(vscodeTestsBlocker()) },
+  {
+    name: 'conformance',
+    cmd: ['node', ['test/harness/conformance.mjs']],
+    env: built,
+    when: () => blocked(conformanceNode()),
+  },
+  {
+    name: 'integration',
+    cmd: ['node', ['test/harness/integration.mjs']],
+    env: built,
+    when: () => blocked(vscodeTestsBlocker()),
+  },
   { name: 'e2e', cmd: ['node', ['test/harness/e2e.mjs']], env: built, when: () => blocked(vscodeTestsBlocker()) },
 ];
 
@@ -60,7 +70,8 @@ function reportVsix() {
   if (!fs.existsSync(VSIX)) return `${path.relative(REPO_ROOT, VSIX)} was not produced`;
   const size = fs.statSync(VSIX).size;
   console.log(`[all] ${path.relative(REPO_ROOT, VSIX)}: ${size} bytes`);
-  if (size > VSIX_SIZE_WARNING) console.log(`[all] warning: the vsix is over ${VSIX_SIZE_WARNING} bytes; check .vscodeignore`);
+  if (size > VSIX_SIZE_WARNING)
+    console.log(`[all] warning: the vsix is over ${VSIX_SIZE_WARNING} bytes; check .vscodeignore`);
   return undefined;
 }
 
@@ -69,7 +80,8 @@ function reportVsix() {
 const tests = { passed: 0, failed: 0, skipped: 0 };
 function countTests(text) {
   const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
-  for (const m of plain.matchAll(/^\s*(\d+) (passing|failing|pending)\b/gm)) tests[m[2] === 'passing' ? 'passed' : m[2] === 'failing' ? 'failed' : 'skipped'] += Number(m[1]);
+  for (const m of plain.matchAll(/^\s*(\d+) (passing|failing|pending)\b/gm))
+    tests[m[2] === 'passing' ? 'passed' : m[2] === 'failing' ? 'failed' : 'skipped'] += Number(m[1]);
   for (const m of plain.matchAll(/^(?:e2e|conformance): (\d+) passed, (\d+) failed/gm)) {
     tests.passed += Number(m[1]);
     tests.failed += Number(m[2]);
@@ -79,7 +91,12 @@ function countTests(text) {
 function runStep(cmd, args, env) {
   return new Promise((resolve) => {
     // npm is npm.cmd on Windows, which only a shell starts.
-    const child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env, shell: process.platform === 'win32' });
+    const child = spawn(cmd, args, {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env,
+      shell: process.platform === 'win32',
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       process.stdout.write(d);
@@ -97,7 +114,9 @@ function runStep(cmd, args, env) {
 /** The page tests (test/webview/support.mjs) launch the browser PC_CHROMIUM_PATH names; setup may have just installed it. */
 function baseEnv() {
   const browser = findChromium();
-  return browser.path && !process.env.PC_CHROMIUM_PATH ? { ...process.env, PC_CHROMIUM_PATH: browser.path } : process.env;
+  return browser.path && !process.env.PC_CHROMIUM_PATH
+    ? { ...process.env, PC_CHROMIUM_PATH: browser.path }
+    : process.env;
 }
 
 let passed = 0;
@@ -132,10 +151,19 @@ for (const step of steps) {
 console.log(`\n[all] ${timings.join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)} s`);
 const fullySkipped = skippedSteps.filter((s) => !s.partly).length;
 const notRun = failed ? steps.length - passed - failed - fullySkipped : 0;
-const stepSkips = skippedSteps.length ? `, ${skippedSteps.length} skipped (${skippedSteps.map((s) => s.what).join(', ')})` : '';
+const stepSkips = skippedSteps.length
+  ? `, ${skippedSteps.length} skipped (${skippedSteps.map((s) => s.what).join(', ')})`
+  : '';
 console.log(`[all] steps: ${passed} passed, ${failed} failed${stepSkips}${notRun ? `, ${notRun} not run` : ''}`);
 // A skipped step counts once: how many tests it holds is known only by running it.
 const skippedTotal = tests.skipped + skippedSteps.length;
-const skippedParts = [tests.skipped ? `${tests.skipped} tests` : '', skippedSteps.length ? `${skippedSteps.length} steps` : ''].filter(Boolean).join(', ');
-console.log(`${tests.passed} passed, ${tests.failed} failed${skippedTotal ? `, ${skippedTotal} skipped (${skippedParts})` : ''}`);
+const skippedParts = [
+  tests.skipped ? `${tests.skipped} tests` : '',
+  skippedSteps.length ? `${skippedSteps.length} steps` : '',
+]
+  .filter(Boolean)
+  .join(', ');
+console.log(
+  `${tests.passed} passed, ${tests.failed} failed${skippedTotal ? `, ${skippedTotal} skipped (${skippedParts})` : ''}`,
+);
 process.exit(failed === 0 && tests.failed === 0 ? 0 : 1);

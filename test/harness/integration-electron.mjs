@@ -31,7 +31,13 @@ try {
     // Desktop VS Code takes several development paths: ours plus the test-only extensions.
     extensionDevelopmentPath: [REPO_ROOT, ...testExtensionFolders()],
     extensionTestsPath,
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', path.join(scratch, 'user-data')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      path.join(scratch, 'user-data'),
+    ],
     extensionTestsEnv: { XDG_STATE_HOME: path.join(scratch, 'state') },
   });
 } catch (err) {

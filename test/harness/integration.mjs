@@ -44,7 +44,8 @@ export async function compileIntegrationTests() {
     .readdirSync(TESTS_SRC, { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .map((f) => path.join(TESTS_SRC, f));
-  if (!entryPoints.some((f) => path.basename(f) === 'index.ts')) fail(`${TESTS_SRC}/index.ts (the run() entry) is missing`);
+  if (!entryPoints.some((f) => path.basename(f) === 'index.ts'))
+    fail(`${TESTS_SRC}/index.ts (the run() entry) is missing`);
   // A test deleted from the sources must not linger as a stale .js (the runner globs *.test.js).
   // Only stale files go: another run may be loading the current ones right now.
   const sources = new Set(entryPoints.map((f) => path.relative(TESTS_SRC, f).replace(/\.ts$/, '')));
@@ -85,7 +86,8 @@ async function main() {
     log('building the extension (npm run build)');
     if (npmRun('build') !== 0) fail('npm run build failed');
   }
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) fail('dist/extension.js is missing: run npm run build');
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js')))
+    fail('dist/extension.js is missing: run npm run build');
   const testsEntry = await compileIntegrationTests();
 
   const run = makeRunDir('integration');
@@ -107,16 +109,21 @@ async function main() {
     vscode.node,
     [
       vscode.serverMain,
-      '--host', '127.0.0.1',
-      '--port', String(port),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
       '--without-connection-token',
       '--accept-server-license-terms',
       '--disable-telemetry',
       '--disable-workspace-trust',
       '--enable-smoke-test-driver',
-      '--user-data-dir', run.path('user-data'),
-      '--extensions-dir', run.path('extensions'),
-      '--server-data-dir', run.path('server-data'),
+      '--user-data-dir',
+      run.path('user-data'),
+      '--extensions-dir',
+      run.path('extensions'),
+      '--server-data-dir',
+      run.path('server-data'),
     ],
     { env, cwd: run.dir, logFile: serverLog, echo: verbose, prefix: 'server' },
   );
@@ -141,7 +148,9 @@ async function main() {
     // workbench's own log, which is mostly noise offline (open-vsx, GitHub auth, ...).
     const fromTests = line.startsWith(MARK);
     if (fromTests || verbose) {
-      (type === 'error' ? process.stderr : process.stdout).write(`${fromTests ? line.slice(MARK.length) : `[workbench:${type}] ${line}`}\n`);
+      (type === 'error' ? process.stderr : process.stdout).write(
+        `${fromTests ? line.slice(MARK.length) : `[workbench:${type}] ${line}`}\n`,
+      );
     }
   });
   await page.exposeFunction('codeAutomationExit', (code) => finish(Number(code)));
@@ -166,7 +175,9 @@ async function main() {
     }),
     new Promise((resolve) => {
       timer = setTimeout(() => {
-        log(`integration tests did not finish within ${timeoutMs / 1000} s; logs in ${path.relative(REPO_ROOT, logsDir)}`);
+        log(
+          `integration tests did not finish within ${timeoutMs / 1000} s; logs in ${path.relative(REPO_ROOT, logsDir)}`,
+        );
         resolve(1);
       }, timeoutMs);
     }),
@@ -178,11 +189,15 @@ async function main() {
   // The extension must run without errors in its own log, whatever the tests asserted.
   const errors = extensionLogErrors(run.path('user-data'));
   if (errors.length) {
-    log(`the extension logged ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${errors.slice(0, 20).join('\n')}`);
+    log(
+      `the extension logged ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${errors.slice(0, 20).join('\n')}`,
+    );
     if (code === 0) log('failing the run for them');
   }
   const result = code === 0 && errors.length ? 1 : code;
-  log(`integration tests ${result === 0 ? 'passed' : `FAILED (exit ${result})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `integration tests ${result === 0 ? 'passed' : `FAILED (exit ${result})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (result !== 0) log(`workbench and server logs: ${path.relative(REPO_ROOT, logsDir)}/integration-*.log`);
   return result;
 }

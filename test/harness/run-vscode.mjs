@@ -74,7 +74,8 @@ async function main() {
     XDG_CACHE_HOME: path.join(home, '.cache'),
     XDG_STATE_HOME: path.join(home, '.local', 'state'),
   };
-  for (const d of [env.XDG_CONFIG_HOME, env.XDG_DATA_HOME, env.XDG_CACHE_HOME, env.XDG_STATE_HOME]) fs.mkdirSync(d, { recursive: true });
+  for (const d of [env.XDG_CONFIG_HOME, env.XDG_DATA_HOME, env.XDG_CACHE_HOME, env.XDG_STATE_HOME])
+    fs.mkdirSync(d, { recursive: true });
   const extensionsDir = path.join(profileDir, 'extensions');
   const userDataDir = path.join(profileDir, 'user-data');
   writeProfileSettings(path.join(userDataDir, 'User', 'settings.json'));
@@ -100,14 +101,18 @@ async function main() {
     vscode.node,
     [
       vscode.codeServerEntry,
-      '--bind-addr', `${values.host}:${port}`,
-      '--auth', 'none',
+      '--bind-addr',
+      `${values.host}:${port}`,
+      '--auth',
+      'none',
       '--disable-telemetry',
       '--disable-update-check',
       '--disable-workspace-trust',
       '--disable-getting-started-override',
-      '--user-data-dir', userDataDir,
-      '--extensions-dir', extensionsDir,
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
       folder,
     ],
     { env, cwd: folder, echo: true, prefix: 'code-server' },
@@ -116,7 +121,13 @@ async function main() {
   const authority = `${values.host}:${port}`;
   let url = `http://${authority}/?folder=${encodeURIComponent(folder)}`;
   if (openFile) {
-    const payload = [['openFile', `vscode-remote://${authority}${path.join(folder, openFile.path)}:${openFile.line}:${openFile.column}`], ['gotoLineMode', 'true']];
+    const payload = [
+      [
+        'openFile',
+        `vscode-remote://${authority}${path.join(folder, openFile.path)}:${openFile.line}:${openFile.column}`,
+      ],
+      ['gotoLineMode', 'true'],
+    ];
     url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   }
   process.stdout.write(`\nProactive Context is running in VS Code: ${url}\n(folder ${folder}; Ctrl-C to stop)\n\n`);
@@ -139,7 +150,8 @@ function writeProfileSettings(file) {
     }
   }
   const missing = Object.entries(PROFILE_SETTINGS).filter(([k]) => !(k in current));
-  if (missing.length) fs.writeFileSync(file, `${JSON.stringify({ ...current, ...Object.fromEntries(missing) }, null, 2)}\n`);
+  if (missing.length)
+    fs.writeFileSync(file, `${JSON.stringify({ ...current, ...Object.fromEntries(missing) }, null, 2)}\n`);
 }
 
 /** 1-based line and column of the name in the first line declaring `function <name>` in the file. */

@@ -4,7 +4,17 @@
 // PC_INSTALL_SYSTEM_PACKAGES=1 (install.mjs). In CI anything missing is an error, as CI must run
 // every test; elsewhere it is reported here and `npm test` skips the tests that need it.
 import { ensureSystemPackages, ensureTestVSCode } from './install.mjs';
-import { BROWSER_SEARCH, fail, findChromium, inCI, log, systemInstaller, testVSCodeInstalled, testVSCodeUnsupported, vscodeTestsBlocker } from './toolchain.mjs';
+import {
+  BROWSER_SEARCH,
+  fail,
+  findChromium,
+  inCI,
+  log,
+  systemInstaller,
+  testVSCodeInstalled,
+  testVSCodeUnsupported,
+  vscodeTestsBlocker,
+} from './toolchain.mjs';
 import { runMain } from './vscode-env.mjs';
 
 runMain(async () => {
@@ -18,7 +28,9 @@ runMain(async () => {
   if (!unsupported && !systemInstaller().problem) ensureSystemPackages({ buildTools: !testVSCodeInstalled() });
   const blocker = vscodeTestsBlocker();
   if (blocker && !blocker.installable) {
-    log(`the tests in a real VS Code cannot run here: ${blocker.problem}${browser.path ? '' : ` (looked at ${BROWSER_SEARCH})`}`);
+    log(
+      `the tests in a real VS Code cannot run here: ${blocker.problem}${browser.path ? '' : ` (looked at ${BROWSER_SEARCH})`}`,
+    );
     log(`to run them: ${blocker.enable}`);
     return 0;
   }

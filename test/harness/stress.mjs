@@ -29,9 +29,12 @@ function runStep(script) {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '1' }, 'no-build': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string', default: '1' }, 'no-build': { type: 'boolean', default: false } },
+  });
   const rounds = Number(values.rounds);
-  if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    fail(`--rounds must be a whole number of at least 1, got ${values.rounds}`);
   if (!values['no-build']) {
     log('building and packaging the extension (npm run package)');
     if (npmRun('build') !== 0 || npmRun('package') !== 0) fail('the build failed');
@@ -49,7 +52,9 @@ async function main() {
       busy.stop();
     }
     results.push({ round, integration, e2e });
-    log(`stress round ${round}: integration ${integration === 0 ? 'passed' : 'FAILED'}, e2e ${e2e === 0 ? 'passed' : 'FAILED'}`);
+    log(
+      `stress round ${round}: integration ${integration === 0 ? 'passed' : 'FAILED'}, e2e ${e2e === 0 ? 'passed' : 'FAILED'}`,
+    );
   }
   const failed = results.filter((r) => r.integration !== 0 || r.e2e !== 0);
   log(`stress: ${results.length - failed.length} of ${results.length} round(s) passed under two busy loops`);

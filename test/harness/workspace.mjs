@@ -17,7 +17,8 @@ export function prepareWorkspace(dest, { env = process.env } = {}) {
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   if (fs.existsSync(setup)) {
     const r = spawnSync(process.execPath, [setup, dest], { cwd: path.dirname(dest), env, encoding: 'utf8' });
-    if (r.status !== 0) fail(`node demo-workspace/setup.mjs ${dest} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+    if (r.status !== 0)
+      fail(`node demo-workspace/setup.mjs ${dest} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
     return dest;
   }
   if (fs.existsSync(demo)) {
@@ -25,9 +26,21 @@ export function prepareWorkspace(dest, { env = process.env } = {}) {
     return dest;
   }
   fs.mkdirSync(path.join(dest, 'src'), { recursive: true });
-  fs.writeFileSync(path.join(dest, 'README.md'), '# Scratch workspace\n\nMade by the test harness because demo-workspace/ does not exist.\n');
-  fs.writeFileSync(path.join(dest, 'src', 'math.ts'), 'export function add(a: number, b: number): number {\n  return a + b;\n}\n');
-  const gitEnv = { GIT_AUTHOR_NAME: 'Harness', GIT_AUTHOR_EMAIL: 'harness@example.invalid', GIT_COMMITTER_NAME: 'Harness', GIT_COMMITTER_EMAIL: 'harness@example.invalid', ...env };
+  fs.writeFileSync(
+    path.join(dest, 'README.md'),
+    '# Scratch workspace\n\nMade by the test harness because demo-workspace/ does not exist.\n',
+  );
+  fs.writeFileSync(
+    path.join(dest, 'src', 'math.ts'),
+    'export function add(a: number, b: number): number {\n  return a + b;\n}\n',
+  );
+  const gitEnv = {
+    GIT_AUTHOR_NAME: 'Harness',
+    GIT_AUTHOR_EMAIL: 'harness@example.invalid',
+    GIT_COMMITTER_NAME: 'Harness',
+    GIT_COMMITTER_EMAIL: 'harness@example.invalid',
+    ...env,
+  };
   const git = (...args) => {
     const r = spawnSync('git', args, { cwd: dest, env: gitEnv, encoding: 'utf8' });
     if (r.status !== 0) fail(`git ${args.join(' ')} failed in ${dest}: ${r.stderr}`);

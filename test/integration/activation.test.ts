@@ -16,7 +16,9 @@ interface Manifest {
 }
 
 // Compiled to out/<dir>/integration/ (by tsc or the harness), three levels below the repo root.
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
+const manifest = JSON.parse(
+  fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8'),
+) as Manifest;
 const extensionId = `${manifest.publisher}.${manifest.name}`;
 
 async function activeExtension(): Promise<vscode.Extension<unknown>> {

@@ -31,11 +31,18 @@ export async function fakeModelAvailable(): Promise<boolean> {
 
 export async function requireFakeModel(): Promise<void> {
   for (let i = 0; i < 50 && !(await fakeModelAvailable()); i++) await sleep(100);
-  assert.ok(await fakeModelAvailable(), 'the fake language model (test/extensions/fake-lm) is not loaded: the harness must pass it as a second extensionDevelopmentPath');
-  const models = await waitFor(async () => {
-    const found = await vscode.lm.selectChatModels({ vendor: 'fake-lm' });
-    return found.length ? found : undefined;
-  }, 15_000, 'the fake-lm chat model to be registered');
+  assert.ok(
+    await fakeModelAvailable(),
+    'the fake language model (test/extensions/fake-lm) is not loaded: the harness must pass it as a second extensionDevelopmentPath',
+  );
+  const models = await waitFor(
+    async () => {
+      const found = await vscode.lm.selectChatModels({ vendor: 'fake-lm' });
+      return found.length ? found : undefined;
+    },
+    15_000,
+    'the fake-lm chat model to be registered',
+  );
   assert.equal(models[0].vendor, 'fake-lm');
 }
 
@@ -64,10 +71,14 @@ export async function requests(): Promise<RecordedRequest[]> {
 export async function ask(query: string, modelId = 'fake-lm-1'): Promise<RecordedRequest> {
   const before = (await requests()).length;
   await openChat(query, modelId);
-  return waitFor(async () => {
-    const all = await requests();
-    return all.length > before ? all[all.length - 1] : undefined;
-  }, 30_000, `the model to receive "${query}"`);
+  return waitFor(
+    async () => {
+      const all = await requests();
+      return all.length > before ? all[all.length - 1] : undefined;
+    },
+    30_000,
+    `the model to receive "${query}"`,
+  );
 }
 
 /** Sends a chat command that does not reach the model, then waits until `done` holds. */
@@ -78,7 +89,10 @@ export async function sendCommand(query: string, done: () => Promise<boolean>, w
 
 /** The chat view picks no model by itself offline: select the fake one for the request. */
 async function openChat(query: string, modelId = 'fake-lm-1'): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, modelSelector: { vendor: 'fake-lm', id: modelId } });
+  await vscode.commands.executeCommand('workbench.action.chat.open', {
+    query,
+    modelSelector: { vendor: 'fake-lm', id: modelId },
+  });
 }
 
 export async function newChat(): Promise<void> {
@@ -103,7 +117,9 @@ export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs:
     }
     await sleep(100);
   }
-  throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+  throw new Error(
+    `timed out after ${timeoutMs / 1000} s waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+  );
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -10,9 +10,23 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as vscode from 'vscode';
 import { ask, newChat, requests, requireFakeModel, sleep, waitFor, workspaceRoot } from './chatSupport';
-import { cli, closeAllEditors, lineOf, openAt, select, removeAllSubscriptions, settle, subscriptions, testApi, waitForPanel, type TestApi } from './support';
+import {
+  cli,
+  closeAllEditors,
+  lineOf,
+  openAt,
+  select,
+  removeAllSubscriptions,
+  settle,
+  subscriptions,
+  testApi,
+  waitForPanel,
+  type TestApi,
+} from './support';
 
-const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+  contributes: { commands: { command: string }[] };
+};
 const FILE = 'src/pricing.ts';
 const covered = new Set<string>();
 
@@ -54,7 +68,10 @@ async function expectInputBoxCancelled(id: string): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   await sleep(500);
   assert.equal(t.settled(), false, `${id} accepted an empty input`);
-  assert.equal(await pressUntilSettled(t, 'workbench.action.closeQuickOpen', `${id} to end when its input box is cancelled`), undefined);
+  assert.equal(
+    await pressUntilSettled(t, 'workbench.action.closeQuickOpen', `${id} to end when its input box is cancelled`),
+    undefined,
+  );
 }
 
 function adrFiles(): string[] {
@@ -84,18 +101,28 @@ suite('palette commands', () => {
     await openAt(FILE, pricingLine);
     await run('proactiveContext.subscribeFile');
     const subs = await subscriptions();
-    assert.deepEqual(subs.map((s) => [s.kind, s.target]), [['file', FILE]]);
+    assert.deepEqual(
+      subs.map((s) => [s.kind, s.target]),
+      [['file', FILE]],
+    );
   });
 
   test('Subscribe Chat to Current File without an editor asks for a file and subscribes the one picked', async () => {
     await closeAllEditors();
     const folder = vscode.workspace.workspaceFolders![0];
-    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*'), '**/{node_modules,.git}/**', 5000);
+    const files = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(folder, '**/*'),
+      '**/{node_modules,.git}/**',
+      5000,
+    );
     const first = files.map((f) => vscode.workspace.asRelativePath(f, false)).sort()[0];
     const t = track(run('proactiveContext.subscribeFile'));
     await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the file pick to be accepted');
     const subs = await subscriptions();
-    assert.deepEqual(subs.map((s) => [s.kind, s.target]), [['file', first]]);
+    assert.deepEqual(
+      subs.map((s) => [s.kind, s.target]),
+      [['file', first]],
+    );
   });
 
   test('Subscribe Chat to Selected Lines subscribes the selected lines, and only with a selection', async () => {
@@ -113,12 +140,24 @@ suite('palette commands', () => {
 
   test('Subscribe Chat to Symbol at Cursor follows the function around the cursor', async () => {
     await openAt(FILE, pricingLine);
-    await waitForPanel(api, (s) => s.file === FILE && s.symbol === 'applyDiscount', 30_000, 'the panel to show applyDiscount');
+    await waitForPanel(
+      api,
+      (s) => s.file === FILE && s.symbol === 'applyDiscount',
+      30_000,
+      'the panel to show applyDiscount',
+    );
     await run('proactiveContext.subscribeSymbol');
     const subs = await subscriptions();
-    assert.deepEqual(subs.map((s) => [s.kind, s.symbol, s.path, s.target]), [['symbol', 'applyDiscount', FILE, `${FILE}::applyDiscount`]]);
+    assert.deepEqual(
+      subs.map((s) => [s.kind, s.symbol, s.path, s.target]),
+      [['symbol', 'applyDiscount', FILE, `${FILE}::applyDiscount`]],
+    );
     const content = await cli('materialize', '--dry-run');
-    assert.match(content, /const capped = Math\.min\(requested, MAX_DISCOUNT_PERCENT\)/, `the subscribed function's code is not what the chat would get:\n${content}`);
+    assert.match(
+      content,
+      /const capped = Math\.min\(requested, MAX_DISCOUNT_PERCENT\)/,
+      `the subscribed function's code is not what the chat would get:\n${content}`,
+    );
   });
 
   test('Subscribe Chat to Symbol at Cursor without an editor asks for a name; cancelling subscribes nothing', async () => {
@@ -189,7 +228,11 @@ suite('palette commands', () => {
     await settle(api);
     const before = api.suggestionRuns();
     await run('proactiveContext.refresh');
-    await waitFor(async () => (api.suggestionRuns() > before ? true : undefined), 10_000, 'Refresh to compute suggestions again');
+    await waitFor(
+      async () => (api.suggestionRuns() > before ? true : undefined),
+      10_000,
+      'Refresh to compute suggestions again',
+    );
     await settle(api);
     assert.equal(api.panelState().file, FILE);
     assert.equal(api.panelState().phase, 'ready');
@@ -200,14 +243,30 @@ suite('palette commands', () => {
     await settle(api);
     const before = api.suggestionRuns();
     await run('proactiveContext.reindex');
-    await waitFor(async () => (api.suggestionRuns() > before ? true : undefined), 10_000, 'suggestions to be recomputed after the rebuild');
-    const s = await waitForPanel(api, (p) => p.phase === 'ready' && p.file === FILE && p.items.some((i) => i.type === 'related_code'), 30_000, 'related code after the rebuild');
-    assert.ok(s.items.some((i) => i.type === 'decision'), 'the decision records are gone after the rebuild');
+    await waitFor(
+      async () => (api.suggestionRuns() > before ? true : undefined),
+      10_000,
+      'suggestions to be recomputed after the rebuild',
+    );
+    const s = await waitForPanel(
+      api,
+      (p) => p.phase === 'ready' && p.file === FILE && p.items.some((i) => i.type === 'related_code'),
+      30_000,
+      'related code after the rebuild',
+    );
+    assert.ok(
+      s.items.some((i) => i.type === 'decision'),
+      'the decision records are gone after the rebuild',
+    );
   });
 
   test('Show Suggestions Panel brings the panel forward', async () => {
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    await waitFor(async () => (api.panelVisible() ? undefined : true), 10_000, 'the Suggestions view to be hidden with the side bar');
+    await waitFor(
+      async () => (api.panelVisible() ? undefined : true),
+      10_000,
+      'the Suggestions view to be hidden with the side bar',
+    );
     await run('proactiveContext.showPanel');
     await waitFor(async () => (api.panelVisible() ? true : undefined), 10_000, 'the Suggestions view to be visible');
   });
@@ -237,7 +296,10 @@ suite('palette commands', () => {
     assert.match(text, /^# What @context would send/);
     // The test model is registered: the preview does not claim that none is.
     assert.match(text, /The prompt a `@context` question would get right now/);
-    assert.ok(text.includes(fs.readFileSync(path.join(workspaceRoot(), 'src', 'money.ts'), 'utf8').split('\n')[0]), 'the subscribed file is not in the prompt');
+    assert.ok(
+      text.includes(fs.readFileSync(path.join(workspaceRoot(), 'src', 'money.ts'), 'utf8').split('\n')[0]),
+      'the subscribed file is not in the prompt',
+    );
     assert.match(text, /\| subscription \S+ src\/money\.ts \|/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -250,7 +312,14 @@ suite('palette commands', () => {
 
   test('Show Log shows the extension log', async () => {
     await run('proactiveContext.showLog');
-    await waitFor(async () => (vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'output' && /Proactive Context/i.test(d.uri.path)) ? true : undefined), 5000, 'the Proactive Context log to be shown');
+    await waitFor(
+      async () =>
+        vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'output' && /Proactive Context/i.test(d.uri.path))
+          ? true
+          : undefined,
+      5000,
+      'the Proactive Context log to be shown',
+    );
   });
 
   test('Record a Decision… asks for a title; an empty one is refused and cancelling writes no ADR', async () => {
@@ -277,15 +346,28 @@ suite('palette commands', () => {
       const before = adrFiles();
       await vscode.commands.executeCommand(
         'fakeLm.setReply',
-        JSON.stringify([{ title: 'Publish order events from checkout', context: 'Checkout calls billing directly.', decision: 'Checkout publishes OrderPlaced.', consequences: 'Billing subscribes to it.' }]),
+        JSON.stringify([
+          {
+            title: 'Publish order events from checkout',
+            context: 'Checkout calls billing directly.',
+            decision: 'Checkout publishes OrderPlaced.',
+            consequences: 'Billing subscribes to it.',
+          },
+        ]),
       );
       const asked = (await requests()).length;
       const t = track(run('proactiveContext.consolidateMemory'));
-      await waitFor(async () => ((await requests()).length > asked || t.settled() ? true : undefined), 20_000, 'the model to be asked for decisions');
+      await waitFor(
+        async () => ((await requests()).length > asked || t.settled() ? true : undefined),
+        20_000,
+        'the model to be asked for decisions',
+      );
       await sleep(1000);
       if (t.settled()) {
         await t.done;
-        assert.fail(`the command ended without offering the proposal (the model was ${(await requests()).length > asked ? '' : 'not '}asked)`);
+        assert.fail(
+          `the command ended without offering the proposal (the model was ${(await requests()).length > asked ? '' : 'not '}asked)`,
+        );
       }
       await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
       await vscode.commands.executeCommand('workbench.action.quickPickManyToggle');
@@ -310,14 +392,18 @@ suite('palette commands', () => {
       assert.deepEqual(adrFiles(), before);
     });
   });
-
 });
 
 /** Appends to a workspace file from another process, as another tool or a terminal would. */
 function appendFromAnotherProcess(rel: string, text: string): Promise<void> {
   const file = path.join(workspaceRoot(), ...rel.split('/'));
   return new Promise((resolve, reject) =>
-    execFile(process.execPath, ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }, (err) => (err ? reject(new Error(err.message, { cause: err })) : resolve())),
+    execFile(
+      process.execPath,
+      ['-e', 'require("fs").appendFileSync(process.argv[1], process.argv[2])', file, text],
+      { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } },
+      (err) => (err ? reject(new Error(err.message, { cause: err })) : resolve()),
+    ),
   );
 }
 
@@ -339,7 +425,12 @@ suite('watches', () => {
     // The editor has told where the user is before the watch exists: that is not a firing.
     await waitForPanel(api, (s) => s.file === 'src/money.ts', 20_000, 'the panel on src/money.ts');
     await run('proactiveContext.watchFile');
-    const listed = await waitForPanel(api, (s) => !!s.watches?.some((w) => w.label === 'file src/money.ts'), 10_000, 'the watch in the Watching section');
+    const listed = await waitForPanel(
+      api,
+      (s) => !!s.watches?.some((w) => w.label === 'file src/money.ts'),
+      10_000,
+      'the watch in the Watching section',
+    );
     assert.equal(listed.watches?.length, 1);
     assert.equal(listed.watches?.[0].last, undefined, 'it has not fired yet');
     await appendFromAnotherProcess('src/money.ts', '\n// changed by another process\n');
@@ -347,7 +438,10 @@ suite('watches', () => {
     assert.match(fired.watches?.[0].last?.trigger ?? '', /^file change src\/money\.ts$/);
     assert.ok((fired.watches?.[0].last?.items ?? 0) >= 1, JSON.stringify(fired.watches));
     const listedByCli = JSON.parse(await cli('watches', '--json')) as { id: string; scope: string }[];
-    assert.deepEqual(listedByCli.map((w) => w.scope), ['editor']);
+    assert.deepEqual(
+      listedByCli.map((w) => w.scope),
+      ['editor'],
+    );
   });
 
   test('Watch Folder, Watch Symbol at Cursor and Watch a Topic… add what they say; Stop Watching… removes the one picked', async () => {
@@ -358,7 +452,9 @@ suite('watches', () => {
     await run('proactiveContext.watchFolder');
     await run('proactiveContext.watchSymbol');
     await expectInputBoxCancelled('proactiveContext.watchTopic');
-    const labels = (await waitForPanel(api, (s) => (s.watches?.length ?? 0) === 2, 10_000, 'two watches')).watches?.map((w) => w.label);
+    const labels = (await waitForPanel(api, (s) => (s.watches?.length ?? 0) === 2, 10_000, 'two watches')).watches?.map(
+      (w) => w.label,
+    );
     assert.deepEqual(labels, ['file src/**', 'symbol src/pricing.ts::applyDiscount']);
     const t = track(run('proactiveContext.unwatch'));
     await sleep(1000);
@@ -373,7 +469,14 @@ suite('watches', () => {
     const folder = vscode.workspace.workspaceFolders![0];
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js'), 'mcp', '--root', workspaceRoot(), '--state-dir', api.stateDir(folder)],
+      args: [
+        path.resolve(__dirname, '..', '..', '..', 'dist', 'cli.js'),
+        'mcp',
+        '--root',
+        workspaceRoot(),
+        '--state-dir',
+        api.stateDir(folder),
+      ],
       env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1' },
       stderr: 'pipe',
     });
@@ -383,16 +486,31 @@ suite('watches', () => {
     await client.connect(transport);
     try {
       await openAt('src/money.ts', 1);
-      const made = (await client.callTool({ name: 'context_subscribe', arguments: { patterns: [{ type: 'symbol', pattern: 'applyDiscount' }], minRelevanceScore: 0, cooldownMs: 0 } })) as CallToolResult;
+      const made = (await client.callTool({
+        name: 'context_subscribe',
+        arguments: { patterns: [{ type: 'symbol', pattern: 'applyDiscount' }], minRelevanceScore: 0, cooldownMs: 0 },
+      })) as CallToolResult;
       assert.ok(!made.isError, JSON.stringify(made.content));
       const { id, uri } = made.structuredContent as { id: string; uri: string };
       await client.subscribeResource({ uri });
       // The extension hears of the agent's watch through the shared state directory.
-      await waitForPanel(api, (s) => !!s.watches?.some((w) => w.id === id && w.label === 'symbol applyDiscount (agent)'), 10_000, 'the agent’s watch in the Watching section');
+      await waitForPanel(
+        api,
+        (s) => !!s.watches?.some((w) => w.id === id && w.label === 'symbol applyDiscount (agent)'),
+        10_000,
+        'the agent’s watch in the Watching section',
+      );
       const applyDiscount = await lineOf(FILE, 'export function applyDiscount');
       await openAt(FILE, applyDiscount + 1);
-      await waitFor(async () => (updated.includes(uri) ? true : undefined), 20_000, 'the MCP client to be told of the firing');
-      const body = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { trigger: { type: string; source: string }; items: unknown[] };
+      await waitFor(
+        async () => (updated.includes(uri) ? true : undefined),
+        20_000,
+        'the MCP client to be told of the firing',
+      );
+      const body = JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as {
+        trigger: { type: string; source: string };
+        items: unknown[];
+      };
       assert.deepEqual(body.trigger, { type: 'symbol_focus', source: `${FILE}#applyDiscount` });
       assert.ok(body.items.length >= 1);
     } finally {
@@ -404,6 +522,9 @@ suite('watches', () => {
 suite('palette commands: coverage', () => {
   test('every command in contributes.commands is exercised by the palette command tests', () => {
     const declared = manifest.contributes.commands.map((c) => c.command);
-    assert.deepEqual(declared.filter((id) => !covered.has(id)), []);
+    assert.deepEqual(
+      declared.filter((id) => !covered.has(id)),
+      [],
+    );
   });
 });

@@ -11,7 +11,11 @@ const ALPHA = 'src/history-probe/alpha.ts';
 const BETA = 'src/history-probe/beta.ts';
 
 function git(...args: string[]): void {
-  execFileSync('git', ['-c', 'user.name=Probe', '-c', 'user.email=probe@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: workspaceRoot(), stdio: 'ignore' });
+  execFileSync(
+    'git',
+    ['-c', 'user.name=Probe', '-c', 'user.email=probe@example.com', '-c', 'commit.gpgsign=false', ...args],
+    { cwd: workspaceRoot(), stdio: 'ignore' },
+  );
 }
 
 function write(rel: string, text: string): void {
@@ -29,7 +33,13 @@ suite('git history while the editor is open', () => {
     const api = await testApi();
     // History is mined by now: pricing.ts shows what changed with it in the demo's commits.
     await openAt('src/pricing.ts', 1);
-    await waitForPanel(api, (s) => s.file === 'src/pricing.ts' && s.items.some((i) => i.type === 'cochange' && /changed together/.test(i.reason)), 30_000, 'co-change for pricing.ts');
+    await waitForPanel(
+      api,
+      (s) =>
+        s.file === 'src/pricing.ts' && s.items.some((i) => i.type === 'cochange' && /changed together/.test(i.reason)),
+      30_000,
+      'co-change for pricing.ts',
+    );
     for (const round of [1, 2]) {
       write(ALPHA, `export const alpha = ${round};\n`);
       write(BETA, `export const beta = ${round};\n`);
@@ -39,7 +49,11 @@ suite('git history while the editor is open', () => {
     await openAt(ALPHA, 1);
     const state = await waitForPanel(
       api,
-      (s) => s.file === ALPHA && s.items.some((i) => i.type === 'cochange' && i.title === BETA && /changed together in 2 of 2 commits/.test(i.reason)),
+      (s) =>
+        s.file === ALPHA &&
+        s.items.some(
+          (i) => i.type === 'cochange' && i.title === BETA && /changed together in 2 of 2 commits/.test(i.reason),
+        ),
       30_000,
       'beta.ts as changing together with alpha.ts',
     );

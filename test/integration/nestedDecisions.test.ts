@@ -12,9 +12,18 @@ const CODE = 'packages/api/src/db/users.ts';
 suite('decision records in a package folder', () => {
   suiteSetup(() => {
     writeWorkspaceFile('packages/api/package.json', '{ "name": "api", "private": true }\n');
-    writeWorkspaceFile(RECORD, '# 1. Use Knex for SQL\n\n## Status\n\nAccepted\n\n## Context\n\nHand-written SQL strings drifted from the schema.\n\n## Decision\n\nEvery query of the API goes through knex.\n\n## Consequences\n\nMigrations are knex migrations too.\n');
-    writeWorkspaceFile('packages/api/docs/architecture/002-validate-with-zod.md', '# 2. Validate requests with zod\n\n## Status\n\nAccepted\n\n## Context\n\nBad input reached the database.\n\n## Decision\n\nRequest bodies are parsed with zod schemas.\n');
-    writeWorkspaceFile(CODE, "import knex from 'knex';\n\nconst db = knex({ client: 'pg' });\n\nexport function findUser(id: string) {\n  return db('users').where({ id }).first();\n}\n");
+    writeWorkspaceFile(
+      RECORD,
+      '# 1. Use Knex for SQL\n\n## Status\n\nAccepted\n\n## Context\n\nHand-written SQL strings drifted from the schema.\n\n## Decision\n\nEvery query of the API goes through knex.\n\n## Consequences\n\nMigrations are knex migrations too.\n',
+    );
+    writeWorkspaceFile(
+      'packages/api/docs/architecture/002-validate-with-zod.md',
+      '# 2. Validate requests with zod\n\n## Status\n\nAccepted\n\n## Context\n\nBad input reached the database.\n\n## Decision\n\nRequest bodies are parsed with zod schemas.\n',
+    );
+    writeWorkspaceFile(
+      CODE,
+      "import knex from 'knex';\n\nconst db = knex({ client: 'pg' });\n\nexport function findUser(id: string) {\n  return db('users').where({ id }).first();\n}\n",
+    );
   });
 
   suiteTeardown(async () => {
@@ -27,7 +36,12 @@ suite('decision records in a package folder', () => {
     const api = await testApi();
     await openAt(CODE, 6);
     // The new files reach the engine through the file watcher; wait for the panel, not for time.
-    const state = await waitForPanel(api, (s) => s.phase === 'ready' && s.file === CODE && s.items.some((i) => i.location.path === RECORD), 140_000, `${RECORD} in the panel for ${CODE}`);
+    const state = await waitForPanel(
+      api,
+      (s) => s.phase === 'ready' && s.file === CODE && s.items.some((i) => i.location.path === RECORD),
+      140_000,
+      `${RECORD} in the panel for ${CODE}`,
+    );
     const item = state.items.find((i) => i.location.path === RECORD)!;
     assert.equal(item.type, 'decision');
     assert.match(item.title, /Use Knex for SQL/);

@@ -18,10 +18,20 @@ export interface PanelSnapshot {
   phase: string;
   file?: string;
   symbol?: string;
-  items: { type: string; title: string; entityId: string; reason: string; location: { path: string; line?: number; commit?: string } }[];
+  items: {
+    type: string;
+    title: string;
+    entityId: string;
+    reason: string;
+    location: { path: string; line?: number; commit?: string };
+  }[];
   notes: string[];
   message?: string;
-  watches?: { id: string; label: string; last?: { age: string; trigger: string; summary: string; items: number; unseen: boolean } }[];
+  watches?: {
+    id: string;
+    label: string;
+    last?: { age: string; trigger: string; summary: string; items: number; unseen: boolean };
+  }[];
 }
 
 /** What `activate()` returns: read-only views of the tracker, the panel, the status bar and the controller. */
@@ -44,17 +54,27 @@ export async function testApi(): Promise<TestApi> {
   assert.ok(extension, `extension ${EXTENSION_ID} is not installed in this VS Code`);
   await extension.activate();
   const api = extension.exports as TestApi | undefined;
-  assert.ok(api && typeof api.panelState === 'function', 'activate() returns no API with panelState(): the tests cannot see the panel');
+  assert.ok(
+    api && typeof api.panelState === 'function',
+    'activate() returns no API with panelState(): the tests cannot see the panel',
+  );
   return api;
 }
 
 /** Resolves with the panel state once `accept` holds for it (checking the current one first). */
-export async function waitForPanel(api: TestApi, accept: (s: PanelSnapshot) => boolean, timeoutMs: number, what: string): Promise<PanelSnapshot> {
+export async function waitForPanel(
+  api: TestApi,
+  accept: (s: PanelSnapshot) => boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<PanelSnapshot> {
   try {
     return await waitFor(async () => (accept(api.panelState()) ? api.panelState() : undefined), timeoutMs, what);
   } catch (err) {
     const s = api.panelState();
-    throw new Error(`${(err as Error).message}; the panel shows phase ${s.phase}${s.file ? ` for ${s.file}` : ''}${s.symbol ? ` (${s.symbol})` : ''}, ${s.items.length} items${s.message ? `, message "${s.message}"` : ''}`);
+    throw new Error(
+      `${(err as Error).message}; the panel shows phase ${s.phase}${s.file ? ` for ${s.file}` : ''}${s.symbol ? ` (${s.symbol})` : ''}, ${s.items.length} items${s.message ? `, message "${s.message}"` : ''}`,
+    );
   }
 }
 
@@ -79,7 +99,10 @@ export async function settle(api: TestApi, quietMs = 600, timeoutMs = 20_000): P
 /** Opens a workspace file with the cursor on a 1-based line. */
 export async function openAt(rel: string, line: number, character = 2): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), ...rel.split('/'))));
-  return vscode.window.showTextDocument(doc, { preview: false, selection: new vscode.Range(line - 1, character, line - 1, character) });
+  return vscode.window.showTextDocument(doc, {
+    preview: false,
+    selection: new vscode.Range(line - 1, character, line - 1, character),
+  });
 }
 
 /**
@@ -104,7 +127,10 @@ export async function select(editor: vscode.TextEditor, selection: vscode.Select
 /** 1-based line of the first line of `rel` that contains `needle`. */
 export async function lineOf(rel: string, needle: string): Promise<number> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), ...rel.split('/'))));
-  const i = doc.getText().split('\n').findIndex((l) => l.includes(needle));
+  const i = doc
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.includes(needle));
   assert.ok(i >= 0, `${rel} has no line with "${needle}"`);
   return i + 1;
 }
@@ -129,10 +155,15 @@ export async function closeAllEditors(): Promise<void> {
 export function cli(...args: string[]): Promise<string> {
   const entry = path.join(path.resolve(__dirname, '..', '..', '..'), 'dist', 'cli.js');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [entry, ...args, '--root', workspaceRoot()], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, timeout: 30_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`proactive-context ${args.join(' ')} failed: ${stderr || err.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      process.execPath,
+      [entry, ...args, '--root', workspaceRoot()],
+      { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`proactive-context ${args.join(' ')} failed: ${stderr || err.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 

@@ -5,7 +5,18 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activateExtension, allText, ask, indexOfText, invokeTool, newChat, requireFakeModel, waitFor, workspaceRoot, writeWorkspaceFile } from './chatSupport';
+import {
+  activateExtension,
+  allText,
+  ask,
+  indexOfText,
+  invokeTool,
+  newChat,
+  requireFakeModel,
+  waitFor,
+  workspaceRoot,
+  writeWorkspaceFile,
+} from './chatSupport';
 
 const QUESTION = 'explain the subscribed code';
 
@@ -20,10 +31,15 @@ function cli(...args: string[]): Promise<string> {
   const repo = path.resolve(__dirname, '..', '..', '..');
   const entry = path.join(repo, 'dist', 'cli.js');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [entry, ...args, '--root', workspaceRoot()], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, timeout: 30_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`proactive-context ${args.join(' ')} failed: ${stderr || err.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      process.execPath,
+      [entry, ...args, '--root', workspaceRoot()],
+      { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`proactive-context ${args.join(' ')} failed: ${stderr || err.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -47,7 +63,10 @@ suite('language-model tools', () => {
     await newChat();
     const first = await ask(`@context ${QUESTION}`);
     const at = indexOfText(first, 'TOOL_MARK_ONE');
-    assert.ok(at >= 0 && at < first.messages.length - 1, `the subscribed file is not before the question:\n${allText(first)}`);
+    assert.ok(
+      at >= 0 && at < first.messages.length - 1,
+      `the subscribed file is not before the question:\n${allText(first)}`,
+    );
     assert.equal(first.messages[first.messages.length - 1].text.trim(), QUESTION);
 
     // Changed on disk by another program: the next turn reads the current content.
@@ -62,9 +81,18 @@ suite('language-model tools', () => {
   });
 
   test('line ranges and patterns: only the chosen lines are subscribed', async () => {
-    writeWorkspaceFile('src/toolLines.ts', ['// a', '// TODO first', '// b', '// c', '// TODO second', '// d'].join('\n') + '\n');
-    assert.match(await invokeTool('subscribe_file', { path: 'src/toolLines.ts', startLine: 3, endLine: 4 }), /src\/toolLines\.ts lines 3.4/);
-    assert.match(await invokeTool('subscribe_file', { path: 'src/toolLines.ts', pattern: 'TODO' }), /lines matching \/TODO\//);
+    writeWorkspaceFile(
+      'src/toolLines.ts',
+      ['// a', '// TODO first', '// b', '// c', '// TODO second', '// d'].join('\n') + '\n',
+    );
+    assert.match(
+      await invokeTool('subscribe_file', { path: 'src/toolLines.ts', startLine: 3, endLine: 4 }),
+      /src\/toolLines\.ts lines 3.4/,
+    );
+    assert.match(
+      await invokeTool('subscribe_file', { path: 'src/toolLines.ts', pattern: 'TODO' }),
+      /lines matching \/TODO\//,
+    );
     const list = await invokeTool('list_subscriptions', {});
     assert.match(list, /2 of 10 active subscriptions/);
     const req = await ask(`@context ${QUESTION}`);
@@ -99,10 +127,15 @@ suite('language-model tools', () => {
   });
 
   test('a large file is cut to the character limit with a notice, in the tool answer and in the prompt', async () => {
-    const big = Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i}; // filler line ${i}`).join('\n') + '\n// BIG_FILE_TAIL_MARK\n';
+    const big =
+      Array.from({ length: 400 }, (_, i) => `export const value${i} = ${i}; // filler line ${i}`).join('\n') +
+      '\n// BIG_FILE_TAIL_MARK\n';
     writeWorkspaceFile('src/big.ts', big);
     const result = await invokeTool('subscribe_file', { path: 'src/big.ts' });
-    assert.match(result, new RegExp(`holds ${big.length.toLocaleString('en-US')} characters; each turn includes the first 2,000`));
+    assert.match(
+      result,
+      new RegExp(`holds ${big.length.toLocaleString('en-US')} characters; each turn includes the first 2,000`),
+    );
     const req = await ask(`@context ${QUESTION}`);
     const text = allText(req);
     assert.match(text, /\[truncated: showing [\d,]+ of [\d,]+ characters/);
@@ -117,8 +150,16 @@ suite('language-model tools', () => {
         return true;
       });
     await refused('subscribe_file', {}, /needs "path"/);
-    await refused('subscribe_file', { path: 'src/a.ts', startLine: 9, endLine: 3 }, /endLine \(3\) is before startLine \(9\)/);
-    await refused('subscribe_file', { path: 'src/a.ts', pattern: '([' }, /"pattern" cannot be used: Invalid regular expression \/\(\[\/: Unterminated character class/);
+    await refused(
+      'subscribe_file',
+      { path: 'src/a.ts', startLine: 9, endLine: 3 },
+      /endLine \(3\) is before startLine \(9\)/,
+    );
+    await refused(
+      'subscribe_file',
+      { path: 'src/a.ts', pattern: '([' },
+      /"pattern" cannot be used: Invalid regular expression \/\(\[\/: Unterminated character class/,
+    );
     await refused('subscribe_file', { path: '../outside.ts' }, /outside the workspace/);
     await refused('subscribe_memory', { query: ' ' }, /needs "query"/);
     await refused('unsubscribe', { id: 'nosuchid' }, /No subscription has the id “nosuchid”/);
@@ -134,7 +175,10 @@ suite('language-model tools', () => {
   });
 
   test('context_suggest answers for the active editor when no path is given', async () => {
-    const uri = writeWorkspaceFile('src/suggestSubject.ts', 'export function suggestSubject(): number {\n  return 1;\n}\n');
+    const uri = writeWorkspaceFile(
+      'src/suggestSubject.ts',
+      'export function suggestSubject(): number {\n  return 1;\n}\n',
+    );
     await vscode.window.showTextDocument(uri);
     const text = await invokeTool('context_suggest', {});
     assert.match(text, /^(Context for|No context found for) src\/suggestSubject\.ts:1/);
@@ -143,11 +187,20 @@ suite('language-model tools', () => {
   test('subscriptions live in the durable store: another process sees them, and the extension sees its changes', async () => {
     writeWorkspaceFile('src/shared.ts', 'export const SHARED = true;\n');
     const id = idIn(await invokeTool('subscribe_file', { path: 'src/shared.ts' }));
-    await waitFor(async () => (JSON.parse(await cli('subscriptions', '--json')) as { id: string }[]).some((s) => s.id === id) || undefined, 20_000, 'the CLI to list the subscription made through the tool');
+    await waitFor(
+      async () =>
+        (JSON.parse(await cli('subscriptions', '--json')) as { id: string }[]).some((s) => s.id === id) || undefined,
+      20_000,
+      'the CLI to list the subscription made through the tool',
+    );
 
     writeWorkspaceFile('src/fromCli.ts', 'export const FROM_CLI_MARK = 1;\n');
     await cli('subscribe', '--kind', 'file', '--target', 'src/fromCli.ts');
-    await waitFor(async () => (/src\/fromCli\.ts/.test(await invokeTool('list_subscriptions', {})) ? true : undefined), 20_000, 'the extension to see the subscription made by the CLI');
+    await waitFor(
+      async () => (/src\/fromCli\.ts/.test(await invokeTool('list_subscriptions', {})) ? true : undefined),
+      20_000,
+      'the extension to see the subscription made by the CLI',
+    );
     const req = await ask(`@context ${QUESTION}`);
     assert.ok(indexOfText(req, 'FROM_CLI_MARK') >= 0, 'the subscription made by another process is not in the prompt');
     assert.ok(fs.existsSync(path.join(workspaceRoot(), 'src', 'fromCli.ts')));

@@ -6,7 +6,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { sleep, waitFor, workspaceRoot } from './chatSupport';
-import { closeAllEditors, languageReady, lineOf, openAt, settle, testApi, waitForPanel, type ActivitySnapshot, type PanelSnapshot, type TestApi } from './support';
+import {
+  closeAllEditors,
+  languageReady,
+  lineOf,
+  openAt,
+  settle,
+  testApi,
+  waitForPanel,
+  type ActivitySnapshot,
+  type PanelSnapshot,
+  type TestApi,
+} from './support';
 
 const FILE = 'src/pricing.ts';
 const IDLE_STATUS = '$(lightbulb) —';
@@ -44,7 +55,12 @@ suite('activity tracker', () => {
     } finally {
       sub.dispose();
     }
-    const state = await waitForPanel(api, (s) => s.file === FILE && s.phase === 'ready' && s.symbol === 'applyDiscount', 60_000, 'the panel to show applyDiscount');
+    const state = await waitForPanel(
+      api,
+      (s) => s.file === FILE && s.phase === 'ready' && s.symbol === 'applyDiscount',
+      60_000,
+      'the panel to show applyDiscount',
+    );
     assert.ok(state.items.length > 0);
   });
 
@@ -67,12 +83,28 @@ suite('activity tracker', () => {
     ];
     const runsBefore = api.suggestionRuns();
     try {
-      const lines = [legacy + 1, subtotal + 1, legacy + 1, subtotal + 1, legacy + 1, subtotal + 1, legacy + 1, subtotal + 1, legacy + 1, 18];
+      const lines = [
+        legacy + 1,
+        subtotal + 1,
+        legacy + 1,
+        subtotal + 1,
+        legacy + 1,
+        subtotal + 1,
+        legacy + 1,
+        subtotal + 1,
+        legacy + 1,
+        18,
+      ];
       for (const [i, line] of lines.entries()) {
         editor.selection = new vscode.Selection(line - 1, 2 + i, line - 1, 2 + i);
         await sleep(3);
       }
-      await waitForPanel(api, (s) => s.phase === 'ready' && s.file === FILE && s.symbol === 'applyDiscount', 30_000, 'the panel to show applyDiscount');
+      await waitForPanel(
+        api,
+        (s) => s.phase === 'ready' && s.file === FILE && s.symbol === 'applyDiscount',
+        30_000,
+        'the panel to show applyDiscount',
+      );
       await settle(api);
     } finally {
       for (const s of subs) s.dispose();
@@ -82,7 +114,10 @@ suite('activity tracker', () => {
     // moves may land more than a debounce apart, so here the counts are only bounded.
     const runs = api.suggestionRuns() - runsBefore;
     assert.ok(runs >= 1 && runs <= 10, `ten quick moves computed suggestions ${runs} times`);
-    assert.ok(activities.length >= 1 && activities.length <= 10, `ten quick moves produced ${activities.length} activities`);
+    assert.ok(
+      activities.length >= 1 && activities.length <= 10,
+      `ten quick moves produced ${activities.length} activities`,
+    );
     const last = activities[activities.length - 1];
     assert.deepEqual([last.path, last.line, last.symbol], [FILE, 18, 'applyDiscount']);
 
@@ -94,8 +129,14 @@ suite('activity tracker', () => {
     const first = states.findIndex((s) => s.symbol === 'applyDiscount');
     assert.ok(first >= 0, `the panel never showed applyDiscount after the cursor stopped: ${timeline.length} events`);
     const later = states.slice(first).filter((s) => s.symbol !== 'applyDiscount');
-    const story = timeline.map((e) => ('activity' in e ? `move ${e.activity.line}` : `panel ${e.state.phase} ${e.state.symbol ?? ''}`)).join(', ');
-    assert.deepEqual(later.map((s) => `${s.phase} ${s.symbol}`), [], `an older position replaced the newest one in the panel: ${story}`);
+    const story = timeline
+      .map((e) => ('activity' in e ? `move ${e.activity.line}` : `panel ${e.state.phase} ${e.state.symbol ?? ''}`))
+      .join(', ');
+    assert.deepEqual(
+      later.map((s) => `${s.phase} ${s.symbol}`),
+      [],
+      `an older position replaced the newest one in the panel: ${story}`,
+    );
     assert.equal(api.panelState().symbol, 'applyDiscount');
   });
 
@@ -103,7 +144,12 @@ suite('activity tracker', () => {
     const doc = await vscode.workspace.openTextDocument({ content: 'x' });
     await vscode.window.showTextDocument(doc);
     try {
-      const state = await waitForPanel(api, (s) => s.phase === 'unsupported-document' && /untitled/.test(s.message ?? ''), 10_000, 'the panel to explain the untitled editor');
+      const state = await waitForPanel(
+        api,
+        (s) => s.phase === 'unsupported-document' && /untitled/.test(s.message ?? ''),
+        10_000,
+        'the panel to explain the untitled editor',
+      );
       assert.match(state.message ?? '', /not a file of the workspace/);
       assert.deepEqual(state.items, []);
       assert.equal(state.file, undefined);
@@ -122,7 +168,12 @@ suite('activity tracker', () => {
       await openAt(FILE, 18);
       await waitForPanel(api, (s) => s.file === FILE, 30_000, 'the panel to show src/pricing.ts');
       await vscode.window.showTextDocument(vscode.Uri.file(file));
-      const state = await waitForPanel(api, (s) => s.phase === 'unsupported-document' && /outside the workspace/.test(s.message ?? ''), 10_000, 'the panel to say the file is outside the workspace');
+      const state = await waitForPanel(
+        api,
+        (s) => s.phase === 'unsupported-document' && /outside the workspace/.test(s.message ?? ''),
+        10_000,
+        'the panel to say the file is outside the workspace',
+      );
       assert.deepEqual(state.items, [], 'items of the previous file are still shown');
       assert.equal(api.statusBarText(), IDLE_STATUS, 'the status bar still counts the previous file');
     } finally {
@@ -135,7 +186,12 @@ suite('activity tracker', () => {
     await openAt(FILE, 18);
     await waitForPanel(api, (s) => s.file === FILE, 30_000, 'the panel to show src/pricing.ts');
     await closeAllEditors();
-    const state = await waitForPanel(api, (s) => s.phase === 'no-editor', 10_000, 'the panel to show that no editor is open');
+    const state = await waitForPanel(
+      api,
+      (s) => s.phase === 'no-editor',
+      10_000,
+      'the panel to show that no editor is open',
+    );
     assert.equal(state.message, undefined, 'the panel says what to do; the host repeats nothing');
     assert.deepEqual(state.items, []);
     assert.equal(api.statusBarText(), IDLE_STATUS);

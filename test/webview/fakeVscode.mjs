@@ -35,7 +35,15 @@ export const executed = [];
 
 export const window = {
   registerWebviewViewProvider(viewType, provider, options) {
-    const entry = { viewType, provider, options, disposed: false, dispose() { entry.disposed = true; } };
+    const entry = {
+      viewType,
+      provider,
+      options,
+      disposed: false,
+      dispose() {
+        entry.disposed = true;
+      },
+    };
     registered.push(entry);
     return entry;
   },
@@ -81,9 +89,19 @@ export class FakeWebviewView {
 
 export class FakeLog {
   lines = [];
-  trace(m) { this.lines.push(['trace', m]); }
-  debug(m) { this.lines.push(['debug', m]); }
-  info(m) { this.lines.push(['info', m]); }
-  warn(m) { this.lines.push(['warn', m]); }
-  error(m) { this.lines.push(['error', String(m)]); }
+  trace(m) {
+    this.lines.push(['trace', m]);
+  }
+  debug(m) {
+    this.lines.push(['debug', m]);
+  }
+  info(m) {
+    this.lines.push(['info', m]);
+  }
+  warn(m) {
+    this.lines.push(['warn', m]);
+  }
+  error(m) {
+    this.lines.push(['error', String(m)]);
+  }
 }

@@ -2,7 +2,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCREENSHOT_DIR, clearPosted, fixtureState, openPanel, pageSuite, posted, sendToPage, showState, waitForReady } from './support.mjs';
+import {
+  SCREENSHOT_DIR,
+  clearPosted,
+  fixtureState,
+  openPanel,
+  pageSuite,
+  posted,
+  sendToPage,
+  showState,
+  waitForReady,
+} from './support.mjs';
 
 describe('Suggestions page (Chromium)', function () {
   this.timeout(60_000);
@@ -27,7 +37,8 @@ describe('Suggestions page (Chromium)', function () {
 
   const ready = () => fixtureState(panelModel);
   const rowIds = () => page.$$eval('.list .item', (rows) => rows.map((r) => r.dataset.entityId));
-  const focusedId = () => page.evaluate(() => document.activeElement?.dataset?.entityId ?? document.activeElement?.dataset?.more ?? null);
+  const focusedId = () =>
+    page.evaluate(() => document.activeElement?.dataset?.entityId ?? document.activeElement?.dataset?.more ?? null);
   const lastPosted = async () => (await posted(page)).at(-1);
 
   it('says ready with the protocol version when it loads', async () => {
@@ -39,7 +50,12 @@ describe('Suggestions page (Chromium)', function () {
   it('renders groups in a fixed order with counts, and the top items of every group without expanding', async () => {
     await showState(page, protocol, ready());
     const groups = await page.$$eval('.group', (gs) =>
-      gs.map((g) => ({ type: g.dataset.group, title: g.querySelector('.group-title').textContent, count: g.querySelector('.badge').textContent, shown: g.querySelectorAll('.item').length })),
+      gs.map((g) => ({
+        type: g.dataset.group,
+        title: g.querySelector('.group-title').textContent,
+        count: g.querySelector('.badge').textContent,
+        shown: g.querySelectorAll('.item').length,
+      })),
     );
     assert.deepEqual(groups, [
       { type: 'decision', title: 'Decisions', count: '2', shown: 2 },
@@ -61,24 +77,45 @@ describe('Suggestions page (Chromium)', function () {
     await showState(page, protocol, ready());
     const row = await page.$('.item[data-entity-id="adr:0007"]');
     assert.equal(await row.getAttribute('data-type'), 'decision');
-    assert.equal(await row.$eval('.item-title', (e) => e.textContent), 'ADR-0007: Cache parsed files in the index, not in memory');
+    assert.equal(
+      await row.$eval('.item-title', (e) => e.textContent),
+      'ADR-0007: Cache parsed files in the index, not in memory',
+    );
     assert.equal(await row.$eval('.item-reason', (e) => e.textContent), 'Governs src/core/index/indexer.ts');
     assert.equal(await row.$eval('.item-age', (e) => e.textContent), '3 days ago');
     assert.match(await row.getAttribute('title'), /^Relevance 0\.82\ndocs\/adr\/0007-cache\.md/);
-    assert.equal(await row.getAttribute('aria-label'), 'Decision: ADR-0007: Cache parsed files in the index, not in memory. Governs src/core/index/indexer.ts. 3 days ago');
+    assert.equal(
+      await row.getAttribute('aria-label'),
+      'Decision: ADR-0007: Cache parsed files in the index, not in memory. Governs src/core/index/indexer.ts. 3 days ago',
+    );
     assert.equal(await row.getAttribute('role'), 'option');
-    const actions = await row.$$eval('button.action', (bs) => bs.map((b) => [b.dataset.action, b.getAttribute('aria-label'), b.getAttribute('aria-pressed')]));
-    assert.deepEqual(actions.map((a) => a[0]), ['open', 'useful', 'pin', 'copy', 'dismiss']);
+    const actions = await row.$$eval('button.action', (bs) =>
+      bs.map((b) => [b.dataset.action, b.getAttribute('aria-label'), b.getAttribute('aria-pressed')]),
+    );
+    assert.deepEqual(
+      actions.map((a) => a[0]),
+      ['open', 'useful', 'pin', 'copy', 'dismiss'],
+    );
     assert.ok(actions.every((a) => a[1].endsWith(': ADR-0007: Cache parsed files in the index, not in memory')));
-    assert.equal(actions.find((a) => a[0] === 'useful')[2], 'true', 'an item marked useful shows its thumbs-up pressed');
+    assert.equal(
+      actions.find((a) => a[0] === 'useful')[2],
+      'true',
+      'an item marked useful shows its thumbs-up pressed',
+    );
     const warning = await page.$('.item[data-type="warning"]');
     assert.equal(await warning.$('.item-age'), null, 'items without a time have no age');
-    assert.match(await warning.getAttribute('aria-label'), /^Warning: parseLegacy\(\) is deprecated\. Called on line 42/);
+    assert.match(
+      await warning.getAttribute('aria-label'),
+      /^Warning: parseLegacy\(\) is deprecated\. Called on line 42/,
+    );
   });
 
   it('renders hostile titles and file names as text, never as elements', async () => {
     await showState(page, protocol, ready());
-    assert.equal(await page.textContent('.item[data-entity-id="adr:0012"] .item-title'), '<img src=x onerror=alert(1)>');
+    assert.equal(
+      await page.textContent('.item[data-entity-id="adr:0012"] .item-title'),
+      '<img src=x onerror=alert(1)>',
+    );
     const svgRow = await page.$$eval('.item[data-type="cochange"] .item-title', (ts) => ts.map((t) => t.textContent));
     assert.ok(svgRow.includes('test/"><svg onload=alert(2)>.ts'));
     await page.waitForTimeout(100);
@@ -123,7 +160,12 @@ describe('Suggestions page (Chromium)', function () {
     await clearPosted(page);
     await page.keyboard.press('Enter');
     assert.deepEqual(await lastPosted(), { type: 'open', version: 1, entityId: 'adr:0012' });
-    for (const [key, type] of [['u', 'useful'], ['p', 'pin'], ['c', 'copy'], ['Delete', 'dismiss']]) {
+    for (const [key, type] of [
+      ['u', 'useful'],
+      ['p', 'pin'],
+      ['c', 'copy'],
+      ['Delete', 'dismiss'],
+    ]) {
       await page.keyboard.press(key);
       assert.deepEqual(await lastPosted(), { type, version: 1, entityId: 'adr:0012' }, key);
     }
@@ -140,7 +182,11 @@ describe('Suggestions page (Chromium)', function () {
     await page.focus('.item[data-entity-id="adr:0012"]');
     await page.keyboard.press('Delete');
     assert.deepEqual(await lastPosted(), { type: 'dismiss', version: 1, entityId: 'adr:0012' });
-    const without = panelModel.buildPanelState({ phase: 'ready', file: state.file, items: state.items.filter((i) => i.entityId !== 'adr:0012').map(toItem) });
+    const without = panelModel.buildPanelState({
+      phase: 'ready',
+      file: state.file,
+      items: state.items.filter((i) => i.entityId !== 'adr:0012').map(toItem),
+    });
     await showState(page, protocol, without);
     assert.equal(await focusedId(), 'warn:deprecated:parseLegacy', 'focus moves to the row that took its place');
   });
@@ -153,7 +199,9 @@ describe('Suggestions page (Chromium)', function () {
     await clearPosted(page);
     await page.hover('.item[data-entity-id="doc:docs/indexing.md#incremental"]');
     await page.click('.item[data-entity-id="doc:docs/indexing.md#incremental"] button[data-action="dismiss"]');
-    assert.deepEqual(await posted(page), [{ type: 'dismiss', version: 1, entityId: 'doc:docs/indexing.md#incremental' }]);
+    assert.deepEqual(await posted(page), [
+      { type: 'dismiss', version: 1, entityId: 'doc:docs/indexing.md#incremental' },
+    ]);
     await clearPosted(page);
     await page.hover('.item[data-entity-id="adr:0007"]');
     await page.click('.item[data-entity-id="adr:0007"] button[aria-label^="Pin to chat"]');
@@ -170,8 +218,16 @@ describe('Suggestions page (Chromium)', function () {
     await page.reload();
     await waitForReady(page);
     await showState(page, protocol, ready());
-    assert.equal((await page.$$('.group[data-group="change"] .item')).length, 5, 'still expanded after the page was rebuilt');
-    assert.equal(await page.getAttribute('.item[data-entity-id="commit:d4e5f6a7"]', 'tabindex'), '0', 'the focused item is the tab stop again');
+    assert.equal(
+      (await page.$$('.group[data-group="change"] .item')).length,
+      5,
+      'still expanded after the page was rebuilt',
+    );
+    assert.equal(
+      await page.getAttribute('.item[data-entity-id="commit:d4e5f6a7"]', 'tabindex'),
+      '0',
+      'the focused item is the tab stop again',
+    );
     assert.equal((await page.$$('.group[data-group="decision"] .item')).length, 2);
 
     await page.keyboard.press('Tab');
@@ -224,9 +280,20 @@ describe('Suggestions page (Chromium)', function () {
   }
 
   it("marks only an error's host message as an error", async () => {
-    await showState(page, protocol, panelModel.buildPanelState({ phase: 'unsupported-document', message: 'This editor is not a file of the workspace (a git: document)' }));
+    await showState(
+      page,
+      protocol,
+      panelModel.buildPanelState({
+        phase: 'unsupported-document',
+        message: 'This editor is not a file of the workspace (a git: document)',
+      }),
+    );
     const neutral = await page.$eval('.message-host', (e) => getComputedStyle(e).borderLeftColor);
-    await showState(page, protocol, panelModel.buildPanelState({ phase: 'error', message: 'Index database is locked by another process' }));
+    await showState(
+      page,
+      protocol,
+      panelModel.buildPanelState({ phase: 'error', message: 'Index database is locked by another process' }),
+    );
     const error = await page.$eval('.message-host', (e) => getComputedStyle(e).borderLeftColor);
     assert.equal(error, 'rgb(190, 17, 0)');
     assert.notEqual(neutral, error);
@@ -235,7 +302,11 @@ describe('Suggestions page (Chromium)', function () {
   });
 
   it('shows the error with its detail, Show Log first', async () => {
-    await showState(page, protocol, panelModel.buildPanelState({ phase: 'error', message: 'Index database is locked by another process' }));
+    await showState(
+      page,
+      protocol,
+      panelModel.buildPanelState({ phase: 'error', message: 'Index database is locked by another process' }),
+    );
     assert.equal(await page.textContent('.message-heading'), 'Suggestions could not be loaded');
     assert.equal(await page.textContent('.message-host'), 'Index database is locked by another process');
     assert.equal(await page.getAttribute('.message', 'role'), 'alert');
@@ -270,7 +341,10 @@ describe('Suggestions page (Chromium)', function () {
     await showState(page, protocol, ready());
     await page.evaluate(() => document.fonts.ready);
     assert.equal(await page.evaluate(() => document.fonts.check('16px codicon')), true);
-    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('.item-icon')).fontFamily), 'codicon');
+    assert.equal(
+      await page.evaluate(() => getComputedStyle(document.querySelector('.item-icon')).fontFamily),
+      'codicon',
+    );
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
   });
 
@@ -290,11 +364,23 @@ describe('Suggestions page (Chromium)', function () {
     await compare.goto(`${server.origin}/compare.html?frame=light&frame=dark&frame=dark`);
     const frames = ['f0', 'f1', 'f2'].map((name) => compare.frame({ name }));
     for (const f of frames) await waitForReady(f);
-    await showState(frames[0], protocol, fixtureState(panelModel, { notes: ['Not a git repository: recent changes and co-change are off'] }));
+    await showState(
+      frames[0],
+      protocol,
+      fixtureState(panelModel, { notes: ['Not a git repository: recent changes and co-change are off'] }),
+    );
     await showState(frames[1], protocol, ready());
     await sendToPage(frames[1], protocol.indexingMessage({ done: 1200, total: 5000 }));
     await frames[1].waitForSelector('.header-indexing');
-    await showState(frames[2], protocol, panelModel.buildPanelState({ phase: 'error', file: 'src/core/index/indexer.ts', message: 'Index database is locked by another process' }));
+    await showState(
+      frames[2],
+      protocol,
+      panelModel.buildPanelState({
+        phase: 'error',
+        file: 'src/core/index/indexer.ts',
+        message: 'Index database is locked by another process',
+      }),
+    );
     await frames[1].focus('.item[data-entity-id="commit:a1b2c3d4"]');
     await frames[0].hover('.item[data-entity-id="adr:0007"]');
     await compare.evaluate(() => document.fonts.ready);
@@ -308,5 +394,13 @@ describe('Suggestions page (Chromium)', function () {
 
 /** Turns a PanelItem back into the SuggestionItem shape buildPanelState takes. */
 function toItem(p) {
-  return { type: p.type, entityId: p.entityId, title: p.title, summary: p.summary, reason: p.reason, relevanceScore: p.relevanceScore, location: p.location };
+  return {
+    type: p.type,
+    entityId: p.entityId,
+    title: p.title,
+    summary: p.summary,
+    reason: p.reason,
+    relevanceScore: p.relevanceScore,
+    location: p.location,
+  };
 }

@@ -57,7 +57,10 @@ describe('Suggestions panel protocol (Node)', function () {
         'line 0': withItem({ location: { path: 'a.ts', line: 0 } }),
         'location missing': withItem({ location: undefined }),
         'notes not strings': { ...state, notes: [{ text: 'x' }] },
-        'too many items': { ...state, items: Array.from({ length: protocol.LIMITS.items + 1 }, (_, i) => ({ ...state.items[0], index: i })) },
+        'too many items': {
+          ...state,
+          items: Array.from({ length: protocol.LIMITS.items + 1 }, (_, i) => ({ ...state.items[0], index: i })),
+        },
         'counts missing a kind': { ...state, counts: { total: 1 } },
         'indexing done > total': { ...state, indexing: { done: 5, total: 4 } },
         'file is an object': { ...state, file: { path: 'a' } },
@@ -73,8 +76,10 @@ describe('Suggestions panel protocol (Node)', function () {
   describe('isPageMessage', () => {
     it('accepts every command the page sends', () => {
       assert.equal(protocol.isPageMessage(protocol.readyMessage()), true);
-      for (const t of ['open', 'useful', 'dismiss', 'pin', 'copy']) assert.equal(protocol.isPageMessage(protocol.itemCommand(t, 'adr:0007')), true, t);
-      for (const t of ['refresh', 'showLog', 'openSettings']) assert.equal(protocol.isPageMessage(protocol.panelCommand(t)), true, t);
+      for (const t of ['open', 'useful', 'dismiss', 'pin', 'copy'])
+        assert.equal(protocol.isPageMessage(protocol.itemCommand(t, 'adr:0007')), true, t);
+      for (const t of ['refresh', 'showLog', 'openSettings'])
+        assert.equal(protocol.isPageMessage(protocol.panelCommand(t)), true, t);
     });
 
     it('rejects malformed commands', () => {
@@ -101,14 +106,24 @@ describe('Suggestions panel protocol (Node)', function () {
       assert.equal(state.phase, 'ready');
       assert.equal(state.counts.total, fixtureItems().length);
       assert.deepEqual(
-        { decision: state.counts.decision, warning: state.counts.warning, change: state.counts.change, cochange: state.counts.cochange, related_code: state.counts.related_code, doc: state.counts.doc },
+        {
+          decision: state.counts.decision,
+          warning: state.counts.warning,
+          change: state.counts.change,
+          cochange: state.counts.cochange,
+          related_code: state.counts.related_code,
+          doc: state.counts.doc,
+        },
         { decision: 2, warning: 1, change: 5, cochange: 2, related_code: 2, doc: 1 },
       );
       const adr = state.items.find((i) => i.entityId === 'adr:0007');
       assert.equal(adr.age, '3 days ago');
       assert.equal(adr.icon, 'law');
       assert.equal(adr.useful, true);
-      assert.deepEqual(state.items.map((i) => i.index), state.items.map((_, n) => n));
+      assert.deepEqual(
+        state.items.map((i) => i.index),
+        state.items.map((_, n) => n),
+      );
       assert.equal(state.items.find((i) => i.type === 'warning').age, undefined);
     });
 
@@ -118,7 +133,17 @@ describe('Suggestions panel protocol (Node)', function () {
       const state = panelModel.buildPanelState({
         phase: 'ready',
         now: NOW,
-        items: [{ type: 'change', entityId: 'c1', title: 'Fix it\n\nLong body', summary: long, reason: long, relevanceScore: 3, location: { path: 'a.ts', line: 0 } }],
+        items: [
+          {
+            type: 'change',
+            entityId: 'c1',
+            title: 'Fix it\n\nLong body',
+            summary: long,
+            reason: long,
+            relevanceScore: 3,
+            location: { path: 'a.ts', line: 0 },
+          },
+        ],
       });
       assert.equal(state.items[0].title, 'Fix it Long body');
       assert.equal(state.items[0].reason.length, protocol.LIMITS.text);
@@ -160,7 +185,10 @@ describe('Suggestions panel protocol (Node)', function () {
         csp,
         "default-src 'none'; style-src https://file+.vscode-resource.vscode-cdn.net; font-src https://file+.vscode-resource.vscode-cdn.net; script-src 'nonce-abc123'; img-src https://file+.vscode-resource.vscode-cdn.net",
       );
-      assert.match(html, /<script nonce="abc123" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.js"><\/script>/);
+      assert.match(
+        html,
+        /<script nonce="abc123" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\.js"><\/script>/,
+      );
       assert.equal((html.match(/<script/g) ?? []).length, 1);
       assert.doesNotMatch(html, /style="/);
     });
@@ -174,7 +202,11 @@ describe('Suggestions page source', () => {
     assert.ok(files.length > 0);
     for (const f of files) {
       const src = fs.readFileSync(new URL(f, dirUrl), 'utf8');
-      assert.doesNotMatch(src, /innerHTML|outerHTML|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment/, f);
+      assert.doesNotMatch(
+        src,
+        /innerHTML|outerHTML|insertAdjacentHTML|document\.write|DOMParser|createContextualFragment/,
+        f,
+      );
     }
   });
 });

@@ -31,7 +31,10 @@ describe('SuggestionsViewProvider (Node, stand-in vscode)', function () {
     });
     // Point the bundle's `vscode` import at the stand-in, the one module both sides then share.
     const file = path.join(dir, 'suggestionsView.mjs');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/from "vscode"/g, `from ${JSON.stringify(pathToFileURL(fake).href)}`));
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace(/from "vscode"/g, `from ${JSON.stringify(pathToFileURL(fake).href)}`),
+    );
     ({ SuggestionsViewProvider, registerSuggestionsView } = await import(pathToFileURL(file).href));
     vscode = await import(pathToFileURL(fake).href);
     ({ protocol, panelModel } = await buildNodeModules(dir));
@@ -56,7 +59,10 @@ describe('SuggestionsViewProvider (Node, stand-in vscode)', function () {
   it('sets up the webview locked down: scripts on, only dist and media loadable, a fresh nonce per load', () => {
     const { provider, view } = resolved();
     assert.equal(view.webview.options.enableScripts, true);
-    assert.deepEqual(view.webview.options.localResourceRoots.map((u) => u.path), ['/ext/dist', '/ext/media']);
+    assert.deepEqual(
+      view.webview.options.localResourceRoots.map((u) => u.path),
+      ['/ext/dist', '/ext/media'],
+    );
     assert.equal('retainContextWhenHidden' in view.webview.options, false);
     const nonce = (html) => /script-src 'nonce-([^']+)'/.exec(html)[1];
     const first = nonce(view.webview.html);
@@ -138,6 +144,10 @@ describe('SuggestionsViewProvider (Node, stand-in vscode)', function () {
     assert.equal(entry.provider, provider);
     assert.ok(context.subscriptions.includes(entry));
     assert.ok(context.subscriptions.includes(provider));
-    assert.equal(entry.options?.webviewOptions?.retainContextWhenHidden, undefined, 'the page is rebuilt when shown, not kept alive');
+    assert.equal(
+      entry.options?.webviewOptions?.retainContextWhenHidden,
+      undefined,
+      'the page is rebuilt when shown, not kept alive',
+    );
   });
 });

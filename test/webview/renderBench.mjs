@@ -11,7 +11,11 @@ const b = await S.launchBrowser();
 const page = await S.openPanel(b, server.origin, 'dark');
 const base = S.fixtureItems();
 for (const n of [13, 100, 500]) {
-  const items = Array.from({ length: n }, (_, i) => ({ ...base[i % base.length], entityId: `e${i}`, relevanceScore: 1 - i / n }));
+  const items = Array.from({ length: n }, (_, i) => ({
+    ...base[i % base.length],
+    entityId: `e${i}`,
+    relevanceScore: 1 - i / n,
+  }));
   const t0 = performance.now();
   const state = panelModel.buildPanelState({ phase: 'ready', file: 'src/a.ts', items, now: S.NOW });
   const buildMs = performance.now() - t0;
@@ -26,7 +30,9 @@ for (const n of [13, 100, 500]) {
     out.sort((a, b) => a - b);
     return { p50: out[15], p95: out[28] };
   }, protocol.stateMessage(state));
-  console.log(`items=${n} buildPanelState=${buildMs.toFixed(2)}ms render+layout p50=${times.p50.toFixed(2)}ms p95=${times.p95.toFixed(2)}ms`);
+  console.log(
+    `items=${n} buildPanelState=${buildMs.toFixed(2)}ms render+layout p50=${times.p50.toFixed(2)}ms p95=${times.p95.toFixed(2)}ms`,
+  );
 }
 await b.close();
 await server.close();

@@ -85,7 +85,11 @@ export async function startServer({ bundleFile, panelHtml }) {
         cspSource: origin,
         nonce: `n${loads}x${Math.random().toString(36).slice(2)}`,
         scriptUri: `${origin}/dist/webview.js`,
-        stylesheetUris: [`${origin}/dist/media/codicon.css`, `${origin}/theme-${page[1]}.css`, `${origin}/media/panel.css`],
+        stylesheetUris: [
+          `${origin}/dist/media/codicon.css`,
+          `${origin}/theme-${page[1]}.css`,
+          `${origin}/media/panel.css`,
+        ],
       });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
@@ -114,7 +118,10 @@ export async function startServer({ bundleFile, panelHtml }) {
 
 function compareHtml(frames) {
   const cells = frames
-    .map((f, i) => `<figure><figcaption>${['Light', 'Dark', 'Dark'][i] ?? ''}</figcaption><iframe name="f${i}" src="/panel-${f}.html"></iframe></figure>`)
+    .map(
+      (f, i) =>
+        `<figure><figcaption>${['Light', 'Dark', 'Dark'][i] ?? ''}</figcaption><iframe name="f${i}" src="/panel-${f}.html"></iframe></figure>`,
+    )
     .join('');
   return `<!DOCTYPE html><html><head><style>
     body { margin: 0; padding: 12px; background: #777; display: flex; gap: 12px; font: 12px sans-serif; color: #fff; }
@@ -128,8 +135,12 @@ function fakeVsCodeApi() {
   window.__posted = [];
   window.__cspViolations = [];
   window.__dialogs = 0;
-  window.alert = () => { window.__dialogs++; };
-  window.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  window.alert = () => {
+    window.__dialogs++;
+  };
+  window.addEventListener('securitypolicyviolation', (e) =>
+    window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
+  );
   let acquired = false;
   window.acquireVsCodeApi = () => {
     if (acquired) throw new Error('An instance of the VS Code API has already been acquired');
@@ -202,7 +213,9 @@ export async function posted(frame) {
 }
 
 export async function clearPosted(frame) {
-  await frame.evaluate(() => { window.__posted.length = 0; });
+  await frame.evaluate(() => {
+    window.__posted.length = 0;
+  });
 }
 
 const DAY = 24 * 3600 * 1000;
@@ -211,22 +224,123 @@ export const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
 /** SuggestionItems of every kind, with hostile text in a decision title and a file name. */
 export function fixtureItems() {
   const item = (type, entityId, title, reason, score, location, timestamp, summary = title) => ({
-    type, entityId, title, reason, relevanceScore: score, location, summary, ...(timestamp ? { timestamp } : {}),
+    type,
+    entityId,
+    title,
+    reason,
+    relevanceScore: score,
+    location,
+    summary,
+    ...(timestamp ? { timestamp } : {}),
   });
   return [
-    item('decision', 'adr:0007', 'ADR-0007: Cache parsed files in the index, not in memory', 'Governs src/core/index/indexer.ts', 0.82, { path: 'docs/adr/0007-cache.md', adr: '0007' }, NOW - 3 * DAY),
-    item('warning', 'warn:deprecated:parseLegacy', 'parseLegacy() is deprecated', 'Called on line 42; use parseModule() instead', 0.77, { path: 'src/core/index/indexer.ts', line: 42 }),
-    item('change', 'commit:a1b2c3d4', 'Fix off-by-one in the line index', 'Touched these lines 2 days ago', 0.74, { path: 'src/core/index/indexer.ts', line: 40, endLine: 48, commit: 'a1b2c3d4e5f6' }, NOW - 2 * DAY),
-    item('decision', 'adr:0012', '<img src=x onerror=alert(1)>', 'Mentions indexer.ts', 0.61, { path: 'docs/adr/0012-xss.md', adr: '0012' }, NOW - 40 * DAY),
-    item('cochange', 'cochange:src/core/store/store.ts', 'src/core/store/store.ts', 'Changed together in 14 of 20 commits', 0.58, { path: 'src/core/store/store.ts' }),
-    item('change', 'commit:b2c3d4e5', 'Move the index writer behind a lock', 'Touched this file last week', 0.55, { path: 'src/core/index/indexer.ts', commit: 'b2c3d4e5f6a7' }, NOW - 8 * DAY),
-    item('related_code', 'caller:src/cli/main.ts:88', 'runIndex — src/cli/main.ts:88', 'Calls indexWorkspace()', 0.52, { path: 'src/cli/main.ts', line: 88 }),
-    item('change', 'commit:c3d4e5f6', 'Add progress events to the indexer', 'Touched this file 3 weeks ago', 0.44, { path: 'src/core/index/indexer.ts', commit: 'c3d4e5f6a7b8' }, NOW - 21 * DAY),
-    item('cochange', 'cochange:test/"><svg onload=alert(2)>.ts', 'test/"><svg onload=alert(2)>.ts', 'Changed together in 6 of 20 commits', 0.41, { path: 'test/"><svg onload=alert(2)>.ts' }),
-    item('change', 'commit:d4e5f6a7', 'Skip binary files while indexing', 'Touched this file 2 months ago', 0.38, { path: 'src/core/index/indexer.ts', commit: 'd4e5f6a7b8c9' }, NOW - 65 * DAY),
-    item('doc', 'doc:docs/indexing.md#incremental', 'Indexing: incremental updates', 'Explains indexWorkspace()', 0.36, { path: 'docs/indexing.md', line: 12 }),
-    item('related_code', 'caller:src/vscode/commands/reindex.ts:14', 'reindexCommand — src/vscode/commands/reindex.ts:14', 'Calls indexWorkspace()', 0.33, { path: 'src/vscode/commands/reindex.ts', line: 14 }),
-    item('change', 'commit:e5f6a7b8', 'Index symbols with tree-sitter', 'Touched this file 5 months ago', 0.3, { path: 'src/core/index/indexer.ts', commit: 'e5f6a7b8c9d0' }, NOW - 150 * DAY),
+    item(
+      'decision',
+      'adr:0007',
+      'ADR-0007: Cache parsed files in the index, not in memory',
+      'Governs src/core/index/indexer.ts',
+      0.82,
+      { path: 'docs/adr/0007-cache.md', adr: '0007' },
+      NOW - 3 * DAY,
+    ),
+    item(
+      'warning',
+      'warn:deprecated:parseLegacy',
+      'parseLegacy() is deprecated',
+      'Called on line 42; use parseModule() instead',
+      0.77,
+      { path: 'src/core/index/indexer.ts', line: 42 },
+    ),
+    item(
+      'change',
+      'commit:a1b2c3d4',
+      'Fix off-by-one in the line index',
+      'Touched these lines 2 days ago',
+      0.74,
+      { path: 'src/core/index/indexer.ts', line: 40, endLine: 48, commit: 'a1b2c3d4e5f6' },
+      NOW - 2 * DAY,
+    ),
+    item(
+      'decision',
+      'adr:0012',
+      '<img src=x onerror=alert(1)>',
+      'Mentions indexer.ts',
+      0.61,
+      { path: 'docs/adr/0012-xss.md', adr: '0012' },
+      NOW - 40 * DAY,
+    ),
+    item(
+      'cochange',
+      'cochange:src/core/store/store.ts',
+      'src/core/store/store.ts',
+      'Changed together in 14 of 20 commits',
+      0.58,
+      { path: 'src/core/store/store.ts' },
+    ),
+    item(
+      'change',
+      'commit:b2c3d4e5',
+      'Move the index writer behind a lock',
+      'Touched this file last week',
+      0.55,
+      { path: 'src/core/index/indexer.ts', commit: 'b2c3d4e5f6a7' },
+      NOW - 8 * DAY,
+    ),
+    item('related_code', 'caller:src/cli/main.ts:88', 'runIndex — src/cli/main.ts:88', 'Calls indexWorkspace()', 0.52, {
+      path: 'src/cli/main.ts',
+      line: 88,
+    }),
+    item(
+      'change',
+      'commit:c3d4e5f6',
+      'Add progress events to the indexer',
+      'Touched this file 3 weeks ago',
+      0.44,
+      { path: 'src/core/index/indexer.ts', commit: 'c3d4e5f6a7b8' },
+      NOW - 21 * DAY,
+    ),
+    item(
+      'cochange',
+      'cochange:test/"><svg onload=alert(2)>.ts',
+      'test/"><svg onload=alert(2)>.ts',
+      'Changed together in 6 of 20 commits',
+      0.41,
+      { path: 'test/"><svg onload=alert(2)>.ts' },
+    ),
+    item(
+      'change',
+      'commit:d4e5f6a7',
+      'Skip binary files while indexing',
+      'Touched this file 2 months ago',
+      0.38,
+      { path: 'src/core/index/indexer.ts', commit: 'd4e5f6a7b8c9' },
+      NOW - 65 * DAY,
+    ),
+    item(
+      'doc',
+      'doc:docs/indexing.md#incremental',
+      'Indexing: incremental updates',
+      'Explains indexWorkspace()',
+      0.36,
+      { path: 'docs/indexing.md', line: 12 },
+    ),
+    item(
+      'related_code',
+      'caller:src/vscode/commands/reindex.ts:14',
+      'reindexCommand — src/vscode/commands/reindex.ts:14',
+      'Calls indexWorkspace()',
+      0.33,
+      { path: 'src/vscode/commands/reindex.ts', line: 14 },
+    ),
+    item(
+      'change',
+      'commit:e5f6a7b8',
+      'Index symbols with tree-sitter',
+      'Touched this file 5 months ago',
+      0.3,
+      { path: 'src/core/index/indexer.ts', commit: 'e5f6a7b8c9d0' },
+      NOW - 150 * DAY,
+    ),
   ];
 }
 

@@ -2,7 +2,8 @@
 // workbench. Only the ones the panel uses, plus the font settings of the default webview styles.
 
 const common = {
-  'font-family': '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", "DejaVu Sans", sans-serif',
+  'font-family':
+    '-apple-system, BlinkMacSystemFont, "Segoe WPC", "Segoe UI", "Ubuntu", "Droid Sans", "DejaVu Sans", sans-serif',
   'font-size': '13px',
   'font-weight': 'normal',
   'editor-font-family': '"Droid Sans Mono", "DejaVu Sans Mono", monospace',
@@ -112,6 +113,8 @@ export const BODY_CLASS = { light: 'vscode-light', dark: 'vscode-dark', hc: 'vsc
 
 /** A stylesheet standing in for the variables VS Code injects. */
 export function themeCss(name) {
-  const vars = Object.entries(THEMES[name]).map(([k, v]) => `  --vscode-${k}: ${v};`).join('\n');
+  const vars = Object.entries(THEMES[name])
+    .map(([k, v]) => `  --vscode-${k}: ${v};`)
+    .join('\n');
   return `html {\n${vars}\n  background: var(--vscode-sideBar-background);\n  color-scheme: ${name === 'light' ? 'light' : 'dark'};\n}\n`;
 }

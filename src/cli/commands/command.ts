@@ -26,7 +26,11 @@ export function loggerOf(args: ParsedArgs): StderrLogger {
 
 /** Opens the workspace for --root, runs `fn` and always closes it. */
 export async function withService<T>(args: ParsedArgs, fn: (service: ContextService) => Promise<T>): Promise<T> {
-  const service = await ContextService.open({ root: rootOf(args), stateDir: args.flags['state-dir'] as string | undefined, logger: loggerOf(args) });
+  const service = await ContextService.open({
+    root: rootOf(args),
+    stateDir: args.flags['state-dir'] as string | undefined,
+    logger: loggerOf(args),
+  });
   try {
     return await fn(service);
   } finally {
@@ -35,18 +39,22 @@ export async function withService<T>(args: ParsedArgs, fn: (service: ContextServ
 }
 
 export function print(args: ParsedArgs, json: unknown, text: string): void {
-  process.stdout.write(args.flags.json ? JSON.stringify(json, null, 2) + '\n' : text.endsWith('\n') ? text : text + '\n');
+  process.stdout.write(
+    args.flags.json ? JSON.stringify(json, null, 2) + '\n' : text.endsWith('\n') ? text : text + '\n',
+  );
 }
 
 export function noPositionals(args: ParsedArgs): void {
-  if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}' for '${args.command}'`);
+  if (args.positionals.length)
+    throw new UsageError(`unexpected argument '${args.positionals[0]}' for '${args.command}'`);
 }
 
 /** A flag that must be a whole number of at least `min`. */
 export function wholeNumber(args: ParsedArgs, flag: string, min = 1): number | undefined {
   const v = args.flags[flag];
   if (v === undefined) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new UsageError(`--${flag} must be a whole number of at least ${min}`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw new UsageError(`--${flag} must be a whole number of at least ${min}`);
   return v;
 }
 
@@ -54,6 +62,7 @@ export function wholeNumber(args: ParsedArgs, flag: string, min = 1): number | u
 export function idOrAll(args: ParsedArgs): { id: string } | { all: true } {
   noPositionals(args);
   const id = args.flags.id;
-  if ((id === undefined) === !args.flags.all) throw new UsageError(`${args.command} needs exactly one of --id ID or --all`);
+  if ((id === undefined) === !args.flags.all)
+    throw new UsageError(`${args.command} needs exactly one of --id ID or --all`);
   return id === undefined ? { all: true } : { id: String(id) };
 }

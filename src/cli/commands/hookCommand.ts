@@ -17,7 +17,8 @@ const MAX_LOG_BYTES = 256 * 1024;
 export const hook: CliCommand = {
   name: 'hook',
   summary: 'context for a coding agent at the moment it edits a file (run by the agent host)',
-  usage: 'hook --host H [--root R] [--max-chars N] [--timeout MS] | hook install|uninstall --host H [--scope project|user]',
+  usage:
+    'hook --host H [--root R] [--max-chars N] [--timeout MS] | hook install|uninstall --host H [--scope project|user]',
   description:
     `Reads the host's hook input on stdin and prints, in the host's format, the decisions that govern the files the agent is about to edit ` +
     `or names in its prompt (with superseded-decision warnings, failing tests, deprecated APIs and files that usually change with them), ` +
@@ -27,18 +28,39 @@ export const hook: CliCommand = {
     `Hosts: ${HOST_IDS.join(', ')}. 'hook install' adds our entries to the host's settings (keeping every other entry); 'hook uninstall' removes only ours.`,
   flags: {
     host: { type: 'string', value: 'H', description: `the agent host: ${HOST_IDS.join(', ')}` },
-    event: { type: 'string', value: 'E', description: 'the hook event, for hosts whose input does not name it (copilot-cli)' },
-    'max-chars': { type: 'number', value: 'N', description: `at most this many characters of context (default ${DEFAULT_HOOK_MAX_CHARS})` },
-    timeout: { type: 'number', value: 'MS', description: `answer within this long or not at all (default ${DEFAULT_TIMEOUT_MS})` },
-    port: { type: 'number', value: 'P', description: `the port of a running 'mcp --http' (default ${DEFAULT_HTTP_PORT})` },
+    event: {
+      type: 'string',
+      value: 'E',
+      description: 'the hook event, for hosts whose input does not name it (copilot-cli)',
+    },
+    'max-chars': {
+      type: 'number',
+      value: 'N',
+      description: `at most this many characters of context (default ${DEFAULT_HOOK_MAX_CHARS})`,
+    },
+    timeout: {
+      type: 'number',
+      value: 'MS',
+      description: `answer within this long or not at all (default ${DEFAULT_TIMEOUT_MS})`,
+    },
+    port: {
+      type: 'number',
+      value: 'P',
+      description: `the port of a running 'mcp --http' (default ${DEFAULT_HTTP_PORT})`,
+    },
     'no-server': { type: 'boolean', description: 'always answer in-process, never from a running server' },
     scope: { type: 'string', value: 'S', description: 'install/uninstall: project (default) or user settings' },
-    command: { type: 'string', value: 'CMD', description: "install: how the host starts us (default 'proactive-context')" },
+    command: {
+      type: 'string',
+      value: 'CMD',
+      description: "install: how the host starts us (default 'proactive-context')",
+    },
   },
   async run(args) {
     const action = args.positionals[0];
     if (action === 'install' || action === 'uninstall') return manage(args, action);
-    if (action !== undefined) throw new UsageError(`unknown hook action '${action}' (install, uninstall, or none to answer a hook)`);
+    if (action !== undefined)
+      throw new UsageError(`unknown hook action '${action}' (install, uninstall, or none to answer a hook)`);
     return answer(args);
   },
 };
@@ -79,13 +101,17 @@ async function answer(args: ParsedArgs): Promise<number> {
   }
   if (result.stdout) process.stdout.write(result.stdout + '\n');
   const ms = Math.round(performance.now() - started);
-  writeLog(result.stateDir, `${hostName} ${result.event ?? '?'} via ${result.via} in ${ms} ms: ${result.note ?? `${result.stdout?.length ?? 0} characters`}`);
+  writeLog(
+    result.stateDir,
+    `${hostName} ${result.event ?? '?'} via ${result.via} in ${ms} ms: ${result.note ?? `${result.stdout?.length ?? 0} characters`}`,
+  );
   if (args.flags.verbose && result.note) process.stderr.write(`proactive-context hook: ${result.note}\n`);
   return 0;
 }
 
 async function manage(args: ParsedArgs, action: 'install' | 'uninstall'): Promise<number> {
-  if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}' for 'hook ${action}'`);
+  if (args.positionals.length > 1)
+    throw new UsageError(`unexpected argument '${args.positionals[1]}' for 'hook ${action}'`);
   const hostName = String(args.flags.host ?? '');
   if (!hostName) throw new UsageError(`hook ${action} needs --host (${HOST_IDS.join(', ')})`);
   if (!hostAdapter(hostName)) throw new UsageError(unknownHost(hostName));
@@ -109,7 +135,9 @@ function rootFlag(args: ParsedArgs, host: string): string | undefined {
 function unknownHost(name: string): string {
   const why = UNDOCUMENTED_HOSTS[name];
   if (why) return `--host ${name} is not supported: ${why}`;
-  return name ? `unknown --host '${name}' (one of ${HOST_IDS.join(', ')})` : `--host is required (one of ${HOST_IDS.join(', ')})`;
+  return name
+    ? `unknown --host '${name}' (one of ${HOST_IDS.join(', ')})`
+    : `--host is required (one of ${HOST_IDS.join(', ')})`;
 }
 
 function positive(v: unknown): number | undefined {

@@ -4,7 +4,6 @@ import { UsageError, type ParsedArgs } from '../args';
 import { noPositionals, wholeNumber, type CliCommand } from './command';
 import { MAX_WATCHES_FLAG, watcherOptionsOf } from './watchCommands';
 
-
 export const mcp: CliCommand = {
   name: 'mcp',
   summary: 'serve the engine over MCP on stdio, or over HTTP on 127.0.0.1',
@@ -12,13 +11,25 @@ export const mcp: CliCommand = {
   description:
     'Runs an MCP server (tools, resources and live resource subscriptions) for any MCP client: on stdin/stdout, or with --http ' +
     `over Streamable HTTP at http://127.0.0.1:P/mcp (default port ${DEFAULT_HTTP_PORT}; server-sent events carry notifications). ` +
-    'Every HTTP request must send \'Authorization: Bearer <token>\'; the token is created in <state dir>/mcp-token (mode 0600) on first ' +
+    "Every HTTP request must send 'Authorization: Bearer <token>'; the token is created in <state dir>/mcp-token (mode 0600) on first " +
     'use and shown once. The URL is printed on stderr (with --json, as {"url","tokenFile"} on stdout). Ctrl-C (SIGINT) or SIGTERM stops it. Logs go to stderr.',
   flags: {
-    debounce: { type: 'number', value: 'MS', description: 'wait this long after a change before notifying subscribers (default 100)' },
+    debounce: {
+      type: 'number',
+      value: 'MS',
+      description: 'wait this long after a change before notifying subscribers (default 100)',
+    },
     http: { type: 'boolean', description: 'serve over Streamable HTTP on 127.0.0.1 instead of stdio' },
-    port: { type: 'number', value: 'P', description: `with --http: the port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)` },
-    'token-file': { type: 'string', value: 'F', description: 'with --http: where the bearer token is kept (default <state dir>/mcp-token)' },
+    port: {
+      type: 'number',
+      value: 'P',
+      description: `with --http: the port (default ${DEFAULT_HTTP_PORT}; 0 = any free port)`,
+    },
+    'token-file': {
+      type: 'string',
+      value: 'F',
+      description: 'with --http: where the bearer token is kept (default <state dir>/mcp-token)',
+    },
     'max-watches': MAX_WATCHES_FLAG,
   },
   async run(args) {
@@ -43,7 +54,8 @@ function httpOptionsOf(args: ParsedArgs): HttpFlags | undefined {
   if (port !== undefined && port > 65535) throw new UsageError('--port must be at most 65535');
   const tokenFile = args.flags['token-file'] as string | undefined;
   if (!args.flags.http) {
-    if (port !== undefined || tokenFile !== undefined) throw new UsageError(`--${port !== undefined ? 'port' : 'token-file'} needs --http`);
+    if (port !== undefined || tokenFile !== undefined)
+      throw new UsageError(`--${port !== undefined ? 'port' : 'token-file'} needs --http`);
     return undefined;
   }
   return { port: port ?? DEFAULT_HTTP_PORT, tokenFile: tokenFile === undefined ? undefined : resolve(tokenFile) };

@@ -13,7 +13,11 @@ import { watchWorkspace } from './watchCommands';
 const STOP_GRACE_MS = 3000;
 
 /** Serves the workspace over MCP until the client goes (stdio) or a stop signal (either); the exit code. */
-export function runMcp(args: ParsedArgs, http: HttpFlags | undefined, watcher: WorkspaceWatcherOptions = {}): Promise<number> {
+export function runMcp(
+  args: ParsedArgs,
+  http: HttpFlags | undefined,
+  watcher: WorkspaceWatcherOptions = {},
+): Promise<number> {
   return withService(args, async (service) => {
     const logger = loggerOf(args);
     const debounceMs = args.flags.debounce as number | undefined;
@@ -32,14 +36,28 @@ export function runMcp(args: ParsedArgs, http: HttpFlags | undefined, watcher: W
   });
 }
 
-async function serveHttp(args: ParsedArgs, service: ContextService, logger: Logger, options: HttpFlags & { debounceMs?: number }, watcher: WorkspaceWatcherOptions): Promise<number> {
+async function serveHttp(
+  args: ParsedArgs,
+  service: ContextService,
+  logger: Logger,
+  options: HttpFlags & { debounceMs?: number },
+  watcher: WorkspaceWatcherOptions,
+): Promise<number> {
   const bearer = loadOrCreateToken(options.tokenFile ?? defaultTokenFile(service.stateDir));
-  const server = await McpHttpServer.listen(service, logger, { port: options.port, token: bearer.token, tokenFile: bearer.file, debounceMs: options.debounceMs });
+  const server = await McpHttpServer.listen(service, logger, {
+    port: options.port,
+    token: bearer.token,
+    tokenFile: bearer.file,
+    debounceMs: options.debounceMs,
+  });
   // Listen for the stop signals before announcing the URL: whoever reads it may stop us at once.
   const stopped = nextStopSignal();
   startServing(service, logger, watcher);
-  if (bearer.created) process.stderr.write(`proactive-context mcp: created a bearer token in ${bearer.file}: ${bearer.token}\n`);
-  process.stderr.write(`proactive-context mcp: serving ${service.root} at ${server.url} (bearer token in ${bearer.file})\n`);
+  if (bearer.created)
+    process.stderr.write(`proactive-context mcp: created a bearer token in ${bearer.file}: ${bearer.token}\n`);
+  process.stderr.write(
+    `proactive-context mcp: serving ${service.root} at ${server.url} (bearer token in ${bearer.file})\n`,
+  );
   if (args.flags.json) process.stdout.write(JSON.stringify({ url: server.url, tokenFile: bearer.file }) + '\n');
   const signal = await stopped;
   logger.info(`mcp: ${signal}: closing ${server.sessionCount()} session(s)`);
@@ -52,7 +70,9 @@ function startServing(service: ContextService, logger: Logger, watcher: Workspac
   // Background work cut short by the shutdown (aborted, or reaching the closed store) is not a failure.
   let stopping = false;
   service.onDispose(() => (stopping = true));
-  service.startBackgroundWork().catch((err: Error) => stopping || logger.warn(`background indexing failed: ${err.message}`));
+  service
+    .startBackgroundWork()
+    .catch((err: Error) => stopping || logger.warn(`background indexing failed: ${err.message}`));
   service.onDispose(watchWorkspace(service, logger, watcher));
 }
 

@@ -1,6 +1,14 @@
 import { StoreWriteError, SubscriptionLimitError, userMessageOf } from '../../core/api/errors';
 import { UnknownSubscriptionError } from '../../core/api/contextService';
-import { describeSubscription, noSuchSubscription, noSubscriptions, removedAll, renderSubscriptions, safeLabel, subscriptionLimit } from '../../core/api/messages';
+import {
+  describeSubscription,
+  noSuchSubscription,
+  noSubscriptions,
+  removedAll,
+  renderSubscriptions,
+  safeLabel,
+  subscriptionLimit,
+} from '../../core/api/messages';
 import { SUBSCRIPTION_KINDS, toRelative, type SubscriptionKind } from '../../core/api/types';
 import { UsageError } from '../args';
 import { idOrAll, noPositionals, print, withService, type CliCommand } from './command';
@@ -8,11 +16,17 @@ import { idOrAll, noPositionals, print, withService, type CliCommand } from './c
 export const subscribe: CliCommand = {
   name: 'subscribe',
   summary: 'subscribe chat context to a file, lines, pattern, symbol or memory search',
-  usage: 'subscribe --root R --kind file|lines|pattern|symbol|memory --target T [--lines a-b] [--pattern RE] [--replace-oldest]',
-  description: 'Adds (or renews) a subscription; its current content goes into every @context chat turn and the MCP resources.',
+  usage:
+    'subscribe --root R --kind file|lines|pattern|symbol|memory --target T [--lines a-b] [--pattern RE] [--replace-oldest]',
+  description:
+    'Adds (or renews) a subscription; its current content goes into every @context chat turn and the MCP resources.',
   flags: {
     kind: { type: 'string', value: 'KIND', description: 'file, lines, pattern, symbol or memory' },
-    target: { type: 'string', value: 'T', description: 'path (file, lines, pattern), path::name or name (symbol), or search text (memory)' },
+    target: {
+      type: 'string',
+      value: 'T',
+      description: 'path (file, lines, pattern), path::name or name (symbol), or search text (memory)',
+    },
     lines: { type: 'string', value: 'a-b', description: 'line range for --kind lines' },
     pattern: { type: 'string', value: 'RE', description: 'regular expression for --kind pattern' },
     'replace-oldest': { type: 'boolean', description: 'when the limit is reached, replace the oldest subscription' },
@@ -20,8 +34,10 @@ export const subscribe: CliCommand = {
   async run(args) {
     noPositionals(args);
     const kind = args.flags.kind;
-    if (typeof kind !== 'string' || !SUBSCRIPTION_KINDS.includes(kind as SubscriptionKind)) throw new UsageError('--kind must be one of file, lines, pattern, symbol, memory');
-    if (typeof args.flags.target !== 'string' || !args.flags.target.trim()) throw new UsageError('subscribe needs --target');
+    if (typeof kind !== 'string' || !SUBSCRIPTION_KINDS.includes(kind as SubscriptionKind))
+      throw new UsageError('--kind must be one of file, lines, pattern, symbol, memory');
+    if (typeof args.flags.target !== 'string' || !args.flags.target.trim())
+      throw new UsageError('subscribe needs --target');
     let lines: { start: number; end: number } | undefined;
     if (args.flags.lines !== undefined) {
       const m = /^(\d+)(?:-(\d+))?$/.exec(String(args.flags.lines));
@@ -29,7 +45,8 @@ export const subscribe: CliCommand = {
       lines = { start: Number(m[1]), end: Number(m[2] ?? m[1]) };
     }
     if (kind === 'lines' && !lines) throw new UsageError('--kind lines needs --lines a-b');
-    if (kind === 'pattern' && typeof args.flags.pattern !== 'string') throw new UsageError('--kind pattern needs --pattern RE');
+    if (kind === 'pattern' && typeof args.flags.pattern !== 'string')
+      throw new UsageError('--kind pattern needs --pattern RE');
     return withService(args, async (service) => {
       const raw = args.flags.target as string;
       const target = kind === 'symbol' || kind === 'memory' ? raw : (toRelative(service.root, raw) ?? raw);
@@ -39,8 +56,19 @@ export const subscribe: CliCommand = {
           { replaceOldest: Boolean(args.flags['replace-oldest']) },
         );
         const s = r.subscription;
-        const json = { subscription: s, renewed: r.renewed, replaced: r.replaced, note: r.preview.note, truncated: r.preview.truncated, limit: r.limit };
-        print(args, json, `${r.renewed ? 'renewed' : 'subscribed'} ${s.id}  ${s.kind}  ${describeSubscription(s)}  (expires ${new Date(s.expiresAt).toISOString()})${r.replaced ? `\nreplaced ${r.replaced.id} ${describeSubscription(r.replaced)}` : ''}${r.preview.note ? `\nnote: ${safeLabel(r.preview.note, 600)}` : ''}`);
+        const json = {
+          subscription: s,
+          renewed: r.renewed,
+          replaced: r.replaced,
+          note: r.preview.note,
+          truncated: r.preview.truncated,
+          limit: r.limit,
+        };
+        print(
+          args,
+          json,
+          `${r.renewed ? 'renewed' : 'subscribed'} ${s.id}  ${s.kind}  ${describeSubscription(s)}  (expires ${new Date(s.expiresAt).toISOString()})${r.replaced ? `\nreplaced ${r.replaced.id} ${describeSubscription(r.replaced)}` : ''}${r.preview.note ? `\nnote: ${safeLabel(r.preview.note, 600)}` : ''}`,
+        );
         return 0;
       } catch (err) {
         if (err instanceof SubscriptionLimitError) throw new Error(subscriptionLimit(err, 'cli'));
@@ -92,7 +120,14 @@ export const subscriptions: CliCommand = {
     noPositionals(args);
     return withService(args, async (service) => {
       const { list, max } = service.subscriptions();
-      const text = list.length ? list.map((s) => `${s.id}  ${s.kind.padEnd(7)} ${describeSubscription(s)}  (expires ${new Date(s.expiresAt).toISOString()})`).join('\n') : noSubscriptions(max, 'cli');
+      const text = list.length
+        ? list
+            .map(
+              (s) =>
+                `${s.id}  ${s.kind.padEnd(7)} ${describeSubscription(s)}  (expires ${new Date(s.expiresAt).toISOString()})`,
+            )
+            .join('\n')
+        : noSubscriptions(max, 'cli');
       print(args, list, text);
       return 0;
     });
@@ -103,7 +138,8 @@ export const materialize: CliCommand = {
   name: 'materialize',
   summary: 'print the subscribed content a chat turn would get',
   usage: 'materialize --root R [--dry-run] [--json]',
-  description: 'Resolves every active subscription to its current content, as the next @context turn would. --dry-run does not renew them or record their hashes.',
+  description:
+    'Resolves every active subscription to its current content, as the next @context turn would. --dry-run does not renew them or record their hashes.',
   flags: { 'dry-run': { type: 'boolean', description: 'do not renew or record hashes' } },
   async run(args) {
     noPositionals(args);

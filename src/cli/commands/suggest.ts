@@ -10,7 +10,8 @@ export const suggest: CliCommand = {
   name: 'suggest',
   summary: 'ranked context for a file, line and symbol',
   usage: 'suggest --root R --file F [--line N] [--symbol S] [--json]',
-  description: 'Prints the ranked suggestions (decisions, changes, co-change, callers, docs, warnings) for a file; --json prints one ContextSuggestion.',
+  description:
+    'Prints the ranked suggestions (decisions, changes, co-change, callers, docs, warnings) for a file; --json prints one ContextSuggestion.',
   flags: {
     file: { type: 'string', value: 'F', description: 'file, relative to the root (or absolute inside it)' },
     line: { type: 'number', value: 'N', description: '1-based cursor line' },
@@ -22,10 +23,16 @@ export const suggest: CliCommand = {
     const line = wholeNumber(args, 'line');
     return withService(args, async (service) => {
       const rel = toRelative(service.root, args.flags.file as string);
-      if (rel === undefined || rel === '') throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
+      if (rel === undefined || rel === '')
+        throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
       if (!existsSync(join(service.root, rel))) throw new UsageError(`--file ${rel} does not exist in ${service.root}`);
       await service.refreshAll();
-      const s = await service.complete(await service.suggestAt({ file: rel, line, symbolName: args.flags.symbol as string | undefined }, { trigger: 'manual' }));
+      const s = await service.complete(
+        await service.suggestAt(
+          { file: rel, line, symbolName: args.flags.symbol as string | undefined },
+          { trigger: 'manual' },
+        ),
+      );
       print(args, s, renderSuggestion(s));
       return 0;
     });
@@ -43,7 +50,9 @@ const TYPE_LABELS: Record<SuggestionType, string> = {
 
 /** The suggestions as text; titles, reasons and paths are repository text, so each stays on its own line. */
 export function renderSuggestion(s: ContextSuggestion): string {
-  const lines = [`${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`];
+  const lines = [
+    `${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`,
+  ];
   for (const n of s.notes ?? []) lines.push(`note: ${safeLabel(n, 600)}`);
   for (const type of SUGGESTION_TYPES) {
     const items = s.items.filter((i) => i.type === type);
@@ -51,7 +60,11 @@ export function renderSuggestion(s: ContextSuggestion): string {
     lines.push('', `${TYPE_LABELS[type]}:`);
     for (const i of items) {
       const where = i.location.line ? `${i.location.path}:${i.location.line}` : i.location.path;
-      lines.push(`  [${i.relevanceScore.toFixed(2)}] ${safeLabel(i.title)}`, `         why: ${safeLabel(i.reason, 400)}`, `         at:  ${safeLabel(where ?? '', 400)}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`);
+      lines.push(
+        `  [${i.relevanceScore.toFixed(2)}] ${safeLabel(i.title)}`,
+        `         why: ${safeLabel(i.reason, 400)}`,
+        `         at:  ${safeLabel(where ?? '', 400)}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`,
+      );
     }
   }
   return lines.join('\n');

@@ -10,7 +10,8 @@ import { idOrAll, loggerOf, noPositionals, print, wholeNumber, withService, type
 export const MAX_WATCHES_FLAG: FlagSpec = {
   type: 'number',
   value: 'N',
-  description: 'watch at most N folders (default: a quarter of the system limit, at most 8192); further folders are polled',
+  description:
+    'watch at most N folders (default: a quarter of the system limit, at most 8192); further folders are polled',
 };
 
 export const watch: CliCommand = {
@@ -32,14 +33,20 @@ export const watch: CliCommand = {
   async run(args) {
     noPositionals(args);
     const patterns: WatchPattern[] = [];
-    for (const type of ['file', 'symbol', 'topic'] as const) if (typeof args.flags[type] === 'string') patterns.push({ type, pattern: args.flags[type] });
+    for (const type of ['file', 'symbol', 'topic'] as const)
+      if (typeof args.flags[type] === 'string') patterns.push({ type, pattern: args.flags[type] });
     if (!patterns.length) throw new UsageError('watch needs --file GLOB, --symbol S or --topic T');
     const logger = loggerOf(args);
     const watcherOptions = watcherOptionsOf(args);
     return withService(args, async (service) => {
       let created;
       try {
-        created = service.watch({ patterns, cooldownMs: args.flags.cooldown as number | undefined, minRelevanceScore: args.flags['min-score'] as number | undefined, maxSuggestionsPerTrigger: args.flags.max as number | undefined });
+        created = service.watch({
+          patterns,
+          cooldownMs: args.flags.cooldown as number | undefined,
+          minRelevanceScore: args.flags['min-score'] as number | undefined,
+          maxSuggestionsPerTrigger: args.flags.max as number | undefined,
+        });
       } catch (err) {
         const message = err instanceof StoreWriteError ? undefined : userMessageOf(err);
         if (message) throw new UsageError(message);
@@ -70,14 +77,20 @@ export const watches: CliCommand = {
   name: 'watches',
   summary: 'list active watches',
   usage: 'watches --root R [--json]',
-  description: 'Lists the active watches (made with the CLI, the palette or an MCP client) with their ids, patterns and last firing.',
+  description:
+    'Lists the active watches (made with the CLI, the palette or an MCP client) with their ids, patterns and last firing.',
   flags: {},
   async run(args) {
     noPositionals(args);
     return withService(args, async (service) => {
       const list = service.watches();
       const text = list.length
-        ? list.map((w) => `${w.id}  ${describeWatch(w)}  cooldown ${w.cooldownMs} ms${w.lastTriggeredAt ? `  last fired ${new Date(w.lastTriggeredAt).toISOString()}` : ''}  (expires ${new Date(w.expiresAt).toISOString()})`).join('\n')
+        ? list
+            .map(
+              (w) =>
+                `${w.id}  ${describeWatch(w)}  cooldown ${w.cooldownMs} ms${w.lastTriggeredAt ? `  last fired ${new Date(w.lastTriggeredAt).toISOString()}` : ''}  (expires ${new Date(w.expiresAt).toISOString()})`,
+            )
+            .join('\n')
         : 'no active watches';
       print(args, list, text);
       return 0;
@@ -112,9 +125,24 @@ export const unwatch: CliCommand = {
 };
 
 /** Feeds file changes under the root to the engine (and so to watches) while the command runs. */
-export function watchWorkspace(service: ContextService, logger: Logger, options: WorkspaceWatcherOptions = {}): () => void {
-  const watcher = new WorkspaceWatcher(service.root, (path, deleted) => service.fileChanged(path, deleted), logger, options);
-  watcher.start().catch((err: Error) => logger.warn(`Cannot watch ${service.root} for changes (${err.message}); changes made elsewhere still arrive through other processes.`));
+export function watchWorkspace(
+  service: ContextService,
+  logger: Logger,
+  options: WorkspaceWatcherOptions = {},
+): () => void {
+  const watcher = new WorkspaceWatcher(
+    service.root,
+    (path, deleted) => service.fileChanged(path, deleted),
+    logger,
+    options,
+  );
+  watcher
+    .start()
+    .catch((err: Error) =>
+      logger.warn(
+        `Cannot watch ${service.root} for changes (${err.message}); changes made elsewhere still arrive through other processes.`,
+      ),
+    );
   return () => watcher.dispose();
 }
 

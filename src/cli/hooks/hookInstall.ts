@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { settingsError } from './settingsJson';
@@ -68,20 +77,31 @@ export function installHooks(o: InstallOptions): InstallReport {
   for (const spec of target.events) {
     const list = arrayField(hooks, spec.event, target.file);
     if (list.some((e) => holdsOurs(e, o.host))) continue;
-    list.push(target.shape === 'grouped' ? { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [spec.entry] } : spec.entry);
+    list.push(
+      target.shape === 'grouped'
+        ? { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [spec.entry] }
+        : spec.entry,
+    );
     hooks[spec.event] = list;
     added.push(spec.event);
   }
   if (!added.length) return report(o, target.file, false, [], `Already installed in ${target.file}; nothing changed.`);
   writeJson(target.file, { ...(existed ? {} : (target.header ?? {})), ...data, hooks });
-  return report(o, target.file, true, added, `Added ${o.host} hooks for ${added.join(', ')} to ${target.file}${existed ? ' (other entries kept)' : ' (new file)'}.`);
+  return report(
+    o,
+    target.file,
+    true,
+    added,
+    `Added ${o.host} hooks for ${added.join(', ')} to ${target.file}${existed ? ' (other entries kept)' : ' (new file)'}.`,
+  );
 }
 
 /** Removes only our entries (and the groups and lists they leave empty); idempotent. */
 export function uninstallHooks(o: InstallOptions): InstallReport {
   const target = targetOf(o);
   if (target.kind === 'scripts') return uninstallScripts(o, target);
-  if (!existsSync(target.file)) return report(o, target.file, false, [], `${target.file} does not exist; nothing to remove.`);
+  if (!existsSync(target.file))
+    return report(o, target.file, false, [], `${target.file} does not exist; nothing to remove.`);
   const { data } = readSettings(target.file);
   const hooks = objectField(data, 'hooks', target.file);
   const removed: string[] = [];
@@ -93,10 +113,17 @@ export function uninstallHooks(o: InstallOptions): InstallReport {
     if (kept.length) hooks[event] = kept;
     else delete hooks[event];
   }
-  if (!removed.length) return report(o, target.file, false, [], `No ${o.host} hooks of ours in ${target.file}; nothing changed.`);
+  if (!removed.length)
+    return report(o, target.file, false, [], `No ${o.host} hooks of ours in ${target.file}; nothing changed.`);
   if (!Object.keys(hooks).length) delete data.hooks;
   writeJson(target.file, data);
-  return report(o, target.file, true, removed, `Removed our ${o.host} hooks for ${removed.join(', ')} from ${target.file} (other entries kept).`);
+  return report(
+    o,
+    target.file,
+    true,
+    removed,
+    `Removed our ${o.host} hooks for ${removed.join(', ')} from ${target.file} (other entries kept).`,
+  );
 }
 
 function targetOf(o: InstallOptions): JsonTarget | ScriptTarget {
@@ -109,16 +136,31 @@ function targetOf(o: InstallOptions): JsonTarget | ScriptTarget {
         kind: 'json',
         file: join(o.scope === 'user' ? home : o.root, '.claude', 'settings.json'),
         shape: 'grouped',
-        events: [{ event: 'PreToolUse', matcher: 'Edit|Write|MultiEdit|NotebookEdit', entry }, { event: 'UserPromptSubmit', entry }, { event: 'SessionStart', entry }],
+        events: [
+          { event: 'PreToolUse', matcher: 'Edit|Write|MultiEdit|NotebookEdit', entry },
+          { event: 'UserPromptSubmit', entry },
+          { event: 'SessionStart', entry },
+        ],
       };
     }
     case 'vscode': {
-      if (o.scope === 'user') throw new HookInstallError("VS Code reads user hooks from ~/.claude/settings.json, which Claude Code shares: run 'hook install --host claude-code --scope user' (its answers suit VS Code too).");
+      if (o.scope === 'user')
+        throw new HookInstallError(
+          "VS Code reads user hooks from ~/.claude/settings.json, which Claude Code shares: run 'hook install --host claude-code --scope user' (its answers suit VS Code too).",
+        );
       const entry = { type: 'command', command: run(), timeout: HOST_TIMEOUT_S };
-      return { kind: 'json', file: join(o.root, '.github', 'hooks', 'proactive-context.json'), shape: 'flat', events: ['PreToolUse', 'SessionStart', 'SubagentStart'].map((event) => ({ event, entry })) };
+      return {
+        kind: 'json',
+        file: join(o.root, '.github', 'hooks', 'proactive-context.json'),
+        shape: 'flat',
+        events: ['PreToolUse', 'SessionStart', 'SubagentStart'].map((event) => ({ event, entry })),
+      };
     }
     case 'copilot-cli': {
-      const file = o.scope === 'user' ? join(home, '.copilot', 'hooks', 'proactive-context.json') : join(o.root, '.github', 'hooks', 'proactive-context-copilot-cli.json');
+      const file =
+        o.scope === 'user'
+          ? join(home, '.copilot', 'hooks', 'proactive-context.json')
+          : join(o.root, '.github', 'hooks', 'proactive-context-copilot-cli.json');
       const entry = { type: 'command', bash: run(' --event subagentStart'), timeoutSec: HOST_TIMEOUT_S };
       return { kind: 'json', file, shape: 'flat', events: [{ event: 'subagentStart', entry }], header: { version: 1 } };
     }
@@ -141,9 +183,16 @@ function targetOf(o: InstallOptions): JsonTarget | ScriptTarget {
 
 function installScripts(o: InstallOptions, t: ScriptTarget): InstallReport {
   // Check every file first: a foreign hook anywhere means nothing is written.
-  const foreign = t.events.filter((e) => existsSync(join(t.dir, e)) && !readFileSync(join(t.dir, e), 'utf8').includes(SCRIPT_MARKER));
-  if (foreign.length) throw new HookInstallError(`${join(t.dir, foreign[0])} is another hook (Cline runs one file per event); nothing was written. Merge by hand: add '${o.command} hook --host cline' to it.`);
-  const added = t.events.filter((e) => !existsSync(join(t.dir, e)) || readFileSync(join(t.dir, e), 'utf8') !== t.script);
+  const foreign = t.events.filter(
+    (e) => existsSync(join(t.dir, e)) && !readFileSync(join(t.dir, e), 'utf8').includes(SCRIPT_MARKER),
+  );
+  if (foreign.length)
+    throw new HookInstallError(
+      `${join(t.dir, foreign[0])} is another hook (Cline runs one file per event); nothing was written. Merge by hand: add '${o.command} hook --host cline' to it.`,
+    );
+  const added = t.events.filter(
+    (e) => !existsSync(join(t.dir, e)) || readFileSync(join(t.dir, e), 'utf8') !== t.script,
+  );
   mkdirSync(t.dir, { recursive: true });
   for (const e of added) {
     writeFileSync(join(t.dir, e), t.script);
@@ -154,7 +203,9 @@ function installScripts(o: InstallOptions, t: ScriptTarget): InstallReport {
 }
 
 function uninstallScripts(o: InstallOptions, t: ScriptTarget): InstallReport {
-  const ours = t.events.filter((e) => existsSync(join(t.dir, e)) && readFileSync(join(t.dir, e), 'utf8').includes(SCRIPT_MARKER));
+  const ours = t.events.filter(
+    (e) => existsSync(join(t.dir, e)) && readFileSync(join(t.dir, e), 'utf8').includes(SCRIPT_MARKER),
+  );
   for (const e of ours) unlinkSync(join(t.dir, e));
   if (!ours.length) return report(o, t.dir, false, [], `No cline hooks of ours in ${t.dir}; nothing changed.`);
   return report(o, t.dir, true, ours, `Removed ${ours.map((e) => join(t.dir, e)).join(', ')}.`);
@@ -166,7 +217,9 @@ function report(o: InstallOptions, file: string, changed: boolean, events: strin
 
 /** Whether a settings entry (flat, or a matcher group) runs our hook for this host. */
 function holdsOurs(entry: unknown, host: string): boolean {
-  return isOurs(entry, host) || (isObject(entry) && Array.isArray(entry.hooks) && entry.hooks.some((h) => isOurs(h, host)));
+  return (
+    isOurs(entry, host) || (isObject(entry) && Array.isArray(entry.hooks) && entry.hooks.some((h) => isOurs(h, host)))
+  );
 }
 
 /** The entry without our hook: [] when it was ours, the group without our command, or itself. */
@@ -182,7 +235,8 @@ function withoutOurs(entry: unknown, host: string): unknown[] {
 /** Ours: an entry whose command (or Copilot CLI's bash) runs `… hook --host <host>`. */
 function isOurs(entry: unknown, host: string): boolean {
   if (!isObject(entry)) return false;
-  const cmd = typeof entry.command === 'string' ? entry.command : typeof entry.bash === 'string' ? entry.bash : undefined;
+  const cmd =
+    typeof entry.command === 'string' ? entry.command : typeof entry.bash === 'string' ? entry.bash : undefined;
   return cmd !== undefined && cmd.includes(` hook --host ${host}`);
 }
 

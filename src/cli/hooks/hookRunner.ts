@@ -1,5 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
-import { fileHookItems, filesNamedIn, renderHookContext, subscriptionHookItems, workspacePath, type HookItem } from '../../core/api/agentHooks';
+import {
+  fileHookItems,
+  filesNamedIn,
+  renderHookContext,
+  subscriptionHookItems,
+  workspacePath,
+  type HookItem,
+} from '../../core/api/agentHooks';
 import { ContextService } from '../../core/api/contextService';
 import { resolveStateDir, type Logger } from '../../core/api/types';
 import type { ContextSuggestion } from '../../core/types';
@@ -48,12 +55,23 @@ export async function runHook(o: HookRunOptions): Promise<HookRunResult> {
   let event: HookEvent;
   try {
     const parsed: unknown = JSON.parse(o.input || '{}');
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the input is not a JSON object');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new Error('the input is not a JSON object');
     event = o.host.parse(parsed as Record<string, unknown>, o.event);
   } catch (err) {
-    return { stdout: o.host.output(noEvent(o.event), undefined), via: 'none', note: `unreadable hook input: ${(err as Error).message}` };
+    return {
+      stdout: o.host.output(noEvent(o.event), undefined),
+      via: 'none',
+      note: `unreadable hook input: ${(err as Error).message}`,
+    };
   }
-  const noop = (note: string, via: HookRunResult['via'] = 'none', stateDir?: string): HookRunResult => ({ stdout: o.host.output(event, undefined), event: event.event, via, note, stateDir });
+  const noop = (note: string, via: HookRunResult['via'] = 'none', stateDir?: string): HookRunResult => ({
+    stdout: o.host.output(event, undefined),
+    event: event.event,
+    via,
+    note,
+    stateDir,
+  });
   if (event.kind === 'none') return noop(`nothing to add for ${event.event || 'this event'}`);
   const root = o.root ?? event.cwd ?? process.cwd();
   if (!existsSync(root) || !statSync(root).isDirectory()) return noop(`the workspace ${root} is not a folder`);
@@ -74,7 +92,12 @@ export async function runHook(o: HookRunOptions): Promise<HookRunResult> {
     const sessionId = `${o.host.id}:${event.sessionId || `parent-process-${process.ppid}`}`;
     const ledger = SessionLedger.open(stateDir);
     const rendered = renderHookContext(ledger.unseen(sessionId, answer.items), o.maxChars);
-    if (!rendered) return noop(answer.items.length ? 'already said in this session' : 'nothing specific applies', answer.via, stateDir);
+    if (!rendered)
+      return noop(
+        answer.items.length ? 'already said in this session' : 'nothing specific applies',
+        answer.via,
+        stateDir,
+      );
     ledger.record(sessionId, rendered.kept, (o.now ?? Date.now)());
     return { stdout: o.host.output(event, rendered.text), event: event.event, via: answer.via, stateDir };
   } catch (err) {
@@ -84,10 +107,25 @@ export async function runHook(o: HookRunOptions): Promise<HookRunResult> {
   }
 }
 
-async function gather(o: HookRunOptions, event: HookEvent, root: string, stateDir: string, signal: AbortSignal): Promise<{ items: HookItem[]; via: HookRunResult['via'] }> {
-  if (event.kind === 'sessionStart') return { items: subscriptionHookItems(await withService(o, root, stateDir, (s) => s.materializeAll({ record: false, signal }))), via: 'in-process' };
+async function gather(
+  o: HookRunOptions,
+  event: HookEvent,
+  root: string,
+  stateDir: string,
+  signal: AbortSignal,
+): Promise<{ items: HookItem[]; via: HookRunResult['via'] }> {
+  if (event.kind === 'sessionStart')
+    return {
+      items: subscriptionHookItems(
+        await withService(o, root, stateDir, (s) => s.materializeAll({ record: false, signal })),
+      ),
+      via: 'in-process',
+    };
   // Never look outside the workspace: paths outside the root are dropped before anything reads them.
-  const files = event.kind === 'edit' ? event.files.flatMap((f) => workspacePath(root, f) ?? []) : filesNamedIn(event.prompt ?? '', root);
+  const files =
+    event.kind === 'edit'
+      ? event.files.flatMap((f) => workspacePath(root, f) ?? [])
+      : filesNamedIn(event.prompt ?? '', root);
   if (!files.length) return { items: [], via: 'none' };
   const token = o.noServer ? undefined : serverToken(stateDir);
   if (token) {
@@ -95,7 +133,9 @@ async function gather(o: HookRunOptions, event: HookEvent, root: string, stateDi
       return { items: itemsOf(await fromServer(o.port, token, files, signal), files), via: 'server' };
     } catch (err) {
       if (signal.aborted) throw err;
-      o.logger.debug(`hook: the server on port ${o.port} did not answer (${(err as Error).message}); answering in-process`);
+      o.logger.debug(
+        `hook: the server on port ${o.port} did not answer (${(err as Error).message}); answering in-process`,
+      );
     }
   }
   const suggestions = await withService(o, root, stateDir, async (s) => {
@@ -106,7 +146,12 @@ async function gather(o: HookRunOptions, event: HookEvent, root: string, stateDi
   return { items: itemsOf(suggestions, files), via: 'in-process' };
 }
 
-async function fromServer(port: number, token: string, files: string[], signal: AbortSignal): Promise<ContextSuggestion[]> {
+async function fromServer(
+  port: number,
+  token: string,
+  files: string[],
+  signal: AbortSignal,
+): Promise<ContextSuggestion[]> {
   const client = new McpLoopbackClient(port, token, signal);
   try {
     await client.open();
@@ -118,7 +163,12 @@ async function fromServer(port: number, token: string, files: string[], signal: 
   }
 }
 
-async function withService<T>(o: HookRunOptions, root: string, stateDir: string, fn: (s: ContextService) => Promise<T>): Promise<T> {
+async function withService<T>(
+  o: HookRunOptions,
+  root: string,
+  stateDir: string,
+  fn: (s: ContextService) => Promise<T>,
+): Promise<T> {
   // Only the kinds a hook says anything about: recent commits, docs and callers are not asked for.
   const service = await ContextService.open({ root, stateDir, logger: o.logger, config: { enabledKinds: HOOK_KINDS } });
   try {
@@ -131,7 +181,9 @@ async function withService<T>(o: HookRunOptions, root: string, stateDir: string,
 /** Each file's items, an item named twice (a decision over two files) said once. */
 function itemsOf(suggestions: readonly ContextSuggestion[], files: readonly string[]): HookItem[] {
   const seen = new Set<string>();
-  return suggestions.flatMap((s, i) => fileHookItems(s, files[i]).filter((it) => !seen.has(it.key) && seen.add(it.key)));
+  return suggestions.flatMap((s, i) =>
+    fileHookItems(s, files[i]).filter((it) => !seen.has(it.key) && seen.add(it.key)),
+  );
 }
 
 function noEvent(event: string | undefined): HookEvent {

@@ -32,7 +32,8 @@ export const HOST_IDS = ['claude-code', 'vscode', 'copilot-cli', 'cline', 'kiro'
 export type HostId = (typeof HOST_IDS)[number];
 /** Hosts named in requests that have no documented hook contract we could find. */
 export const UNDOCUMENTED_HOSTS: Record<string, string> = {
-  continue: 'Continue documents no hook that runs a command and passes its output to the model; use its MCP support (proactive-context mcp) instead.',
+  continue:
+    'Continue documents no hook that runs a command and passes its output to the model; use its MCP support (proactive-context mcp) instead.',
 };
 
 const CLAUDE_EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
@@ -45,9 +46,15 @@ const claudeCode: HostAdapter = {
   parse(input) {
     // VS Code runs hooks from .claude/settings.json too, with its own camelCase common fields.
     const event = str(input.hook_event_name) ?? str(input.hookEventName) ?? '';
-    const base = { event, sessionId: str(input.session_id) ?? str(input.sessionId), cwd: str(input.cwd), files: [] as string[] };
+    const base = {
+      event,
+      sessionId: str(input.session_id) ?? str(input.sessionId),
+      cwd: str(input.cwd),
+      files: [] as string[],
+    };
     const tool = str(input.tool_name);
-    if (event === 'PreToolUse' && tool && (CLAUDE_EDIT_TOOLS.has(tool) || VSCODE_EDIT_TOOL.test(tool))) return { ...base, kind: 'edit', files: pathsOf(input.tool_input) };
+    if (event === 'PreToolUse' && tool && (CLAUDE_EDIT_TOOLS.has(tool) || VSCODE_EDIT_TOOL.test(tool)))
+      return { ...base, kind: 'edit', files: pathsOf(input.tool_input) };
     if (event === 'UserPromptSubmit') return { ...base, kind: 'prompt', prompt: str(input.prompt) ?? '' };
     if (event === 'SessionStart') return { ...base, kind: 'sessionStart' };
     return { ...base, kind: 'none' };
@@ -59,9 +66,15 @@ const vscode: HostAdapter = {
   id: 'vscode',
   parse(input) {
     const event = str(input.hookEventName) ?? str(input.hook_event_name) ?? '';
-    const base = { event, sessionId: str(input.sessionId) ?? str(input.session_id), cwd: str(input.cwd), files: [] as string[] };
+    const base = {
+      event,
+      sessionId: str(input.sessionId) ?? str(input.session_id),
+      cwd: str(input.cwd),
+      files: [] as string[],
+    };
     const tool = str(input.tool_name) ?? '';
-    if (event === 'PreToolUse' && VSCODE_EDIT_TOOL.test(tool)) return { ...base, kind: 'edit', files: pathsOf(input.tool_input) };
+    if (event === 'PreToolUse' && VSCODE_EDIT_TOOL.test(tool))
+      return { ...base, kind: 'edit', files: pathsOf(input.tool_input) };
     // SessionStart and SubagentStart take additionalContext; UserPromptSubmit documents only the common output (no context).
     if (event === 'SessionStart' || event === 'SubagentStart') return { ...base, kind: 'sessionStart' };
     return { ...base, kind: 'none' };
@@ -73,8 +86,16 @@ const copilotCli: HostAdapter = {
   id: 'copilot-cli',
   parse(input, flagEvent) {
     // The camelCase payloads do not name their event; the installed command passes --event.
-    const event = flagEvent ?? str(input.hook_event_name) ?? (str(input.agentName) !== undefined && input.stopReason === undefined ? 'subagentStart' : '');
-    const base = { event, sessionId: str(input.sessionId) ?? str(input.session_id), cwd: str(input.cwd), files: [] as string[] };
+    const event =
+      flagEvent ??
+      str(input.hook_event_name) ??
+      (str(input.agentName) !== undefined && input.stopReason === undefined ? 'subagentStart' : '');
+    const base = {
+      event,
+      sessionId: str(input.sessionId) ?? str(input.session_id),
+      cwd: str(input.cwd),
+      files: [] as string[],
+    };
     // Only subagentStart's additionalContext reaches the model; preToolUse, sessionStart and
     // userPromptSubmitted outputs carry no context in the CLI's reference.
     return event === 'subagentStart' ? { ...base, kind: 'sessionStart' } : { ...base, kind: 'none' };
@@ -88,11 +109,15 @@ const cline: HostAdapter = {
   id: 'cline',
   parse(input) {
     const event = str(input.hookName) ?? '';
-    const roots = Array.isArray(input.workspaceRoots) ? input.workspaceRoots.filter((r): r is string => typeof r === 'string') : [];
+    const roots = Array.isArray(input.workspaceRoots)
+      ? input.workspaceRoots.filter((r): r is string => typeof r === 'string')
+      : [];
     const base = { event, sessionId: str(input.taskId), cwd: roots[0], files: [] as string[] };
     const pre = obj(input.preToolUse);
-    if (event === 'PreToolUse' && CLINE_EDIT_TOOLS.has(str(pre.toolName) ?? '')) return { ...base, kind: 'edit', files: pathsOf(pre.parameters) };
-    if (event === 'UserPromptSubmit') return { ...base, kind: 'prompt', prompt: str(obj(input.userPromptSubmit).prompt) ?? '' };
+    if (event === 'PreToolUse' && CLINE_EDIT_TOOLS.has(str(pre.toolName) ?? ''))
+      return { ...base, kind: 'edit', files: pathsOf(pre.parameters) };
+    if (event === 'UserPromptSubmit')
+      return { ...base, kind: 'prompt', prompt: str(obj(input.userPromptSubmit).prompt) ?? '' };
     if (event === 'TaskStart' || event === 'TaskResume') return { ...base, kind: 'sessionStart' };
     return { ...base, kind: 'none' };
   },
@@ -117,7 +142,13 @@ const kiro: HostAdapter = {
   },
 };
 
-const ADAPTERS: Record<HostId, HostAdapter> = { 'claude-code': claudeCode, vscode, 'copilot-cli': copilotCli, cline, kiro };
+const ADAPTERS: Record<HostId, HostAdapter> = {
+  'claude-code': claudeCode,
+  vscode,
+  'copilot-cli': copilotCli,
+  cline,
+  kiro,
+};
 
 export function hostAdapter(id: string): HostAdapter | undefined {
   return (HOST_IDS as readonly string[]).includes(id) ? ADAPTERS[id as HostId] : undefined;
@@ -139,7 +170,7 @@ function pathsOf(toolInput: unknown): string[] {
   }
   if (Array.isArray(input.files)) {
     for (const f of input.files) {
-      const v = typeof f === 'string' ? f : str(obj(f).path) ?? str(obj(f).filePath);
+      const v = typeof f === 'string' ? f : (str(obj(f).path) ?? str(obj(f).filePath));
       if (v) out.push(v);
     }
   }

@@ -33,13 +33,22 @@ export class McpLoopbackClient {
   ) {}
 
   async open(): Promise<void> {
-    await this.call('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'proactive-context-hook', version: '1' } });
+    await this.call('initialize', {
+      protocolVersion: '2025-03-26',
+      capabilities: {},
+      clientInfo: { name: 'proactive-context-hook', version: '1' },
+    });
     await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
   async suggest(file: string): Promise<ContextSuggestion> {
-    const result = (await this.call('tools/call', { name: 'context_suggest', arguments: { file } })) as { isError?: boolean; structuredContent?: ContextSuggestion; content?: { text?: string }[] };
-    if (result.isError || !result.structuredContent) throw new Error(`context_suggest failed: ${result.content?.[0]?.text ?? 'no structured answer'}`);
+    const result = (await this.call('tools/call', { name: 'context_suggest', arguments: { file } })) as {
+      isError?: boolean;
+      structuredContent?: ContextSuggestion;
+      content?: { text?: string }[];
+    };
+    if (result.isError || !result.structuredContent)
+      throw new Error(`context_suggest failed: ${result.content?.[0]?.text ?? 'no structured answer'}`);
     return result.structuredContent;
   }
 
@@ -64,26 +73,32 @@ export class McpLoopbackClient {
 
   private send(method: 'POST' | 'DELETE', body: string | undefined): Promise<string> {
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { Authorization: `Bearer ${this.token}`, Accept: 'application/json, text/event-stream' };
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${this.token}`,
+        Accept: 'application/json, text/event-stream',
+      };
       if (body !== undefined) headers['Content-Type'] = 'application/json';
       if (this.sessionId) headers['Mcp-Session-Id'] = this.sessionId;
-      const req = request({ host: '127.0.0.1', port: this.port, path: '/mcp', method, headers, signal: this.signal }, (res) => {
-        const session = res.headers['mcp-session-id'];
-        if (typeof session === 'string') this.sessionId = session;
-        let size = 0;
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size > MAX_REPLY_BYTES) req.destroy(new Error('reply too large'));
-          else chunks.push(c);
-        });
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((res.statusCode ?? 0) >= 400) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
-          else resolve(text);
-        });
-        res.on('error', reject);
-      });
+      const req = request(
+        { host: '127.0.0.1', port: this.port, path: '/mcp', method, headers, signal: this.signal },
+        (res) => {
+          const session = res.headers['mcp-session-id'];
+          if (typeof session === 'string') this.sessionId = session;
+          let size = 0;
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_REPLY_BYTES) req.destroy(new Error('reply too large'));
+            else chunks.push(c);
+          });
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            if ((res.statusCode ?? 0) >= 400) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`));
+            else resolve(text);
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -98,7 +113,13 @@ interface JsonRpcReply {
 
 /** The JSON-RPC answer with this id, from a JSON body or from the `data:` lines of a server-sent event stream. */
 function findReply(body: string, id: number): JsonRpcReply | undefined {
-  const candidates: string[] = body.trimStart().startsWith('{') || body.trimStart().startsWith('[') ? [body] : body.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5));
+  const candidates: string[] =
+    body.trimStart().startsWith('{') || body.trimStart().startsWith('[')
+      ? [body]
+      : body
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5));
   for (const c of candidates) {
     let parsed: unknown;
     try {
@@ -106,7 +127,8 @@ function findReply(body: string, id: number): JsonRpcReply | undefined {
     } catch {
       continue;
     }
-    for (const m of Array.isArray(parsed) ? parsed : [parsed]) if ((m as JsonRpcReply)?.id === id) return m as JsonRpcReply;
+    for (const m of Array.isArray(parsed) ? parsed : [parsed])
+      if ((m as JsonRpcReply)?.id === id) return m as JsonRpcReply;
   }
   return undefined;
 }

@@ -72,7 +72,8 @@ export class SessionLedger {
 function readLedger(file: string): LedgerFile {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LedgerFile>;
-    if (parsed.version === 1 && parsed.sessions && typeof parsed.sessions === 'object') return { version: 1, sessions: parsed.sessions };
+    if (parsed.version === 1 && parsed.sessions && typeof parsed.sessions === 'object')
+      return { version: 1, sessions: parsed.sessions };
   } catch {
     // Missing or damaged: start over.
   }

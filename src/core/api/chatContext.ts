@@ -34,17 +34,22 @@ export async function buildChatContext(
   const [materialized, suggestion, memory] = await Promise.all([
     parts.materializer.materialize({ conversationId: request.conversationId, signal, record: !request.preview }),
     request.place
-      ? withTimeout(suggest(request.place, signal), SUGGESTION_TIMEOUT_MS, { what: 'Suggestions for the chat turn', signal }).catch((err: Error) => {
+      ? withTimeout(suggest(request.place, signal), SUGGESTION_TIMEOUT_MS, {
+          what: 'Suggestions for the chat turn',
+          signal,
+        }).catch((err: Error) => {
           if (signal.aborted) throw err;
           logger.warn(`Suggestions for the chat turn failed: ${err.message}`);
           return undefined;
         })
       : Promise.resolve(undefined),
-    parts.memory.search(request.question, { excludeConversationId: request.conversationId, limit: MEMORY_LIMIT, signal }).catch((err: Error): MemoryHit[] => {
-      if (signal.aborted) throw err;
-      logger.warn(`Memory search for the chat turn failed: ${err.message}`);
-      return [];
-    }),
+    parts.memory
+      .search(request.question, { excludeConversationId: request.conversationId, limit: MEMORY_LIMIT, signal })
+      .catch((err: Error): MemoryHit[] => {
+        if (signal.aborted) throw err;
+        logger.warn(`Memory search for the chat turn failed: ${err.message}`);
+        return [];
+      }),
   ]);
   const assembled = await new PromptAssembler({ logger }).assemble({
     instructions: CHAT_INSTRUCTIONS,
@@ -70,7 +75,10 @@ export async function buildChatContext(
     messages: assembled.messages,
     ledger,
     subscriptions: materialized.filter((m) => keptSubs.has(m.subscription.id)),
-    suggestion: suggestion && assembled.kept.suggestions.length ? { id: suggestion.id, items: assembled.kept.suggestions.flatMap((id) => byEntity.get(id) ?? []) } : undefined,
+    suggestion:
+      suggestion && assembled.kept.suggestions.length
+        ? { id: suggestion.id, items: assembled.kept.suggestions.flatMap((id) => byEntity.get(id) ?? []) }
+        : undefined,
     memory: memory.filter((m) => keptMemory.has(m.id)),
     ms,
   };

@@ -21,7 +21,24 @@ import { buildChatContext } from './chatContext';
 import { anchorsOf, decisionSearch, FailureLocator, lineCommitsOf, lineHistoryFrom } from './editorSupport';
 import { ContextError } from './errors';
 import { fileIsFolder, fileNotYetCreated } from './messages';
-import type { ChatContext, ChatContextRequest, DecisionAnchor, DecisionRecord, DecisionSearch, Disposable, FailingTest, FeedbackAction, IndexingProgress, LineCommit, OpenOptions, Place, SubscribeOutcome, SuggestOptions, SymbolSpan, WhyCard } from './types';
+import type {
+  ChatContext,
+  ChatContextRequest,
+  DecisionAnchor,
+  DecisionRecord,
+  DecisionSearch,
+  Disposable,
+  FailingTest,
+  FeedbackAction,
+  IndexingProgress,
+  LineCommit,
+  OpenOptions,
+  Place,
+  SubscribeOutcome,
+  SuggestOptions,
+  SymbolSpan,
+  WhyCard,
+} from './types';
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 const WHY_GIT_TIMEOUT_MS = 5000;
@@ -97,7 +114,9 @@ export class ContextService {
     return this.parts.indexer.refreshAll(signal);
   }
 
-  rebuildIndex(options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {}): ReturnType<EngineParts['indexer']['rebuildIndex']> {
+  rebuildIndex(
+    options: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  ): ReturnType<EngineParts['indexer']['rebuildIndex']> {
     return this.parts.indexer.rebuildIndex(options);
   }
 
@@ -165,14 +184,22 @@ export class ContextService {
    */
   async suggestAt(place: Place, options: SuggestOptions = {}): Promise<ContextSuggestion> {
     this.passes++;
-    return this.parts.provider.suggest(queryOf(place), { signal: options.signal, trigger: options.trigger, record: options.record, symbolRange: place.symbol });
+    return this.parts.provider.suggest(queryOf(place), {
+      signal: options.signal,
+      trigger: options.trigger,
+      record: options.record,
+      symbolRange: place.symbol,
+    });
   }
 
   /**
    * Suggestions for a path typed by an agent or a script: checked to be a workspace file (a file
    * not created yet is answered with a note), decisions re-read first so a record just written counts.
    */
-  async suggestForInput(input: { file?: string; line?: number; symbol?: string }, options: SuggestOptions = {}): Promise<ContextSuggestion> {
+  async suggestForInput(
+    input: { file?: string; line?: number; symbol?: string },
+    options: SuggestOptions = {},
+  ): Promise<ContextSuggestion> {
     let file: string | undefined;
     let missing = false;
     if (input.file !== undefined) {
@@ -183,9 +210,19 @@ export class ContextService {
     }
     await this.refreshDecisions();
     this.passes++;
-    const query: ProactiveQuery = { currentFile: file, cursorPosition: input.line ? { line: input.line, column: 1 } : undefined, currentSymbol: input.symbol };
-    const suggestion = await this.parts.provider.suggest(query, { signal: options.signal, trigger: options.trigger ?? 'manual', record: options.record });
-    return missing && file ? { ...suggestion, notes: [fileNotYetCreated(file), ...(suggestion.notes ?? [])] } : suggestion;
+    const query: ProactiveQuery = {
+      currentFile: file,
+      cursorPosition: input.line ? { line: input.line, column: 1 } : undefined,
+      currentSymbol: input.symbol,
+    };
+    const suggestion = await this.parts.provider.suggest(query, {
+      signal: options.signal,
+      trigger: options.trigger ?? 'manual',
+      record: options.record,
+    });
+    return missing && file
+      ? { ...suggestion, notes: [fileNotYetCreated(file), ...(suggestion.notes ?? [])] }
+      : suggestion;
   }
 
   /** True when there are slow sources that `enrich` would add. */
@@ -194,7 +231,10 @@ export class ContextService {
   }
 
   /** The first answer with what the slow sources add, re-ranked; undefined when they add nothing. */
-  enrich(suggestion: ContextSuggestion, options: { signal?: AbortSignal } = {}): Promise<ContextSuggestion | undefined> {
+  enrich(
+    suggestion: ContextSuggestion,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ContextSuggestion | undefined> {
     return this.parts.provider.enrich(suggestion, options);
   }
 
@@ -222,15 +262,29 @@ export class ContextService {
    * `suggestion`: an answer already computed for this place (the panel's), reused instead of a new
    * pass; the line history then comes from it too when it lists the symbol's own commits.
    */
-  async explainWhy(place: Place, options: { signal?: AbortSignal; suggestion?: ContextSuggestion } = {}): Promise<WhyCard> {
+  async explainWhy(
+    place: Place,
+    options: { signal?: AbortSignal; suggestion?: ContextSuggestion } = {},
+  ): Promise<WhyCard> {
     const span = place.symbol ?? (place.line !== undefined ? this.symbolAt(place.file, place.line) : undefined);
     const name = span?.name ?? place.symbolName;
     const given = options.suggestion?.query.currentFile === place.file ? options.suggestion : undefined;
-    const suggestion = given ?? (await this.suggestAt({ ...place, symbol: span, symbolName: name }, { signal: options.signal, trigger: 'manual' }));
+    const suggestion =
+      given ??
+      (await this.suggestAt(
+        { ...place, symbol: span, symbolName: name },
+        { signal: options.signal, trigger: 'manual' },
+      ));
     // The panel's enriched answer already holds the lines' commits when it is about this definition.
     const known = span ? lineHistoryFrom(suggestion, place.file, span) : [];
-    const lineHistory = span && !known?.length ? await this.lineHistoryOf(place.file, span, options.signal) : (known ?? []);
-    const callers = name ? this.safe(() => this.parts.index.callers({ name, path: place.file, line: span?.startLine ?? place.line }, 500).length, 0) : 0;
+    const lineHistory =
+      span && !known?.length ? await this.lineHistoryOf(place.file, span, options.signal) : (known ?? []);
+    const callers = name
+      ? this.safe(
+          () => this.parts.index.callers({ name, path: place.file, line: span?.startLine ?? place.line }, 500).length,
+          0,
+        )
+      : 0;
     return {
       target: name ? `${name} (${place.file})` : place.file,
       symbol: span,
@@ -250,10 +304,23 @@ export class ContextService {
     if (!this.gitAllowed) return [];
     if (!this.parts.cochange.lastMined) {
       const options = { signal, timeoutMs: WHY_GIT_TIMEOUT_MS, maxCount: 10 };
-      return withTimeout(this.parts.git.lineHistory(file, span.startLine, span.endLine, options), WHY_GIT_TIMEOUT_MS, { what: 'Line history', signal }).catch(() => []);
+      return withTimeout(this.parts.git.lineHistory(file, span.startLine, span.endLine, options), WHY_GIT_TIMEOUT_MS, {
+        what: 'Line history',
+        signal,
+      }).catch(() => []);
     }
-    const ctx = { query: { currentFile: file, currentSymbol: span.name }, symbolRange: span, config: this.parts.config(), now: this.parts.clock(), signal: signal ?? new AbortController().signal, note: () => undefined };
-    const items = await this.parts.history.lineHistorySource().collect(ctx).catch(() => []);
+    const ctx = {
+      query: { currentFile: file, currentSymbol: span.name },
+      symbolRange: span,
+      config: this.parts.config(),
+      now: this.parts.clock(),
+      signal: signal ?? new AbortController().signal,
+      note: () => undefined,
+    };
+    const items = await this.parts.history
+      .lineHistorySource()
+      .collect(ctx)
+      .catch(() => []);
     return lineCommitsOf(items, file, span);
   }
 
@@ -305,7 +372,10 @@ export class ContextService {
 
   // --- subscriptions (src/core/api/subscribing.ts) ---
 
-  subscribe(request: SubscribeRequest, options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {}): Promise<SubscribeOutcome> {
+  subscribe(
+    request: SubscribeRequest,
+    options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {},
+  ): Promise<SubscribeOutcome> {
     return this.subscribing.subscribe(request, options);
   }
 
@@ -329,7 +399,9 @@ export class ContextService {
     return this.subscribing.read(id, options);
   }
 
-  materializeAll(options: { record?: boolean; conversationId?: string; signal?: AbortSignal } = {}): Promise<MaterializedSubscription[]> {
+  materializeAll(
+    options: { record?: boolean; conversationId?: string; signal?: AbortSignal } = {},
+  ): Promise<MaterializedSubscription[]> {
     return this.parts.materializer.materialize(options);
   }
 
@@ -341,12 +413,17 @@ export class ContextService {
 
   /** One `@context` turn's prompt and what it holds, by id. */
   chatContext(request: ChatContextRequest): Promise<ChatContext> {
-    return buildChatContext(this.parts, request, (place, signal) => this.suggestAt(place, { signal, trigger: 'manual' }));
+    return buildChatContext(this.parts, request, (place, signal) =>
+      this.suggestAt(place, { signal, trigger: 'manual' }),
+    );
   }
 
   // --- memory and decisions ---
 
-  searchMemory(query: string, options: { excludeConversationId?: string; limit?: number; signal?: AbortSignal } = {}): Promise<MemoryHit[]> {
+  searchMemory(
+    query: string,
+    options: { excludeConversationId?: string; limit?: number; signal?: AbortSignal } = {},
+  ): Promise<MemoryHit[]> {
     return this.parts.memory.search(query, options);
   }
 
@@ -359,14 +436,26 @@ export class ContextService {
   }
 
   /** Decisions a model proposes from past conversations; nothing is written until the user picks them. */
-  proposeDecisions(episodes: readonly Episode[], model: TextModel, options: { signal?: AbortSignal } = {}): Promise<ProposedDecision[]> {
+  proposeDecisions(
+    episodes: readonly Episode[],
+    model: TextModel,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ProposedDecision[]> {
     return this.parts.memory.consolidate(episodes, model, options);
   }
 
   /** The decision records of the workspace, re-read first (only changed files are parsed); a decision log lists each of its entries. */
   async decisions(): Promise<DecisionRecord[]> {
     await this.refreshDecisions();
-    return this.parts.decisions.listEntries().map((d) => ({ number: d.number, label: d.label, title: d.title, status: d.status, path: d.path, ...(d.span ? { line: d.span.line } : {}), body: d.body }));
+    return this.parts.decisions.listEntries().map((d) => ({
+      number: d.number,
+      label: d.label,
+      title: d.title,
+      status: d.status,
+      path: d.path,
+      ...(d.span ? { line: d.span.line } : {}),
+      body: d.body,
+    }));
   }
 
   /** Writes a decision as an ADR file in the repository's own format; returns its root-relative path. */
@@ -420,7 +509,10 @@ export class ContextService {
     return this.watching.latestFiring(id);
   }
 
-  firingsSince(cursor: number, options: { watchIds?: readonly string[]; limit?: number } = {}): { firings: FiredWatch[]; cursor: number } {
+  firingsSince(
+    cursor: number,
+    options: { watchIds?: readonly string[]; limit?: number } = {},
+  ): { firings: FiredWatch[]; cursor: number } {
     return this.watching.firingsSince(cursor, options);
   }
 

@@ -12,5 +12,10 @@ export function decisionFromReply(title: string, reply: string): NewDecision {
   } catch (err) {
     if (!(err instanceof MemoryError)) throw err;
   }
-  return { title, context: 'Drafted from the @context conversation.', decision: reply.trim().slice(0, 4000) || 'Not discussed', consequences: 'Not discussed' };
+  return {
+    title,
+    context: 'Drafted from the @context conversation.',
+    decision: reply.trim().slice(0, 4000) || 'Not discussed',
+    consequences: 'Not discussed',
+  };
 }

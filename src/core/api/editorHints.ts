@@ -26,7 +26,9 @@ export function lensTitle(a: DecisionAnchor): string {
   const d = a.decision;
   const name = d.number !== undefined ? labelName(d.label) : `“${d.title}”`;
   if (d.status === 'superseded' || d.status === 'deprecated') {
-    const next = a.successor ? ` → ${a.successor.number !== undefined ? labelName(a.successor.label) : `“${a.successor.title}”`}` : '';
+    const next = a.successor
+      ? ` → ${a.successor.number !== undefined ? labelName(a.successor.label) : `“${a.successor.title}”`}`
+      : '';
     return `$(warning) Governed by ${d.status} ${name}${next}`;
   }
   const tag = d.status === 'proposed' || d.status === 'rejected' ? ` (${d.status})` : '';
@@ -42,7 +44,13 @@ export function lensesOf(anchors: readonly DecisionAnchor[]): LensSpec[] {
     if (n >= LENSES_PER_DEFINITION) continue;
     perLine.set(a.symbol.startLine, n + 1);
     const retired = a.successor ? ` It was replaced by ${a.successor.label}: ${a.successor.title}.` : '';
-    out.push({ line: a.symbol.startLine, title: lensTitle(a), tooltip: `${a.decision.title} (${a.decision.status}): ${a.reason}.${retired} Click to open ${a.decision.path}.`, path: a.decision.path, ...(a.decision.line ? { recordLine: a.decision.line } : {}) });
+    out.push({
+      line: a.symbol.startLine,
+      title: lensTitle(a),
+      tooltip: `${a.decision.title} (${a.decision.status}): ${a.reason}.${retired} Click to open ${a.decision.path}.`,
+      path: a.decision.path,
+      ...(a.decision.line ? { recordLine: a.decision.line } : {}),
+    });
   }
   return out;
 }
@@ -54,20 +62,37 @@ export type LinkTo = (path: string, line?: number) => string;
  * The why-card of a governed definition: the decisions over it, the last change to its lines and how
  * many places call it. `card` is undefined while history and callers are not known yet.
  */
-export function renderWhyHover(anchors: readonly DecisionAnchor[], card: Pick<WhyCard, 'lineHistory' | 'callers' | 'notes'> | undefined, linkTo: LinkTo, now: number): string {
+export function renderWhyHover(
+  anchors: readonly DecisionAnchor[],
+  card: Pick<WhyCard, 'lineHistory' | 'callers' | 'notes'> | undefined,
+  linkTo: LinkTo,
+  now: number,
+): string {
   const name = anchors[0]?.symbol.name ?? '';
   const out = [`**Why \`${escapeMarkdown(name)}\` is the way it is**`, ''];
   for (const a of anchors) {
     const d = a.decision;
     const label = d.number !== undefined ? `${labelName(d.label)}: ${d.title}` : d.title;
-    const next = a.successor ? ` — replaced by [${escapeMarkdown(`${labelName(a.successor.label)}: ${a.successor.title}`)}](${target(linkTo(a.successor.path, a.successor.line))})` : '';
-    out.push(`- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path, d.line))}) · ${escapeMarkdown(d.status)}${next}  `, `  ${withCode(a.reason)}`);
+    const next = a.successor
+      ? ` — replaced by [${escapeMarkdown(`${labelName(a.successor.label)}: ${a.successor.title}`)}](${target(linkTo(a.successor.path, a.successor.line))})`
+      : '';
+    out.push(
+      `- $(law) [${escapeMarkdown(label)}](${target(linkTo(d.path, d.line))}) · ${escapeMarkdown(d.status)}${next}  `,
+      `  ${withCode(a.reason)}`,
+    );
   }
   out.push('');
   if (card) {
     const last: LineCommit | undefined = card.lineHistory[0];
-    out.push(last ? `$(git-commit) Last change to these lines: ${escapeMarkdown(last.subject)} — ${escapeMarkdown(last.author || 'unknown author')}, ${formatAge(last.date, now)} (\`${last.hash.slice(0, 7)}\`)` : '$(git-commit) No commit changed these lines yet.');
-    out.push('', `$(call-incoming) ${card.callers ? `${plural(card.callers, 'place calls', 'places call')} \`${escapeMarkdown(name)}\`` : `Nothing in the index calls \`${escapeMarkdown(name)}\``}`);
+    out.push(
+      last
+        ? `$(git-commit) Last change to these lines: ${escapeMarkdown(last.subject)} — ${escapeMarkdown(last.author || 'unknown author')}, ${formatAge(last.date, now)} (\`${last.hash.slice(0, 7)}\`)`
+        : '$(git-commit) No commit changed these lines yet.',
+    );
+    out.push(
+      '',
+      `$(call-incoming) ${card.callers ? `${plural(card.callers, 'place calls', 'places call')} \`${escapeMarkdown(name)}\`` : `Nothing in the index calls \`${escapeMarkdown(name)}\``}`,
+    );
     if (card.notes.length) out.push('', `_${card.notes.map(escapeMarkdown).join(' · ')}_`);
   }
   return out.join('\n');
@@ -77,7 +102,9 @@ export function renderWhyHover(anchors: readonly DecisionAnchor[], card: Pick<Wh
 export function failureMessage(f: FailingTest, at: 'test' | 'source', now: number): string {
   const name = f.suite && !f.name.startsWith(f.suite) ? `${f.suite} › ${f.name}` : f.name;
   const where = `${f.report}, ${formatAge(f.time, now)}`;
-  return at === 'test' ? `Failing test “${name}”: ${f.message} (${where})` : `The failing test “${name}” passes through this line: ${f.message} (${where})`;
+  return at === 'test'
+    ? `Failing test “${name}”: ${f.message} (${where})`
+    : `The failing test “${name}” passes through this line: ${f.message} (${where})`;
 }
 
 /** Text whose `backticked` parts stay code and whose other parts cannot become markup. */
@@ -121,7 +148,8 @@ export class AnchorLines {
     const delta = newLines - (endLine - startLine);
     if (delta === 0) return;
     const below = (line: number) => line > endLine || (endsAtLineStart && line === endLine);
-    const move = (line: number) => (below(line) ? line + delta : line > startLine ? Math.min(line, startLine + newLines) : line);
+    const move = (line: number) =>
+      below(line) ? line + delta : line > startLine ? Math.min(line, startLine + newLines) : line;
     for (const a of this.current) {
       a.symbol.startLine = move(a.symbol.startLine);
       a.symbol.endLine = Math.max(a.symbol.startLine, move(a.symbol.endLine));

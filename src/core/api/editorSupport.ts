@@ -18,7 +18,12 @@ export const DECISION_FOLDERS_SETTING = 'proactiveContext.decisionFolders';
 
 export function decisionSearch(parts: EngineParts): DecisionSearch {
   const looked = parts.decisions.whereLooked();
-  return { folders: looked.folders.map((f) => f.path), conventions: [...looked.conventions], setting: looked.setting || DECISION_FOLDERS_SETTING, records: parts.decisions.list().length };
+  return {
+    folders: looked.folders.map((f) => f.path),
+    conventions: [...looked.conventions],
+    setting: looked.setting || DECISION_FOLDERS_SETTING,
+    records: parts.decisions.list().length,
+  };
 }
 
 /** The decision records governing each definition of a file, from the index and the file on disk. */
@@ -79,7 +84,11 @@ export class FailureLocator {
  * The commits that changed a definition's lines, when a suggestion for that very definition already
  * lists them (its history source asks `git log -L` for the symbol's range); undefined otherwise.
  */
-export function lineHistoryFrom(suggestion: ContextSuggestion, file: string, span: SymbolSpan): LineCommit[] | undefined {
+export function lineHistoryFrom(
+  suggestion: ContextSuggestion,
+  file: string,
+  span: SymbolSpan,
+): LineCommit[] | undefined {
   if (suggestion.query.currentFile !== file || suggestion.query.currentSymbol !== span.name) return undefined;
   return lineCommitsOf(suggestion.items, file, span);
 }
@@ -87,8 +96,20 @@ export function lineHistoryFrom(suggestion: ContextSuggestion, file: string, spa
 /** The commits among suggestion items that changed exactly this definition's lines, newest first. */
 export function lineCommitsOf(items: readonly SuggestionItem[], file: string, span: SymbolSpan): LineCommit[] {
   return items
-    .filter((i) => i.type === 'change' && i.location.path === file && i.location.commit && i.location.line === span.startLine && i.location.endLine === span.endLine)
-    .map((i) => ({ hash: i.location.commit as string, author: typeof i.meta?.author === 'string' ? i.meta.author : '', date: i.timestamp ?? 0, subject: i.title }))
+    .filter(
+      (i) =>
+        i.type === 'change' &&
+        i.location.path === file &&
+        i.location.commit &&
+        i.location.line === span.startLine &&
+        i.location.endLine === span.endLine,
+    )
+    .map((i) => ({
+      hash: i.location.commit as string,
+      author: typeof i.meta?.author === 'string' ? i.meta.author : '',
+      date: i.timestamp ?? 0,
+      subject: i.title,
+    }))
     .sort((a, b) => b.date - a.date);
 }
 

@@ -9,7 +9,8 @@ import { WorkspacePathError } from '../subscriptions/workspacePaths';
 import { CancelledError, TimeoutError } from '../timeout';
 import { WatchError } from '../watches/watchStore';
 
-export type ContextErrorReason = 'invalid' | 'not_found' | 'outside_workspace' | 'secret' | 'limit' | 'no_folder' | 'unavailable';
+export type ContextErrorReason =
+  'invalid' | 'not_found' | 'outside_workspace' | 'secret' | 'limit' | 'no_folder' | 'unavailable';
 
 /**
  * A request the core refuses or cannot serve, with a message written for the user. Every surface
@@ -36,7 +37,20 @@ export class SubscriptionLimitError extends ContextError {
   }
 }
 
-const USER_FACING = [ContextError, WatchError, SubscriptionError, WorkspacePathError, MemoryError, ProviderError, DecisionWriteError, LockTimeoutError, StoreSchemaError, StoreWriteError, TimeoutError, CancelledError];
+const USER_FACING = [
+  ContextError,
+  WatchError,
+  SubscriptionError,
+  WorkspacePathError,
+  MemoryError,
+  ProviderError,
+  DecisionWriteError,
+  LockTimeoutError,
+  StoreSchemaError,
+  StoreWriteError,
+  TimeoutError,
+  CancelledError,
+];
 
 /** A full disk or a read-only state directory: the message names the directory and what to do. It is not bad input. */
 export { StoreWriteError };
@@ -48,5 +62,8 @@ export function userMessageOf(err: unknown): string | undefined {
 
 /** True when the error says the request was cancelled (not a failure to report). */
 export function isCancellation(err: unknown): boolean {
-  return err instanceof CancelledError || (err instanceof Error && (err.name === 'AbortError' || err.message === 'Cancelled'));
+  return (
+    err instanceof CancelledError ||
+    (err instanceof Error && (err.name === 'AbortError' || err.message === 'Cancelled'))
+  );
 }

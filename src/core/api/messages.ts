@@ -24,7 +24,9 @@ export const CHAT_MODEL_NEEDED =
 
 /** How a subscription reaches chat: every turn, or once a model arrives to answer turns at all. */
 function reachesChat(chatModel: boolean): string {
-  return chatModel ? 'Every @context turn includes its current content' : 'Its current content is included in @context turns once a chat model such as GitHub Copilot is available';
+  return chatModel
+    ? 'Every @context turn includes its current content'
+    : 'Its current content is included in @context turns once a chat model such as GitHub Copilot is available';
 }
 
 /** A subscription in a few words: what it reads, on one line (paths and patterns may hold line breaks). */
@@ -84,14 +86,22 @@ export function activeCount(active: number, max: number): string {
  * sentences in chat, tools, the palette and MCP. `what` is the subscription as the surface shows it
  * (plain text or a markdown link); `chatModel: false` when no chat model can answer `@context` yet.
  */
-export function subscribed(outcome: SubscribeOutcome, now: number, options: { what?: string; maxChars: number; chatModel?: boolean }): string[] {
+export function subscribed(
+  outcome: SubscribeOutcome,
+  now: number,
+  options: { what?: string; maxChars: number; chatModel?: boolean },
+): string[] {
   const { subscription: sub, preview } = outcome;
   const what = options.what ?? describeSubscription(sub);
   const lines = [
     `${outcome.renewed ? 'Renewed' : 'Subscribed to'} ${what} (id ${sub.id}). ${reachesChat(options.chatModel ?? true)}; it expires ${formatDuration(sub.expiresAt - now)} after its last use.`,
   ];
-  if (outcome.replaced) lines.push(`Removed the oldest subscription to make room: ${describeSubscription(outcome.replaced)}.`);
-  if (preview.note) lines.push(`Note: ${safeLabel(preview.note, 600)}. It stays subscribed and each turn says so until it can be read.`);
+  if (outcome.replaced)
+    lines.push(`Removed the oldest subscription to make room: ${describeSubscription(outcome.replaced)}.`);
+  if (preview.note)
+    lines.push(
+      `Note: ${safeLabel(preview.note, 600)}. It stays subscribed and each turn says so until it can be read.`,
+    );
   else if (preview.truncated) {
     lines.push(
       `It holds ${preview.chars.toLocaleString('en-US')} characters; each turn includes the first ${options.maxChars.toLocaleString('en-US')} with a truncation notice. Subscribe to a line range or a pattern to see another part.`,
@@ -156,20 +166,44 @@ export function fileNotYetCreated(path: string): string {
 /** "Indexing 1,200 of 5,000 files", then "Reading history: 3,000 of 10,000 commits". */
 export function indexingText(p: IndexingProgress): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  if (p.commits) return `Reading history: ${n(p.commits.done)}${p.commits.total ? ` of ${n(p.commits.total)}` : ''} commits (${n(p.total)} files indexed)`;
+  if (p.commits)
+    return `Reading history: ${n(p.commits.done)}${p.commits.total ? ` of ${n(p.commits.total)}` : ''} commits (${n(p.total)} files indexed)`;
   return `Indexing ${n(p.done)} of ${n(p.total)} files`;
 }
 
 /** What an empty Decisions section says: where records were looked for, and how to add the first one or point elsewhere. */
 export function noDecisionRecords(search: DecisionSearch): { heading: string; detail: string } {
-  const next = (where: string) => `Record a Decision… writes the first one ${where} as an ADR, or point the “${search.setting}” setting at the folders where your team keeps them.`;
+  const next = (where: string) =>
+    `Record a Decision… writes the first one ${where} as an ADR, or point the “${search.setting}” setting at the folders where your team keeps them.`;
   if (search.folders.length) {
     const holds = search.folders.length === 1 ? 'holds' : 'hold';
-    return { heading: 'No decision records yet', detail: `Looked in ${search.folders.join(', ')}, which ${holds} no decision records. ${next('there')}` };
+    return {
+      heading: 'No decision records yet',
+      detail: `Looked in ${search.folders.join(', ')}, which ${holds} no decision records. ${next('there')}`,
+    };
   }
-  return { heading: 'No decision records yet', detail: `Looked for ${search.conventions.join('; ')}: found none. ${next('to docs/adr')}` };
+  return {
+    heading: 'No decision records yet',
+    detail: `Looked for ${search.conventions.join('; ')}: found none. ${next('to docs/adr')}`,
+  };
 }
 
 // The shared wording helpers and prompt renderers, so surfaces never format these themselves.
-export { clip, escapeMarkdown, escapeTableCell, formatAge, formatDuration, oneLine, percentile, plural, safeLabel } from '../text';
-export { ledgerLabel, renderLedger, renderLedgerFooter, renderSubscriptions, renderSuggestionLine } from '../prompt/render';
+export {
+  clip,
+  escapeMarkdown,
+  escapeTableCell,
+  formatAge,
+  formatDuration,
+  oneLine,
+  percentile,
+  plural,
+  safeLabel,
+} from '../text';
+export {
+  ledgerLabel,
+  renderLedger,
+  renderLedgerFooter,
+  renderSubscriptions,
+  renderSuggestionLine,
+} from '../prompt/render';

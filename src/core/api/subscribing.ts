@@ -28,7 +28,10 @@ export class Subscribing {
    * SubscriptionLimitError when the limit is reached and `replaceOldest` is not set.
    * `requireFile`: refuse a file that does not exist (agents most likely mistyped it).
    */
-  async subscribe(request: SubscribeRequest, options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {}): Promise<SubscribeOutcome> {
+  async subscribe(
+    request: SubscribeRequest,
+    options: { replaceOldest?: boolean; requireFile?: boolean; signal?: AbortSignal } = {},
+  ): Promise<SubscribeOutcome> {
     const req: SubscribeRequest = { ...request, replaceOldest: options.replaceOldest ?? request.replaceOldest };
     if (req.kind === 'file' || req.kind === 'lines' || req.kind === 'pattern') {
       const rel = checkWorkspaceFile(this.parts.root, req.target);
@@ -43,7 +46,8 @@ export class Subscribing {
     try {
       result = this.parts.subscriptions.subscribe(req);
     } catch (err) {
-      if (err instanceof SubscriptionError && err.reason === 'limit') throw new SubscriptionLimitError(max, this.parts.subscriptions.list()[0]);
+      if (err instanceof SubscriptionError && err.reason === 'limit')
+        throw new SubscriptionLimitError(max, this.parts.subscriptions.list()[0]);
       throw err;
     }
     const preview = await this.parts.materializer.materializeOne(result.subscription, { signal: options.signal });

@@ -4,7 +4,15 @@
  * folder and `core/types` are all an adapter ever imports.
  */
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
-import type { AssembledPrompt, ChatTurn, LedgerCut, LedgerEntry, LedgerSource, PromptLedger, PromptMessage } from '../prompt/promptAssembler';
+import type {
+  AssembledPrompt,
+  ChatTurn,
+  LedgerCut,
+  LedgerEntry,
+  LedgerSource,
+  PromptLedger,
+  PromptMessage,
+} from '../prompt/promptAssembler';
 import type { ProviderMetrics, SuggestionSource, QueryContext } from '../provider/provider';
 import type { Watch, WatchFiring, WatchInput, WatchPattern } from '../watches/watchStore';
 import type { FiredWatch } from '../watches/watchService';

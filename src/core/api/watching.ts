@@ -56,7 +56,10 @@ export class Watching {
   }
 
   /** Firings after a cursor (0 for all kept), oldest first, and the cursor to pass next time. */
-  firingsSince(cursor: number, options: { watchIds?: readonly string[]; limit?: number } = {}): { firings: FiredWatch[]; cursor: number } {
+  firingsSince(
+    cursor: number,
+    options: { watchIds?: readonly string[]; limit?: number } = {},
+  ): { firings: FiredWatch[]; cursor: number } {
     const byId = new Map(this.store.list().map((w) => [w.id, w]));
     const firings = this.store.firingsSince(cursor, options).flatMap((f) => {
       const watch = byId.get(f.watchId);

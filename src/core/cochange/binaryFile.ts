@@ -124,7 +124,14 @@ export class BinaryReader {
   /** Fills `out` from the next aligned array: one copy when the bytes are in place, else number by number. */
   private numbers<T extends Uint32Array | Float64Array>(out: T, width: number, read: (at: number) => number): T {
     const at = this.array(out.length * width);
-    if (LITTLE_ENDIAN && (this.data.byteOffset + at) % width === 0) out.set(new (out.constructor as new (b: ArrayBufferLike, o: number, n: number) => T)(this.data.buffer, this.data.byteOffset + at, out.length));
+    if (LITTLE_ENDIAN && (this.data.byteOffset + at) % width === 0)
+      out.set(
+        new (out.constructor as new (b: ArrayBufferLike, o: number, n: number) => T)(
+          this.data.buffer,
+          this.data.byteOffset + at,
+          out.length,
+        ),
+      );
     else for (let i = 0; i < out.length; i++) out[i] = read(at + width * i);
     return out;
   }
@@ -138,6 +145,7 @@ export class BinaryReader {
   }
 
   private need(bytes: number): void {
-    if (!Number.isSafeInteger(bytes) || bytes < 0 || this.offset + bytes > this.end) throw new CorruptFile(`ends before byte ${this.offset + bytes} of ${this.end}`);
+    if (!Number.isSafeInteger(bytes) || bytes < 0 || this.offset + bytes > this.end)
+      throw new CorruptFile(`ends before byte ${this.offset + bytes} of ${this.end}`);
   }
 }

@@ -110,15 +110,18 @@ export function decodeBroad(text: string, into: BroadChangeStore): { head: strin
   const d = data as { format?: unknown; head?: unknown; limits?: unknown; paths?: unknown; sets?: unknown };
   if (!d || typeof d !== 'object') return 'not an object';
   if (d.format !== FORMAT) return `format ${String(d.format)}, expected ${FORMAT}`;
-  if (typeof d.head !== 'string' || !Array.isArray(d.paths) || !Array.isArray(d.sets)) return 'missing head, paths or sets';
-  if (!Array.isArray(d.limits) || d.limits[0] !== into.minSize || d.limits[1] !== into.maxSize) return 'kept with other size limits';
+  if (typeof d.head !== 'string' || !Array.isArray(d.paths) || !Array.isArray(d.sets))
+    return 'missing head, paths or sets';
+  if (!Array.isArray(d.limits) || d.limits[0] !== into.minSize || d.limits[1] !== into.maxSize)
+    return 'kept with other size limits';
   const paths = d.paths as unknown[];
   if (!paths.every((p): p is string => typeof p === 'string')) return 'a path is not a string';
   const decoded: [number, string[]][] = [];
   for (const s of d.sets as unknown[]) {
     if (!Array.isArray(s) || typeof s[0] !== 'number' || !Array.isArray(s[1])) return 'a malformed change set';
     const ids = s[1] as unknown[];
-    if (!ids.every((i): i is number => Number.isInteger(i) && (i as number) >= 0 && (i as number) < paths.length)) return 'a change set names an unknown path';
+    if (!ids.every((i): i is number => Number.isInteger(i) && (i as number) >= 0 && (i as number) < paths.length))
+      return 'a change set names an unknown path';
     decoded.push([s[0], ids.map((i) => paths[i])]);
   }
   into.clear();

@@ -51,7 +51,10 @@ export class CoChangeCounts implements CoChangeSource {
    * @param keepChangeSets keep each counted change set for changeSetsOf() and for removal order; a
    * model that only ever adds can leave them out and hold just the counts.
    */
-  constructor(readonly maxChangeSet = MAX_CHANGE_SET, private readonly keepChangeSets = true) {}
+  constructor(
+    readonly maxChangeSet = MAX_CHANGE_SET,
+    private readonly keepChangeSets = true,
+  ) {}
 
   changeSetsOf(path: string, limit: number): readonly CountedChange[] {
     return this.log.of(path, limit);
@@ -147,8 +150,15 @@ export class CoChangeCounts implements CoChangeSource {
     const n = this.commitsOf(path);
     if (!n) return [];
     const out: CoChanged[] = [];
-    for (const [other, p] of this.partners(path)) out.push({ path: other, support: p.count, confidence: p.count / n, lastTime: p.lastTime });
-    out.sort((x, y) => y.confidence - x.confidence || y.support - x.support || y.lastTime - x.lastTime || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+    for (const [other, p] of this.partners(path))
+      out.push({ path: other, support: p.count, confidence: p.count / n, lastTime: p.lastTime });
+    out.sort(
+      (x, y) =>
+        y.confidence - x.confidence ||
+        y.support - x.support ||
+        y.lastTime - x.lastTime ||
+        (x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+    );
     return out.slice(0, limit);
   }
 

@@ -126,7 +126,12 @@ export class CoChangeModel implements CoChangeSource {
     this.ensureLoaded();
     let pathChars = 0;
     for (const p of this.paths.all()) pathChars += p.length;
-    return { counts: this.counts.byteSize + this.broadChanges.byteSize, history: this.fileHistory.byteSize, paths: this.paths.size, pathChars };
+    return {
+      counts: this.counts.byteSize + this.broadChanges.byteSize,
+      history: this.fileHistory.byteSize,
+      paths: this.paths.size,
+      pathChars,
+    };
   }
 
   commitsOf(path: string): number {
@@ -195,7 +200,11 @@ export class CoChangeModel implements CoChangeSource {
       return this.followUp;
     }
     const stop = new AbortController();
-    const pass = this.doUpdate(signal ? AbortSignal.any([signal, stop.signal]) : stop.signal, this.generation, onProgress).finally(() => {
+    const pass = this.doUpdate(
+      signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+      this.generation,
+      onProgress,
+    ).finally(() => {
       if (this.mining === pass) {
         this.mining = undefined;
         this.stopMining = undefined;
@@ -226,19 +235,34 @@ export class CoChangeModel implements CoChangeSource {
   private ensureLoaded(): void {
     if (this.loaded) return;
     this.loaded = true;
-    const snapshot = loadSnapshot(this.options.store.stateDir, (paths) => this.newBroad(paths), this.maxChangeSet, this.logger);
+    const snapshot = loadSnapshot(
+      this.options.store.stateDir,
+      (paths) => this.newBroad(paths),
+      this.maxChangeSet,
+      this.logger,
+    );
     if (!snapshot) return;
     this.paths = snapshot.paths;
     this.counts = snapshot.counts;
     this.broadChanges = snapshot.broad;
     this.fileHistory = snapshot.history;
     this.head = snapshot.head;
-    this.state = { ok: true, head: snapshot.head, ...(snapshot.shallow ? { shallow: true, reason: 'shallow' as const } : {}) };
+    this.state = {
+      ok: true,
+      head: snapshot.head,
+      ...(snapshot.shallow ? { shallow: true, reason: 'shallow' as const } : {}),
+    };
   }
 
   private async doUpdate(signal: AbortSignal, generation: number, onProgress?: Progress): Promise<MineResult> {
     const started = Date.now();
-    const done = (mode: MineResult['mode'], commits: number, head?: string, reason?: string): MineResult => ({ mode, commits, head, reason, ms: Date.now() - started });
+    const done = (mode: MineResult['mode'], commits: number, head?: string, reason?: string): MineResult => ({
+      mode,
+      commits,
+      head,
+      reason,
+      ms: Date.now() - started,
+    });
     const state = await this.git.state({ signal, timeoutMs: 10_000 });
     if (signal.aborted || generation !== this.generation) return done('unavailable', 0, undefined, 'aborted');
     this.ensureLoaded();
@@ -262,7 +286,9 @@ export class CoChangeModel implements CoChangeSource {
     if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
     this.save(head, Boolean(state.shallow));
     this.state = state;
-    this.logger.info(`History ${mined.rebuild ? 'mined' : 'updated'}: ${mined.seen} commits in ${Date.now() - started} ms`);
+    this.logger.info(
+      `History ${mined.rebuild ? 'mined' : 'updated'}: ${mined.seen} commits in ${Date.now() - started} ms`,
+    );
     return done(mined.rebuild ? 'rebuild' : 'incremental', mined.seen, head);
   }
 
@@ -271,7 +297,14 @@ export class CoChangeModel implements CoChangeSource {
    * them; says why not when it could not. The pass and its growable buffers end with this call, so
    * they are gone before the line counts and the save.
    */
-  private async mineAndApply(last: string | undefined, head: string, lines: boolean, signal: AbortSignal, generation: number, onProgress?: Progress): Promise<{ rebuild: boolean; seen: number } | string> {
+  private async mineAndApply(
+    last: string | undefined,
+    head: string,
+    lines: boolean,
+    signal: AbortSignal,
+    generation: number,
+    onProgress?: Progress,
+  ): Promise<{ rebuild: boolean; seen: number } | string> {
     const cwd = this.options.root;
     let pass: Pass | undefined;
     if (last) {
@@ -285,7 +318,10 @@ export class CoChangeModel implements CoChangeSource {
         // The new commits must continue the first-parent line mined so far; a head that reached
         // `last` only through a merged branch makes another line, so everything is mined again.
         if (res.oldestParent === last) pass = res;
-        else this.logger.info(`HEAD ${head.slice(0, 12)} does not continue the first-parent line of ${last.slice(0, 12)}; mining all history again.`);
+        else
+          this.logger.info(
+            `HEAD ${head.slice(0, 12)} does not continue the first-parent line of ${last.slice(0, 12)}; mining all history again.`,
+          );
       }
     }
     const rebuild = pass === undefined;
@@ -300,25 +336,48 @@ export class CoChangeModel implements CoChangeSource {
   }
 
   /** Streams the commits of `range` into a pass over `paths`; returns why it stopped when it failed. */
-  private async mine(range: string, paths: PathTable, fresh: boolean, lines: boolean, signal: AbortSignal, onProgress?: Progress): Promise<Pass | string> {
+  private async mine(
+    range: string,
+    paths: PathTable,
+    fresh: boolean,
+    lines: boolean,
+    signal: AbortSignal,
+    onProgress?: Progress,
+  ): Promise<Pass | string> {
     let total = 0;
     // Counted beside the stream, never before it: progress must not delay the mining.
-    if (onProgress) void runGit(['rev-list', '--count', '--first-parent', range], { cwd: this.options.root, timeoutMs: 30_000, signal }).then((r) => (total = r.ok ? Number(r.stdout.trim()) || 0 : 0));
-    const pass: Pass = { paths, counts: fresh ? new PackedCounts(this.maxChangeSet, paths) : undefined, delta: new CoChangeCounts(this.maxChangeSet, false), broad: [], history: new HistoryDelta(paths, lines), seen: 0 };
+    if (onProgress)
+      void runGit(['rev-list', '--count', '--first-parent', range], {
+        cwd: this.options.root,
+        timeoutMs: 30_000,
+        signal,
+      }).then((r) => (total = r.ok ? Number(r.stdout.trim()) || 0 : 0));
+    const pass: Pass = {
+      paths,
+      counts: fresh ? new PackedCounts(this.maxChangeSet, paths) : undefined,
+      delta: new CoChangeCounts(this.maxChangeSet, false),
+      broad: [],
+      history: new HistoryDelta(paths, lines),
+      seen: 0,
+    };
     const broadAccepts = (n: number) => n > this.maxChangeSet && n <= MAX_BROAD_CHANGE_SET;
-    const res = await streamCommits({ cwd: this.options.root, range, lines, mergeTitles: true, timeoutMs: this.options.timeoutMs ?? 300_000, signal }, (c: MinedCommit) => {
-      pass.seen++;
-      onProgress?.(pass.seen, Math.max(total, pass.seen));
-      pass.history.add(c);
-      pass.oldestParent = c.parents[0];
-      const files = c.files.map((f) => paths.intern(f));
-      // Newest first: the oldest large change sets would only be dropped again.
-      if (!pass.delta.add(files, c.time) && broadAccepts(files.length) && pass.broad.length < MAX_BROAD_SETS) pass.broad.push({ files, time: c.time });
-      if (pass.counts && pass.delta.commitCount >= FOLD_EVERY) {
-        pass.counts.merge(pass.delta);
-        pass.delta = new CoChangeCounts(this.maxChangeSet, false);
-      }
-    });
+    const res = await streamCommits(
+      { cwd: this.options.root, range, lines, mergeTitles: true, timeoutMs: this.options.timeoutMs ?? 300_000, signal },
+      (c: MinedCommit) => {
+        pass.seen++;
+        onProgress?.(pass.seen, Math.max(total, pass.seen));
+        pass.history.add(c);
+        pass.oldestParent = c.parents[0];
+        const files = c.files.map((f) => paths.intern(f));
+        // Newest first: the oldest large change sets would only be dropped again.
+        if (!pass.delta.add(files, c.time) && broadAccepts(files.length) && pass.broad.length < MAX_BROAD_SETS)
+          pass.broad.push({ files, time: c.time });
+        if (pass.counts && pass.delta.commitCount >= FOLD_EVERY) {
+          pass.counts.merge(pass.delta);
+          pass.delta = new CoChangeCounts(this.maxChangeSet, false);
+        }
+      },
+    );
     if (!res.ok) {
       this.logger.warn(`Mining history stopped: ${res.failure} ${res.stderr?.trim() ?? ''}`);
       return res.failure ?? 'exit';
@@ -347,10 +406,20 @@ export class CoChangeModel implements CoChangeSource {
     if (state.partialClone) return false;
     const days = this.options.lineCountDays?.() ?? 30;
     const now = this.options.now?.() ?? Date.now();
-    return countWindowLines(this.fileHistory, { cwd: this.options.root, since: recentWindowStart(now, this.fileHistory.newestTime, days), timeoutMs: this.options.timeoutMs ?? 300_000, signal, logger: this.logger });
+    return countWindowLines(this.fileHistory, {
+      cwd: this.options.root,
+      since: recentWindowStart(now, this.fileHistory.newestTime, days),
+      timeoutMs: this.options.timeoutMs ?? 300_000,
+      signal,
+      logger: this.logger,
+    });
   }
 
   private save(head: string, shallow: boolean): void {
-    saveSnapshot(this.options.store.stateDir, { paths: this.paths, counts: this.counts, broad: this.broadChanges, history: this.fileHistory, head, shallow }, this.logger);
+    saveSnapshot(
+      this.options.store.stateDir,
+      { paths: this.paths, counts: this.counts, broad: this.broadChanges, history: this.fileHistory, head, shallow },
+      this.logger,
+    );
   }
 }

@@ -21,20 +21,45 @@ export interface CommitStreamOptions extends HistoryOptions {
  * files, newest first: what both the co-change counts and the file history need, in one pass. A
  * merge is its diff against its first parent.
  */
-export async function streamCommits(options: CommitStreamOptions, onCommit: (c: MinedCommit) => void): Promise<HistoryResult> {
+export async function streamCommits(
+  options: CommitStreamOptions,
+  onCommit: (c: MinedCommit) => void,
+): Promise<HistoryResult> {
   const revs: string[] = [];
   if (options.maxCount) revs.push(`--max-count=${options.maxCount}`);
   if (options.since !== undefined) revs.push(`--since=${Math.max(0, Math.floor(options.since))}`);
   revs.push(options.range ?? 'HEAD', '--');
-  const args = ['log', '--no-renames', '--no-ext-diff', '--no-textconv', '--first-parent', '-m', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '-z', options.lines ? '--numstat' : '--name-status', ...revs];
+  const args = [
+    'log',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--first-parent',
+    '-m',
+    '--relative',
+    `--format=${COMMIT_RECORD_FORMAT}`,
+    '-z',
+    options.lines ? '--numstat' : '--name-status',
+    ...revs,
+  ];
   let emit = onCommit;
   if (options.mergeTitles) {
     // The forge's merges alone first, on the same walk (a fraction of its time): the stream needs their titles.
-    const titles = await readMergeTitles({ cwd: options.cwd, revArgs: ['--first-parent', ...revs], timeoutMs: options.timeoutMs, signal: options.signal });
+    const titles = await readMergeTitles({
+      cwd: options.cwd,
+      revArgs: ['--first-parent', ...revs],
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
     if (titles.size) emit = (c) => onCommit(titles.has(c.hash) ? { ...c, subject: titles.get(c.hash)! } : c);
   }
   const parser = new CommitParser(options.lines, emit);
-  const res = await streamGit(args, { cwd: options.cwd, timeoutMs: options.timeoutMs ?? 120_000, signal: options.signal, onData: (chunk) => parser.push(chunk) });
+  const res = await streamGit(args, {
+    cwd: options.cwd,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    signal: options.signal,
+    onData: (chunk) => parser.push(chunk),
+  });
   if (res.ok) parser.end();
   return { ok: res.ok, failure: res.failure, stderr: res.stderr };
 }
@@ -88,7 +113,17 @@ export class CommitParser extends TokenParser {
     }
     if (text.charCodeAt(0) === MARK) {
       this.flush();
-      this.current = { hash: text.slice(1), parents: [], time: 0, author: '', email: '', subject: '', files: [], added: [], removed: [] };
+      this.current = {
+        hash: text.slice(1),
+        parents: [],
+        time: 0,
+        author: '',
+        email: '',
+        subject: '',
+        files: [],
+        added: [],
+        removed: [],
+      };
       this.field = 0;
       this.seen.clear();
       return;
@@ -101,10 +136,16 @@ export class CommitParser extends TokenParser {
     // "added<TAB>removed<TAB>path"; "-" for binary files.
     const tab1 = text.indexOf('\t');
     const tab2 = tab1 < 0 ? -1 : text.indexOf('\t', tab1 + 1);
-    if (tab2 >= 0) this.addFile(c, text.slice(tab2 + 1), lineCount(text.slice(0, tab1)), lineCount(text.slice(tab1 + 1, tab2)));
+    if (tab2 >= 0)
+      this.addFile(c, text.slice(tab2 + 1), lineCount(text.slice(0, tab1)), lineCount(text.slice(tab1 + 1, tab2)));
   }
 
-  private addFile(c: { files: string[]; added: number[]; removed: number[] }, path: string, added: number, removed: number): void {
+  private addFile(
+    c: { files: string[]; added: number[]; removed: number[] },
+    path: string,
+    added: number,
+    removed: number,
+  ): void {
     if (!path || this.seen.has(path)) return;
     this.seen.add(path);
     c.files.push(path);

@@ -27,7 +27,11 @@ export function encodeCounts(counts: PackedCounts, head: string): Buffer[] {
 }
 
 /** Reads a cache file against the path table it was saved with, or says why it cannot be used. */
-export function decodeCounts(data: Buffer, paths: PathTable, maxChangeSet = MAX_CHANGE_SET): { counts: PackedCounts; head: string } | string {
+export function decodeCounts(
+  data: Buffer,
+  paths: PathTable,
+  maxChangeSet = MAX_CHANGE_SET,
+): { counts: PackedCounts; head: string } | string {
   try {
     if (data.length >= 4 && data.readUInt32LE(0) !== MAGIC) return 'not a co-change cache';
     const r = new BinaryReader(data);
@@ -51,9 +55,20 @@ export function decodeCounts(data: Buffer, paths: PathTable, maxChangeSet = MAX_
     for (let i = 0; i < pairCount; i++) {
       const a = pairA[i];
       const b = pairB[i];
-      if (a < 0 || b < 0 || a >= fileCount || b >= fileCount || a === b) return `pair ${i} names file ${Math.max(a, b)} of ${fileCount}`;
+      if (a < 0 || b < 0 || a >= fileCount || b >= fileCount || a === b)
+        return `pair ${i} names file ${Math.max(a, b)} of ${fileCount}`;
     }
-    return { counts: PackedCounts.fromColumns(maxChangeSet, paths, commitCount, { commits, last, pairA, pairB, pairCount: pairCounts, pairLast }), head };
+    return {
+      counts: PackedCounts.fromColumns(maxChangeSet, paths, commitCount, {
+        commits,
+        last,
+        pairA,
+        pairB,
+        pairCount: pairCounts,
+        pairLast,
+      }),
+      head,
+    };
   } catch (err) {
     if (err instanceof CorruptFile) return err.message;
     throw err;

@@ -71,7 +71,10 @@ export interface FileHistoryColumns {
 export class FileHistory {
   private c: FileHistoryColumns;
 
-  constructor(readonly paths: PathTable, columns?: FileHistoryColumns) {
+  constructor(
+    readonly paths: PathTable,
+    columns?: FileHistoryColumns,
+  ) {
     this.c = columns ?? emptyColumns(paths.size);
   }
 
@@ -100,7 +103,17 @@ export class FileHistory {
   /** Bytes held, typed arrays and buffers (paths are in the shared table). */
   get byteSize(): number {
     const c = this.c;
-    const arrays = [c.hashes, c.times, c.authorOf, c.subjectStart, c.subjects, c.fileStart, c.entryCommit, c.entryAdded, c.entryRemoved];
+    const arrays = [
+      c.hashes,
+      c.times,
+      c.authorOf,
+      c.subjectStart,
+      c.subjects,
+      c.fileStart,
+      c.entryCommit,
+      c.entryAdded,
+      c.entryRemoved,
+    ];
     return arrays.reduce((n, a) => n + a.byteLength, 0);
   }
 
@@ -120,7 +133,9 @@ export class FileHistory {
       if (skip?.size && skip.has(this.hashOf(i))) continue;
       const added = this.c.entryAdded[k];
       const removed = this.c.entryRemoved[k];
-      out.push(added === UNKNOWN_LINES || removed === UNKNOWN_LINES ? this.commit(i) : { ...this.commit(i), added, removed });
+      out.push(
+        added === UNKNOWN_LINES || removed === UNKNOWN_LINES ? this.commit(i) : { ...this.commit(i), added, removed },
+      );
     }
     return out;
   }
@@ -156,7 +171,9 @@ export class FileHistory {
   filesOf(i: number): string[] {
     const out: string[] = [];
     const files = this.c.fileStart.length - 1;
-    for (let f = 0; f < files; f++) if (this.entryOf({ start: this.c.fileStart[f], end: this.c.fileStart[f + 1] }, i) >= 0) out.push(this.paths.path(f));
+    for (let f = 0; f < files; f++)
+      if (this.entryOf({ start: this.c.fileStart[f], end: this.c.fileStart[f + 1] }, i) >= 0)
+        out.push(this.paths.path(f));
     return out;
   }
 
@@ -200,7 +217,13 @@ export class FileHistory {
   commit(i: number): HistoryCommit {
     const c = this.c;
     const a = c.authorOf[i];
-    return { hash: this.hashOf(i), author: c.authors[a], email: c.emails[a], date: c.times[i], subject: c.subjects.toString('utf8', c.subjectStart[i], c.subjectStart[i + 1]) };
+    return {
+      hash: this.hashOf(i),
+      author: c.authors[a],
+      email: c.emails[a],
+      date: c.times[i],
+      subject: c.subjects.toString('utf8', c.subjectStart[i], c.subjectStart[i + 1]),
+    };
   }
 
   /** Adds commits mined after the newest one kept (or, for an empty history, all of them). */
@@ -209,7 +232,8 @@ export class FileHistory {
     const n = old.times.length;
     const k = delta.count;
     if (!k) return;
-    if (n && delta.hashBytes !== old.hashBytes) throw new Error(`commit ids of ${delta.hashBytes} bytes after ones of ${old.hashBytes}`);
+    if (n && delta.hashBytes !== old.hashBytes)
+      throw new Error(`commit ids of ${delta.hashBytes} bytes after ones of ${old.hashBytes}`);
     const hashBytes = delta.hashBytes;
     // The delta is newest first; commits are kept oldest first.
     const order = (j: number) => k - 1 - j;
@@ -253,10 +277,25 @@ export class FileHistory {
     const runs = this.mergeRuns(delta, n);
     // New commits read with their line counts extend the counted span; read without, nothing is counted.
     const countedFrom = delta.counted ? old.countedFrom : n + k;
-    this.c = { hashBytes, hashes, times, authorOf, authors, emails, subjectStart, subjects, ...runs, baseParent: n ? old.baseParent : delta.baseParent, countedFrom };
+    this.c = {
+      hashBytes,
+      hashes,
+      times,
+      authorOf,
+      authors,
+      emails,
+      subjectStart,
+      subjects,
+      ...runs,
+      baseParent: n ? old.baseParent : delta.baseParent,
+      countedFrom,
+    };
   }
 
-  private mergeRuns(delta: HistoryDelta, n: number): Pick<FileHistoryColumns, 'fileStart' | 'entryCommit' | 'entryAdded' | 'entryRemoved'> {
+  private mergeRuns(
+    delta: HistoryDelta,
+    n: number,
+  ): Pick<FileHistoryColumns, 'fileStart' | 'entryCommit' | 'entryAdded' | 'entryRemoved'> {
     const old = this.c;
     const files = this.paths.size;
     const oldFiles = old.fileStart.length - 1;

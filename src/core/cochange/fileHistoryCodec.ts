@@ -25,7 +25,16 @@ export function encodeHistory(history: FileHistory, head: string, shallow: boole
   const paths = history.paths.all();
   const people = c.authors.flatMap((a, i) => [a, c.emails[i]]);
   return new BinaryWriter()
-    .u32(MAGIC, FORMAT, shallow ? SHALLOW : 0, c.hashBytes, c.times.length, c.authors.length, paths.length, c.entryCommit.length)
+    .u32(
+      MAGIC,
+      FORMAT,
+      shallow ? SHALLOW : 0,
+      c.hashBytes,
+      c.times.length,
+      c.authors.length,
+      paths.length,
+      c.entryCommit.length,
+    )
     .text(head)
     .text(c.baseParent ?? '')
     .text(paths.join('\0'))
@@ -82,9 +91,29 @@ export function decodeHistory(data: Buffer): DecodedHistory | string {
     const countedFrom = r.u32();
     if (!r.done) return 'bytes after the last column';
     if (countedFrom > commits) return `line counts from commit ${countedFrom} of ${commits}`;
-    const problem = checkColumns(commits, authorCount, subjects.length, { authorOf, subjectStart, fileStart, entryCommit });
+    const problem = checkColumns(commits, authorCount, subjects.length, {
+      authorOf,
+      subjectStart,
+      fileStart,
+      entryCommit,
+    });
     if (problem) return problem;
-    const history = new FileHistory(paths, { hashBytes, hashes, times, authorOf, authors, emails, subjectStart, subjects, fileStart, entryCommit, entryAdded, entryRemoved, baseParent, countedFrom });
+    const history = new FileHistory(paths, {
+      hashBytes,
+      hashes,
+      times,
+      authorOf,
+      authors,
+      emails,
+      subjectStart,
+      subjects,
+      fileStart,
+      entryCommit,
+      entryAdded,
+      entryRemoved,
+      baseParent,
+      countedFrom,
+    });
     if (commits && history.head !== head) return `the newest commit is ${history.head}, the header says ${head}`;
     return { history, head, shallow: (flags & SHALLOW) !== 0 };
   } catch (err) {
@@ -94,17 +123,26 @@ export function decodeHistory(data: Buffer): DecodedHistory | string {
 }
 
 /** Every number points where it may, so that no query reads past an array. */
-function checkColumns(commits: number, authors: number, subjectBytes: number, c: { authorOf: Uint32Array; subjectStart: Uint32Array; fileStart: Uint32Array; entryCommit: Uint32Array }): string | undefined {
-  for (let i = 0; i < commits; i++) if (c.authorOf[i] >= authors) return `commit ${i} names author ${c.authorOf[i]} of ${authors}`;
-  if (c.subjectStart[0] !== 0 || c.subjectStart[commits] !== subjectBytes) return 'subject offsets do not cover the subjects';
-  for (let i = 0; i < commits; i++) if (c.subjectStart[i + 1] < c.subjectStart[i]) return `subject ${i} ends before it starts`;
+function checkColumns(
+  commits: number,
+  authors: number,
+  subjectBytes: number,
+  c: { authorOf: Uint32Array; subjectStart: Uint32Array; fileStart: Uint32Array; entryCommit: Uint32Array },
+): string | undefined {
+  for (let i = 0; i < commits; i++)
+    if (c.authorOf[i] >= authors) return `commit ${i} names author ${c.authorOf[i]} of ${authors}`;
+  if (c.subjectStart[0] !== 0 || c.subjectStart[commits] !== subjectBytes)
+    return 'subject offsets do not cover the subjects';
+  for (let i = 0; i < commits; i++)
+    if (c.subjectStart[i + 1] < c.subjectStart[i]) return `subject ${i} ends before it starts`;
   const files = c.fileStart.length - 1;
   if (c.fileStart[0] !== 0 || c.fileStart[files] !== c.entryCommit.length) return 'file runs do not cover the entries';
   for (let f = 0; f < files; f++) {
     if (c.fileStart[f + 1] < c.fileStart[f]) return `the run of file ${f} ends before it starts`;
     for (let k = c.fileStart[f]; k < c.fileStart[f + 1]; k++) {
       if (c.entryCommit[k] >= commits) return `an entry names commit ${c.entryCommit[k]} of ${commits}`;
-      if (k > c.fileStart[f] && c.entryCommit[k] <= c.entryCommit[k - 1]) return `the commits of file ${f} are out of order`;
+      if (k > c.fileStart[f] && c.entryCommit[k] <= c.entryCommit[k - 1])
+        return `the commits of file ${f} are out of order`;
     }
   }
   return undefined;

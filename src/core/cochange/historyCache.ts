@@ -33,21 +33,32 @@ export interface HistorySnapshot {
  * Reads the three cache files. A missing, damaged or disagreeing one is logged and nothing is used,
  * so the next update mines history again.
  */
-export function loadSnapshot(stateDir: string, newBroad: (paths: PathTable) => PackedBroadChanges, maxChangeSet: number, logger: Logger): HistorySnapshot | undefined {
+export function loadSnapshot(
+  stateDir: string,
+  newBroad: (paths: PathTable) => PackedBroadChanges,
+  maxChangeSet: number,
+  logger: Logger,
+): HistorySnapshot | undefined {
   for (const f of FILES) removeStaleTempFiles(stateDir, f);
   const read = (name: string): Buffer | undefined => {
     try {
       return readFileSync(join(stateDir, name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') logger.info(`No ${name} in ${stateDir}; history will be mined.`);
-      else logger.warn(`Cannot read ${join(stateDir, name)}: ${(err as Error).message}; it will be rebuilt from history.`);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        logger.info(`No ${name} in ${stateDir}; history will be mined.`);
+      else
+        logger.warn(`Cannot read ${join(stateDir, name)}: ${(err as Error).message}; it will be rebuilt from history.`);
       return undefined;
     }
   };
   const unusable = (name: string, why: string): undefined => {
     // Another version's format is expected after an update; anything else is damage.
-    if (why.startsWith('format ')) logger.info(`The history cache ${join(stateDir, name)} is in another version's format (${why}); it will be rebuilt from history.`);
-    else logger.warn(`The history cache ${join(stateDir, name)} is unusable (${why}); it will be rebuilt from history.`);
+    if (why.startsWith('format '))
+      logger.info(
+        `The history cache ${join(stateDir, name)} is in another version's format (${why}); it will be rebuilt from history.`,
+      );
+    else
+      logger.warn(`The history cache ${join(stateDir, name)} is unusable (${why}); it will be rebuilt from history.`);
     try {
       unlinkSync(join(stateDir, name));
     } catch {
@@ -70,10 +81,19 @@ export function loadSnapshot(stateDir: string, newBroad: (paths: PathTable) => P
   if (typeof decoded === 'string') return unusable(BROAD_FILE, decoded);
   if (counts.head !== history.head || decoded.head !== history.head) {
     // Saved at different commits: a stop between two writes, or files from another version.
-    logger.info(`The history cache files in ${stateDir} disagree (${HISTORY_FILE} ${history.head || '-'}, ${COCHANGE_FILE} ${counts.head || '-'}, ${BROAD_FILE} ${decoded.head || '-'}); history will be mined again.`);
+    logger.info(
+      `The history cache files in ${stateDir} disagree (${HISTORY_FILE} ${history.head || '-'}, ${COCHANGE_FILE} ${counts.head || '-'}, ${BROAD_FILE} ${decoded.head || '-'}); history will be mined again.`,
+    );
     return undefined;
   }
-  return { paths: history.history.paths, counts: counts.counts, broad, history: history.history, head: history.head, shallow: history.shallow };
+  return {
+    paths: history.history.paths,
+    counts: counts.counts,
+    broad,
+    history: history.history,
+    head: history.head,
+    shallow: history.shallow,
+  };
 }
 
 /** Writes the three files, each atomically; a failure is logged (the model in memory stays right). */
@@ -93,7 +113,8 @@ export function removeSnapshot(stateDir: string, logger: Logger): void {
     try {
       unlinkSync(join(stateDir, name));
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') logger.warn(`Could not remove ${join(stateDir, name)}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        logger.warn(`Could not remove ${join(stateDir, name)}: ${(err as Error).message}`);
     }
   }
 }

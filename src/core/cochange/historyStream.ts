@@ -33,11 +33,27 @@ const MARK = 0x01;
  * Merges count as one change set against their first parent, so a merged branch is one change.
  */
 export async function streamHistory(options: HistoryOptions, onCommit: (c: ChangeSet) => void): Promise<HistoryResult> {
-  const args = ['log', '--no-renames', '--no-ext-diff', '--no-textconv', '--first-parent', '-m', '--relative', '--format=%x01%H%x00%ct', '-z', options.withStatus ? '--name-status' : '--name-only'];
+  const args = [
+    'log',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--first-parent',
+    '-m',
+    '--relative',
+    '--format=%x01%H%x00%ct',
+    '-z',
+    options.withStatus ? '--name-status' : '--name-only',
+  ];
   if (options.maxCount) args.push(`--max-count=${options.maxCount}`);
   args.push(options.range ?? 'HEAD', '--');
   const parser = new HistoryParser(Boolean(options.withStatus), onCommit);
-  const res = await streamGit(args, { cwd: options.cwd, timeoutMs: options.timeoutMs ?? 120_000, signal: options.signal, onData: (chunk) => parser.push(chunk) });
+  const res = await streamGit(args, {
+    cwd: options.cwd,
+    timeoutMs: options.timeoutMs ?? 120_000,
+    signal: options.signal,
+    onData: (chunk) => parser.push(chunk),
+  });
   if (res.ok) parser.end();
   return { ok: res.ok, failure: res.failure, stderr: res.stderr };
 }
@@ -50,7 +66,10 @@ export class HistoryParser extends TokenParser {
   /** The current commit's paths, for dropping repeats (-m lists a merge's files once per parent). */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly withStatus: boolean, private readonly onCommit: (c: ChangeSet) => void) {
+  constructor(
+    private readonly withStatus: boolean,
+    private readonly onCommit: (c: ChangeSet) => void,
+  ) {
     super();
   }
 

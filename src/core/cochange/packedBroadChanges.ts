@@ -46,7 +46,8 @@ export class PackedBroadChanges implements BroadChangeSource, BroadChangeStore {
     const index = this.index();
     if (id === undefined || id + 1 >= index.start.length) return [];
     const out: BroadChange[] = [];
-    for (let k = index.start[id + 1] - 1; k >= index.start[id] && out.length < limit; k--) out.push(this.expand(index.setsOf[k]));
+    for (let k = index.start[id + 1] - 1; k >= index.start[id] && out.length < limit; k--)
+      out.push(this.expand(index.setsOf[k]));
     return out;
   }
 

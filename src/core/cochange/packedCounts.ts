@@ -1,4 +1,10 @@
-import { MAX_CHANGE_SET, type CoChanged, type CoChangeCounts, type CoChangeSource, type PairStat } from './cochangeCounts';
+import {
+  MAX_CHANGE_SET,
+  type CoChanged,
+  type CoChangeCounts,
+  type CoChangeSource,
+  type PairStat,
+} from './cochangeCounts';
 import { PathTable } from './pathTable';
 
 /**
@@ -39,7 +45,17 @@ export class PackedCounts implements CoChangeSource {
 
   /** Bytes held in typed arrays (the paths live in the shared table). */
   get byteSize(): number {
-    const arrays = [this.commits, this.last, this.pairA, this.pairB, this.pairCount, this.pairLast, this.start, this.partner, this.pairOf];
+    const arrays = [
+      this.commits,
+      this.last,
+      this.pairA,
+      this.pairB,
+      this.pairCount,
+      this.pairLast,
+      this.start,
+      this.partner,
+      this.pairOf,
+    ];
     return arrays.reduce((n, a) => n + a.byteLength, 0);
   }
 
@@ -86,8 +102,19 @@ export class PackedCounts implements CoChangeSource {
   coChanged(path: string, limit = 20): CoChanged[] {
     const n = this.commitsOf(path);
     if (!n) return [];
-    const out = this.partners(path).map(([other, p]) => ({ path: other, support: p.count, confidence: p.count / n, lastTime: p.lastTime }));
-    out.sort((x, y) => y.confidence - x.confidence || y.support - x.support || y.lastTime - x.lastTime || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+    const out = this.partners(path).map(([other, p]) => ({
+      path: other,
+      support: p.count,
+      confidence: p.count / n,
+      lastTime: p.lastTime,
+    }));
+    out.sort(
+      (x, y) =>
+        y.confidence - x.confidence ||
+        y.support - x.support ||
+        y.lastTime - x.lastTime ||
+        (x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+    );
     return out.slice(0, limit);
   }
 
@@ -112,7 +139,14 @@ export class PackedCounts implements CoChangeSource {
   }
 
   /** The arrays as they are, for the cache file. */
-  columns(): { commits: Uint32Array; last: Float64Array; pairA: Int32Array; pairB: Int32Array; pairCount: Int32Array; pairLast: Float64Array } {
+  columns(): {
+    commits: Uint32Array;
+    last: Float64Array;
+    pairA: Int32Array;
+    pairB: Int32Array;
+    pairCount: Int32Array;
+    pairLast: Float64Array;
+  } {
     const n = this.pairTotal;
     return {
       commits: this.commits.subarray(0, this.files),
@@ -125,7 +159,12 @@ export class PackedCounts implements CoChangeSource {
   }
 
   /** Takes over arrays read from a cache file (already checked) and indexes them. */
-  static fromColumns(maxChangeSet: number, paths: PathTable, commitCount: number, c: ReturnType<PackedCounts['columns']>): PackedCounts {
+  static fromColumns(
+    maxChangeSet: number,
+    paths: PathTable,
+    commitCount: number,
+    c: ReturnType<PackedCounts['columns']>,
+  ): PackedCounts {
     const counts = new PackedCounts(maxChangeSet, paths);
     counts.commitCount = commitCount;
     counts.commits = c.commits;

@@ -106,5 +106,9 @@ export const DEFAULT_WEIGHTS: RankingWeights = {
   // Fitted by `bench/synthetic/train-ranker.mjs --pairwise --offset 300 --replay 300 --with-change` on an
   // older span of seven public TypeScript histories (the 300 qualifying commits before the newest 300),
   // each query seen with and without the words of its change, so the eval on the newest ones is held out.
-  model: [-5.7436, 1.3686, 0.1615, 0.6252, 0.7492, 0.23, 0.6359, 0.2211, 0.2934, 0.123, 0.7071, 0.6179, 1.1617, 0, 0, 0.2039, 0.2527, 0.0744, 0.7974, 0, 0.1247, 0.4589, 0, 0.3962, 0.2786, 0.1178, 1.2292, 0.0592, 0.0703, 1.1943, 5.1194, 1.3383, 5.075, 2.4816, 1.5, 1],
+  model: [
+    -5.7436, 1.3686, 0.1615, 0.6252, 0.7492, 0.23, 0.6359, 0.2211, 0.2934, 0.123, 0.7071, 0.6179, 1.1617, 0, 0, 0.2039,
+    0.2527, 0.0744, 0.7974, 0, 0.1247, 0.4589, 0, 0.3962, 0.2786, 0.1178, 1.2292, 0.0592, 0.0703, 1.1943, 5.1194,
+    1.3383, 5.075, 2.4816, 1.5, 1,
+  ],
 };

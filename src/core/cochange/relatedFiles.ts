@@ -81,21 +81,45 @@ const MAX_CHANGE_NAME_CANDIDATES = 10;
  * changes are, how active and how near the other file is), imports in both directions, the test or
  * implementation by naming convention, partners of partners, and a weak prior for active siblings.
  */
-export function relatedFiles(path: string, ctx: RelatedFilesContext, limit = 10, w: RankingWeights = DEFAULT_WEIGHTS): RelatedFile[] {
+export function relatedFiles(
+  path: string,
+  ctx: RelatedFilesContext,
+  limit = 10,
+  w: RankingWeights = DEFAULT_WEIGHTS,
+): RelatedFile[] {
   // A model fitted for another feature list would score garbage: the heuristic stands in.
   const fitted = w.model && w.model.length === FEATURE_NAMES.length + 1;
-  const scored = gather(path, ctx, w).map((c) => ({ c, score: Math.round((fitted ? logistic(w.model!, w.trees, c.at) : matrix[c.at + F.heuristic]) * 1e4) / 1e4 }));
+  const scored = gather(path, ctx, w).map((c) => ({
+    c,
+    score: Math.round((fitted ? logistic(w.model!, w.trees, c.at) : matrix[c.at + F.heuristic]) * 1e4) / 1e4,
+  }));
   scored.sort((a, b) => b.score - a.score || (b.c.support ?? 0) - (a.c.support ?? 0) || (a.c.path < b.c.path ? -1 : 1));
   const top = scored.slice(0, limit);
   // Reasons are gathered and put in order for the files shown only.
   const reasons = new Map<number, [number, string][]>(top.map(({ c }) => [c.at, []]));
   for (let i = 0; i < reasonAt.length; i++) reasons.get(reasonAt[i])?.push([reasonWeight[i], reasonText[i]]);
-  return top.map(({ c, score }) => ({ path: c.path, score, reasons: reasons.get(c.at)!.sort((a, b) => b[0] - a[0]).map((r) => r[1]), support: c.support }));
+  return top.map(({ c, score }) => ({
+    path: c.path,
+    score,
+    reasons: reasons
+      .get(c.at)!
+      .sort((a, b) => b[0] - a[0])
+      .map((r) => r[1]),
+    support: c.support,
+  }));
 }
 
 /** Every candidate with its features; for fitting the logistic model (bench/synthetic/train-ranker.mjs). @public */
-export function candidateFeatures(path: string, ctx: RelatedFilesContext, w: RankingWeights = DEFAULT_WEIGHTS): ScoredCandidate[] {
-  return gather(path, ctx, w).map((c) => ({ path: c.path, x: Array.from(matrix.subarray(c.at, c.at + FEATURE_NAMES.length)), heuristic: matrix[c.at + F.heuristic] }));
+export function candidateFeatures(
+  path: string,
+  ctx: RelatedFilesContext,
+  w: RankingWeights = DEFAULT_WEIGHTS,
+): ScoredCandidate[] {
+  return gather(path, ctx, w).map((c) => ({
+    path: c.path,
+    x: Array.from(matrix.subarray(c.at, c.at + FEATURE_NAMES.length)),
+    heuristic: matrix[c.at + F.heuristic],
+  }));
 }
 
 function logistic(model: readonly number[], trees: RankingWeights['trees'], at: number): number {
@@ -158,7 +182,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     reasonText.push(text);
   };
   const exists = (p: string) => !ctx.files || ctx.files.has(p);
-  const decay = (time: number, halfLife: number, share: number) => 1 - share + share * Math.pow(0.5, Math.max(0, ctx.now - time) / DAY / halfLife);
+  const decay = (time: number, halfLife: number, share: number) =>
+    1 - share + share * Math.pow(0.5, Math.max(0, ctx.now - time) / DAY / halfLife);
   // How likely a file is to change at all: often and lately.
   const activity = (p: string): number => {
     const nt = ctx.cochange.commitsOf(p);
@@ -194,7 +219,11 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       matrix[c.at + F.lastWithQuery] = pair.lastTime >= lastOfQuery ? 1 : 0;
       matrix[c.at + F.backConfidence] = pair.count / (nt + w.shrinkage);
       matrix[c.at + F.coChanged] = 1;
-      because(c, DIRECT + s, `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`);
+      because(
+        c,
+        DIRECT + s,
+        `changed together in ${pair.count} of ${n} commits${ageText((ctx.now - pair.lastTime) / DAY)}`,
+      );
     });
   }
 
@@ -247,7 +276,11 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       const c = get(other);
       c.miss *= 1 - Math.min(0.999, Math.max(0, s));
       matrix[c.at + F.testPair] = 1 / (i + 1);
-      because(c, DIRECT + s, isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention');
+      because(
+        c,
+        DIRECT + s,
+        isTestName(other) ? 'its test, by naming convention' : 'the implementation it tests, by naming convention',
+      );
     });
     for (const other of ctx.files.distantTestPartners(path)) {
       const s = w.testPair / 2;
@@ -303,8 +336,13 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     }
     // Files already found another way, then the ones shared most often: a file in many large change
     // sets would otherwise bring in thousands of weak candidates.
-    const ranked = [...shared].filter(([other]) => exists(other)).sort((a, b) => Number(cands.has(b[0])) - Number(cands.has(a[0])) || b[1] - a[1]);
-    for (const [other, k] of ranked.slice(0, Math.max(MAX_BROAD_CANDIDATES, ranked.filter(([o]) => cands.has(o)).length))) {
+    const ranked = [...shared]
+      .filter(([other]) => exists(other))
+      .sort((a, b) => Number(cands.has(b[0])) - Number(cands.has(a[0])) || b[1] - a[1]);
+    for (const [other, k] of ranked.slice(
+      0,
+      Math.max(MAX_BROAD_CANDIDATES, ranked.filter(([o]) => cands.has(o)).length),
+    )) {
       const c = get(other);
       matrix[c.at + F.broadShared] = Math.log1p(k);
       matrix[c.at + F.broadShare] = k / sets.length;
@@ -346,9 +384,22 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       c.miss *= 1 - Math.min(0.999, Math.max(0, s));
       because(c, s, say(sim.term));
     });
-  if (ctx.terms) similar(ctx.terms.similarTo(path), MAX_LEXICAL_CANDIDATES, F.lexical, F.lexicalReciprocalRank, (t) => `mentions ${t} too`);
+  if (ctx.terms)
+    similar(
+      ctx.terms.similarTo(path),
+      MAX_LEXICAL_CANDIDATES,
+      F.lexical,
+      F.lexicalReciprocalRank,
+      (t) => `mentions ${t} too`,
+    );
   if (ctx.terms && ctx.changeWords?.length) {
-    similar(ctx.terms.similarToTerms(ctx.changeWords, path), MAX_CHANGE_CANDIDATES, F.changeWords, F.changeWordsReciprocalRank, (t) => `mentions ${t}, which your change touches`);
+    similar(
+      ctx.terms.similarToTerms(ctx.changeWords, path),
+      MAX_CHANGE_CANDIDATES,
+      F.changeWords,
+      F.changeWordsReciprocalRank,
+      (t) => `mentions ${t}, which your change touches`,
+    );
   }
   if (ctx.files && ctx.changeWords?.length) {
     const named = ctx.files.namedBy(changeWordCounts(ctx.changeWords), path, MAX_CHANGE_NAME_CANDIDATES);
@@ -365,9 +416,13 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   const list = [...cands.values()];
   const folderAbove = posix.dirname(posix.dirname(path));
   // ROSE order among co-changed candidates: confidence, then support.
-  const co = list.filter((c) => matrix[c.at + F.coChanged] > 0).sort((a, b) => matrix[b.at + F.confidence] - matrix[a.at + F.confidence] || (b.support ?? 0) - (a.support ?? 0));
+  const co = list
+    .filter((c) => matrix[c.at + F.coChanged] > 0)
+    .sort((a, b) => matrix[b.at + F.confidence] - matrix[a.at + F.confidence] || (b.support ?? 0) - (a.support ?? 0));
   co.forEach((c, i) => (matrix[c.at + F.roseReciprocalRank] = 1 / (i + 1)));
-  const hops = list.filter((c) => matrix[c.at + F.twoHop] > 0).sort((a, b) => matrix[b.at + F.twoHop] - matrix[a.at + F.twoHop]);
+  const hops = list
+    .filter((c) => matrix[c.at + F.twoHop] > 0)
+    .sort((a, b) => matrix[b.at + F.twoHop] - matrix[a.at + F.twoHop]);
   hops.forEach((c, i) => (matrix[c.at + F.twoHopReciprocalRank] = 1 / (i + 1)));
   for (const c of list) {
     const d = dirDistance(path, c.path);
@@ -387,7 +442,9 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
     const mine = new Set(ctx.imports.importsOf(path));
     if (mine.size) {
       // Only the strongest candidates: each one costs an import lookup.
-      const top = [...list].sort((x, y) => matrix[y.at + F.heuristic] - matrix[x.at + F.heuristic]).slice(0, MAX_SHARED_IMPORT_CANDIDATES);
+      const top = [...list]
+        .sort((x, y) => matrix[y.at + F.heuristic] - matrix[x.at + F.heuristic])
+        .slice(0, MAX_SHARED_IMPORT_CANDIDATES);
       for (const c of top) {
         const theirs = unique(ctx.imports.importsOf(c.path));
         if (!theirs.length) continue;

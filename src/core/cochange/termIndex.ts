@@ -270,11 +270,13 @@ class Postings {
 
   static build(terms: number, count: Int32Array, start: Int32Array, pool: Int32Array): Postings {
     const offsets = new Int32Array(terms + 1);
-    for (let f = 0; f < count.length; f++) for (let i = start[f], end = i + count[f]; i < end; i++) offsets[pool[i] + 1]++;
+    for (let f = 0; f < count.length; f++)
+      for (let i = start[f], end = i + count[f]; i < end; i++) offsets[pool[i] + 1]++;
     for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
     const files = new Int32Array(offsets[terms]);
     const fill = offsets.slice(0, terms);
-    for (let f = 0; f < count.length; f++) for (let i = start[f], end = i + count[f]; i < end; i++) files[fill[pool[i]]++] = f;
+    for (let f = 0; f < count.length; f++)
+      for (let i = start[f], end = i + count[f]; i < end; i++) files[fill[pool[i]]++] = f;
     return new Postings(terms, offsets, files);
   }
 

@@ -9,7 +9,10 @@ export function isTestFile(path: string): boolean {
   if (/^test_.+\.py$/i.test(base)) return true;
   if (/_test\.(go|py|rb|exs?|dart|cc|cpp|c)$/i.test(base)) return true;
   if (/[a-z0-9](Test|Tests|Spec|IT)\.(java|kt|scala|cs|swift|groovy|php)$/.test(base)) return true;
-  return path.split('/').slice(0, -1).some((d) => TEST_DIRS.has(d));
+  return path
+    .split('/')
+    .slice(0, -1)
+    .some((d) => TEST_DIRS.has(d));
 }
 
 /**
@@ -22,7 +25,10 @@ export function testStem(path: string): string {
   // Drop every extension (`.test.ts`, `.d.ts`, `.spec.tsx`).
   let stem = dot > 0 ? base.slice(0, dot) : base;
   base = stem;
-  stem = stem.replace(/^test_/i, '').replace(/_(test|spec)$/i, '').replace(/-(test|spec)$/i, '');
+  stem = stem
+    .replace(/^test_/i, '')
+    .replace(/_(test|spec)$/i, '')
+    .replace(/-(test|spec)$/i, '');
   if (stem === base) stem = stem.replace(/(?<=[a-z0-9])(Tests?|Spec|IT)$/, '');
   return stem.toLowerCase().replace(/[-_]/g, '');
 }
@@ -212,7 +218,30 @@ export class FileIndex {
 }
 
 const MAX_WORD_FILES = 200;
-const COMMON_WORDS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'specs', 'index', 'main', 'utils', 'util', 'types', 'type', 'packages', 'fixtures', 'fixture', 'internal', 'common', 'shared', 'dist', 'node', 'app', 'core']);
+const COMMON_WORDS = new Set([
+  'src',
+  'lib',
+  'test',
+  'tests',
+  'spec',
+  'specs',
+  'index',
+  'main',
+  'utils',
+  'util',
+  'types',
+  'type',
+  'packages',
+  'fixtures',
+  'fixture',
+  'internal',
+  'common',
+  'shared',
+  'dist',
+  'node',
+  'app',
+  'core',
+]);
 
 /** The words of a path's folders and file name: `src/query-builder/InsertQueryBuilder.ts` → query, builder, insert, ... */
 function pathWords(path: string): string[] {
@@ -251,7 +280,8 @@ export function identifierWords(id: string): string[] {
 
 function singular(w: string): string {
   if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is'))
+    return w.slice(0, -1);
   return w;
 }
 

@@ -1,5 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, closeSync, fstatSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  type FSWatcher,
+} from 'node:fs';
 import { join } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
 import { LockTimeoutError, withFileLock } from '../store/fileLock';
@@ -124,7 +137,9 @@ export class EventLog {
         appendFileSync(this.path, text);
       }
     } catch (err) {
-      this.logger.warn(`Could not write ${lines.length} event(s) to the event log ${this.path}: ${(err as Error).message}`);
+      this.logger.warn(
+        `Could not write ${lines.length} event(s) to the event log ${this.path}: ${(err as Error).message}`,
+      );
     }
     return logged;
   }
@@ -176,13 +191,22 @@ export class EventLog {
     if (logged.type !== 'file_change' || !Array.isArray(logged.files)) {
       const line = JSON.stringify(logged);
       if (Buffer.byteLength(line) <= MAX_LINE) return [line];
-      this.logger.warn(`Event log: a ${logged.type} event of ${Buffer.byteLength(line)} bytes is over the ${MAX_LINE}-byte line limit and was not logged`);
+      this.logger.warn(
+        `Event log: a ${logged.type} event of ${Buffer.byteLength(line)} bytes is over the ${MAX_LINE}-byte line limit and was not logged`,
+      );
       return [];
     }
     const whole = JSON.stringify(logged);
     if (Buffer.byteLength(whole) <= MAX_LINE) return [whole];
     // Room for the envelope with the largest batch numbers this change can have.
-    const envelope = Buffer.byteLength(JSON.stringify({ ...logged, id: newId(), files: [], batch: { id: logged.id, part: logged.files.length, parts: logged.files.length, files: logged.files.length } }));
+    const envelope = Buffer.byteLength(
+      JSON.stringify({
+        ...logged,
+        id: newId(),
+        files: [],
+        batch: { id: logged.id, part: logged.files.length, parts: logged.files.length, files: logged.files.length },
+      }),
+    );
     const parts: FileChange[][] = [];
     let part: FileChange[] = [];
     let bytes = envelope;
@@ -202,9 +226,17 @@ export class EventLog {
       bytes += size;
     }
     if (part.length) parts.push(part);
-    if (tooLong) this.logger.warn(`Event log: ${tooLong} changed file(s) with a path over ${MAX_LINE} bytes could not be logged`);
+    if (tooLong)
+      this.logger.warn(`Event log: ${tooLong} changed file(s) with a path over ${MAX_LINE} bytes could not be logged`);
     const files = logged.files.length - tooLong;
-    return parts.map((p, i) => JSON.stringify({ ...logged, id: i === 0 ? logged.id : newId(), files: p, batch: { id: logged.id, part: i, parts: parts.length, files } }));
+    return parts.map((p, i) =>
+      JSON.stringify({
+        ...logged,
+        id: i === 0 ? logged.id : newId(),
+        files: p,
+        batch: { id: logged.id, part: i, parts: parts.length, files },
+      }),
+    );
   }
 
   /** Under the lock: starts the live file when there is none, and rotates it once it is full. */
@@ -221,7 +253,13 @@ export class EventLog {
         return;
       }
     }
-    const mark: StartMark = { type: START, id: newId(), at: this.clock(), pid: process.pid, prev: cur ? { id: cur.id, size: cur.size } : undefined };
+    const mark: StartMark = {
+      type: START,
+      id: newId(),
+      at: this.clock(),
+      pid: process.pid,
+      prev: cur ? { id: cur.id, size: cur.size } : undefined,
+    };
     // Written whole, then linked into place: a reader never sees the file without its mark.
     const tmp = `${this.path}.${process.pid}.${newId()}.tmp`;
     writeFileSync(tmp, JSON.stringify(mark) + '\n', { flag: 'wx' });
@@ -305,7 +343,9 @@ class TailReader {
   }
 
   private lost(out: LoggedEvent[], bytes: number | undefined): void {
-    this.logger.warn(`The event log rotated past events this process had not read yet (${bytes === undefined ? 'at least one whole file' : `${bytes} bytes`}); changes in between may not have reached watches`);
+    this.logger.warn(
+      `The event log rotated past events this process had not read yet (${bytes === undefined ? 'at least one whole file' : `${bytes} bytes`}); changes in between may not have reached watches`,
+    );
     out.push({ type: 'events_lost', bytes, id: newId(), at: this.clock(), pid: process.pid });
   }
 
@@ -341,7 +381,9 @@ function newId(): string {
 }
 
 /** An open log file: its descriptor, size, identity and, from its start mark, the file it follows. */
-function openLog(path: string): { fd: number; size: number; id: string; prev?: { id: string; size: number } } | undefined {
+function openLog(
+  path: string,
+): { fd: number; size: number; id: string; prev?: { id: string; size: number } } | undefined {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -368,7 +410,14 @@ function parseEvent(line: string): LoggedEvent | undefined {
   if (!line || line.length > MAX_LINE) return undefined;
   try {
     const v = JSON.parse(line) as Partial<LoggedEvent>;
-    if (typeof v !== 'object' || v === null || typeof v.type !== 'string' || typeof v.id !== 'string' || typeof v.at !== 'number') return undefined;
+    if (
+      typeof v !== 'object' ||
+      v === null ||
+      typeof v.type !== 'string' ||
+      typeof v.id !== 'string' ||
+      typeof v.at !== 'number'
+    )
+      return undefined;
     return v as LoggedEvent;
   } catch {
     return undefined;

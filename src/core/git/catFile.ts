@@ -25,7 +25,11 @@ export function parseLsTree(out: string): TreeEntry[] {
  * Never throws: on timeout, abort or a missing git it returns what it has. In a partial clone a
  * blob that is not there ends the batch (it is never fetched): what came before it is kept.
  */
-export async function readBlobs(cwd: string, oids: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Map<string, string>> {
+export async function readBlobs(
+  cwd: string,
+  oids: readonly string[],
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Map<string, string>> {
   const result = new Map<string, string>();
   if (oids.length === 0 || options.signal?.aborted) return result;
   let buf: Buffer = Buffer.alloc(0);
@@ -45,6 +49,12 @@ export async function readBlobs(cwd: string, oids: readonly string[], options: {
       buf = buf.subarray(nl + 1 + size + 1);
     }
   };
-  await streamGit(['cat-file', '--batch'], { cwd, timeoutMs: options.timeoutMs ?? 60_000, signal: options.signal, input: oids.join('\n') + '\n', onData });
+  await streamGit(['cat-file', '--batch'], {
+    cwd,
+    timeoutMs: options.timeoutMs ?? 60_000,
+    signal: options.signal,
+    input: oids.join('\n') + '\n',
+    onData,
+  });
   return result;
 }

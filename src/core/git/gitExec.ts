@@ -75,7 +75,10 @@ export interface GitStreamOptions extends GitRunOptions {
 }
 
 /** Runs git and hands stdout to onData chunk by chunk; never throws. */
-export async function streamGit(args: readonly string[], options: GitStreamOptions): Promise<Omit<GitResult, 'stdout'>> {
+export async function streamGit(
+  args: readonly string[],
+  options: GitStreamOptions,
+): Promise<Omit<GitResult, 'stdout'>> {
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
   if (options.signal?.aborted) return { ok: false, stderr: '', code: null, failure: 'aborted' };
@@ -87,7 +90,11 @@ export async function streamGit(args: readonly string[], options: GitStreamOptio
 }
 
 /** The promise's value, or why the call stopped first (its timeout or signal). */
-function untilStopped<T>(value: Promise<T>, timeoutMs: number, signal?: AbortSignal): Promise<T | 'timeout' | 'aborted'> {
+function untilStopped<T>(
+  value: Promise<T>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<T | 'timeout' | 'aborted'> {
   return new Promise((resolve) => {
     const done = (v: T | 'timeout' | 'aborted'): void => {
       clearTimeout(timer);
@@ -126,12 +133,18 @@ function repoProfile(cwd: string): Promise<RepoProfile | GitFailure> {
   if (hit && (!hit.files || stampOf(hit.files) === hit.stamp)) return hit.value;
   const out: Buffer[] = [];
   const entry: CachedProfile = { value: Promise.resolve(EMPTY_PROFILE) };
-  entry.value = spawnGit(['config', '-z', '--list', '--show-scope', '--show-origin'], { cwd, timeoutMs: PROFILE_TIMEOUT_MS, onData: (c) => out.push(c) }, EMPTY_PROFILE).then((r) => {
+  entry.value = spawnGit(
+    ['config', '-z', '--list', '--show-scope', '--show-origin'],
+    { cwd, timeoutMs: PROFILE_TIMEOUT_MS, onData: (c) => out.push(c) },
+    EMPTY_PROFILE,
+  ).then((r) => {
     if (r.failure && r.failure !== 'exit') {
       if (profiles.get(cwd) === entry) profiles.delete(cwd);
       return r.failure;
     }
-    const listed = r.ok ? parseConfigList(Buffer.concat(out).toString('utf8'), cwd) : { text: '', files: [], local: false };
+    const listed = r.ok
+      ? parseConfigList(Buffer.concat(out).toString('utf8'), cwd)
+      : { text: '', files: [], local: false };
     if (listed.local) {
       entry.files = listed.files;
       entry.stamp = stampOf(listed.files);
@@ -153,7 +166,10 @@ function repoProfile(cwd: string): Promise<RepoProfile | GitFailure> {
 function parseConfigList(out: string, cwd: string): { text: string; files: string[]; local: boolean } {
   const tokens = out.split('\0');
   const records: string[] = [];
-  const files = new Set<string>([join(homedir(), '.gitconfig'), join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'git', 'config')]);
+  const files = new Set<string>([
+    join(homedir(), '.gitconfig'),
+    join(process.env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'git', 'config'),
+  ]);
   let local = false;
   for (let i = 0; i + 2 < tokens.length; i += 3) {
     const [scope, origin, record] = [tokens[i], tokens[i + 1], tokens[i + 2]];
@@ -203,7 +219,11 @@ function killGroup(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-function spawnGit(args: readonly string[], options: GitStreamOptions, profile: RepoProfile): Promise<Omit<GitResult, 'stdout'>> {
+function spawnGit(
+  args: readonly string[],
+  options: GitStreamOptions,
+  profile: RepoProfile,
+): Promise<Omit<GitResult, 'stdout'>> {
   return new Promise((resolve) => {
     let settled = false;
     let exited = false;
@@ -211,7 +231,13 @@ function spawnGit(args: readonly string[], options: GitStreamOptions, profile: R
     const err: Buffer[] = [];
     let failure: GitFailure | undefined;
     // Its own process group, so that ending the call ends whatever git started too.
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd: options.cwd, env: gitEnv(profile), stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, detached: process.platform !== 'win32' });
+    const child = spawn('git', [...BASE_ARGS, ...args], {
+      cwd: options.cwd,
+      env: gitEnv(profile),
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      detached: process.platform !== 'win32',
+    });
     live.add(child);
     const timers: NodeJS.Timeout[] = [];
     const finish = (code: number | null): void => {
@@ -246,7 +272,7 @@ function spawnGit(args: readonly string[], options: GitStreamOptions, profile: R
     });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (e: NodeJS.ErrnoException) => {
-      failure = e.code === 'ENOENT' ? 'git-missing' : failure ?? 'exit';
+      failure = e.code === 'ENOENT' ? 'git-missing' : (failure ?? 'exit');
       finish(null);
     });
     child.on('exit', (code) => {

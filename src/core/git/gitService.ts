@@ -82,7 +82,10 @@ export class GitService {
   private readonly timeoutMs: number;
   private readonly run: GitRunner;
 
-  constructor(readonly root: string, options: GitServiceOptions = {}) {
+  constructor(
+    readonly root: string,
+    options: GitServiceOptions = {},
+  ) {
     this.logger = options.logger ?? nullLogger;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.run = options.run ?? runGit;
@@ -100,7 +103,9 @@ export class GitService {
     if (inside.failure === 'timeout' || inside.failure === 'aborted') return { ok: false };
     if (!inside.ok || inside.stdout.trim() !== 'true') {
       const dubious = dubiousOwnership(inside.stderr);
-      return dubious === undefined ? { ok: false, reason: 'not-a-repo' } : { ok: false, reason: 'dubious-ownership', detail: dubious };
+      return dubious === undefined
+        ? { ok: false, reason: 'not-a-repo' }
+        : { ok: false, reason: 'dubious-ownership', detail: dubious };
     }
     const [head, shallow, branch, profile] = await Promise.all([
       this.git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], options),
@@ -123,11 +128,27 @@ export class GitService {
    * `git log --first-parent` walks them: a merged branch is its merge commit. The engine answers this
    * from its history index; this asks git (for the chat's explanations and to check the index).
    */
-  async recentCommits(file: string, options: CallOptions & { days?: number; maxCount?: number; now?: number } = {}): Promise<FileCommit[]> {
+  async recentCommits(
+    file: string,
+    options: CallOptions & { days?: number; maxCount?: number; now?: number } = {},
+  ): Promise<FileCommit[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined) return [];
-    const args = ['log', '--first-parent', '-m', '--no-renames', '--no-ext-diff', '--no-textconv', '--relative', `--format=${COMMIT_RECORD_FORMAT}`, '--numstat', '-z', `--max-count=${options.maxCount ?? 50}`];
-    if (options.days !== undefined) args.push(`--since=${Math.max(0, Math.floor((options.now ?? Date.now()) / 1000 - options.days * 86400))}`);
+    const args = [
+      'log',
+      '--first-parent',
+      '-m',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--relative',
+      `--format=${COMMIT_RECORD_FORMAT}`,
+      '--numstat',
+      '-z',
+      `--max-count=${options.maxCount ?? 50}`,
+    ];
+    if (options.days !== undefined)
+      args.push(`--since=${Math.max(0, Math.floor((options.now ?? Date.now()) / 1000 - options.days * 86400))}`);
     args.push('HEAD', '--', rel);
     const r = await this.git(args, options);
     if (!r.ok) return [];
@@ -136,13 +157,24 @@ export class GitService {
     const parser = new CommitParser(true, (c) => {
       const i = c.files.indexOf(rel);
       if (i < 0) return;
-      out.push({ hash: c.hash, author: c.author, email: c.email, date: c.time, subject: c.subject, added: c.added[i], removed: c.removed[i] });
+      out.push({
+        hash: c.hash,
+        author: c.author,
+        email: c.email,
+        date: c.time,
+        subject: c.subject,
+        added: c.added[i],
+        removed: c.removed[i],
+      });
       if (isForgeMerge(c.subject)) merges.push(c.hash);
     });
     parser.push(Buffer.from(r.stdout, 'utf8'));
     parser.end();
     if (merges.length) {
-      const m = await this.git([...MERGE_LOG, '--no-walk=unsorted', '--stdin'], { ...options, input: `${merges.join('\n')}\n` });
+      const m = await this.git([...MERGE_LOG, '--no-walk=unsorted', '--stdin'], {
+        ...options,
+        input: `${merges.join('\n')}\n`,
+      });
       const titles = m.ok ? parseMergeTitles(m.stdout) : undefined;
       for (const c of out) c.subject = titles?.get(c.hash) ?? c.subject;
     }
@@ -153,11 +185,28 @@ export class GitService {
    * Commits that changed lines start..end of the file (as they are at HEAD), newest first, without
    * those blame is told to skip (`ignoredRevisions`). `git log -L` has no way to ignore whitespace.
    */
-  async lineHistory(file: string, start: number, end: number, options: CallOptions & { maxCount?: number } = {}): Promise<CommitInfo[]> {
+  async lineHistory(
+    file: string,
+    start: number,
+    end: number,
+    options: CallOptions & { maxCount?: number } = {},
+  ): Promise<CommitInfo[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined || start < 1 || end < start) return [];
     const [r, ignored] = await Promise.all([
-      this.git(['log', COMMIT_FORMAT, '--no-patch', '--no-ext-diff', '--no-textconv', `--max-count=${options.maxCount ?? 20}`, `-L${start},${end}:${rel}`, 'HEAD'], options),
+      this.git(
+        [
+          'log',
+          COMMIT_FORMAT,
+          '--no-patch',
+          '--no-ext-diff',
+          '--no-textconv',
+          `--max-count=${options.maxCount ?? 20}`,
+          `-L${start},${end}:${rel}`,
+          'HEAD',
+        ],
+        options,
+      ),
       this.ignoredRevisions(options),
     ]);
     if (!r.ok) return [];
@@ -195,16 +244,34 @@ export class GitService {
     let code = options.status;
     if (code === undefined) {
       // One status call says whether there is anything to diff: most files are clean.
-      const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=all', '--', rel], options);
+      const status = await this.git(
+        [
+          'status',
+          '--porcelain=v1',
+          '-z',
+          '--untracked-files=all',
+          '--ignored=matching',
+          '--ignore-submodules=all',
+          '--',
+          rel,
+        ],
+        options,
+      );
       if (!status.ok) return none;
       code = status.stdout.split('\0').find(Boolean)?.slice(0, 2);
     }
     if (code === undefined || code === '!!') return none;
     if (code === '??') {
       const lines = await countLines(resolve(this.root, rel));
-      return lines === undefined ? none : { hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines, kind: 'untracked' }], words: [] };
+      return lines === undefined
+        ? none
+        : { hunks: [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: lines, kind: 'untracked' }], words: [] };
     }
-    const diff = (base: string) => this.git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '-U0', base, '--', rel], options);
+    const diff = (base: string) =>
+      this.git(
+        ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '-U0', base, '--', rel],
+        options,
+      );
     let r = await diff('HEAD');
     // Before the first commit, compare with the empty tree.
     if (!r.ok && r.failure === 'exit') r = await diff('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
@@ -219,7 +286,10 @@ export class GitService {
     const prefix = await this.git(['rev-parse', '--show-prefix'], options);
     if (!prefix.ok) return undefined;
     const under = prefix.stdout.trim();
-    const r = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(
+      ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all', '--', '.'],
+      { ...options, maxBytes: 16 * 1024 * 1024 },
+    );
     if (!r.ok) return undefined;
     const out = new Map<string, string>();
     // "XY path", paths relative to the repository's top.
@@ -232,7 +302,24 @@ export class GitService {
   /** Files a commit changed against its first parent, relative to the root (files outside it are left out). */
   async changedFiles(commit: string, options: CallOptions = {}): Promise<string[]> {
     if (checkRevision(commit)) return [];
-    const r = await this.git(['diff-tree', '--no-commit-id', '--no-renames', '-r', '-m', '--first-parent', '--root', '--relative', '--name-only', '-z', '--end-of-options', commit, '--'], options);
+    const r = await this.git(
+      [
+        'diff-tree',
+        '--no-commit-id',
+        '--no-renames',
+        '-r',
+        '-m',
+        '--first-parent',
+        '--root',
+        '--relative',
+        '--name-only',
+        '-z',
+        '--end-of-options',
+        commit,
+        '--',
+      ],
+      options,
+    );
     if (!r.ok) return [];
     return [...new Set(r.stdout.split('\0').filter(Boolean))];
   }
@@ -273,15 +360,38 @@ export class GitService {
    * The zero-context diff of the file in each commit against the parent given (the empty tree when
    * none), from one `git diff-tree --stdin`: no walk of history, however long it is.
    */
-  async fileDiffs(file: string, revisions: readonly { hash: string; parent?: string }[], options: CallOptions = {}): Promise<Map<string, Hunk[]>> {
+  async fileDiffs(
+    file: string,
+    revisions: readonly { hash: string; parent?: string }[],
+    options: CallOptions = {},
+  ): Promise<Map<string, Hunk[]>> {
     const out = new Map<string, Hunk[]>();
     const rel = await this.relativePath(file);
-    const valid = revisions.filter((r) => COMMIT_ID.test(r.hash) && (r.parent === undefined || COMMIT_ID.test(r.parent)));
+    const valid = revisions.filter(
+      (r) => COMMIT_ID.test(r.hash) && (r.parent === undefined || COMMIT_ID.test(r.parent)),
+    );
     if (rel === undefined || !valid.length) return out;
     const input = valid.map((r) => (r.parent ? `${r.hash} ${r.parent}` : r.hash)).join('\n') + '\n';
     // Whitespace is ignored as `git blame -w` ignores it: a commit that only re-indents or reformats
     // within lines changes no line. It comes with its id and no hunk, and lines map through it 1:1.
-    const r = await this.git(['diff-tree', '--stdin', '--root', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', '--relative', '--', rel], { ...options, input, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(
+      [
+        'diff-tree',
+        '--stdin',
+        '--root',
+        '-p',
+        '-U0',
+        '-w',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--no-renames',
+        '--relative',
+        '--',
+        rel,
+      ],
+      { ...options, input, maxBytes: 16 * 1024 * 1024 },
+    );
     if (!r.ok) return out;
     // Each commit's diff follows a line holding its id alone; diff lines start with a sign or a word.
     let current: string | undefined;
@@ -302,22 +412,51 @@ export class GitService {
    * Subjects of the commits a merge brought in that changed the file, newest first: what a plain
    * `Merge branch 'stable'` carried. Empty when the commit is not a merge or brought none.
    */
-  async mergedSubjects(merge: string, file: string, options: CallOptions & { maxCount?: number } = {}): Promise<string[]> {
+  async mergedSubjects(
+    merge: string,
+    file: string,
+    options: CallOptions & { maxCount?: number } = {},
+  ): Promise<string[]> {
     const rel = await this.relativePath(file);
     if (rel === undefined || !COMMIT_ID.test(merge)) return [];
-    const r = await this.git(['log', '--no-merges', '--format=%s', '-z', `--max-count=${options.maxCount ?? 20}`, `${merge}^1..${merge}^2`, '--', rel], options);
-    return r.ok ? r.stdout.split('\0').map((s) => s.trim()).filter(Boolean) : [];
+    const r = await this.git(
+      [
+        'log',
+        '--no-merges',
+        '--format=%s',
+        '-z',
+        `--max-count=${options.maxCount ?? 20}`,
+        `${merge}^1..${merge}^2`,
+        '--',
+        rel,
+      ],
+      options,
+    );
+    return r.ok
+      ? r.stdout
+          .split('\0')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [];
   }
 
   /** The path the file had before `commit` renamed it (against `parent`), if it did. */
-  async renamedFrom(file: string, commit: string, parent: string, options: CallOptions = {}): Promise<string | undefined> {
+  async renamedFrom(
+    file: string,
+    commit: string,
+    parent: string,
+    options: CallOptions = {},
+  ): Promise<string | undefined> {
     const rel = await this.relativePath(file);
     if (rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
     // Trees only, whatever the commit's size; "R<score>", old path, new path.
-    const r = await this.git(['diff-tree', '-r', '-M', '--relative', '--name-status', '-z', parent, commit], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(['diff-tree', '-r', '-M', '--relative', '--name-status', '-z', parent, commit], {
+      ...options,
+      maxBytes: 16 * 1024 * 1024,
+    });
     if (!r.ok) return undefined;
     const tokens = r.stdout.split('\0');
-    for (let i = 0; i < tokens.length - 1; ) {
+    for (let i = 0; i < tokens.length - 1;) {
       const status = tokens[i];
       if (status.startsWith('R') || status.startsWith('C')) {
         if (status.startsWith('R') && tokens[i + 2] === rel) return tokens[i + 1];
@@ -328,10 +467,34 @@ export class GitService {
   }
 
   /** The zero-context diff of a file that `commit` renamed from `from` (against `parent`), in the new file's lines. */
-  async renameDiff(from: string, file: string, commit: string, parent: string, options: CallOptions = {}): Promise<Hunk[] | undefined> {
+  async renameDiff(
+    from: string,
+    file: string,
+    commit: string,
+    parent: string,
+    options: CallOptions = {},
+  ): Promise<Hunk[] | undefined> {
     const [old, rel] = await Promise.all([this.relativePath(from), this.relativePath(file)]);
     if (old === undefined || rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
-    const r = await this.git(['diff-tree', '-M', '-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-textconv', '--relative', parent, commit, '--', old, rel], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(
+      [
+        'diff-tree',
+        '-M',
+        '-p',
+        '-U0',
+        '-w',
+        '--no-color',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--relative',
+        parent,
+        commit,
+        '--',
+        old,
+        rel,
+      ],
+      { ...options, maxBytes: 16 * 1024 * 1024 },
+    );
     return r.ok ? parseHunks(r.stdout) : undefined;
   }
 
@@ -344,13 +507,22 @@ export class GitService {
     if (bad) throw new Error(bad);
     const rel = await this.relativePath(file);
     if (rel === undefined) throw new Error(`${file} is outside ${this.root}.`);
-    const r = await this.git(['cat-file', 'blob', '--end-of-options', `${ref}:./${rel}`], { ...options, maxBytes: 16 * 1024 * 1024 });
+    const r = await this.git(['cat-file', 'blob', '--end-of-options', `${ref}:./${rel}`], {
+      ...options,
+      maxBytes: 16 * 1024 * 1024,
+    });
     return r.ok ? r.stdout : '';
   }
 
   private git(args: string[], options: CallOptions & { input?: string; maxBytes?: number }): Promise<GitResult> {
     // Paths are names, never patterns: a file called `[id].ts` is that file only.
-    return this.run(['--literal-pathspecs', ...args], { cwd: this.root, timeoutMs: options.timeoutMs ?? this.timeoutMs, signal: options.signal, input: options.input, maxBytes: options.maxBytes }).then((r) => {
+    return this.run(['--literal-pathspecs', ...args], {
+      cwd: this.root,
+      timeoutMs: options.timeoutMs ?? this.timeoutMs,
+      signal: options.signal,
+      input: options.input,
+      maxBytes: options.maxBytes,
+    }).then((r) => {
       if (!r.ok && r.failure !== 'exit') this.logger.debug(`git ${args[0]}: ${r.failure}`);
       return r;
     });
@@ -377,7 +549,10 @@ export class GitService {
 export function dubiousOwnership(stderr: string): string | undefined {
   if (!stderr.includes('detected dubious ownership')) return undefined;
   // Git's own words, on one line, with the command that trusts the folder (older gits do not give it).
-  let text = stderr.replace(/^fatal: /gm, '').replace(/\s+/g, ' ').trim();
+  let text = stderr
+    .replace(/^fatal: /gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (text.length > 600) text = `${text.slice(0, 600)}…`;
   if (!text.includes('safe.directory')) {
     const at = text.indexOf(" at '");

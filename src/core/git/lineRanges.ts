@@ -11,7 +11,11 @@ export interface LineRange {
  * counts when it sits between two lines of the range.
  */
 export function touches(hunks: readonly Hunk[], range: LineRange): boolean {
-  return hunks.some((h) => (h.newLines > 0 ? h.newStart <= range.end && h.newStart + h.newLines - 1 >= range.start : range.start <= h.newStart && h.newStart < range.end));
+  return hunks.some((h) =>
+    h.newLines > 0
+      ? h.newStart <= range.end && h.newStart + h.newLines - 1 >= range.start
+      : range.start <= h.newStart && h.newStart < range.end,
+  );
 }
 
 /**
@@ -28,7 +32,8 @@ export function rangeBefore(hunks: readonly Hunk[], range: LineRange): LineRange
     hi = Math.max(hi, b);
   };
   /** Unchanged lines from..to (after the diff) that lie in the range, moved by `shift`. */
-  const keep = (from: number, to: number, shift: number): void => add(Math.max(from, range.start) + shift, Math.min(to, range.end) + shift);
+  const keep = (from: number, to: number, shift: number): void =>
+    add(Math.max(from, range.start) + shift, Math.min(to, range.end) + shift);
   let shift = 0;
   let next = 1;
   for (const h of [...hunks].sort((x, y) => x.newStart - y.newStart)) {

@@ -73,7 +73,13 @@ export function parseProfile(out: string): RepoProfile {
     }
   }
   const overrides: [string, string][] = [];
-  for (const f of filters) overrides.push([`filter.${f}.clean`, ''], [`filter.${f}.smudge`, ''], [`filter.${f}.process`, ''], [`filter.${f}.required`, 'false']);
+  for (const f of filters)
+    overrides.push(
+      [`filter.${f}.clean`, ''],
+      [`filter.${f}.smudge`, ''],
+      [`filter.${f}.process`, ''],
+      [`filter.${f}.required`, 'false'],
+    );
   for (const d of diffs) overrides.push([`diff.${d}.textconv`, ''], [`diff.${d}.command`, '']);
   return { partialClone, overrides };
 }
@@ -84,8 +90,24 @@ export function parseProfile(out: string): RepoProfile {
  * and the profile's overrides appended to any GIT_CONFIG_COUNT settings already there.
  */
 export function gitEnv(profile: RepoProfile, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_NO_LAZY_FETCH: '1', GIT_PAGER: 'cat', PAGER: 'cat' };
-  for (const name of ['GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EXTERNAL_DIFF', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_PROXY_COMMAND']) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...base,
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_LAZY_FETCH: '1',
+    GIT_PAGER: 'cat',
+    PAGER: 'cat',
+  };
+  for (const name of [
+    'GIT_ASKPASS',
+    'SSH_ASKPASS',
+    'GIT_EXTERNAL_DIFF',
+    'GIT_SSH',
+    'GIT_SSH_COMMAND',
+    'GIT_PROXY_COMMAND',
+  ])
+    delete env[name];
   let n = Number(env.GIT_CONFIG_COUNT);
   if (!Number.isSafeInteger(n) || n < 0) n = 0;
   for (const [key, value] of profile.overrides) {

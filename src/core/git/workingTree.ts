@@ -53,7 +53,8 @@ export class WorkingTreeStatus {
 
   stateOf(path: string, mtimeMs: number | undefined): TreeState {
     const s = this.snapshot;
-    if (!s || this.touched.has(path) || (mtimeMs !== undefined && mtimeMs > s.takenAt - MTIME_SLACK_MS)) return { kind: 'ask' };
+    if (!s || this.touched.has(path) || (mtimeMs !== undefined && mtimeMs > s.takenAt - MTIME_SLACK_MS))
+      return { kind: 'ask' };
     const code = s.changed.get(path);
     return code === undefined ? { kind: 'clean' } : { kind: 'changed', code };
   }

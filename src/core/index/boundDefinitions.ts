@@ -19,7 +19,12 @@ export function boundKinds(db: Database, graph: ImportGraph, file: string, name:
 }
 
 /** Where a file's name is defined (see boundKinds): the defining file, the name there, and its kinds. */
-export function boundDefinition(db: Database, graph: ImportGraph, file: string, name: string): { file: string; name: string; kinds: string[] } | undefined {
+export function boundDefinition(
+  db: Database,
+  graph: ImportGraph,
+  file: string,
+  name: string,
+): { file: string; name: string; kinds: string[] } | undefined {
   const dot = name.indexOf('.');
   const head = dot < 0 ? name : name.slice(0, dot);
   const rest = dot < 0 ? undefined : name.slice(dot + 1);
@@ -39,7 +44,12 @@ export function boundDefinition(db: Database, graph: ImportGraph, file: string, 
 }
 
 /** Where `name` exported from `file` is defined, following re-exports breadth first. */
-function definitionIn(db: Database, graph: ImportGraph, file: string, name: string): { file: string; name: string; kinds: string[] } | undefined {
+function definitionIn(
+  db: Database,
+  graph: ImportGraph,
+  file: string,
+  name: string,
+): { file: string; name: string; kinds: string[] } | undefined {
   const queue = [{ file, name }];
   const seen = new Set([`${file}\0${name}`]);
   for (let i = 0; i < queue.length && i < MAX_STEPS; i++) {
@@ -49,7 +59,8 @@ function definitionIn(db: Database, graph: ImportGraph, file: string, name: stri
     graph.forEachImport(at.file, (target, names) => {
       for (const n of names) {
         if (!n.reexport) continue;
-        const next = n.local === at.name && n.name !== '*' ? n.name : n.name === '*' && n.local === '*' ? at.name : undefined;
+        const next =
+          n.local === at.name && n.name !== '*' ? n.name : n.name === '*' && n.local === '*' ? at.name : undefined;
         if (next === undefined || seen.has(`${target}\0${next}`)) continue;
         seen.add(`${target}\0${next}`);
         queue.push({ file: target, name: next });
@@ -60,7 +71,11 @@ function definitionIn(db: Database, graph: ImportGraph, file: string, name: stri
 }
 
 function kindsIn(db: Database, file: string, name: string): string[] {
-  return all<{ kind: string }>(db, 'SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.container IS NULL', [file, name]).map((r) => r.kind);
+  return all<{ kind: string }>(
+    db,
+    'SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.container IS NULL',
+    [file, name],
+  ).map((r) => r.kind);
 }
 
 /** What the definitions of a producer that a file imports say of its result; NOT_BOUND when they say nothing. */
@@ -116,7 +131,10 @@ export class BoundNames {
         this.producers.set(producer, rows);
       }
       const bound = rows.filter((r) => this.binds(file, { path: r.path, name: producer, exported: r.exported }));
-      v = !bound.length || bound.some((r) => r.returns === null || r.returns !== bound[0].returns) ? NOT_BOUND : this.typeResult(bound[0].path, bound[0].returns!);
+      v =
+        !bound.length || bound.some((r) => r.returns === null || r.returns !== bound[0].returns)
+          ? NOT_BOUND
+          : this.typeResult(bound[0].path, bound[0].returns!);
       this.results.set(key, v);
     }
     return v;
@@ -130,7 +148,8 @@ export class BoundNames {
       const found = boundDefinition(this.db, this.graph, file, type);
       if (!found || !found.kinds.some((k) => CONTAINER_KINDS.includes(k as SymbolKind))) v = NOT_BOUND;
       else if (found.file === this.def.path && found.name === this.def.container) v = { confidence: 'resolved' };
-      else if (this.family.some((d) => d.path === found.file && d.name === found.name)) v = { confidence: 'likely', via: found.name };
+      else if (this.family.some((d) => d.path === found.file && d.name === found.name))
+        v = { confidence: 'likely', via: found.name };
       else v = {};
       this.types.set(key, v);
     }

@@ -5,7 +5,14 @@ import { familyOf, languageOf } from './languages';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
 import { pyCallsOnResults, pyModuleExists, pyOtherClass } from './pythonClasses';
 import { basesOf, familyHolder, methodFamily } from './heritage';
-import { BUILTIN_RESULTS, JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES, namesOneOf, PLATFORM_METHODS, PY_BUILTIN_METHODS } from './methodNames';
+import {
+  BUILTIN_RESULTS,
+  JS_GLOBAL_OBJECTS,
+  JS_PRIMITIVE_TYPES,
+  namesOneOf,
+  PLATFORM_METHODS,
+  PY_BUILTIN_METHODS,
+} from './methodNames';
 import type { IndexState } from './indexState';
 import { samePackageElsewhere } from './resolve';
 import { implementedDeclaring } from './interfaces';
@@ -25,7 +32,12 @@ interface Binding {
 
 const SELF_RECEIVERS = new Set(['this', 'self', 'Self', 'super', 'base']);
 /** The receiver that reaches the base class's method, by language: `super.m()`, C#'s `base.M()`. */
-const SUPER_RECEIVER: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: 'super', java: 'super', csharp: 'base', python: 'super' };
+const SUPER_RECEIVER: Partial<Record<ReturnType<typeof familyOf>, string>> = {
+  js: 'super',
+  java: 'super',
+  csharp: 'base',
+  python: 'super',
+};
 const MAX_BINDING_STEPS = 5000;
 /** Most bindings of a method's relatives (its bases, interfaces and subclasses) followed for one query. */
 const MAX_RELATIVE_BINDINGS = 10_000;
@@ -40,7 +52,11 @@ const MAX_DISTINCT_CALLS = 2000;
 const MANY_FILES = 40;
 const JS_LANGS = "('typescript', 'tsx', 'javascript')";
 /** The languages whose classes follow `extends` and `implements` for callers, as SQL lists. */
-const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = { js: JS_LANGS, php: "('php')", python: "('python')" };
+const HERITAGE_LANGS: Partial<Record<ReturnType<typeof familyOf>, string>> = {
+  js: JS_LANGS,
+  php: "('php')",
+  python: "('python')",
+};
 
 export class CallResolver {
   constructor(private readonly state: IndexState) {}
@@ -59,7 +75,8 @@ export class CallResolver {
       const ext = defPath.slice(defPath.lastIndexOf('.'));
       const files = this.state.resolver().files;
       const dirs = family === 'java' ? [dir, ...samePackageElsewhere(dir, files)] : [dir];
-      for (const d of dirs) for (const f of files.inDir(d)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
+      for (const d of dirs)
+        for (const f of files.inDir(d)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
     const graph = this.state.graph();
     const queue: Array<[string, string]> = [[defPath, name]];
@@ -83,7 +100,8 @@ export class CallResolver {
         for (const entry of names) {
           const binds = !entry.reexport;
           if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds);
-          else if (entry.name === 'default' && isDefault && file === defPath && n === name) reach(importer, entry.local, binds);
+          else if (entry.name === 'default' && isDefault && file === defPath && n === name)
+            reach(importer, entry.local, binds);
           else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds);
           else if (entry.name === '*') reach(importer, `${entry.local}.${n}`, binds);
         }
@@ -106,7 +124,10 @@ export class CallResolver {
     // A TypeScript or PHP method is also called through the bases and interfaces that declare it, and on
     // the classes below them: the language's own notion of its references.
     const langs = HERITAGE_LANGS[family];
-    const relatives = isMethod && langs ? methodFamily(this.state.db, this.state.heritage(), family, def.container!, def.name, def.path, langs) : { names: [], definitions: [] };
+    const relatives =
+      isMethod && langs
+        ? methodFamily(this.state.db, this.state.heritage(), family, def.container!, def.name, def.path, langs)
+        : { names: [], definitions: [] };
     if (relatives.definitions.length) {
       const seen = new Set(bindings.map((b) => `${b.file}\0${b.path}`));
       // Nearest relatives first, within a budget: a family of a hundred schema types re-exported through
@@ -124,29 +145,44 @@ export class CallResolver {
     }
     // Where the class itself is named: a field declared there with its name is of this very class.
     const named = new Map<string, Set<string>>();
-    for (const b of bindings) if (!b.relative) named.set(b.file, (named.get(b.file) ?? new Set()).add(lastSegment(isMethod ? b.path : bound)));
+    for (const b of bindings)
+      if (!b.relative) named.set(b.file, (named.get(b.file) ?? new Set()).add(lastSegment(isMethod ? b.path : bound)));
     const reaches = (file: string, type: string) => type === def.container && !!named.get(file)?.has(type);
-    if (onlyFile !== undefined) for (let i = bindings.length - 1; i >= 0; i--) if (bindings[i].file !== onlyFile) bindings.splice(i, 1);
+    if (onlyFile !== undefined)
+      for (let i = bindings.length - 1; i >= 0; i--) if (bindings[i].file !== onlyFile) bindings.splice(i, 1);
     const implicitThis = family === 'java' || family === 'csharp';
     const looseQualifier = family === 'rust' || family === 'python';
     const graph = this.state.graph();
     // Where the method's own class (or Rust impl, whose methods sit in the type's file) spans.
     const classSpans = isMethod
-      ? all<{ start_line: number; end_line: number }>(this.state.db, `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN (${CONTAINER_KINDS.map(() => '?').join(', ')})`, [def.path, def.container!, ...CONTAINER_KINDS])
+      ? all<{ start_line: number; end_line: number }>(
+          this.state.db,
+          `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind IN (${CONTAINER_KINDS.map(() => '?').join(', ')})`,
+          [def.path, def.container!, ...CONTAINER_KINDS],
+        )
       : [];
     const insideClass = (c: CallRow) =>
-      c.path === def.path && (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
+      c.path === def.path &&
+      (family === 'rust' || family === 'go' || classSpans.some((r) => c.line >= r.start_line && c.line <= r.end_line));
 
     // Interfaces that declare this method and whose every method the method's type has: a call
     // through one may reach this method.
     let declaring: Set<string> | undefined;
-    const interfaces = () => (declaring ??= isMethod ? implementedDeclaring(this.state.db, def.name, def.container!, def.path, fields, family) : new Set());
+    const interfaces = () =>
+      (declaring ??= isMethod
+        ? implementedDeclaring(this.state.db, def.name, def.container!, def.path, fields, family)
+        : new Set());
 
     const results = new Map<string, string | null | undefined>();
     const tsTypes = new Map<string, boolean>();
     // What the file's imports bind: a class called on itself, the one definition of an ambiguous producer.
-    const imported = new BoundNames(this.state.db, graph, def, relatives.definitions, (file, d) => this.bindsFunction(file, d, functionFiles));
-    const producers = { verdicts: new Map<string, boolean>(), ours: undefined as ((type: string) => boolean) | undefined };
+    const imported = new BoundNames(this.state.db, graph, def, relatives.definitions, (file, d) =>
+      this.bindsFunction(file, d, functionFiles),
+    );
+    const producers = {
+      verdicts: new Map<string, boolean>(),
+      ours: undefined as ((type: string) => boolean) | undefined,
+    };
     const pyClasses = new Map<string, CallerConfidence | undefined>();
     const pyModules = new Map<string, boolean>();
     const pyFunctions = new Map<string, Set<string>>();
@@ -154,7 +190,13 @@ export class CallResolver {
     const promotions = new Map<string, boolean>();
     const promotes = (type: string) => {
       let v = promotions.get(type);
-      if (v === undefined) promotions.set(type, (v = this.state.goEmbedders(def.container!).has(lastSegment(type)) && !this.goDeclares(lastSegment(type), def.name)));
+      if (v === undefined)
+        promotions.set(
+          type,
+          (v =
+            this.state.goEmbedders(def.container!).has(lastSegment(type)) &&
+            !this.goDeclares(lastSegment(type), def.name)),
+        );
       return v;
     };
     const pyModule = (dotted: string) => {
@@ -167,10 +209,18 @@ export class CallResolver {
     const spansByFile = new Map<string, Array<{ name: string; start_line: number; end_line: number }>>();
     const phpSelfOurs = (c: CallRow) => {
       const cls = this.classAt(c.path, c.line, spansByFile);
-      phpOurs ??= new Set([def.container!, ...relatives.names, ...basesOf(this.state.db, this.state.heritage(), def.container!, "('php')", 'php')]);
+      phpOurs ??= new Set([
+        def.container!,
+        ...relatives.names,
+        ...basesOf(this.state.db, this.state.heritage(), def.container!, "('php')", 'php'),
+      ]);
       return cls === undefined || phpOurs.has(cls);
     };
-    const fields = new FieldTypes(this.state.db, this.state.heritage(), family === 'go' || family === 'python' || family === 'php' ? family : 'js');
+    const fields = new FieldTypes(
+      this.state.db,
+      this.state.heritage(),
+      family === 'go' || family === 'python' || family === 'php' ? family : 'js',
+    );
     const priors = new NamePriors(this.state.db, fields);
 
     // Each binding names the callee it expects in one file; fetch only those calls, once per name and file.
@@ -193,7 +243,11 @@ export class CallResolver {
       else for (let i = 0; i < files.length; i += 500) chunks.push(files.slice(i, i + 500));
       for (const chunk of chunks) {
         const rows = chunk
-          ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path IN (${chunk.map(() => '?').join(',')})`, [callee, ...chunk])
+          ? all<CallRow>(
+              this.state.db,
+              `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND f.path IN (${chunk.map(() => '?').join(',')})`,
+              [callee, ...chunk],
+            )
           : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?`, [callee]);
         for (const r of rows) {
           if (!chunk && !fileSet.has(r.path)) continue;
@@ -257,40 +311,87 @@ export class CallResolver {
           // Python's result is written as the file of its `def` sees it (`typing.Generator`).
           const pyResult = family === 'python' && declared.startsWith(RESULT_OF);
           const result = pyResult ? fields.pyResults()!.of(declared.slice(RESULT_OF.length), c.path) : undefined;
-          const spec = !pyResult && declared.startsWith(RESULT_OF) ? resultSpec(declared.slice(RESULT_OF.length)) : undefined;
-          const type = pyResult ? result && result.type : spec ? this.resultType(spec.producer, results, family) : declared.startsWith(FIELD_OF) ? field?.type : declared;
+          const spec =
+            !pyResult && declared.startsWith(RESULT_OF) ? resultSpec(declared.slice(RESULT_OF.length)) : undefined;
+          const type = pyResult
+            ? result && result.type
+            : spec
+              ? this.resultType(spec.producer, results, family)
+              : declared.startsWith(FIELD_OF)
+                ? field?.type
+                : declared;
           // What the call returns is unknown, and the variable holding it is of a name the workspace declares as another type.
-          if ((type === null || type === undefined) && spec?.holder && family === 'js' && priors.declaresOther(spec.holder, def.container, related)) confidence = undefined;
+          if (
+            (type === null || type === undefined) &&
+            spec?.holder &&
+            family === 'js' &&
+            priors.declaresOther(spec.holder, def.container, related)
+          )
+            confidence = undefined;
           // Python: what a call returns, or a field holds, is of no known class (`with click.get_pager_file() as pager`,
           // `self.decompressor = zlib.decompressobj()`): a method named like one of str's, dict's or a file's (`pager.write()`,
           // `.flush()`) is most likely theirs, as on a value nothing types, unless the field's name says it holds the class.
-          else if (family === 'python' && (type === null || type === undefined) && PY_BUILTIN_METHODS.has(def.name) && (pyResult || (chain !== undefined && !namesOneOf(lastSegment(chain), [def.container ?? def.name, ...related])))) confidence = undefined;
+          else if (
+            family === 'python' &&
+            (type === null || type === undefined) &&
+            PY_BUILTIN_METHODS.has(def.name) &&
+            (pyResult ||
+              (chain !== undefined && !namesOneOf(lastSegment(chain), [def.container ?? def.name, ...related])))
+          )
+            confidence = undefined;
           // Several definitions of the producer (`array()` of two APIs): the one this file imports says which type.
-          else if (type === null && spec && family === 'js' && (chosen = imported.result(spec.producer, c.path)) !== NOT_BOUND) {
+          else if (
+            type === null &&
+            spec &&
+            family === 'js' &&
+            (chosen = imported.result(spec.producer, c.path)) !== NOT_BOUND
+          ) {
             confidence = chosen.confidence;
             if (chosen.via) via = chosen.via;
           }
           // Several definitions of the producer, each declaring a type of another family (`object()` of two APIs).
-          else if (type === null) confidence = spec && family === 'js' && !this.someResultMayHave(spec.producer, def, related, producers) ? undefined : 'likely';
+          else if (type === null)
+            confidence =
+              spec && family === 'js' && !this.someResultMayHave(spec.producer, def, related, producers)
+                ? undefined
+                : 'likely';
           // A JavaScript library call's result, or a Python field no class types, may be anything; a Go one is no workspace type.
           // So may a PHP property no class types; a PHP library's result is none of the workspace's classes.
-          else if (type === undefined) confidence = family === 'js' || family === 'python' || (family === 'php' && !spec) ? 'likely' : undefined;
+          else if (type === undefined)
+            confidence = family === 'js' || family === 'python' || (family === 'php' && !spec) ? 'likely' : undefined;
           // A declared type is written as this file sees it (`mux.Route`); a result type as its definition's file does.
-          else if (field ? reaches(field.path, lastSegment(type)) : own.has(type) || (type !== declared && lastSegment(type) === def.container)) confidence = 'resolved';
+          else if (
+            field
+              ? reaches(field.path, lastSegment(type))
+              : own.has(type) || (type !== declared && lastSegment(type) === def.container)
+          )
+            confidence = 'resolved';
           // A type the file imports from a package outside the workspace (`stat: fs.Stats`, `item: TreeItem` of the vscode package).
-          else if (family === 'js' && (field ? fields.fromLibrary(field.path, type) : type === declared && fields.fromLibrary(c.path, declared))) confidence = undefined;
+          else if (
+            family === 'js' &&
+            (field ? fields.fromLibrary(field.path, type) : type === declared && fields.fromLibrary(c.path, declared))
+          )
+            confidence = undefined;
           else if (rel.has(type) || related.has(lastSegment(type))) {
             confidence = 'likely';
             via = lastSegment(type);
-          }
-          else if (family === 'js') confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
+          } else if (family === 'js')
+            confidence = this.tsTypeMayHave(lastSegment(type), def.name, tsTypes) ? 'likely' : undefined;
           // A field's class is written as the file declaring the field sees it (`httpcore.ConnectionPool`).
-          else if (family === 'python') confidence = pyOtherClass(this.state.db, this.state.heritage(), type, def.name, field?.path || result?.path || c.path, fields, pyClasses);
+          else if (family === 'python')
+            confidence = pyOtherClass(
+              this.state.db,
+              this.state.heritage(),
+              type,
+              def.name,
+              field?.path || result?.path || c.path,
+              fields,
+              pyClasses,
+            );
           // Go: a struct that embeds the method's type, and has no method of that name of its own, has it promoted.
           else if (family === 'go' && promotes(type)) confidence = 'resolved';
           else confidence = interfaces().has(lastSegment(type)) ? 'likely' : undefined;
-        }
-        else if (own.has(q)) confidence = 'resolved';
+        } else if (own.has(q)) confidence = 'resolved';
         else if (rel.has(q)) {
           confidence = 'likely';
           via = lastSegment(q);
@@ -299,22 +400,41 @@ export class CallResolver {
         else if (moduleNames?.has(q)) confidence = undefined;
         // Python's `flask.json.loads()` with `import flask`: a submodule's function, where the workspace has that
         // module; `os.environ.update()` with `import os`: what a library's module holds.
-        else if (family === 'python' && q.includes('.') && moduleNames?.has(q.slice(0, q.indexOf('.'))) && (pyModule(q) || fields.fromLibrary(c.path, q))) confidence = undefined;
+        else if (
+          family === 'python' &&
+          q.includes('.') &&
+          moduleNames?.has(q.slice(0, q.indexOf('.'))) &&
+          (pyModule(q) || fields.fromLibrary(c.path, q))
+        )
+          confidence = undefined;
         // `super.m()` inside the class calls its base's m, never its own.
         else if (q === SUPER_RECEIVER[family]) confidence = insideClass(c) ? undefined : 'likely';
         // `this.m()` inside the class itself; elsewhere (another class, a subclass) it may be another m.
-        else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp')) confidence = insideClass(c) ? 'resolved' : family !== 'php' || phpSelfOurs(c) ? 'likely' : undefined;
+        else if (SELF_RECEIVERS.has(q) && (q !== 'base' || family === 'csharp'))
+          confidence = insideClass(c) ? 'resolved' : family !== 'php' || phpSelfOurs(c) ? 'likely' : undefined;
         // Python: `key.decode()` on a value nothing types, with the name of one of str's, bytes', list's or dict's
         // methods, is most likely theirs, unless the value's name says it is of the method's family (`decoder`).
-        else if (family === 'python' && !q.includes('.') && PY_BUILTIN_METHODS.has(def.name) && !namesOneOf(q, [def.container ?? def.name, ...related])) confidence = undefined;
+        else if (
+          family === 'python' &&
+          !q.includes('.') &&
+          PY_BUILTIN_METHODS.has(def.name) &&
+          !namesOneOf(q, [def.container ?? def.name, ...related])
+        )
+          confidence = undefined;
         // Go: `c.flags.m()` calls a method of a field, and every type of the package is in scope.
         else if (family === 'go' && q.includes('.')) confidence = undefined;
         // A global object (`JSON.parse()`); a name nothing here types, which the workspace's declarations
         // agree is another type (`res: Response`).
-        else if (family === 'js' && (JS_GLOBAL_OBJECTS.has(q) || priors.declaresOther(q, def.container, related))) confidence = undefined;
+        else if (family === 'js' && (JS_GLOBAL_OBJECTS.has(q) || priors.declaresOther(q, def.container, related)))
+          confidence = undefined;
         // A name the file imports from a package outside the workspace (`vscode.window`, `path`); another
         // class of the workspace, called on itself (`Mappings.findMotion()`): a static method, not this one.
-        else if (family === 'js' && (fields.fromLibrary(c.path, q) || (lastSegment(q) !== def.container && !related.has(lastSegment(q)) && imported.namesClass(c.path, q)))) confidence = undefined;
+        else if (
+          family === 'js' &&
+          (fields.fromLibrary(c.path, q) ||
+            (lastSegment(q) !== def.container && !related.has(lastSegment(q)) && imported.namesClass(c.path, q)))
+        )
+          confidence = undefined;
         else confidence = 'likely';
         if (confidence === 'likely' && via) out.push({ ...callRef(c), confidence, via });
         else if (confidence) out.push({ ...callRef(c), confidence });
@@ -322,22 +442,69 @@ export class CallResolver {
     }
     if (isMethod && family === 'python') {
       out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
-      out.push(...pyCallsOnResults({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }, (file, fn) => this.bindsPyFunction(file, fn, pyFunctions)));
+      out.push(
+        ...pyCallsOnResults({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }, (file, fn) =>
+          this.bindsPyFunction(file, fn, pyFunctions),
+        ),
+      );
     }
     if (family === 'js') {
-      if (isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
-      if (isMethod) out.push(...callsByNamePrior(this.state.db, def, out, onlyFile, priors, (file, name) => !!graph.moduleNames(file)?.has(name)));
-      out.push(...callsOnResults({ db: this.state.db, heritage: this.state.heritage(), langs: JS_LANGS, family, def, found: out, onlyFile, related, named: reaches, bindsFunction: (file, d) => this.bindsFunction(file, d, functionFiles) }));
-      if (this.distinctiveMethod(def, relatives.names)) out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
+      if (isMethod)
+        out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
+      if (isMethod)
+        out.push(
+          ...callsByNamePrior(
+            this.state.db,
+            def,
+            out,
+            onlyFile,
+            priors,
+            (file, name) => !!graph.moduleNames(file)?.has(name),
+          ),
+        );
+      out.push(
+        ...callsOnResults({
+          db: this.state.db,
+          heritage: this.state.heritage(),
+          langs: JS_LANGS,
+          family,
+          def,
+          found: out,
+          onlyFile,
+          related,
+          named: reaches,
+          bindsFunction: (file, d) => this.bindsFunction(file, d, functionFiles),
+        }),
+      );
+      if (this.distinctiveMethod(def, relatives.names))
+        out.push(...this.callsByDistinctName(def, out, onlyFile, tsTypes, related, fields));
     }
     // PHP: `$this->getFactory()->m()`, `$x->m()` after `$x = $repo->find()`, in files that never name the class.
-    if (family === 'php' && isMethod) out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
-    if (family === 'php' && isMethod) out.push(...callsOnResults({ db: this.state.db, heritage: this.state.heritage(), langs: "('php')", family, def, found: out, onlyFile, related, named: reaches }));
+    if (family === 'php' && isMethod)
+      out.push(...callsOnFields({ db: this.state.db, fields, def, found: out, onlyFile, related, reaches }));
+    if (family === 'php' && isMethod)
+      out.push(
+        ...callsOnResults({
+          db: this.state.db,
+          heritage: this.state.heritage(),
+          langs: "('php')",
+          family,
+          def,
+          found: out,
+          onlyFile,
+          related,
+          named: reaches,
+        }),
+      );
     return out;
   }
 
   /** The innermost class, interface or enum of `path` around `line` (each file's read once into `cache`). */
-  private classAt(path: string, line: number, cache: Map<string, Array<{ name: string; start_line: number; end_line: number }>>): string | undefined {
+  private classAt(
+    path: string,
+    line: number,
+    cache: Map<string, Array<{ name: string; start_line: number; end_line: number }>>,
+  ): string | undefined {
     let spans = cache.get(path);
     if (!spans) {
       spans = all<{ name: string; start_line: number; end_line: number }>(
@@ -351,7 +518,11 @@ export class CallResolver {
   }
 
   /** Whether `file` can call the function `d` (the files that bind it are kept in `cache`). */
-  private bindsFunction(file: string, d: { path: string; name: string; exported: number }, cache: Map<string, Set<string>>): boolean {
+  private bindsFunction(
+    file: string,
+    d: { path: string; name: string; exported: number },
+    cache: Map<string, Set<string>>,
+  ): boolean {
     const key = `${d.path}\0${d.name}`;
     let files = cache.get(key);
     if (!files) cache.set(key, (files = new Set(this.bindingsOf(d.path, d.name, d.exported === 2).map((b) => b.file))));
@@ -360,7 +531,11 @@ export class CallResolver {
 
   /** Whether a Go type of this name has a method of this name of its own. */
   private goDeclares(type: string, method: string): boolean {
-    return !!one<{ n: number }>(this.state.db, "SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'go' LIMIT 1", [type, method]);
+    return !!one<{ n: number }>(
+      this.state.db,
+      "SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'go' LIMIT 1",
+      [type, method],
+    );
   }
 
   /** Whether a Python file can call the module function `name`: it defines it, or imports it (the files are kept in `cache`). */
@@ -368,7 +543,11 @@ export class CallResolver {
     let files = cache.get(name);
     if (!files) {
       files = new Set();
-      const defs = all<{ path: string; exported: number }>(this.state.db, "SELECT f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'function' AND s.container IS NULL AND f.lang = 'python' LIMIT 20", [name]);
+      const defs = all<{ path: string; exported: number }>(
+        this.state.db,
+        "SELECT f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'function' AND s.container IS NULL AND f.lang = 'python' LIMIT 20",
+        [name],
+      );
       for (const d of defs) {
         files.add(d.path);
         for (const b of this.bindingsOf(d.path, name, d.exported === 2)) files.add(b.file);
@@ -397,13 +576,29 @@ export class CallResolver {
   }
 
   /** `x.m()` anywhere, for a distinctive method `m`: likely, unless the receiver is known to be something else. */
-  private callsByDistinctName(def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, tsTypes: Map<string, boolean>, related: ReadonlySet<string>, fields: FieldTypes): CallerRef[] {
+  private callsByDistinctName(
+    def: SymbolRow,
+    found: readonly CallerRef[],
+    onlyFile: string | undefined,
+    tsTypes: Map<string, boolean>,
+    related: ReadonlySet<string>,
+    fields: FieldTypes,
+  ): CallerRef[] {
     const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
     const results = new Map<string, string | null | undefined>();
     const graph = this.state.graph();
-    const rows = onlyFile === undefined
-      ? all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL LIMIT ${MAX_DISTINCT_CALLS}`, [def.name])
-      : all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL AND f.path = ?`, [def.name, onlyFile]);
+    const rows =
+      onlyFile === undefined
+        ? all<CallRow>(
+            this.state.db,
+            `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL LIMIT ${MAX_DISTINCT_CALLS}`,
+            [def.name],
+          )
+        : all<CallRow>(
+            this.state.db,
+            `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL AND f.path = ?`,
+            [def.name, onlyFile],
+          );
     const out: CallerRef[] = [];
     for (const c of rows) {
       if (seen.has(`${c.path}:${c.line}:${c.col}`) || !/\.(?:[cm]?[jt]sx?)$/.test(c.path)) continue;
@@ -411,8 +606,18 @@ export class CallResolver {
       if (graph.moduleNames(c.path)?.has(q)) continue;
       if (q.startsWith(TYPED_RECEIVER)) {
         const declared = q.slice(TYPED_RECEIVER.length);
-        const type = declared.startsWith(RESULT_OF) ? this.resultType(resultSpec(declared.slice(RESULT_OF.length)).producer, results, 'js') : declared.startsWith(FIELD_OF) ? fields.typeOf(declared.slice(FIELD_OF.length))?.type : lastSegment(declared);
-        if (typeof type === 'string' && type !== def.container && !related.has(type) && !this.tsTypeMayHave(type, def.name, tsTypes)) continue;
+        const type = declared.startsWith(RESULT_OF)
+          ? this.resultType(resultSpec(declared.slice(RESULT_OF.length)).producer, results, 'js')
+          : declared.startsWith(FIELD_OF)
+            ? fields.typeOf(declared.slice(FIELD_OF.length))?.type
+            : lastSegment(declared);
+        if (
+          typeof type === 'string' &&
+          type !== def.container &&
+          !related.has(type) &&
+          !this.tsTypeMayHave(type, def.name, tsTypes)
+        )
+          continue;
       }
       out.push({ ...callRef(c), confidence: 'likely', uniqueName: true });
     }
@@ -430,10 +635,19 @@ export class CallResolver {
     let v = cache.get(type);
     if (v === undefined && JS_PRIMITIVE_TYPES.has(type)) v = false;
     if (v === undefined) {
-      const kinds = all<{ kind: string }>(this.state.db, `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND f.lang IN ${JS_LANGS}`, [type]).map((r) => r.kind);
+      const kinds = all<{ kind: string }>(
+        this.state.db,
+        `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND f.lang IN ${JS_LANGS}`,
+        [type],
+      ).map((r) => r.kind);
       if (!kinds.length) v = !JS_GLOBAL_OBJECTS.has(type);
       else if (!kinds.includes('type')) v = false;
-      else v = !!one<{ n: number }>(this.state.db, `SELECT 1 AS n FROM symbols WHERE container = ? AND name = ? AND kind = 'method' LIMIT 1`, [type, method]);
+      else
+        v = !!one<{ n: number }>(
+          this.state.db,
+          `SELECT 1 AS n FROM symbols WHERE container = ? AND name = ? AND kind = 'method' LIMIT 1`,
+          [type, method],
+        );
       cache.set(type, v);
     }
     return v;
@@ -443,16 +657,30 @@ export class CallResolver {
    * Whether some JavaScript or TypeScript definition of `producer` may return a value with `def`'s
    * method: one declares no type, or a type of the method's family, or one that may be.
    */
-  private someResultMayHave(producer: string, def: SymbolRow, related: ReadonlySet<string>, cache: { verdicts: Map<string, boolean>; ours?: (type: string) => boolean }): boolean {
+  private someResultMayHave(
+    producer: string,
+    def: SymbolRow,
+    related: ReadonlySet<string>,
+    cache: { verdicts: Map<string, boolean>; ours?: (type: string) => boolean },
+  ): boolean {
     let v = cache.verdicts.get(producer);
     if (v === undefined) {
       if (!cache.ours) {
         // A base of the method's class counts too: a base's method that returns `this` returns the subclass.
         const bases = basesOf(this.state.db, this.state.heritage(), def.container!, JS_LANGS);
-        cache.ours = familyHolder(this.state.db, this.state.heritage(), (t) => related.has(t) || bases.has(t), JS_LANGS);
+        cache.ours = familyHolder(
+          this.state.db,
+          this.state.heritage(),
+          (t) => related.has(t) || bases.has(t),
+          JS_LANGS,
+        );
       }
       const ours = cache.ours;
-      const rows = all<{ returns: string | null }>(this.state.db, `SELECT DISTINCT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`, [producer]);
+      const rows = all<{ returns: string | null }>(
+        this.state.db,
+        `SELECT DISTINCT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${JS_LANGS}`,
+        [producer],
+      );
       v = !rows.length || rows.some(({ returns: r }) => r === null || ours(lastSegment(r)));
       cache.verdicts.set(producer, v);
     }
@@ -464,7 +692,11 @@ export class CallResolver {
    * null when the workspace defines it without one type (the receiver stays unknown); undefined when
    * the workspace does not define it at all (a library's function, whose result is no workspace type).
    */
-  private resultType(name: string, cache: Map<string, string | null | undefined>, family: ReturnType<typeof familyOf>): string | null | undefined {
+  private resultType(
+    name: string,
+    cache: Map<string, string | null | undefined>,
+    family: ReturnType<typeof familyOf>,
+  ): string | null | undefined {
     if (cache.has(name)) return cache.get(name);
     // A built-in's result (`rows.filter(…)`) is no workspace type, even where the workspace defines a `filter`.
     if (family === 'js' && BUILTIN_RESULTS.has(name)) return undefined;
@@ -478,8 +710,13 @@ export class CallResolver {
     // PHP: what iterating the result of `name` gives (`getRequires[]`): the elements of the array it returns.
     const element = family === 'php' && name.endsWith(ELEMENTS);
     const base = element ? name.slice(0, -ELEMENTS.length) : name;
-    const rows = all<{ returns: string | null }>(this.state.db, `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${family === 'js' ? JS_LANGS : `('${family}')`}`, [base]);
-    if (element) for (const r of rows) r.returns = r.returns?.endsWith(ELEMENTS) ? r.returns.slice(0, -ELEMENTS.length) : null;
+    const rows = all<{ returns: string | null }>(
+      this.state.db,
+      `SELECT s.returns AS returns FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind IN ('function', 'method') AND f.lang IN ${family === 'js' ? JS_LANGS : `('${family}')`}`,
+      [base],
+    );
+    if (element)
+      for (const r of rows) r.returns = r.returns?.endsWith(ELEMENTS) ? r.returns.slice(0, -ELEMENTS.length) : null;
     const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
     const type = !rows.length ? undefined : types.size === 1 && !types.has(null) ? rows[0].returns : null;
     cache.set(name, type);

@@ -7,9 +7,26 @@ import { CallResolver } from './callResolution';
 import { IndexBuilder, LAST_BUILD_KEY } from './indexBuilder';
 import { CALL_COLS, CALLS, callRef, SYMBOL_COLS, SYMBOLS, toSymbol, type CallRow, type SymbolRow } from './indexRows';
 import { IndexState } from './indexState';
-import type { BuildOptions, BuildStats, CallerConfidence, CallerRef, DeprecatedUse, IndexedSymbol, UpdateResult } from './indexTypes';
+import type {
+  BuildOptions,
+  BuildStats,
+  CallerConfidence,
+  CallerRef,
+  DeprecatedUse,
+  IndexedSymbol,
+  UpdateResult,
+} from './indexTypes';
 
-export type { BuildOptions, BuildStats, CallerConfidence, CallerRef, DeprecatedUse, IndexedSymbol, IndexProgress, UpdateResult } from './indexTypes';
+export type {
+  BuildOptions,
+  BuildStats,
+  CallerConfidence,
+  CallerRef,
+  DeprecatedUse,
+  IndexedSymbol,
+  IndexProgress,
+  UpdateResult,
+} from './indexTypes';
 
 const RANK: Record<CallerConfidence, number> = { resolved: 0, likely: 1, name: 2 };
 
@@ -63,25 +80,40 @@ export class CodeIndex {
 
   /** Every definition of a name, exported ones first. */
   definitions(name: string): IndexedSymbol[] {
-    return all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? ORDER BY s.exported DESC, f.path, s.start_line`, [name]).map(toSymbol);
+    return all<SymbolRow>(
+      this.state.db,
+      `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? ORDER BY s.exported DESC, f.path, s.start_line`,
+      [name],
+    ).map(toSymbol);
   }
 
   /** The class a Python `__init__` or a JavaScript `constructor` belongs to, defined in the same file. */
   private classOfConstructor(def: SymbolRow): SymbolRow | undefined {
-    if (def.kind !== 'method' || !def.container || (def.name !== '__init__' && def.name !== 'constructor')) return undefined;
-    const rows = all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? AND f.path = ? AND s.kind IN ('class', 'component') AND s.start_line <= ? AND s.end_line >= ?`, [def.container, def.path, def.start_line, def.end_line]);
+    if (def.kind !== 'method' || !def.container || (def.name !== '__init__' && def.name !== 'constructor'))
+      return undefined;
+    const rows = all<SymbolRow>(
+      this.state.db,
+      `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? AND f.path = ? AND s.kind IN ('class', 'component') AND s.start_line <= ? AND s.end_line >= ?`,
+      [def.container, def.path, def.start_line, def.end_line],
+    );
     return rows[0];
   }
 
   /** How many files define a name: `build` in every validator of a crate says little about one of them. */
   definitionFileCount(name: string): number {
-    return one<{ n: number }>(this.state.db, 'SELECT count(DISTINCT file) AS n FROM symbols WHERE name = ?', [name])?.n ?? 0;
+    return (
+      one<{ n: number }>(this.state.db, 'SELECT count(DISTINCT file) AS n FROM symbols WHERE name = ?', [name])?.n ?? 0
+    );
   }
 
   symbolsIn(path: string): IndexedSymbol[] {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
-    return all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC`, [rel]).map(toSymbol);
+    return all<SymbolRow>(
+      this.state.db,
+      `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE f.path = ? ORDER BY s.start_line, s.end_line DESC`,
+      [rel],
+    ).map(toSymbol);
   }
 
   /**
@@ -91,16 +123,32 @@ export class CodeIndex {
    */
   callers(target: { name: string; path?: string; line?: number }, limit = 200): CallerRef[] {
     const rel = target.path === undefined ? undefined : this.state.rel(target.path);
-    let defs = rel === undefined
-      ? all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ?`, [target.name])
-      : all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? AND f.path = ? ORDER BY (s.end_line - s.start_line)`, [target.name, rel]);
+    let defs =
+      rel === undefined
+        ? all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ?`, [target.name])
+        : all<SymbolRow>(
+            this.state.db,
+            `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.name = ? AND f.path = ? ORDER BY (s.end_line - s.start_line)`,
+            [target.name, rel],
+          );
     if (rel !== undefined && target.line !== undefined) {
       const line = target.line;
       const around = defs.find((d) => d.start_line <= line && d.end_line >= line);
       if (around) defs = [around];
     }
     if (!defs.length && rel !== undefined) {
-      defs = [{ path: rel, name: target.name, kind: 'function', start_line: 0, end_line: 0, container: null, exported: 1, deprecated: 0 }];
+      defs = [
+        {
+          path: rel,
+          name: target.name,
+          kind: 'function',
+          start_line: 0,
+          end_line: 0,
+          container: null,
+          exported: 1,
+          deprecated: 0,
+        },
+      ];
     }
     // A constructor (`__init__`, `constructor`) is called by constructing its class: `Rule(…)`, `new Rule(…)`.
     defs = defs.map((d) => this.classOfConstructor(d) ?? d);
@@ -109,12 +157,20 @@ export class CodeIndex {
       for (const ref of this.resolution.callsTo(def)) keepBest(found, ref);
     }
     if (!found.size) {
-      for (const c of all<CallRow>(this.state.db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? ORDER BY f.path, c.line LIMIT ?`, [target.name, limit])) {
+      for (const c of all<CallRow>(
+        this.state.db,
+        `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? ORDER BY f.path, c.line LIMIT ?`,
+        [target.name, limit],
+      )) {
         keepBest(found, { ...callRef(c), confidence: 'name' });
       }
     }
     return [...found.values()]
-      .sort((a, b) => RANK[a.confidence] - RANK[b.confidence] || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column))
+      .sort(
+        (a, b) =>
+          RANK[a.confidence] - RANK[b.confidence] ||
+          (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column),
+      )
       .slice(0, limit);
   }
 
@@ -145,11 +201,24 @@ export class CodeIndex {
   vocabularyByFile(skip?: (path: string) => boolean): { names: string; packages: string }[] {
     const byFile = new Map<number, { names: string; packages: string }>();
     const skipped = new Set<number>();
-    if (skip) for (const r of all<{ id: number; path: string }>(this.state.db, 'SELECT id, path FROM files')) if (skip(r.path)) skipped.add(Number(r.id));
-    const entry = (file: number) => (skipped.has(file) ? { names: '', packages: '' } : (byFile.get(file) ?? byFile.set(file, { names: '', packages: '' }).get(file)!));
+    if (skip)
+      for (const r of all<{ id: number; path: string }>(this.state.db, 'SELECT id, path FROM files'))
+        if (skip(r.path)) skipped.add(Number(r.id));
+    const entry = (file: number) =>
+      skipped.has(file)
+        ? { names: '', packages: '' }
+        : (byFile.get(file) ?? byFile.set(file, { names: '', packages: '' }).get(file)!);
     // Two grouped scans instead of a sub-query per file: the same rows, a fraction of the time.
-    for (const r of all<{ file: number; v: string | null }>(this.state.db, "SELECT file, group_concat(name, ' ') AS v FROM symbols GROUP BY file")) entry(Number(r.file)).names = r.v ?? '';
-    for (const r of all<{ file: number; v: string | null }>(this.state.db, "SELECT file, group_concat(spec, ' ') AS v FROM imports WHERE resolved IS NULL GROUP BY file")) entry(Number(r.file)).packages = r.v ?? '';
+    for (const r of all<{ file: number; v: string | null }>(
+      this.state.db,
+      "SELECT file, group_concat(name, ' ') AS v FROM symbols GROUP BY file",
+    ))
+      entry(Number(r.file)).names = r.v ?? '';
+    for (const r of all<{ file: number; v: string | null }>(
+      this.state.db,
+      "SELECT file, group_concat(spec, ' ') AS v FROM imports WHERE resolved IS NULL GROUP BY file",
+    ))
+      entry(Number(r.file)).packages = r.v ?? '';
     return [...byFile.values()];
   }
 
@@ -178,11 +247,21 @@ export class CodeIndex {
   deprecatedUsedIn(path: string): DeprecatedUse[] {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
-    const names = all<{ name: string }>(this.state.db, 'SELECT DISTINCT c.name AS name FROM calls c JOIN files f ON f.id = c.file WHERE f.path = ?', [rel]).map((r) => r.name);
+    const names = all<{ name: string }>(
+      this.state.db,
+      'SELECT DISTINCT c.name AS name FROM calls c JOIN files f ON f.id = c.file WHERE f.path = ?',
+      [rel],
+    ).map((r) => r.name);
     const defs: SymbolRow[] = [];
     for (let i = 0; i < names.length; i += 500) {
       const chunk = names.slice(i, i + 500);
-      defs.push(...all<SymbolRow>(this.state.db, `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.deprecated = 1 AND s.name IN (${chunk.map(() => '?').join(',')})`, chunk));
+      defs.push(
+        ...all<SymbolRow>(
+          this.state.db,
+          `SELECT ${SYMBOL_COLS} FROM ${SYMBOLS} WHERE s.deprecated = 1 AND s.name IN (${chunk.map(() => '?').join(',')})`,
+          chunk,
+        ),
+      );
     }
     const out = new Map<string, DeprecatedUse>();
     const alsoCurrent = new Map<string, boolean>();
@@ -190,15 +269,28 @@ export class CodeIndex {
     // not deprecated (generated protobuf types deprecate theirs, the workspace's own types do not), only a resolved call warns.
     const ambiguous = (name: string) => {
       let v = alsoCurrent.get(name);
-      if (v === undefined) alsoCurrent.set(name, (v = !!one<{ n: number }>(this.state.db, 'SELECT 1 AS n FROM symbols WHERE name = ? AND deprecated = 0 LIMIT 1', [name])));
+      if (v === undefined)
+        alsoCurrent.set(
+          name,
+          (v = !!one<{ n: number }>(
+            this.state.db,
+            'SELECT 1 AS n FROM symbols WHERE name = ? AND deprecated = 0 LIMIT 1',
+            [name],
+          )),
+        );
       return v;
     };
     // Inside a definition that is deprecated itself (the old API calling the older one, or itself), a use is expected.
-    const retired = all<{ start_line: number; end_line: number }>(this.state.db, 'SELECT s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.deprecated = 1', [rel]);
+    const retired = all<{ start_line: number; end_line: number }>(
+      this.state.db,
+      'SELECT s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.deprecated = 1',
+      [rel],
+    );
     const inRetired = (line: number) => retired.some((r) => r.start_line <= line && line <= r.end_line);
     for (const def of defs) {
       for (const ref of this.resolution.callsTo(def, rel)) {
-        if (ref.confidence === 'name' || (ref.confidence === 'likely' && ambiguous(def.name)) || inRetired(ref.line)) continue;
+        if (ref.confidence === 'name' || (ref.confidence === 'likely' && ambiguous(def.name)) || inRetired(ref.line))
+          continue;
         const key = `${ref.line}:${ref.column}`;
         const prev = out.get(key);
         if (prev && RANK[prev.confidence] <= RANK[ref.confidence]) continue;
@@ -208,16 +300,32 @@ export class CodeIndex {
           column: ref.column,
           enclosing: ref.enclosing,
           confidence: ref.confidence,
-          definition: { path: def.path, line: def.start_line, endLine: def.end_line, container: def.container ?? undefined },
+          definition: {
+            path: def.path,
+            line: def.start_line,
+            endLine: def.end_line,
+            container: def.container ?? undefined,
+          },
         });
       }
     }
     return [...out.values()].sort((a, b) => a.line - b.line || a.column - b.column);
   }
 
-  stats(): { files: number; symbols: number; calls: number; imports: number; byLanguage: Record<string, number>; lastBuild?: BuildStats & { at: number } } {
+  stats(): {
+    files: number;
+    symbols: number;
+    calls: number;
+    imports: number;
+    byLanguage: Record<string, number>;
+    lastBuild?: BuildStats & { at: number };
+  } {
     const byLanguage: Record<string, number> = {};
-    for (const r of all<{ lang: string; n: number }>(this.state.db, 'SELECT lang, count(*) AS n FROM files GROUP BY lang')) byLanguage[r.lang ?? 'other'] = r.n;
+    for (const r of all<{ lang: string; n: number }>(
+      this.state.db,
+      'SELECT lang, count(*) AS n FROM files GROUP BY lang',
+    ))
+      byLanguage[r.lang ?? 'other'] = r.n;
     const files = Object.values(byLanguage).reduce((a, b) => a + b, 0);
     const last = one<{ value: string }>(this.state.db, 'SELECT value FROM meta WHERE key = ?', [LAST_BUILD_KEY]);
     let lastBuild: (BuildStats & { at: number }) | undefined;

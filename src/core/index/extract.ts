@@ -31,7 +31,9 @@ function visitorsById(language: Language, family: Family): Visitor[] {
   let table = byLanguage.get(language);
   if (!table) {
     const named = RULES[family].visitors;
-    table = language.types.map((type) => (Object.prototype.hasOwnProperty.call(named, type) ? named[type] : undefined)) as Visitor[];
+    table = language.types.map((type) =>
+      Object.prototype.hasOwnProperty.call(named, type) ? named[type] : undefined,
+    ) as Visitor[];
     byLanguage.set(language, table);
   }
   return table;

@@ -55,7 +55,12 @@ export class FieldTypes {
     const names = chain.split('.');
     // Go's owner may name its package: `text/Segments`.
     // Python's owner may be a call's result (`()Client#build_request.headers`), as may a field (`self._transport = self._init_transport()`).
-    let at: FieldType | undefined = names.length < 2 ? undefined : names[0].startsWith(RESULT_OF) ? this.result(names[0], file) : { type: names[0].replace('/', '.'), path: '' };
+    let at: FieldType | undefined =
+      names.length < 2
+        ? undefined
+        : names[0].startsWith(RESULT_OF)
+          ? this.result(names[0], file)
+          : { type: names[0].replace('/', '.'), path: '' };
     // Go writes a field's type as its file sees it (`text.Segments`): the package is the folder's name.
     for (let i = 1; i < names.length && at; i++) {
       // Python: a library's class (`lib.Request`, as the declaring file writes it) has no workspace class's fields.
@@ -64,7 +69,11 @@ export class FieldTypes {
         break;
       }
       const dot = at.type.lastIndexOf('.');
-      at = this.fieldOf(at.type.slice(dot + 1), names[i], dot < 0 || this.family !== 'go' ? undefined : at.type.slice(0, dot));
+      at = this.fieldOf(
+        at.type.slice(dot + 1),
+        names[i],
+        dot < 0 || this.family !== 'go' ? undefined : at.type.slice(0, dot),
+      );
     }
     this.types.set(key, at);
     return at;
@@ -93,11 +102,16 @@ export class FieldTypes {
     for (const f of todo) this.libraryNames.set(f, new Set());
     for (let i = 0; i < todo.length; i += 500) {
       const chunk = todo.slice(i, i + 500);
-      for (const r of all<{ path: string; names: string }>(this.db, `SELECT f.path AS path, i.names AS names FROM imports i JOIN files f ON f.id = i.file WHERE f.path IN (${chunk.map(() => '?').join(',')}) AND i.resolved IS NULL`, chunk)) {
+      for (const r of all<{ path: string; names: string }>(
+        this.db,
+        `SELECT f.path AS path, i.names AS names FROM imports i JOIN files f ON f.id = i.file WHERE f.path IN (${chunk.map(() => '?').join(',')}) AND i.resolved IS NULL`,
+        chunk,
+      )) {
         const names = this.libraryNames.get(r.path)!;
         try {
           const list: unknown = JSON.parse(r.names);
-          if (Array.isArray(list)) for (const n of list as Array<{ local?: unknown }>) if (typeof n?.local === 'string') names.add(n.local);
+          if (Array.isArray(list))
+            for (const n of list as Array<{ local?: unknown }>) if (typeof n?.local === 'string') names.add(n.local);
         } catch {
           // An unreadable row names nothing.
         }
@@ -126,9 +140,15 @@ export class FieldTypes {
         if (i === 0) return undefined;
         continue;
       }
-      if (Object.hasOwn(o.fields, field)) return o.fields[field].startsWith(RESULT_OF) ? this.result(o.fields[field], o.path) : { type: o.fields[field], path: o.path };
+      if (Object.hasOwn(o.fields, field))
+        return o.fields[field].startsWith(RESULT_OF)
+          ? this.result(o.fields[field], o.path)
+          : { type: o.fields[field], path: o.path };
       // Go promotes the fields of an embedded struct (a field named by its type, of its package or another).
-      const supers: Array<{ name: string; pkg?: string }> = this.family === 'go' ? embedded(o) : this.heritage.supersOf(this.family, queue[i].name).map((name) => ({ name }));
+      const supers: Array<{ name: string; pkg?: string }> =
+        this.family === 'go'
+          ? embedded(o)
+          : this.heritage.supersOf(this.family, queue[i].name).map((name) => ({ name }));
       for (const s of supers) {
         const key = s.pkg ? `${s.pkg}/${s.name}` : s.name;
         if (seen.has(key)) continue;
@@ -150,8 +170,12 @@ export class FieldTypes {
       `SELECT s.fields AS fields, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.fields IS NOT NULL AND f.lang IN ${JS_LANGS} LIMIT 50`,
       [owner],
     );
-    const holders = rows.map((r) => ({ path: r.path, type: parseFields(r.fields)?.[field] })).filter((h) => h.type !== undefined);
-    return holders.length && holders.every((h) => h.path === holders[0].path && h.type === holders[0].type) ? { type: holders[0].type!, path: holders[0].path } : undefined;
+    const holders = rows
+      .map((r) => ({ path: r.path, type: parseFields(r.fields)?.[field] }))
+      .filter((h) => h.type !== undefined);
+    return holders.length && holders.every((h) => h.path === holders[0].path && h.type === holders[0].type)
+      ? { type: holders[0].type!, path: holders[0].path }
+      : undefined;
   }
 
   /** Go: the structs a struct of this name (in the folder named `pkg`) embeds, a few levels deep, each with its package folder's name. */
@@ -246,7 +270,11 @@ export function callsOnFields(query: WorkspaceCallsQuery): CallerRef[] {
   const params = [def.name, prefix, `${prefix}\uffff`, ...(onlyFile !== undefined ? [onlyFile] : [])];
   // The receivers first, few; then the calls through those that are of this method's class or family.
   const verdicts = new Map<string, { confidence: CallerConfidence; via?: string }>();
-  for (const { qualifier } of all<{ qualifier: string }>(db, `SELECT DISTINCT c.qualifier AS qualifier FROM ${CALLS} WHERE ${where} LIMIT ${MAX_FIELD_RECEIVERS}`, params)) {
+  for (const { qualifier } of all<{ qualifier: string }>(
+    db,
+    `SELECT DISTINCT c.qualifier AS qualifier FROM ${CALLS} WHERE ${where} LIMIT ${MAX_FIELD_RECEIVERS}`,
+    params,
+  )) {
     const at = fields.typeOf(qualifier.slice(prefix.length));
     if (!at) continue;
     const type = lastSegment(at.type);
@@ -259,13 +287,21 @@ export function callsOnFields(query: WorkspaceCallsQuery): CallerRef[] {
   const wanted = [...verdicts.keys()];
   for (let i = 0; i < wanted.length && out.length < MAX_FIELD_CALLS; i += 500) {
     const chunk = wanted.slice(i, i + 500);
-    const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IN (${chunk.map(() => '?').join(',')})${onlyFile !== undefined ? ' AND f.path = ?' : ''} LIMIT ${MAX_FIELD_CALLS}`, [def.name, ...chunk, ...(onlyFile !== undefined ? [onlyFile] : [])]);
+    const rows = all<CallRow>(
+      db,
+      `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IN (${chunk.map(() => '?').join(',')})${onlyFile !== undefined ? ' AND f.path = ?' : ''} LIMIT ${MAX_FIELD_CALLS}`,
+      [def.name, ...chunk, ...(onlyFile !== undefined ? [onlyFile] : [])],
+    );
     fields.readLibraryNames(rows.map((c) => c.path));
     for (const c of rows) {
       const field = c.qualifier!.slice(prefix.length);
       if (seen.has(`${c.path}:${c.line}:${c.col}`) || fields.ownerFromLibrary(c.path, field)) continue;
       const v = verdicts.get(c.qualifier!)!;
-      out.push(v.via ? { ...callRef(c), confidence: v.confidence, field, via: v.via } : { ...callRef(c), confidence: v.confidence, field });
+      out.push(
+        v.via
+          ? { ...callRef(c), confidence: v.confidence, field, via: v.via }
+          : { ...callRef(c), confidence: v.confidence, field },
+      );
     }
   }
   return out;
@@ -284,11 +320,21 @@ export function readEmbedders(db: Database, type: string): Set<string> {
   for (let depth = 0; depth < 3 && frontier.length; depth++) {
     const next: string[] = [];
     for (const t of frontier) {
-      const rows = all<{ name: string; fields: string }>(db, `SELECT s.name AS name, s.fields AS fields FROM symbols s JOIN files f ON f.id = s.file WHERE s.fields LIKE ? AND f.lang = 'go' LIMIT ${MAX_EMBEDDERS}`, [`%"${t}":"%`]);
+      const rows = all<{ name: string; fields: string }>(
+        db,
+        `SELECT s.name AS name, s.fields AS fields FROM symbols s JOIN files f ON f.id = s.file WHERE s.fields LIKE ? AND f.lang = 'go' LIMIT ${MAX_EMBEDDERS}`,
+        [`%"${t}":"%`],
+      );
       for (const r of rows) {
         const f = parseFields(r.fields);
         const written = f && Object.hasOwn(f, t) ? f[t] : undefined;
-        if (written === undefined || written.slice(written.lastIndexOf('.') + 1) !== t || out.has(r.name) || r.name === type) continue;
+        if (
+          written === undefined ||
+          written.slice(written.lastIndexOf('.') + 1) !== t ||
+          out.has(r.name) ||
+          r.name === type
+        )
+          continue;
         out.add(r.name);
         next.push(r.name);
       }

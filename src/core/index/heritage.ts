@@ -112,7 +112,15 @@ const MAX_FAMILY_DEFINITIONS = 128;
  * interface's method a class inherits from its abstract base). Names, and the definitions to follow
  * imports from; empty when `type` has no relatives.
  */
-export function methodFamily(db: Database, heritage: Heritage, family: Family, type: string, method: string, ownPath: string, langs: string): { names: string[]; definitions: TypeDefinition[] } {
+export function methodFamily(
+  db: Database,
+  heritage: Heritage,
+  family: Family,
+  type: string,
+  method: string,
+  ownPath: string,
+  langs: string,
+): { names: string[]; definitions: TypeDefinition[] } {
   if (!heritage.has(family, type)) return { names: [], definitions: [] };
   // The classes and interfaces that declare the method, by name: read once.
   let owners: Map<string, TypeDefinition[]> | undefined;
@@ -121,7 +129,9 @@ export function methodFamily(db: Database, heritage: Heritage, family: Family, t
   // servers do not: there only the bases above and the classes below the method's own class count.
   const siblings = family === 'js';
   const names = new Set([type]);
-  const definitions = new Map<string, TypeDefinition>([[`${ownPath}\0${type}`, { path: ownPath, name: type, exported: 0 }]]);
+  const definitions = new Map<string, TypeDefinition>([
+    [`${ownPath}\0${type}`, { path: ownPath, name: type, exported: 0 }],
+  ]);
   const queue = [type];
   const below = new Set([type]);
   const add = (d: TypeDefinition, under: boolean) => {
@@ -180,7 +190,15 @@ function basesWalker(db: Database, heritage: Heritage, langs: string, family: Fa
   const defined = new Map<string, boolean>();
   const isWorkspaceType = (t: string) => {
     let v = defined.get(t);
-    if (v === undefined) defined.set(t, (v = !!one<{ n: number }>(db, `SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'enum') AND f.lang IN ${langs} LIMIT 1`, [t])));
+    if (v === undefined)
+      defined.set(
+        t,
+        (v = !!one<{ n: number }>(
+          db,
+          `SELECT 1 AS n FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND s.kind IN ('class', 'interface', 'component', 'enum') AND f.lang IN ${langs} LIMIT 1`,
+          [t],
+        )),
+      );
     return v;
   };
   return (type: string, test: (name: string, defined: boolean) => boolean): boolean => {
@@ -218,14 +236,26 @@ function kept(answer: (type: string) => boolean): (type: string) => boolean {
  * of its bases declares one, or one of them is a type the workspace does not define as a class or
  * interface (a library's, a type alias), which may.
  */
-export function methodHolder(db: Database, heritage: Heritage, method: string, langs: string, family: Family = 'js'): (type: string) => boolean {
+export function methodHolder(
+  db: Database,
+  heritage: Heritage,
+  method: string,
+  langs: string,
+  family: Family = 'js',
+): (type: string) => boolean {
   let owners: Map<string, TypeDefinition[]> | undefined;
   const walk = basesWalker(db, heritage, langs, family);
   return kept((type) => walk(type, (t, known) => !known || (owners ??= methodOwners(db, method, langs)).has(t)));
 }
 
 /** A JavaScript or TypeScript (or, by `family`, PHP) type and its bases, as far as the workspace defines them. */
-export function basesOf(db: Database, heritage: Heritage, type: string, langs: string, family: Family = 'js'): Set<string> {
+export function basesOf(
+  db: Database,
+  heritage: Heritage,
+  type: string,
+  langs: string,
+  family: Family = 'js',
+): Set<string> {
   const out = new Set<string>();
   basesWalker(db, heritage, langs, family)(type, (t) => !out.add(t));
   return out;
@@ -237,7 +267,12 @@ export function basesOf(db: Database, heritage: Heritage, type: string, langs: s
  * interface, which may be. A value whose bases are all the workspace's and none of the family's has
  * another method of that name, or none.
  */
-export function familyHolder(db: Database, heritage: Heritage, ours: (type: string) => boolean, langs: string): (type: string) => boolean {
+export function familyHolder(
+  db: Database,
+  heritage: Heritage,
+  ours: (type: string) => boolean,
+  langs: string,
+): (type: string) => boolean {
   const walk = basesWalker(db, heritage, langs);
   return kept((type) => walk(type, (t, known) => !known || ours(t)));
 }

@@ -31,24 +31,32 @@ export class ImportGraph {
     const graph = new ImportGraph();
     // Equal name lists share one parsed copy (a large repository repeats a few thousand of them).
     const lists = new Map<string, ImportName[]>();
-    each<{ path: string; resolved: string | null; names: string }>(db, 'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file', [], (r) => {
-      let names = lists.get(r.names);
-      if (!names) {
-        try {
-          names = JSON.parse(r.names) as ImportName[];
-        } catch {
-          // An unreadable row resolves nothing.
-          return;
+    each<{ path: string; resolved: string | null; names: string }>(
+      db,
+      'SELECT f.path AS path, i.resolved AS resolved, i.names AS names FROM imports i JOIN files f ON f.id = i.file',
+      [],
+      (r) => {
+        let names = lists.get(r.names);
+        if (!names) {
+          try {
+            names = JSON.parse(r.names) as ImportName[];
+          } catch {
+            // An unreadable row resolves nothing.
+            return;
+          }
+          lists.set(r.names, names);
         }
-        lists.set(r.names, names);
-      }
-      graph.add(r.path, r.resolved, names);
-    });
+        graph.add(r.path, r.resolved, names);
+      },
+    );
     return graph;
   }
 
   /** Forgets the rows of files that were re-indexed or removed, then adds their new rows. */
-  replace(replaced: readonly string[], added: ReadonlyArray<{ path: string; imports: readonly ResolvedImport[] }>): void {
+  replace(
+    replaced: readonly string[],
+    added: ReadonlyArray<{ path: string; imports: readonly ResolvedImport[] }>,
+  ): void {
     for (const p of replaced) {
       const f = this.ids.get(p);
       if (f !== undefined) this.dropRowsOf(f);
@@ -60,14 +68,16 @@ export class ImportGraph {
   forEachImporter(path: string, visit: (importer: string, names: readonly ImportName[]) => void): void {
     const t = this.ids.get(path);
     if (t === undefined) return;
-    for (let r = this.firstTo.get(t); r >= 0; r = this.nextTo.get(r)) visit(this.paths[this.rowFrom.get(r)], this.rowNames[r]!);
+    for (let r = this.firstTo.get(t); r >= 0; r = this.nextTo.get(r))
+      visit(this.paths[this.rowFrom.get(r)], this.rowNames[r]!);
   }
 
   /** Calls `visit` for each row of `path` that imports (or re-exports from) a workspace file. */
   forEachImport(path: string, visit: (target: string, names: readonly ImportName[]) => void): void {
     const f = this.ids.get(path);
     if (f === undefined) return;
-    for (let r = this.firstFrom.get(f); r >= 0; r = this.nextFrom.get(r)) visit(this.paths[this.rowTo.get(r)], this.rowNames[r]!);
+    for (let r = this.firstFrom.get(f); r >= 0; r = this.nextFrom.get(r))
+      visit(this.paths[this.rowTo.get(r)], this.rowNames[r]!);
   }
 
   /** The files `path` imports (each once). */
@@ -122,7 +132,7 @@ export class ImportGraph {
   }
 
   private dropRowsOf(f: number): void {
-    for (let r = this.firstFrom.get(f); r >= 0; ) {
+    for (let r = this.firstFrom.get(f); r >= 0;) {
       const next = this.nextFrom.get(r);
       const t = this.rowTo.get(r);
       const prev = this.prevTo.get(r);

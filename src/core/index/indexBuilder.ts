@@ -72,17 +72,35 @@ export class IndexBuilder {
     let capped: ScanCap | undefined;
     let scanned = options.files;
     if (!scanned) {
-      const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger, noGit: !this.gitAllowed() });
+      const scan = await scanWorkspace(this.root, this.config, {
+        signal,
+        logger: this.logger,
+        noGit: !this.gitAllowed(),
+      });
       scanned = scan.files;
       capped = scan.capped;
     }
-    const code = scanned.filter((f) => languageOf(f.path) && !MINIFIED.test(f.path) && f.size <= this.config.index.maxFileBytes);
+    const code = scanned.filter(
+      (f) => languageOf(f.path) && !MINIFIED.test(f.path) && f.size <= this.config.index.maxFileBytes,
+    );
     const known = new Map<string, { hash: string; size: number; mtime: number }>();
-    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(this.state.db, 'SELECT path, hash, size, mtime FROM files')) known.set(r.path, r);
+    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(
+      this.state.db,
+      'SELECT path, hash, size, mtime FROM files',
+    ))
+      known.set(r.path, r);
 
-    const manifests = scanned.filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json')).map((f) => f.path);
-    this.state.resetWorkspace(code.map((f) => f.path), manifests);
-    this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [MANIFESTS_KEY, JSON.stringify(manifests)]);
+    const manifests = scanned
+      .filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json'))
+      .map((f) => f.path);
+    this.state.resetWorkspace(
+      code.map((f) => f.path),
+      manifests,
+    );
+    this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [
+      MANIFESTS_KEY,
+      JSON.stringify(manifests),
+    ]);
 
     // Files gone from the workspace (unless the scan was cut short and simply did not reach them).
     if (!capped) {
@@ -91,7 +109,17 @@ export class IndexBuilder {
       if (gone.length) this.writer.write([], gone);
     }
 
-    const stats: BuildStats = { files: code.length, parsed: 0, skipped: 0, failed: 0, symbols: 0, calls: 0, imports: 0, ms: 0, capped };
+    const stats: BuildStats = {
+      files: code.length,
+      parsed: 0,
+      skipped: 0,
+      failed: 0,
+      symbols: 0,
+      calls: 0,
+      imports: 0,
+      ms: 0,
+      capped,
+    };
     let batch: PendingFile[] = [];
     let sliceStart = Date.now();
     const total = code.length;
@@ -106,7 +134,11 @@ export class IndexBuilder {
     };
     const readAhead = (from: number) => {
       for (let j = from; j < Math.min(code.length, from + READ_AHEAD); j++) {
-        if (!reads.has(j) && needsRead(j)) reads.set(j, readFile(join(this.root, code[j].path)).catch(() => undefined));
+        if (!reads.has(j) && needsRead(j))
+          reads.set(
+            j,
+            readFile(join(this.root, code[j].path)).catch(() => undefined),
+          );
       }
     };
     // Calls to names not defined yet wait until every file is written: their definition may come later.
@@ -117,7 +149,9 @@ export class IndexBuilder {
           // Out of time: keep what is done; the next build continues from the unchanged-file shortcut.
           capped = { reason: 'time', limit: this.config.index.timeBudgetMs };
           stats.capped = capped;
-          this.logger.warn(`Code index stopped after ${i} of ${code.length} files: time budget of ${capped.limit} ms reached.`);
+          this.logger.warn(
+            `Code index stopped after ${i} of ${code.length} files: time budget of ${capped.limit} ms reached.`,
+          );
           break;
         }
         if (signal?.aborted) {
@@ -156,9 +190,14 @@ export class IndexBuilder {
     if (!signal?.aborted) await this.reindexStale(signal);
     const counts = this.counts();
     Object.assign(stats, counts, { ms: Date.now() - started });
-    this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [LAST_BUILD_KEY, JSON.stringify({ ...stats, at: Date.now() })]);
+    this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [
+      LAST_BUILD_KEY,
+      JSON.stringify({ ...stats, at: Date.now() }),
+    ]);
     this.store.markIndexDirty();
-    this.logger.info(`Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed) in ${stats.ms} ms`);
+    this.logger.info(
+      `Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed) in ${stats.ms} ms`,
+    );
     return stats;
   }
 
@@ -170,12 +209,20 @@ export class IndexBuilder {
     const relPath = this.state.rel(folder);
     const rel = relPath === undefined ? undefined : trimEndOf(relPath, '/');
     if (!rel) return { updated: 0, removed: 0 };
-    const scan = await scanWorkspace(this.root, this.config, { signal, logger: this.logger, under: rel, noGit: !this.gitAllowed() });
+    const scan = await scanWorkspace(this.root, this.config, {
+      signal,
+      logger: this.logger,
+      under: rel,
+      noGit: !this.gitAllowed(),
+    });
     const present = new Set(scan.files.filter((f) => languageOf(f.path)).map((f) => f.path));
     let removed = 0;
     if (!scan.capped) {
       const prefix = `${rel}/`;
-      for (const r of all<{ path: string }>(this.state.db, 'SELECT path FROM files WHERE substr(path, 1, ?) = ?', [prefix.length, prefix])) {
+      for (const r of all<{ path: string }>(this.state.db, 'SELECT path FROM files WHERE substr(path, 1, ?) = ?', [
+        prefix.length,
+        prefix,
+      ])) {
         if (present.has(r.path)) continue;
         this.removeFile(r.path);
         removed++;
@@ -197,7 +244,8 @@ export class IndexBuilder {
     if (rel === undefined) return done('skipped');
     if (isResolutionConfig(rel) || /(^|\/)go\.mod$|(^|\/)Cargo\.toml$/.test(rel)) {
       this.state.invalidateResolverConfig();
-      if (rel === 'package.json' || rel.endsWith('/package.json')) this.notePackageManifest(rel, existsSync(join(this.root, rel)));
+      if (rel === 'package.json' || rel.endsWith('/package.json'))
+        this.notePackageManifest(rel, existsSync(join(this.root, rel)));
       if (isResolutionConfig(rel)) {
         this.reresolveScriptImports();
         await this.reindexStale();
@@ -301,7 +349,10 @@ export class IndexBuilder {
   private reresolveScriptImports(): void {
     const started = performance.now();
     const resolver = this.state.resolver();
-    const rows = all<{ id: number; path: string; spec: string; resolved: string | null }>(this.state.db, 'SELECT i.rowid AS id, f.path AS path, i.spec AS spec, i.resolved AS resolved FROM imports i JOIN files f ON f.id = i.file');
+    const rows = all<{ id: number; path: string; spec: string; resolved: string | null }>(
+      this.state.db,
+      'SELECT i.rowid AS id, f.path AS path, i.spec AS spec, i.resolved AS resolved FROM imports i JOIN files f ON f.id = i.file',
+    );
     const moved: [string | null, number][] = [];
     const nowBound = new Set<string>();
     for (const r of rows) {
@@ -330,7 +381,9 @@ export class IndexBuilder {
       this.store.markIndexDirty();
     }
     this.writer.markStale(nowBound);
-    this.logger.debug(`Resolution config changed: ${moved.length} of ${rows.length} imports now point elsewhere (${Math.round(performance.now() - started)} ms)`);
+    this.logger.debug(
+      `Resolution config changed: ${moved.length} of ${rows.length} imports now point elsewhere (${Math.round(performance.now() - started)} ms)`,
+    );
   }
 
   private readonly warned = new Set<string>();
@@ -342,7 +395,8 @@ export class IndexBuilder {
   }
 
   counts(): { symbols: number; calls: number; imports: number } {
-    const n = (table: string) => Number(one<{ n: number }>(this.state.db, `SELECT count(*) AS n FROM ${table}`)?.n ?? 0);
+    const n = (table: string) =>
+      Number(one<{ n: number }>(this.state.db, `SELECT count(*) AS n FROM ${table}`)?.n ?? 0);
     return { symbols: n('symbols'), calls: n('calls'), imports: n('imports') };
   }
 
@@ -369,7 +423,10 @@ export class IndexBuilder {
     try {
       parser = await parserFor(lang);
     } catch (err) {
-      this.warnOnce(`lang:${lang}`, `Cannot load the ${lang} grammar; ${lang} files are not indexed: ${(err as Error).message}`);
+      this.warnOnce(
+        `lang:${lang}`,
+        `Cannot load the ${lang} grammar; ${lang} files are not indexed: ${(err as Error).message}`,
+      );
       return undefined;
     }
     // A pathological file (generated, minified) must not hold the indexer: give up after a while.
@@ -393,5 +450,4 @@ export class IndexBuilder {
     const imports = facts.imports.flatMap((imp) => resolver.resolve(rel, lang, imp));
     return { path: rel, hash, lang, size: f.size, mtime: f.mtime, facts, imports };
   }
-
 }

@@ -24,9 +24,11 @@ export interface CallRow {
 }
 
 /** Rows of the code tables carry a file id; queries give the path back under the old column name. */
-export const SYMBOL_COLS = 'f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container, s.exported AS exported, s.deprecated AS deprecated';
+export const SYMBOL_COLS =
+  'f.path AS path, s.name AS name, s.kind AS kind, s.start_line AS start_line, s.end_line AS end_line, s.container AS container, s.exported AS exported, s.deprecated AS deprecated';
 export const SYMBOLS = 'symbols s JOIN files f ON f.id = s.file';
-export const CALL_COLS = 'f.path AS path, c.name AS name, c.qualifier AS qualifier, c.line AS line, c.col AS col, c.enclosing AS enclosing';
+export const CALL_COLS =
+  'f.path AS path, c.name AS name, c.qualifier AS qualifier, c.line AS line, c.col AS col, c.enclosing AS enclosing';
 export const CALLS = 'calls c JOIN files f ON f.id = c.file';
 
 export function toSymbol(r: SymbolRow): IndexedSymbol {

@@ -73,7 +73,13 @@ class DeferredCalls {
   }
 
   call(i: number): CallFact {
-    return { name: this.names[i], qualifier: this.qualifiers[i], line: this.lines.get(i), column: this.columns.get(i), enclosing: this.enclosing[i] };
+    return {
+      name: this.names[i],
+      qualifier: this.qualifiers[i],
+      line: this.lines.get(i),
+      column: this.columns.get(i),
+      enclosing: this.enclosing[i],
+    };
   }
 }
 
@@ -186,7 +192,9 @@ export class IndexWriter {
           'ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, lang = excluded.lang, size = excluded.size, mtime = excluded.mtime, indexed_at = excluded.indexed_at',
       ),
       touch: db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?'),
-      symbol: db.prepare('INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated, returns, supers, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+      symbol: db.prepare(
+        'INSERT INTO symbols (file, name, kind, start_line, end_line, container, exported, deprecated, returns, supers, fields) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
       call: db.prepare(INSERT_CALL),
       note: db.prepare(INSERT_NOTE),
       import: db.prepare('INSERT INTO imports (file, spec, resolved, names, line) VALUES (?, ?, ?, ?, ?)'),
@@ -203,7 +211,8 @@ export class IndexWriter {
       }
     };
     const clear = (id: number) => {
-      for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports, stmts.delNotes, stmts.delTypedNames]) exec(s, [id]);
+      for (const s of [stmts.delSymbols, stmts.delCalls, stmts.delImports, stmts.delNotes, stmts.delTypedNames])
+        exec(s, [id]);
     };
     const written: Array<{ id: number; entry: PendingFile; facts: FileFacts }> = [];
     db.run('BEGIN');
@@ -224,7 +233,20 @@ export class IndexWriter {
         if (old !== undefined) clear(old);
         exec(stmts.file, [e.path, e.hash, e.lang, e.size, e.mtime, now]);
         const id = old ?? idOf(e.path)!;
-        for (const s of e.facts.symbols) exec(stmts.symbol, [id, s.name, s.kind, s.startLine, s.endLine, s.container ?? null, s.exported, s.deprecated ? 1 : 0, s.returns ?? null, s.supers ? s.supers.join(' ') : null, encodeFields(s.fields)]);
+        for (const s of e.facts.symbols)
+          exec(stmts.symbol, [
+            id,
+            s.name,
+            s.kind,
+            s.startLine,
+            s.endLine,
+            s.container ?? null,
+            s.exported,
+            s.deprecated ? 1 : 0,
+            s.returns ?? null,
+            s.supers ? s.supers.join(' ') : null,
+            encodeFields(s.fields),
+          ]);
         for (const i of e.imports ?? []) exec(stmts.import, [id, i.spec, i.resolved, JSON.stringify(i.names), i.line]);
         for (const [name, type] of e.facts.typedNames ?? []) exec(stmts.typedName, [name, type, id]);
         written.push({ id, entry: e, facts: e.facts });
@@ -248,7 +270,11 @@ export class IndexWriter {
   }
 
   /** Stores the calls something in the workspace may answer; holds back or notes the rest. */
-  private writeCalls(db: Database, written: ReadonlyArray<{ id: number; entry: PendingFile; facts: FileFacts }>, stmts: Record<'call' | 'note', { run(p: SqlValue[]): void }>): void {
+  private writeCalls(
+    db: Database,
+    written: ReadonlyArray<{ id: number; entry: PendingFile; facts: FileFacts }>,
+    stmts: Record<'call' | 'note', { run(p: SqlValue[]): void }>,
+  ): void {
     const unknown = new Set<string>();
     const bound = written.map((w) => importedFromWorkspace(w.entry.imports));
     written.forEach((w, i) => {
@@ -277,7 +303,9 @@ export class IndexWriter {
     for (const w of written) for (const s of w.facts.symbols) names.add(s.name);
     const self = new Set(written.map((w) => w.entry.path));
     for (const chunk of chunks([...names])) {
-      const stmt = db.prepare(`SELECT DISTINCT f.path AS path FROM unresolved_calls u JOIN files f ON f.id = u.file WHERE u.name IN (${chunk.map(() => '?').join(',')})`);
+      const stmt = db.prepare(
+        `SELECT DISTINCT f.path AS path FROM unresolved_calls u JOIN files f ON f.id = u.file WHERE u.name IN (${chunk.map(() => '?').join(',')})`,
+      );
       try {
         stmt.bind(chunk);
         while (stmt.step()) {

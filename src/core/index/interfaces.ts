@@ -8,7 +8,14 @@ type Family = ReturnType<typeof familyOf>;
  * The interfaces that declare `method` and all of whose methods `type` (defined in `path`'s folder,
  * as Go keeps a type's methods in its package) has, by name, as far as the index knows them.
  */
-export function implementedDeclaring(db: Database, method: string, type: string, path: string, fields: FieldTypes, family: Family): Set<string> {
+export function implementedDeclaring(
+  db: Database,
+  method: string,
+  type: string,
+  path: string,
+  fields: FieldTypes,
+  family: Family,
+): Set<string> {
   const out = new Set<string>();
   const candidates = all<{ container: string; file: number }>(
     db,
@@ -20,7 +27,11 @@ export function implementedDeclaring(db: Database, method: string, type: string,
   // Paths in the folder sort between 'dir/' and 'dir0' ('0' follows '/').
   const inFolder = dir ? ' AND f.path > ? AND f.path < ?' : '';
   const own = new Set(
-    all<{ name: string }>(db, `SELECT DISTINCT s.name AS name FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.kind = 'method'${inFolder}`, dir ? [type, dir, `${dir.slice(0, -1)}0`] : [type]).map((r) => r.name),
+    all<{ name: string }>(
+      db,
+      `SELECT DISTINCT s.name AS name FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.kind = 'method'${inFolder}`,
+      dir ? [type, dir, `${dir.slice(0, -1)}0`] : [type],
+    ).map((r) => r.name),
   );
   // Go: the methods of the structs it embeds are its own too (promoted), looked up only when an interface needs them.
   let embedded: Array<{ name: string; pkg?: string }> | undefined;
@@ -32,10 +43,15 @@ export function implementedDeclaring(db: Database, method: string, type: string,
       `SELECT DISTINCT s.name AS name, s.container AS container, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${names.map(() => '?').join(',')}) AND s.kind = 'method' AND f.lang = 'go' LIMIT 2000`,
       names,
     );
-    for (const r of rows) if (embedded.some((e) => e.name === r.container && (!e.pkg || folderName(r.path) === e.pkg))) own.add(r.name);
+    for (const r of rows)
+      if (embedded.some((e) => e.name === r.container && (!e.pkg || folderName(r.path) === e.pkg))) own.add(r.name);
   };
   for (const { container, file } of candidates) {
-    const needed = all<{ name: string }>(db, `SELECT DISTINCT name FROM symbols WHERE file = ? AND container = ? AND kind = 'method'`, [file, container]);
+    const needed = all<{ name: string }>(
+      db,
+      `SELECT DISTINCT name FROM symbols WHERE file = ? AND container = ? AND kind = 'method'`,
+      [file, container],
+    );
     const missing = needed.filter((m) => !own.has(m.name)).map((m) => m.name);
     if (missing.length && family === 'go') promoted(missing.slice(0, 200));
     if (needed.every((m) => own.has(m.name))) out.add(container);

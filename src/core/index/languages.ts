@@ -1,7 +1,8 @@
 import { Language, Parser } from '@vscode/tree-sitter-wasm';
 import { locateAsset } from '../paths';
 
-export type LangId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' | 'php';
+export type LangId =
+  'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' | 'php';
 
 const GRAMMAR_FILE: Record<LangId, string> = {
   typescript: 'tree-sitter-typescript.wasm',

@@ -27,7 +27,10 @@ export class NamePriors {
   private readonly receivers = new Map<string, string | null>();
   private readonly kinds = new Map<string, Set<string>>();
 
-  constructor(private readonly db: Database, private readonly fields: FieldTypes) {}
+  constructor(
+    private readonly db: Database,
+    private readonly fields: FieldTypes,
+  ) {}
 
   /**
    * The type of a receiver nothing in its file types: a plain name's, by typeOf(), or a field of one
@@ -44,7 +47,9 @@ export class NamePriors {
       let field = this.kindsOf(t).size ? this.fields.typeOf(`${t}.${parts.slice(1).join('.')}`) : undefined;
       if (!field && this.kindsOf(t).size) {
         const first = this.fields.fieldOfOnly(t, parts[1]);
-        field = first && (parts.length === 2 ? first : this.fields.typeOf(`${lastSegment(first.type)}.${parts.slice(2).join('.')}`));
+        field =
+          first &&
+          (parts.length === 2 ? first : this.fields.typeOf(`${lastSegment(first.type)}.${parts.slice(2).join('.')}`));
       }
       t = field ? lastSegment(field.type) : null;
     }
@@ -62,7 +67,11 @@ export class NamePriors {
     if (t !== undefined) return t;
     t = null;
     if (PLAIN_NAME.test(name) && name !== 'this' && name !== 'super') {
-      const rows = all<{ type: string; n: number }>(this.db, 'SELECT type, COUNT(*) AS n FROM typed_names WHERE name = ? GROUP BY type ORDER BY n DESC', [name]);
+      const rows = all<{ type: string; n: number }>(
+        this.db,
+        'SELECT type, COUNT(*) AS n FROM typed_names WHERE name = ? GROUP BY type ORDER BY n DESC',
+        [name],
+      );
       const total = rows.reduce((s, r) => s + r.n, 0);
       if (rows.length && rows[0].n >= MIN_FILES && rows[0].n >= MIN_SHARE * total) t = rows[0].type;
     }
@@ -86,7 +95,13 @@ export class NamePriors {
   private kindsOf(name: string): Set<string> {
     let kinds = this.kinds.get(name);
     if (!kinds) {
-      kinds = new Set(all<{ kind: string }>(this.db, `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND f.lang IN ${JS_LANGS}`, [name]).map((r) => r.kind));
+      kinds = new Set(
+        all<{ kind: string }>(
+          this.db,
+          `SELECT DISTINCT s.kind AS kind FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.container IS NULL AND f.lang IN ${JS_LANGS}`,
+          [name],
+        ).map((r) => r.kind),
+      );
       this.kinds.set(name, kinds);
     }
     return kinds;
@@ -98,12 +113,23 @@ export class NamePriors {
  * bindings did not reach (they never name the class): likely when the workspace's declarations of that
  * name agree it is the class.
  */
-export function callsByNamePrior(db: Database, def: SymbolRow, found: readonly CallerRef[], onlyFile: string | undefined, priors: NamePriors, isModuleName: (file: string, name: string) => boolean): CallerRef[] {
+export function callsByNamePrior(
+  db: Database,
+  def: SymbolRow,
+  found: readonly CallerRef[],
+  onlyFile: string | undefined,
+  priors: NamePriors,
+  isModuleName: (file: string, name: string) => boolean,
+): CallerRef[] {
   const inFile = onlyFile !== undefined ? ' AND f.path = ?' : '';
   const tail = onlyFile !== undefined ? [onlyFile] : [];
   // The receivers' names first, few; then the calls on those the workspace declares as the class itself
   // (a value its base or interface types may be any of its family's: `res: Response`).
-  const names = all<{ q: string }>(db, `SELECT DISTINCT c.qualifier AS q FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL${inFile} LIMIT ${MAX_CALLS}`, [def.name, ...tail])
+  const names = all<{ q: string }>(
+    db,
+    `SELECT DISTINCT c.qualifier AS q FROM ${CALLS} WHERE c.name = ? AND c.qualifier IS NOT NULL${inFile} LIMIT ${MAX_CALLS}`,
+    [def.name, ...tail],
+  )
     .map((r) => r.q)
     .filter((q) => priors.receiverType(q) === def.container);
   if (!names.length) return [];
@@ -111,7 +137,11 @@ export function callsByNamePrior(db: Database, def: SymbolRow, found: readonly C
   const out: CallerRef[] = [];
   for (let i = 0; i < names.length; i += 500) {
     const chunk = names.slice(i, i + 500);
-    const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IN (${chunk.map(() => '?').join(',')})${inFile} LIMIT ${MAX_CALLS}`, [def.name, ...chunk, ...tail]);
+    const rows = all<CallRow>(
+      db,
+      `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier IN (${chunk.map(() => '?').join(',')})${inFile} LIMIT ${MAX_CALLS}`,
+      [def.name, ...chunk, ...tail],
+    );
     for (const c of rows) {
       const key = `${c.path}:${c.line}:${c.col}`;
       if (!JS_FILE.test(c.path) || seen.has(key) || isModuleName(c.path, c.qualifier!.split('.')[0])) continue;

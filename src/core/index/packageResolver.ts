@@ -10,7 +10,12 @@ interface PathsConfig {
 }
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.vue', '.svelte'];
-const JS_EMITTED: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+const JS_EMITTED: Record<string, string[]> = {
+  '.js': ['.ts', '.tsx'],
+  '.jsx': ['.tsx'],
+  '.mjs': ['.mts'],
+  '.cjs': ['.cts'],
+};
 
 /** Whether a path is a manifest or compiler config that bare-specifier resolution reads. */
 export function isResolutionConfig(path: string): boolean {
@@ -92,7 +97,9 @@ export class PackageResolver {
     const exportsField = manifest?.exports;
     if (exportsField !== undefined && exportsField !== null) {
       const map: Json =
-        typeof exportsField === 'object' && !Array.isArray(exportsField) && Object.keys(exportsField).some((k) => k.startsWith('.'))
+        typeof exportsField === 'object' &&
+        !Array.isArray(exportsField) &&
+        Object.keys(exportsField).some((k) => k.startsWith('.'))
           ? (exportsField as Json)
           : { '.': exportsField };
       const key = sub ? `./${sub}` : '.';
@@ -130,7 +137,10 @@ export class PackageResolver {
     // `s`: with a line break in the path, `(.*)$` would fail and retry from every later folder.
     const m = /^(.*?)(?:^|\/)(dist|lib|build|out|esm|cjs)\/(.*)$/s.exec(p);
     if (!m) return undefined;
-    const rest = m[3].replace(/\.d\.(c|m)?ts$/, '').replace(/\.(c|m)?js$/, '').replace(/^(esm|cjs)\//, '');
+    const rest = m[3]
+      .replace(/\.d\.(c|m)?ts$/, '')
+      .replace(/\.(c|m)?js$/, '')
+      .replace(/^(esm|cjs)\//, '');
     return this.probe(m[1] ? `${m[1]}/src/${rest}` : `src/${rest}`);
   }
 
@@ -167,14 +177,16 @@ export class PackageResolver {
       }
     }
     // A root `tsconfig.base.json` usually holds the monorepo's aliases even when no config extends it here.
-    if (!found && !dir) found = this.configExists('tsconfig.base.json') ? this.readTsconfig('tsconfig.base.json', 0) : null;
+    if (!found && !dir)
+      found = this.configExists('tsconfig.base.json') ? this.readTsconfig('tsconfig.base.json', 0) : null;
     if (!found && dir) found = this.tsconfigFor(dirOf(dir));
     this.tsconfigByDir.set(dir, found);
     return found;
   }
 
   private readTsconfig(rel: string, depth: number): PathsConfig | null {
-    const json = this.json(rel) as { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined;
+    const json = this.json(rel) as
+      { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined;
     if (!json) return null;
     const dir = dirOf(rel);
     let inherited: PathsConfig | null = null;
@@ -186,7 +198,10 @@ export class PackageResolver {
       if (!ext.startsWith('..') && this.configExists(ext)) inherited = this.readTsconfig(ext, depth + 1) ?? inherited;
     }
     const opts = json.compilerOptions ?? {};
-    const baseUrl = typeof opts.baseUrl === 'string' ? posix.normalize(posix.join(dir, opts.baseUrl)).replace(/^\.$/, '') : inherited?.baseUrl;
+    const baseUrl =
+      typeof opts.baseUrl === 'string'
+        ? posix.normalize(posix.join(dir, opts.baseUrl)).replace(/^\.$/, '')
+        : inherited?.baseUrl;
     let paths = inherited?.paths ?? [];
     let base = inherited?.base ?? dir;
     if (opts.paths && typeof opts.paths === 'object') {
@@ -195,7 +210,7 @@ export class PackageResolver {
         .map(([k, v]) => [k, v.filter((t): t is string => typeof t === 'string')] as [string, string[]])
         // Longest prefix first, as TypeScript does.
         .sort((a, b) => b[0].indexOf('*') - a[0].indexOf('*') || b[0].length - a[0].length);
-      base = typeof opts.baseUrl === 'string' ? baseUrl ?? dir : dir;
+      base = typeof opts.baseUrl === 'string' ? (baseUrl ?? dir) : dir;
     } else if (typeof opts.baseUrl === 'string' && inherited?.paths.length) {
       // Inherited `paths` are relative to the baseUrl of the config that sets one.
       base = baseUrl ?? dir;
@@ -215,7 +230,8 @@ function exportTargets(target: unknown, out: string[] = [], depth = 0): string[]
   if (depth > 6) return out;
   if (typeof target === 'string') out.push(target);
   else if (Array.isArray(target)) for (const t of target) exportTargets(t, out, depth + 1);
-  else if (target && typeof target === 'object') for (const t of Object.values(target)) exportTargets(t, out, depth + 1);
+  else if (target && typeof target === 'object')
+    for (const t of Object.values(target)) exportTargets(t, out, depth + 1);
   return out;
 }
 
@@ -225,6 +241,7 @@ function matchPattern(pattern: string, spec: string): string | undefined {
   if (star < 0) return pattern === spec ? '' : undefined;
   const prefix = pattern.slice(0, star);
   const suffix = pattern.slice(star + 1);
-  if (spec.length < prefix.length + suffix.length || !spec.startsWith(prefix) || !spec.endsWith(suffix)) return undefined;
+  if (spec.length < prefix.length + suffix.length || !spec.startsWith(prefix) || !spec.endsWith(suffix))
+    return undefined;
   return spec.slice(prefix.length, spec.length - suffix.length);
 }

@@ -6,7 +6,6 @@ import type { CallerConfidence, CallerRef } from './indexTypes';
 import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow } from './indexRows';
 import { FIXTURE, RESULT_OF, TYPED_RECEIVER } from './facts';
 
-
 /**
  * A Python call whose receiver the code types as `type`, neither the method's class nor one of its
  * family: whether it may still reach the method. Not where the receiver is a builtin, a library's
@@ -40,14 +39,26 @@ export function pyOtherClass(
 
 /** Whether a workspace class of this name, or a base of it, has the method; 'class' when none does; 'none' when no such class. */
 function classDeclares(db: Database, heritage: Heritage, name: string, method: string): 'declares' | 'class' | 'none' {
-  const exists = all(db, "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'class' AND f.lang = 'python' LIMIT 1", [name]).length > 0;
+  const exists =
+    all(
+      db,
+      "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'class' AND f.lang = 'python' LIMIT 1",
+      [name],
+    ).length > 0;
   if (!exists) return 'none';
   const seen = new Set([name]);
   const queue = [name];
   for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
     const supers = heritage.supersOf('python', queue[i]);
     if (supers.includes('Protocol')) return 'class';
-    if (all(db, "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'python' LIMIT 1", [queue[i], method]).length) return 'declares';
+    if (
+      all(
+        db,
+        "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'python' LIMIT 1",
+        [queue[i], method],
+      ).length
+    )
+      return 'declares';
     for (const s of supers) {
       if (seen.has(s)) continue;
       seen.add(s);
@@ -111,7 +122,11 @@ export class PyResults {
     if (hash < 0 && spec.includes('/')) {
       // A module's function (`requests/session`): a library module's result is none of the workspace's classes.
       if (this.fromLibrary(file, spec.slice(0, spec.indexOf('/')))) return undefined;
-      return this.returns("s.name = ? AND s.kind = 'function' AND s.container IS NULL", [method.slice(method.lastIndexOf('/') + 1)], 200);
+      return this.returns(
+        "s.name = ? AND s.kind = 'function' AND s.container IS NULL",
+        [method.slice(method.lastIndexOf('/') + 1)],
+        200,
+      );
     }
     if (hash < 0) return this.returns("s.name = ? AND s.kind IN ('function', 'method')", [method], 200);
     let owner = spec.slice(0, hash);
@@ -123,7 +138,11 @@ export class PyResults {
       if (this.fromLibrary(file, owner.slice(0, owner.indexOf('/')))) return undefined;
       owner = owner.slice(owner.lastIndexOf('/') + 1);
     }
-    const files = all<{ path: string }>(this.db, "SELECT DISTINCT f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'class' AND s.container IS NULL AND f.lang = 'python' LIMIT 2", [owner]);
+    const files = all<{ path: string }>(
+      this.db,
+      "SELECT DISTINCT f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.name = ? AND s.kind = 'class' AND s.container IS NULL AND f.lang = 'python' LIMIT 2",
+      [owner],
+    );
     // No such class: a library's or a builtin's. Two of that name: which one, unread.
     if (files.length !== 1) return files.length ? null : undefined;
     const seen = new Set([owner]);
@@ -172,7 +191,11 @@ export class PyResults {
 
   /** The one class the matching definitions return; null when they disagree or one says none; undefined when none matches. */
   private returns(where: string, params: string[], limit: number): PyResult | null | undefined {
-    const rows = all<{ returns: string | null; path: string }>(this.db, `SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE ${where} AND f.lang = 'python' LIMIT ${limit}`, params);
+    const rows = all<{ returns: string | null; path: string }>(
+      this.db,
+      `SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE ${where} AND f.lang = 'python' LIMIT ${limit}`,
+      params,
+    );
     if (!rows.length) return undefined;
     const types = new Set(rows.map((r) => (r.returns === null ? null : lastSegment(r.returns))));
     if (types.size !== 1 || types.has(null) || AWAITABLES.has(lastSegment(rows[0].returns!))) return null;
@@ -191,13 +214,21 @@ const MAX_RESULT_CALLS = 2000;
  * from a function counts only where the file can call that function (`binds`); one that starts from
  * a pytest fixture (`def test_x(runner): runner.invoke(…)`), where the fixture reaches the test.
  */
-export function pyCallsOnResults(query: WorkspaceCallsQuery, binds: (file: string, fn: string) => boolean): CallerRef[] {
+export function pyCallsOnResults(
+  query: WorkspaceCallsQuery,
+  binds: (file: string, fn: string) => boolean,
+): CallerRef[] {
   const { db, fields, def, found, onlyFile, related, reaches } = query;
   const results = fields.pyResults();
   if (!results) return [];
   const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
   const where = `c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang = 'python'${onlyFile !== undefined ? ' AND f.path = ?' : ''}`;
-  const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE ${where} LIMIT ${MAX_RESULT_CALLS}`, [def.name, prefix, `${prefix}\uffff`, ...(onlyFile !== undefined ? [onlyFile] : [])]);
+  const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE ${where} LIMIT ${MAX_RESULT_CALLS}`, [
+    def.name,
+    prefix,
+    `${prefix}\uffff`,
+    ...(onlyFile !== undefined ? [onlyFile] : []),
+  ]);
   const seen = new Set(found.map((r) => `${r.path}:${r.line}:${r.column}`));
   const out: CallerRef[] = [];
   for (const c of rows) {
@@ -209,7 +240,8 @@ export function pyCallsOnResults(query: WorkspaceCallsQuery, binds: (file: strin
     const result = results.of(spec, c.path);
     if (!result || fields.fromLibrary(result.path, result.type)) continue;
     const type = lastSegment(result.type);
-    const verdict = type === def.container && reaches(result.path, type) ? 'resolved' : related.has(type) ? 'likely' : undefined;
+    const verdict =
+      type === def.container && reaches(result.path, type) ? 'resolved' : related.has(type) ? 'likely' : undefined;
     if (verdict) out.push({ ...callRef(c), confidence: verdict, resultOf: producerName(spec) });
   }
   return out;
@@ -234,7 +266,8 @@ function rootFunction(spec: string): string | undefined {
 /** The call a result comes from, as a reader knows it: `websocket_connect` for `()()Factory#__call__#websocket_connect#__enter__`. */
 function producerName(spec: string): string {
   let s = spec;
-  for (let i = 0; i < MAX_RESULT_DEPTH && (s.endsWith('#__enter__') || s.endsWith('#__call__')); i++) s = s.slice(0, s.lastIndexOf('#'));
+  for (let i = 0; i < MAX_RESULT_DEPTH && (s.endsWith('#__enter__') || s.endsWith('#__call__')); i++)
+    s = s.slice(0, s.lastIndexOf('#'));
   while (s.startsWith(RESULT_OF)) s = s.slice(RESULT_OF.length);
   s = s.slice(s.lastIndexOf('#') + 1);
   return s.slice(s.lastIndexOf('/') + 1);
@@ -244,7 +277,14 @@ function producerName(spec: string): string {
 export function pyModuleExists(db: Database, dotted: string): boolean {
   const rel = dotted.replace(/\./g, '/');
   for (const file of [`${rel}.py`, `${rel}/__init__.py`]) {
-    if (all(db, "SELECT 1 FROM files WHERE lang = 'python' AND (path = ? OR substr(path, -?) = ?) LIMIT 1", [file, file.length + 1, `/${file}`]).length) return true;
+    if (
+      all(db, "SELECT 1 FROM files WHERE lang = 'python' AND (path = ? OR substr(path, -?) = ?) LIMIT 1", [
+        file,
+        file.length + 1,
+        `/${file}`,
+      ]).length
+    )
+      return true;
   }
   return false;
 }

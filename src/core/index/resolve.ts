@@ -138,7 +138,12 @@ export class ImportResolver {
   }
 
   resolve(from: string, lang: LangId, fact: ImportFact): ResolvedImport[] {
-    const one = (resolved: string | null | undefined, names = fact.names): ResolvedImport => ({ spec: fact.spec, resolved: resolved ?? null, names, line: fact.line });
+    const one = (resolved: string | null | undefined, names = fact.names): ResolvedImport => ({
+      spec: fact.spec,
+      resolved: resolved ?? null,
+      names,
+      line: fact.line,
+    });
     try {
       switch (familyOf(lang)) {
         case 'js':
@@ -164,7 +169,11 @@ export class ImportResolver {
     return [one(null)];
   }
 
-  private spread(files: readonly string[], fact: ImportFact, one: (r: string | null, names?: ImportName[]) => ResolvedImport): ResolvedImport[] {
+  private spread(
+    files: readonly string[],
+    fact: ImportFact,
+    one: (r: string | null, names?: ImportName[]) => ResolvedImport,
+  ): ResolvedImport[] {
     if (!files.length) return [one(null)];
     return files.slice(0, MAX_PACKAGE_FILES).map((f) => one(f));
   }
@@ -174,13 +183,18 @@ export class ImportResolver {
   private resolveJs(from: string, spec: string): string | undefined {
     if (!spec) return from;
     const js = this.jsResolver();
-    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') return js.resolveFile(posix.join(posix.dirname(from), spec));
+    if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..')
+      return js.resolveFile(posix.join(posix.dirname(from), spec));
     return js.resolve(from, spec);
   }
 
   // ------------------------------------------------------------ Python
 
-  private resolvePython(from: string, fact: ImportFact, one: (r: string | null, names?: ImportName[]) => ResolvedImport): ResolvedImport[] {
+  private resolvePython(
+    from: string,
+    fact: ImportFact,
+    one: (r: string | null, names?: ImportName[]) => ResolvedImport,
+  ): ResolvedImport[] {
     const spec = fact.spec;
     const bases: string[] = [];
     if (spec.startsWith('.')) {
@@ -201,7 +215,10 @@ export class ImportResolver {
       const rest: ImportName[] = [];
       for (const n of fact.names) {
         // `from pkg import mod` may name a submodule rather than something defined in pkg/__init__.py.
-        const sub = n.name !== '*' && (pkgDir !== undefined || !module) ? this.pythonModule(base ? `${base}/${n.name}` : n.name) : undefined;
+        const sub =
+          n.name !== '*' && (pkgDir !== undefined || !module)
+            ? this.pythonModule(base ? `${base}/${n.name}` : n.name)
+            : undefined;
         if (sub) rows.push(one(sub, [{ name: '*', local: n.local }]));
         else rest.push(n);
       }
@@ -214,7 +231,10 @@ export class ImportResolver {
   }
 
   private pythonModule(base: string): string | undefined {
-    for (const c of base ? [`${base}.py`, `${base}.pyi`, `${base}/__init__.py`, `${base}/__init__.pyi`] : ['__init__.py']) if (this.files.has(c)) return c;
+    for (const c of base
+      ? [`${base}.py`, `${base}.pyi`, `${base}/__init__.py`, `${base}/__init__.pyi`]
+      : ['__init__.py'])
+      if (this.files.has(c)) return c;
     return undefined;
   }
 
@@ -245,14 +265,18 @@ export class ImportResolver {
 
   // ------------------------------------------------------------ Java / C#
 
-  private resolveJava(fact: ImportFact, one: (r: string | null, names?: ImportName[]) => ResolvedImport): ResolvedImport[] {
+  private resolveJava(
+    fact: ImportFact,
+    one: (r: string | null, names?: ImportName[]) => ResolvedImport,
+  ): ResolvedImport[] {
     const path = fact.spec.replace(/\./g, '/');
     if (fact.names.some((n) => n.name === '*')) {
       const dir = this.files.dirsEndingWith(path)[0];
       return this.spread(dir ? this.files.inDir(dir).filter((f) => f.endsWith('.java')) : [], fact, one);
     }
     // A class (a/b/C.java) or a static member of one (a/b/C.java for a.b.C.m).
-    const hit = this.files.filesEndingWith(path + '.java')[0] ?? this.files.filesEndingWith(posix.dirname(path) + '.java')[0];
+    const hit =
+      this.files.filesEndingWith(path + '.java')[0] ?? this.files.filesEndingWith(posix.dirname(path) + '.java')[0];
     return [one(hit ?? null)];
   }
 
@@ -298,7 +322,11 @@ export class ImportResolver {
 
   // ------------------------------------------------------------ Rust
 
-  private resolveRust(from: string, fact: ImportFact, one: (r: string | null, names?: ImportName[]) => ResolvedImport): ResolvedImport[] {
+  private resolveRust(
+    from: string,
+    fact: ImportFact,
+    one: (r: string | null, names?: ImportName[]) => ResolvedImport,
+  ): ResolvedImport[] {
     const segments = fact.spec.split('::').filter(Boolean);
     let dir: string | undefined;
     const fileDir = posix.dirname(from) === '.' ? '' : posix.dirname(from);
@@ -327,7 +355,8 @@ export class ImportResolver {
     const rows: ResolvedImport[] = [];
     const rest: ImportName[] = [];
     for (const n of fact.names) {
-      const sub = n.name !== '*' && n.name !== 'self' ? this.rustModule(dir ? `${dir}/${n.name}` : n.name, false) : undefined;
+      const sub =
+        n.name !== '*' && n.name !== 'self' ? this.rustModule(dir ? `${dir}/${n.name}` : n.name, false) : undefined;
       if (sub) rows.push(one(sub, [{ name: '*', local: n.local }]));
       else rest.push(n);
     }
@@ -406,5 +435,13 @@ export function samePackageElsewhere(dir: string, files: { dirsEndingWith(suffix
   if (src < 0 || segments[src + 2] !== 'java') return [];
   const module = segments.slice(0, src + 1).join('/') + '/';
   const pkg = segments.slice(src + 3).join('/');
-  return files.dirsEndingWith(`java/${pkg}`).filter((d) => d !== dir && d.startsWith(module) && d.split('/').length === segments.length && d.split('/')[src + 2] === 'java');
+  return files
+    .dirsEndingWith(`java/${pkg}`)
+    .filter(
+      (d) =>
+        d !== dir &&
+        d.startsWith(module) &&
+        d.split('/').length === segments.length &&
+        d.split('/')[src + 2] === 'java',
+    );
 }

@@ -41,12 +41,23 @@ export interface ResultCallsQuery {
 export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
   const { db, langs, def } = q;
   const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
-  const rows = q.onlyFile === undefined
-    ? all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} LIMIT ${MAX_RESULT_CALLS}`, [def.name, prefix, `${prefix}\uffff`])
-    : all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} AND f.path = ?`, [def.name, prefix, `${prefix}\uffff`, q.onlyFile]);
+  const rows =
+    q.onlyFile === undefined
+      ? all<CallRow>(
+          db,
+          `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} LIMIT ${MAX_RESULT_CALLS}`,
+          [def.name, prefix, `${prefix}\uffff`],
+        )
+      : all<CallRow>(
+          db,
+          `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} AND f.path = ?`,
+          [def.name, prefix, `${prefix}\uffff`, q.onlyFile],
+        );
   if (!rows.length) return [];
   // JavaScript's own methods (`filter`, `map`) return no workspace type, whatever the workspace defines.
-  const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(prefix.length)).producer))].filter((p) => !(q.family === 'js' && BUILTIN_RESULTS.has(p))).slice(0, MAX_PRODUCERS);
+  const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(prefix.length)).producer))]
+    .filter((p) => !(q.family === 'js' && BUILTIN_RESULTS.has(p)))
+    .slice(0, MAX_PRODUCERS);
   // What each producer returns, by every definition of its name; null when one says nothing.
   const returns = new Map<string, Set<string> | null>();
   // Producers that are only functions: a call of one is the workspace's only where the file can name it.
@@ -66,7 +77,10 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
     if (r.type !== null && r.type === def.container && q.named(r.path, r.type)) home.add(producer);
   }
   const names = [...new Set(producers.filter((p) => !p.includes(METHOD_OF)).map(nameOf))];
-  const byName = new Map<string, Array<{ name: string; returns: string | null; kind: string; path: string; exported: number }>>();
+  const byName = new Map<
+    string,
+    Array<{ name: string; returns: string | null; kind: string; path: string; exported: number }>
+  >();
   for (let i = 0; i < names.length; i += 500) {
     const chunk = names.slice(i, i + 500);
     const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
@@ -90,7 +104,14 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
         else list.push(d);
       } else methods.add(producer);
       // Iterating a result gives its elements (`Link[]`); a result that is no such array, something unread.
-      const type = d.returns === null ? null : !element ? d.returns : d.returns.endsWith(ELEMENTS) ? d.returns.slice(0, -ELEMENTS.length) : null;
+      const type =
+        d.returns === null
+          ? null
+          : !element
+            ? d.returns
+            : d.returns.endsWith(ELEMENTS)
+              ? d.returns.slice(0, -ELEMENTS.length)
+              : null;
       if (type !== null && type === def.container && q.named(d.path, type)) home.add(producer);
       const types = returns.get(producer);
       if (types === null) continue;
@@ -106,7 +127,11 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
     if (!types) continue;
     // A type that has no method of this name (a shape, an interface without it) is not what the call is on.
     const possible = [...types].filter((t) => ours(t) || mayHaveAny(t));
-    if (possible.length && possible.every(ours)) verdict.set(producer, possible.length === 1 && possible[0] === def.container && home.has(producer) ? 'resolved' : 'likely');
+    if (possible.length && possible.every(ours))
+      verdict.set(
+        producer,
+        possible.length === 1 && possible[0] === def.container && home.has(producer) ? 'resolved' : 'likely',
+      );
   }
   const seen = new Set(q.found.map((r) => `${r.path}:${r.line}:${r.column}`));
   const out: CallerRef[] = [];
@@ -118,7 +143,8 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
   for (const c of rows) {
     const producer = resultSpec(c.qualifier!.slice(prefix.length)).producer;
     const confidence = verdict.get(producer);
-    if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer)) out.push({ ...callRef(c), confidence, resultOf: producer });
+    if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer))
+      out.push({ ...callRef(c), confidence, resultOf: producer });
   }
   return out;
 }
@@ -128,15 +154,24 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
  * (null when it declares nothing, or its definitions disagree), with that definition's file;
  * undefined when neither the class nor a base in the workspace defines it (a library's).
  */
-export function phpOwnedResult(db: Database, heritage: Heritage, spec: string): { type: string | null; path: string } | undefined {
+export function phpOwnedResult(
+  db: Database,
+  heritage: Heritage,
+  spec: string,
+): { type: string | null; path: string } | undefined {
   const at = spec.indexOf(METHOD_OF);
   const owner = spec.slice(0, at);
   const method = spec.slice(at + METHOD_OF.length);
   const seen = new Set([owner]);
   const queue = [owner];
   for (let i = 0; i < queue.length && i < MAX_FAMILY; i++) {
-    const rows = all<{ returns: string | null; path: string }>(db, "SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'php' LIMIT 8", [queue[i], method]);
-    if (rows.length) return { type: rows.every((r) => r.returns === rows[0].returns) ? rows[0].returns : null, path: rows[0].path };
+    const rows = all<{ returns: string | null; path: string }>(
+      db,
+      "SELECT s.returns AS returns, f.path AS path FROM symbols s JOIN files f ON f.id = s.file WHERE s.container = ? AND s.name = ? AND s.kind = 'method' AND f.lang = 'php' LIMIT 8",
+      [queue[i], method],
+    );
+    if (rows.length)
+      return { type: rows.every((r) => r.returns === rows[0].returns) ? rows[0].returns : null, path: rows[0].path };
     for (const s of heritage.supersOf('php', queue[i])) {
       if (seen.has(s)) continue;
       seen.add(s);

@@ -11,7 +11,11 @@ import { languageOf } from './languages';
 export function rubyCallsTo(db: Database, def: SymbolRow, onlyFile?: string): CallerRef[] {
   const params: string[] = [def.name];
   if (onlyFile !== undefined) params.push(onlyFile);
-  const rows = all<CallRow>(db, `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?${onlyFile !== undefined ? ' AND f.path = ?' : ''}`, params).filter((c) => languageOf(c.path) === 'ruby');
+  const rows = all<CallRow>(
+    db,
+    `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ?${onlyFile !== undefined ? ' AND f.path = ?' : ''}`,
+    params,
+  ).filter((c) => languageOf(c.path) === 'ruby');
   if (!rows.length) return [];
   const out: CallerRef[] = [];
   const container = def.container ?? null;
@@ -28,8 +32,13 @@ export function rubyCallsTo(db: Database, def: SymbolRow, onlyFile?: string): Ca
     return out;
   }
   const owner = lastSegment(container!);
-  const spans = all<{ start_line: number; end_line: number }>(db, `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind = 'class'`, [def.path, owner]);
-  const insideClass = (c: CallRow) => c.path === def.path && spans.some((r) => c.line >= r.start_line && c.line <= r.end_line);
+  const spans = all<{ start_line: number; end_line: number }>(
+    db,
+    `SELECT s.start_line AS start_line, s.end_line AS end_line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ? AND s.kind = 'class'`,
+    [def.path, owner],
+  );
+  const insideClass = (c: CallRow) =>
+    c.path === def.path && spans.some((r) => c.line >= r.start_line && c.line <= r.end_line);
   let naming: Set<string> | undefined;
   const namesClass = (path: string): boolean => {
     if (!naming) {
@@ -37,7 +46,11 @@ export function rubyCallsTo(db: Database, def: SymbolRow, onlyFile?: string): Ca
       const files = [...new Set(rows.map((r) => r.path))];
       for (let i = 0; i < files.length; i += 500) {
         const chunk = files.slice(i, i + 500);
-        const hits = all<{ path: string }>(db, `SELECT DISTINCT f.path AS path FROM ${CALLS} WHERE (c.name = ? OR c.qualifier = ? OR c.qualifier LIKE ?) AND f.path IN (${chunk.map(() => '?').join(',')})`, [owner, owner, `%::${owner}`, ...chunk]);
+        const hits = all<{ path: string }>(
+          db,
+          `SELECT DISTINCT f.path AS path FROM ${CALLS} WHERE (c.name = ? OR c.qualifier = ? OR c.qualifier LIKE ?) AND f.path IN (${chunk.map(() => '?').join(',')})`,
+          [owner, owner, `%::${owner}`, ...chunk],
+        );
         for (const h of hits) naming.add(h.path);
       }
     }

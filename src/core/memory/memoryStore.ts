@@ -81,7 +81,9 @@ export interface MemoryStoreOptions {
 }
 
 const STOP_WORDS = new Set(
-  'a an and are as at be but by can do does for from has have how i if in into is it its me my not of on or our should so that the their then there these this to was we what when where which who why will with would you your'.split(' '),
+  'a an and are as at be but by can do does for from has have how i if in into is it its me my not of on or our should so that the their then there these this to was we what when where which who why will with would you your'.split(
+    ' ',
+  ),
 );
 const MAX_TERMS = 24;
 const RECENCY_HALF_LIFE_DAYS = 30;
@@ -92,7 +94,12 @@ const MAX_EPISODE_CHARS = 100_000;
  * longer words also match as prefixes so "subscription" finds "subscriptions". Empty when nothing is searchable.
  */
 export function toMatchQuery(text: string): string {
-  const words = (text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => !STOP_WORDS.has(w) && (w.length > 1 || /\d/.test(w)));
+  const words = (
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}_]+/gu) ?? []
+  ).filter((w) => !STOP_WORDS.has(w) && (w.length > 1 || /\d/.test(w)));
   const unique = [...new Set(words)].slice(0, MAX_TERMS);
   return unique.map((w) => (w.length >= 5 ? `"${w}*"` : `"${w}"`)).join(' OR ');
 }
@@ -122,7 +129,13 @@ export class MemoryStore implements MemorySearch {
     this.store.write((db) => {
       const exists = all(db, 'SELECT id FROM episodes WHERE id = ?', [id]).length > 0;
       if (exists) return;
-      run(db, 'INSERT INTO episodes (id, conversation_id, prompt, answer, created_at) VALUES (?, ?, ?, ?, ?)', [id, conversationId, prompt, answer, at]);
+      run(db, 'INSERT INTO episodes (id, conversation_id, prompt, answer, created_at) VALUES (?, ?, ?, ?, ?)', [
+        id,
+        conversationId,
+        prompt,
+        answer,
+        at,
+      ]);
       run(db, 'INSERT INTO episodes_fts (id, prompt, answer) VALUES (?, ?, ?)', [id, prompt, answer]);
     });
     return id;
@@ -131,7 +144,10 @@ export class MemoryStore implements MemorySearch {
   /** Forgets saved episodes: of one conversation, or all of them. Returns how many were removed. */
   forgetEpisodes(conversationId?: string): number {
     const ids = this.store.read((db) =>
-      (conversationId === undefined ? all<{ id: string }>(db, 'SELECT id FROM episodes') : all<{ id: string }>(db, 'SELECT id FROM episodes WHERE conversation_id = ?', [conversationId])).map((r) => r.id),
+      (conversationId === undefined
+        ? all<{ id: string }>(db, 'SELECT id FROM episodes')
+        : all<{ id: string }>(db, 'SELECT id FROM episodes WHERE conversation_id = ?', [conversationId])
+      ).map((r) => r.id),
     );
     if (!ids.length) return 0;
     this.store.write((db) => {
@@ -146,11 +162,17 @@ export class MemoryStore implements MemorySearch {
   /** The most recent episodes, newest first; of one conversation when given. */
   recentEpisodes(options: { conversationId?: string; limit?: number } = {}): Episode[] {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 1000));
-    return this.store.read((db) =>
-      options.conversationId
-        ? all<EpisodeRow>(db, 'SELECT * FROM episodes WHERE conversation_id = ? ORDER BY created_at DESC, id LIMIT ?', [options.conversationId, limit])
-        : all<EpisodeRow>(db, 'SELECT * FROM episodes ORDER BY created_at DESC, id LIMIT ?', [limit]),
-    ).map(toEpisode);
+    return this.store
+      .read((db) =>
+        options.conversationId
+          ? all<EpisodeRow>(
+              db,
+              'SELECT * FROM episodes WHERE conversation_id = ? ORDER BY created_at DESC, id LIMIT ?',
+              [options.conversationId, limit],
+            )
+          : all<EpisodeRow>(db, 'SELECT * FROM episodes ORDER BY created_at DESC, id LIMIT ?', [limit]),
+      )
+      .map(toEpisode);
   }
 
   /** Ranked past episodes matching the query, never from the excluded (current) conversation. */
@@ -169,13 +191,18 @@ export class MemoryStore implements MemorySearch {
       ),
     );
     const now = this.now();
-    const scored = rows.map((r) => {
-      const relevance = bm25(r.mi, [0, 1, 0.8]);
-      const ageDays = Math.max(0, now - Number(r.created_at)) / 86_400_000;
-      const recency = Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
-      return { row: r, relevance, score: relevance * (0.75 + 0.25 * recency) };
-    }).filter((s) => s.relevance > 0);
-    scored.sort((a, b) => b.score - a.score || Number(b.row.created_at) - Number(a.row.created_at) || a.row.id.localeCompare(b.row.id));
+    const scored = rows
+      .map((r) => {
+        const relevance = bm25(r.mi, [0, 1, 0.8]);
+        const ageDays = Math.max(0, now - Number(r.created_at)) / 86_400_000;
+        const recency = Math.pow(0.5, ageDays / RECENCY_HALF_LIFE_DAYS);
+        return { row: r, relevance, score: relevance * (0.75 + 0.25 * recency) };
+      })
+      .filter((s) => s.relevance > 0);
+    scored.sort(
+      (a, b) =>
+        b.score - a.score || Number(b.row.created_at) - Number(a.row.created_at) || a.row.id.localeCompare(b.row.id),
+    );
     return scored.slice(0, limit).map(({ row, score }) => ({
       kind: 'episode' as const,
       id: row.id,
@@ -195,7 +222,15 @@ export class MemoryStore implements MemorySearch {
     if (this.decisions && toMatchQuery(query)) {
       try {
         const found = await this.decisions.search(query, limit);
-        decisions = found.slice(0, limit).map((d, i) => ({ kind: 'decision' as const, id: d.line ? `${d.path}#${d.line}` : d.path, title: safeLine(d.title, 300), snippet: safeLine(d.snippet, 300), score: 1 / (1 + i), path: d.path, ...(d.line ? { line: d.line } : {}) }));
+        decisions = found.slice(0, limit).map((d, i) => ({
+          kind: 'decision' as const,
+          id: d.line ? `${d.path}#${d.line}` : d.path,
+          title: safeLine(d.title, 300),
+          snippet: safeLine(d.snippet, 300),
+          score: 1 / (1 + i),
+          path: d.path,
+          ...(d.line ? { line: d.line } : {}),
+        }));
       } catch (err) {
         this.logger.warn(`Decision search failed: ${(err as Error).message}`);
       }
@@ -210,7 +245,11 @@ export class MemoryStore implements MemorySearch {
   }
 
   /** Asks the model to turn past episodes into proposed decisions (nothing is written). */
-  consolidate(episodes: readonly Episode[], model: TextModel, options: ConsolidateOptions = {}): Promise<ProposedDecision[]> {
+  consolidate(
+    episodes: readonly Episode[],
+    model: TextModel,
+    options: ConsolidateOptions = {},
+  ): Promise<ProposedDecision[]> {
     return consolidateEpisodes(episodes, model, options);
   }
 }
@@ -252,7 +291,11 @@ export function buildConsolidationPrompt(episodes: readonly Episode[], maxChars 
 }
 
 /** Sends episodes to the model and returns the proposals it made, parsed leniently and validated. */
-export async function consolidateEpisodes(episodes: readonly Episode[], model: TextModel, options: ConsolidateOptions = {}): Promise<ProposedDecision[]> {
+export async function consolidateEpisodes(
+  episodes: readonly Episode[],
+  model: TextModel,
+  options: ConsolidateOptions = {},
+): Promise<ProposedDecision[]> {
   if (!episodes.length) return [];
   const prompt = buildConsolidationPrompt(episodes, options.maxPromptChars);
   const controller = new AbortController();
@@ -272,7 +315,9 @@ export async function consolidateEpisodes(episodes: readonly Episode[], model: T
       }),
       new Promise<never>((_, reject) => {
         if (controller.signal.aborted) reject(new MemoryError('Consolidation was cancelled.'));
-        controller.signal.addEventListener('abort', () => reject(new MemoryError('Consolidation was cancelled.')), { once: true });
+        controller.signal.addEventListener('abort', () => reject(new MemoryError('Consolidation was cancelled.')), {
+          once: true,
+        });
       }),
     ]);
     return parseProposals(reply, options.maxProposals ?? 20);
@@ -286,13 +331,26 @@ export async function consolidateEpisodes(episodes: readonly Episode[], model: T
 export function parseProposals(reply: string, maxProposals = 20): ProposedDecision[] {
   const json = extractJson(reply);
   if (json === undefined) throw new MemoryError('The model reply held no JSON list of decisions.');
-  const list = Array.isArray(json) ? json : json && typeof json === 'object' && Array.isArray((json as { decisions?: unknown }).decisions) ? (json as { decisions: unknown[] }).decisions : [json];
+  const list = Array.isArray(json)
+    ? json
+    : json && typeof json === 'object' && Array.isArray((json as { decisions?: unknown }).decisions)
+      ? (json as { decisions: unknown[] }).decisions
+      : [json];
   const out: ProposedDecision[] = [];
   const titles = new Set<string>();
   for (const item of list) {
     if (!item || typeof item !== 'object') continue;
     const o = item as Record<string, unknown>;
-    const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim().slice(0, max) : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join('\n').trim().slice(0, max) : '');
+    const text = (v: unknown, max: number) =>
+      typeof v === 'string'
+        ? v.trim().slice(0, max)
+        : Array.isArray(v)
+          ? v
+              .filter((x) => typeof x === 'string')
+              .join('\n')
+              .trim()
+              .slice(0, max)
+          : '';
     const title = text(o.title, 200).replace(/\s+/g, ' ');
     const decision = text(o.decision, 4000);
     if (!title || !decision) continue;
@@ -312,7 +370,10 @@ function fencedBlocks(reply: string): string[] {
   while (at >= 0) {
     const nl = reply.indexOf('\n', at + 3);
     if (nl < 0) break;
-    const info = reply.slice(at + 3, nl).trim().toLowerCase();
+    const info = reply
+      .slice(at + 3, nl)
+      .trim()
+      .toLowerCase();
     const close = reply.indexOf('```', nl + 1);
     if (close < 0) break;
     if (info === '' || info === 'json') out.push(reply.slice(nl + 1, close));

@@ -2,7 +2,13 @@ import { nullLogger, type Logger } from '../logger';
 import type { MemoryHit } from '../memory/memoryStore';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { SuggestionItem } from '../types';
-import { MEMORY_HEADER, renderMemoryHit, renderSubscriptionBlock, renderSuggestionLine, SUGGESTIONS_HEADER } from './render';
+import {
+  MEMORY_HEADER,
+  renderMemoryHit,
+  renderSubscriptionBlock,
+  renderSuggestionLine,
+  SUGGESTIONS_HEADER,
+} from './render';
 
 export interface ChatTurn {
   role: 'user' | 'assistant';
@@ -132,7 +138,15 @@ export class PromptAssembler {
     const memory = input.memory ?? [];
 
     const units: Unit[] = [
-      ...history.map((t, i) => ({ group: 'history' as const, index: i, text: t.content, tokens: 0, source: { kind: 'history' as const, turn: i + 1, of: history.length, role: t.role }, reason: 'over budget: oldest history is cut first', keepRank: i })),
+      ...history.map((t, i) => ({
+        group: 'history' as const,
+        index: i,
+        text: t.content,
+        tokens: 0,
+        source: { kind: 'history' as const, turn: i + 1, of: history.length, role: t.role },
+        reason: 'over budget: oldest history is cut first',
+        keepRank: i,
+      })),
       ...subs.map((r, i) => ({
         group: 'subscription' as const,
         index: i,
@@ -151,7 +165,15 @@ export class PromptAssembler {
         reason: 'over budget: the lowest-scored suggestions are cut after history and memory',
         keepRank: s.relevanceScore,
       })),
-      ...memory.map((m, i) => ({ group: 'memory' as const, index: i, text: renderMemoryHit(m), tokens: 0, source: { kind: 'memoryHit' as const, id: m.id, hitKind: m.kind, title: m.title }, reason: 'over budget: the lowest-ranked memory is cut after history', keepRank: -i })),
+      ...memory.map((m, i) => ({
+        group: 'memory' as const,
+        index: i,
+        text: renderMemoryHit(m),
+        tokens: 0,
+        source: { kind: 'memoryHit' as const, id: m.id, hitKind: m.kind, title: m.title },
+        reason: 'over budget: the lowest-ranked memory is cut after history',
+        keepRank: -i,
+      })),
     ];
 
     const [instrTokens, userTokens, sugHeader, memHeader, ...unitTokens] = await Promise.all([
@@ -173,14 +195,23 @@ export class PromptAssembler {
     if (instructions + user > budget) {
       const allowed = Math.max(64, budget - instructions - this.overhead);
       const shortened = await shrinkToFit(input.userMessage, userTokens, allowed, count);
-      cut.push({ source: { kind: 'user' }, tokens: userTokens - shortened.tokens, reason: `the message alone exceeds the ${budget.toLocaleString('en-US')}-token budget; its middle was shortened` });
+      cut.push({
+        source: { kind: 'user' },
+        tokens: userTokens - shortened.tokens,
+        reason: `the message alone exceeds the ${budget.toLocaleString('en-US')}-token budget; its middle was shortened`,
+      });
       userMessage = shortened.text;
       user = shortened.tokens + this.overhead;
     }
 
     const kept = new Set(units);
     const groupCount = (g: Unit['group']) => [...kept].filter((u) => u.group === g).length;
-    let total = instructions + user + units.reduce((n, u) => n + u.tokens, 0) + (suggestions.length ? sectionCost.suggestion : 0) + (memory.length ? sectionCost.memory : 0);
+    let total =
+      instructions +
+      user +
+      units.reduce((n, u) => n + u.tokens, 0) +
+      (suggestions.length ? sectionCost.suggestion : 0) +
+      (memory.length ? sectionCost.memory : 0);
     const cutOrder: Unit[] = [
       ...units.filter((u) => u.group === 'history').sort((a, b) => a.keepRank - b.keepRank),
       ...units.filter((u) => u.group === 'memory').sort((a, b) => a.keepRank - b.keepRank),
@@ -193,7 +224,8 @@ export class PromptAssembler {
       kept.delete(u);
       removed.push(u);
       total -= u.tokens;
-      if ((u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0) total -= sectionCost[u.group];
+      if ((u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0)
+        total -= sectionCost[u.group];
     }
     // Cutting a big part may leave room for smaller, more relevant ones cut before it: put those back, most relevant first.
     // Within a group they come back most relevant first and without gaps, so what a section keeps is
@@ -202,7 +234,8 @@ export class PromptAssembler {
     for (let i = removed.length - 2; i >= 0; i--) {
       const u = removed[i];
       if (blocked.has(u.group)) continue;
-      const header = (u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0 ? sectionCost[u.group] : 0;
+      const header =
+        (u.group === 'suggestion' || u.group === 'memory') && groupCount(u.group) === 0 ? sectionCost[u.group] : 0;
       if (total + u.tokens + header <= budget) {
         kept.add(u);
         total += u.tokens + header;
@@ -215,26 +248,49 @@ export class PromptAssembler {
     const keptOf = (g: Unit['group']) => units.filter((u) => u.group === g && kept.has(u));
 
     const keptHistory = keptOf('history');
-    for (const u of keptHistory) messages.push({ role: history[u.index].role, content: history[u.index].content, source: { kind: 'history' } });
-    if (keptHistory.length) entries.push({ source: { kind: 'history' }, tokens: sum(keptHistory), items: keptHistory.length });
+    for (const u of keptHistory)
+      messages.push({ role: history[u.index].role, content: history[u.index].content, source: { kind: 'history' } });
+    if (keptHistory.length)
+      entries.push({ source: { kind: 'history' }, tokens: sum(keptHistory), items: keptHistory.length });
 
     const keptSubs = keptOf('subscription');
     for (const u of keptSubs) {
       const r = subs[u.index];
       messages.push({ role: 'user', content: u.text, source: u.source });
-      entries.push({ source: u.source, tokens: u.tokens, changedSinceLastTurn: r.changedSinceLastTurn, expiresAt: r.expiresAt });
+      entries.push({
+        source: u.source,
+        tokens: u.tokens,
+        changedSinceLastTurn: r.changedSinceLastTurn,
+        expiresAt: r.expiresAt,
+      });
     }
 
     const keptSuggestions = keptOf('suggestion');
     if (keptSuggestions.length) {
-      messages.push({ role: 'user', content: [SUGGESTIONS_HEADER, ...keptSuggestions.map((u) => u.text)].join('\n'), source: { kind: 'suggestions' } });
-      entries.push({ source: { kind: 'suggestions' }, tokens: sum(keptSuggestions) + sectionCost.suggestion, items: keptSuggestions.length });
+      messages.push({
+        role: 'user',
+        content: [SUGGESTIONS_HEADER, ...keptSuggestions.map((u) => u.text)].join('\n'),
+        source: { kind: 'suggestions' },
+      });
+      entries.push({
+        source: { kind: 'suggestions' },
+        tokens: sum(keptSuggestions) + sectionCost.suggestion,
+        items: keptSuggestions.length,
+      });
     }
 
     const keptMemory = keptOf('memory');
     if (keptMemory.length) {
-      messages.push({ role: 'user', content: [MEMORY_HEADER, ...keptMemory.map((u) => u.text)].join('\n'), source: { kind: 'memory' } });
-      entries.push({ source: { kind: 'memory' }, tokens: sum(keptMemory) + sectionCost.memory, items: keptMemory.length });
+      messages.push({
+        role: 'user',
+        content: [MEMORY_HEADER, ...keptMemory.map((u) => u.text)].join('\n'),
+        source: { kind: 'memory' },
+      });
+      entries.push({
+        source: { kind: 'memory' },
+        tokens: sum(keptMemory) + sectionCost.memory,
+        items: keptMemory.length,
+      });
     }
 
     messages.push({ role: 'user', content: userMessage, source: { kind: 'user' } });
@@ -256,8 +312,13 @@ function subscriptionSource(r: MaterializedSubscription): LedgerSource {
   return { kind: 'subscription', id: r.subscription.id, target: r.subscription.target };
 }
 
-async function shrinkToFit(text: string, tokens: number, allowed: number, count: (t: string) => Promise<number>): Promise<{ text: string; tokens: number }> {
-  let keep = Math.floor((text.length * allowed) / Math.max(1, tokens) * 0.9);
+async function shrinkToFit(
+  text: string,
+  tokens: number,
+  allowed: number,
+  count: (t: string) => Promise<number>,
+): Promise<{ text: string; tokens: number }> {
+  let keep = Math.floor(((text.length * allowed) / Math.max(1, tokens)) * 0.9);
   let best = { text: shorten(text, 0), tokens: await count(shorten(text, 0)) };
   for (let i = 0; i < 6 && keep > 0; i++) {
     const candidate = shorten(text, keep);
@@ -266,7 +327,7 @@ async function shrinkToFit(text: string, tokens: number, allowed: number, count:
       best = { text: candidate, tokens: t };
       if (t >= allowed * 0.9) break;
       keep = Math.floor(keep * Math.min(1.5, allowed / Math.max(1, t)) * 0.97);
-    } else keep = Math.floor((keep * allowed) / t * 0.9);
+    } else keep = Math.floor(((keep * allowed) / t) * 0.9);
   }
   return best;
 }

@@ -44,7 +44,10 @@ export interface SuggestionSource {
 export type WorkspaceSource = SuggestionSource & Required<Pick<SuggestionSource, 'refresh'>>;
 
 /** Port: finds the definition enclosing a line (code index or editor symbols). */
-export type SymbolResolver = (file: string, line: number) => { name: string; startLine: number; endLine: number } | undefined;
+export type SymbolResolver = (
+  file: string,
+  line: number,
+) => { name: string; startLine: number; endLine: number } | undefined;
 
 export interface ProviderMetrics {
   count: number;
@@ -106,11 +109,24 @@ export class ProactiveContextProvider {
     const notes: string[] = [];
     const signal = options.signal ?? new AbortController().signal;
     const line = query.cursorPosition?.line;
-    const symbolRange = options.symbolRange ?? (query.currentFile && line !== undefined ? this.resolveSymbol(query.currentFile, line) : undefined);
+    const symbolRange =
+      options.symbolRange ??
+      (query.currentFile && line !== undefined ? this.resolveSymbol(query.currentFile, line) : undefined);
     const q: ProactiveQuery = { ...query, currentSymbol: query.currentSymbol ?? symbolRange?.name };
-    const ctx: QueryContext = { query: q, symbolRange, config, now, signal, note: (t) => notes.includes(t) || notes.push(t) };
+    const ctx: QueryContext = {
+      query: q,
+      symbolRange,
+      config,
+      now,
+      signal,
+      note: (t) => notes.includes(t) || notes.push(t),
+    };
 
-    const results = await this.collectAll(this.sources.filter((s) => !s.slow), ctx, options.sourceTimeoutMs);
+    const results = await this.collectAll(
+      this.sources.filter((s) => !s.slow),
+      ctx,
+      options.sourceTimeoutMs,
+    );
     if (signal.aborted) throw new ProviderError('Cancelled');
 
     const contextKey = contextKeyOf(q);
@@ -121,7 +137,10 @@ export class ProactiveContextProvider {
     const latencyMs = Math.round((performance.now() - started) * 100) / 100;
     const suggestion: ContextSuggestion = {
       id: newId('sug'),
-      trigger: { type: options.trigger ?? (q.currentSymbol ? 'symbol_focus' : q.currentFile ? 'file_change' : 'activity'), source: q.currentSymbol ? `${q.currentFile}#${q.currentSymbol}` : q.currentFile ?? 'session' },
+      trigger: {
+        type: options.trigger ?? (q.currentSymbol ? 'symbol_focus' : q.currentFile ? 'file_change' : 'activity'),
+        source: q.currentSymbol ? `${q.currentFile}#${q.currentSymbol}` : (q.currentFile ?? 'session'),
+      },
       query: q,
       items: ranked,
       status: 'pending',
@@ -131,7 +150,13 @@ export class ProactiveContextProvider {
     };
     const recorded = options.record !== false;
     if (recorded) this.record(suggestion, contextKey);
-    this.remember(suggestion.id, { ctx: { query: q, symbolRange, config, now }, items: raw, notes, contextKey, recorded });
+    this.remember(suggestion.id, {
+      ctx: { query: q, symbolRange, config, now },
+      items: raw,
+      notes,
+      contextKey,
+      recorded,
+    });
     return suggestion;
   }
 
@@ -151,7 +176,10 @@ export class ProactiveContextProvider {
    * under the same id; the other sources are not asked again. Items the user dismissed meanwhile
    * stay out. Undefined when there is nothing to add (no slow source, or the answer is too old).
    */
-  async enrich(suggestion: ContextSuggestion, options: { signal?: AbortSignal; sourceTimeoutMs?: number } = {}): Promise<ContextSuggestion | undefined> {
+  async enrich(
+    suggestion: ContextSuggestion,
+    options: { signal?: AbortSignal; sourceTimeoutMs?: number } = {},
+  ): Promise<ContextSuggestion | undefined> {
     const kept = this.candidates.get(suggestion.id);
     const slow = this.sources.filter((s) => s.slow);
     if (!kept || slow.length === 0) return undefined;
@@ -166,9 +194,12 @@ export class ProactiveContextProvider {
     const shown = new Set(suggestion.items.map((i) => i.entityId));
     const before = new Set(kept.items.map((i) => i.entityId));
     // Items the first answer had but the user removed since (dismissed) stay removed.
-    const ranked = this.rankFor(raw, kept.ctx.query, kept.contextKey, kept.ctx.now, kept.ctx.config).filter((i) => shown.has(i.entityId) || !before.has(i.entityId));
+    const ranked = this.rankFor(raw, kept.ctx.query, kept.contextKey, kept.ctx.now, kept.ctx.config).filter(
+      (i) => shown.has(i.entityId) || !before.has(i.entityId),
+    );
     const flags = new Map(suggestion.items.map((i) => [i.entityId, i.meta?.new]));
-    for (const item of ranked) if (flags.has(item.entityId)) item.meta = { ...item.meta, new: flags.get(item.entityId) ?? false };
+    for (const item of ranked)
+      if (flags.has(item.entityId)) item.meta = { ...item.meta, new: flags.get(item.entityId) ?? false };
     // What the slow sources add arrives with the answer it enriches: new only as that answer's items were.
     for (const item of ranked) if (!flags.has(item.entityId)) item.meta = { ...item.meta, new: false };
     const enriched: ContextSuggestion = {
@@ -202,14 +233,24 @@ export class ProactiveContextProvider {
   }
 
   markShown(suggestionId: string): void {
-    this.store.write((db) => db.run("UPDATE suggestions SET status = 'shown' WHERE id = ? AND status = 'pending'", [suggestionId]));
+    this.store.write((db) =>
+      db.run("UPDATE suggestions SET status = 'shown' WHERE id = ? AND status = 'pending'", [suggestionId]),
+    );
   }
 
-  getSuggestion(suggestionId: string): { id: string; status: SuggestionStatus; items: SuggestionItemRef[] } | undefined {
+  getSuggestion(
+    suggestionId: string,
+  ): { id: string; status: SuggestionStatus; items: SuggestionItemRef[] } | undefined {
     return this.store.read((db) => {
-      const row = one<{ id: string; status: SuggestionStatus }>(db, 'SELECT id, status FROM suggestions WHERE id = ?', [suggestionId]);
+      const row = one<{ id: string; status: SuggestionStatus }>(db, 'SELECT id, status FROM suggestions WHERE id = ?', [
+        suggestionId,
+      ]);
       if (!row) return undefined;
-      const items = all<SuggestionItemRef>(db, 'SELECT idx AS "index", type, entity_id AS entityId, title, score, status FROM suggestion_items WHERE suggestion_id = ? ORDER BY idx', [suggestionId]);
+      const items = all<SuggestionItemRef>(
+        db,
+        'SELECT idx AS "index", type, entity_id AS entityId, title, score, status FROM suggestion_items WHERE suggestion_id = ? ORDER BY idx',
+        [suggestionId],
+      );
       return { ...row, items };
     });
   }
@@ -217,11 +258,23 @@ export class ProactiveContextProvider {
   metrics(): ProviderMetrics {
     return this.store.read((db) => {
       const count = Number(one<{ n: number }>(db, 'SELECT count(*) AS n FROM suggestions')?.n ?? 0);
-      const used = Number(one<{ n: number }>(db, "SELECT count(*) AS n FROM suggestions WHERE status = 'used'")?.n ?? 0);
-      const dismissed = Number(one<{ n: number }>(db, "SELECT count(*) AS n FROM suggestions WHERE status = 'dismissed'")?.n ?? 0);
-      const lat = all<{ l: number }>(db, 'SELECT latency_ms AS l FROM suggestions ORDER BY created_at DESC LIMIT 1000').map((r) => Number(r.l));
-      const typeDistribution = Object.fromEntries(SUGGESTION_TYPES.map((t) => [t, { shown: 0, used: 0, dismissed: 0 }])) as ProviderMetrics['typeDistribution'];
-      for (const r of all<{ type: SuggestionType; status: string; n: number }>(db, 'SELECT type, status, count(*) AS n FROM suggestion_items GROUP BY type, status')) {
+      const used = Number(
+        one<{ n: number }>(db, "SELECT count(*) AS n FROM suggestions WHERE status = 'used'")?.n ?? 0,
+      );
+      const dismissed = Number(
+        one<{ n: number }>(db, "SELECT count(*) AS n FROM suggestions WHERE status = 'dismissed'")?.n ?? 0,
+      );
+      const lat = all<{ l: number }>(
+        db,
+        'SELECT latency_ms AS l FROM suggestions ORDER BY created_at DESC LIMIT 1000',
+      ).map((r) => Number(r.l));
+      const typeDistribution = Object.fromEntries(
+        SUGGESTION_TYPES.map((t) => [t, { shown: 0, used: 0, dismissed: 0 }]),
+      ) as ProviderMetrics['typeDistribution'];
+      for (const r of all<{ type: SuggestionType; status: string; n: number }>(
+        db,
+        'SELECT type, status, count(*) AS n FROM suggestion_items GROUP BY type, status',
+      )) {
         const d = typeDistribution[r.type];
         if (!d) continue;
         d.shown += Number(r.n);
@@ -238,7 +291,12 @@ export class ProactiveContextProvider {
         );
         const shown = Number(row?.shown ?? 0);
         const u = Number(row?.used ?? 0);
-        return { bucket: `${lo.toFixed(1)}–${Math.min(1, hi).toFixed(1)}`, shown, used: u, usedRate: shown ? u / shown : 0 };
+        return {
+          bucket: `${lo.toFixed(1)}–${Math.min(1, hi).toFixed(1)}`,
+          shown,
+          used: u,
+          usedRate: shown ? u / shown : 0,
+        };
       });
       return {
         count,
@@ -253,7 +311,11 @@ export class ProactiveContextProvider {
 
   // --- internals ---
 
-  private collectAll(sources: readonly SuggestionSource[], ctx: QueryContext, timeoutMs = 3000): Promise<SuggestionItem[][]> {
+  private collectAll(
+    sources: readonly SuggestionSource[],
+    ctx: QueryContext,
+    timeoutMs = 3000,
+  ): Promise<SuggestionItem[][]> {
     const enabled = sources.filter((s) => s.kinds.some((k) => ctx.config.enabledKinds[k]));
     return Promise.all(enabled.map((s) => this.collect(s, ctx, timeoutMs)));
   }
@@ -274,7 +336,13 @@ export class ProactiveContextProvider {
   }
 
   /** Ranks raw candidates for a place: enabled kinds only, without what the user dismissed there. */
-  private rankFor(raw: readonly SuggestionItem[], q: ProactiveQuery, contextKey: string, now: number, config: CoreConfig): SuggestionItem[] {
+  private rankFor(
+    raw: readonly SuggestionItem[],
+    q: ProactiveQuery,
+    contextKey: string,
+    now: number,
+    config: CoreConfig,
+  ): SuggestionItem[] {
     const dismissed = this.dismissedFor(contextKey);
     const candidates = raw.filter((i) => config.enabledKinds[i.type] && !dismissed.has(i.entityId) && passesFloor(i));
     return this.rank(candidates, q, now, this.feedbackFactors(), config);
@@ -305,7 +373,13 @@ export class ProactiveContextProvider {
     while (this.candidates.size > ENRICHABLE) this.candidates.delete(this.candidates.keys().next().value as string);
   }
 
-  private rank(items: SuggestionItem[], query: ProactiveQuery, now: number, factors: Record<string, number>, config: CoreConfig): SuggestionItem[] {
+  private rank(
+    items: SuggestionItem[],
+    query: ProactiveQuery,
+    now: number,
+    factors: Record<string, number>,
+    config: CoreConfig,
+  ): SuggestionItem[] {
     const byEntity = new Map<string, SuggestionItem>();
     for (const raw of items) {
       const parts = scoreItem(raw, query, now, factors[raw.type] ?? 1);
@@ -338,7 +412,12 @@ export class ProactiveContextProvider {
   }
 
   private feedbackFactors(): Record<string, number> {
-    const rows = this.store.read((db) => all<{ type: string; action: string; n: number }>(db, 'SELECT type, action, count(*) AS n FROM feedback GROUP BY type, action'));
+    const rows = this.store.read((db) =>
+      all<{ type: string; action: string; n: number }>(
+        db,
+        'SELECT type, action, count(*) AS n FROM feedback GROUP BY type, action',
+      ),
+    );
     const tally = new Map<string, { used: number; dismissed: number }>();
     for (const r of rows) {
       const t = tally.get(r.type) ?? { used: 0, dismissed: 0 };
@@ -350,7 +429,13 @@ export class ProactiveContextProvider {
   }
 
   private dismissedFor(contextKey: string): Set<string> {
-    return new Set(this.store.read((db) => all<{ e: string }>(db, "SELECT entity_id AS e FROM feedback WHERE action = 'dismissed' AND context_key = ?", [contextKey]).map((r) => r.e)));
+    return new Set(
+      this.store.read((db) =>
+        all<{ e: string }>(db, "SELECT entity_id AS e FROM feedback WHERE action = 'dismissed' AND context_key = ?", [
+          contextKey,
+        ]).map((r) => r.e),
+      ),
+    );
   }
 
   /** Replaces the stored items of a recorded suggestion (after an enrichment), keeping feedback already given. */
@@ -358,16 +443,31 @@ export class ProactiveContextProvider {
     try {
       this.store.write((db) => {
         db.run("DELETE FROM suggestion_items WHERE suggestion_id = ? AND status = 'shown'", [s.id]);
-        const taken = new Set(all<{ idx: number }>(db, 'SELECT idx FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map((r) => Number(r.idx)));
-        const known = new Set(all<{ e: string }>(db, 'SELECT entity_id AS e FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map((r) => r.e));
+        const taken = new Set(
+          all<{ idx: number }>(db, 'SELECT idx FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map((r) =>
+            Number(r.idx),
+          ),
+        );
+        const known = new Set(
+          all<{ e: string }>(db, 'SELECT entity_id AS e FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map(
+            (r) => r.e,
+          ),
+        );
         let idx = 0;
         for (const item of s.items) {
           if (known.has(item.entityId)) continue;
           while (taken.has(idx)) idx++;
           taken.add(idx);
-          db.run("INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')", [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore]);
+          db.run(
+            "INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')",
+            [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore],
+          );
         }
-        db.run('UPDATE suggestions SET item_count = ?, latency_ms = ? WHERE id = ?', [s.items.length, s.latencyMs, s.id]);
+        db.run('UPDATE suggestions SET item_count = ?, latency_ms = ? WHERE id = ?', [
+          s.items.length,
+          s.latencyMs,
+          s.id,
+        ]);
       });
     } catch (err) {
       this.logger.warn(`Could not update a suggestion: ${(err as Error).message}`);
@@ -377,22 +477,26 @@ export class ProactiveContextProvider {
   private record(s: ContextSuggestion, contextKey: string): void {
     try {
       this.store.write((db) => {
-        db.run('INSERT INTO suggestions (id, created_at, trigger_type, trigger_source, context_key, status, latency_ms, item_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-          s.id,
-          s.createdAt,
-          s.trigger.type,
-          s.trigger.source,
-          contextKey,
-          s.status,
-          s.latencyMs,
-          s.items.length,
-        ]);
-        s.items.forEach((item, idx) =>
-          db.run("INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')", [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore]),
+        db.run(
+          'INSERT INTO suggestions (id, created_at, trigger_type, trigger_source, context_key, status, latency_ms, item_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          [s.id, s.createdAt, s.trigger.type, s.trigger.source, contextKey, s.status, s.latencyMs, s.items.length],
         );
-        const cutoff = one<{ t: number }>(db, 'SELECT created_at AS t FROM suggestions ORDER BY created_at DESC LIMIT 1 OFFSET ?', [SUGGESTION_HISTORY]);
+        s.items.forEach((item, idx) =>
+          db.run(
+            "INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')",
+            [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore],
+          ),
+        );
+        const cutoff = one<{ t: number }>(
+          db,
+          'SELECT created_at AS t FROM suggestions ORDER BY created_at DESC LIMIT 1 OFFSET ?',
+          [SUGGESTION_HISTORY],
+        );
         if (cutoff) {
-          db.run("DELETE FROM suggestion_items WHERE suggestion_id IN (SELECT id FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown'))", [cutoff.t]);
+          db.run(
+            "DELETE FROM suggestion_items WHERE suggestion_id IN (SELECT id FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown'))",
+            [cutoff.t],
+          );
           db.run("DELETE FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown')", [cutoff.t]);
         }
       });
@@ -404,16 +508,31 @@ export class ProactiveContextProvider {
   private feedback(suggestionId: string, ref: string | number, action: 'used' | 'dismissed'): SuggestionItemRef {
     const found = this.getSuggestion(suggestionId);
     if (!found) throw new ProviderError(`No suggestion with id '${suggestionId}'.`);
-    const item = typeof ref === 'number' ? found.items.find((i) => i.index === ref) : found.items.find((i) => i.entityId === ref);
+    const item =
+      typeof ref === 'number' ? found.items.find((i) => i.index === ref) : found.items.find((i) => i.entityId === ref);
     if (!item) {
-      throw new ProviderError(typeof ref === 'number' ? `Suggestion ${suggestionId} has no item ${ref} (it has ${found.items.length}).` : `Suggestion ${suggestionId} has no item '${ref}'.`);
+      throw new ProviderError(
+        typeof ref === 'number'
+          ? `Suggestion ${suggestionId} has no item ${ref} (it has ${found.items.length}).`
+          : `Suggestion ${suggestionId} has no item '${ref}'.`,
+      );
     }
-    const contextKey = this.store.read((db) => one<{ k: string }>(db, 'SELECT context_key AS k FROM suggestions WHERE id = ?', [suggestionId]))?.k ?? '';
+    const contextKey =
+      this.store.read((db) =>
+        one<{ k: string }>(db, 'SELECT context_key AS k FROM suggestions WHERE id = ?', [suggestionId]),
+      )?.k ?? '';
     const id = newId('fb');
     const at = this.clock();
     this.store.write((db) => {
-      db.run('INSERT INTO feedback (id, entity_id, type, context_key, action, score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [id, item.entityId, item.type, contextKey, action, item.score, at]);
-      db.run('UPDATE suggestion_items SET status = ? WHERE suggestion_id = ? AND idx = ?', [action, suggestionId, item.index]);
+      db.run(
+        'INSERT INTO feedback (id, entity_id, type, context_key, action, score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [id, item.entityId, item.type, contextKey, action, item.score, at],
+      );
+      db.run('UPDATE suggestion_items SET status = ? WHERE suggestion_id = ? AND idx = ?', [
+        action,
+        suggestionId,
+        item.index,
+      ]);
       // A suggestion counts as used once any item is used; dismissed only if nothing was used.
       if (action === 'used') db.run("UPDATE suggestions SET status = 'used' WHERE id = ?", [suggestionId]);
       else db.run("UPDATE suggestions SET status = 'dismissed' WHERE id = ? AND status != 'used'", [suggestionId]);
@@ -436,7 +555,15 @@ function contextKeyOf(q: ProactiveQuery): string {
 }
 
 function isWellFormed(i: SuggestionItem, source: string, logger: Logger): boolean {
-  const ok = !!i && typeof i.title === 'string' && typeof i.reason === 'string' && !!i.reason && typeof i.entityId === 'string' && !!i.location && typeof i.location.path === 'string' && SUGGESTION_TYPES.includes(i.type);
+  const ok =
+    !!i &&
+    typeof i.title === 'string' &&
+    typeof i.reason === 'string' &&
+    !!i.reason &&
+    typeof i.entityId === 'string' &&
+    !!i.location &&
+    typeof i.location.path === 'string' &&
+    SUGGESTION_TYPES.includes(i.type);
   if (!ok) logger.debug(`Dropped a malformed item from ${source}`);
   return ok;
 }
@@ -484,7 +611,8 @@ function groupDeprecatedUses(sorted: SuggestionItem[]): SuggestionItem[] {
     lines.sort((a, b) => a - b);
     item.title = `${item.title} and ${lines.length} more ${lines.length === 1 ? 'place' : 'places'}`;
     const listed = lines.slice(0, LISTED_USES).join(', ');
-    item.summary = `${item.summary} Also used at line${lines.length === 1 ? '' : 's'} ${listed}${lines.length > LISTED_USES ? ', …' : ''}.`.trim();
+    item.summary =
+      `${item.summary} Also used at line${lines.length === 1 ? '' : 's'} ${listed}${lines.length > LISTED_USES ? ', …' : ''}.`.trim();
     item.meta = { ...item.meta, otherUses: lines.length };
   }
   return out;

@@ -61,10 +61,12 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
   const under = options.under === undefined ? undefined : trimEndOf(options.under, '/');
   const listed = options.noGit
     ? undefined
-    : await gitListFiles(root, options.gitTimeoutMs ?? Math.min(timeBudgetMs, 60000), options.signal, under).catch((err: Error) => {
-        logger.debug(`Not using git to list files of ${root}: ${err.message}`);
-        return undefined;
-      });
+    : await gitListFiles(root, options.gitTimeoutMs ?? Math.min(timeBudgetMs, 60000), options.signal, under).catch(
+        (err: Error) => {
+          logger.debug(`Not using git to list files of ${root}: ${err.message}`);
+          return undefined;
+        },
+      );
   if (listed) {
     candidates = listed;
   } else {
@@ -104,7 +106,10 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
     if (batch.length >= STAT_BATCH) await flush();
   }
   if (!capped) await flush();
-  if (capped) logger.warn(`Workspace scan of ${root} stopped at ${capped.reason === 'files' ? `${capped.limit} files` : `${capped.limit} ms`}.`);
+  if (capped)
+    logger.warn(
+      `Workspace scan of ${root} stopped at ${capped.reason === 'files' ? `${capped.limit} files` : `${capped.limit} ms`}.`,
+    );
   return { files, source, skipped, capped, ms: Date.now() - started };
 }
 
@@ -121,11 +126,17 @@ export interface PathListing {
  * of a .gitignore-aware walk outside git, without reading any file. Cheap enough to find a handful
  * of folders by name in a large tree.
  */
-export async function listWorkspacePaths(root: string, options: { signal?: AbortSignal; timeoutMs?: number; maxPaths?: number; noGit?: boolean } = {}): Promise<PathListing> {
+export async function listWorkspacePaths(
+  root: string,
+  options: { signal?: AbortSignal; timeoutMs?: number; maxPaths?: number; noGit?: boolean } = {},
+): Promise<PathListing> {
   const timeoutMs = options.timeoutMs ?? 30000;
   const maxPaths = options.maxPaths ?? 200000;
   const listed = options.noGit ? undefined : await gitListFiles(root, timeoutMs, options.signal).catch(() => undefined);
-  if (listed) return listed.length > maxPaths ? { paths: listed.slice(0, maxPaths), source: 'git', capped: { reason: 'files', limit: maxPaths } } : { paths: listed, source: 'git' };
+  if (listed)
+    return listed.length > maxPaths
+      ? { paths: listed.slice(0, maxPaths), source: 'git', capped: { reason: 'files', limit: maxPaths } }
+      : { paths: listed, source: 'git' };
   const paths: string[] = [];
   const deadline = Date.now() + timeoutMs;
   for await (const rel of walkTree(root, options.signal)) {
@@ -143,7 +154,11 @@ export function looksBinary(buf: Uint8Array): boolean {
   return false;
 }
 
-async function inspect(root: string, rel: string, maxBytes: number): Promise<ScannedFile | 'binary' | 'large' | undefined> {
+async function inspect(
+  root: string,
+  rel: string,
+  maxBytes: number,
+): Promise<ScannedFile | 'binary' | 'large' | undefined> {
   const abs = join(root, rel);
   try {
     // lstat: a symlink may point outside the root, which is never read.
@@ -174,9 +189,17 @@ async function* filterUnder(paths: AsyncIterable<string>, under: string): AsyncG
 
 async function gitListFiles(root: string, timeoutMs: number, signal?: AbortSignal, under?: string): Promise<string[]> {
   // `:(literal)` so that a folder named with `*` or `?` is not read as a pattern.
-  const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard', ...(under ? ['--', `:(literal)${under}`] : [])];
+  const args = [
+    'ls-files',
+    '-z',
+    '--cached',
+    '--others',
+    '--exclude-standard',
+    ...(under ? ['--', `:(literal)${under}`] : []),
+  ];
   const r = await runGit(args, { cwd: root, timeoutMs, signal, maxBytes: 256 * 1024 * 1024 });
-  if (!r.ok) throw new Error(`git ls-files: ${r.failure}${r.stderr.trim() ? ` (${r.stderr.trim().split('\n')[0]})` : ''}`);
+  if (!r.ok)
+    throw new Error(`git ls-files: ${r.failure}${r.stderr.trim() ? ` (${r.stderr.trim().split('\n')[0]})` : ''}`);
   const seen = new Set<string>();
   for (const p of r.stdout.split('\0')) {
     if (!p) continue;

@@ -39,10 +39,13 @@ const TOKEN_RULES: readonly TokenRule[] = [
 ];
 
 /** `name = value` and `"name": "value"` where the name says it holds a secret and the value is long. */
-const ASSIGNMENT = /(?<![\w.-])([A-Za-z_][\w.-]{0,60})(["']?)[ \t]*[:=][ \t]*(?:"([^"\n]{8,512})"|'([^'\n]{8,512})'|([A-Za-z0-9_+/=.~!@#$%^&*-]{12,512})(?![\w(]))/g;
-const SECRET_NAME = /pass(?:word|wd|phrase)?$|^pwd$|secret|api[_.-]?key|apikey|access[_.-]?key|token$|auth[_.-]?token|credential|private[_.-]?key/i;
+const ASSIGNMENT =
+  /(?<![\w.-])([A-Za-z_][\w.-]{0,60})(["']?)[ \t]*[:=][ \t]*(?:"([^"\n]{8,512})"|'([^'\n]{8,512})'|([A-Za-z0-9_+/=.~!@#$%^&*-]{12,512})(?![\w(]))/g;
+const SECRET_NAME =
+  /pass(?:word|wd|phrase)?$|^pwd$|secret|api[_.-]?key|apikey|access[_.-]?key|token$|auth[_.-]?token|credential|private[_.-]?key/i;
 /** A name that says "secret" but whose value is usually not one (a path, a flag, a count). */
-const NOT_A_SECRET_NAME = /(?:file|path|dir|name|url|uri|env|type|length|len|count|min|max|ttl|expiry|expires|expiration|enabled?|required|field|header|prefix|policy|rotation|id)$/i;
+const NOT_A_SECRET_NAME =
+  /(?:file|path|dir|name|url|uri|env|type|length|len|count|min|max|ttl|expiry|expires|expiration|enabled?|required|field|header|prefix|policy|rotation|id)$/i;
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 
@@ -61,10 +64,20 @@ export function redactSecrets(text: string): RedactedText {
   }
   out = out.replace(ASSIGNMENT, (whole, name: string, quote: string, dq?: string, sq?: string, bare?: string) => {
     const value = dq ?? sq ?? bare ?? '';
-    if (!SECRET_NAME.test(name) || NOT_A_SECRET_NAME.test(name) || value.startsWith('[redacted') || !looksLikeSecretValue(value)) return whole;
+    if (
+      !SECRET_NAME.test(name) ||
+      NOT_A_SECRET_NAME.test(name) ||
+      value.startsWith('[redacted') ||
+      !looksLikeSecretValue(value)
+    )
+      return whole;
     const label = /aws/i.test(name) && /secret/i.test(name) ? 'AWS secret key' : 'secret value';
     bump(label);
-    return whole.slice(0, whole.length - value.length - (dq !== undefined || sq !== undefined ? 1 : 0)) + `[redacted: ${label}]` + (dq !== undefined ? '"' : sq !== undefined ? "'" : '');
+    return (
+      whole.slice(0, whole.length - value.length - (dq !== undefined || sq !== undefined ? 1 : 0)) +
+      `[redacted: ${label}]` +
+      (dq !== undefined ? '"' : sq !== undefined ? "'" : '')
+    );
   });
   if (!counts.size) return { text, redactions: [] };
   return { text: out, redactions: [...counts].map(([label, count]) => ({ label, count })) };
@@ -104,7 +117,12 @@ function redactPemBlocks(text: string, bump: (label: string) => void): string {
 
 /** Long enough and not an obvious placeholder, reference or word. */
 function looksLikeSecretValue(value: string): boolean {
-  if (/^(?:\$\{|\$[A-Z_]|%\(|<|\{\{|process\.env|os\.environ|env\.|xxx|\*{3}|changeme|password|secret|example|your[_-]|placeholder|none|null|true|false|undefined)/i.test(value)) return false;
+  if (
+    /^(?:\$\{|\$[A-Z_]|%\(|<|\{\{|process\.env|os\.environ|env\.|xxx|\*{3}|changeme|password|secret|example|your[_-]|placeholder|none|null|true|false|undefined)/i.test(
+      value,
+    )
+  )
+    return false;
   // A value of letters only is a word or an identifier (a variable name), not a key.
   return !/^[A-Za-z_.-]+$/.test(value);
 }
@@ -119,7 +137,8 @@ export function redactDeep<T>(value: T, noteKey?: string): T {
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = k === noteKey && typeof x === 'string' ? redactWithNote(x) : walk(x);
+      for (const [k, x] of Object.entries(v))
+        out[k] = k === noteKey && typeof x === 'string' ? redactWithNote(x) : walk(x);
       return out;
     }
     return v;

@@ -8,7 +8,11 @@ import { randomBytes } from 'node:crypto';
  * that is only read when the main file is damaged) a power cut may leave that copy empty or damaged;
  * the whole-file check on open then refuses it.
  */
-export function writeFileAtomic(path: string, data: Uint8Array | readonly Uint8Array[], options: { fsync?: boolean } = {}): void {
+export function writeFileAtomic(
+  path: string,
+  data: Uint8Array | readonly Uint8Array[],
+  options: { fsync?: boolean } = {},
+): void {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'w', 0o600);
   try {
@@ -24,7 +28,11 @@ export function writeFileAtomic(path: string, data: Uint8Array | readonly Uint8A
   try {
     renameSync(tmp, path);
   } catch (err) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw err;
   }
 }

@@ -1,4 +1,14 @@
-import { closeSync, linkSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -71,7 +81,8 @@ export function withFileLock<T>(lockPath: string, fn: () => T, options: FileLock
           breakStale(lockPath, holder, staleMs);
           continue;
         }
-        if (Date.now() - start >= timeoutMs) throw new LockTimeoutError(lockPath, Date.now() - start, holder.state === 'live' ? holder.pid : undefined);
+        if (Date.now() - start >= timeoutMs)
+          throw new LockTimeoutError(lockPath, Date.now() - start, holder.state === 'live' ? holder.pid : undefined);
         sleepSync(delay);
         delay = Math.min(delay * 2, 8);
       }
@@ -97,7 +108,10 @@ class WaitQueue {
   private readonly prefix: string;
   private marker: string | undefined;
 
-  constructor(lockPath: string, private readonly maxAgeMs: number) {
+  constructor(
+    lockPath: string,
+    private readonly maxAgeMs: number,
+  ) {
     this.dir = dirname(lockPath);
     this.prefix = `.${basename(lockPath)}.wait.`;
   }
@@ -131,14 +145,17 @@ class WaitQueue {
   private waiting(): string[] {
     let names: string[];
     try {
-      names = readdirSync(this.dir).filter((n) => n.startsWith(this.prefix)).sort();
+      names = readdirSync(this.dir)
+        .filter((n) => n.startsWith(this.prefix))
+        .sort();
     } catch {
       return [];
     }
     return names.filter((name) => {
       if (name === this.marker) return true;
       const [at, pid] = name.slice(this.prefix.length).split('.');
-      const alive = Date.now() - Number(at) <= this.maxAgeMs && processAlive(Number(pid)) && Number(pid) !== process.pid;
+      const alive =
+        Date.now() - Number(at) <= this.maxAgeMs && processAlive(Number(pid)) && Number(pid) !== process.pid;
       if (!alive) {
         try {
           unlinkSync(join(this.dir, name));
@@ -167,7 +184,8 @@ function tryCreate(lockPath: string, token: string): boolean {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     // File systems without hard links: create in place (a kill in between leaves an empty file, which is taken over).
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP' || code === 'EXDEV') return tryCreateExclusive(lockPath, token);
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP' || code === 'EXDEV')
+      return tryCreateExclusive(lockPath, token);
     throw err;
   } finally {
     try {
@@ -195,9 +213,7 @@ function tryCreateExclusive(lockPath: string, token: string): boolean {
 }
 
 type Holder =
-  | { state: 'gone' }
-  | { state: 'stale'; ino: number; content: string; why: string }
-  | { state: 'live'; pid: number };
+  { state: 'gone' } | { state: 'stale'; ino: number; content: string; why: string } | { state: 'live'; pid: number };
 
 function readHolder(lockPath: string, staleMs: number): Holder {
   let content: string;

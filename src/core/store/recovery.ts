@@ -20,7 +20,8 @@ export function openChecked(SQL: SqlJsStatic, path: string, verify: boolean): Ch
     return { reason: `cannot be read (${(err as Error).message})` };
   }
   if (bytes.length === 0) return { reason: 'is empty (0 bytes)' };
-  if (bytes.length < 100 || bytes.toString('latin1', 0, SQLITE_HEADER.length) !== SQLITE_HEADER) return { reason: 'is not a SQLite database' };
+  if (bytes.length < 100 || bytes.toString('latin1', 0, SQLITE_HEADER.length) !== SQLITE_HEADER)
+    return { reason: 'is not a SQLite database' };
   let db: Database | undefined;
   try {
     db = new SQL.Database(bytes);

@@ -7,11 +7,21 @@ import { withFileLock } from './fileLock';
 import { durableMigrations, indexMigrations, migrate, userVersion } from './migrations';
 import { isCorruptionError, moveAside, openChecked, VerifiedStamps } from './recovery';
 import { loadSqlJs, transaction, type Database } from './sqlite';
-import { asStoreWriteError, StoreWriteError, unwritableNotice, writeProblemOf, type StoreWriteProblem } from './writeErrors';
+import {
+  asStoreWriteError,
+  StoreWriteError,
+  unwritableNotice,
+  writeProblemOf,
+  type StoreWriteProblem,
+} from './writeErrors';
 import type { SqlJsStatic } from 'sql.js';
 
 export class StoreSchemaError extends Error {
-  constructor(readonly file: string, readonly found: number, readonly known: number) {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
     super(
       `${file} has schema version ${found}, but this version of Proactive Context only knows up to ${known}. ` +
         'It was written by a newer release: update Proactive Context, or point it at another state directory.',
@@ -102,7 +112,15 @@ export class Store {
       throw asStoreWriteError(err, options.stateDir, `create the state directory ${options.stateDir}`);
     }
     const writeFile = options.writeFile ?? writeFileAtomic;
-    const store = new Store(SQL, options.stateDir, options.logger ?? nullLogger, options.durableSaveDelayMs ?? 150, options.indexSaveDelayMs ?? 2000, options.heldIndexSaveDelayMs ?? 30_000, writeFile);
+    const store = new Store(
+      SQL,
+      options.stateDir,
+      options.logger ?? nullLogger,
+      options.durableSaveDelayMs ?? 150,
+      options.indexSaveDelayMs ?? 2000,
+      options.heldIndexSaveDelayMs ?? 30_000,
+      writeFile,
+    );
     removeStaleTempFiles(options.stateDir, DURABLE);
     removeStaleTempFiles(options.stateDir, INDEX);
     removeStaleTempFiles(options.stateDir, DURABLE + '.lock');
@@ -118,11 +136,14 @@ export class Store {
       // open from what is on disk, keep changes in memory, and say so once.
       store.unwritable = problem;
       store.durableDb = store.loadDurable();
-      store.notify({ kind: 'unwritable', file: options.stateDir, message: unwritableNotice(options.stateDir, problem) });
+      store.notify({
+        kind: 'unwritable',
+        file: options.stateDir,
+        message: unwritableNotice(options.stateDir, problem),
+      });
     }
     return store;
   }
-
 
   get durablePath(): string {
     return join(this.stateDir, DURABLE);
@@ -153,7 +174,13 @@ export class Store {
   write<T>(op: DurableOp<T>, options: { immediate?: boolean } = {}): T {
     this.assertOpen();
     // A change the user asked for (a subscription) is refused whole rather than kept where it would be lost.
-    if (options.immediate && this.unwritable) throw new StoreWriteError(this.stateDir, `save the change to ${this.durablePath}`, this.unwritable.problem, this.unwritable.code);
+    if (options.immediate && this.unwritable)
+      throw new StoreWriteError(
+        this.stateDir,
+        `save the change to ${this.durablePath}`,
+        this.unwritable.problem,
+        this.unwritable.code,
+      );
     if (options.immediate) {
       return this.withDurableLock(() => {
         if (this.changedOnDisk()) this.reloadDurable();
@@ -190,10 +217,13 @@ export class Store {
   markIndexDirty(): void {
     this.indexDirty = true;
     if (!this.indexTimer && !this.disposed) {
-      this.indexTimer = setTimeout(() => {
-        this.indexTimer = undefined;
-        this.flushIndex();
-      }, this.indexHolds > 0 ? this.heldIndexDelay : this.indexDelay);
+      this.indexTimer = setTimeout(
+        () => {
+          this.indexTimer = undefined;
+          this.flushIndex();
+        },
+        this.indexHolds > 0 ? this.heldIndexDelay : this.indexDelay,
+      );
       this.indexTimer.unref?.();
     }
   }
@@ -273,7 +303,10 @@ export class Store {
         this.lastSaveError = undefined;
       } catch (err) {
         const message = (err as Error).message;
-        if (message !== this.lastSaveError) this.logger.error(err instanceof StoreWriteError ? message : `Could not save ${this.durablePath}: ${message}`);
+        if (message !== this.lastSaveError)
+          this.logger.error(
+            err instanceof StoreWriteError ? message : `Could not save ${this.durablePath}: ${message}`,
+          );
         this.lastSaveError = message;
         this.scheduleDurable();
       }
@@ -314,7 +347,11 @@ export class Store {
       this.indexDirty = false;
       this.indexStamps.record(this.indexPath);
     } catch (err) {
-      this.logger.warn(err instanceof StoreWriteError ? err.message : `Could not save the index cache ${this.indexPath}: ${(err as Error).message}`);
+      this.logger.warn(
+        err instanceof StoreWriteError
+          ? err.message
+          : `Could not save the index cache ${this.indexPath}: ${(err as Error).message}`,
+      );
     }
   }
 
@@ -339,7 +376,9 @@ export class Store {
       try {
         transaction(fresh, () => op(fresh));
       } catch (err) {
-        this.logger.warn(`A change could not be merged with another process's data and was dropped: ${(err as Error).message}`);
+        this.logger.warn(
+          `A change could not be merged with another process's data and was dropped: ${(err as Error).message}`,
+        );
       }
     }
     this.durableDb.close();
@@ -374,7 +413,11 @@ export class Store {
     }
   }
 
-  private loadDatabase(name: string, migrations: readonly string[], hasBackup: boolean): { db: Database; migrated: boolean } {
+  private loadDatabase(
+    name: string,
+    migrations: readonly string[],
+    hasBackup: boolean,
+  ): { db: Database; migrated: boolean } {
     const path = join(this.stateDir, name);
     let db: Database | undefined;
     if (existsSync(path)) {
@@ -389,7 +432,12 @@ export class Store {
         const movedTo = moveAside(path);
         db = hasBackup ? this.restoreFromBackup(name, `was damaged (it ${opened.reason})`, movedTo) : undefined;
         if (!hasBackup) {
-          this.notify({ kind: 'recovered', file: path, movedTo, message: `The Proactive Context index cache ${path} was damaged (it ${opened.reason}).${movedTo ? ` It was moved to ${movedTo}` : ' It'} and will be rebuilt.` });
+          this.notify({
+            kind: 'recovered',
+            file: path,
+            movedTo,
+            message: `The Proactive Context index cache ${path} was damaged (it ${opened.reason}).${movedTo ? ` It was moved to ${movedTo}` : ' It'} and will be rebuilt.`,
+          });
         }
       }
     } else if (hasBackup && existsSync(path + '.bak')) {
@@ -417,7 +465,12 @@ export class Store {
     if (backup.db) {
       // Where nothing can be written the copy's data is used from memory; the file is restored on a later, writable open.
       if (!this.unwritable) this.save(path, backup.db.export(), 'restore from its copy');
-      this.notify({ kind: 'restored', file: path, movedTo, message: `The Proactive Context data file ${path} ${what}; it was restored from its last good copy (${backupPath}).${aside}` });
+      this.notify({
+        kind: 'restored',
+        file: path,
+        movedTo,
+        message: `The Proactive Context data file ${path} ${what}; it was restored from its last good copy (${backupPath}).${aside}`,
+      });
       return backup.db;
     }
     const backupAside = existsSync(backupPath) ? moveAside(backupPath) : undefined;
@@ -438,15 +491,19 @@ export class Store {
    * says so once, and names the file in the error.
    */
   private guardIndex(db: Database): Database {
-    const wrap = <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) => (...args: A) => {
-      try {
-        return fn(...args);
-      } catch (err) {
-        if (!isCorruptionError(err) || this.indexDb !== db) throw err;
-        this.indexCorrupted(err as Error);
-        throw new Error(`The index cache ${this.indexPath} is damaged (${(err as Error).message}); it was moved aside and will be rebuilt.`);
-      }
-    };
+    const wrap =
+      <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) =>
+      (...args: A) => {
+        try {
+          return fn(...args);
+        } catch (err) {
+          if (!isCorruptionError(err) || this.indexDb !== db) throw err;
+          this.indexCorrupted(err as Error);
+          throw new Error(
+            `The index cache ${this.indexPath} is damaged (${(err as Error).message}); it was moved aside and will be rebuilt.`,
+          );
+        }
+      };
     db.exec = wrap(db.exec.bind(db));
     db.run = wrap<Parameters<Database['run']>, ReturnType<Database['run']>>(db.run.bind(db));
     const prepare = wrap(db.prepare.bind(db));

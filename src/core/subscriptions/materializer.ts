@@ -108,7 +108,10 @@ export class SubscriptionMaterializer {
   }
 
   /** Resolves one subscription without recording anything. */
-  async materializeOne(sub: Subscription, options: Omit<MaterializeOptions, 'scope' | 'record'> = {}): Promise<MaterializedSubscription> {
+  async materializeOne(
+    sub: Subscription,
+    options: Omit<MaterializeOptions, 'scope' | 'record'> = {},
+  ): Promise<MaterializedSubscription> {
     let resolved: Resolved;
     try {
       resolved = await this.resolve(sub, options);
@@ -144,7 +147,10 @@ export class SubscriptionMaterializer {
     };
   }
 
-  private async resolve(sub: Subscription, options: { conversationId?: string; signal?: AbortSignal; timeoutMs?: number }): Promise<Resolved> {
+  private async resolve(
+    sub: Subscription,
+    options: { conversationId?: string; signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<Resolved> {
     const timeoutMs = options.timeoutMs ?? 3000;
     switch (sub.kind) {
       case 'memory':
@@ -161,11 +167,19 @@ export class SubscriptionMaterializer {
         if ('note' in file) return { note: file.note, more: '' };
         const lines = splitLines(file.text);
         const range = sub.lines ?? { start: 1, end: lines.length };
-        if (range.start > lines.length) return { note: `${file.path} has ${lines.length} lines; lines ${range.start}-${range.end} do not exist`, more: '' };
+        if (range.start > lines.length)
+          return {
+            note: `${file.path} has ${lines.length} lines; lines ${range.start}-${range.end} do not exist`,
+            more: '',
+          };
         const end = Math.min(range.end, lines.length);
         const body = numbered(lines, range.start, end);
         const suffix = end < range.end ? `\n(the file ends at line ${lines.length})` : '';
-        return { content: body + suffix, location: { path: file.path, startLine: range.start, endLine: end }, more: 'subscribe to a smaller range' };
+        return {
+          content: body + suffix,
+          location: { path: file.path, startLine: range.start, endLine: end },
+          more: 'subscribe to a smaller range',
+        };
       }
       case 'pattern': {
         const file = await this.readWorkspaceText(sub.path ?? '', options.signal);
@@ -180,7 +194,11 @@ export class SubscriptionMaterializer {
    * in slices that give the event loop back, and stops at a time budget with a note, so no pattern
    * and no file can hold a turn (or the extension host) for long.
    */
-  private async matchLines(sub: Subscription, file: { path: string; text: string }, signal?: AbortSignal): Promise<Resolved> {
+  private async matchLines(
+    sub: Subscription,
+    file: { path: string; text: string },
+    signal?: AbortSignal,
+  ): Promise<Resolved> {
     const shown = `/${sub.pattern ?? ''}/${sub.flags ?? ''}`;
     let re: UserPattern;
     try {
@@ -200,7 +218,11 @@ export class SubscriptionMaterializer {
         const now = performance.now();
         if (now - started > this.patternBudgetMs) {
           const stopped = `[matching ${shown} stopped at line ${i.toLocaleString('en-US')} of ${lines.length.toLocaleString('en-US')} of ${file.path}: it took over ${this.patternBudgetMs.toLocaleString('en-US')} ms; narrow the pattern or subscribe to a smaller file]`;
-          return { content: [...hits, stopped].join('\n'), location: { path: file.path }, more: 'use a narrower pattern' };
+          return {
+            content: [...hits, stopped].join('\n'),
+            location: { path: file.path },
+            more: 'use a narrower pattern',
+          };
         }
         if (now - sliceStart > PATTERN_SLICE_MS) {
           await new Promise<void>((r) => setImmediate(r));
@@ -209,7 +231,8 @@ export class SubscriptionMaterializer {
         }
       }
       const line = lines[i];
-      if (re.test(line.length > MAX_PATTERN_LINE ? line.slice(0, MAX_PATTERN_LINE) : line)) hits.push(`${String(i + 1).padStart(width)} | ${line}`);
+      if (re.test(line.length > MAX_PATTERN_LINE ? line.slice(0, MAX_PATTERN_LINE) : line))
+        hits.push(`${String(i + 1).padStart(width)} | ${line}`);
     }
     const content = hits.length ? hits.join('\n') : `(no line of ${file.path} matches ${shown} now)`;
     return { content, location: { path: file.path }, more: 'use a narrower pattern' };
@@ -221,7 +244,10 @@ export class SubscriptionMaterializer {
     let range: SymbolRange | undefined;
     if (this.options.symbols) {
       try {
-        range = await withTimeout(this.options.symbols.locate(sub.path ?? '', name), timeoutMs, { what: `Finding ${name}`, signal });
+        range = await withTimeout(this.options.symbols.locate(sub.path ?? '', name), timeoutMs, {
+          what: `Finding ${name}`,
+          signal,
+        });
       } catch (err) {
         if (signal?.aborted) throw err;
         this.logger.debug(`Symbol locator failed for ${name}: ${(err as Error).message}`);
@@ -252,19 +278,39 @@ export class SubscriptionMaterializer {
     const lines = splitLines(text);
     const start = Math.max(1, range.startLine);
     const end = Math.min(lines.length, Math.max(start, range.endLine));
-    return { content: numbered(lines, start, end), location: { path: range.path, startLine: start, endLine: end }, more: 'subscribe to a line range for more' };
+    return {
+      content: numbered(lines, start, end),
+      location: { path: range.path, startLine: start, endLine: end },
+      more: 'subscribe to a line range for more',
+    };
   }
 
-  private async resolveMemory(sub: Subscription, conversationId: string | undefined, timeoutMs: number, signal?: AbortSignal): Promise<Resolved> {
+  private async resolveMemory(
+    sub: Subscription,
+    conversationId: string | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Resolved> {
     const query = sub.query ?? sub.target;
     if (!this.options.memory) return { note: 'memory search is not available here', more: '' };
-    const hits = await withTimeout(this.options.memory.search(query, { limit: this.options.memoryLimit ?? 5, excludeConversationId: conversationId, signal }), timeoutMs, { what: 'Searching memory', signal });
+    const hits = await withTimeout(
+      this.options.memory.search(query, {
+        limit: this.options.memoryLimit ?? 5,
+        excludeConversationId: conversationId,
+        signal,
+      }),
+      timeoutMs,
+      { what: 'Searching memory', signal },
+    );
     if (!hits.length) return { content: `(nothing in memory matches "${query}" yet)`, more: '' };
     return { content: hits.map(renderMemoryHit).join('\n'), more: 'narrow the query' };
   }
 
   /** Reads a workspace file as text, or says in one line why not (missing, outside, secret, binary, too large). */
-  private async readWorkspaceText(path: string, signal?: AbortSignal): Promise<{ path: string; text: string } | { note: string }> {
+  private async readWorkspaceText(
+    path: string,
+    signal?: AbortSignal,
+  ): Promise<{ path: string; text: string } | { note: string }> {
     let rel: string;
     try {
       rel = checkWorkspaceFile(this.root, path);
@@ -281,10 +327,12 @@ export class SubscriptionMaterializer {
     }
     const realRoot = await realpath(this.root).catch(() => this.root);
     const inside = relative(realRoot, real);
-    if (inside.startsWith('..' + sep) || inside === '..' || isAbsolute(inside)) return { note: `${rel} leads outside the workspace and is not read` };
+    if (inside.startsWith('..' + sep) || inside === '..' || isAbsolute(inside))
+      return { note: `${rel} leads outside the workspace and is not read` };
     const st = await stat(real);
     if (!st.isFile()) return { note: `${rel} is not a file` };
-    if (st.size > this.maxFileBytes) return { note: `${rel} is too large to include (${st.size.toLocaleString('en-US')} bytes)` };
+    if (st.size > this.maxFileBytes)
+      return { note: `${rel} is too large to include (${st.size.toLocaleString('en-US')} bytes)` };
     signal?.throwIfAborted();
     const handle = await open(real, 'r');
     let buf: Buffer;
@@ -312,7 +360,10 @@ export function capText(full: string, maxChars: number, more: string): { text: s
   if (cut < maxChars * 0.5) cut = maxChars;
   const shown = full.slice(0, cut).replace(/\n$/, '');
   const fmt = (n: number) => n.toLocaleString('en-US');
-  return { text: `${shown}\n… [truncated: showing ${fmt(shown.length)} of ${fmt(full.length)} characters${more ? `; ${more}` : ''}]`, truncated: true };
+  return {
+    text: `${shown}\n… [truncated: showing ${fmt(shown.length)} of ${fmt(full.length)} characters${more ? `; ${more}` : ''}]`,
+    truncated: true,
+  };
 }
 
 function sha256(s: string): string {
@@ -337,4 +388,3 @@ function isBinary(buf: Buffer): boolean {
   for (let i = 0; i < n; i++) if (buf[i] === 0) return true;
   return false;
 }
-

@@ -74,7 +74,8 @@ export type SubscriptionChange =
   | { type: 'cleared'; scope?: string; count: number }
   | { type: 'expired'; ids: string[] };
 
-export type SubscriptionErrorReason = 'limit' | 'not_found' | 'invalid_regex' | 'outside_workspace' | 'secret' | 'too_long' | 'invalid';
+export type SubscriptionErrorReason =
+  'limit' | 'not_found' | 'invalid_regex' | 'outside_workspace' | 'secret' | 'too_long' | 'invalid';
 
 /** A refused subscription request; the message is written for the user, `reason` for code. */
 export class SubscriptionError extends Error {
@@ -142,7 +143,10 @@ export class SubscriptionRegistry {
   subscribe(request: SubscribeRequest): SubscribeResult {
     const scope = normalizeScope(request.scope);
     if (!SUBSCRIPTION_KINDS.includes(request.kind)) {
-      throw new SubscriptionError('invalid', `Unknown subscription kind "${String(request.kind)}"; use one of ${SUBSCRIPTION_KINDS.join(', ')}.`);
+      throw new SubscriptionError(
+        'invalid',
+        `Unknown subscription kind "${String(request.kind)}"; use one of ${SUBSCRIPTION_KINDS.join(', ')}.`,
+      );
     }
     const parsed = this.parseTarget(request);
     const now = this.now();
@@ -187,7 +191,9 @@ export class SubscriptionRegistry {
     const renewed = outcome.renewed;
     const replaced = outcome.dropped.length ? this.toSubscription(outcome.dropped[0]) : undefined;
     const subscription = this.toSubscription(row);
-    this.logger.debug(`${renewed ? 'Renewed' : 'Added'} subscription ${subscription.id} (${kind} ${subscription.target})`);
+    this.logger.debug(
+      `${renewed ? 'Renewed' : 'Added'} subscription ${subscription.id} (${kind} ${subscription.target})`,
+    );
     this.emit({ type: renewed ? 'renewed' : 'subscribed', subscription, replaced });
     return { subscription, renewed, replaced };
   }
@@ -200,7 +206,10 @@ export class SubscriptionRegistry {
     const row = this.store.write((db) => {
       const found = one<Row>(db, 'SELECT * FROM subscriptions WHERE id = ?', [key]);
       if (!found || (wanted !== undefined && found.scope !== wanted)) {
-        throw new SubscriptionError('not_found', `No subscription has the id "${id}". List them to see the ids in use.`);
+        throw new SubscriptionError(
+          'not_found',
+          `No subscription has the id "${id}". List them to see the ids in use.`,
+        );
       }
       run(db, 'DELETE FROM subscriptions WHERE id = ?', [key]);
       return found;
@@ -217,7 +226,9 @@ export class SubscriptionRegistry {
     const count = this.store.write((db) => {
       const n =
         s === undefined
-          ? Number(one<{ n: number }>(db, 'SELECT count(*) AS n FROM subscriptions WHERE renewed_at > ?', [cutoff])?.n ?? 0)
+          ? Number(
+              one<{ n: number }>(db, 'SELECT count(*) AS n FROM subscriptions WHERE renewed_at > ?', [cutoff])?.n ?? 0,
+            )
           : activeRows(db, s, cutoff).length;
       if (s === undefined) run(db, 'DELETE FROM subscriptions');
       else run(db, 'DELETE FROM subscriptions WHERE scope = ?', [s]);
@@ -232,9 +243,10 @@ export class SubscriptionRegistry {
     const cutoff = this.now() - this.expiryMs;
     const s = scope === undefined ? undefined : normalizeScope(scope);
     const { rows, expired } = this.store.read((db) => ({
-      rows: s === undefined
-        ? all<Row>(db, 'SELECT * FROM subscriptions WHERE renewed_at > ? ORDER BY created_at, rowid', [cutoff])
-        : activeRows(db, s, cutoff, 'created_at'),
+      rows:
+        s === undefined
+          ? all<Row>(db, 'SELECT * FROM subscriptions WHERE renewed_at > ? ORDER BY created_at, rowid', [cutoff])
+          : activeRows(db, s, cutoff, 'created_at'),
       expired: all<{ id: string }>(db, 'SELECT id FROM subscriptions WHERE renewed_at <= ?', [cutoff]).map((r) => r.id),
     }));
     if (expired.length) {
@@ -247,7 +259,9 @@ export class SubscriptionRegistry {
   /** One active subscription by id, or undefined. */
   get(id: string): Subscription | undefined {
     const cutoff = this.now() - this.expiryMs;
-    const row = this.store.read((db) => one<Row>(db, 'SELECT * FROM subscriptions WHERE id = ? AND renewed_at > ?', [id.trim().toLowerCase(), cutoff]));
+    const row = this.store.read((db) =>
+      one<Row>(db, 'SELECT * FROM subscriptions WHERE id = ? AND renewed_at > ?', [id.trim().toLowerCase(), cutoff]),
+    );
     return row ? this.toSubscription(row) : undefined;
   }
 
@@ -258,7 +272,8 @@ export class SubscriptionRegistry {
     if (!entries.length) return stamp;
     const list = entries.map((e) => ({ ...e }));
     this.store.write((db) => {
-      for (const e of list) run(db, 'UPDATE subscriptions SET last_hash = ?, renewed_at = ? WHERE id = ?', [e.hash, now, e.id]);
+      for (const e of list)
+        run(db, 'UPDATE subscriptions SET last_hash = ?, renewed_at = ? WHERE id = ?', [e.hash, now, e.id]);
     });
     return stamp;
   }
@@ -305,15 +320,24 @@ export class SubscriptionRegistry {
 
   private parseTarget(request: SubscribeRequest): ParsedTarget {
     const raw = typeof request.target === 'string' ? request.target.trim() : '';
-    if (!raw) throw new SubscriptionError('invalid', 'A subscription needs a target (a file path, or a query for memory).');
-    if (raw.length > MAX_TARGET_CHARS || (request.pattern?.length ?? 0) > MAX_TARGET_CHARS || (request.symbol?.length ?? 0) > MAX_TARGET_CHARS) {
-      throw new SubscriptionError('too_long', `The target is ${Math.max(raw.length, request.pattern?.length ?? 0, request.symbol?.length ?? 0)} characters long; the limit is ${MAX_TARGET_CHARS}.`);
+    if (!raw)
+      throw new SubscriptionError('invalid', 'A subscription needs a target (a file path, or a query for memory).');
+    if (
+      raw.length > MAX_TARGET_CHARS ||
+      (request.pattern?.length ?? 0) > MAX_TARGET_CHARS ||
+      (request.symbol?.length ?? 0) > MAX_TARGET_CHARS
+    ) {
+      throw new SubscriptionError(
+        'too_long',
+        `The target is ${Math.max(raw.length, request.pattern?.length ?? 0, request.symbol?.length ?? 0)} characters long; the limit is ${MAX_TARGET_CHARS}.`,
+      );
     }
     let parsed: ParsedTarget;
     switch (request.kind) {
       case 'memory': {
         const query = raw.replace(/\s+/g, ' ');
-        if (!toMatchQuery(query)) throw new SubscriptionError('invalid', `"${query}" has no words to search memory for.`);
+        if (!toMatchQuery(query))
+          throw new SubscriptionError('invalid', `"${query}" has no words to search memory for.`);
         parsed = { target: query, query };
         break;
       }
@@ -326,10 +350,18 @@ export class SubscriptionRegistry {
         const m = /^(.*)#L(\d+)(?:-L?(\d+))?$/.exec(raw);
         const pathText = m && !request.lines ? m[1] : raw;
         const lines = request.lines ?? (m ? { start: Number(m[2]), end: Number(m[3] ?? m[2]) } : undefined);
-        if (!lines) throw new SubscriptionError('invalid', 'A lines subscription needs a range: give lines {start, end} or a target like src/a.ts#L10-20.');
+        if (!lines)
+          throw new SubscriptionError(
+            'invalid',
+            'A lines subscription needs a range: give lines {start, end} or a target like src/a.ts#L10-20.',
+          );
         validateLines(lines);
         const path = this.checkPath(pathText);
-        parsed = { target: `${path}#L${lines.start}-${lines.end}`, path, lines: { start: lines.start, end: lines.end } };
+        parsed = {
+          target: `${path}#L${lines.start}-${lines.end}`,
+          path,
+          lines: { start: lines.start, end: lines.end },
+        };
         break;
       }
       case 'pattern': {
@@ -339,7 +371,11 @@ export class SubscriptionRegistry {
         if (source === undefined) {
           const at = raw.indexOf('~/');
           const m = at >= 0 ? /^\/(.*)\/([a-z]*)$/s.exec(raw.slice(at + 1)) : null;
-          if (!m) throw new SubscriptionError('invalid', 'A pattern subscription needs a regular expression: give pattern, or a target like src/a.ts~/TODO/i.');
+          if (!m)
+            throw new SubscriptionError(
+              'invalid',
+              'A pattern subscription needs a regular expression: give pattern, or a target like src/a.ts~/TODO/i.',
+            );
           pathText = raw.slice(0, at);
           source = m[1];
           flags = m[2];
@@ -375,7 +411,10 @@ export class SubscriptionRegistry {
           } else symbol = raw;
         }
         if (!symbol || !/^[\p{L}\p{N}_$][\p{L}\p{N}_$.#]*$/u.test(symbol)) {
-          throw new SubscriptionError('invalid', `"${symbol ?? ''}" is not a symbol name; use a name like parseConfig or Store.open, optionally after a path: src/a.ts::parseConfig.`);
+          throw new SubscriptionError(
+            'invalid',
+            `"${symbol ?? ''}" is not a symbol name; use a name like parseConfig or Store.open, optionally after a path: src/a.ts::parseConfig.`,
+          );
         }
         const path = pathText ? this.checkPath(pathText) : undefined;
         parsed = { target: `${path ?? ''}::${symbol}`, path, symbol };
@@ -383,7 +422,10 @@ export class SubscriptionRegistry {
       }
     }
     if (parsed.target.length > MAX_TARGET_CHARS) {
-      throw new SubscriptionError('too_long', `The target is ${parsed.target.length} characters long; the limit is ${MAX_TARGET_CHARS}.`);
+      throw new SubscriptionError(
+        'too_long',
+        `The target is ${parsed.target.length} characters long; the limit is ${MAX_TARGET_CHARS}.`,
+      );
     }
     return parsed;
   }
@@ -411,14 +453,18 @@ export class SubscriptionRegistry {
 function normalizeScope(scope: string | undefined): string {
   const s = (scope ?? DEFAULT_SCOPE).trim();
   if (!s) return DEFAULT_SCOPE;
-  if (s.length > 200) throw new SubscriptionError('too_long', `The scope name is ${s.length} characters long; the limit is 200.`);
+  if (s.length > 200)
+    throw new SubscriptionError('too_long', `The scope name is ${s.length} characters long; the limit is 200.`);
   return s;
 }
 
 function validateLines(lines: LineRange): void {
   const { start, end } = lines;
   if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
-    throw new SubscriptionError('invalid', `Invalid line range ${start}-${end}: lines start at 1 and the end must not come before the start.`);
+    throw new SubscriptionError(
+      'invalid',
+      `Invalid line range ${start}-${end}: lines start at 1 and the end must not come before the start.`,
+    );
   }
   if (end - start > 100_000) throw new SubscriptionError('invalid', `The line range ${start}-${end} is too large.`);
 }
@@ -432,9 +478,17 @@ function findByKey(db: Database, scope: string, kind: string, target: string): R
   return one<Row>(db, 'SELECT * FROM subscriptions WHERE scope = ? AND kind = ? AND target = ?', [scope, kind, target]);
 }
 
-function activeRows(db: Database, scope: string, cutoff: number, order: 'renewed_at' | 'created_at' = 'renewed_at'): Row[] {
+function activeRows(
+  db: Database,
+  scope: string,
+  cutoff: number,
+  order: 'renewed_at' | 'created_at' = 'renewed_at',
+): Row[] {
   const orderBy = order === 'renewed_at' ? 'renewed_at, created_at, rowid' : 'created_at, rowid';
-  return all<Row>(db, `SELECT * FROM subscriptions WHERE scope = ? AND renewed_at > ? ORDER BY ${orderBy}`, [scope, cutoff]);
+  return all<Row>(db, `SELECT * FROM subscriptions WHERE scope = ? AND renewed_at > ? ORDER BY ${orderBy}`, [
+    scope,
+    cutoff,
+  ]);
 }
 
 /** A short id from the key, so the same subscription gets the same id in every process and replay. */

@@ -28,7 +28,8 @@ function escapeRegExp(s: string): string {
  */
 function declarationPatterns(name: string): { test: (s: string) => boolean; kind: DeclKind; joined?: boolean }[] {
   const n = escapeRegExp(name);
-  const modifier = 'export|default|declare|abstract|public|private|protected|static|async|override|readonly|pub(?:\\([\\w:]+\\))?|unsafe';
+  const modifier =
+    'export|default|declare|abstract|public|private|protected|static|async|override|readonly|pub(?:\\([\\w:]+\\))?|unsafe';
   const mods = `(?:(?:${modifier}|const)\\s+)*`;
   // Without `const`: a run of "const " must not be shared between the modifiers and the keyword.
   const modsNoConst = `(?:(?:${modifier})\\s+)*`;
@@ -55,7 +56,10 @@ function declarationPatterns(name: string): { test: (s: string) => boolean; kind
     },
     { test: re(`^\\s*${mods}type\\s+${n}\\b`), kind: 'value' },
     { test: re(`^\\s*${modsNoConst}(?:const|let|var)\\s+${n}\\b`), kind: 'value' },
-    { test: re(`^\\s*${mods}${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>|\\w+\\s*=>)`), kind: 'value' },
+    {
+      test: re(`^\\s*${mods}${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>|\\w+\\s*=>)`),
+      kind: 'value',
+    },
   ];
 }
 
@@ -192,7 +196,9 @@ function bracketEnd(lines: string[], start: number, to: number, kind: DeclKind):
     if (quote && quote !== '`') quote = undefined;
     if (depth === 0 && kind === 'value' && !blockComment && !quote) {
       const t = line.trimEnd();
-      const continues = /(=>|[=,+\-*/?:|&(.[{])$/.test(t) || (i + 1 <= to && /^\s*[.?:|&+\-*/]/.test(lines[i + 1] ?? '') && !/^\s*\/[/*]/.test(lines[i + 1] ?? ''));
+      const continues =
+        /(=>|[=,+\-*/?:|&(.[{])$/.test(t) ||
+        (i + 1 <= to && /^\s*[.?:|&+\-*/]/.test(lines[i + 1] ?? '') && !/^\s*\/[/*]/.test(lines[i + 1] ?? ''));
       if (!continues) return i;
     }
   }
@@ -200,9 +206,43 @@ function bracketEnd(lines: string[], start: number, to: number, kind: DeclKind):
 }
 
 const CODE_EXTENSIONS = new Set([
-  '.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs', '.py', '.go', '.rs', '.java', '.kt', '.cs', '.swift', '.rb', '.php', '.c', '.h', '.cc', '.cpp', '.hpp', '.scala', '.dart', '.vue', '.svelte',
+  '.ts',
+  '.tsx',
+  '.js',
+  '.jsx',
+  '.mjs',
+  '.cjs',
+  '.py',
+  '.go',
+  '.rs',
+  '.java',
+  '.kt',
+  '.cs',
+  '.swift',
+  '.rb',
+  '.php',
+  '.c',
+  '.h',
+  '.cc',
+  '.cpp',
+  '.hpp',
+  '.scala',
+  '.dart',
+  '.vue',
+  '.svelte',
 ]);
-const SKIP_DIRS = new Set(['node_modules', 'out', 'dist', 'build', 'target', 'vendor', '__pycache__', 'coverage', 'bin', 'obj']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  'out',
+  'dist',
+  'build',
+  'target',
+  'vendor',
+  '__pycache__',
+  'coverage',
+  'bin',
+  'obj',
+]);
 
 /** Looks for a symbol across the workspace's code files when no index can say where it is; bounded by count and time. */
 export async function findSymbolInWorkspace(
@@ -239,7 +279,13 @@ export async function findSymbolInWorkspace(
         if (!SKIP_DIRS.has(entry)) queue.push(rel);
         continue;
       }
-      if (!st.isFile() || !CODE_EXTENSIONS.has(extname(entry).toLowerCase()) || st.size > maxBytes || !isReadable(root, rel)) continue;
+      if (
+        !st.isFile() ||
+        !CODE_EXTENSIONS.has(extname(entry).toLowerCase()) ||
+        st.size > maxBytes ||
+        !isReadable(root, rel)
+      )
+        continue;
       seen++;
       let text: string;
       try {

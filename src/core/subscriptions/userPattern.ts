@@ -32,26 +32,45 @@ const MAX_PROGRAM = 4000;
 export function compileUserPattern(source: string, flags = ''): UserPattern {
   const shown = `/${source}/${flags}`;
   for (const f of flags) {
-    if (!(f in FLAGS)) throw new UserPatternError('invalid', `Invalid regular expression ${shown}: the flag "${f}" is not supported; use i, m, s or u.`);
+    if (!(f in FLAGS))
+      throw new UserPatternError(
+        'invalid',
+        `Invalid regular expression ${shown}: the flag "${f}" is not supported; use i, m, s or u.`,
+      );
   }
   try {
     new RegExp(source, flags);
   } catch (err) {
     // The engine's message repeats the pattern ("Invalid regular expression: /x/: why"): keep the why.
     const message = (err as Error).message;
-    const why = message.startsWith('Invalid regular expression: ') ? message.slice(message.lastIndexOf(': ') + 2) : message;
+    const why = message.startsWith('Invalid regular expression: ')
+      ? message.slice(message.lastIndexOf(': ') + 2)
+      : message;
     throw new UserPatternError('invalid', `Invalid regular expression ${shown}: ${why}`);
   }
   const unsupported = unsupportedSyntax(source);
-  if (unsupported) throw new UserPatternError('unsupported', `The regular expression ${shown} uses ${unsupported}, which patterns cannot use: they run on a linear-time engine so that no pattern can hang. Rewrite it without ${unsupported}.`);
+  if (unsupported)
+    throw new UserPatternError(
+      'unsupported',
+      `The regular expression ${shown} uses ${unsupported}, which patterns cannot use: they run on a linear-time engine so that no pattern can hang. Rewrite it without ${unsupported}.`,
+    );
   let re: RE2JS;
   try {
-    re = RE2JS.compile(RE2JS.translateRegExp(source), [...flags].reduce((acc, f) => acc | FLAGS[f], 0));
+    re = RE2JS.compile(
+      RE2JS.translateRegExp(source),
+      [...flags].reduce((acc, f) => acc | FLAGS[f], 0),
+    );
   } catch (err) {
-    throw new UserPatternError('unsupported', `The regular expression ${shown} is not supported by the linear-time pattern engine: ${(err as Error).message}.`);
+    throw new UserPatternError(
+      'unsupported',
+      `The regular expression ${shown} is not supported by the linear-time pattern engine: ${(err as Error).message}.`,
+    );
   }
   if (re.programSize() > MAX_PROGRAM) {
-    throw new UserPatternError('too_complex', `The regular expression ${shown} is too complex (${re.programSize()} steps; the limit is ${MAX_PROGRAM}). Use a shorter pattern or smaller repeat counts.`);
+    throw new UserPatternError(
+      'too_complex',
+      `The regular expression ${shown} is too complex (${re.programSize()} steps; the limit is ${MAX_PROGRAM}). Use a shorter pattern or smaller repeat counts.`,
+    );
   }
   return { source, flags, test: (text) => re.test(text) };
 }

@@ -26,7 +26,10 @@ export function normalizeWorkspacePath(root: string, input: string): string {
   // A name that is not UTF-8 (Latin-1 bytes) arrives with U+FFFD in place of its bytes and can never
   // be opened by that name: say so now rather than "missing" at every turn.
   if (raw.includes('\uFFFD') && !existsSync(abs)) {
-    throw new WorkspacePathError('invalid', `"${raw}" has a character that is not valid UTF-8 (shown as \uFFFD); such a file name cannot be read. Rename the file to a UTF-8 name.`);
+    throw new WorkspacePathError(
+      'invalid',
+      `"${raw}" has a character that is not valid UTF-8 (shown as \uFFFD); such a file name cannot be read. Rename the file to a UTF-8 name.`,
+    );
   }
   const rel = relative(base, abs);
   if (rel === '') throw new WorkspacePathError('invalid', `"${raw}" is the workspace folder itself, not a file.`);
@@ -34,7 +37,10 @@ export function normalizeWorkspacePath(root: string, input: string): string {
     // An absolute path may name the workspace through its real path (/private/tmp vs /tmp).
     const viaReal = isAbsolute(raw) ? relativeToRealRoot(base, abs) : undefined;
     if (viaReal) return viaReal;
-    throw new WorkspacePathError('outside_workspace', `"${raw}" is outside the workspace folder; only files inside it can be used.`);
+    throw new WorkspacePathError(
+      'outside_workspace',
+      `"${raw}" is outside the workspace folder; only files inside it can be used.`,
+    );
   }
   return rel.split(sep).join('/');
 }
@@ -83,7 +89,10 @@ export function assertRealPathInside(root: string, rel: string): void {
   }
   const r = relative(realRoot, real);
   if (r === '..' || r.startsWith('..' + sep) || isAbsolute(r)) {
-    throw new WorkspacePathError('outside_workspace', `"${rel}" is a link that leads outside the workspace folder; it cannot be used.`);
+    throw new WorkspacePathError(
+      'outside_workspace',
+      `"${rel}" is a link that leads outside the workspace folder; it cannot be used.`,
+    );
   }
 }
 
@@ -172,7 +181,11 @@ export function checkWorkspaceFile(root: string, input: string): string {
   // A link's own name proves nothing (innocent.txt -> .env): the secret rules apply to where it leads.
   const realRel = realRelativePath(root, rel);
   const why = realRel && realRel !== rel ? secretReason(root, realRel) : undefined;
-  if (why) throw new WorkspacePathError('secret', `"${rel}" is a link to ${realRel}, and ${why}; secrets are never read into chat context.`);
+  if (why)
+    throw new WorkspacePathError(
+      'secret',
+      `"${rel}" is a link to ${realRel}, and ${why}; secrets are never read into chat context.`,
+    );
   return rel;
 }
 

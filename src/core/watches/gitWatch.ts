@@ -57,13 +57,27 @@ export class GitHeadWatcher {
     this.head = head;
     if (!head || !from || head === from) return [];
     // --relative: paths as the root sees them when it is a folder inside the repository.
-    const r = await runGit(['log', `--max-count=${MAX_COMMITS}`, '--no-renames', '--relative', '--name-only', '--format=%x01%H%x00%s%x00%b%x00', `${from}..${head}`], { cwd: this.root, timeoutMs: 10_000 });
+    const r = await runGit(
+      [
+        'log',
+        `--max-count=${MAX_COMMITS}`,
+        '--no-renames',
+        '--relative',
+        '--name-only',
+        '--format=%x01%H%x00%s%x00%b%x00',
+        `${from}..${head}`,
+      ],
+      { cwd: this.root, timeoutMs: 10_000 },
+    );
     if (!r.ok) return [];
     const out: Trigger[] = [];
     for (const chunk of r.stdout.split('\x01').slice(1)) {
       const [hash, subject, body, rest] = chunk.split('\x00');
       if (!hash) continue;
-      const files = (rest ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+      const files = (rest ?? '')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       const lead: SuggestionItem[] = [
         {
           type: 'change',
@@ -75,7 +89,15 @@ export class GitHeadWatcher {
           entityId: `commit:${hash}`,
         },
       ];
-      out.push({ type: 'commit', source: `${hash.slice(0, 10)} ${subject}`.trim(), key: `c:${hash}`, files, text: `${subject}\n${body ?? ''}`, lead, focus: files[0] ? { file: files[0] } : undefined });
+      out.push({
+        type: 'commit',
+        source: `${hash.slice(0, 10)} ${subject}`.trim(),
+        key: `c:${hash}`,
+        files,
+        text: `${subject}\n${body ?? ''}`,
+        lead,
+        focus: files[0] ? { file: files[0] } : undefined,
+      });
     }
     return out;
   }
@@ -106,7 +128,9 @@ export class GitHeadWatcher {
       w.on('error', (err) => this.logger.debug(`Watching ${dir} for commits stopped: ${err.message}`));
       this.watchers.push(w);
     } catch (err) {
-      this.logger.debug(`Cannot watch ${dir} for commits (${(err as Error).message}); commits are noticed from changes other processes report`);
+      this.logger.debug(
+        `Cannot watch ${dir} for commits (${(err as Error).message}); commits are noticed from changes other processes report`,
+      );
     }
   }
 
@@ -118,7 +142,10 @@ export class GitHeadWatcher {
 
 /** The git dir and common dir of the work tree holding `root`, as absolute paths; undefined outside a repository. */
 async function gitDirs(root: string): Promise<GitDirs | undefined> {
-  const r = await runGit(['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], { cwd: root, timeoutMs: 5000 });
+  const r = await runGit(['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir'], {
+    cwd: root,
+    timeoutMs: 5000,
+  });
   if (r.ok) {
     const [gitDir, commonDir] = r.stdout.split('\n').map((l) => l.trim());
     if (gitDir && commonDir) return { gitDir, commonDir };

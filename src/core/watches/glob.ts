@@ -17,7 +17,11 @@ const MAX_PATH_LENGTH = 4096;
 
 export class GlobError extends Error {}
 
-type Token = { kind: 'star' } | { kind: 'any' } | { kind: 'char'; c: string } | { kind: 'class'; negate: boolean; ranges: [string, string][] };
+type Token =
+  | { kind: 'star' }
+  | { kind: 'any' }
+  | { kind: 'char'; c: string }
+  | { kind: 'class'; negate: boolean; ranges: [string, string][] };
 type Segment = { kind: 'globstar' } | { kind: 'tokens'; tokens: Token[] };
 
 export interface GlobMatcher {
@@ -28,9 +32,11 @@ export interface GlobMatcher {
 /** Compiles a glob, refusing what cannot be a workspace pattern (absolute, `..`, too long). */
 export function compileGlob(glob: string): GlobMatcher {
   if (typeof glob !== 'string' || !glob.trim()) throw new GlobError('A file pattern cannot be empty.');
-  if (glob.length > MAX_GLOB_LENGTH) throw new GlobError(`A file pattern can be at most ${MAX_GLOB_LENGTH} characters (this one has ${glob.length}).`);
+  if (glob.length > MAX_GLOB_LENGTH)
+    throw new GlobError(`A file pattern can be at most ${MAX_GLOB_LENGTH} characters (this one has ${glob.length}).`);
   const source = glob.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-  if (source.startsWith('/') || /^[A-Za-z]:/.test(source)) throw new GlobError(`The pattern ${glob} must be relative to the workspace root.`);
+  if (source.startsWith('/') || /^[A-Za-z]:/.test(source))
+    throw new GlobError(`The pattern ${glob} must be relative to the workspace root.`);
   if (source.split('/').includes('..')) throw new GlobError(`The pattern ${glob} leaves the workspace.`);
   const alternatives = expandBraces(source);
   const hasWildcard = /[*?[{]/.test(source);
@@ -46,7 +52,10 @@ export function compileGlob(glob: string): GlobMatcher {
     source,
     matches: (path: string) => {
       if (path.length > MAX_PATH_LENGTH) return false;
-      const segs = path.replace(/\\/g, '/').split('/').filter((p) => p !== '' && p !== '.');
+      const segs = path
+        .replace(/\\/g, '/')
+        .split('/')
+        .filter((p) => p !== '' && p !== '.');
       return compiled.some((pattern) => matchSegments(pattern, segs));
     },
   };
@@ -91,7 +100,8 @@ function expandBraces(glob: string): string[] {
       changed = true;
     }
     out = next;
-    if (out.length > MAX_ALTERNATIVES) throw new GlobError(`The pattern ${glob} expands to more than ${MAX_ALTERNATIVES} alternatives.`);
+    if (out.length > MAX_ALTERNATIVES)
+      throw new GlobError(`The pattern ${glob} expands to more than ${MAX_ALTERNATIVES} alternatives.`);
     if (!changed) return out;
   }
   throw new GlobError(`The pattern ${glob} nests "{…}" too deeply.`);

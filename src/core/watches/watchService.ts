@@ -75,7 +75,9 @@ export class WatchService {
   /** Starts evaluating watches in this process (idempotent). */
   start(): void {
     if (this.tail || this.disposed) return;
-    this.ready = this.git.start().catch((err: Error) => this.parts.logger.warn(`Commits will not fire watches: ${err.message}`));
+    this.ready = this.git
+      .start()
+      .catch((err: Error) => this.parts.logger.warn(`Commits will not fire watches: ${err.message}`));
     this.tail = this.log.tail((events) => {
       for (const e of events) this.enqueue(() => this.handle(e));
     });
@@ -160,7 +162,9 @@ export class WatchService {
   }
 
   private enqueue(fn: () => Promise<void>): void {
-    this.chain = this.chain.then(fn).catch((err: Error) => this.parts.logger.warn(`A watch could not be evaluated: ${err.message}`));
+    this.chain = this.chain
+      .then(fn)
+      .catch((err: Error) => this.parts.logger.warn(`A watch could not be evaluated: ${err.message}`));
   }
 
   private async handle(e: LoggedEvent): Promise<void> {
@@ -183,7 +187,8 @@ export class WatchService {
         return;
       default: {
         const active = this.watches.list();
-        if (active.length) await this.evaluate(active, await this.triggersOf(e), e.at, e.type === 'file_change' ? e.batch : undefined);
+        if (active.length)
+          await this.evaluate(active, await this.triggersOf(e), e.at, e.type === 'file_change' ? e.batch : undefined);
       }
     }
   }
@@ -212,7 +217,14 @@ export class WatchService {
       }
       if (!files.length || this.quiet(watch)) continue;
       const matched = [...new Map(files.flatMap((f) => f.matched).map((p) => [`${p.type}\0${p.pattern}`, p])).values()];
-      await this.fire(watch, matched, bulkTrigger(files.map((f) => f.t), batch));
+      await this.fire(
+        watch,
+        matched,
+        bulkTrigger(
+          files.map((f) => f.t),
+          batch,
+        ),
+      );
       // Fired here or claimed by another process: either way the rest of the bulk change is not news.
       if (batch) this.firedForBatch.set(watch.id, batch.id);
     }
@@ -262,12 +274,20 @@ export class WatchService {
       const stamp = `${f.path}:${f.mtimeMs ?? ''}:${f.size ?? ''}:${f.deleted ? 'd' : ''}`;
       if (f.path === '.git' || f.path.startsWith('.git/')) {
         // Reported by a process watching the root; this process looks at git's real files itself as well.
-        if (f.path === '.git/HEAD' || f.path.startsWith('.git/refs/') || f.path === '.git/packed-refs') this.gitMaybeMoved();
+        if (f.path === '.git/HEAD' || f.path.startsWith('.git/refs/') || f.path === '.git/packed-refs')
+          this.gitMaybeMoved();
         continue;
       }
       if (decisionPaths.has(f.path)) out.push(this.decisionTrigger(f.path, stamp));
       else if (reportPaths.has(f.path)) out.push(this.reportTrigger(f.path, stamp));
-      else out.push({ type: 'file_change', source: f.path, key: `f:${stamp}`, files: [f.path], focus: f.deleted ? undefined : { file: f.path } });
+      else
+        out.push({
+          type: 'file_change',
+          source: f.path,
+          key: `f:${stamp}`,
+          files: [f.path],
+          focus: f.deleted ? undefined : { file: f.path },
+        });
     }
     return out;
   }
@@ -289,7 +309,14 @@ export class WatchService {
           },
         ]
       : [];
-    return { type: 'decision', source: path, key: `d:${stamp}`, files: [path], text: d ? `${d.title}\n${d.body}` : undefined, lead };
+    return {
+      type: 'decision',
+      source: path,
+      key: `d:${stamp}`,
+      files: [path],
+      text: d ? `${d.title}\n${d.body}` : undefined,
+      lead,
+    };
   }
 
   private reportTrigger(path: string, stamp: string): Trigger {
@@ -307,7 +334,15 @@ export class WatchService {
     }));
     const text = failures.map((t) => `${t.suite ?? ''} ${t.name} ${t.message}`).join('\n');
     const first = failures.find((t) => t.testFile)?.testFile;
-    return { type: 'test_report', source: path, key: `t:${stamp}`, files, text, lead, focus: first ? { file: first } : undefined };
+    return {
+      type: 'test_report',
+      source: path,
+      key: `t:${stamp}`,
+      files,
+      text,
+      lead,
+      focus: first ? { file: first } : undefined,
+    };
   }
 
   private matches(p: WatchPattern, t: Trigger): boolean {
@@ -350,7 +385,11 @@ export class WatchService {
     let notes: string[] | undefined;
     if (t.focus) {
       const s = await this.parts.provider.suggest(
-        { currentFile: t.focus.file, cursorPosition: t.focus.line ? { line: t.focus.line, column: 1 } : undefined, currentSymbol: t.focus.symbol },
+        {
+          currentFile: t.focus.file,
+          cursorPosition: t.focus.line ? { line: t.focus.line, column: 1 } : undefined,
+          currentSymbol: t.focus.symbol,
+        },
         { trigger: type, record: false },
       );
       const lead = new Set(items.map((i) => i.entityId));
@@ -361,7 +400,11 @@ export class WatchService {
     const suggestion: ContextSuggestion = {
       id: `sug_${now.toString(36)}${watch.id}`,
       trigger: { type, source: t.source },
-      query: { currentFile: t.focus?.file, cursorPosition: t.focus?.line ? { line: t.focus.line, column: 1 } : undefined, currentSymbol: t.focus?.symbol },
+      query: {
+        currentFile: t.focus?.file,
+        cursorPosition: t.focus?.line ? { line: t.focus.line, column: 1 } : undefined,
+        currentSymbol: t.focus?.symbol,
+      },
       items,
       status: 'pending',
       createdAt: now,

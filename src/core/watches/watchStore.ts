@@ -86,21 +86,41 @@ interface Row {
 
 /** Checks and normalizes what a watch follows; throws WatchError with a message naming what is wrong. */
 export function validateWatch(input: WatchInput): Required<Omit<WatchInput, 'scope'>> & { scope: string } {
-  if (!input || !Array.isArray(input.patterns) || input.patterns.length === 0) throw new WatchError('invalid', 'A watch needs at least one pattern: a file glob, a symbol or a topic.');
-  if (input.patterns.length > WATCH_LIMITS.patternsPerWatch) throw new WatchError('invalid', `A watch takes at most ${WATCH_LIMITS.patternsPerWatch} patterns (got ${input.patterns.length}).`);
+  if (!input || !Array.isArray(input.patterns) || input.patterns.length === 0)
+    throw new WatchError('invalid', 'A watch needs at least one pattern: a file glob, a symbol or a topic.');
+  if (input.patterns.length > WATCH_LIMITS.patternsPerWatch)
+    throw new WatchError(
+      'invalid',
+      `A watch takes at most ${WATCH_LIMITS.patternsPerWatch} patterns (got ${input.patterns.length}).`,
+    );
   const patterns = input.patterns.map(normalizePattern);
   const minRelevanceScore = numberIn(input.minRelevanceScore, 0, 1, DEFAULTS.minRelevanceScore, 'minRelevanceScore');
-  const maxSuggestionsPerTrigger = integerIn(input.maxSuggestionsPerTrigger, WATCH_LIMITS.maxPerTrigger.min, WATCH_LIMITS.maxPerTrigger.max, DEFAULTS.maxSuggestionsPerTrigger, 'maxSuggestionsPerTrigger');
-  const cooldownMs = integerIn(input.cooldownMs, WATCH_LIMITS.cooldownMs.min, WATCH_LIMITS.cooldownMs.max, DEFAULTS.cooldownMs, 'cooldownMs');
+  const maxSuggestionsPerTrigger = integerIn(
+    input.maxSuggestionsPerTrigger,
+    WATCH_LIMITS.maxPerTrigger.min,
+    WATCH_LIMITS.maxPerTrigger.max,
+    DEFAULTS.maxSuggestionsPerTrigger,
+    'maxSuggestionsPerTrigger',
+  );
+  const cooldownMs = integerIn(
+    input.cooldownMs,
+    WATCH_LIMITS.cooldownMs.min,
+    WATCH_LIMITS.cooldownMs.max,
+    DEFAULTS.cooldownMs,
+    'cooldownMs',
+  );
   const scope = (input.scope ?? 'workspace').trim() || 'workspace';
   if (scope.length > 100) throw new WatchError('invalid', 'A watch scope can be at most 100 characters.');
   return { patterns, minRelevanceScore, maxSuggestionsPerTrigger, cooldownMs, scope };
 }
 
 function normalizePattern(p: WatchPattern): WatchPattern {
-  if (!p || typeof p !== 'object') throw new WatchError('invalid', 'Each watch pattern is an object with a type and a pattern.');
-  if (!WATCH_PATTERN_TYPES.includes(p.type)) throw new WatchError('invalid', `Unknown watch pattern type "${String(p.type)}": use file, symbol or topic.`);
-  if (typeof p.pattern !== 'string' || !p.pattern.trim()) throw new WatchError('invalid', `A ${p.type} pattern cannot be empty.`);
+  if (!p || typeof p !== 'object')
+    throw new WatchError('invalid', 'Each watch pattern is an object with a type and a pattern.');
+  if (!WATCH_PATTERN_TYPES.includes(p.type))
+    throw new WatchError('invalid', `Unknown watch pattern type "${String(p.type)}": use file, symbol or topic.`);
+  if (typeof p.pattern !== 'string' || !p.pattern.trim())
+    throw new WatchError('invalid', `A ${p.type} pattern cannot be empty.`);
   const pattern = p.pattern.trim();
   switch (p.type) {
     case 'file':
@@ -111,11 +131,16 @@ function normalizePattern(p: WatchPattern): WatchPattern {
         throw err;
       }
     case 'symbol': {
-      if (pattern.length > WATCH_LIMITS.symbolChars) throw new WatchError('invalid', `A symbol pattern can be at most ${WATCH_LIMITS.symbolChars} characters.`);
+      if (pattern.length > WATCH_LIMITS.symbolChars)
+        throw new WatchError('invalid', `A symbol pattern can be at most ${WATCH_LIMITS.symbolChars} characters.`);
       const at = pattern.lastIndexOf('::');
       const path = at >= 0 ? pattern.slice(0, at) : '';
       const name = at >= 0 ? pattern.slice(at + 2) : pattern;
-      if (!SYMBOL_NAME.test(name)) throw new WatchError('invalid', `"${name}" is not a symbol name; use a name like parseConfig or Cart.total, optionally as path::name.`);
+      if (!SYMBOL_NAME.test(name))
+        throw new WatchError(
+          'invalid',
+          `"${name}" is not a symbol name; use a name like parseConfig or Cart.total, optionally as path::name.`,
+        );
       if (path) {
         try {
           compileGlob(path);
@@ -127,7 +152,11 @@ function normalizePattern(p: WatchPattern): WatchPattern {
       return { type: 'symbol', pattern: path ? `${path.replace(/\\/g, '/').replace(/^\.\//, '')}::${name}` : name };
     }
     case 'topic':
-      if (pattern.length > WATCH_LIMITS.topicChars) throw new WatchError('invalid', `A topic can be at most ${WATCH_LIMITS.topicChars} characters (this one has ${pattern.length}).`);
+      if (pattern.length > WATCH_LIMITS.topicChars)
+        throw new WatchError(
+          'invalid',
+          `A topic can be at most ${WATCH_LIMITS.topicChars} characters (this one has ${pattern.length}).`,
+        );
       if (!/[\p{L}\p{N}]/u.test(pattern)) throw new WatchError('invalid', 'A topic needs at least one word.');
       return { type: 'topic', pattern: pattern.replace(/\s+/g, ' ') };
   }
@@ -135,7 +164,8 @@ function normalizePattern(p: WatchPattern): WatchPattern {
 
 function numberIn(v: number | undefined, lo: number, hi: number, fallback: number, name: string): number {
   if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) throw new WatchError('invalid', `${name} must be a number from ${lo} to ${hi} (got ${String(v)}).`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi)
+    throw new WatchError('invalid', `${name} must be a number from ${lo} to ${hi} (got ${String(v)}).`);
   return v;
 }
 
@@ -171,26 +201,42 @@ export class WatchStore {
       run(db, 'DELETE FROM watches WHERE renewed_at <= ?', [cutoff]);
       const existing = one<Row>(db, 'SELECT * FROM watches WHERE scope = ? AND pattern_key = ?', [v.scope, key]);
       if (existing) {
-        run(db, 'UPDATE watches SET renewed_at = ?, min_score = ?, max_per_trigger = ?, cooldown_ms = ? WHERE id = ?', [now, v.minRelevanceScore, v.maxSuggestionsPerTrigger, v.cooldownMs, existing.id]);
+        run(db, 'UPDATE watches SET renewed_at = ?, min_score = ?, max_per_trigger = ?, cooldown_ms = ? WHERE id = ?', [
+          now,
+          v.minRelevanceScore,
+          v.maxSuggestionsPerTrigger,
+          v.cooldownMs,
+          existing.id,
+        ]);
         return { id: existing.id, renewed: true };
       }
-      const count = Number(one<{ n: number }>(db, 'SELECT count(*) AS n FROM watches WHERE scope = ?', [v.scope])?.n ?? 0);
+      const count = Number(
+        one<{ n: number }>(db, 'SELECT count(*) AS n FROM watches WHERE scope = ?', [v.scope])?.n ?? 0,
+      );
       if (count >= WATCH_LIMITS.perScope) return { limit: count };
       const id = `w${randomBytes(4).toString('hex')}`;
-      run(db, 'INSERT INTO watches (id, scope, pattern_key, patterns, min_score, max_per_trigger, cooldown_ms, enabled, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)', [
-        id,
-        v.scope,
-        key,
-        JSON.stringify(v.patterns),
-        v.minRelevanceScore,
-        v.maxSuggestionsPerTrigger,
-        v.cooldownMs,
-        now,
-        now,
-      ]);
+      run(
+        db,
+        'INSERT INTO watches (id, scope, pattern_key, patterns, min_score, max_per_trigger, cooldown_ms, enabled, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)',
+        [
+          id,
+          v.scope,
+          key,
+          JSON.stringify(v.patterns),
+          v.minRelevanceScore,
+          v.maxSuggestionsPerTrigger,
+          v.cooldownMs,
+          now,
+          now,
+        ],
+      );
       return { id, renewed: false };
     });
-    if ('limit' in result) throw new WatchError('limit', `The limit of ${WATCH_LIMITS.perScope} watches in "${v.scope}" is reached; stop one first. Nothing was added.`);
+    if ('limit' in result)
+      throw new WatchError(
+        'limit',
+        `The limit of ${WATCH_LIMITS.perScope} watches in "${v.scope}" is reached; stop one first. Nothing was added.`,
+      );
     const watch = this.get(result.id);
     if (!watch) throw new WatchError('not_found', `The watch ${result.id} disappeared while it was being added.`);
     return { watch, renewed: result.renewed };
@@ -209,7 +255,11 @@ export class WatchStore {
 
   removeAll(scope?: string): number {
     return this.locked((db) => {
-      const ids = all<{ id: string }>(db, scope === undefined ? 'SELECT id FROM watches' : 'SELECT id FROM watches WHERE scope = ?', scope === undefined ? [] : [scope]).map((r) => r.id);
+      const ids = all<{ id: string }>(
+        db,
+        scope === undefined ? 'SELECT id FROM watches' : 'SELECT id FROM watches WHERE scope = ?',
+        scope === undefined ? [] : [scope],
+      ).map((r) => r.id);
       for (const id of ids) {
         run(db, 'DELETE FROM watches WHERE id = ?', [id]);
         run(db, 'DELETE FROM watch_firings WHERE watch_id = ?', [id]);
@@ -221,7 +271,9 @@ export class WatchStore {
   /** Active (unexpired) watches, oldest first. */
   list(): Watch[] {
     const cutoff = this.clock() - this.expiryMs();
-    return this.store.read((db) => all<Row>(db, 'SELECT * FROM watches WHERE renewed_at > ? ORDER BY created_at, rowid', [cutoff])).map((r) => this.toWatch(r));
+    return this.store
+      .read((db) => all<Row>(db, 'SELECT * FROM watches WHERE renewed_at > ? ORDER BY created_at, rowid', [cutoff]))
+      .map((r) => this.toWatch(r));
   }
 
   get(id: string): Watch | undefined {
@@ -257,30 +309,55 @@ export class WatchStore {
         [now, eventKey, id, now, eventKey],
       );
       if (changes(db) === 0) return undefined;
-      run(db, 'INSERT INTO watch_firings (watch_id, fired_at, suggestion) VALUES (?, ?, ?)', [id, now, JSON.stringify(suggestion)]);
+      run(db, 'INSERT INTO watch_firings (watch_id, fired_at, suggestion) VALUES (?, ?, ?)', [
+        id,
+        now,
+        JSON.stringify(suggestion),
+      ]);
       const seq = Number(one<{ s: number }>(db, 'SELECT last_insert_rowid() AS s')?.s ?? 0);
-      run(db, 'DELETE FROM watch_firings WHERE watch_id = ? AND seq NOT IN (SELECT seq FROM watch_firings WHERE watch_id = ? ORDER BY seq DESC LIMIT ?)', [id, id, WATCH_LIMITS.firingsKept]);
+      run(
+        db,
+        'DELETE FROM watch_firings WHERE watch_id = ? AND seq NOT IN (SELECT seq FROM watch_firings WHERE watch_id = ? ORDER BY seq DESC LIMIT ?)',
+        [id, id, WATCH_LIMITS.firingsKept],
+      );
       return seq;
     });
   }
 
   /** The newest firing of a watch, if it fired. */
   latestFiring(watchId: string): WatchFiring | undefined {
-    const row = this.store.read((db) => one<{ seq: number; watch_id: string; fired_at: number; suggestion: string }>(db, 'SELECT * FROM watch_firings WHERE watch_id = ? ORDER BY seq DESC LIMIT 1', [watchId]));
+    const row = this.store.read((db) =>
+      one<{ seq: number; watch_id: string; fired_at: number; suggestion: string }>(
+        db,
+        'SELECT * FROM watch_firings WHERE watch_id = ? ORDER BY seq DESC LIMIT 1',
+        [watchId],
+      ),
+    );
     return row ? toFiring(row) : undefined;
   }
 
   /** Firings after a sequence number (oldest first), for clients that poll instead of subscribing. */
   firingsSince(seq: number, options: { watchIds?: readonly string[]; limit?: number } = {}): WatchFiring[] {
     const limit = Math.max(1, Math.min(200, options.limit ?? 50));
-    const rows = this.store.read((db) => all<{ seq: number; watch_id: string; fired_at: number; suggestion: string }>(db, 'SELECT * FROM watch_firings WHERE seq > ? ORDER BY seq LIMIT ?', [seq, limit * 4]));
+    const rows = this.store.read((db) =>
+      all<{ seq: number; watch_id: string; fired_at: number; suggestion: string }>(
+        db,
+        'SELECT * FROM watch_firings WHERE seq > ? ORDER BY seq LIMIT ?',
+        [seq, limit * 4],
+      ),
+    );
     const ids = options.watchIds ? new Set(options.watchIds) : undefined;
-    return rows.filter((r) => !ids || ids.has(r.watch_id)).slice(0, limit).map(toFiring);
+    return rows
+      .filter((r) => !ids || ids.has(r.watch_id))
+      .slice(0, limit)
+      .map(toFiring);
   }
 
   /** The highest sequence number stored so far (0 when nothing fired). */
   lastSeq(): number {
-    return Number(this.store.read((db) => one<{ s: number | null }>(db, 'SELECT max(seq) AS s FROM watch_firings'))?.s ?? 0);
+    return Number(
+      this.store.read((db) => one<{ s: number | null }>(db, 'SELECT max(seq) AS s FROM watch_firings'))?.s ?? 0,
+    );
   }
 
   private toWatch(r: Row): Watch {
@@ -300,7 +377,12 @@ export class WatchStore {
 }
 
 function toFiring(r: { seq: number; watch_id: string; fired_at: number; suggestion: string }): WatchFiring {
-  return { seq: Number(r.seq), watchId: r.watch_id, firedAt: Number(r.fired_at), suggestion: JSON.parse(r.suggestion) as ContextSuggestion };
+  return {
+    seq: Number(r.seq),
+    watchId: r.watch_id,
+    firedAt: Number(r.fired_at),
+    suggestion: JSON.parse(r.suggestion) as ContextSuggestion,
+  };
 }
 
 function changes(db: Database): number {

@@ -53,7 +53,17 @@ export interface WarmResult {
   /** The second pass that adds slow sources (line history) to an answer. */
   enrichMs: Stat;
   /** Where memory is at the end of the queries, in MB (after a full collection when node runs with --expose-gc). */
-  memoryMb: { rss: number; collected: boolean; v8Heap: number; external: number; arrayBuffers: number; sqlJs: number; treeSitter: number; history: number; historyPaths: number };
+  memoryMb: {
+    rss: number;
+    collected: boolean;
+    v8Heap: number;
+    external: number;
+    arrayBuffers: number;
+    sqlJs: number;
+    treeSitter: number;
+    history: number;
+    historyPaths: number;
+  };
 }
 
 export interface BenchResult extends WarmResult {
@@ -64,7 +74,14 @@ export interface BenchResult extends WarmResult {
   commitGraph: boolean;
   /** The whole bench, wall clock. */
   durationMs: number;
-  cold: { totalMs: number; indexMs: number; historyMs: number; sourcesMs: number; filesPerSecond: number; capped?: { reason: string; limit: number } };
+  cold: {
+    totalMs: number;
+    indexMs: number;
+    historyMs: number;
+    sourcesMs: number;
+    filesPerSecond: number;
+    capped?: { reason: string; limit: number };
+  };
   /** Peak RSS of the process that indexed cold, and of the one that started warm, in MB. */
   peakRssMb: number;
   coldPeakRssMb: number;
@@ -83,7 +100,12 @@ const WARM_ENV = 'PC_BENCH_WARM';
  * of callers, related files, suggestions and their slow second pass on a sample of files, with peak
  * memory and where it goes.
  */
-export async function runBench(root: string, options: BenchOptions = {}, logger: Logger = nullLogger, onStep: (s: string) => void = () => undefined): Promise<BenchResult> {
+export async function runBench(
+  root: string,
+  options: BenchOptions = {},
+  logger: Logger = nullLogger,
+  onStep: (s: string) => void = () => undefined,
+): Promise<BenchResult> {
   const warmEnv = process.env[WARM_ENV];
   if (warmEnv) return runWarmProcess(root, JSON.parse(warmEnv) as { stateDir: string; now: number }, options, logger);
   const started = performance.now();
@@ -94,7 +116,13 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
     const now = options.now === 'wall' ? Date.now() : await headTime(root);
     onStep('cold index');
     const [totalMs, cold] = await time(async () => {
-      const engine = await openEngine({ root, stateDir, logger, config: INDEX_LIMITS, clock: () => now + (performance.now() - started) });
+      const engine = await openEngine({
+        root,
+        stateDir,
+        logger,
+        config: INDEX_LIMITS,
+        clock: () => now + (performance.now() - started),
+      });
       try {
         const stats = await engine.indexer.refreshAll();
         engine.store.flush();
@@ -105,9 +133,18 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
     });
     rss.stop();
     const coldPeak = rss.peakMb;
-    const warmOptions = { root, stateDir, now, samples: options.samples ?? 200, enrichSamples: options.enrichSamples ?? 30, seed: options.seed ?? 42 };
+    const warmOptions = {
+      root,
+      stateDir,
+      now,
+      samples: options.samples ?? 200,
+      enrichSamples: options.enrichSamples ?? 30,
+      seed: options.seed ?? 42,
+    };
     const forked = options.warmProcess ?? process.argv[2] === 'bench';
-    const warm = forked ? await inNewProcess(warmOptions, onStep) : await inThisProcess(warmOptions, logger, onStep, rss, wasm.seen);
+    const warm = forked
+      ? await inNewProcess(warmOptions, onStep)
+      : await inThisProcess(warmOptions, logger, onStep, rss, wasm.seen);
     return {
       ...warm,
       root,
@@ -138,7 +175,13 @@ export async function runBench(root: string, options: BenchOptions = {}, logger:
 
 type WarmPart = WarmResult & { peakRssMb: number; phasePeakRssMb: Record<string, number> };
 
-async function inThisProcess(o: Parameters<typeof measureWarm>[0], logger: Logger, onStep: (s: string) => void, rss: RssSampler, wasm: Parameters<typeof measureWarm>[3]): Promise<WarmPart> {
+async function inThisProcess(
+  o: Parameters<typeof measureWarm>[0],
+  logger: Logger,
+  onStep: (s: string) => void,
+  rss: RssSampler,
+  wasm: Parameters<typeof measureWarm>[3],
+): Promise<WarmPart> {
   const warm = new RssSampler('warm start');
   try {
     const result = await measureWarm(o, logger, warm, wasm, onStep);
@@ -153,10 +196,28 @@ async function inThisProcess(o: Parameters<typeof measureWarm>[0], logger: Logge
 function inNewProcess(o: Parameters<typeof measureWarm>[0], onStep: (s: string) => void): Promise<WarmPart> {
   return new Promise((resolve, reject) => {
     onStep('warm start, in a new process');
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1], 'bench', '--root', o.root, '--samples', String(o.samples), '--seed', String(o.seed), '--json'], {
-      env: { ...process.env, [WARM_ENV]: JSON.stringify({ stateDir: o.stateDir, now: o.now, enrichSamples: o.enrichSamples }) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...process.execArgv,
+        process.argv[1],
+        'bench',
+        '--root',
+        o.root,
+        '--samples',
+        String(o.samples),
+        '--seed',
+        String(o.seed),
+        '--json',
+      ],
+      {
+        env: {
+          ...process.env,
+          [WARM_ENV]: JSON.stringify({ stateDir: o.stateDir, now: o.now, enrichSamples: o.enrichSamples }),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const out: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.on('error', reject);
@@ -172,15 +233,39 @@ function inNewProcess(o: Parameters<typeof measureWarm>[0], onStep: (s: string) 
 }
 
 /** The warm part alone, in the process the cold one started; printed by the command as its result. */
-async function runWarmProcess(root: string, env: { stateDir: string; now: number; enrichSamples?: number }, options: BenchOptions, logger: Logger): Promise<BenchResult> {
+async function runWarmProcess(
+  root: string,
+  env: { stateDir: string; now: number; enrichSamples?: number },
+  options: BenchOptions,
+  logger: Logger,
+): Promise<BenchResult> {
   const rss = new RssSampler('warm start');
   const wasm = watchWasmMemories(() => rss.phase);
   try {
-    const o = { root, stateDir: env.stateDir, now: env.now, samples: options.samples ?? 200, enrichSamples: env.enrichSamples ?? 30, seed: options.seed ?? 42 };
+    const o = {
+      root,
+      stateDir: env.stateDir,
+      now: env.now,
+      samples: options.samples ?? 200,
+      enrichSamples: env.enrichSamples ?? 30,
+      seed: options.seed ?? 42,
+    };
     const warm = await measureWarm(o, logger, rss, wasm.seen, () => undefined);
     rss.stop();
     const zero = { totalMs: 0, indexMs: 0, historyMs: 0, sourcesMs: 0, filesPerSecond: 0 };
-    return { ...warm, root, now: env.now, commitGraph: false, durationMs: 0, cold: zero, peakRssMb: round(rss.peakMb), coldPeakRssMb: 0, warmPeakRssMb: round(rss.peakMb), baselineRssMb: round(rss.baselineMb), phasePeakRssMb: rss.phasePeakMb };
+    return {
+      ...warm,
+      root,
+      now: env.now,
+      commitGraph: false,
+      durationMs: 0,
+      cold: zero,
+      peakRssMb: round(rss.peakMb),
+      coldPeakRssMb: 0,
+      warmPeakRssMb: round(rss.peakMb),
+      baselineRssMb: round(rss.baselineMb),
+      phasePeakRssMb: rss.phasePeakMb,
+    };
   } finally {
     rss.stop();
     wasm.dispose();

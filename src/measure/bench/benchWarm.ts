@@ -41,7 +41,13 @@ export async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
  * to its first suggestion, single-file updates, and the latency of callers, related files,
  * suggestions and their slow second pass on a sample of files, each file asked for the first time.
  */
-export async function measureWarm(o: WarmOptions, logger: Logger, rss: RssSampler, wasm: readonly SeenMemory[], onStep: (s: string) => void): Promise<WarmResult> {
+export async function measureWarm(
+  o: WarmOptions,
+  logger: Logger,
+  rss: RssSampler,
+  wasm: readonly SeenMemory[],
+  onStep: (s: string) => void,
+): Promise<WarmResult> {
   const started = performance.now();
   const clock = () => o.now + (performance.now() - started);
   const step = (name: string) => {
@@ -55,12 +61,14 @@ export async function measureWarm(o: WarmOptions, logger: Logger, rss: RssSample
     const files = all<{ path: string }>(engine.store.index, 'SELECT path FROM files ORDER BY path').map((r) => r.path);
     const random = prng(o.seed);
     const pool = [...files];
-    const take = (n: number) => Array.from({ length: Math.min(n, pool.length) }, () => pool.splice(Math.floor(random() * pool.length), 1)[0]);
+    const take = (n: number) =>
+      Array.from({ length: Math.min(n, pool.length) }, () => pool.splice(Math.floor(random() * pool.length), 1)[0]);
     const picked = take(o.samples);
     const warmUp = take(WARM_UP);
     const background = engine.indexer.startBackgroundWork();
     const first = picked[0] ?? warmUp[0];
-    if (first) await engine.provider.suggest({ currentFile: first, cursorPosition: { line: 1, column: 1 } }, { record: false });
+    if (first)
+      await engine.provider.suggest({ currentFile: first, cursorPosition: { line: 1, column: 1 } }, { record: false });
     const firstSuggestionMs = performance.now() - started;
     await background;
     const backgroundMs = performance.now() - started;
@@ -86,7 +94,10 @@ export async function measureWarm(o: WarmOptions, logger: Logger, rss: RssSample
       return { sym, line: sym ? Math.floor((sym.startLine + sym.endLine) / 2) : 1 };
     };
     const ask = async (path: string, line: number, enriched = false) => {
-      const first = await engine.provider.suggest({ currentFile: path, cursorPosition: { line, column: 1 } }, { record: false });
+      const first = await engine.provider.suggest(
+        { currentFile: path, cursorPosition: { line, column: 1 } },
+        { record: false },
+      );
       // The slow sources enrich the first answer; the panel shows both.
       return enriched ? ((await engine.provider.enrich(first)) ?? first) : first;
     };
@@ -101,7 +112,8 @@ export async function measureWarm(o: WarmOptions, logger: Logger, rss: RssSample
       suggest.push((await time(() => ask(path, line)))[0]);
       moves.push((await time(() => ask(path, lineIn(path).line)))[0]);
     }
-    for (const path of picked.slice(0, o.enrichSamples)) enrich.push((await time(() => ask(path, lineIn(path).line, true)))[0]);
+    for (const path of picked.slice(0, o.enrichSamples))
+      enrich.push((await time(() => ask(path, lineIn(path).line, true)))[0]);
 
     // With --expose-gc, what is live rather than what the collector has not reclaimed yet.
     const gc = (globalThis as { gc?: () => void }).gc;

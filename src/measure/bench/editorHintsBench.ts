@@ -45,7 +45,12 @@ export interface EditorHintsBenchResult {
 
 function stat(values: number[]): Stat {
   const r = (n: number) => Math.round(n * 1000) / 1000;
-  return { p50: r(percentile(values, 50)), p95: r(percentile(values, 95)), max: r(values.length ? Math.max(...values) : 0), n: values.length };
+  return {
+    p50: r(percentile(values, 50)),
+    p95: r(percentile(values, 95)),
+    max: r(values.length ? Math.max(...values) : 0),
+    n: values.length,
+  };
 }
 
 /**
@@ -53,10 +58,18 @@ function stat(values: number[]): Stat {
  * anchors looked up once per document and moved with each edit, lenses built from them, and the
  * why-card built from the suggestion the panel already has. Indexing is done first and not counted.
  */
-export async function runEditorHintsBench(root: string, options: EditorHintsBenchOptions = {}, onStep: (s: string) => void = () => undefined): Promise<EditorHintsBenchResult> {
+export async function runEditorHintsBench(
+  root: string,
+  options: EditorHintsBenchOptions = {},
+  onStep: (s: string) => void = () => undefined,
+): Promise<EditorHintsBenchResult> {
   const ownState = options.stateDir === undefined;
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-bench-hints-'));
-  const service = await ContextService.open({ root, stateDir, config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } } });
+  const service = await ContextService.open({
+    root,
+    stateDir,
+    config: { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } },
+  });
   try {
     onStep('indexing');
     const refreshed = await service.refreshAll();
@@ -101,7 +114,12 @@ export async function runEditorHintsBench(root: string, options: EditorHintsBenc
       extraPasses += service.suggestionPasses - before;
       const kept = new Map<string, WhyCard>([[`${file}@1#${span.name}`, card]]);
       t = performance.now();
-      renderWhyHover(lines.at(lines.anchors[0].symbol.startLine)?.anchors ?? ([] as DecisionAnchor[]), kept.get(`${file}@1#${span.name}`), (p) => p, Date.now());
+      renderWhyHover(
+        lines.at(lines.anchors[0].symbol.startLine)?.anchors ?? ([] as DecisionAnchor[]),
+        kept.get(`${file}@1#${span.name}`),
+        (p) => p,
+        Date.now(),
+      );
       hoverCached.push(performance.now() - t);
     }
     return {
@@ -124,7 +142,12 @@ export async function runEditorHintsBench(root: string, options: EditorHintsBenc
 }
 
 /** Files with governed definitions first, then others, picked with a seeded generator. */
-function sample(service: ContextService, pool: readonly string[], n: number, seed: number): { sampled: string[]; governed: number } {
+function sample(
+  service: ContextService,
+  pool: readonly string[],
+  n: number,
+  seed: number,
+): { sampled: string[]; governed: number } {
   const random = prng(seed);
   const governed = pool.filter((f) => service.decisionAnchors(f).length > 0);
   const others = pool.filter((f) => !governed.includes(f));
@@ -141,5 +164,9 @@ function sample(service: ContextService, pool: readonly string[], n: number, see
 /** The code files of the folder (root-relative), outside dependencies and build output. */
 function sourceFiles(root: string): string[] {
   const { files } = walkFiles(root, { maxDepth: 20, maxEntries: 400_000 });
-  return files.filter((f) => /\.(ts|tsx|js|jsx|mjs|cjs|py|go|java|rs|cs)$/.test(f) && !/(^|\/)(node_modules|dist|out|build)\//.test(f)).sort();
+  return files
+    .filter(
+      (f) => /\.(ts|tsx|js|jsx|mjs|cjs|py|go|java|rs|cs)$/.test(f) && !/(^|\/)(node_modules|dist|out|build)\//.test(f),
+    )
+    .sort();
 }

@@ -28,7 +28,8 @@ export function watchWasmMemories(phase: () => string): { seen: SeenMemory[]; di
   const originalInstantiate = wasm.instantiate;
   const OriginalMemory = wasm.Memory;
   const note = (memory: unknown): void => {
-    if (memory instanceof OriginalMemory && !seen.some((s) => s.memory === memory)) seen.push({ phase: phase(), memory });
+    if (memory instanceof OriginalMemory && !seen.some((s) => s.memory === memory))
+      seen.push({ phase: phase(), memory });
   };
   const noteExports = (instance: WasmInstance): void => Object.values(instance.exports).forEach(note);
   wasm.instantiate = async function (this: unknown, ...args: unknown[]) {

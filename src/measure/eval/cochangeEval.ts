@@ -77,7 +77,8 @@ export interface CochangeEvalResult extends RankingMetrics {
   note?: string;
 }
 
-const SOURCE_EXT = /\.(?:[cm]?[jt]sx?|vue|svelte|py|go|java|kt|kts|scala|rs|rb|cs|c|cc|cpp|cxx|h|hh|hpp|swift|php|dart|ex|exs|clj)$/i;
+const SOURCE_EXT =
+  /\.(?:[cm]?[jt]sx?|vue|svelte|py|go|java|kt|kts|scala|rs|rb|cs|c|cc|cpp|cxx|h|hh|hpp|swift|php|dart|ex|exs|clj)$/i;
 const MAX_BLOB_BYTES = 256 * 1024;
 
 export function isSourceFile(path: string): boolean {
@@ -95,7 +96,11 @@ interface Query {
  * what a good ranking should find, using only history strictly before that commit and file contents
  * at its parent. Compares the full ranking with plain ROSE co-change over the same window.
  */
-export async function runCochangeEval(root: string, options: CochangeEvalOptions = {}, logger: Logger = nullLogger): Promise<CochangeEvalResult> {
+export async function runCochangeEval(
+  root: string,
+  options: CochangeEvalOptions = {},
+  logger: Logger = nullLogger,
+): Promise<CochangeEvalResult> {
   const replay = options.replay ?? 300;
   const window = options.window ?? 2000;
   const rand = prng(options.seed ?? 42);
@@ -103,7 +108,10 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
   const started = performance.now();
 
   const commits: ChangeSet[] = [];
-  const res = await streamHistory({ cwd: root, withStatus: true, timeoutMs: options.timeoutMs ?? 600_000, signal: options.signal }, (c) => commits.push(c));
+  const res = await streamHistory(
+    { cwd: root, withStatus: true, timeoutMs: options.timeoutMs ?? 600_000, signal: options.signal },
+    (c) => commits.push(c),
+  );
   if (!res.ok) logger.warn(`eval: could not read history (${res.failure})`);
   commits.reverse();
   logger.info(`eval: ${commits.length} first-parent commits read in ${Math.round(performance.now() - started)} ms`);
@@ -133,7 +141,10 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
   let lo = 0;
   let hi = 0;
   const graphs = options.importGraphAt ? undefined : new ParentImportGraphs(root, options.signal);
-  const terms = graphs && !options.noTerms ? new ParentTerms(root, (e) => isSourceFile(e.path) && e.size <= MAX_BLOB_BYTES, options.signal) : undefined;
+  const terms =
+    graphs && !options.noTerms
+      ? new ParentTerms(root, (e) => isSourceFile(e.path) && e.size <= MAX_BLOB_BYTES, options.signal)
+      : undefined;
   const ours: number[][] = [];
   const base: number[][] = [];
   const baseFiltered: number[][] = [];
@@ -158,23 +169,58 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     const paths = tree ? tree.map((e) => e.path) : [...counts.files.keys()];
     const fileIndex = new FileIndex(paths.filter(isSourceFile));
     let imports: ImportGraph | undefined;
-    if (!options.noImports) imports = graphs ? await graphs.graphFor(tree!, q.query) : await options.importGraphAt!(parent, paths);
+    if (!options.noImports)
+      imports = graphs ? await graphs.graphFor(tree!, q.query) : await options.importGraphAt!(parent, paths);
     const termIndex = terms && tree ? await terms.moveTo(tree) : undefined;
-    const changeWords = options.withChange ? await wordsOfChange(root, commits[q.index].hash, q.query, options.signal) : undefined;
+    const changeWords = options.withChange
+      ? await wordsOfChange(root, commits[q.index].hash, q.query, options.signal)
+      : undefined;
 
     const t0 = performance.now();
-    const ranked = relatedFiles(q.query, { cochange: counts, broad: options.noBroad ? undefined : broad, imports, files: fileIndex, terms: termIndex, now, changeWords }, 10, weights).map((r) => r.path);
+    const ranked = relatedFiles(
+      q.query,
+      {
+        cochange: counts,
+        broad: options.noBroad ? undefined : broad,
+        imports,
+        files: fileIndex,
+        terms: termIndex,
+        now,
+        changeWords,
+      },
+      10,
+      weights,
+    ).map((r) => r.path);
     latencies.push(performance.now() - t0);
     ours.push(ranks(ranked, q.truth));
 
     const partners = counts.coChanged(q.query, 500);
-    base.push(ranks(partners.slice(0, 10).map((r) => r.path), q.truth));
+    base.push(
+      ranks(
+        partners.slice(0, 10).map((r) => r.path),
+        q.truth,
+      ),
+    );
     const rose = partners
       .filter((r) => isSourceFile(r.path) && fileIndex.has(r.path))
       .slice(0, 10)
       .map((r) => r.path);
     baseFiltered.push(ranks(rose, q.truth));
-    options.inspect?.({ commit: commits[q.index].hash, query: q.query, truth: q.truth, ranked, rose, counts, broad: options.noBroad ? undefined : broad, files: fileIndex, imports, terms: termIndex, now, changeWords, history: commits.slice(Math.max(0, q.index - 50), q.index) });
+    options.inspect?.({
+      commit: commits[q.index].hash,
+      query: q.query,
+      truth: q.truth,
+      ranked,
+      rose,
+      counts,
+      broad: options.noBroad ? undefined : broad,
+      files: fileIndex,
+      imports,
+      terms: termIndex,
+      now,
+      changeWords,
+      history: commits.slice(Math.max(0, q.index - 50), q.index),
+    });
   }
   graphs?.dispose();
 
@@ -187,16 +233,24 @@ export async function runCochangeEval(root: string, options: CochangeEvalOptions
     head: commits.length ? commits[commits.length - 1].hash : undefined,
   };
   if (!res.ok) {
-    const why = res.stderr?.trim().split('\n')[0]?.replace(/^fatal:\s*/, '') || res.failure;
+    const why =
+      res.stderr
+        ?.trim()
+        .split('\n')[0]
+        ?.replace(/^fatal:\s*/, '') || res.failure;
     result.note = `could not read the git history of ${root}: ${why}`;
-  } else if (ours.length < replay) result.note = `only ${ours.length} commits touch 2 to 20 source files with two of them modified`;
+  } else if (ours.length < replay)
+    result.note = `only ${ours.length} commits touch 2 to 20 source files with two of them modified`;
   logger.info(`eval: ${ours.length} queries in ${Math.round(performance.now() - started)} ms`);
   return result;
 }
 
 /** The words of the lines `commit` changed in `path` against its first parent. */
 async function wordsOfChange(root: string, commit: string, path: string, signal?: AbortSignal): Promise<string[]> {
-  const res = await runGit(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-U0', `${commit}^`, commit, '--', path], { cwd: root, timeoutMs: 60_000, signal, maxBytes: 16 * 1024 * 1024 });
+  const res = await runGit(
+    ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '-U0', `${commit}^`, commit, '--', path],
+    { cwd: root, timeoutMs: 60_000, signal, maxBytes: 16 * 1024 * 1024 },
+  );
   return res.ok ? diffWords(res.stdout) : [];
 }
 
@@ -250,10 +304,17 @@ class ParentImportGraphs {
   private readonly specs = new Map<string, string[]>();
   private readonly configs = new Map<string, Record<string, unknown> | undefined>();
 
-  constructor(private readonly root: string, private readonly signal?: AbortSignal) {}
+  constructor(
+    private readonly root: string,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   async treeAt(rev: string): Promise<Entry[]> {
-    const res = await runGit(['ls-tree', '-r', '-l', '-z', rev], { cwd: this.root, timeoutMs: 60_000, signal: this.signal });
+    const res = await runGit(['ls-tree', '-r', '-l', '-z', rev], {
+      cwd: this.root,
+      timeoutMs: 60_000,
+      signal: this.signal,
+    });
     return res.ok ? parseLsTree(res.stdout) : [];
   }
 
@@ -276,7 +337,8 @@ class ParentImportGraphs {
       (p) => this.configs.get(configOid.get(p) ?? ''),
       configs.filter((e) => e.path.endsWith('package.json')).map((e) => e.path),
     );
-    const resolveOne = (path: string, s: string) => (s.startsWith('.') ? resolveRelative(path, s, exists) : packages.resolve(path, s));
+    const resolveOne = (path: string, s: string) =>
+      s.startsWith('.') ? resolveRelative(path, s, exists) : packages.resolve(path, s);
     const memo = new Map<string, string[]>();
     const resolveAll = (path: string): string[] => {
       let out = memo.get(path);
@@ -296,7 +358,14 @@ class ParentImportGraphs {
       if (e.path === query) continue;
       // Cheap filter before resolving: a relative import must mention the query's base name.
       const specs = this.specs.get(e.oid) ?? [];
-      if (specs.some((s) => (s.startsWith('.') ? s.includes(stem) && resolveRelative(e.path, s, exists) === query : packages.resolve(e.path, s) === query))) importers.push(e.path);
+      if (
+        specs.some((s) =>
+          s.startsWith('.')
+            ? s.includes(stem) && resolveRelative(e.path, s, exists) === query
+            : packages.resolve(e.path, s) === query,
+        )
+      )
+        importers.push(e.path);
     }
     return {
       importsOf: (p) => (p === query ? importsOfQuery : resolveAll(p)),

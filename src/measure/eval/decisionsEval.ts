@@ -55,12 +55,11 @@ export interface DecisionsEvalResult {
   perCase: DecisionCaseResult[];
 }
 
-
-
 /** Reads and checks a label file; a malformed one gets an error naming the file and the field. */
 export function readDecisionLabels(file: string): DecisionLabels {
   const { d, bad } = readLabelObject(file);
-  for (const key of ['repo', 'commit', 'language', 'layout'] as const) if (!isText(d[key])) throw bad(`"${key}" must be a non-empty string`);
+  for (const key of ['repo', 'commit', 'language', 'layout'] as const)
+    if (!isText(d[key])) throw bad(`"${key}" must be a non-empty string`);
   if (!isTextList(d.records) || d.records.length === 0) throw bad('"records" must be a non-empty list of paths');
   if (!Array.isArray(d.cases) || d.cases.length === 0) throw bad('"cases" must be a non-empty list');
   d.cases.forEach((c: unknown, i: number) => {
@@ -68,10 +67,13 @@ export function readDecisionLabels(file: string): DecisionLabels {
     if (!c || typeof c !== 'object') throw bad(`${at} must be an object`);
     const k = c as Record<string, unknown>;
     if (!isText(k.file)) throw bad(`${at}: "file" must be a path`);
-    if (k.line !== undefined && !(Number.isInteger(k.line) && (k.line as number) > 0)) throw bad(`${at}: "line" must be a positive whole number`);
+    if (k.line !== undefined && !(Number.isInteger(k.line) && (k.line as number) > 0))
+      throw bad(`${at}: "line" must be a positive whole number`);
     if (k.symbol !== undefined && !isText(k.symbol)) throw bad(`${at}: "symbol" must be a non-empty string`);
-    if (!isTextList(k.expected) || k.expected.length === 0) throw bad(`${at}: "expected" must list at least one record`);
-    if (k.acceptable !== undefined && !isTextList(k.acceptable)) throw bad(`${at}: "acceptable" must be a list of paths`);
+    if (!isTextList(k.expected) || k.expected.length === 0)
+      throw bad(`${at}: "expected" must list at least one record`);
+    if (k.acceptable !== undefined && !isTextList(k.acceptable))
+      throw bad(`${at}: "acceptable" must be a list of paths`);
   });
   return d as unknown as DecisionLabels;
 }
@@ -83,20 +85,36 @@ export type DecisionsEvalOptions = EvalWorkspaceOptions;
  * and scores the decision items it shows. Reads the workspace only; state goes to a state folder
  * outside it.
  */
-export async function runDecisionsEval(root: string, labels: DecisionLabels, options: DecisionsEvalOptions = {}, logger: Logger = nullLogger): Promise<DecisionsEvalResult> {
+export async function runDecisionsEval(
+  root: string,
+  labels: DecisionLabels,
+  options: DecisionsEvalOptions = {},
+  logger: Logger = nullLogger,
+): Promise<DecisionsEvalResult> {
   return withIndexedWorkspace(root, options, logger, async (service) => {
     const found = new Set((await service.decisions()).map((d) => d.path));
     const missed = labels.records.filter((r) => !found.has(r));
     const perCase: DecisionCaseResult[] = [];
     for (const c of labels.cases) {
       options.signal?.throwIfAborted();
-      const s = await service.suggestAt({ file: c.file, line: c.line, symbolName: c.symbol }, { record: false, trigger: 'manual' });
+      const s = await service.suggestAt(
+        { file: c.file, line: c.line, symbolName: c.symbol },
+        { record: false, trigger: 'manual' },
+      );
       const shownItems = decisionRecordsShown(s.items);
       const shown = shownItems.map((i) => i.path);
       const expected = new Set(c.expected);
       const fine = new Set([...c.expected, ...(c.acceptable ?? [])]);
       const first = shown.findIndex((p) => expected.has(p));
-      perCase.push({ file: c.file, line: c.line, symbol: c.symbol, shown, scores: shownItems.map((i) => i.score), rank: first + 1, noise: shown.filter((p) => !fine.has(p)).length });
+      perCase.push({
+        file: c.file,
+        line: c.line,
+        symbol: c.symbol,
+        shown,
+        scores: shownItems.map((i) => i.score),
+        rank: first + 1,
+        noise: shown.filter((p) => !fine.has(p)).length,
+      });
     }
     const n = perCase.length;
     return {
@@ -119,7 +137,11 @@ export async function runDecisionsEval(root: string, labels: DecisionLabels, opt
 function decisionRecordsShown(items: readonly SuggestionItem[]): { path: string; score: number }[] {
   const out: { path: string; score: number }[] = [];
   for (const i of items) {
-    const about = i.entityId.startsWith('decision:') ? i.entityId.slice('decision:'.length) : i.entityId.startsWith('warning:decision:') ? i.entityId.slice('warning:decision:'.length) : undefined;
+    const about = i.entityId.startsWith('decision:')
+      ? i.entityId.slice('decision:'.length)
+      : i.entityId.startsWith('warning:decision:')
+        ? i.entityId.slice('warning:decision:'.length)
+        : undefined;
     // Inline DECISION: notes live in the code file itself, not in a record.
     if (about === undefined || about.includes('#note-')) continue;
     if (!out.some((o) => o.path === about)) out.push({ path: about, score: i.relevanceScore });

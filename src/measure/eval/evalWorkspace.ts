@@ -15,7 +15,12 @@ export interface EvalWorkspaceOptions {
  * Opens a checkout the way the product does, indexes it in the foreground like `index`, runs `fn`
  * and always closes it. Reads the workspace only: state goes to a folder outside it.
  */
-export async function withIndexedWorkspace<T>(root: string, options: EvalWorkspaceOptions, logger: Logger = nullLogger, fn: (service: ContextService) => Promise<T>): Promise<T> {
+export async function withIndexedWorkspace<T>(
+  root: string,
+  options: EvalWorkspaceOptions,
+  logger: Logger = nullLogger,
+  fn: (service: ContextService) => Promise<T>,
+): Promise<T> {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-eval-'));
   const service = await ContextService.open({ root, stateDir, logger });
   try {
@@ -31,5 +36,7 @@ export async function withIndexedWorkspace<T>(root: string, options: EvalWorkspa
 export async function commitNote(root: string, commit: string, signal?: AbortSignal): Promise<string | undefined> {
   const head = await runGit(['rev-parse', 'HEAD'], { cwd: root, timeoutMs: 10000, signal });
   const at = head.ok ? head.stdout.trim() : undefined;
-  return at && at !== commit ? `the labels are for ${commit.slice(0, 12)}; the workspace is at ${at.slice(0, 12)}` : undefined;
+  return at && at !== commit
+    ? `the labels are for ${commit.slice(0, 12)}; the workspace is at ${at.slice(0, 12)}`
+    : undefined;
 }

@@ -60,7 +60,12 @@ export interface PanelEvalResult extends PanelFigures {
  * enriched one that replaces it, as the editor does), keeps what is visible without expanding a
  * group, and judges every item against the labels and git.
  */
-export async function runPanelEval(root: string, labels: PanelLabels, options: EvalWorkspaceOptions = {}, logger: Logger = nullLogger): Promise<PanelRepoResult> {
+export async function runPanelEval(
+  root: string,
+  labels: PanelLabels,
+  options: EvalWorkspaceOptions = {},
+  logger: Logger = nullLogger,
+): Promise<PanelRepoResult> {
   const facts = await repoFacts(root, labels.bulkFiles, options.signal);
   return withIndexedWorkspace(root, options, logger, async (service) => {
     const perCase: PanelCaseResult[] = [];
@@ -68,20 +73,45 @@ export async function runPanelEval(root: string, labels: PanelLabels, options: E
       options.signal?.throwIfAborted();
       perCase.push(await evalCase(service, facts, c, options.signal));
     }
-    return { repo: labels.repo, commit: labels.commit, set: labels.set, note: await commitNote(root, labels.commit, options.signal), ...figures(perCase), perCase };
+    return {
+      repo: labels.repo,
+      commit: labels.commit,
+      set: labels.set,
+      note: await commitNote(root, labels.commit, options.signal),
+      ...figures(perCase),
+      perCase,
+    };
   });
 }
 
-async function evalCase(service: ContextService, facts: RepoFacts, c: PanelCase, signal?: AbortSignal): Promise<PanelCaseResult> {
+async function evalCase(
+  service: ContextService,
+  facts: RepoFacts,
+  c: PanelCase,
+  signal?: AbortSignal,
+): Promise<PanelCaseResult> {
   // The extension takes the enclosing definition from the code index (the editor's symbols otherwise).
   const span = c.line !== undefined ? service.symbolAt(c.file, c.line) : undefined;
   const symbol = span && (!c.symbol || span.name === c.symbol || span.name.endsWith(`.${c.symbol}`)) ? span : undefined;
-  const first = await service.suggestAt({ file: c.file, line: c.line, column: 1, symbol, symbolName: symbol ? undefined : c.symbol }, { record: false, signal });
+  const first = await service.suggestAt(
+    { file: c.file, line: c.line, column: 1, symbol, symbolName: symbol ? undefined : c.symbol },
+    { record: false, signal },
+  );
   const settled = service.hasEnrichment ? ((await service.enrich(first, { signal })) ?? first) : first;
-  const range = c.line === undefined ? undefined : c.endLine !== undefined ? { start: c.line, end: c.endLine } : symbol ? { start: symbol.startLine, end: symbol.endLine } : { start: c.line, end: c.line };
+  const range =
+    c.line === undefined
+      ? undefined
+      : c.endLine !== undefined
+        ? { start: c.line, end: c.endLine }
+        : symbol
+          ? { start: symbol.startLine, end: symbol.endLine }
+          : { start: c.line, end: c.line };
   const history: PlaceHistory = await placeHistory(facts, c.file, range);
   const items = judgePanel(c, history, visibleItems(settled.items), range);
-  const expected = expectedItems(c, history).map((e) => ({ ...e, found: items.some((i) => i.type === e.kind && i.expected === e.key) }));
+  const expected = expectedItems(c, history).map((e) => ({
+    ...e,
+    found: items.some((i) => i.type === e.kind && i.expected === e.key),
+  }));
   return {
     file: c.file,
     line: c.line,
@@ -106,17 +136,31 @@ export function figures(cases: readonly PanelCaseResult[]): PanelFigures {
     const correct = items.filter((i) => i.verdict === 'correct').length;
     const noise = items.filter((i) => i.verdict === 'noise').length;
     const found = expected.filter((e) => e.found).length;
-    byKind[kind] = { shown: items.length, correct, noise, precision: ratio(correct, correct + noise), expected: expected.length, found, recall: ratio(found, expected.length) };
+    byKind[kind] = {
+      shown: items.length,
+      correct,
+      noise,
+      precision: ratio(correct, correct + noise),
+      expected: expected.length,
+      found,
+      recall: ratio(found, expected.length),
+    };
   }
   const k = Object.values(byKind);
   const sum = (f: (x: KindFigures) => number) => k.reduce((s, x) => s + f(x), 0);
   const n = cases.length;
   return {
     cases: n,
-    precision: ratio(sum((x) => x.correct), sum((x) => x.correct + x.noise)),
+    precision: ratio(
+      sum((x) => x.correct),
+      sum((x) => x.correct + x.noise),
+    ),
     noisePerPanel: n ? round(sum((x) => x.noise) / n) : 0,
     decisionNoisePerPanel: n ? round(cases.reduce((s, c) => s + c.decisionNoise, 0) / n) : 0,
-    recall: ratio(sum((x) => x.found), sum((x) => x.expected)),
+    recall: ratio(
+      sum((x) => x.found),
+      sum((x) => x.expected),
+    ),
     byKind,
   };
 }
@@ -125,4 +169,3 @@ export function figures(cases: readonly PanelCaseResult[]): PanelFigures {
 export function combine(repos: PanelRepoResult[]): PanelEvalResult {
   return { ...figures(repos.flatMap((r) => r.perCase)), repos };
 }
-

@@ -30,7 +30,10 @@ export interface RepoFacts {
 
 async function git(root: string, args: string[], signal?: AbortSignal): Promise<string> {
   const r = await runGit(args, { cwd: root, timeoutMs: GIT_TIMEOUT_MS, signal });
-  if (!r.ok) throw new Error(`git ${args.slice(0, 2).join(' ')} failed in ${root}: ${r.failure ?? ''} ${r.stderr.trim().split('\n')[0] ?? ''}`.trim());
+  if (!r.ok)
+    throw new Error(
+      `git ${args.slice(0, 2).join(' ')} failed in ${root}: ${r.failure ?? ''} ${r.stderr.trim().split('\n')[0] ?? ''}`.trim(),
+    );
   return r.stdout;
 }
 
@@ -72,7 +75,10 @@ interface LoggedCommit {
 function parseLog(out: string): LoggedCommit[] {
   const commits: LoggedCommit[] = [];
   for (const block of out.split(MARK)) {
-    const lines = block.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = block
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const m = lines.length ? /^([0-9a-f]{40}) (\d+)$/.exec(lines[0]) : null;
     if (m) commits.push({ hash: m[1], time: Number(m[2]), files: lines.slice(1) });
   }
@@ -89,9 +95,21 @@ function union(...lists: LoggedCommit[][]): LoggedCommit[] {
 /** The names the file had through its history (renames followed), itself first. */
 async function pastNames(facts: RepoFacts, file: string): Promise<string[]> {
   // Rename detection reads old contents; a snapshot with objects missing cannot follow, so the file's own name stands alone.
-  const r = await runGit(['log', '--follow', '--name-only', '--format=', '--', file], { cwd: facts.root, timeoutMs: GIT_TIMEOUT_MS, signal: facts.signal });
+  const r = await runGit(['log', '--follow', '--name-only', '--format=', '--', file], {
+    cwd: facts.root,
+    timeoutMs: GIT_TIMEOUT_MS,
+    signal: facts.signal,
+  });
   const out = r.ok ? r.stdout : '';
-  return [...new Set([file, ...out.split('\n').map((l) => l.trim()).filter(Boolean)])];
+  return [
+    ...new Set([
+      file,
+      ...out
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    ]),
+  ];
 }
 
 /**
@@ -100,27 +118,53 @@ async function pastNames(facts: RepoFacts, file: string): Promise<string[]> {
  * first parent shows it; `mainline` is that first-parent history alone, where a pull request is one
  * commit, for co-change counts.
  */
-async function fileLog(facts: RepoFacts, file: string): Promise<{ all: LoggedCommit[]; mainline: LoggedCommit[]; names: string[] }> {
+async function fileLog(
+  facts: RepoFacts,
+  file: string,
+): Promise<{ all: LoggedCommit[]; mainline: LoggedCommit[]; names: string[] }> {
   const names = await pastNames(facts, file);
   const format = `--format=${MARK}%H %ct`;
-  const side = parseLog(await git(facts.root, ['log', '--full-diff', '--no-renames', format, '--name-only', '--', ...names], facts.signal));
-  const mainline = parseLog(await git(facts.root, ['log', '--first-parent', '-m', '--full-diff', '--no-renames', format, '--name-only', '--', ...names], facts.signal));
+  const side = parseLog(
+    await git(facts.root, ['log', '--full-diff', '--no-renames', format, '--name-only', '--', ...names], facts.signal),
+  );
+  const mainline = parseLog(
+    await git(
+      facts.root,
+      ['log', '--first-parent', '-m', '--full-diff', '--no-renames', format, '--name-only', '--', ...names],
+      facts.signal,
+    ),
+  );
   return { all: union(mainline, side), mainline, names };
 }
 
 /** Commits that changed lines start..end of the file (renames followed; merges by their first-parent diff), newest first. */
 async function lineLog(facts: RepoFacts, file: string, start: number, end: number): Promise<string[]> {
-  const run = async (extra: string[]) => parseLog(await git(facts.root, ['log', ...extra, `-L${start},${end}:${file}`, '--no-patch', `--format=${MARK}%H %ct`], facts.signal));
+  const run = async (extra: string[]) =>
+    parseLog(
+      await git(
+        facts.root,
+        ['log', ...extra, `-L${start},${end}:${file}`, '--no-patch', `--format=${MARK}%H %ct`],
+        facts.signal,
+      ),
+    );
   return union(await run(['--first-parent']), await run([])).map((c) => c.hash);
 }
 
 async function filesOf(facts: RepoFacts, hash: string): Promise<number> {
-  const out = await git(facts.root, ['show', '--diff-merges=first-parent', '--no-renames', '--name-only', '--format=', hash], facts.signal);
+  const out = await git(
+    facts.root,
+    ['show', '--diff-merges=first-parent', '--no-renames', '--name-only', '--format=', hash],
+    facts.signal,
+  );
   return out.split('\n').filter(Boolean).length;
 }
 
 /** Git's view of a labelled place: its file's and its lines' history without bulk commits, and its co-change set. */
-export async function placeHistory(facts: RepoFacts, file: string, range: { start: number; end: number } | undefined): Promise<PlaceHistory> {
+export async function placeHistory(
+  facts: RepoFacts,
+  file: string,
+  range: { start: number; end: number } | undefined,
+): Promise<PlaceHistory> {
   const { all: log, mainline, names } = await fileLog(facts, file);
   const isBulk = (hash: string, files: number) => files > facts.bulkLimit || facts.ignoredRevs.has(hash);
   const bulk = new Set<string>();
@@ -142,7 +186,8 @@ export async function placeHistory(facts: RepoFacts, file: string, range: { star
   const counts = new Map<string, number>();
   // The file under its earlier names is not another file that changes with it.
   const itself = new Set(names);
-  for (const c of mainline.filter((c) => !bulk.has(c.hash)).slice(0, COCHANGE_WINDOW)) for (const f of new Set(c.files)) if (!itself.has(f)) counts.set(f, (counts.get(f) ?? 0) + 1);
+  for (const c of mainline.filter((c) => !bulk.has(c.hash)).slice(0, COCHANGE_WINDOW))
+    for (const f of new Set(c.files)) if (!itself.has(f)) counts.set(f, (counts.get(f) ?? 0) + 1);
   const cochanged = new Set([...counts].filter(([, n]) => n >= COCHANGE_MIN_SUPPORT).map(([f]) => f));
   return { fileCommits, symbolCommits, bulk, cochanged };
 }

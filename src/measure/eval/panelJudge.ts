@@ -104,14 +104,20 @@ function anyMatches(label: string, item: SuggestionItem): boolean {
 /** The record a decision item or a retired-decision warning is about (inline notes: their file). */
 function recordOf(item: SuggestionItem): string | undefined {
   const id = item.entityId;
-  const about = id.startsWith('decision:') ? id.slice('decision:'.length) : id.startsWith('warning:decision:') ? id.slice('warning:decision:'.length) : undefined;
+  const about = id.startsWith('decision:')
+    ? id.slice('decision:'.length)
+    : id.startsWith('warning:decision:')
+      ? id.slice('warning:decision:'.length)
+      : undefined;
   if (about === undefined) return undefined;
   return about.includes('#note-') ? about.slice(0, about.indexOf('#note-')) : about;
 }
 
 /** The expected items of a case: labelled records, docs, callers and co-changes, and the symbol's latest commits. */
 export function expectedItems(c: PanelCase, history: PlaceHistory): ExpectedItem[] {
-  const commits = (c.line !== undefined && history.symbolCommits.length ? history.symbolCommits : history.fileCommits).slice(0, VISIBLE_PER_GROUP);
+  const commits = (
+    c.line !== undefined && history.symbolCommits.length ? history.symbolCommits : history.fileCommits
+  ).slice(0, VISIBLE_PER_GROUP);
   return [
     ...c.decisions.map((key) => ({ kind: 'decision' as const, key })),
     ...c.docs.map((key) => ({ kind: 'doc' as const, key })),
@@ -125,20 +131,42 @@ export function expectedItems(c: PanelCase, history: PlaceHistory): ExpectedItem
  * Judges the visible items of one panel against the labels and git. `range`: the symbol's lines,
  * for warnings that must be about this function.
  */
-export function judgePanel(c: PanelCase, history: PlaceHistory, visible: readonly SuggestionItem[], range?: { start: number; end: number }): JudgedItem[] {
+export function judgePanel(
+  c: PanelCase,
+  history: PlaceHistory,
+  visible: readonly SuggestionItem[],
+  range?: { start: number; end: number },
+): JudgedItem[] {
   const acceptable = c.acceptable ?? [];
   const warned = new Set<string>();
   return visible.map((item): JudgedItem => {
     const base = { type: item.type, title: item.title };
     const fine = acceptable.some((a) => anyMatches(a, item));
     const verdict = (ok: boolean, why: string, target: string, expected?: string): JudgedItem =>
-      ok ? { ...base, target, verdict: 'correct', why, expected } : fine ? { ...base, target, verdict: 'neutral', why: 'listed as acceptable' } : { ...base, target, verdict: 'noise', why };
+      ok
+        ? { ...base, target, verdict: 'correct', why, expected }
+        : fine
+          ? { ...base, target, verdict: 'neutral', why: 'listed as acceptable' }
+          : { ...base, target, verdict: 'noise', why };
     switch (item.type) {
       case 'decision': {
         const record = recordOf(item) ?? item.location.path;
         const note = item.entityId.includes('#note-');
         const listed = c.decisions.includes(record);
-        if (note) return { ...verdict(listed || record === c.file, listed ? 'labelled' : record === c.file ? 'a decision note in this file' : 'a decision note in another file', record, listed ? record : undefined), record: true };
+        if (note)
+          return {
+            ...verdict(
+              listed || record === c.file,
+              listed
+                ? 'labelled'
+                : record === c.file
+                  ? 'a decision note in this file'
+                  : 'a decision note in another file',
+              record,
+              listed ? record : undefined,
+            ),
+            record: true,
+          };
         return { ...verdict(listed, listed ? 'labelled' : 'not a labelled record', record, record), record: true };
       }
       case 'doc': {
@@ -149,13 +177,27 @@ export function judgePanel(c: PanelCase, history: PlaceHistory, visible: readonl
       case 'related_code': {
         const label = c.callers.find((l) => callerMatches(l, item));
         const by = typeof item.meta?.enclosing === 'string' ? item.meta.enclosing : String(item.location.line ?? '');
-        return verdict(label !== undefined, label ? 'labelled caller' : 'not a labelled caller', `${item.location.path}:${by}`, label);
+        return verdict(
+          label !== undefined,
+          label ? 'labelled caller' : 'not a labelled caller',
+          `${item.location.path}:${by}`,
+          label,
+        );
       }
       case 'cochange': {
         const path = item.location.path;
         const label = c.cochange.includes(path);
         const mined = history.cochanged.has(path);
-        return verdict(label || mined, label ? 'labelled' : mined ? `changed with this file in ≥ 2 of its last 20 commits` : 'not labelled, rarely changed with this file', path, label ? path : undefined);
+        return verdict(
+          label || mined,
+          label
+            ? 'labelled'
+            : mined
+              ? `changed with this file in ≥ 2 of its last 20 commits`
+              : 'not labelled, rarely changed with this file',
+          path,
+          label ? path : undefined,
+        );
       }
       case 'change':
         return judgeChange(c, history, item, verdict);
@@ -164,8 +206,17 @@ export function judgePanel(c: PanelCase, history: PlaceHistory, visible: readonl
         const twice = warned.has(key);
         warned.add(key);
         const record = item.entityId.startsWith('warning:decision:') ? recordOf(item) : undefined;
-        if (twice) return { ...verdict(false, 'the same warning again', item.location.path), record: record !== undefined };
-        if (record !== undefined) return { ...verdict(c.decisions.includes(record), c.decisions.includes(record) ? 'about a labelled record' : 'about a record not labelled here', record), record: true };
+        if (twice)
+          return { ...verdict(false, 'the same warning again', item.location.path), record: record !== undefined };
+        if (record !== undefined)
+          return {
+            ...verdict(
+              c.decisions.includes(record),
+              c.decisions.includes(record) ? 'about a labelled record' : 'about a record not labelled here',
+              record,
+            ),
+            record: true,
+          };
         return judgeWarning(c, item, verdict, range);
       }
     }
@@ -177,7 +228,12 @@ type VerdictFn = (ok: boolean, why: string, target: string, expected?: string) =
 function judgeChange(c: PanelCase, history: PlaceHistory, item: SuggestionItem, verdict: VerdictFn): JudgedItem {
   const hash = commitOf(item);
   // An uncommitted change is in the case's file or it is not.
-  if (!hash) return verdict(item.location.path === c.file, item.location.path === c.file ? 'uncommitted change in this file' : 'uncommitted change in another file', item.location.path);
+  if (!hash)
+    return verdict(
+      item.location.path === c.file,
+      item.location.path === c.file ? 'uncommitted change in this file' : 'uncommitted change in another file',
+      item.location.path,
+    );
   const short = hash.slice(0, 12);
   if (history.bulk.has(hash)) return verdict(false, 'a bulk commit', short);
   if (history.symbolCommits.includes(hash)) return verdict(true, "changed the symbol's lines", short, hash);
@@ -185,7 +241,12 @@ function judgeChange(c: PanelCase, history: PlaceHistory, item: SuggestionItem, 
   return verdict(false, 'did not touch this file', short);
 }
 
-function judgeWarning(c: PanelCase, item: SuggestionItem, verdict: VerdictFn, range?: { start: number; end: number }): JudgedItem {
+function judgeWarning(
+  c: PanelCase,
+  item: SuggestionItem,
+  verdict: VerdictFn,
+  range?: { start: number; end: number },
+): JudgedItem {
   const where = `${item.location.path}:${item.location.line ?? ''}`;
   if (item.entityId.startsWith('deprecated:')) {
     if (item.location.path !== c.file) return verdict(false, 'about another file', where);

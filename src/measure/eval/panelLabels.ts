@@ -39,7 +39,18 @@ export interface PanelLabels {
   cases: PanelCase[];
 }
 
-const CASE_KEYS = new Set(['file', 'line', 'endLine', 'symbol', 'decisions', 'docs', 'callers', 'cochange', 'acceptable', 'why']);
+const CASE_KEYS = new Set([
+  'file',
+  'line',
+  'endLine',
+  'symbol',
+  'decisions',
+  'docs',
+  'callers',
+  'cochange',
+  'acceptable',
+  'why',
+]);
 const LISTS = ['decisions', 'docs', 'callers', 'cochange'] as const;
 const TOP_KEYS = new Set(['repo', 'url', 'commit', 'set', 'language', 'layout', 'bulkFiles', 'notes', 'cases']);
 
@@ -50,10 +61,12 @@ export function readPanelLabels(file: string): PanelLabels {
   const { d, bad } = readLabelObject(file);
   for (const key of Object.keys(d)) if (!TOP_KEYS.has(key)) throw bad(`unknown field "${key}"`);
   if (!isText(d.repo) || !/^[\w.-]+\/[\w.-]+$/.test(d.repo)) throw bad('"repo" must be owner/name');
-  if (!isText(d.commit) || !/^[0-9a-f]{40}$/.test(d.commit)) throw bad('"commit" must be a full 40-character commit hash');
+  if (!isText(d.commit) || !/^[0-9a-f]{40}$/.test(d.commit))
+    throw bad('"commit" must be a full 40-character commit hash');
   if (d.url !== undefined && !isText(d.url)) throw bad('"url" must be a string');
   if (d.language !== undefined && !isText(d.language)) throw bad('"language" must be a string');
-  if (d.set !== undefined && d.set !== 'reported' && d.set !== 'check') throw bad('"set" must be "reported" or "check"');
+  if (d.set !== undefined && d.set !== 'reported' && d.set !== 'check')
+    throw bad('"set" must be "reported" or "check"');
   if (d.bulkFiles !== undefined && !isLine(d.bulkFiles)) throw bad('"bulkFiles" must be a positive whole number');
   if (!Array.isArray(d.cases) || d.cases.length === 0) throw bad('"cases" must be a non-empty list');
   const seen = new Set<string>();
@@ -62,16 +75,24 @@ export function readPanelLabels(file: string): PanelLabels {
     if (!c || typeof c !== 'object' || Array.isArray(c)) throw bad(`${at} must be an object`);
     const k = c as Record<string, unknown>;
     for (const key of Object.keys(k)) if (!CASE_KEYS.has(key)) throw bad(`${at}: unknown field "${key}"`);
-    if (!isText(k.file) || k.file.startsWith('/') || k.file.split('/').includes('..')) throw bad(`${at}: "file" must be a path relative to the root`);
+    if (!isText(k.file) || k.file.startsWith('/') || k.file.split('/').includes('..'))
+      throw bad(`${at}: "file" must be a path relative to the root`);
     if (k.line !== undefined && !isLine(k.line)) throw bad(`${at}: "line" must be a positive whole number`);
-    if (k.endLine !== undefined && (!isLine(k.endLine) || !isLine(k.line) || k.endLine < k.line)) throw bad(`${at}: "endLine" needs "line" and must not be before it`);
+    if (k.endLine !== undefined && (!isLine(k.endLine) || !isLine(k.line) || k.endLine < k.line))
+      throw bad(`${at}: "endLine" needs "line" and must not be before it`);
     if (k.symbol !== undefined && !isText(k.symbol)) throw bad(`${at}: "symbol" must be a non-empty string`);
-    for (const list of LISTS) if (!isTextList(k[list])) throw bad(`${at}: "${list}" must be a list of strings (empty when nothing of this kind is wanted)`);
-    if (k.acceptable !== undefined && !isTextList(k.acceptable)) throw bad(`${at}: "acceptable" must be a list of strings`);
+    for (const list of LISTS)
+      if (!isTextList(k[list]))
+        throw bad(`${at}: "${list}" must be a list of strings (empty when nothing of this kind is wanted)`);
+    if (k.acceptable !== undefined && !isTextList(k.acceptable))
+      throw bad(`${at}: "acceptable" must be a list of strings`);
     const fine = new Set(k.acceptable);
-    for (const list of LISTS) for (const v of k[list] as string[]) if (fine.has(v)) throw bad(`${at}: "${v}" is both in "${list}" and "acceptable"`);
+    for (const list of LISTS)
+      for (const v of k[list] as string[])
+        if (fine.has(v)) throw bad(`${at}: "${v}" is both in "${list}" and "acceptable"`);
     const key = `${k.file}:${String(k.line ?? '')}:${String(k.symbol ?? '')}`;
-    if (seen.has(key)) throw bad(`${at}: the same place is labelled twice (${k.file}${k.line ? `:${String(k.line)}` : ''})`);
+    if (seen.has(key))
+      throw bad(`${at}: the same place is labelled twice (${k.file}${k.line ? `:${String(k.line)}` : ''})`);
     seen.add(key);
     return k as unknown as PanelCase;
   });

@@ -36,7 +36,12 @@ export class ChatModelAvailability implements vscode.Disposable {
       .then((found) => {
         if (generation !== this.generation) return found;
         this.pending = undefined;
-        if (this.known !== found) this.log.info(found ? 'A chat model is available for @context' : 'No chat model is available: @context cannot answer until one is');
+        if (this.known !== found)
+          this.log.info(
+            found
+              ? 'A chat model is available for @context'
+              : 'No chat model is available: @context cannot answer until one is',
+          );
         this.known = found;
         return found;
       });

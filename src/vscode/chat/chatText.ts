@@ -1,7 +1,21 @@
 // What the `@context` participant writes, as plain functions over core types (no `vscode` import),
 // so the wording and links are unit-tested in Node.
-import { describeSubscription, escapeMarkdown, expiresIn, noSubscriptions, renderLedger, subscribed } from '../../core/api/messages';
-import type { LineCommit, NewDecision, PromptLedger, SubscribeOutcome, Subscription, SuggestionItem } from '../../core/api/types';
+import {
+  describeSubscription,
+  escapeMarkdown,
+  expiresIn,
+  noSubscriptions,
+  renderLedger,
+  subscribed,
+} from '../../core/api/messages';
+import type {
+  LineCommit,
+  NewDecision,
+  PromptLedger,
+  SubscribeOutcome,
+  Subscription,
+  SuggestionItem,
+} from '../../core/api/types';
 import type { SuggestionType } from '../../core/types';
 
 /** Builds a link target for a root-relative path and optional line (a file URI in the extension). */
@@ -25,7 +39,7 @@ function linkTarget(target: string): string {
 /** `path:line` (or the commit / ADR the item is about) as a markdown link. */
 export function locationLink(item: Pick<SuggestionItem, 'location' | 'entityId'>, linkFor: LinkFor): string {
   const l = item.location;
-  if (!l.path) return escapeMarkdown(l.commit ? l.commit.slice(0, 8) : l.adr ?? item.entityId);
+  if (!l.path) return escapeMarkdown(l.commit ? l.commit.slice(0, 8) : (l.adr ?? item.entityId));
   const label = `${l.path}${l.line ? `:${l.line}${l.endLine && l.endLine !== l.line ? `-${l.endLine}` : ''}` : ''}`;
   return `[${escapeMarkdown(label)}](${linkTarget(linkFor(l.path, l.line))})${l.commit ? ` @${l.commit.slice(0, 8)}` : ''}`;
 }
@@ -38,7 +52,8 @@ export function renderSuggestions(items: readonly SuggestionItem[], linkFor: Lin
     const group = items.filter((i) => i.type === type);
     if (!group.length) continue;
     out.push(`**${TYPE_HEADINGS[type]}**`, '');
-    for (const i of group) out.push(`- ${escapeMarkdown(i.title)} — ${escapeMarkdown(i.reason)} · ${locationLink(i, linkFor)}`);
+    for (const i of group)
+      out.push(`- ${escapeMarkdown(i.title)} — ${escapeMarkdown(i.reason)} · ${locationLink(i, linkFor)}`);
     out.push('');
   }
   return out.join('\n').trimEnd();
@@ -56,18 +71,36 @@ export function renderSubscribed(outcome: SubscribeOutcome, now: number, maxChar
   // A private-use character marks where the name goes: escaping leaves it alone (it shows control characters).
   const lines = subscribed(outcome, now, { what: PLACEHOLDER, maxChars });
   return lines
-    .map((l, i) => (i === 0 ? escapeMarkdown(l).replace(PLACEHOLDER, what).replace(`\\(id ${id}\\)`, `(id \`${id}\`)`) : escapeMarkdown(l)))
+    .map((l, i) =>
+      i === 0
+        ? escapeMarkdown(l).replace(PLACEHOLDER, what).replace(`\\(id ${id}\\)`, `(id \`${id}\`)`)
+        : escapeMarkdown(l),
+    )
     .join('\n\n');
 }
 
 /** `/list`: a table of active subscriptions with their ids and expiry. */
-export function renderSubscriptionList(subs: readonly Subscription[], maxActive: number, now: number, linkFor: LinkFor): string {
+export function renderSubscriptionList(
+  subs: readonly Subscription[],
+  maxActive: number,
+  now: number,
+  linkFor: LinkFor,
+): string {
   if (!subs.length) return noSubscriptions(maxActive, 'chat');
   const rows = subs.map((s) => {
-    const what = s.path && s.kind !== 'memory' ? `[${escapeMarkdown(describeSubscription(s))}](${linkTarget(linkFor(s.path, s.lines?.start))})` : escapeMarkdown(describeSubscription(s));
+    const what =
+      s.path && s.kind !== 'memory'
+        ? `[${escapeMarkdown(describeSubscription(s))}](${linkTarget(linkFor(s.path, s.lines?.start))})`
+        : escapeMarkdown(describeSubscription(s));
     return `| \`${s.id}\` | ${s.kind} | ${what} | ${expiresIn(s, now)} |`;
   });
-  return [`**Active subscriptions (${subs.length} of ${maxActive})** — their current content goes into every \`@context\` turn.`, '', '| Id | Kind | What | Expires in |', '|---|---|---|---|', ...rows].join('\n');
+  return [
+    `**Active subscriptions (${subs.length} of ${maxActive})** — their current content goes into every \`@context\` turn.`,
+    '',
+    '| Id | Kind | What | Expires in |',
+    '|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /**
@@ -84,7 +117,9 @@ export function renderWhy(
 ): string {
   const out = [`### Why ${escapeMarkdown(target)} is the way it is`, ''];
   out.push('**Decisions**', '');
-  if (decisions.length) for (const d of decisions) out.push(`- ${escapeMarkdown(d.title)} — ${escapeMarkdown(d.reason)} · ${locationLink(d, linkFor)}`);
+  if (decisions.length)
+    for (const d of decisions)
+      out.push(`- ${escapeMarkdown(d.title)} — ${escapeMarkdown(d.reason)} · ${locationLink(d, linkFor)}`);
   else out.push('- No recorded decision governs this code. Record one with `/decide <title>`.');
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const shown = new Set<string>();
@@ -92,10 +127,16 @@ export function renderWhy(
     out.push('', `**Commits that changed ${escapeMarkdown(lineHistory.lines)}**`, '');
     for (const c of lineHistory.commits) {
       shown.add(c.hash);
-      out.push(`- ${day(c.date)} ${escapeMarkdown(c.subject)} by ${escapeMarkdown(c.author)} · \`${c.hash.slice(0, 8)}\``);
+      out.push(
+        `- ${day(c.date)} ${escapeMarkdown(c.subject)} by ${escapeMarkdown(c.author)} · \`${c.hash.slice(0, 8)}\``,
+      );
     }
   }
-  const rest = changes.filter((c) => !c.location.commit || ![...shown].some((h) => h.startsWith(c.location.commit as string) || (c.location.commit as string).startsWith(h)));
+  const rest = changes.filter(
+    (c) =>
+      !c.location.commit ||
+      ![...shown].some((h) => h.startsWith(c.location.commit as string) || (c.location.commit as string).startsWith(h)),
+  );
   out.push('', shown.size ? '**Other recent changes to the file**' : '**History**', '');
   if (rest.length) {
     for (const c of rest) {
@@ -103,7 +144,8 @@ export function renderWhy(
       const who = typeof c.meta?.author === 'string' ? ` by ${escapeMarkdown(c.meta.author)}` : '';
       out.push(`- ${when}${escapeMarkdown(c.title)}${who} — ${escapeMarkdown(c.reason)} · ${locationLink(c, linkFor)}`);
     }
-  } else out.push(shown.size ? '- None besides the commits above.' : '- No recent commits or uncommitted changes touch it.');
+  } else
+    out.push(shown.size ? '- None besides the commits above.' : '- No recent commits or uncommitted changes touch it.');
   if (notes.length) out.push('', `_${notes.map(escapeMarkdown).join(' · ')}_`);
   return out.join('\n');
 }
@@ -111,7 +153,14 @@ export function renderWhy(
 /** The ADR draft as the user sees it before confirming. */
 export function renderDecisionDraft(d: NewDecision): string {
   const block = (title: string, body: string) => [`**${title}**`, '', body.trim() || '_(empty)_', ''];
-  return [`### Draft decision: ${escapeMarkdown(d.title)}`, '', ...block('Context', d.context), ...block('Decision', d.decision), ...block('Consequences', d.consequences), '_Nothing is written until you confirm._'].join('\n');
+  return [
+    `### Draft decision: ${escapeMarkdown(d.title)}`,
+    '',
+    ...block('Context', d.context),
+    ...block('Decision', d.decision),
+    ...block('Consequences', d.consequences),
+    '_Nothing is written until you confirm._',
+  ].join('\n');
 }
 
 /** The prompt that asks the model to draft an ADR from the conversation so far. */
@@ -149,9 +198,14 @@ export function transcriptOf(turns: readonly HistoryTurn[], maxChars = 24_000): 
 }
 
 /** `/ledger` when there is no earlier turn to show. */
-export const NO_LEDGER = 'No `@context` question has been answered in this conversation yet, so there is no ledger to show. Ask something first.';
+export const NO_LEDGER =
+  'No `@context` question has been answered in this conversation yet, so there is no ledger to show. Ask something first.';
 
 /** `/ledger`: a header and the ledger table for the last turn. */
 export function renderLedgerReport(ledger: PromptLedger, at: number, now: number = Date.now()): string {
-  return [`**What the last answer's prompt held** (built ${new Date(at).toISOString().slice(11, 19)} UTC)`, '', renderLedger(ledger, now)].join('\n');
+  return [
+    `**What the last answer's prompt held** (built ${new Date(at).toISOString().slice(11, 19)} UTC)`,
+    '',
+    renderLedger(ledger, now),
+  ].join('\n');
 }

@@ -9,7 +9,16 @@ import { suggest, why } from './commands/context';
 import { DecisionDrafts } from './commands/decide';
 import { ledger } from './commands/ledger';
 import { list, subscribe, unsubscribe } from './commands/subscriptions';
-import { chatCommands, conversationIdOf, linkForFolder, turnMetadata, userMessageFor, type ChatDeps, type Turn, type TurnMetadata } from './turn';
+import {
+  chatCommands,
+  conversationIdOf,
+  linkForFolder,
+  turnMetadata,
+  userMessageFor,
+  type ChatDeps,
+  type Turn,
+  type TurnMetadata,
+} from './turn';
 
 export { chatCommands };
 
@@ -25,14 +34,18 @@ export function registerChatParticipant(context: vscode.ExtensionContext, deps: 
     decide: (t) => drafts.decide(t),
     ledger,
   };
-  const participant = vscode.chat.createChatParticipant(ids.participant, (request, chatContext, stream, token) => handle(deps, handlers, request, chatContext, stream, token));
+  const participant = vscode.chat.createChatParticipant(ids.participant, (request, chatContext, stream, token) =>
+    handle(deps, handlers, request, chatContext, stream, token),
+  );
   participant.iconPath = new vscode.ThemeIcon('lightbulb');
   participant.followupProvider = { provideFollowups: (result) => followupsFor(result) };
   context.subscriptions.push(
     participant,
     participant.onDidReceiveFeedback((feedback) => void applyFeedback(deps, feedback)),
     vscode.commands.registerCommand(chatCommands.confirmDecision, (draftId?: string) => drafts.confirm(draftId)),
-    vscode.commands.registerCommand(chatCommands.replaceOldest, (folder: string, request: SubscribeRequest) => replaceOldest(deps, folder, request)),
+    vscode.commands.registerCommand(chatCommands.replaceOldest, (folder: string, request: SubscribeRequest) =>
+      replaceOldest(deps, folder, request),
+    ),
   );
   return participant;
 }
@@ -57,7 +70,18 @@ async function handle(
   const sub = token.onCancellationRequested(() => controller.abort());
   try {
     const service = await deps.services.get(folder);
-    const turn: Turn = { request, chatContext, stream, token, signal: controller.signal, service, folder, meta, linkFor: linkForFolder(folder), deps };
+    const turn: Turn = {
+      request,
+      chatContext,
+      stream,
+      token,
+      signal: controller.signal,
+      service,
+      folder,
+      meta,
+      linkFor: linkForFolder(folder),
+      deps,
+    };
     await (handlers[request.command ?? ''] ?? ask)(turn);
     return { metadata: meta };
   } catch (err) {
@@ -68,7 +92,10 @@ async function handle(
       return { metadata: meta };
     }
     deps.log.error(`@context failed: ${(err as Error)?.stack ?? String(err)}`);
-    return { metadata: meta, errorDetails: { message: `Proactive Context could not answer: ${(err as Error)?.message ?? String(err)}` } };
+    return {
+      metadata: meta,
+      errorDetails: { message: `Proactive Context could not answer: ${(err as Error)?.message ?? String(err)}` },
+    };
   } finally {
     sub.dispose();
   }
@@ -79,7 +106,9 @@ async function replaceOldest(deps: ChatDeps, folderUri: string, request: Subscri
   if (!folder) return;
   try {
     const r = await (await deps.services.get(folder)).subscribe(request, { replaceOldest: true });
-    void vscode.window.showInformationMessage(`Subscribed to ${describeSubscription(r.subscription)}${r.replaced ? `; removed the oldest, ${describeSubscription(r.replaced)}` : ''}.`);
+    void vscode.window.showInformationMessage(
+      `Subscribed to ${describeSubscription(r.subscription)}${r.replaced ? `; removed the oldest, ${describeSubscription(r.replaced)}` : ''}.`,
+    );
   } catch (err) {
     const message = err instanceof SubscriptionLimitError ? subscriptionLimit(err, 'palette') : (err as Error).message;
     void vscode.window.showErrorMessage(`Could not subscribe: ${message}`);
@@ -96,7 +125,9 @@ async function applyFeedback(deps: ChatDeps, feedback: vscode.ChatResultFeedback
     const service = await deps.services.get(folder);
     const helpful = feedback.kind === vscode.ChatResultFeedbackKind.Helpful;
     for (const entity of m.suggestionEntities) service.feedback(m.suggestionId, entity, helpful ? 'used' : 'dismissed');
-    deps.log.debug(`Chat feedback (${helpful ? 'helpful' : 'unhelpful'}) applied to ${m.suggestionEntities.length} suggestion item(s)`);
+    deps.log.debug(
+      `Chat feedback (${helpful ? 'helpful' : 'unhelpful'}) applied to ${m.suggestionEntities.length} suggestion item(s)`,
+    );
   } catch (err) {
     deps.log.warn(`Could not record chat feedback: ${(err as Error).message}`);
   }
@@ -107,13 +138,23 @@ function followupsFor(result: vscode.ChatResult): vscode.ChatFollowup[] {
   if (result.errorDetails || !m) return [];
   switch (m.command) {
     case undefined:
-      return m.ledger ? [{ prompt: '', command: 'ledger', label: 'What went into this answer?' }, { prompt: '', command: 'suggest', label: 'Show the context for the active editor' }] : [];
+      return m.ledger
+        ? [
+            { prompt: '', command: 'ledger', label: 'What went into this answer?' },
+            { prompt: '', command: 'suggest', label: 'Show the context for the active editor' },
+          ]
+        : [];
     case 'subscribe':
     case 'unsubscribe':
       return [{ prompt: '', command: 'list', label: 'List subscriptions' }];
     case 'suggest':
     case 'why':
-      return [{ prompt: 'What should I keep in mind before changing this code?', label: 'What should I keep in mind before changing this code?' }];
+      return [
+        {
+          prompt: 'What should I keep in mind before changing this code?',
+          label: 'What should I keep in mind before changing this code?',
+        },
+      ];
     default:
       return [];
   }

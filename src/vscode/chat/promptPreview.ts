@@ -14,7 +14,10 @@ function fenced(text: string): string {
 }
 
 /** The ledger, then each message as the model would get it, in order, the user's message last. */
-export function renderPromptPreview(prompt: ChatContext, options: { folder: string; chatModel: boolean; now: number }): string {
+export function renderPromptPreview(
+  prompt: ChatContext,
+  options: { folder: string; chatModel: boolean; now: number },
+): string {
   const lines = [
     `# What @context would send (${options.folder})`,
     '',
@@ -26,7 +29,9 @@ export function renderPromptPreview(prompt: ChatContext, options: { folder: stri
     '',
     renderLedger(prompt.ledger, options.now),
   ];
-  prompt.messages.forEach((m, i) => lines.push('', `## Message ${i + 1} of ${prompt.messages.length} (${m.role})`, '', fenced(m.content)));
+  prompt.messages.forEach((m, i) =>
+    lines.push('', `## Message ${i + 1} of ${prompt.messages.length} (${m.role})`, '', fenced(m.content)),
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -34,6 +39,8 @@ export function renderPromptPreview(prompt: ChatContext, options: { folder: stri
  * What "Ask @context" does: with a chat model, a real query (an empty `@context` turn only asks the
  * user what they meant); without one, no turn at all (VS Code would reject it) but the reason.
  */
-export function askContextAction(chatModel: boolean): { kind: 'chat'; query: string } | { kind: 'explain'; message: string } {
+export function askContextAction(
+  chatModel: boolean,
+): { kind: 'chat'; query: string } | { kind: 'explain'; message: string } {
   return chatModel ? { kind: 'chat', query: '@context /list' } : { kind: 'explain', message: CHAT_MODEL_NEEDED };
 }

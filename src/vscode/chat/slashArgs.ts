@@ -29,12 +29,16 @@ const MAX_ARG_CHARS = 2000;
 export function parseSubscribeArgs(input: string): SubscribeRequest | undefined {
   const text = input.trim();
   if (!text) return undefined;
-  if (text.length > MAX_ARG_CHARS) throw new SlashArgsError(`The argument is ${text.length.toLocaleString('en-US')} characters long; keep it under ${MAX_ARG_CHARS.toLocaleString('en-US')}.`);
+  if (text.length > MAX_ARG_CHARS)
+    throw new SlashArgsError(
+      `The argument is ${text.length.toLocaleString('en-US')} characters long; keep it under ${MAX_ARG_CHARS.toLocaleString('en-US')}.`,
+    );
 
   const memory = /^memory:\s*([\s\S]*)$/i.exec(text);
   if (memory) {
     const query = unquote(memory[1].trim()).replace(/\s+/g, ' ');
-    if (query.length < 2) throw new SlashArgsError('Give a search after `memory:`, e.g. `/subscribe memory: retry policy`.');
+    if (query.length < 2)
+      throw new SlashArgsError('Give a search after `memory:`, e.g. `/subscribe memory: retry policy`.');
     return { kind: 'memory', target: query };
   }
 
@@ -46,10 +50,12 @@ export function parseSubscribeArgs(input: string): SubscribeRequest | undefined 
   const inlinePattern = patternAt < 0 ? path.indexOf('~/') : -1;
   if (patternAt === 0 || inlinePattern > 0) {
     const filePath = patternAt === 0 ? path : path.slice(0, inlinePattern);
-    const spec = patternAt === 0 ? rest.slice(1) : (path.slice(inlinePattern + 1) + (rest ? ` ${rest}` : ''));
+    const spec = patternAt === 0 ? rest.slice(1) : path.slice(inlinePattern + 1) + (rest ? ` ${rest}` : '');
     const m = /^\/([\s\S]+)\/([a-z]*)$/.exec(spec.trim());
-    if (!m) throw new SlashArgsError(`Write the pattern between slashes after \`~\`, e.g. \`${filePath} ~/TODO|FIXME/i\`.`);
-    if (/[^dimsuv]/.test(m[2])) throw new SlashArgsError(`Unknown regular-expression flag in "${m[2]}"; use i, m, s or u.`);
+    if (!m)
+      throw new SlashArgsError(`Write the pattern between slashes after \`~\`, e.g. \`${filePath} ~/TODO|FIXME/i\`.`);
+    if (/[^dimsuv]/.test(m[2]))
+      throw new SlashArgsError(`Unknown regular-expression flag in "${m[2]}"; use i, m, s or u.`);
     try {
       compileUserPattern(m[1], m[2].replace(/[gy]/g, ''));
     } catch (err) {
@@ -64,7 +70,9 @@ export function parseSubscribeArgs(input: string): SubscribeRequest | undefined 
     const filePath = path.slice(0, symbolAt);
     const symbol = path.slice(symbolAt + 2);
     if (!/^[\p{L}\p{N}_$][\p{L}\p{N}_$.#]*$/u.test(symbol)) {
-      throw new SlashArgsError(`"${symbol}" is not a symbol name; write it like \`src/a.ts::parseConfig\` or \`::Store.open\`.`);
+      throw new SlashArgsError(
+        `"${symbol}" is not a symbol name; write it like \`src/a.ts::parseConfig\` or \`::Store.open\`.`,
+      );
     }
     return { kind: 'symbol', target: filePath ? `${filePath}::${symbol}` : `::${symbol}`, symbol };
   }
@@ -74,7 +82,8 @@ export function parseSubscribeArgs(input: string): SubscribeRequest | undefined 
     const start = Number(range[2]);
     const end = Number(range[3] ?? range[2]);
     if (start < 1) throw new SlashArgsError('Line numbers start at 1.');
-    if (end < start) throw new SlashArgsError(`The range L${start}-${end} ends before it starts; write \`#L${end}-${start}\`.`);
+    if (end < start)
+      throw new SlashArgsError(`The range L${start}-${end} ends before it starts; write \`#L${end}-${start}\`.`);
     return { kind: 'lines', target: range[1], lines: { start, end } };
   }
   if (/#L/i.test(path)) throw new SlashArgsError(`Write a line range as \`path#L10-20\` (got "${path}").`);
@@ -85,7 +94,10 @@ export type UnsubscribeArgs = { all: true } | { all: false; ids: string[] };
 
 /** Parses `/unsubscribe <id> [<id>…] | all`. */
 export function parseUnsubscribeArgs(input: string): UnsubscribeArgs {
-  const words = input.trim().split(/[\s,]+/).filter(Boolean);
+  const words = input
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (!words.length) throw new SlashArgsError('Give the id of the subscription to remove (see `/list`), or `all`.');
   if (words.length === 1 && /^(all|\*)$/i.test(words[0])) return { all: true };
   const bad = words.find((w) => !/^[a-z0-9_-]{1,64}$/i.test(w));

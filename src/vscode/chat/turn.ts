@@ -62,7 +62,9 @@ export function turnMetadata(result: vscode.ChatResult | undefined): TurnMetadat
     command: str(r.command),
     folder: str(r.folder),
     suggestionId: str(r.suggestionId),
-    suggestionEntities: Array.isArray(r.suggestionEntities) ? r.suggestionEntities.filter((e): e is string => typeof e === 'string') : undefined,
+    suggestionEntities: Array.isArray(r.suggestionEntities)
+      ? r.suggestionEntities.filter((e): e is string => typeof e === 'string')
+      : undefined,
     ledger: isLedger(r.ledger) ? r.ledger : undefined,
     ledgerAt: typeof r.ledgerAt === 'number' ? r.ledgerAt : undefined,
     footer: str(r.footer),
@@ -72,7 +74,12 @@ export function turnMetadata(result: vscode.ChatResult | undefined): TurnMetadat
 function isLedger(v: unknown): v is PromptLedger {
   if (typeof v !== 'object' || v === null) return false;
   const l = v as Record<string, unknown>;
-  return Array.isArray(l.entries) && Array.isArray(l.cut) && typeof l.totalTokens === 'number' && typeof l.budget === 'number';
+  return (
+    Array.isArray(l.entries) &&
+    Array.isArray(l.cut) &&
+    typeof l.totalTokens === 'number' &&
+    typeof l.budget === 'number'
+  );
 }
 
 export class NoModelError extends Error {
@@ -84,10 +91,22 @@ export class NoModelError extends Error {
 class ModelFailure extends Error {}
 
 /** Sends the prompt and hands each text fragment to `onText`; failures of the model (not ours) become ModelFailure. */
-export async function streamFromModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], token: vscode.CancellationToken, onText: (fragment: string) => void): Promise<void> {
+export async function streamFromModel(
+  model: vscode.LanguageModelChat,
+  messages: vscode.LanguageModelChatMessage[],
+  token: vscode.CancellationToken,
+  onText: (fragment: string) => void,
+): Promise<void> {
   let ours: unknown;
   try {
-    const response = await model.sendRequest(messages, { justification: 'Proactive Context answers @context questions with your subscribed files and current suggestions.' }, token);
+    const response = await model.sendRequest(
+      messages,
+      {
+        justification:
+          'Proactive Context answers @context questions with your subscribed files and current suggestions.',
+      },
+      token,
+    );
     for await (const fragment of response.text) {
       try {
         onText(fragment);
@@ -106,9 +125,12 @@ export async function streamFromModel(model: vscode.LanguageModelChat, messages:
 export function userMessageFor(err: unknown): string | undefined {
   if (err instanceof vscode.LanguageModelError) {
     const code = err.code;
-    if (code === vscode.LanguageModelError.NoPermissions().code) return '⚠️ Proactive Context is not allowed to use this chat model. Allow it when asked, or pick another model in the chat view.';
-    if (code === vscode.LanguageModelError.Blocked().code) return '⚠️ The chat model refused the request (rate limit or content filter). Wait a moment and try again, or pick another model.';
-    if (code === vscode.LanguageModelError.NotFound().code) return '⚠️ The chat model you picked is not available any more. Pick another model in the chat view.';
+    if (code === vscode.LanguageModelError.NoPermissions().code)
+      return '⚠️ Proactive Context is not allowed to use this chat model. Allow it when asked, or pick another model in the chat view.';
+    if (code === vscode.LanguageModelError.Blocked().code)
+      return '⚠️ The chat model refused the request (rate limit or content filter). Wait a moment and try again, or pick another model.';
+    if (code === vscode.LanguageModelError.NotFound().code)
+      return '⚠️ The chat model you picked is not available any more. Pick another model in the chat view.';
     return `⚠️ The chat model reported an error: ${err.message}`;
   }
   if (err instanceof NoModelError) return `⚠️ ${err.message}`;
@@ -119,7 +141,10 @@ export function userMessageFor(err: unknown): string | undefined {
 }
 
 export function linkForFolder(folder: vscode.WorkspaceFolder): LinkFor {
-  return (path, line) => vscode.Uri.joinPath(folder.uri, ...path.split('/')).with({ fragment: line ? `L${line}` : '' }).toString();
+  return (path, line) =>
+    vscode.Uri.joinPath(folder.uri, ...path.split('/'))
+      .with({ fragment: line ? `L${line}` : '' })
+      .toString();
 }
 
 /**

@@ -36,12 +36,19 @@ class PromptPreviews implements vscode.TextDocumentContentProvider, vscode.Dispo
 }
 
 /** What needs no chat model (the prompt preview), and the walkthrough's "Ask @context", which checks for one first. */
-export function registerChatPromptCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, models: ChatModelAvailability): void {
+export function registerChatPromptCommands(
+  context: vscode.ExtensionContext,
+  services: WorkspaceServices,
+  tracker: ActivityTracker,
+  models: ChatModelAvailability,
+): void {
   const previews = new PromptPreviews();
   context.subscriptions.push(
     previews,
     vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
-    vscode.commands.registerCommand(ids.command.showChatPrompt, () => showChatPrompt(services, tracker, models, previews)),
+    vscode.commands.registerCommand(ids.command.showChatPrompt, () =>
+      showChatPrompt(services, tracker, models, previews),
+    ),
     vscode.commands.registerCommand(ids.command.askContext, async () => {
       const action = askContextAction(await models.available());
       if (action.kind === 'chat') {
@@ -55,23 +62,33 @@ export function registerChatPromptCommands(context: vscode.ExtensionContext, ser
 }
 
 /** Builds the prompt a `@context` question would get now, without renewing anything, and opens it as markdown. */
-function showChatPrompt(services: WorkspaceServices, tracker: ActivityTracker, models: ChatModelAvailability, previews: PromptPreviews): Promise<void> {
+function showChatPrompt(
+  services: WorkspaceServices,
+  tracker: ActivityTracker,
+  models: ChatModelAvailability,
+  previews: PromptPreviews,
+): Promise<void> {
   return withService(services, async (service, folder) => {
     const chatModel = await models.available();
-    const prompt = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Building the @context prompt' }, () =>
-      service.chatContext({
-        conversationId: `preview_${randomUUID()}`,
-        question: PREVIEW_QUESTION,
-        history: [],
-        place: tracker.currentPlace(folder)?.place,
-        maxInputTokens: PREVIEW_INPUT_TOKENS,
-        // The assembler's own estimate; a model, when there is one, counts a little differently.
-        countTokens: (text) => Promise.resolve(Math.ceil(text.length / 4)),
-        preview: true,
-      }),
+    const prompt = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Building the @context prompt' },
+      () =>
+        service.chatContext({
+          conversationId: `preview_${randomUUID()}`,
+          question: PREVIEW_QUESTION,
+          history: [],
+          place: tracker.currentPlace(folder)?.place,
+          maxInputTokens: PREVIEW_INPUT_TOKENS,
+          // The assembler's own estimate; a model, when there is one, counts a little differently.
+          countTokens: (text) => Promise.resolve(Math.ceil(text.length / 4)),
+          preview: true,
+        }),
     );
     const content = renderPromptPreview(prompt, { folder: folder.name, chatModel, now: Date.now() });
     const doc = await vscode.workspace.openTextDocument(previews.set(folder, content));
-    await vscode.window.showTextDocument(doc.languageId === 'markdown' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'markdown'), { preview: false });
+    await vscode.window.showTextDocument(
+      doc.languageId === 'markdown' ? doc : await vscode.languages.setTextDocumentLanguage(doc, 'markdown'),
+      { preview: false },
+    );
   });
 }

@@ -1,8 +1,19 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
 import { SubscriptionLimitError } from '../../core/api/errors';
-import { describeSubscription as describe, NO_FOLDER, noSubscriptions, subscribed, subscriptionLimit } from '../../core/api/messages';
-import { compileUserPattern, type SubscribeRequest, type Subscription, type SuggestionItem } from '../../core/api/types';
+import {
+  describeSubscription as describe,
+  NO_FOLDER,
+  noSubscriptions,
+  subscribed,
+  subscriptionLimit,
+} from '../../core/api/messages';
+import {
+  compileUserPattern,
+  type SubscribeRequest,
+  type Subscription,
+  type SuggestionItem,
+} from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import { relativePath } from '../activityTracker';
 import { ids } from '../ids';
@@ -12,7 +23,11 @@ import type { WorkspaceServices } from '../workspaceServices';
 export type ChatModelCheck = () => Promise<boolean>;
 
 /** Subscribes, asking to replace the oldest when the limit is reached; returns undefined when the user declines. */
-export async function subscribeWithLimit(service: ContextService, request: SubscribeRequest, chatModel: ChatModelCheck): Promise<Subscription | undefined> {
+export async function subscribeWithLimit(
+  service: ContextService,
+  request: SubscribeRequest,
+  chatModel: ChatModelCheck,
+): Promise<Subscription | undefined> {
   let outcome;
   try {
     outcome = await service.subscribe(request);
@@ -24,12 +39,18 @@ export async function subscribeWithLimit(service: ContextService, request: Subsc
     outcome = await service.subscribe(request, { replaceOldest: true });
   }
   const hasModel = await chatModel();
-  void vscode.window.showInformationMessage(subscribed(outcome, Date.now(), { maxChars: service.config.subscriptions.maxChars, chatModel: hasModel }).join(' '));
+  void vscode.window.showInformationMessage(
+    subscribed(outcome, Date.now(), { maxChars: service.config.subscriptions.maxChars, chatModel: hasModel }).join(' '),
+  );
   return outcome.subscription;
 }
 
 /** Pin-to-chat from the panel: subscribe to what the item points at. */
-export async function subscribeToItem(service: ContextService, item: SuggestionItem, chatModel: ChatModelCheck): Promise<void> {
+export async function subscribeToItem(
+  service: ContextService,
+  item: SuggestionItem,
+  chatModel: ChatModelCheck,
+): Promise<void> {
   const loc = item.location;
   const request: SubscribeRequest =
     loc.line && loc.endLine && loc.endLine > loc.line && item.type !== 'decision'
@@ -39,7 +60,10 @@ export async function subscribeToItem(service: ContextService, item: SuggestionI
 }
 
 /** Runs a palette command on the active folder's service; failures become one error message. */
-export async function withService(services: WorkspaceServices, fn: (service: ContextService, folder: vscode.WorkspaceFolder) => Promise<unknown>): Promise<void> {
+export async function withService(
+  services: WorkspaceServices,
+  fn: (service: ContextService, folder: vscode.WorkspaceFolder) => Promise<unknown>,
+): Promise<void> {
   const folder = services.activeFolder();
   if (!folder) {
     void vscode.window.showWarningMessage(NO_FOLDER);
@@ -53,16 +77,29 @@ export async function withService(services: WorkspaceServices, fn: (service: Con
 }
 
 async function pickWorkspaceFile(folder: vscode.WorkspaceFolder, title: string): Promise<string | undefined> {
-  const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, '**/*'), '**/{node_modules,.git}/**', 5000);
+  const files = await vscode.workspace.findFiles(
+    new vscode.RelativePattern(folder, '**/*'),
+    '**/{node_modules,.git}/**',
+    5000,
+  );
   const picked = await vscode.window.showQuickPick(
-    files.map((f) => relativePath(folder, f)).sort().map((p) => ({ label: p })),
+    files
+      .map((f) => relativePath(folder, f))
+      .sort()
+      .map((p) => ({ label: p })),
     { title, placeHolder: 'Type to search workspace files', matchOnDescription: true },
   );
   return picked?.label;
 }
 
-export function registerSubscriptionCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, chatModel: ChatModelCheck): void {
-  const reg = (id: string, fn: () => Promise<void>) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+export function registerSubscriptionCommands(
+  context: vscode.ExtensionContext,
+  services: WorkspaceServices,
+  tracker: ActivityTracker,
+  chatModel: ChatModelCheck,
+): void {
+  const reg = (id: string, fn: () => Promise<void>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   const here = (folder: vscode.WorkspaceFolder) => tracker.currentPlace(folder)?.place;
 
   reg(ids.command.subscribeFile, () =>
@@ -82,7 +119,11 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
       }
       const sel = editor.selection;
       const end = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
-      await subscribeWithLimit(service, { kind: 'lines', target: place.file, lines: { start: sel.start.line + 1, end } }, chatModel);
+      await subscribeWithLimit(
+        service,
+        { kind: 'lines', target: place.file, lines: { start: sel.start.line + 1, end } },
+        chatModel,
+      );
     }),
   );
 
@@ -93,16 +134,22 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
       name ??= await vscode.window.showInputBox({
         title: 'Subscribe chat to a symbol',
         prompt: 'Name of the function, class or method to follow through edits',
-        validateInput: (v) => (/^[A-Za-z_$][\w$.]*$/.test(v.trim()) ? undefined : 'Enter an identifier such as applyDiscount or Cart.total'),
+        validateInput: (v) =>
+          /^[A-Za-z_$][\w$.]*$/.test(v.trim()) ? undefined : 'Enter an identifier such as applyDiscount or Cart.total',
       });
       if (!name) return;
-      await subscribeWithLimit(service, { kind: 'symbol', target: place ? `${place.file}::${name.trim()}` : `::${name.trim()}`, symbol: name.trim() }, chatModel);
+      await subscribeWithLimit(
+        service,
+        { kind: 'symbol', target: place ? `${place.file}::${name.trim()}` : `::${name.trim()}`, symbol: name.trim() },
+        chatModel,
+      );
     }),
   );
 
   reg(ids.command.subscribePattern, () =>
     withService(services, async (service, folder) => {
-      const path = here(folder)?.file ?? (await pickWorkspaceFile(folder, 'Subscribe chat to matching lines of a file'));
+      const path =
+        here(folder)?.file ?? (await pickWorkspaceFile(folder, 'Subscribe chat to matching lines of a file'));
       if (!path) return;
       const pattern = await vscode.window.showInputBox({
         title: `Lines of ${path} matching…`,
@@ -127,7 +174,12 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
       const query = await vscode.window.showInputBox({
         title: 'Subscribe chat to a memory search',
         prompt: 'Search text over decisions, notes and past @context conversations',
-        validateInput: (v) => (v.trim().length < 2 ? 'Enter at least two characters' : v.length > 500 ? 'Keep it under 500 characters' : undefined),
+        validateInput: (v) =>
+          v.trim().length < 2
+            ? 'Enter at least two characters'
+            : v.length > 500
+              ? 'Keep it under 500 characters'
+              : undefined,
       });
       if (query) await subscribeWithLimit(service, { kind: 'memory', target: query.trim() }, chatModel);
     }),
@@ -141,12 +193,19 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
         return;
       }
       const picked = await vscode.window.showQuickPick(
-        subs.map((s) => ({ label: describe(s), description: `${s.kind} · ${s.id}`, detail: `expires ${new Date(s.expiresAt).toLocaleString()}`, s })),
+        subs.map((s) => ({
+          label: describe(s),
+          description: `${s.kind} · ${s.id}`,
+          detail: `expires ${new Date(s.expiresAt).toLocaleString()}`,
+          s,
+        })),
         { title: 'Unsubscribe', placeHolder: 'Choose subscriptions to remove', canPickMany: true },
       );
       if (!picked?.length) return;
       for (const p of picked) service.unsubscribe(p.s.id);
-      void vscode.window.showInformationMessage(`Removed ${picked.length} subscription${picked.length === 1 ? '' : 's'}.`);
+      void vscode.window.showInformationMessage(
+        `Removed ${picked.length} subscription${picked.length === 1 ? '' : 's'}.`,
+      );
     }),
   );
 
@@ -157,7 +216,11 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
         void vscode.window.showInformationMessage('There are no active subscriptions.');
         return;
       }
-      const ok = await vscode.window.showWarningMessage(`Remove all ${n} subscriptions?`, { modal: true }, 'Remove All');
+      const ok = await vscode.window.showWarningMessage(
+        `Remove all ${n} subscriptions?`,
+        { modal: true },
+        'Remove All',
+      );
       if (ok !== 'Remove All') return;
       const removed = service.unsubscribeAll();
       void vscode.window.showInformationMessage(`Removed ${removed} subscription${removed === 1 ? '' : 's'}.`);
@@ -172,11 +235,18 @@ export function registerSubscriptionCommands(context: vscode.ExtensionContext, s
         return;
       }
       const picked = await vscode.window.showQuickPick(
-        subs.map((s) => ({ label: describe(s), description: `${s.kind} · ${s.id}`, detail: `renewed ${new Date(s.renewedAt).toLocaleString()} · expires ${new Date(s.expiresAt).toLocaleString()}`, s })),
+        subs.map((s) => ({
+          label: describe(s),
+          description: `${s.kind} · ${s.id}`,
+          detail: `renewed ${new Date(s.renewedAt).toLocaleString()} · expires ${new Date(s.expiresAt).toLocaleString()}`,
+          s,
+        })),
         { title: `Active subscriptions (${subs.length}/${max})`, placeHolder: 'Select one to open it' },
       );
       if (picked?.s.path) {
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, ...picked.s.path.split('/')));
+        const doc = await vscode.workspace.openTextDocument(
+          vscode.Uri.joinPath(folder.uri, ...picked.s.path.split('/')),
+        );
         const line = Math.max(0, (picked.s.lines?.start ?? 1) - 1);
         await vscode.window.showTextDocument(doc, { selection: new vscode.Range(line, 0, line, 0) });
       }

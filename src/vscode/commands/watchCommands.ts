@@ -19,8 +19,14 @@ async function addWatch(service: ContextService, panel: WatchPanel, patterns: Wa
 }
 
 /** Watch palette commands: the current file, its folder, the symbol at the cursor, a topic; and stop watching. */
-export function registerWatchCommands(context: vscode.ExtensionContext, services: WorkspaceServices, tracker: ActivityTracker, panel: WatchPanel): void {
-  const reg = (id: string, fn: () => Promise<void>) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+export function registerWatchCommands(
+  context: vscode.ExtensionContext,
+  services: WorkspaceServices,
+  tracker: ActivityTracker,
+  panel: WatchPanel,
+): void {
+  const reg = (id: string, fn: () => Promise<void>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   const here = (folder: vscode.WorkspaceFolder) => tracker.currentPlace(folder)?.place;
 
   reg(ids.command.watchFile, () =>
@@ -39,7 +45,13 @@ export function registerWatchCommands(context: vscode.ExtensionContext, services
       const file = here(folder)?.file;
       let dir = file && file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : undefined;
       if (!dir) {
-        const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, defaultUri: folder.uri, openLabel: 'Watch', title: 'Watch a folder' });
+        const picked = await vscode.window.showOpenDialog({
+          canSelectFolders: true,
+          canSelectFiles: false,
+          defaultUri: folder.uri,
+          openLabel: 'Watch',
+          title: 'Watch a folder',
+        });
         const uri = picked?.[0];
         if (!uri) return;
         if (vscode.workspace.getWorkspaceFolder(uri)?.uri.toString() !== folder.uri.toString()) {
@@ -70,7 +82,12 @@ export function registerWatchCommands(context: vscode.ExtensionContext, services
         title: 'Watch a topic',
         prompt: 'Words that new commits, decision records or failing tests must all contain (or a "quoted phrase")',
         placeHolder: 'session expiry',
-        validateInput: (v) => (!v.trim() ? 'Enter a word or two' : v.length > WATCH_LIMITS.topicChars ? `Keep it under ${WATCH_LIMITS.topicChars} characters` : undefined),
+        validateInput: (v) =>
+          !v.trim()
+            ? 'Enter a word or two'
+            : v.length > WATCH_LIMITS.topicChars
+              ? `Keep it under ${WATCH_LIMITS.topicChars} characters`
+              : undefined,
       });
       if (topic?.trim()) await addWatch(service, panel, [{ type: 'topic', pattern: topic.trim() }]);
     }),
@@ -84,7 +101,11 @@ export function registerWatchCommands(context: vscode.ExtensionContext, services
         return;
       }
       const picked = await vscode.window.showQuickPick(
-        watches.map((w) => ({ label: describeWatch(w), description: w.scope === EDITOR_SCOPE ? w.id : `${w.id} · made by an agent`, w })),
+        watches.map((w) => ({
+          label: describeWatch(w),
+          description: w.scope === EDITOR_SCOPE ? w.id : `${w.id} · made by an agent`,
+          w,
+        })),
         { title: 'Stop watching', placeHolder: 'Choose the watches to stop', canPickMany: true },
       );
       if (!picked?.length) return;

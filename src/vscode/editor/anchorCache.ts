@@ -58,7 +58,12 @@ export class AnchorCache implements vscode.Disposable {
     const changes = [...e.contentChanges].sort((a, b) => b.range.start.compareTo(a.range.start));
     for (const c of changes) {
       const r = c.range;
-      entry.lines.edit(r.start.line + 1, r.end.line + 1, lineBreaks(c.text), r.end.character === 0 && (r.start.character === 0 || r.end.line > r.start.line));
+      entry.lines.edit(
+        r.start.line + 1,
+        r.end.line + 1,
+        lineBreaks(c.text),
+        r.end.character === 0 && (r.start.character === 0 || r.end.line > r.start.line),
+      );
     }
     entry.lines.version = e.document.version;
   }

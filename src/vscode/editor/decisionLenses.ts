@@ -38,7 +38,12 @@ export class DecisionLensProvider implements vscode.CodeLensProvider, vscode.Dis
       .filter((l) => l.line <= document.lineCount)
       .map((l) => {
         const range = new vscode.Range(l.line - 1, 0, l.line - 1, 0);
-        return new vscode.CodeLens(range, { title: l.title, tooltip: l.tooltip, command: ids.command.openDecisionRecord, arguments: [vscode.Uri.joinPath(folder.uri, ...l.path.split('/')), l.recordLine] });
+        return new vscode.CodeLens(range, {
+          title: l.title,
+          tooltip: l.tooltip,
+          command: ids.command.openDecisionRecord,
+          arguments: [vscode.Uri.joinPath(folder.uri, ...l.path.split('/')), l.recordLine],
+        });
       });
   }
 

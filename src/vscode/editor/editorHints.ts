@@ -20,7 +20,12 @@ export interface EditorHintCounts {
  * Context where the eyes are, each behind its own setting: a CodeLens over code a decision governs,
  * the why-card hover on its declaration line, and failing tests in the Problems view.
  */
-export function registerEditorHints(context: vscode.ExtensionContext, services: WorkspaceServices, controller: SuggestionsController, log: vscode.LogOutputChannel): () => EditorHintCounts {
+export function registerEditorHints(
+  context: vscode.ExtensionContext,
+  services: WorkspaceServices,
+  controller: SuggestionsController,
+  log: vscode.LogOutputChannel,
+): () => EditorHintCounts {
   let settings: EditorHintSettings = readEditorHintSettings();
   const anchors = new AnchorCache(services);
   const lenses = new DecisionLensProvider(anchors, () => settings.codeLens);
@@ -36,8 +41,12 @@ export function registerEditorHints(context: vscode.ExtensionContext, services: 
     vscode.commands.registerCommand(ids.command.openDecisionRecord, async (uri: unknown, line?: unknown) => {
       if (!(uri instanceof vscode.Uri)) return;
       // An entry of a decision log opens at its heading.
-      const at = typeof line === 'number' && Number.isInteger(line) && line >= 1 ? new vscode.Position(line - 1, 0) : undefined;
-      await vscode.window.showTextDocument(uri, { preview: true, ...(at ? { selection: new vscode.Range(at, at) } : {}) });
+      const at =
+        typeof line === 'number' && Number.isInteger(line) && line >= 1 ? new vscode.Position(line - 1, 0) : undefined;
+      await vscode.window.showTextDocument(uri, {
+        preview: true,
+        ...(at ? { selection: new vscode.Range(at, at) } : {}),
+      });
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(`${ids.configSection}.editor`)) return;

@@ -46,17 +46,28 @@ export class TestDiagnostics implements vscode.Disposable {
       const reportLocation = new vscode.Location(report, new vscode.Position(Math.max(0, f.reportLine - 1), 0));
       if (f.test) {
         const d = diagnostic(f.test.line, failureMessage(f, 'test', now), report);
-        d.relatedInformation = [new vscode.DiagnosticRelatedInformation(reportLocation, `Reported in ${f.report}`), ...f.sources.map((s) => related(folder, s, 'The stack passes through here'))];
+        d.relatedInformation = [
+          new vscode.DiagnosticRelatedInformation(reportLocation, `Reported in ${f.report}`),
+          ...f.sources.map((s) => related(folder, s, 'The stack passes through here')),
+        ];
         at(f.test.path).diagnostics.push(d);
       }
       for (const s of f.sources) {
         const d = diagnostic(s.line, failureMessage(f, 'source', now), report);
-        d.relatedInformation = [...(f.test ? [related(folder, f.test, 'The failing test')] : []), new vscode.DiagnosticRelatedInformation(reportLocation, `Reported in ${f.report}`)];
+        d.relatedInformation = [
+          ...(f.test ? [related(folder, f.test, 'The failing test')] : []),
+          new vscode.DiagnosticRelatedInformation(reportLocation, `Reported in ${f.report}`),
+        ];
         at(s.path).diagnostics.push(d);
       }
     }
     const key = folder.uri.toString();
-    const fingerprint = [...byUri.values()].map((e) => `${e.uri.toString()}\u0000${e.diagnostics.map((d) => `${d.range.start.line}:${d.message}`).join('\u0001')}`).join('\u0002');
+    const fingerprint = [...byUri.values()]
+      .map(
+        (e) =>
+          `${e.uri.toString()}\u0000${e.diagnostics.map((d) => `${d.range.start.line}:${d.message}`).join('\u0001')}`,
+      )
+      .join('\u0002');
     const before = this.shown.get(key);
     if (before?.fingerprint === fingerprint) return;
     for (const uri of before?.uris ?? []) this.collection.delete(uri);
@@ -94,12 +105,26 @@ export class TestDiagnostics implements vscode.Disposable {
 }
 
 function diagnostic(line: number, message: string, report: vscode.Uri): vscode.Diagnostic {
-  const d = new vscode.Diagnostic(new vscode.Range(line - 1, 0, line - 1, Number.MAX_SAFE_INTEGER), message, vscode.DiagnosticSeverity.Warning);
+  const d = new vscode.Diagnostic(
+    new vscode.Range(line - 1, 0, line - 1, Number.MAX_SAFE_INTEGER),
+    message,
+    vscode.DiagnosticSeverity.Warning,
+  );
   d.source = 'Proactive Context';
   d.code = { value: 'failing test', target: report };
   return d;
 }
 
-function related(folder: vscode.WorkspaceFolder, site: { path: string; line: number }, message: string): vscode.DiagnosticRelatedInformation {
-  return new vscode.DiagnosticRelatedInformation(new vscode.Location(vscode.Uri.joinPath(folder.uri, ...site.path.split('/')), new vscode.Position(site.line - 1, 0)), message);
+function related(
+  folder: vscode.WorkspaceFolder,
+  site: { path: string; line: number },
+  message: string,
+): vscode.DiagnosticRelatedInformation {
+  return new vscode.DiagnosticRelatedInformation(
+    new vscode.Location(
+      vscode.Uri.joinPath(folder.uri, ...site.path.split('/')),
+      new vscode.Position(site.line - 1, 0),
+    ),
+    message,
+  );
 }

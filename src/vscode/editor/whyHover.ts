@@ -30,7 +30,11 @@ export class WhyHoverProvider implements vscode.HoverProvider {
     return this.requestCount;
   }
 
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     if (!this.enabled()) return undefined;
     const at = this.anchors.get(document)?.at(position.line + 1);
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
@@ -38,12 +42,20 @@ export class WhyHoverProvider implements vscode.HoverProvider {
     this.requestCount++;
     const card = await this.card(document, folder, at.onDisk, token);
     if (token.isCancellationRequested) return undefined;
-    const linkTo = (path: string, line?: number) => vscode.Uri.joinPath(folder.uri, ...path.split('/')).with({ fragment: line ? `L${line}` : '' }).toString();
+    const linkTo = (path: string, line?: number) =>
+      vscode.Uri.joinPath(folder.uri, ...path.split('/'))
+        .with({ fragment: line ? `L${line}` : '' })
+        .toString();
     const markdown = new vscode.MarkdownString(renderWhyHover(at.anchors, card, linkTo, Date.now()), true);
     return new vscode.Hover(markdown, document.lineAt(position.line).range);
   }
 
-  private card(document: vscode.TextDocument, folder: vscode.WorkspaceFolder, span: { name: string; startLine: number; endLine: number }, token: vscode.CancellationToken): Promise<WhyCard | undefined> {
+  private card(
+    document: vscode.TextDocument,
+    folder: vscode.WorkspaceFolder,
+    span: { name: string; startLine: number; endLine: number },
+    token: vscode.CancellationToken,
+  ): Promise<WhyCard | undefined> {
     const key = `${document.uri.toString()}@${document.version}#${span.name}:${span.startLine}`;
     let card = this.cards.get(key);
     if (!card) {
@@ -52,11 +64,14 @@ export class WhyHoverProvider implements vscode.HoverProvider {
       const file = relativePath(folder, document.uri);
       const last = this.controller.lastFor(document.uri);
       // Not tied to this hover's token: a card half computed when the pointer moves on is still worth keeping.
-      card = service.explainWhy({ file, line: span.startLine, symbol: { ...span } }, { suggestion: last?.suggestion }).catch((err: unknown) => {
-        this.cards.delete(key);
-        if (!isCancellation(err)) this.log.warn(`Could not explain ${span.name} in ${file}: ${(err as Error).message}`);
-        return undefined;
-      });
+      card = service
+        .explainWhy({ file, line: span.startLine, symbol: { ...span } }, { suggestion: last?.suggestion })
+        .catch((err: unknown) => {
+          this.cards.delete(key);
+          if (!isCancellation(err))
+            this.log.warn(`Could not explain ${span.name} in ${file}: ${(err as Error).message}`);
+          return undefined;
+        });
       this.cards.set(key, card);
       if (this.cards.size > MAX_CARDS) this.cards.delete(this.cards.keys().next().value as string);
     }

@@ -25,11 +25,16 @@ export interface ToolRun {
 export abstract class ContextTool<T> implements vscode.LanguageModelTool<T> {
   constructor(protected readonly deps: ToolDeps) {}
 
-  abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.ProviderResult<vscode.PreparedToolInvocation>;
+  abstract prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<T>,
+  ): vscode.ProviderResult<vscode.PreparedToolInvocation>;
 
   protected abstract run(input: T, r: ToolRun): string | Promise<string>;
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<T>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const folder = this.deps.services.activeFolder();
     if (!folder) throw new Error('No workspace folder is open; Proactive Context works on a folder.');
     const controller = new AbortController();

@@ -1,7 +1,18 @@
 import * as vscode from 'vscode';
 import { UnknownSubscriptionError } from '../../core/api/contextService';
 import { SubscriptionLimitError } from '../../core/api/errors';
-import { activeCount, describeSubscription, escapeMarkdown, expiresIn, noSubscriptions, noSuchSubscription, removedAll, removedSubscription, subscribed, subscriptionLimit } from '../../core/api/messages';
+import {
+  activeCount,
+  describeSubscription,
+  escapeMarkdown,
+  expiresIn,
+  noSubscriptions,
+  noSuchSubscription,
+  removedAll,
+  removedSubscription,
+  subscribed,
+  subscriptionLimit,
+} from '../../core/api/messages';
 import type { SubscribeRequest } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { toolNames } from './toolNames';
@@ -42,7 +53,12 @@ export class SubscribeFileTool extends ContextTool<Input> {
     }
     return {
       invocationMessage: `Subscribing the chat to ${what}`,
-      confirmationMessages: { title: 'Subscribe the chat to a file?', message: new vscode.MarkdownString(`Every following \`@context\` turn will include the current content of **${escapeMarkdown(what)}**.`) },
+      confirmationMessages: {
+        title: 'Subscribe the chat to a file?',
+        message: new vscode.MarkdownString(
+          `Every following \`@context\` turn will include the current content of **${escapeMarkdown(what)}**.`,
+        ),
+      },
     };
   }
 
@@ -56,7 +72,12 @@ export class SubscribeMemoryTool extends ContextTool<Input> {
     const query = textField(o.input, 'query');
     return {
       invocationMessage: `Subscribing the chat to the memory search “${query}”`,
-      confirmationMessages: { title: 'Subscribe the chat to a memory search?', message: new vscode.MarkdownString(`Every following \`@context\` turn will include the top decisions and past chats matching **${escapeMarkdown(query)}**.`) },
+      confirmationMessages: {
+        title: 'Subscribe the chat to a memory search?',
+        message: new vscode.MarkdownString(
+          `Every following \`@context\` turn will include the top decisions and past chats matching **${escapeMarkdown(query)}**.`,
+        ),
+      },
     };
   }
 
@@ -66,13 +87,18 @@ export class SubscribeMemoryTool extends ContextTool<Input> {
 }
 
 export class UnsubscribeTool extends ContextTool<Input> {
-  async prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<Input>): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    o: vscode.LanguageModelToolInvocationPrepareOptions<Input>,
+  ): Promise<vscode.PreparedToolInvocation> {
     const id = textField(o.input, 'id');
     const sub = id ? (await this.peekService())?.subscription(id) : undefined;
     const what = sub ? `${describeSubscription(sub)} (id ${sub.id})` : `subscription ${id}`;
     return {
       invocationMessage: `Removing ${what}`,
-      confirmationMessages: { title: 'Remove a context subscription?', message: new vscode.MarkdownString(`\`@context\` will stop including **${escapeMarkdown(what)}**.`) },
+      confirmationMessages: {
+        title: 'Remove a context subscription?',
+        message: new vscode.MarkdownString(`\`@context\` will stop including **${escapeMarkdown(what)}**.`),
+      },
     };
   }
 
@@ -94,7 +120,12 @@ export class UnsubscribeAllTool extends ContextTool<Input> {
     const n = (await this.peekService())?.subscriptions().list.length ?? 0;
     return {
       invocationMessage: 'Removing all context subscriptions',
-      confirmationMessages: { title: 'Remove all context subscriptions?', message: new vscode.MarkdownString(`\`@context\` will stop including all ${n} subscribed file${n === 1 ? '' : 's'} and searches of this workspace.`) },
+      confirmationMessages: {
+        title: 'Remove all context subscriptions?',
+        message: new vscode.MarkdownString(
+          `\`@context\` will stop including all ${n} subscribed file${n === 1 ? '' : 's'} and searches of this workspace.`,
+        ),
+      },
     };
   }
 
@@ -114,6 +145,9 @@ export class ListSubscriptionsTool extends ContextTool<Input> {
     const { list, max } = service.subscriptions();
     if (!list.length) return noSubscriptions(max, 'tool');
     const now = Date.now();
-    return [`${list.length} of ${max} active subscriptions (id · kind · what · expires in):`, ...list.map((s) => `- ${s.id} · ${s.kind} · ${describeSubscription(s)} · ${expiresIn(s, now)}`)].join('\n');
+    return [
+      `${list.length} of ${max} active subscriptions (id · kind · what · expires in):`,
+      ...list.map((s) => `- ${s.id} · ${s.kind} · ${describeSubscription(s)} · ${expiresIn(s, now)}`),
+    ].join('\n');
   }
 }

@@ -12,7 +12,9 @@ const SUGGEST_TIMEOUT_MS = 5000;
 export class ContextSuggestTool extends ContextTool<Input> {
   prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<Input>): vscode.PreparedToolInvocation {
     const path = o.input?.path;
-    return { invocationMessage: `Gathering proactive context for ${typeof path === 'string' && path ? path : 'the active editor'}` };
+    return {
+      invocationMessage: `Gathering proactive context for ${typeof path === 'string' && path ? path : 'the active editor'}`,
+    };
   }
 
   protected async run(input: Input, { service, signal, folder }: ToolRun): Promise<string> {
@@ -29,15 +31,25 @@ export class ContextSuggestTool extends ContextTool<Input> {
       place = { file, line: args.line, symbolName: args.symbol };
     } else {
       const here = this.deps.tracker.currentPlace(folder);
-      if (!here) throw new ToolInputError('context_suggest: no file is open in the editor; pass "path" (workspace-relative).');
+      if (!here)
+        throw new ToolInputError('context_suggest: no file is open in the editor; pass "path" (workspace-relative).');
       place = { ...here.place };
       if (args.line !== undefined) place = { ...place, line: args.line, symbol: undefined };
-      if (args.symbol && args.symbol !== place.symbol?.name) place = { ...place, symbol: undefined, symbolName: args.symbol };
+      if (args.symbol && args.symbol !== place.symbol?.name)
+        place = { ...place, symbol: undefined, symbolName: args.symbol };
     }
-    const suggestion = await withTimeout(service.suggestAt(place, { signal, trigger: 'manual' }).then((first) => service.complete(first, { signal })), SUGGEST_TIMEOUT_MS, { what: 'context_suggest', signal });
+    const suggestion = await withTimeout(
+      service.suggestAt(place, { signal, trigger: 'manual' }).then((first) => service.complete(first, { signal })),
+      SUGGEST_TIMEOUT_MS,
+      { what: 'context_suggest', signal },
+    );
     const symbol = place.symbol?.name ?? place.symbolName;
     const where = `${place.file}${place.line ? `:${place.line}` : ''}${symbol ? ` (${symbol})` : ''}`;
-    const out = [suggestion.items.length ? `Context for ${where}, most relevant first (type, title — why · where):` : `No context found for ${where}.`];
+    const out = [
+      suggestion.items.length
+        ? `Context for ${where}, most relevant first (type, title — why · where):`
+        : `No context found for ${where}.`,
+    ];
     for (const item of suggestion.items) out.push(renderSuggestionLine(item));
     if (suggestion.notes?.length) out.push('', `Notes: ${suggestion.notes.map((n) => safeLabel(n, 600)).join('; ')}`);
     return out.join('\n');

@@ -13,7 +13,8 @@ const MAX_TEXT = 1000;
 
 function asObject(input: unknown, tool: string): Record<string, unknown> {
   if (input === undefined || input === null) return {};
-  if (typeof input !== 'object' || Array.isArray(input)) throw new ToolInputError(`${tool} takes a JSON object as input.`);
+  if (typeof input !== 'object' || Array.isArray(input))
+    throw new ToolInputError(`${tool} takes a JSON object as input.`);
   return input as Record<string, unknown>;
 }
 
@@ -22,7 +23,8 @@ function optionalString(o: Record<string, unknown>, key: string, tool: string): 
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw new ToolInputError(`${tool}: "${key}" must be a string (got ${typeof v}).`);
   const t = v.trim();
-  if (t.length > MAX_TEXT) throw new ToolInputError(`${tool}: "${key}" is ${t.length} characters long; the limit is ${MAX_TEXT}.`);
+  if (t.length > MAX_TEXT)
+    throw new ToolInputError(`${tool}: "${key}" is ${t.length} characters long; the limit is ${MAX_TEXT}.`);
   return t || undefined;
 }
 
@@ -36,7 +38,8 @@ function optionalLine(o: Record<string, unknown>, key: string, tool: string): nu
   const v = o[key];
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw new ToolInputError(`${tool}: "${key}" must be a whole line number, 1 or more (got ${JSON.stringify(v)}).`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+    throw new ToolInputError(`${tool}: "${key}" must be a whole line number, 1 or more (got ${JSON.stringify(v)}).`);
   return n;
 }
 
@@ -81,7 +84,8 @@ export function subscribeMemoryRequest(input: unknown): SubscribeRequest {
 export function unsubscribeId(input: unknown): string {
   const tool = 'unsubscribe';
   const id = requiredString(asObject(input, tool), 'id', tool, '{"id": "k3x9q2"} (ids come from list_subscriptions)');
-  if (!/^[a-z0-9_-]{1,64}$/i.test(id)) throw new ToolInputError(`unsubscribe: "${id}" is not a subscription id; call list_subscriptions to see the ids.`);
+  if (!/^[a-z0-9_-]{1,64}$/i.test(id))
+    throw new ToolInputError(`unsubscribe: "${id}" is not a subscription id; call list_subscriptions to see the ids.`);
   return id.toLowerCase();
 }
 
@@ -90,7 +94,8 @@ export function suggestInput(input: unknown): { path?: string; line?: number; sy
   const tool = 'context_suggest';
   const o = asObject(input, tool);
   const symbol = optionalString(o, 'symbol', tool);
-  if (symbol !== undefined && !/^[\p{L}\p{N}_$][\p{L}\p{N}_$.#]*$/u.test(symbol)) throw new ToolInputError(`${tool}: "${symbol}" is not a symbol name; use a name like parseConfig or Cart.total.`);
+  if (symbol !== undefined && !/^[\p{L}\p{N}_$][\p{L}\p{N}_$.#]*$/u.test(symbol))
+    throw new ToolInputError(`${tool}: "${symbol}" is not a symbol name; use a name like parseConfig or Cart.total.`);
   return { path: optionalString(o, 'path', tool), line: optionalLine(o, 'line', tool), symbol };
 }
 

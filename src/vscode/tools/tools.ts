@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import type { ContextTool, ToolDeps } from './contextTool';
-import { ListSubscriptionsTool, SubscribeFileTool, SubscribeMemoryTool, UnsubscribeAllTool, UnsubscribeTool } from './subscriptionTools';
+import {
+  ListSubscriptionsTool,
+  SubscribeFileTool,
+  SubscribeMemoryTool,
+  UnsubscribeAllTool,
+  UnsubscribeTool,
+} from './subscriptionTools';
 import { ContextSuggestTool } from './suggestTool';
 import { toolNames } from './toolNames';
 

@@ -4,7 +4,17 @@
  */
 import { clip, formatAge, oneLine } from '../../core/api/messages';
 import type { SuggestionItem, SuggestionType } from '../../core/types';
-import { LIMITS, PANEL_ITEM_TYPES, emptyCounts, type DecisionHelp, type IndexingProgress, type PanelItem, type PanelPhase, type PanelState, type SectionNote } from '../../shared/protocol';
+import {
+  LIMITS,
+  PANEL_ITEM_TYPES,
+  emptyCounts,
+  type DecisionHelp,
+  type IndexingProgress,
+  type PanelItem,
+  type PanelPhase,
+  type PanelState,
+  type SectionNote,
+} from '../../shared/protocol';
 
 /** Codicon per kind; the group headers use the same ones. */
 export const ITEM_ICONS: Readonly<Record<SuggestionType, string>> = {
@@ -69,7 +79,11 @@ export function buildPanelState(input: PanelStateInput): PanelState {
     counts,
   };
   if (sectionNotes.length) state.sectionNotes = sectionNotes;
-  if (input.decisionHelp) state.decisionHelp = { heading: clip(oneLine(input.decisionHelp.heading), LIMITS.short), detail: clip(oneLine(input.decisionHelp.detail), LIMITS.text) };
+  if (input.decisionHelp)
+    state.decisionHelp = {
+      heading: clip(oneLine(input.decisionHelp.heading), LIMITS.short),
+      detail: clip(oneLine(input.decisionHelp.detail), LIMITS.text),
+    };
   if (input.file !== undefined) state.file = clip(input.file, LIMITS.text);
   if (input.symbol !== undefined) state.symbol = clip(oneLine(input.symbol), LIMITS.short);
   if (input.indexing) state.indexing = normaliseProgress(input.indexing);
@@ -119,4 +133,3 @@ export function normaliseProgress(p: IndexingProgress): IndexingProgress {
   if (p.commits) out.commits = { done: count(p.commits.done), total: count(p.commits.total) };
   return out;
 }
-

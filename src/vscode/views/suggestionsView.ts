@@ -64,10 +64,14 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
    * protocol guard is logged and dropped.
    */
   setState(input: PanelState): void {
-    const state: PanelState = this.watches.length ? { ...input, watches: this.watches } : { ...input, watches: undefined };
+    const state: PanelState = this.watches.length
+      ? { ...input, watches: this.watches }
+      : { ...input, watches: undefined };
     if (state.watches === undefined) delete state.watches;
     if (!isPanelState(state)) {
-      this.logger.error(`Suggestions view: dropped an invalid state (phase ${describe((state as { phase?: unknown })?.phase)})`);
+      this.logger.error(
+        `Suggestions view: dropped an invalid state (phase ${describe((state as { phase?: unknown })?.phase)})`,
+      );
       return;
     }
     this.state = state;
@@ -101,14 +105,21 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     else await vscode.commands.executeCommand(`${SuggestionsViewProvider.viewType}.focus`, { preserveFocus });
   }
 
-  resolveWebviewView(webviewView: vscode.WebviewView, _context: vscode.WebviewViewResolveContext, _token: vscode.CancellationToken): void {
+  resolveWebviewView(
+    webviewView: vscode.WebviewView,
+    _context: vscode.WebviewViewResolveContext,
+    _token: vscode.CancellationToken,
+  ): void {
     this.disposeView();
     this.view = webviewView;
     const webview = webviewView.webview;
     webview.options = {
       enableScripts: true,
       enableCommandUris: false,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.extensionUri, 'dist'),
+        vscode.Uri.joinPath(this.extensionUri, 'media'),
+      ],
     };
     webview.html = this.html(webview);
     this.viewDisposables.push(
@@ -153,7 +164,8 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     if (!view?.visible) return;
     view.webview.postMessage(message).then(
       (delivered) => {
-        if (!delivered) this.logger.debug(`Suggestions view: ${message.type} not delivered; the page will ask again when ready`);
+        if (!delivered)
+          this.logger.debug(`Suggestions view: ${message.type} not delivered; the page will ask again when ready`);
       },
       (err: unknown) => this.logger.warn(`Suggestions view: could not send ${message.type}: ${describe(err)}`),
     );
@@ -168,12 +180,24 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     const unseen = this.watches.filter((w) => w.last?.unseen).length;
     const warnings = this.state.counts.warning;
     // New context from a watch comes first: it is what changed while the user looked elsewhere.
-    if (unseen > 0) view.badge = { value: unseen, tooltip: unseen === 1 ? '1 watch pushed new context' : `${unseen} watches pushed new context` };
-    else view.badge = warnings > 0 ? { value: warnings, tooltip: warnings === 1 ? '1 warning for this code' : `${warnings} warnings for this code` } : undefined;
+    if (unseen > 0)
+      view.badge = {
+        value: unseen,
+        tooltip: unseen === 1 ? '1 watch pushed new context' : `${unseen} watches pushed new context`,
+      };
+    else
+      view.badge =
+        warnings > 0
+          ? {
+              value: warnings,
+              tooltip: warnings === 1 ? '1 warning for this code' : `${warnings} warnings for this code`,
+            }
+          : undefined;
   }
 
   private html(webview: vscode.Webview): string {
-    const uri = (...segments: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...segments)).toString();
+    const uri = (...segments: string[]) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...segments)).toString();
     return panelHtml({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64url'),
@@ -193,7 +217,10 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
  * Creates the provider, registers it, and returns it for the extension to feed and listen to.
  * @public (the panel's browser tests load it from the bundle)
  */
-export function registerSuggestionsView(context: vscode.ExtensionContext, logger: vscode.LogOutputChannel): SuggestionsViewProvider {
+export function registerSuggestionsView(
+  context: vscode.ExtensionContext,
+  logger: vscode.LogOutputChannel,
+): SuggestionsViewProvider {
   const provider = new SuggestionsViewProvider(context.extensionUri, logger);
   provider.register(context);
   return provider;

@@ -104,7 +104,9 @@ export class WatchPanel implements vscode.Disposable {
   private onFire(entry: Attached, f: FiredWatch): void {
     if (this.view.visible && vscode.window.state.focused) this.seenSeq.set(f.watchId, f.seq);
     this.refresh();
-    this.log.debug(`Watch ${f.watchId} fired: ${f.suggestion.trigger.type} ${f.suggestion.trigger.source}, ${f.suggestion.items.length} item(s)`);
+    this.log.debug(
+      `Watch ${f.watchId} fired: ${f.suggestion.trigger.type} ${f.suggestion.trigger.source}, ${f.suggestion.items.length} item(s)`,
+    );
     if (f.watch.scope !== EDITOR_SCOPE || !this.elsewhere(entry, f)) return;
     const { notifications, cooldownMs } = this.settings();
     const last = this.notifiedAt.get(f.watchId);
@@ -172,7 +174,10 @@ export class WatchPanel implements vscode.Disposable {
     const s = latest.suggestion;
     const picked = await vscode.window.showQuickPick(
       s.items.map((item: SuggestionItem) => ({ label: item.title, description: item.type, detail: item.reason, item })),
-      { title: `${describeWatch(latest.watch)} — ${s.trigger.type.replace('_', ' ')} ${s.trigger.source} (${formatAge(latest.firedAt, Date.now())})`, placeHolder: s.items.length ? 'Open one' : 'Nothing above the watch’s relevance threshold' },
+      {
+        title: `${describeWatch(latest.watch)} — ${s.trigger.type.replace('_', ' ')} ${s.trigger.source} (${formatAge(latest.firedAt, Date.now())})`,
+        placeHolder: s.items.length ? 'Open one' : 'Nothing above the watch’s relevance threshold',
+      },
     );
     if (picked) await openSuggestionItem(entry.folder, picked.item);
   }

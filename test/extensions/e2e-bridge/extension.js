@@ -106,11 +106,23 @@ const routes = {
   },
   async waitPanel(q) {
     const exported = await api();
-    return plain(await whenTrue(exported.onDidUpdatePanel, () => (panelMatches(exported.panelState(), q) ? exported.panelState() : undefined), q.timeoutMs ?? 30_000, `the panel showing ${JSON.stringify(q)}`));
+    return plain(
+      await whenTrue(
+        exported.onDidUpdatePanel,
+        () => (panelMatches(exported.panelState(), q) ? exported.panelState() : undefined),
+        q.timeoutMs ?? 30_000,
+        `the panel showing ${JSON.stringify(q)}`,
+      ),
+    );
   },
   async trust({ wait = false, timeoutMs = 30_000 }) {
     if (!wait) return { trusted: vscode.workspace.isTrusted };
-    return whenTrue(vscode.workspace.onDidGrantWorkspaceTrust, () => (vscode.workspace.isTrusted ? { trusted: true } : undefined), timeoutMs, 'trust being granted');
+    return whenTrue(
+      vscode.workspace.onDidGrantWorkspaceTrust,
+      () => (vscode.workspace.isTrusted ? { trusted: true } : undefined),
+      timeoutMs,
+      'trust being granted',
+    );
   },
   async configure({ key, value }) {
     await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
@@ -124,7 +136,12 @@ const routes = {
       const found = problemsOf(rel, source);
       return (present ? found.length > 0 : found.length === 0) ? { problems: found } : undefined;
     };
-    return whenTrue(vscode.languages.onDidChangeDiagnostics, probe, timeoutMs, `${present ? 'problems on' : 'no problems on'} ${rel}`);
+    return whenTrue(
+      vscode.languages.onDidChangeDiagnostics,
+      probe,
+      timeoutMs,
+      `${present ? 'problems on' : 'no problems on'} ${rel}`,
+    );
   },
 };
 
@@ -138,7 +155,8 @@ function activate(context) {
       res.end(JSON.stringify(body));
     };
     const route = routes[(req.url ?? '').replace(/^\//, '')];
-    if (req.method !== 'POST' || req.headers['x-bridge-token'] !== token || !route) return reply(404, { ok: false, error: 'not found' });
+    if (req.method !== 'POST' || req.headers['x-bridge-token'] !== token || !route)
+      return reply(404, { ok: false, error: 'not found' });
     let body = '';
     req.on('data', (chunk) => {
       body += chunk;

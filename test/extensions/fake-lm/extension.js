@@ -60,7 +60,13 @@ function textOf(message) {
 
 function safeOptions(options) {
   try {
-    return JSON.parse(JSON.stringify({ modelOptions: options?.modelOptions, toolMode: options?.toolMode, tools: options?.tools?.map((t) => t.name) }));
+    return JSON.parse(
+      JSON.stringify({
+        modelOptions: options?.modelOptions,
+        toolMode: options?.toolMode,
+        tools: options?.tools?.map((t) => t.name),
+      }),
+    );
   } catch {
     return {};
   }
@@ -72,7 +78,12 @@ function activate(context) {
       return [MODEL, SMALL_MODEL];
     },
     async provideLanguageModelChatResponse(model, messages, options, progress, token) {
-      recorded.push({ at: Date.now(), model: model.id, messages: messages.map((m) => ({ role: roleName(m.role), text: textOf(m) })), options: safeOptions(options) });
+      recorded.push({
+        at: Date.now(),
+        model: model.id,
+        messages: messages.map((m) => ({ role: roleName(m.role), text: textOf(m) })),
+        options: safeOptions(options),
+      });
       if (recorded.length > MAX_RECORDED) recorded.shift();
       if (process.env.FAKE_LM_RECORD_FILE) {
         try {

@@ -7,8 +7,26 @@ import { ContextService } from '../../../src/core/api/contextService';
 import { TempRepo } from '../git/repoFixture';
 
 const REASON = 'Restricted Mode: history and co-change are off until you trust this folder.';
-const CALC = ['export function total(xs: number[]): number {', '  let t = 0;', '  for (const x of xs) t += x;', '  return t;', '}', ''].join('\n');
-const ADR = ['# 1. Totals in cents', '', '## Status', '', 'Accepted', '', '## Decision', '', '`total` in `src/calc.ts` adds cents, never floats.', ''].join('\n');
+const CALC = [
+  'export function total(xs: number[]): number {',
+  '  let t = 0;',
+  '  for (const x of xs) t += x;',
+  '  return t;',
+  '}',
+  '',
+].join('\n');
+const ADR = [
+  '# 1. Totals in cents',
+  '',
+  '## Status',
+  '',
+  'Accepted',
+  '',
+  '## Decision',
+  '',
+  '`total` in `src/calc.ts` adds cents, never floats.',
+  '',
+].join('\n');
 
 /**
  * A `git` first on PATH that logs every call (its working folder and arguments) and then runs the
@@ -50,14 +68,23 @@ describe('an engine opened with git off', function () {
 
   beforeEach(async () => {
     repo = new TempRepo();
-    repo.commit('add calc', { 'src/calc.ts': CALC, 'docs/adr/0001-totals-in-cents.md': ADR, '.gitignore': 'generated/\n' });
+    repo.commit('add calc', {
+      'src/calc.ts': CALC,
+      'docs/adr/0001-totals-in-cents.md': ADR,
+      '.gitignore': 'generated/\n',
+    });
     repo.commit('guard the loop', { 'src/calc.ts': CALC.replace('t += x;', 'if (Number.isFinite(x)) t += x;') });
     repo.write('generated/big.ts', 'export function generatedOnly(): number {\n  return 1;\n}\n');
     // A repository can make git run a program of its own choosing: none may run before trust.
     repo.git('config', 'core.fsmonitor', 'true');
     stateDir = mkdtempSync(join(tmpdir(), 'pc-nogit-'));
     spy = new GitSpy();
-    service = await ContextService.open({ root: repo.dir, stateDir, noGit: { reason: REASON }, config: { minRelevanceScore: 0, recentChangeDays: 3650 } });
+    service = await ContextService.open({
+      root: repo.dir,
+      stateDir,
+      noGit: { reason: REASON },
+      config: { minRelevanceScore: 0, recentChangeDays: 3650 },
+    });
   });
 
   afterEach(() => {
@@ -82,8 +109,14 @@ describe('an engine opened with git off', function () {
     assert.deepEqual(spy.callsIn(repo.dir), []);
     assert.equal(atHead, '');
     assert.equal(service.gitAllowed, false);
-    assert.deepEqual(decisions.map((d) => d.title), ['Totals in cents']);
-    assert.ok(answer.items.some((i) => i.type === 'decision'), 'the decision record governs total');
+    assert.deepEqual(
+      decisions.map((d) => d.title),
+      ['Totals in cents'],
+    );
+    assert.ok(
+      answer.items.some((i) => i.type === 'decision'),
+      'the decision record governs total',
+    );
     assert.equal(answer.items.filter((i) => i.type === 'change' || i.type === 'cochange').length, 0);
     assert.ok(answer.notes?.includes(REASON), `the reason is told: ${JSON.stringify(answer.notes)}`);
     assert.deepEqual(why.lineHistory, []);
@@ -108,7 +141,10 @@ describe('an engine opened with git off', function () {
 
     const answer = await service.suggestAt({ file: 'src/calc.ts', line: 2 });
     assert.equal(service.gitAllowed, true);
-    assert.ok(answer.items.some((i) => i.type === 'change' && i.title.includes('guard the loop')), `a recent change: ${JSON.stringify(answer.items.map((i) => i.title))}`);
+    assert.ok(
+      answer.items.some((i) => i.type === 'change' && i.title.includes('guard the loop')),
+      `a recent change: ${JSON.stringify(answer.items.map((i) => i.title))}`,
+    );
     assert.ok(!answer.notes?.includes(REASON));
     assert.ok(spy.callsIn(repo.dir).length > 0, 'the logging git sees the engine’s calls once allowed');
   });

@@ -11,10 +11,16 @@ describe('messages that teach the next step', () => {
   });
 
   it('without decision records, names the folders looked in and both ways forward', () => {
-    const search = { folders: ['docs/adr', 'adr'], conventions: ['docs/adr'], setting: 'proactiveContext.decisionFolders', records: 0 };
+    const search = {
+      folders: ['docs/adr', 'adr'],
+      conventions: ['docs/adr'],
+      setting: 'proactiveContext.decisionFolders',
+      records: 0,
+    };
     assert.deepEqual(noDecisionRecords(search), {
       heading: 'No decision records yet',
-      detail: 'Looked in docs/adr, adr, which hold no decision records. Record a Decision… writes the first one there as an ADR, or point the “proactiveContext.decisionFolders” setting at the folders where your team keeps them.',
+      detail:
+        'Looked in docs/adr, adr, which hold no decision records. Record a Decision… writes the first one there as an ADR, or point the “proactiveContext.decisionFolders” setting at the folders where your team keeps them.',
     });
   });
 });

@@ -19,11 +19,30 @@ import {
 const linkFor = (path: string, line?: number) => `file:///ws/${path}${line ? `#L${line}` : ''}`;
 
 function item(over: Partial<SuggestionItem>): SuggestionItem {
-  return { type: 'decision', title: 'T', summary: '', relevanceScore: 0.5, reason: 'why', location: { path: 'src/a.ts' }, entityId: 'e', ...over };
+  return {
+    type: 'decision',
+    title: 'T',
+    summary: '',
+    relevanceScore: 0.5,
+    reason: 'why',
+    location: { path: 'src/a.ts' },
+    entityId: 'e',
+    ...over,
+  };
 }
 
 function sub(over: Partial<Subscription>): Subscription {
-  return { id: 'abc123', scope: 'workspace', kind: 'file', target: 'src/a.ts', path: 'src/a.ts', createdAt: 0, renewedAt: 0, expiresAt: 0, ...over };
+  return {
+    id: 'abc123',
+    scope: 'workspace',
+    kind: 'file',
+    target: 'src/a.ts',
+    path: 'src/a.ts',
+    createdAt: 0,
+    renewedAt: 0,
+    expiresAt: 0,
+    ...over,
+  };
 }
 
 describe('chat text', () => {
@@ -31,15 +50,30 @@ describe('chat text', () => {
     it('groups items by kind, warnings first, each with why and a link to where', () => {
       const md = renderSuggestions(
         [
-          item({ type: 'change', title: 'Fix rounding', reason: 'touched this function 2 days ago', location: { path: 'src/money.ts', line: 12, commit: 'abcdef1234567' }, entityId: 'c1' }),
-          item({ type: 'warning', title: 'applyDiscount is deprecated', reason: 'used on line 4', location: { path: 'src/cart.ts', line: 4 }, entityId: 'w1' }),
+          item({
+            type: 'change',
+            title: 'Fix rounding',
+            reason: 'touched this function 2 days ago',
+            location: { path: 'src/money.ts', line: 12, commit: 'abcdef1234567' },
+            entityId: 'c1',
+          }),
+          item({
+            type: 'warning',
+            title: 'applyDiscount is deprecated',
+            reason: 'used on line 4',
+            location: { path: 'src/cart.ts', line: 4 },
+            entityId: 'w1',
+          }),
         ],
         linkFor,
         '### Context for src/cart.ts',
       );
       assert.ok(md.startsWith('### Context for src/cart.ts'));
       assert.ok(md.indexOf('**Warnings**') < md.indexOf('**Recent changes**'), 'warnings are not first');
-      assert.match(md, /applyDiscount is deprecated — used on line 4 · \[src\/cart\.ts:4\]\(file:\/\/\/ws\/src\/cart\.ts#L4\)/);
+      assert.match(
+        md,
+        /applyDiscount is deprecated — used on line 4 · \[src\/cart\.ts:4\]\(file:\/\/\/ws\/src\/cart\.ts#L4\)/,
+      );
       assert.match(md, /\[src\/money\.ts:12\]\(file:\/\/\/ws\/src\/money\.ts#L12\) @abcdef12/);
     });
 
@@ -48,7 +82,10 @@ describe('chat text', () => {
     });
 
     it('escapes markup in untrusted titles and keeps link targets intact', () => {
-      const md = renderSuggestions([item({ title: 'Use [evil](http://x) *now*', location: { path: 'docs/a (1).md', line: 2 } })], linkFor);
+      const md = renderSuggestions(
+        [item({ title: 'Use [evil](http://x) *now*', location: { path: 'docs/a (1).md', line: 2 } })],
+        linkFor,
+      );
       assert.ok(!md.includes('[evil](http://x)'), 'a link in a title was rendered as a link');
       assert.match(md, /\\\[evil\\\]\\\(http:\/\/x\\\) \\\*now\\\*/);
       assert.match(md, /\(file:\/\/\/ws\/docs\/a%20%281%29\.md#L2\)/);
@@ -59,7 +96,17 @@ describe('chat text', () => {
     it('shows ids, kinds, links and time to expiry', () => {
       const now = 1_000_000;
       const md = renderSubscriptionList(
-        [sub({ expiresAt: now + 3 * 3600_000 }), sub({ id: 'def456', kind: 'memory', target: 'retry policy', path: undefined, query: 'retry policy', expiresAt: now + 30 * 60_000 })],
+        [
+          sub({ expiresAt: now + 3 * 3600_000 }),
+          sub({
+            id: 'def456',
+            kind: 'memory',
+            target: 'retry policy',
+            path: undefined,
+            query: 'retry policy',
+            expiresAt: now + 30 * 60_000,
+          }),
+        ],
         10,
         now,
         linkFor,
@@ -86,8 +133,23 @@ describe('chat text', () => {
     it('lists decisions and dated history with authors', () => {
       const md = renderWhy(
         'applyDiscount (src/cart.ts)',
-        [item({ title: 'ADR-3 Price rules live in billing', reason: 'names src/cart.ts', location: { path: 'docs/adr/0003-price.md' } })],
-        [item({ type: 'change', title: 'Cap discounts at 50%', reason: 'changed these lines', timestamp: Date.UTC(2026, 0, 5), meta: { author: 'Ana' }, location: { path: 'src/cart.ts', line: 3, commit: '1234567890' } })],
+        [
+          item({
+            title: 'ADR-3 Price rules live in billing',
+            reason: 'names src/cart.ts',
+            location: { path: 'docs/adr/0003-price.md' },
+          }),
+        ],
+        [
+          item({
+            type: 'change',
+            title: 'Cap discounts at 50%',
+            reason: 'changed these lines',
+            timestamp: Date.UTC(2026, 0, 5),
+            meta: { author: 'Ana' },
+            location: { path: 'src/cart.ts', line: 3, commit: '1234567890' },
+          }),
+        ],
         linkFor,
       );
       assert.match(md, /### Why applyDiscount \\\(src\/cart\.ts\\\) is the way it is/);
@@ -100,14 +162,32 @@ describe('chat text', () => {
         'applyDiscount (src/pricing.ts)',
         [],
         [
-          item({ type: 'change', title: 'Cap discounts at 50%', reason: 'changed this file', location: { path: 'src/pricing.ts', commit: 'aaaa1111' } }),
-          item({ type: 'change', title: 'Rename helpers', reason: 'changed this file', location: { path: 'src/pricing.ts', commit: 'bbbb2222' } }),
+          item({
+            type: 'change',
+            title: 'Cap discounts at 50%',
+            reason: 'changed this file',
+            location: { path: 'src/pricing.ts', commit: 'aaaa1111' },
+          }),
+          item({
+            type: 'change',
+            title: 'Rename helpers',
+            reason: 'changed this file',
+            location: { path: 'src/pricing.ts', commit: 'bbbb2222' },
+          }),
         ],
         linkFor,
         [],
-        { lines: 'applyDiscount (lines 16–24)', commits: [{ hash: 'aaaa1111cccc', author: 'Ana', date: Date.UTC(2026, 9, 12), subject: 'Cap discounts at 50%' }] },
+        {
+          lines: 'applyDiscount (lines 16–24)',
+          commits: [
+            { hash: 'aaaa1111cccc', author: 'Ana', date: Date.UTC(2026, 9, 12), subject: 'Cap discounts at 50%' },
+          ],
+        },
       );
-      assert.match(md, /\*\*Commits that changed applyDiscount \\\(lines 16–24\\\)\*\*\n\n- 2026-10-12 Cap discounts at 50% by Ana · `aaaa1111`/);
+      assert.match(
+        md,
+        /\*\*Commits that changed applyDiscount \\\(lines 16–24\\\)\*\*\n\n- 2026-10-12 Cap discounts at 50% by Ana · `aaaa1111`/,
+      );
       assert.match(md, /\*\*Other recent changes to the file\*\*\n\n- Rename helpers/);
       assert.equal(md.match(/Cap discounts at 50%/g)?.length, 1, 'a commit is listed twice');
     });
@@ -153,8 +233,22 @@ describe('chat text', () => {
     });
 
     it('shows every section of the draft and that nothing is written yet', () => {
-      const md = renderDecisionDraft({ title: 'Use events', context: 'Ledger writes race.', decision: 'Publish events.', consequences: '' });
-      for (const part of ['### Draft decision: Use events', '**Context**', 'Ledger writes race.', '**Decision**', 'Publish events.', '**Consequences**', '_(empty)_', 'Nothing is written until you confirm']) {
+      const md = renderDecisionDraft({
+        title: 'Use events',
+        context: 'Ledger writes race.',
+        decision: 'Publish events.',
+        consequences: '',
+      });
+      for (const part of [
+        '### Draft decision: Use events',
+        '**Context**',
+        'Ledger writes race.',
+        '**Decision**',
+        'Publish events.',
+        '**Consequences**',
+        '_(empty)_',
+        'Nothing is written until you confirm',
+      ]) {
         assert.ok(md.includes(part), `missing ${part}`);
       }
     });
@@ -164,10 +258,21 @@ describe('chat text', () => {
     const ledger: PromptLedger = {
       entries: [
         { source: { kind: 'instructions' }, tokens: 120 },
-        { source: { kind: 'subscription', id: 'abc123', target: 'src/a.ts' }, tokens: 300, changedSinceLastTurn: true, expiresAt: Date.UTC(2026, 0, 2) },
+        {
+          source: { kind: 'subscription', id: 'abc123', target: 'src/a.ts' },
+          tokens: 300,
+          changedSinceLastTurn: true,
+          expiresAt: Date.UTC(2026, 0, 2),
+        },
         { source: { kind: 'user' }, tokens: 10 },
       ],
-      cut: [{ source: { kind: 'history', turn: 1, of: 4, role: 'user' }, tokens: 900, reason: 'over budget: oldest history is cut first' }],
+      cut: [
+        {
+          source: { kind: 'history', turn: 1, of: 4, role: 'user' },
+          tokens: 900,
+          reason: 'over budget: oldest history is cut first',
+        },
+      ],
       totalTokens: 430,
       budget: 1000,
     };
@@ -184,9 +289,35 @@ describe('chat text', () => {
 
   it('/subscribe echoes a file name as text, never as markdown', () => {
     const now = Date.UTC(2026, 0, 1);
-    const subscription = sub({ id: 'k3x9q2', target: 'docs/*bold*_[x](http://evil.example).md', path: 'docs/*bold*_[x](http://evil.example).md', expiresAt: now + 24 * 3600_000 });
-    const md = renderSubscribed({ subscription, renewed: false, preview: { subscription, expiresAt: subscription.expiresAt, text: '', chars: 0, truncated: false, hash: 'h', changedSinceLastTurn: true, note: 'docs/*bold* does not exist' }, limit: { active: 1, max: 10 } }, now, 2000);
-    assert.match(md, /^Subscribed to \*\*docs\/\\\*bold\\\*\\_\\\[x\\\]\\\(http:\/\/evil\.example\\\)\.md\*\* \(id `k3x9q2`\)/);
+    const subscription = sub({
+      id: 'k3x9q2',
+      target: 'docs/*bold*_[x](http://evil.example).md',
+      path: 'docs/*bold*_[x](http://evil.example).md',
+      expiresAt: now + 24 * 3600_000,
+    });
+    const md = renderSubscribed(
+      {
+        subscription,
+        renewed: false,
+        preview: {
+          subscription,
+          expiresAt: subscription.expiresAt,
+          text: '',
+          chars: 0,
+          truncated: false,
+          hash: 'h',
+          changedSinceLastTurn: true,
+          note: 'docs/*bold* does not exist',
+        },
+        limit: { active: 1, max: 10 },
+      },
+      now,
+      2000,
+    );
+    assert.match(
+      md,
+      /^Subscribed to \*\*docs\/\\\*bold\\\*\\_\\\[x\\\]\\\(http:\/\/evil\.example\\\)\.md\*\* \(id `k3x9q2`\)/,
+    );
     assert.ok(!/\]\(http/.test(md), 'no link survives');
     assert.match(md, /Note: docs\/\\\*bold\\\* does not exist/);
     assert.match(md, /1 of 10 subscriptions is active\./);

@@ -37,7 +37,8 @@ describe('@context without a chat model', () => {
     countTokens: async (t) => Math.ceil(t.length / 4),
     preview,
   });
-  const changed = (ctx: Awaited<ReturnType<ContextService['chatContext']>>) => ctx.ledger.entries.filter((e) => e.source.kind === 'subscription').map((e) => e.changedSinceLastTurn);
+  const changed = (ctx: Awaited<ReturnType<ContextService['chatContext']>>) =>
+    ctx.ledger.entries.filter((e) => e.source.kind === 'subscription').map((e) => e.changedSinceLastTurn);
 
   it('the subscribe message says the content reaches @context once a model is available', async () => {
     const outcome: SubscribeOutcome = await service.subscribe({ kind: 'file', target: 'src/other.ts' });
@@ -45,7 +46,10 @@ describe('@context without a chat model', () => {
     const withModel = subscribed(outcome, Date.now(), { maxChars: 2000 })[0];
     const without = subscribed(outcome, Date.now(), { maxChars: 2000, chatModel: false })[0];
     assert.match(withModel, /Every @context turn includes its current content; it expires/);
-    assert.match(without, /Its current content is included in @context turns once a chat model such as GitHub Copilot is available; it expires/);
+    assert.match(
+      without,
+      /Its current content is included in @context turns once a chat model such as GitHub Copilot is available; it expires/,
+    );
     assert.doesNotMatch(without, /Every @context turn/);
   });
 
@@ -53,7 +57,10 @@ describe('@context without a chat model', () => {
     assert.deepEqual(askContextAction(true), { kind: 'chat', query: '@context /list' });
     const none = askContextAction(false);
     assert.equal(none.kind, 'explain');
-    assert.match(none.kind === 'explain' ? none.message : '', /^@context needs a chat model, such as GitHub Copilot.*Show What @context Would Send/);
+    assert.match(
+      none.kind === 'explain' ? none.message : '',
+      /^@context needs a chat model, such as GitHub Copilot.*Show What @context Would Send/,
+    );
   });
 
   it('the preview holds the subscribed content fenced, the ledger and the question placeholder, and marks nothing as seen', async () => {

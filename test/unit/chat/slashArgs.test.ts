@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../../../src/core/store/store';
 import { SubscriptionRegistry } from '../../../src/core/subscriptions/registry';
-import { parseDecisionTitle, parseSubscribeArgs, parseUnsubscribeArgs, SlashArgsError } from '../../../src/vscode/chat/slashArgs';
+import {
+  parseDecisionTitle,
+  parseSubscribeArgs,
+  parseUnsubscribeArgs,
+  SlashArgsError,
+} from '../../../src/vscode/chat/slashArgs';
 
 const refused = (fn: () => unknown, pattern: RegExp) =>
   assert.throws(fn, (err: Error) => {
@@ -23,9 +28,21 @@ describe('/subscribe arguments', () => {
   });
 
   it('reads #L10-20 and #L7 as line ranges', () => {
-    assert.deepEqual(parseSubscribeArgs('src/app.ts#L10-20'), { kind: 'lines', target: 'src/app.ts', lines: { start: 10, end: 20 } });
-    assert.deepEqual(parseSubscribeArgs('src/app.ts#L7'), { kind: 'lines', target: 'src/app.ts', lines: { start: 7, end: 7 } });
-    assert.deepEqual(parseSubscribeArgs('src/app.ts#L3-L5'), { kind: 'lines', target: 'src/app.ts', lines: { start: 3, end: 5 } });
+    assert.deepEqual(parseSubscribeArgs('src/app.ts#L10-20'), {
+      kind: 'lines',
+      target: 'src/app.ts',
+      lines: { start: 10, end: 20 },
+    });
+    assert.deepEqual(parseSubscribeArgs('src/app.ts#L7'), {
+      kind: 'lines',
+      target: 'src/app.ts',
+      lines: { start: 7, end: 7 },
+    });
+    assert.deepEqual(parseSubscribeArgs('src/app.ts#L3-L5'), {
+      kind: 'lines',
+      target: 'src/app.ts',
+      lines: { start: 3, end: 5 },
+    });
   });
 
   it('refuses a backwards or malformed range', () => {
@@ -35,20 +52,39 @@ describe('/subscribe arguments', () => {
   });
 
   it('reads a pattern after the path, with or without a space, keeping spaces inside it', () => {
-    assert.deepEqual(parseSubscribeArgs('src/app.ts ~/TODO|FIXME/i'), { kind: 'pattern', target: 'src/app.ts', pattern: '/TODO|FIXME/i' });
-    assert.deepEqual(parseSubscribeArgs('src/app.ts~/a b/'), { kind: 'pattern', target: 'src/app.ts', pattern: '/a b/' });
+    assert.deepEqual(parseSubscribeArgs('src/app.ts ~/TODO|FIXME/i'), {
+      kind: 'pattern',
+      target: 'src/app.ts',
+      pattern: '/TODO|FIXME/i',
+    });
+    assert.deepEqual(parseSubscribeArgs('src/app.ts~/a b/'), {
+      kind: 'pattern',
+      target: 'src/app.ts',
+      pattern: '/a b/',
+    });
   });
 
   it('refuses an invalid regular expression or flag, saying why', () => {
     refused(() => parseSubscribeArgs('src/app.ts ~/(a)\\1/'), /back-reference|not supported|cannot/i);
-    refused(() => parseSubscribeArgs('src/app.ts ~/([/'), /^Invalid regular expression \/\(\[\/: Unterminated character class$/);
+    refused(
+      () => parseSubscribeArgs('src/app.ts ~/([/'),
+      /^Invalid regular expression \/\(\[\/: Unterminated character class$/,
+    );
     refused(() => parseSubscribeArgs('src/app.ts ~/x/q'), /Unknown regular-expression flag/);
     refused(() => parseSubscribeArgs('src/app.ts ~TODO'), /between slashes/);
   });
 
   it('reads path::symbol and ::symbol', () => {
-    assert.deepEqual(parseSubscribeArgs('src/app.ts::parseConfig'), { kind: 'symbol', target: 'src/app.ts::parseConfig', symbol: 'parseConfig' });
-    assert.deepEqual(parseSubscribeArgs('::Store.open'), { kind: 'symbol', target: '::Store.open', symbol: 'Store.open' });
+    assert.deepEqual(parseSubscribeArgs('src/app.ts::parseConfig'), {
+      kind: 'symbol',
+      target: 'src/app.ts::parseConfig',
+      symbol: 'parseConfig',
+    });
+    assert.deepEqual(parseSubscribeArgs('::Store.open'), {
+      kind: 'symbol',
+      target: '::Store.open',
+      symbol: 'Store.open',
+    });
     refused(() => parseSubscribeArgs('src/app.ts::not a name'), /Unexpected text|not a symbol name/);
     refused(() => parseSubscribeArgs('src/app.ts::1-bad'), /not a symbol name/);
   });
@@ -61,7 +97,11 @@ describe('/subscribe arguments', () => {
 
   it('accepts quoted paths with spaces and suffixes glued to the quote', () => {
     assert.deepEqual(parseSubscribeArgs('"docs/my notes.md"'), { kind: 'file', target: 'docs/my notes.md' });
-    assert.deepEqual(parseSubscribeArgs('"docs/my notes.md"#L2-4'), { kind: 'lines', target: 'docs/my notes.md', lines: { start: 2, end: 4 } });
+    assert.deepEqual(parseSubscribeArgs('"docs/my notes.md"#L2-4'), {
+      kind: 'lines',
+      target: 'docs/my notes.md',
+      lines: { start: 2, end: 4 },
+    });
     assert.deepEqual(parseSubscribeArgs("'a b.ts' ~/x/"), { kind: 'pattern', target: 'a b.ts', pattern: '/x/' });
     refused(() => parseSubscribeArgs('"docs/my notes.md'), /closing "/);
   });
@@ -90,7 +130,14 @@ describe('/subscribe arguments', () => {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    for (const arg of ['src/app.ts', 'src/app.ts#L1-2', 'src/app.ts ~/TODO/i', 'src/app.ts::parseConfig', '::parseConfig', 'memory: config parsing']) {
+    for (const arg of [
+      'src/app.ts',
+      'src/app.ts#L1-2',
+      'src/app.ts ~/TODO/i',
+      'src/app.ts::parseConfig',
+      '::parseConfig',
+      'memory: config parsing',
+    ]) {
       it(`/subscribe ${arg}`, () => {
         const req = parseSubscribeArgs(arg);
         assert.ok(req);

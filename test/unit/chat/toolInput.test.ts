@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { noInput, subscribeFileRequest, subscribeMemoryRequest, suggestInput, ToolInputError, unsubscribeId } from '../../../src/vscode/tools/toolInput';
+import {
+  noInput,
+  subscribeFileRequest,
+  subscribeMemoryRequest,
+  suggestInput,
+  ToolInputError,
+  unsubscribeId,
+} from '../../../src/vscode/tools/toolInput';
 
 const refused = (fn: () => unknown, pattern: RegExp) =>
   assert.throws(fn, (err: Error) => {
@@ -12,22 +19,54 @@ describe('language-model tool input', () => {
   describe('subscribe_file', () => {
     it('maps path, range and pattern to file, lines and pattern subscriptions', () => {
       assert.deepEqual(subscribeFileRequest({ path: ' src/a.ts ' }), { kind: 'file', target: 'src/a.ts' });
-      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', startLine: 3, endLine: 9 }), { kind: 'lines', target: 'src/a.ts', lines: { start: 3, end: 9 } });
-      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', startLine: 3 }), { kind: 'lines', target: 'src/a.ts', lines: { start: 3, end: 3 } });
-      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', endLine: 4 }), { kind: 'lines', target: 'src/a.ts', lines: { start: 1, end: 4 } });
-      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', pattern: 'TODO' }), { kind: 'pattern', target: 'src/a.ts', pattern: 'TODO' });
-      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', startLine: '5' }), { kind: 'lines', target: 'src/a.ts', lines: { start: 5, end: 5 } });
+      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', startLine: 3, endLine: 9 }), {
+        kind: 'lines',
+        target: 'src/a.ts',
+        lines: { start: 3, end: 9 },
+      });
+      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', startLine: 3 }), {
+        kind: 'lines',
+        target: 'src/a.ts',
+        lines: { start: 3, end: 3 },
+      });
+      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', endLine: 4 }), {
+        kind: 'lines',
+        target: 'src/a.ts',
+        lines: { start: 1, end: 4 },
+      });
+      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', pattern: 'TODO' }), {
+        kind: 'pattern',
+        target: 'src/a.ts',
+        pattern: 'TODO',
+      });
+      assert.deepEqual(subscribeFileRequest({ path: 'src/a.ts', startLine: '5' }), {
+        kind: 'lines',
+        target: 'src/a.ts',
+        lines: { start: 5, end: 5 },
+      });
     });
 
     it('says what is wrong and what a right call looks like', () => {
       refused(() => subscribeFileRequest({}), /subscribe_file needs "path", e\.g\. \{"path": "src\/app\.ts"\}/);
       refused(() => subscribeFileRequest('src/a.ts'), /takes a JSON object/);
       refused(() => subscribeFileRequest({ path: 42 }), /"path" must be a string \(got number\)/);
-      refused(() => subscribeFileRequest({ path: 'a', startLine: 0 }), /"startLine" must be a whole line number, 1 or more \(got 0\)/);
+      refused(
+        () => subscribeFileRequest({ path: 'a', startLine: 0 }),
+        /"startLine" must be a whole line number, 1 or more \(got 0\)/,
+      );
       refused(() => subscribeFileRequest({ path: 'a', startLine: 2.5 }), /whole line number/);
-      refused(() => subscribeFileRequest({ path: 'a', startLine: 9, endLine: 3 }), /endLine \(3\) is before startLine \(9\)/);
-      refused(() => subscribeFileRequest({ path: 'a', startLine: 1, pattern: 'x' }), /either a line range .* or a pattern, not both/);
-      refused(() => subscribeFileRequest({ path: 'a', pattern: '([' }), /"pattern" cannot be used: Invalid regular expression/);
+      refused(
+        () => subscribeFileRequest({ path: 'a', startLine: 9, endLine: 3 }),
+        /endLine \(3\) is before startLine \(9\)/,
+      );
+      refused(
+        () => subscribeFileRequest({ path: 'a', startLine: 1, pattern: 'x' }),
+        /either a line range .* or a pattern, not both/,
+      );
+      refused(
+        () => subscribeFileRequest({ path: 'a', pattern: '([' }),
+        /"pattern" cannot be used: Invalid regular expression/,
+      );
       refused(() => subscribeFileRequest({ path: 'a'.repeat(1001) }), /limit is 1000/);
     });
   });
@@ -46,7 +85,11 @@ describe('language-model tool input', () => {
 
   it('context_suggest takes an optional path, line and symbol', () => {
     assert.deepEqual(suggestInput(undefined), { path: undefined, line: undefined, symbol: undefined });
-    assert.deepEqual(suggestInput({ path: 'src/a.ts', line: 4, symbol: 'Cart.total' }), { path: 'src/a.ts', line: 4, symbol: 'Cart.total' });
+    assert.deepEqual(suggestInput({ path: 'src/a.ts', line: 4, symbol: 'Cart.total' }), {
+      path: 'src/a.ts',
+      line: 4,
+      symbol: 'Cart.total',
+    });
     refused(() => suggestInput({ symbol: 'not a name' }), /not a symbol name/);
     refused(() => suggestInput({ line: -1 }), /"line" must be a whole line number/);
   });

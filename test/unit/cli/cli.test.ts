@@ -8,7 +8,11 @@ import { TempRepo } from '../git/repoFixture';
 const cli = join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js');
 
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60000 });
+  const r = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -27,7 +31,17 @@ describe('CLI', () => {
   it('prints help listing every command with exit code 0', () => {
     const r = run(['--help']);
     assert.equal(r.code, 0);
-    for (const c of ['index', 'suggest', 'subscribe', 'unsubscribe', 'subscriptions', 'materialize', 'eval', 'bench', 'mcp']) {
+    for (const c of [
+      'index',
+      'suggest',
+      'subscribe',
+      'unsubscribe',
+      'subscriptions',
+      'materialize',
+      'eval',
+      'bench',
+      'mcp',
+    ]) {
       assert.match(r.stdout, new RegExp(`^  ${c} `, 'm'), `help lists ${c}`);
     }
     assert.match(r.stdout, /Exit codes: 0 success, 1 failure, 2 bad usage/);
@@ -72,7 +86,8 @@ describe('CLI', () => {
   });
 
   it('says in index --json how each decision folder was found', () => {
-    const record = (n: number, title: string) => `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${title}.\n`;
+    const record = (n: number, title: string) =>
+      `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\nWhy.\n\n## Decision\n\n${title}.\n`;
     const repo = new TempRepo(true, 'pc-cli-decisions-');
     const repoState = mkdtempSync(join(tmpdir(), 'pc-cli-decisions-state-'));
     try {
@@ -90,7 +105,10 @@ describe('CLI', () => {
         { path: 'docs/adr', records: 2, foundBy: 'name' },
         { path: 'design', records: 2, foundBy: 'shape' },
       ]);
-      assert.match(run(['index', '--root', repo.dir, '--state-dir', repoState]).stdout, /^ {2}design: 2 records \(found by shape\)$/m);
+      assert.match(
+        run(['index', '--root', repo.dir, '--state-dir', repoState]).stdout,
+        /^ {2}design: 2 records \(found by shape\)$/m,
+      );
     } finally {
       repo.dispose();
       rmSync(repoState, { recursive: true, force: true });

@@ -73,7 +73,9 @@ describe('CoChangeModel', () => {
 
   it('keeps its counts in a cache file of its own, each pair once', async () => {
     await new CoChangeModel({ root: repo.dir, store }).update();
-    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map(
+      (r) => r.name,
+    );
     assert.ok(!tables.some((t) => t.startsWith('cochange')), 'nothing in the index database');
     const history = decodeHistory(readFileSync(join(stateDir, HISTORY_FILE)));
     if (typeof history === 'string') assert.fail(history);
@@ -81,7 +83,9 @@ describe('CoChangeModel', () => {
     if (typeof decoded === 'string') assert.fail(decoded);
     assert.equal(decoded.head, repo.head());
     const names = [...decoded.counts.fileStats()].map(([p]) => p);
-    const pairs = [...decoded.counts.pairStats()].map(([a, b, count]) => [names[a], names[b]].sort().concat(String(count)));
+    const pairs = [...decoded.counts.pairStats()].map(([a, b, count]) =>
+      [names[a], names[b]].sort().concat(String(count)),
+    );
     assert.deepEqual(pairs.sort(), [
       ['a.ts', 'b.ts', '2'],
       ['a.ts', 'c.ts', '2'],
@@ -201,13 +205,19 @@ describe('CoChangeModel', () => {
 
     repo.change('wide', ['a.ts', ...Array.from({ length: 34 }, (_, i) => `wide/w${i}.ts`)]);
     assert.equal((await model.update()).mode, 'incremental');
-    assert.deepEqual(model.broad.changesOf('a.ts', 5).map((c) => c.files.length), [35, 31]);
+    assert.deepEqual(
+      model.broad.changesOf('a.ts', 5).map((c) => c.files.length),
+      [35, 31],
+    );
     assert.equal(model.commitsOf('wide/w0.ts'), 0, 'and not counted in pairs');
 
     store.dispose();
     store = await Store.open({ stateDir });
     const again = new CoChangeModel({ root: repo.dir, store });
-    assert.deepEqual(again.broad.changesOf('a.ts', 5).map((c) => c.files.length), [35, 31]);
+    assert.deepEqual(
+      again.broad.changesOf('a.ts', 5).map((c) => c.files.length),
+      [35, 31],
+    );
     assert.equal((await again.update()).mode, 'up-to-date');
   });
 
@@ -224,9 +234,16 @@ describe('CoChangeModel', () => {
       if (text === undefined) rmSync(broadFile);
       else writeFileSync(broadFile, text);
       const said: string[] = [];
-      const model = new CoChangeModel({ root: repo.dir, store, logger: { ...nullLogger, info: (m: string) => said.push(m), warn: (m: string) => said.push(m) } });
+      const model = new CoChangeModel({
+        root: repo.dir,
+        store,
+        logger: { ...nullLogger, info: (m: string) => said.push(m), warn: (m: string) => said.push(m) },
+      });
       assert.equal(model.support('a.ts', 'b.ts'), 0, 'nothing half-loaded');
-      assert.ok(said.some((m) => reason.test(m)), said.join(' | '));
+      assert.ok(
+        said.some((m) => reason.test(m)),
+        said.join(' | '),
+      );
       assert.equal((await model.update()).mode, 'rebuild');
       assert.equal(model.support('a.ts', 'b.ts'), 2);
       assert.equal(model.broad.changesOf('gen/f0.ts', 5).length, 1);
@@ -277,9 +294,17 @@ describe('CoChangeModel', () => {
     }
     const files = [...counts.files.keys()].sort();
     const answers = (c: CoChangeCounts | PackedCounts) =>
-      files.map((p) => [p, c.commitsOf(p), c.lastTimeOf(p), c.coChanged(p), [...c.partners(p)].sort(), files.map((q) => c.support(p, q))]);
+      files.map((p) => [
+        p,
+        c.commitsOf(p),
+        c.lastTimeOf(p),
+        c.coChanged(p),
+        [...c.partners(p)].sort(),
+        files.map((q) => c.support(p, q)),
+      ]);
     assert.deepEqual(answers(packed), answers(counts));
-    const ranked = (c: CoChangeCounts | PackedCounts) => files.map((p) => relatedFiles(p, { cochange: c, now: 1_700_001_000_000 }, 10));
+    const ranked = (c: CoChangeCounts | PackedCounts) =>
+      files.map((p) => relatedFiles(p, { cochange: c, now: 1_700_001_000_000 }, 10));
     assert.deepEqual(ranked(packed), ranked(counts), 'and rank the same');
     assert.equal(packed.commitCount, 5);
     const decoded = decodeCounts(Buffer.concat(encodeCounts(packed, 'abc123')), packed.paths);

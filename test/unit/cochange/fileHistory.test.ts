@@ -17,7 +17,11 @@ const ALL = 10_000;
 const ALL_DAYS = () => 3650;
 
 /** Every path the index knows, answered by the index and by `git log --first-parent` (GitService.recentCommits). */
-async function compareWithGitLog(model: CoChangeModel, dir: string, options: { days?: number; limit?: number; now?: number } = {}): Promise<number> {
+async function compareWithGitLog(
+  model: CoChangeModel,
+  dir: string,
+  options: { days?: number; limit?: number; now?: number } = {},
+): Promise<number> {
   const git = new GitService(dir);
   const now = options.now ?? Date.now();
   const since = options.days === undefined ? undefined : sinceOf(now, options.days);
@@ -55,9 +59,20 @@ describe('the history index (per-file commit lists)', function () {
     const compared = await compareWithGitLog(model, repo.dir);
     assert.ok(compared > 20, `compared ${compared} commits`);
     for (const n of ODD_NAMES) assert.ok(model.history.recent(n, 5).length > 0, n);
-    assert.deepEqual(model.history.recent('src/b.ts', 5).map((c) => c.subject), ['rename b to bee', 'Touch b and add c (#12)', 'start'], 'the merge is one change, titled by what it merged; the rename ends the old name');
-    assert.deepEqual(model.history.recent('src/bee.ts', 5).map((c) => c.subject), ['after the skew', 'rename b to bee']);
-    assert.deepEqual(model.history.recent('assets/logo.bin', 5).map((c) => [c.added, c.removed]), [[0, 0]], 'binary: no line counts');
+    assert.deepEqual(
+      model.history.recent('src/b.ts', 5).map((c) => c.subject),
+      ['rename b to bee', 'Touch b and add c (#12)', 'start'],
+      'the merge is one change, titled by what it merged; the rename ends the old name',
+    );
+    assert.deepEqual(
+      model.history.recent('src/bee.ts', 5).map((c) => c.subject),
+      ['after the skew', 'rename b to bee'],
+    );
+    assert.deepEqual(
+      model.history.recent('assets/logo.bin', 5).map((c) => [c.added, c.removed]),
+      [[0, 0]],
+      'binary: no line counts',
+    );
     const marked = model.history.recent('src/a.ts', ALL).find((c) => c.subject.startsWith('\u0001'));
     assert.ok(marked, 'a subject that starts with the record mark is kept whole');
     assert.equal(model.history.recent('src/c.ts', 1)[0].author, 'Zoë Ångström');
@@ -67,7 +82,8 @@ describe('the history index (per-file commit lists)', function () {
     const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
     await model.update();
     const now = Date.now();
-    for (const days of [1, 80, 85, 90, 95, 100, 3650]) await compareWithGitLog(model, repo.dir, { days, limit: 8, now });
+    for (const days of [1, 80, 85, 90, 95, 100, 3650])
+      await compareWithGitLog(model, repo.dir, { days, limit: 8, now });
   });
 
   it('keeps line counts for the recent-changes window only, and reads the older ones when the window grows', async () => {
@@ -80,9 +96,16 @@ describe('the history index (per-file commit lists)', function () {
     // The window ends at the newest commit, as the repository has been quiet since.
     const newest = Number(repo.git('log', '-1', '--first-parent', '--format=%ct', 'HEAD').trim()) * 1000;
     const inWindow = await git.recentCommits('src/a.ts', { maxCount: ALL, days, now: Math.min(Date.now(), newest) });
-    assert.ok(inWindow.length > 0 && inWindow.length < fromGit.length, 'the fixture has commits on both sides of the window');
+    assert.ok(
+      inWindow.length > 0 && inWindow.length < fromGit.length,
+      'the fixture has commits on both sides of the window',
+    );
     assert.deepEqual(a.slice(0, inWindow.length), inWindow, 'counted inside the window');
-    assert.deepEqual(a.slice(inWindow.length), fromGit.slice(inWindow.length).map(({ added: _a, removed: _r, ...c }) => c), 'not outside it');
+    assert.deepEqual(
+      a.slice(inWindow.length),
+      fromGit.slice(inWindow.length).map(({ added: _a, removed: _r, ...c }) => c),
+      'not outside it',
+    );
     days = 3650;
     assert.equal((await model.update()).mode, 'up-to-date');
     await compareWithGitLog(model, repo.dir);
@@ -96,9 +119,25 @@ describe('the history index (per-file commit lists)', function () {
       r.git('checkout', '-q', '-b', 'login');
       r.commit('work', { 'a.ts': '1\n2\n' });
       r.git('checkout', '-q', 'main');
-      r.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from someone/login', '-m', 'Log in with a passkey', 'login');
+      r.git(
+        'merge',
+        '-q',
+        '--no-ff',
+        '-m',
+        'Merge pull request #7 from someone/login',
+        '-m',
+        'Log in with a passkey',
+        'login',
+      );
       r.write('a.ts', '1\n2\n3\n');
-      r.git('commit', '-q', '-am', 'Merge pull request #9 from someone/imported', '-m', 'Imported from the old repository');
+      r.git(
+        'commit',
+        '-q',
+        '-am',
+        'Merge pull request #9 from someone/imported',
+        '-m',
+        'Imported from the old repository',
+      );
       const model = new CoChangeModel({ root: r.dir, store: { stateDir }, lineCountDays: ALL_DAYS });
       assert.equal((await model.update()).mode, 'rebuild');
       r.git('checkout', '-q', '-b', 'bump');
@@ -106,7 +145,10 @@ describe('the history index (per-file commit lists)', function () {
       r.git('checkout', '-q', 'main');
       r.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #10 from someone/bump-deps', 'bump');
       assert.equal((await model.update()).mode, 'incremental');
-      assert.deepEqual(model.history.recent('a.ts', ALL).map((c) => c.subject), ['bump-deps (#10)', 'Imported from the old repository (#9)', 'Log in with a passkey (#7)', 'base']);
+      assert.deepEqual(
+        model.history.recent('a.ts', ALL).map((c) => c.subject),
+        ['bump-deps (#10)', 'Imported from the old repository (#9)', 'Log in with a passkey (#7)', 'base'],
+      );
       assert.ok((await compareWithGitLog(model, r.dir)) >= 4);
     } finally {
       r.dispose();
@@ -117,13 +159,29 @@ describe('the history index (per-file commit lists)', function () {
     const blob = execFileSync('git', ['rev-parse', 'HEAD~3:src/a.ts'], { cwd: repo.dir, encoding: 'utf8' }).trim();
     rmSync(join(repo.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
     const said: string[] = [];
-    const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said), lineCountDays: ALL_DAYS });
+    const model = new CoChangeModel({
+      root: repo.dir,
+      store: { stateDir },
+      logger: logged(said),
+      lineCountDays: ALL_DAYS,
+    });
     assert.equal((await model.update()).mode, 'rebuild');
-    assert.ok(said.some((m) => /Could not count the lines of every file of commit .* counted one by one/.test(m)), said.join(' | '));
+    assert.ok(
+      said.some((m) => /Could not count the lines of every file of commit .* counted one by one/.test(m)),
+      said.join(' | '),
+    );
     assert.equal(model.history.recent('src/a.ts', ALL).length, 5, 'every commit of the file');
-    assert.equal(model.history.recent('src/a.ts', 1)[0].added, undefined, 'the commit whose blob is gone has no counts');
+    assert.equal(
+      model.history.recent('src/a.ts', 1)[0].added,
+      undefined,
+      'the commit whose blob is gone has no counts',
+    );
     assert.equal(model.history.recent('src/bee.ts', 1)[0].added, 1, 'the commits around it have theirs');
-    assert.deepEqual(model.history.recent('ünïcødé/naïve файл.ts', 1).map((c) => [c.subject, c.added, c.removed]), [['by the first author again', 1, 1]], 'and so do the readable files of that commit');
+    assert.deepEqual(
+      model.history.recent('ünïcødé/naïve файл.ts', 1).map((c) => [c.subject, c.added, c.removed]),
+      [['by the first author again', 1, 1]],
+      'and so do the readable files of that commit',
+    );
     assert.ok(model.support('src/a.ts', '-dash.ts') > 0, 'co-change is mined all the same');
     repo.commit('after the loss', { 'src/a.ts': 'again\n' });
     assert.equal((await model.update()).mode, 'incremental');
@@ -156,9 +214,17 @@ describe('the history index (per-file commit lists)', function () {
     repo.commit('main work', { 'src/bee.ts': 'main\n' });
     repo.git('merge', '-q', '--no-ff', '-m', 'merge topic', 'topic');
     const said: string[] = [];
-    const again = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said), lineCountDays: ALL_DAYS });
+    const again = new CoChangeModel({
+      root: repo.dir,
+      store: { stateDir },
+      logger: logged(said),
+      lineCountDays: ALL_DAYS,
+    });
     assert.equal((await again.update()).mode, 'rebuild');
-    assert.ok(said.some((m) => /does not continue the first-parent line/.test(m)), said.join(' | '));
+    assert.ok(
+      said.some((m) => /does not continue the first-parent line/.test(m)),
+      said.join(' | '),
+    );
     await compareWithGitLog(again, repo.dir);
   });
 
@@ -173,7 +239,10 @@ describe('the history index (per-file commit lists)', function () {
     const good = readFileSync(file);
     const cases: [Buffer | undefined, RegExp][] = [
       [good.subarray(0, good.length - 9), /unusable \(checksum mismatch\)/],
-      [Buffer.concat([good.subarray(0, 100), Buffer.from([good[100] ^ 1]), good.subarray(101)]), /unusable \(checksum mismatch\)/],
+      [
+        Buffer.concat([good.subarray(0, 100), Buffer.from([good[100] ^ 1]), good.subarray(101)]),
+        /unusable \(checksum mismatch\)/,
+      ],
       [Buffer.from('PK not a history file at all, long enough to be read'), /unusable \(not a file-history cache\)/],
       [Buffer.alloc(2), /unusable \(too short\)/],
       [undefined, /No history\.bin/],
@@ -183,10 +252,18 @@ describe('the history index (per-file commit lists)', function () {
       if (bytes) writeFileSync(file, bytes);
       else rmSync(file);
       const said: string[] = [];
-      const fresh = new CoChangeModel({ root: repo.dir, store: { stateDir }, logger: logged(said), lineCountDays: ALL_DAYS });
+      const fresh = new CoChangeModel({
+        root: repo.dir,
+        store: { stateDir },
+        logger: logged(said),
+        lineCountDays: ALL_DAYS,
+      });
       assert.equal(fresh.history.commitCount, 0, 'nothing half-loaded');
       assert.equal(fresh.commitCount, 0);
-      assert.ok(said.some((m) => reason.test(m)), `${reason}: ${said.join(' | ')}`);
+      assert.ok(
+        said.some((m) => reason.test(m)),
+        `${reason}: ${said.join(' | ')}`,
+      );
       assert.equal((await fresh.update()).mode, 'rebuild');
       assert.deepEqual(readFileSync(file), good, 'saved again, byte for byte');
     }
@@ -203,7 +280,11 @@ describe('the history index (per-file commit lists)', function () {
       await compareWithGitLog(model, join(dir, 'clone'));
       const oldest = model.history.revisions('src/a.ts', ALL).at(-1);
       assert.equal(oldest?.parent, undefined, 'nothing before the shallow boundary');
-      assert.equal(new CoChangeModel({ root: join(dir, 'clone'), store: { stateDir }, lineCountDays: ALL_DAYS }).repoState?.reason, 'shallow', 'and the cache remembers it');
+      assert.equal(
+        new CoChangeModel({ root: join(dir, 'clone'), store: { stateDir }, lineCountDays: ALL_DAYS }).repoState?.reason,
+        'shallow',
+        'and the cache remembers it',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -214,7 +295,12 @@ describe('the history index (per-file commit lists)', function () {
     await model.update();
     const git = new GitService(repo.dir);
     for (const rev of model.history.revisions('src/a.ts', ALL)) {
-      const parents = execFileSync('git', ['rev-list', '--parents', '-n', '1', rev.hash], { cwd: repo.dir, encoding: 'utf8' }).trim().split(' ');
+      const parents = execFileSync('git', ['rev-list', '--parents', '-n', '1', rev.hash], {
+        cwd: repo.dir,
+        encoding: 'utf8',
+      })
+        .trim()
+        .split(' ');
       assert.equal(rev.parent, parents[1], rev.subject);
     }
     assert.ok((await git.fileDiffs('src/a.ts', model.history.revisions('src/a.ts', ALL))).size > 3);
@@ -253,7 +339,12 @@ describe('the history index file', () => {
   });
 
   it('round-trips exactly, and a history grown in two steps equals one built at once', () => {
-    const commits = [commit(1, ['a.ts', 'b.ts']), commit(2, ['b.ts'], { subject: 'ünïcødé — subject' }), commit(3, ['c d.ts', 'a.ts'], { author: 'Zoë' }), commit(4, [])];
+    const commits = [
+      commit(1, ['a.ts', 'b.ts']),
+      commit(2, ['b.ts'], { subject: 'ünïcødé — subject' }),
+      commit(3, ['c d.ts', 'a.ts'], { author: 'Zoë' }),
+      commit(4, []),
+    ];
     const build = (parts: (typeof commits)[]) => {
       const h = new FileHistory(new PathTable());
       for (const part of parts) {
@@ -265,14 +356,25 @@ describe('the history index file', () => {
     };
     const once = build([commits]);
     const twice = build([commits.slice(0, 2), commits.slice(2)]);
-    const answers = (h: FileHistory) => ['a.ts', 'b.ts', 'c d.ts', 'none.ts'].map((p) => [h.recent(p, 10), h.revisions(p, 10)]);
+    const answers = (h: FileHistory) =>
+      ['a.ts', 'b.ts', 'c d.ts', 'none.ts'].map((p) => [h.recent(p, 10), h.revisions(p, 10)]);
     assert.deepEqual(answers(twice), answers(once));
-    assert.deepEqual(once.recent('a.ts', 10).map((c) => [c.subject, c.author, c.added, c.removed]), [['commit 3', 'Zoë', 4, 3], ['commit 1', 'Ada', 1, 1]]);
+    assert.deepEqual(
+      once.recent('a.ts', 10).map((c) => [c.subject, c.author, c.added, c.removed]),
+      [
+        ['commit 3', 'Zoë', 4, 3],
+        ['commit 1', 'Ada', 1, 1],
+      ],
+    );
     const decoded = decodeHistory(Buffer.concat(encodeHistory(once, hash(4), false)));
     if (typeof decoded === 'string') assert.fail(decoded);
     assert.deepEqual(answers(decoded.history), answers(once));
     assert.equal(decoded.head, hash(4));
-    assert.notEqual(typeof decodeHistory(Buffer.concat(encodeHistory(new FileHistory(new PathTable()), '', true))), 'string', 'an empty history decodes');
+    assert.notEqual(
+      typeof decodeHistory(Buffer.concat(encodeHistory(new FileHistory(new PathTable()), '', true))),
+      'string',
+      'an empty history decodes',
+    );
   });
 
   it('refuses a file whose numbers point outside its arrays, even with a valid checksum', () => {
@@ -281,10 +383,10 @@ describe('the history index file', () => {
     delta.add(commit(2, ['b.ts']));
     delta.add(commit(1, ['a.ts', 'b.ts']));
     h.append(delta);
-    (h.columns.entryCommit)[0] = 7;
+    h.columns.entryCommit[0] = 7;
     assert.match(failureOf(decodeHistory(Buffer.concat(encodeHistory(h, hash(2), false)))), /names commit 7 of 2/);
-    (h.columns.entryCommit)[0] = 0;
-    (h.columns.authorOf)[1] = 3;
+    h.columns.entryCommit[0] = 0;
+    h.columns.authorOf[1] = 3;
     assert.match(failureOf(decodeHistory(Buffer.concat(encodeHistory(h, hash(2), false)))), /names author 3 of 1/);
   });
 

@@ -18,8 +18,14 @@ describe('CoChangeModel mining progress', () => {
       const seen: [number, number][] = [];
       const first = await model.update(undefined, (done, total) => seen.push([done, total]));
       assert.equal(first.commits, 12);
-      assert.deepEqual(seen.map(([done]) => done), Array.from({ length: 12 }, (_, i) => i + 1));
-      assert.ok(seen.every(([done, total]) => total >= done && total <= 12), JSON.stringify(seen));
+      assert.deepEqual(
+        seen.map(([done]) => done),
+        Array.from({ length: 12 }, (_, i) => i + 1),
+      );
+      assert.ok(
+        seen.every(([done, total]) => total >= done && total <= 12),
+        JSON.stringify(seen),
+      );
       repo.change('c12', ['f0.ts']);
       const later: number[] = [];
       await model.update(undefined, (done) => later.push(done));

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { CoChangeCounts } from '../../../src/core/cochange/cochangeCounts';
-import { candidateFeatures, DEFAULT_WEIGHTS, FEATURE_NAMES, relatedFiles, type ImportGraph } from '../../../src/core/cochange/relatedFiles';
+import {
+  candidateFeatures,
+  DEFAULT_WEIGHTS,
+  FEATURE_NAMES,
+  relatedFiles,
+  type ImportGraph,
+} from '../../../src/core/cochange/relatedFiles';
 import { FileIndex, isTestFile, testStem } from '../../../src/core/cochange/testPairing';
 
 const DAY = 86_400_000;
@@ -10,7 +16,8 @@ describe('relatedFiles', () => {
   it('keeps the features of each candidate apart past a few hundred candidates', () => {
     const counts = new CoChangeCounts();
     // 400 partners, each changed with the query a different number of times (1..4).
-    for (let i = 0; i < 400; i++) for (let k = 0; k <= i % 4; k++) counts.add(['src/hub.ts', `src/p${i}.ts`], NOW - (i + 1) * 60_000 - k);
+    for (let i = 0; i < 400; i++)
+      for (let k = 0; k <= i % 4; k++) counts.add(['src/hub.ts', `src/p${i}.ts`], NOW - (i + 1) * 60_000 - k);
     const ctx = { cochange: counts, now: NOW };
     const cands = candidateFeatures('src/hub.ts', ctx);
     assert.equal(cands.length, 400);
@@ -18,7 +25,10 @@ describe('relatedFiles', () => {
     for (const c of cands) assert.equal(c.x[support], Math.log1p(1 + (Number(/p(\d+)/.exec(c.path)![1]) % 4)), c.path);
     // The ranking reads the same rows: the best are the partners changed four times.
     const top = relatedFiles('src/hub.ts', ctx, 5);
-    assert.ok(top.every((r) => r.support === 4), JSON.stringify(top.map((r) => [r.path, r.support])));
+    assert.ok(
+      top.every((r) => r.support === 4),
+      JSON.stringify(top.map((r) => [r.path, r.support])),
+    );
   });
 
   it('pairs tests and implementations across the usual conventions', () => {
@@ -60,7 +70,14 @@ describe('relatedFiles', () => {
       importsOf: (p) => (p === 'src/feature.ts' ? ['src/util.ts'] : []),
       importersOf: (p) => (p === 'src/feature.ts' ? ['src/app.ts'] : []),
     };
-    const files = new FileIndex(['src/feature.ts', 'src/feature.test.ts', 'src/util.ts', 'src/app.ts', 'src/x.ts', 'src/y.ts']);
+    const files = new FileIndex([
+      'src/feature.ts',
+      'src/feature.test.ts',
+      'src/util.ts',
+      'src/app.ts',
+      'src/x.ts',
+      'src/y.ts',
+    ]);
     const res = relatedFiles('src/feature.ts', { cochange: counts, imports: graph, files, now: NOW });
     const by = new Map(res.map((r) => [r.path, r]));
     assert.ok(by.get('src/util.ts')!.score > by.get('src/y.ts')!.score, 'an import outranks a sibling as active as it');
@@ -78,10 +95,20 @@ describe('relatedFiles', () => {
     counts.add(['src/a.ts', 'src/c.ts'], NOW - 3 * DAY);
     counts.add(['src/a.ts', 'src/b.ts'], NOW - 2 * DAY);
     const model = [0, 1, ...new Array<number>(FEATURE_NAMES.length - 1).fill(0)];
-    const plain = relatedFiles('src/a.ts', { cochange: counts, now: NOW }, 10, { ...DEFAULT_WEIGHTS, model, trees: [] });
+    const plain = relatedFiles('src/a.ts', { cochange: counts, now: NOW }, 10, {
+      ...DEFAULT_WEIGHTS,
+      model,
+      trees: [],
+    });
     assert.equal(plain[0].score, plain[1].score, 'same confidence, same score');
     const lastWith = FEATURE_NAMES.indexOf('lastWithQuery');
-    const trees = [[[lastWith, 0.5, 1, 2], [-1, -2], [-1, 2]]];
+    const trees = [
+      [
+        [lastWith, 0.5, 1, 2],
+        [-1, -2],
+        [-1, 2],
+      ],
+    ];
     const boosted = relatedFiles('src/a.ts', { cochange: counts, now: NOW }, 10, { ...DEFAULT_WEIGHTS, model, trees });
     assert.equal(boosted[0].path, 'src/b.ts');
     assert.equal(boosted[1].path, 'src/c.ts');
@@ -93,7 +120,10 @@ describe('relatedFiles', () => {
     counts.add(['a.ts', 'gone.ts'], NOW);
     counts.add(['a.ts', 'b.ts'], NOW);
     const res = relatedFiles('a.ts', { cochange: counts, files: new FileIndex(['a.ts', 'b.ts']), now: NOW });
-    assert.deepEqual(res.map((r) => r.path), ['b.ts']);
+    assert.deepEqual(
+      res.map((r) => r.path),
+      ['b.ts'],
+    );
   });
 
   it('forgets a change set when the window slides past it', () => {
@@ -105,6 +135,9 @@ describe('relatedFiles', () => {
     assert.equal(counts.support('a.ts', 'b.ts'), 0);
     assert.equal(counts.commitsOf('b.ts'), 0);
     assert.equal(counts.commitsOf('a.ts'), 1);
-    assert.deepEqual(counts.coChanged('a.ts').map((r) => r.path), ['c.ts']);
+    assert.deepEqual(
+      counts.coChanged('a.ts').map((r) => r.path),
+      ['c.ts'],
+    );
   });
 });

@@ -18,10 +18,10 @@ const NOW = Date.UTC(2026, 0, 1);
 /** Files that share only everyday words with each other. */
 function filler(n: number): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < n; i++) out[`misc/m${i}.ts`] = `export function helper${i}(value: string) { return value.trim(); }\n`;
+  for (let i = 0; i < n; i++)
+    out[`misc/m${i}.ts`] = `export function helper${i}(value: string) { return value.trim(); }\n`;
   return out;
 }
-
 
 /** The index written plainly (a set of files per term), to check the packed one against. */
 class PlainTermIndex {
@@ -63,14 +63,22 @@ class PlainTermIndex {
       }
     }
     if (!norm) return [];
-    const out = [...acc].map(([f, s]) => ({ path: f, score: (s / norm) * Math.min(1, Math.sqrt(mine.length / Math.max(1, this.byFile.get(f)!.length))), term: best.get(f)! }));
+    const out = [...acc].map(([f, s]) => ({
+      path: f,
+      score: (s / norm) * Math.min(1, Math.sqrt(mine.length / Math.max(1, this.byFile.get(f)!.length))),
+      term: best.get(f)!,
+    }));
     return out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
   }
 }
 
 describe('shared words in file contents', () => {
   it('keeps identifiers long enough to name something, once each', () => {
-    assert.deepEqual(extractTerms('const id = settleInvoice(id, $cache); settleInvoice(x); a_b;'), ['const', 'settleInvoice', '$cache']);
+    assert.deepEqual(extractTerms('const id = settleInvoice(id, $cache); settleInvoice(x); a_b;'), [
+      'const',
+      'settleInvoice',
+      '$cache',
+    ]);
   });
 
   it('does not keep the text of the files it read alive', () => {
@@ -107,20 +115,33 @@ describe('shared words in file contents', () => {
         packed.set(path, terms);
         plain.set(path, terms);
       }
-      if (step % 25 === 0) for (const p of paths) assert.deepEqual(packed.similarTo(p), plain.similarTo(p), `${p} after step ${step}`);
+      if (step % 25 === 0)
+        for (const p of paths) assert.deepEqual(packed.similarTo(p), plain.similarTo(p), `${p} after step ${step}`);
     }
-    assert.ok(paths.some((p) => packed.similarTo(p).length > 0), 'the files share words');
+    assert.ok(
+      paths.some((p) => packed.similarTo(p).length > 0),
+      'the files share words',
+    );
   });
 
   it('finds files by the rare words they share, not the common ones', () => {
     const idx = new TermIndex();
     for (const [p, text] of Object.entries(filler(60))) idx.set(p, extractTerms(text));
-    idx.set('src/order.ts', extractTerms('export function settleInvoiceLedger(value: string) { return value.trim(); }'));
-    idx.set('ui/panel.ts', extractTerms('import { settleInvoiceLedger } from "../src/order"; settleInvoiceLedger(value.trim());'));
+    idx.set(
+      'src/order.ts',
+      extractTerms('export function settleInvoiceLedger(value: string) { return value.trim(); }'),
+    );
+    idx.set(
+      'ui/panel.ts',
+      extractTerms('import { settleInvoiceLedger } from "../src/order"; settleInvoiceLedger(value.trim());'),
+    );
     const similar = idx.similarTo('src/order.ts');
     assert.equal(similar[0]?.path, 'ui/panel.ts');
     assert.equal(similar[0]?.term, 'settleInvoiceLedger');
-    assert.ok(similar.every((s) => !s.path.startsWith('misc/')), '`value` and `trim` are in every file and bring nothing in');
+    assert.ok(
+      similar.every((s) => !s.path.startsWith('misc/')),
+      '`value` and `trim` are in every file and bring nothing in',
+    );
 
     idx.set('ui/panel.ts', extractTerms('export const panel = 1;'));
     assert.deepEqual(idx.similarTo('src/order.ts'), [], 'a file that no longer names it is no longer similar');
@@ -149,7 +170,10 @@ describe('shared words in file contents', () => {
   it('reads the workspace once, then follows each changed file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pc-terms-'));
     try {
-      const texts: Record<string, string> = { 'a.ts': 'export const quarantineBucket = 1;', 'b.ts': 'export const other = 2;' };
+      const texts: Record<string, string> = {
+        'a.ts': 'export const quarantineBucket = 1;',
+        'b.ts': 'export const other = 2;',
+      };
       for (let i = 0; i < 8; i++) texts[`m${i}.ts`] = `export const value${i} = ${i};`;
       for (const [p, text] of Object.entries(texts)) writeFileSync(join(dir, p), text);
       const terms = new WorkspaceTerms(dir);
@@ -158,7 +182,13 @@ describe('shared words in file contents', () => {
       assert.deepEqual(terms.similarity()!.similarTo('a.ts'), []);
       writeFileSync(join(dir, 'b.ts'), 'import { quarantineBucket } from "./a";');
       await terms.fileChanged('b.ts');
-      assert.deepEqual(terms.similarity()!.similarTo('a.ts').map((s) => s.path), ['b.ts']);
+      assert.deepEqual(
+        terms
+          .similarity()!
+          .similarTo('a.ts')
+          .map((s) => s.path),
+        ['b.ts'],
+      );
       rmSync(join(dir, 'b.ts'));
       await terms.fileChanged('b.ts');
       assert.deepEqual(terms.similarity()!.similarTo('a.ts'), [], 'a deleted file shares nothing');
@@ -170,18 +200,36 @@ describe('shared words in file contents', () => {
   it('takes the words of each replayed commit from its parent, never from the commit itself', async () => {
     const repo = new TempRepo();
     try {
-      repo.commit('start', { ...filler(12), 'svc/order.ts': 'export function settleInvoiceLedger() {}\n', 'ui/panel.ts': 'export const panel = 1;\n' });
-      repo.commit('panel learns the word', { 'svc/order.ts': 'export function settleInvoiceLedger() { return 1; }\n', 'ui/panel.ts': 'settleInvoiceLedger();\n' });
-      repo.commit('both again', { 'svc/order.ts': 'export function settleInvoiceLedger() { return 2; }\n', 'ui/panel.ts': 'settleInvoiceLedger(); settleInvoiceLedger();\n' });
+      repo.commit('start', {
+        ...filler(12),
+        'svc/order.ts': 'export function settleInvoiceLedger() {}\n',
+        'ui/panel.ts': 'export const panel = 1;\n',
+      });
+      repo.commit('panel learns the word', {
+        'svc/order.ts': 'export function settleInvoiceLedger() { return 1; }\n',
+        'ui/panel.ts': 'settleInvoiceLedger();\n',
+      });
+      repo.commit('both again', {
+        'svc/order.ts': 'export function settleInvoiceLedger() { return 2; }\n',
+        'ui/panel.ts': 'settleInvoiceLedger(); settleInvoiceLedger();\n',
+      });
       // The index moves on with the replay: what each query saw is taken as it runs.
       const seen = new Map<string, { truth: string[]; similar: string[] }>();
       await runCochangeEval(repo.dir, {
         replay: 10,
         window: 100,
         seed: 5,
-        inspect: (t) => seen.set(repo.git('log', '-1', '--format=%s', t.commit).trim(), { truth: t.truth, similar: t.terms!.similarTo(t.query).map((s) => s.path) }),
+        inspect: (t) =>
+          seen.set(repo.git('log', '-1', '--format=%s', t.commit).trim(), {
+            truth: t.truth,
+            similar: t.terms!.similarTo(t.query).map((s) => s.path),
+          }),
       });
-      assert.deepEqual(seen.get('panel learns the word')?.similar, [], 'the word the commit adds is not known before it');
+      assert.deepEqual(
+        seen.get('panel learns the word')?.similar,
+        [],
+        'the word the commit adds is not known before it',
+      );
       const again = seen.get('both again')!;
       assert.deepEqual(again.similar, again.truth);
     } finally {

@@ -26,14 +26,23 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     assert.equal(broad.add(later, NOW - DAY), true);
     assert.equal(broad.add(sweep, NOW), false, 'a sweep says nothing');
     assert.equal(broad.size, 2);
-    assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW - DAY, NOW - 2 * DAY]);
-    assert.deepEqual(broad.changesOf('src/core.ts', 1).map((c) => c.time), [NOW - DAY]);
+    assert.deepEqual(
+      broad.changesOf('src/core.ts', 10).map((c) => c.time),
+      [NOW - DAY, NOW - 2 * DAY],
+    );
+    assert.deepEqual(
+      broad.changesOf('src/core.ts', 1).map((c) => c.time),
+      [NOW - DAY],
+    );
     assert.deepEqual(broad.changesOf('src/small/f0.ts', 10), []);
 
     // The window slides: the oldest set goes, the newer stays.
     assert.equal(broad.remove(later), false, 'only the oldest set can leave');
     assert.equal(broad.remove(feature), true);
-    assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW - DAY]);
+    assert.deepEqual(
+      broad.changesOf('src/core.ts', 10).map((c) => c.time),
+      [NOW - DAY],
+    );
     assert.deepEqual(broad.changesOf('src/drivers/f0.ts', 10), []);
     assert.equal(broad.size, 1);
   });
@@ -42,7 +51,10 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     const broad = new BroadChanges(MAX_CHANGE_SET + 1, MAX_BROAD_CHANGE_SET, 2);
     for (let i = 0; i < 4; i++) broad.add([...files(`src/s${i}`, 40), 'src/core.ts'], NOW + i);
     assert.equal(broad.size, 2);
-    assert.deepEqual(broad.changesOf('src/core.ts', 10).map((c) => c.time), [NOW + 3, NOW + 2]);
+    assert.deepEqual(
+      broad.changesOf('src/core.ts', 10).map((c) => c.time),
+      [NOW + 3, NOW + 2],
+    );
     assert.deepEqual(broad.changesOf('src/s0/f0.ts', 10), [], 'the oldest sets are gone');
   });
 
@@ -56,7 +68,8 @@ describe('wider candidates: large change sets, names and distant tests', () => {
       const set = [...new Set(Array.from({ length: size }, () => pool[Math.floor(random() * pool.length)]))];
       assert.equal(packed.add(set, NOW + i), plain.add(set, NOW + i), `set ${i} of ${set.length} files`);
     }
-    const answers = (b: BroadChanges | PackedBroadChanges) => [...pool, 'src/unknown.ts'].map((f) => [b.changesOf(f, 3), b.changesOf(f, 100)]);
+    const answers = (b: BroadChanges | PackedBroadChanges) =>
+      [...pool, 'src/unknown.ts'].map((f) => [b.changesOf(f, 3), b.changesOf(f, 100)]);
     assert.deepEqual(answers(packed), answers(plain));
     assert.equal(packed.size, 25);
     const back = new PackedBroadChanges(new PathTable(), MAX_CHANGE_SET + 1, MAX_BROAD_CHANGE_SET, 25);
@@ -78,7 +91,11 @@ describe('wider candidates: large change sets, names and distant tests', () => {
     counts.add(['src/query.ts', 'src/partner.ts'], NOW - DAY);
 
     const without = relatedFiles('src/query.ts', { cochange: counts, now: NOW }, 50);
-    assert.deepEqual(without.map((r) => r.path), ['src/partner.ts'], 'without large sets only the pair is known');
+    assert.deepEqual(
+      without.map((r) => r.path),
+      ['src/partner.ts'],
+      'without large sets only the pair is known',
+    );
 
     const res = relatedFiles('src/query.ts', { cochange: counts, broad, now: NOW }, 50);
     assert.equal(res[0].path, 'src/partner.ts');
@@ -144,13 +161,29 @@ describe('wider candidates: large change sets, names and distant tests', () => {
       'test/e2e/test/b/utils.test.ts',
       'test/e2e/test/c/utils.test.ts',
     ]);
-    assert.deepEqual(index.testPartners('packages/vitest/src/node/reporters/junit.ts'), [], 'too far for the nearby rule');
-    assert.deepEqual(index.distantTestPartners('packages/vitest/src/node/reporters/junit.ts'), ['test/e2e/test/reporters/junit.test.ts']);
-    assert.deepEqual(index.distantTestPartners('test/e2e/test/reporters/junit.test.ts'), ['packages/vitest/src/node/reporters/junit.ts']);
-    assert.deepEqual(index.distantTestPartners('packages/a/src/utils.ts'), [], 'three tests named utils: no way to tell which');
+    assert.deepEqual(
+      index.testPartners('packages/vitest/src/node/reporters/junit.ts'),
+      [],
+      'too far for the nearby rule',
+    );
+    assert.deepEqual(index.distantTestPartners('packages/vitest/src/node/reporters/junit.ts'), [
+      'test/e2e/test/reporters/junit.test.ts',
+    ]);
+    assert.deepEqual(index.distantTestPartners('test/e2e/test/reporters/junit.test.ts'), [
+      'packages/vitest/src/node/reporters/junit.ts',
+    ]);
+    assert.deepEqual(
+      index.distantTestPartners('packages/a/src/utils.ts'),
+      [],
+      'three tests named utils: no way to tell which',
+    );
 
     const counts = new CoChangeCounts();
-    const res = relatedFiles('packages/vitest/src/node/reporters/junit.ts', { cochange: counts, files: index, now: NOW });
+    const res = relatedFiles('packages/vitest/src/node/reporters/junit.ts', {
+      cochange: counts,
+      files: index,
+      now: NOW,
+    });
     const test = res.find((r) => r.path === 'test/e2e/test/reporters/junit.test.ts');
     assert.ok(test, 'the distant test is suggested');
     assert.ok(test.reasons.includes('a test with its name'));
@@ -167,7 +200,10 @@ describe('large change sets on disk', () => {
     const back = new BroadChanges();
     assert.deepEqual(decodeBroad(text, back), { head: 'abc123' });
     assert.deepEqual(back.all(), broad.all());
-    assert.deepEqual(back.changesOf('src/shared.ts', 5).map((c) => c.time), [NOW, NOW - DAY]);
+    assert.deepEqual(
+      back.changesOf('src/shared.ts', 5).map((c) => c.time),
+      [NOW, NOW - DAY],
+    );
   });
 
   it('refuses damaged or foreign data with a reason and keeps what it had', () => {

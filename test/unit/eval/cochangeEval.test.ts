@@ -12,8 +12,12 @@ describe('co-change evaluation', () => {
   before(() => {
     repo = new TempRepo();
     // Each file is created on its own, so that creation says nothing about coupling.
-    for (const f of ['src/a.ts', 'src/b.ts', 'x/c.ts', 'y/d.ts', 'lib/e.ts', 'lib/f.ts']) repo.change(`create ${f}`, [f]);
-    repo.commit('a imports b', { 'src/a.ts': "import { b } from './b';\nexport const a = b;\n", 'src/b.ts': 'export const b = 1;\n' });
+    for (const f of ['src/a.ts', 'src/b.ts', 'x/c.ts', 'y/d.ts', 'lib/e.ts', 'lib/f.ts'])
+      repo.change(`create ${f}`, [f]);
+    repo.commit('a imports b', {
+      'src/a.ts': "import { b } from './b';\nexport const a = b;\n",
+      'src/b.ts': 'export const b = 1;\n',
+    });
     repo.change('a and b', ['src/a.ts', 'src/b.ts']);
     repo.change('e and f', ['lib/e.ts', 'lib/f.ts']);
     repo.change('e and f again', ['lib/e.ts', 'lib/f.ts']);
@@ -26,7 +30,12 @@ describe('co-change evaluation', () => {
   it('is deterministic for a seed', async () => {
     const picks = async (seed: number) => {
       const seen: string[] = [];
-      const res = await runCochangeEval(repo.dir, { replay: 10, window: 100, seed, inspect: (t) => seen.push(`${t.commit}:${t.query}`) });
+      const res = await runCochangeEval(repo.dir, {
+        replay: 10,
+        window: 100,
+        seed,
+        inspect: (t) => seen.push(`${t.commit}:${t.query}`),
+      });
       return { seen, res: { ...res, latencyMs: undefined } };
     };
     const one = await picks(7);
@@ -34,13 +43,22 @@ describe('co-change evaluation', () => {
     assert.deepEqual(one, two);
     assert.equal(one.res.queries, 6);
     const others = await Promise.all([1, 2, 3, 4, 5].map((s) => picks(s)));
-    assert.ok(others.some((o) => o.seen.join() !== one.seen.join()), 'another seed picks other query files');
+    assert.ok(
+      others.some((o) => o.seen.join() !== one.seen.join()),
+      'another seed picks other query files',
+    );
   });
 
   it('uses only history strictly before each evaluated commit', async () => {
     const traces: QueryTrace[] = [];
     // c and d share the word `create` at every parent: words are left out to see history alone.
-    const res = await runCochangeEval(repo.dir, { replay: 10, window: 100, seed: 3, noTerms: true, inspect: (t) => traces.push(t) });
+    const res = await runCochangeEval(repo.dir, {
+      replay: 10,
+      window: 100,
+      seed: 3,
+      noTerms: true,
+      inspect: (t) => traces.push(t),
+    });
     const subject = (hash: string) => repo.git('log', '-1', '--format=%s', hash).trim();
     const firstCd = traces.find((t) => subject(t.commit) === 'c and d')!;
     const secondCd = traces.find((t) => subject(t.commit) === 'c and d again')!;
@@ -63,10 +81,22 @@ describe('co-change evaluation', () => {
   it('with withChange, gives each query the words its commit changed in the query file, and nothing else', async () => {
     const own = new TempRepo();
     try {
-      own.commit('start', { 'src/pay.ts': 'export const untouchedHelper = 1;\nexport const amount = 2;\n', 'src/ledger.ts': 'export const ledgerTotal = 0;\n' });
-      own.commit('settle', { 'src/pay.ts': 'export const untouchedHelper = 1;\nexport const amount = settleLedgerEntry(2);\n', 'src/ledger.ts': 'export const ledgerTotal = settleLedgerEntry(0);\n' });
+      own.commit('start', {
+        'src/pay.ts': 'export const untouchedHelper = 1;\nexport const amount = 2;\n',
+        'src/ledger.ts': 'export const ledgerTotal = 0;\n',
+      });
+      own.commit('settle', {
+        'src/pay.ts': 'export const untouchedHelper = 1;\nexport const amount = settleLedgerEntry(2);\n',
+        'src/ledger.ts': 'export const ledgerTotal = settleLedgerEntry(0);\n',
+      });
       const traces: QueryTrace[] = [];
-      await runCochangeEval(own.dir, { replay: 5, window: 100, seed: 1, withChange: true, inspect: (t) => traces.push(t) });
+      await runCochangeEval(own.dir, {
+        replay: 5,
+        window: 100,
+        seed: 1,
+        withChange: true,
+        inspect: (t) => traces.push(t),
+      });
       assert.equal(traces.length, 1);
       const words = traces[0].changeWords!;
       assert.ok(words.includes('settleLedgerEntry'), words.join(' '));
@@ -104,7 +134,10 @@ describe('co-change evaluation', () => {
       "const w = await import('./w');",
       "import fs from 'node:fs';",
     ].join('\n');
-    assert.deepEqual(extractImportSpecs(src).sort(), ['../lib/y.js', './all', './side-effect', './types', './w', './x', './z', 'node:fs'].sort());
+    assert.deepEqual(
+      extractImportSpecs(src).sort(),
+      ['../lib/y.js', './all', './side-effect', './types', './w', './x', './z', 'node:fs'].sort(),
+    );
     const files = new Set(['src/x.ts', 'lib/y.ts', 'src/types/index.ts', 'src/w.tsx']);
     const has = (p: string) => files.has(p);
     assert.equal(resolveRelative('src/main.ts', './x', has), 'src/x.ts');

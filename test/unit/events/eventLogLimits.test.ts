@@ -8,7 +8,11 @@ import { EventLog, type FileChange, type LoggedEvent } from '../../../src/core/e
 import { nullLogger, type Logger } from '../../../src/core/logger';
 
 /** Collects what a tail delivers; `until` resolves once `done` holds for what arrived. */
-function collect(log: EventLog): { events: LoggedEvent[]; until(done: (events: LoggedEvent[]) => boolean): Promise<void>; dispose(): void } {
+function collect(log: EventLog): {
+  events: LoggedEvent[];
+  until(done: (events: LoggedEvent[]) => boolean): Promise<void>;
+  dispose(): void;
+} {
   const events: LoggedEvent[] = [];
   let wake: (() => void) | undefined;
   const tail = log.tail((batch) => {
@@ -43,7 +47,11 @@ describe('the event log under bulk changes and racing writers', function () {
   it('splits a 5,000-file change into lines under the limit, and every path arrives', async () => {
     const log = new EventLog(dir, { pollMs: 20 });
     const seen = collect(log);
-    const files: FileChange[] = Array.from({ length: 5000 }, (_, i) => ({ path: `packages/feature-${i % 37}/src/components/Widget${i}.tsx`, mtimeMs: 1_700_000_000_000 + i, size: 100 + i }));
+    const files: FileChange[] = Array.from({ length: 5000 }, (_, i) => ({
+      path: `packages/feature-${i % 37}/src/components/Widget${i}.tsx`,
+      mtimeMs: 1_700_000_000_000 + i,
+      size: 100 + i,
+    }));
     log.append({ type: 'file_change', files });
     await seen.until((es) => es.flatMap((e) => (e.type === 'file_change' ? e.files : [])).length >= files.length);
     seen.dispose();
@@ -61,21 +69,28 @@ describe('the event log under bulk changes and racing writers', function () {
       parts.map((e) => (e.type === 'file_change' ? [e.batch?.part, e.batch?.parts, e.batch?.files] : [])),
       parts.map((_, i) => [i, parts.length, 5000]),
     );
-    for (const line of readFileSync(join(dir, 'events.jsonl'), 'utf8').split('\n')) assert.ok(Buffer.byteLength(line) <= 8 * 1024, `a line of ${Buffer.byteLength(line)} bytes`);
+    for (const line of readFileSync(join(dir, 'events.jsonl'), 'utf8').split('\n'))
+      assert.ok(Buffer.byteLength(line) <= 8 * 1024, `a line of ${Buffer.byteLength(line)} bytes`);
   });
 
   it('warns with a count when a file cannot be logged, and logs the rest of its change', async () => {
     const logger = recordingLogger();
     const log = new EventLog(dir, { pollMs: 20, logger });
     const seen = collect(log);
-    log.append({ type: 'file_change', files: [{ path: 'src/ok.ts' }, { path: `src/${'x'.repeat(9000)}.ts` }, { path: 'src/also-ok.ts' }] });
+    log.append({
+      type: 'file_change',
+      files: [{ path: 'src/ok.ts' }, { path: `src/${'x'.repeat(9000)}.ts` }, { path: 'src/also-ok.ts' }],
+    });
     await seen.until((es) => es.length >= 1);
     seen.dispose();
     assert.deepEqual(
       seen.events.flatMap((e) => (e.type === 'file_change' ? e.files.map((f) => f.path) : [])),
       ['src/ok.ts', 'src/also-ok.ts'],
     );
-    assert.ok(logger.warnings.some((w) => /1 changed file/.test(w)), logger.warnings.join('\n'));
+    assert.ok(
+      logger.warnings.some((w) => /1 changed file/.test(w)),
+      logger.warnings.join('\n'),
+    );
   });
 
   it('follows one rotation between two reads without losing or reporting anything', async () => {
@@ -103,9 +118,16 @@ describe('the event log under bulk changes and racing writers', function () {
     seen.dispose();
     const kinds = seen.events.map(pathOf);
     assert.equal(kinds[0], 'events_lost', 'the gap is told before what follows it');
-    assert.ok(logger.warnings.some((w) => /rotated past events/.test(w)), logger.warnings.join('\n'));
+    assert.ok(
+      logger.warnings.some((w) => /rotated past events/.test(w)),
+      logger.warnings.join('\n'),
+    );
     const after = kinds.slice(1);
-    assert.deepEqual(after, after.slice().sort((a, b) => Number(a.slice(5, -3)) - Number(b.slice(5, -3))), 'what is read after the gap is in order');
+    assert.deepEqual(
+      after,
+      after.slice().sort((a, b) => Number(a.slice(5, -3)) - Number(b.slice(5, -3))),
+      'what is read after the gap is in order',
+    );
   });
 
   it('loses no event, or says so, when two processes append and rotate at once while a third reads', async () => {
@@ -122,8 +144,13 @@ describe('the event log under bulk changes and racing writers', function () {
     assert.equal(new Set(paths).size, paths.length, 'no event is delivered twice');
     for (const name of ['a', 'b']) {
       const mine = paths.filter((p) => p.startsWith(`${name}:`) && p !== `${name}:done`).map((p) => Number(p.slice(2)));
-      assert.deepEqual(mine, mine.slice().sort((x, y) => x - y), `${name}'s events arrive in the order written`);
-      if (!seen.events.some((e) => e.type === 'events_lost')) assert.equal(mine.length, count, `every event of ${name} arrives when no gap is reported`);
+      assert.deepEqual(
+        mine,
+        mine.slice().sort((x, y) => x - y),
+        `${name}'s events arrive in the order written`,
+      );
+      if (!seen.events.some((e) => e.type === 'events_lost'))
+        assert.equal(mine.length, count, `every event of ${name} arrives when no gap is reported`);
     }
   });
 });

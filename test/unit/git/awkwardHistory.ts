@@ -23,7 +23,16 @@ export function awkwardHistory(): TempRepo {
   repo.commit('feature: more', { 'src/c.ts': 'c1\nc2\n', 'with space.ts': 'spaced\n' });
   repo.git('checkout', '-q', 'main');
   // As a forge writes it: what was merged is the body's first line.
-  repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #12 from someone/feature', '-m', 'Touch b and add c', 'feature');
+  repo.git(
+    'merge',
+    '-q',
+    '--no-ff',
+    '-m',
+    'Merge pull request #12 from someone/feature',
+    '-m',
+    'Touch b and add c',
+    'feature',
+  );
   repo.git('mv', 'src/b.ts', 'src/bee.ts');
   repo.git('commit', '-q', '-m', 'rename b to bee');
   repo.commit('add a binary file', { 'assets/logo.bin': '\u0000\u0001\u0002binary\u0000' });

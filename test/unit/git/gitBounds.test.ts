@@ -18,7 +18,10 @@ describe('bounded git calls', function () {
 
   it('settles when git exits, though a child it left behind still holds its output, and ends that child', async () => {
     // A shell alias stands for what a file system monitor or a fetch does: a background child that keeps stdout open.
-    const r = await runGit(['-c', 'alias.bg=!ps -o pgid= -p $$; sleep 600 &', 'bg'], { cwd: repo.dir, timeoutMs: 60_000 });
+    const r = await runGit(['-c', 'alias.bg=!ps -o pgid= -p $$; sleep 600 &', 'bg'], {
+      cwd: repo.dir,
+      timeoutMs: 60_000,
+    });
     assert.equal(r.ok, true, r.stderr);
     const pgid = Number(r.stdout.trim());
     assert.ok(pgid > 0, r.stdout);
@@ -29,7 +32,10 @@ describe('bounded git calls', function () {
     const mark = join(repo.dir, '.git', 'stall-pgid');
     // The repository's configuration is read before the first call: not within the timeout below.
     await runGit(['rev-parse'], { cwd: repo.dir });
-    const r = await runGit(['-c', `alias.stall=!ps -o pgid= -p $$ > '${mark}'; sleep 600; echo late`, 'stall'], { cwd: repo.dir, timeoutMs: 4000 });
+    const r = await runGit(['-c', `alias.stall=!ps -o pgid= -p $$ > '${mark}'; sleep 600; echo late`, 'stall'], {
+      cwd: repo.dir,
+      timeoutMs: 4000,
+    });
     assert.equal(r.failure, 'timeout');
     assert.equal(r.stdout, '');
     await groupEnds(Number(readFileSync(mark, 'utf8').trim()));
@@ -37,7 +43,10 @@ describe('bounded git calls', function () {
 
   it('ends every call under way when asked to (at exit)', async () => {
     const mark = join(repo.dir, '.git', 'held-pgid');
-    const call = runGit(['-c', `alias.hold=!ps -o pgid= -p $$ > '${mark}'; sleep 600`, 'hold'], { cwd: repo.dir, timeoutMs: 60_000 });
+    const call = runGit(['-c', `alias.hold=!ps -o pgid= -p $$ > '${mark}'; sleep 600`, 'hold'], {
+      cwd: repo.dir,
+      timeoutMs: 60_000,
+    });
     await until(() => existsSync(mark) && readFileSync(mark, 'utf8').trim() !== '');
     const pgid = Number(readFileSync(mark, 'utf8').trim());
     assert.ok(liveInGroup(pgid).length > 0);
@@ -66,7 +75,10 @@ describe('bounded git calls', function () {
       const before = clone.fetches().length;
       // The test lets the transport through and fetches outright: what a git that ignored both the
       // refusal and GIT_NO_LAZY_FETCH would do on a missing blob.
-      const r = await runGit(['-c', 'protocol.file.allow=always', 'fetch', '-q', 'origin'], { cwd: clone.dir, timeoutMs: 8000 });
+      const r = await runGit(['-c', 'protocol.file.allow=always', 'fetch', '-q', 'origin'], {
+        cwd: clone.dir,
+        timeoutMs: 8000,
+      });
       assert.equal(r.failure, 'timeout');
       await until(() => clone.fetches().length > before);
       const stalled = clone.fetches().at(-1)!;

@@ -6,7 +6,19 @@ import { join } from 'node:path';
 import { GitService, hunkAt, parseHunks } from '../../../src/core/git/gitService';
 import { TempRepo } from './repoFixture';
 
-const FN = ['// header', 'const a = 1;', '', 'export function total(xs: number[]) {', '  let t = 0;', '  for (const x of xs) t += x;', '  return t;', '}', '', 'export const b = 2;', ''].join('\n');
+const FN = [
+  '// header',
+  'const a = 1;',
+  '',
+  'export function total(xs: number[]) {',
+  '  let t = 0;',
+  '  for (const x of xs) t += x;',
+  '  return t;',
+  '}',
+  '',
+  'export const b = 2;',
+  '',
+].join('\n');
 
 describe('GitService', () => {
   let repo: TempRepo;
@@ -23,7 +35,10 @@ describe('GitService', () => {
     repo.commit('touch other', { 'other.ts': 'y\n' });
     repo.commit('fix total', { 'src/calc.ts': FN.replace('return t;', 'return t + 0;\n  // rounded') });
     const commits = await git.recentCommits('src/calc.ts', { days: 365 });
-    assert.deepEqual(commits.map((c) => c.subject), ['fix total', 'add calc']);
+    assert.deepEqual(
+      commits.map((c) => c.subject),
+      ['fix total', 'add calc'],
+    );
     assert.equal(commits[0].added, 2);
     assert.equal(commits[0].removed, 1);
     assert.equal(commits[1].added, FN.split('\n').length - 1);
@@ -39,7 +54,10 @@ describe('GitService', () => {
     repo.git('checkout', '-q', 'main');
     repo.commit('elsewhere', { 'b.ts': 'x\n' });
     repo.git('merge', '-q', '--no-ff', '-m', 'merge feature', 'feature');
-    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => `${c.subject} +${c.added} -${c.removed}`), ['merge feature +1 -0', 'base +1 -0']);
+    assert.deepEqual(
+      (await git.recentCommits('a.ts', { days: 365 })).map((c) => `${c.subject} +${c.added} -${c.removed}`),
+      ['merge feature +1 -0', 'base +1 -0'],
+    );
   });
 
   it('titles a merge a forge made by what it merged, and leaves a plain merge as it is', async () => {
@@ -50,22 +68,50 @@ describe('GitService', () => {
       repo.git('checkout', '-q', 'main');
     };
     branch('login', '1\n2\n');
-    repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #7 from someone/login', '-m', 'Log in with a passkey', 'login');
+    repo.git(
+      'merge',
+      '-q',
+      '--no-ff',
+      '-m',
+      'Merge pull request #7 from someone/login',
+      '-m',
+      'Log in with a passkey',
+      'login',
+    );
     branch('bump', '1\n2\n3\n');
     repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #8 from someone/bump-deps', 'bump');
     branch('local', '1\n2\n3\n4\n');
     repo.git('merge', '-q', '--no-ff', '-m', "Merge branch 'local'", 'local');
     // An imported or rewritten history keeps the forge's subject on a commit of one parent.
     repo.write('a.ts', '1\n2\n3\n4\n5\n');
-    repo.git('commit', '-q', '-am', 'Merge pull request #9 from someone/imported', '-m', 'Imported from the old repository');
-    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject), ['Imported from the old repository (#9)', "Merge branch 'local'", 'bump-deps (#8)', 'Log in with a passkey (#7)', 'base']);
+    repo.git(
+      'commit',
+      '-q',
+      '-am',
+      'Merge pull request #9 from someone/imported',
+      '-m',
+      'Imported from the old repository',
+    );
+    assert.deepEqual(
+      (await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject),
+      [
+        'Imported from the old repository (#9)',
+        "Merge branch 'local'",
+        'bump-deps (#8)',
+        'Log in with a passkey (#7)',
+        'base',
+      ],
+    );
   });
 
   it('takes a file name as a name, never as a pattern', async () => {
     repo.commit('two routes', { 'pages/[id].ts': '1\n', 'pages/i.ts': '1\n' });
     repo.commit('only i', { 'pages/i.ts': '2\n' });
     repo.write('pages/i.ts', '3\n');
-    assert.deepEqual((await git.recentCommits('pages/[id].ts', { days: 365 })).map((c) => c.subject), ['two routes']);
+    assert.deepEqual(
+      (await git.recentCommits('pages/[id].ts', { days: 365 })).map((c) => c.subject),
+      ['two routes'],
+    );
     assert.deepEqual(await git.uncommittedHunks('pages/[id].ts'), [], 'the edit of pages/i.ts is not the route file');
   });
 
@@ -74,10 +120,17 @@ describe('GitService', () => {
     const two = repo.commit('change b', { 'calc.ts': FN.replace('b = 2', 'b = 3') });
     const diffs = await git.fileDiffs('calc.ts', [{ hash: two, parent: one }, { hash: one }]);
     assert.deepEqual(diffs.get(two), [{ oldStart: 10, oldLines: 1, newStart: 10, newLines: 1, kind: 'modified' }]);
-    assert.deepEqual(diffs.get(one), [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 10, kind: 'added' }], 'the first commit against the empty tree');
+    assert.deepEqual(
+      diffs.get(one),
+      [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 10, kind: 'added' }],
+      'the first commit against the empty tree',
+    );
     repo.write('calc.ts', FN);
     repo.write('new file.ts', 'x\n');
-    assert.deepEqual([...((await git.changedPaths()) ?? [])].sort(), [['calc.ts', ' M'], ['new file.ts', '??']]);
+    assert.deepEqual([...((await git.changedPaths()) ?? [])].sort(), [
+      ['calc.ts', ' M'],
+      ['new file.ts', '??'],
+    ]);
   });
 
   it('leaves out commits older than the window', async () => {
@@ -92,12 +145,21 @@ describe('GitService', () => {
     repo.commit('change b', { 'calc.ts': FN.replace('b = 2', 'b = 3') });
     repo.commit('change loop', { 'calc.ts': FN.replace('b = 2', 'b = 3').replace('t += x', 't += x * 1') });
     const history = await git.lineHistory('calc.ts', 4, 8);
-    assert.deepEqual(history.map((c) => c.subject), ['change loop', 'add calc']);
+    assert.deepEqual(
+      history.map((c) => c.subject),
+      ['change loop', 'add calc'],
+    );
   });
 
   it('finds uncommitted hunks and the one under the cursor', async () => {
     repo.commit('add calc', { 'calc.ts': FN });
-    repo.write('calc.ts', FN.replace('const a = 1;', 'const a = 10;').replace('export const b = 2;\n', 'export const b = 2;\nexport const c = 3;\nexport const d = 4;\n'));
+    repo.write(
+      'calc.ts',
+      FN.replace('const a = 1;', 'const a = 10;').replace(
+        'export const b = 2;\n',
+        'export const b = 2;\nexport const c = 3;\nexport const d = 4;\n',
+      ),
+    );
     const hunks = await git.uncommittedHunks('calc.ts');
     assert.equal(hunks.length, 2);
     assert.deepEqual(hunkAt(hunks, 2), { oldStart: 2, oldLines: 1, newStart: 2, newLines: 1, kind: 'modified' });
@@ -117,7 +179,9 @@ describe('GitService', () => {
   it('treats an untracked file as one hunk over the whole file', async () => {
     repo.commit('init', { 'a.ts': '1\n' });
     repo.write('new.ts', 'one\ntwo\nthree\n');
-    assert.deepEqual(await git.uncommittedHunks('new.ts'), [{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 3, kind: 'untracked' }]);
+    assert.deepEqual(await git.uncommittedHunks('new.ts'), [
+      { oldStart: 0, oldLines: 0, newStart: 1, newLines: 3, kind: 'untracked' },
+    ]);
   });
 
   it('has no hunks for a clean file or an ignored one, and diffs a staged file before the first commit', async () => {
@@ -132,7 +196,11 @@ describe('GitService', () => {
       fresh.write('s.ts', 'a\nb\n');
       fresh.git('add', 's.ts');
       const hunks = await new GitService(fresh.dir).uncommittedHunks('s.ts');
-      assert.deepEqual(hunks.map((h) => [h.newStart, h.newLines, h.kind]), [[1, 2, 'added']], 'staged, no HEAD yet');
+      assert.deepEqual(
+        hunks.map((h) => [h.newStart, h.newLines, h.kind]),
+        [[1, 2, 'added']],
+        'staged, no HEAD yet',
+      );
     } finally {
       fresh.dispose();
     }
@@ -148,13 +216,20 @@ describe('GitService', () => {
   it('handles file names with spaces, unicode and a leading dash', async () => {
     const names = ['with space.ts', 'ünïcødé/naïve файл.ts', '-dash.ts'];
     repo.commit('odd names', Object.fromEntries(names.map((n) => [n, FN])));
-    const h = repo.commit('again', Object.fromEntries(names.map((n) => [n, FN.replace('const a = 1;', 'const a = 2;')])));
+    const h = repo.commit(
+      'again',
+      Object.fromEntries(names.map((n) => [n, FN.replace('const a = 1;', 'const a = 2;')])),
+    );
     assert.deepEqual((await git.changedFiles(h)).sort(), [...names].sort());
     for (const n of names) {
       const commits = await git.recentCommits(n, { days: 365 });
       assert.equal(commits.length, 2, n);
       assert.equal(commits[0].added, 1, n);
-      assert.deepEqual((await git.lineHistory(n, 2, 2)).map((c) => c.subject), ['again', 'odd names'], n);
+      assert.deepEqual(
+        (await git.lineHistory(n, 2, 2)).map((c) => c.subject),
+        ['again', 'odd names'],
+        n,
+      );
       repo.write(n, FN.replace('// header', '// changed'));
       assert.equal((await git.uncommittedHunks(n)).length, 1, n);
     }
@@ -201,7 +276,10 @@ describe('GitService', () => {
       assert.equal(s.ok, true);
       assert.equal(s.reason, 'shallow');
       assert.equal(s.head, h);
-      assert.deepEqual((await g.recentCommits('a.ts', { days: 365 })).map((c) => c.subject), ['two']);
+      assert.deepEqual(
+        (await g.recentCommits('a.ts', { days: 365 })).map((c) => c.subject),
+        ['two'],
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -213,7 +291,10 @@ describe('GitService', () => {
     repo.git('checkout', '-q', '--detach', first);
     const s = await git.state();
     assert.deepEqual(s, { ok: true, head: first, detached: true, reason: 'detached' });
-    assert.deepEqual((await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject), ['one']);
+    assert.deepEqual(
+      (await git.recentCommits('a.ts', { days: 365 })).map((c) => c.subject),
+      ['one'],
+    );
   });
 
   it('returns nothing once cancelled, without throwing', async () => {

@@ -9,12 +9,26 @@ import { rangeBefore, touches } from '../../../src/core/git/lineRanges';
 import { LineHistorySource } from '../../../src/core/sources/git/lineHistorySource';
 import { TempRepo } from './repoFixture';
 
-const hunk = (oldStart: number, oldLines: number, newStart: number, newLines: number) => ({ oldStart, oldLines, newStart, newLines, kind: 'modified' as const });
+const hunk = (oldStart: number, oldLines: number, newStart: number, newLines: number) => ({
+  oldStart,
+  oldLines,
+  newStart,
+  newLines,
+  kind: 'modified' as const,
+});
 
 describe('following lines back through a diff', () => {
   it('moves unchanged lines by what was added or removed above them', () => {
-    assert.deepEqual(rangeBefore([hunk(2, 0, 2, 3)], { start: 10, end: 12 }), { start: 7, end: 9 }, 'three lines inserted above');
-    assert.deepEqual(rangeBefore([hunk(2, 2, 1, 0)], { start: 10, end: 12 }), { start: 12, end: 14 }, 'two lines deleted above');
+    assert.deepEqual(
+      rangeBefore([hunk(2, 0, 2, 3)], { start: 10, end: 12 }),
+      { start: 7, end: 9 },
+      'three lines inserted above',
+    );
+    assert.deepEqual(
+      rangeBefore([hunk(2, 2, 1, 0)], { start: 10, end: 12 }),
+      { start: 12, end: 14 },
+      'two lines deleted above',
+    );
     assert.equal(touches([hunk(2, 0, 2, 3)], { start: 10, end: 12 }), false);
   });
 
@@ -27,7 +41,11 @@ describe('following lines back through a diff', () => {
 
   it('counts a deletion between two lines of the range, not one at its edge', () => {
     assert.equal(touches([hunk(12, 2, 11, 0)], { start: 10, end: 12 }), true, 'lines removed after line 11');
-    assert.deepEqual(rangeBefore([hunk(12, 2, 11, 0)], { start: 10, end: 12 }), { start: 10, end: 14 }, 'lines 10-11, the two removed, then line 12 two further down');
+    assert.deepEqual(
+      rangeBefore([hunk(12, 2, 11, 0)], { start: 10, end: 12 }),
+      { start: 10, end: 14 },
+      'lines 10-11, the two removed, then line 12 two further down',
+    );
     assert.equal(touches([hunk(13, 2, 12, 0)], { start: 10, end: 12 }), false, 'removed after the last line');
     assert.equal(touches([hunk(10, 2, 9, 0)], { start: 10, end: 12 }), false, 'removed before the first line');
   });
@@ -45,7 +63,8 @@ describe('line history from the history index', function () {
       let b = ['return 2;'];
       let c: string[] | undefined;
       let header = ['// header'];
-      const file = () => [...header, '', ...fn('alpha', a), '', ...fn('beta', b), ...(c ? ['', ...fn('gamma', c)] : []), ''].join('\n');
+      const file = () =>
+        [...header, '', ...fn('alpha', a), '', ...fn('beta', b), ...(c ? ['', ...fn('gamma', c)] : []), ''].join('\n');
       const step = (message: string, change: () => void) => {
         change();
         repo.commit(message, { 'src/m.ts': file(), 'src/other.ts': `${message}\n` });
@@ -67,14 +86,30 @@ describe('line history from the history index', function () {
       const git = new GitService(repo.dir);
       const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, git });
       await model.update();
-      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f), () => git.ignoredRevisions());
+      const source = new LineHistorySource(
+        git,
+        model,
+        (f) => git.uncommittedHunks(f),
+        () => git.ignoredRevisions(),
+      );
       const lines = file().split('\n');
       for (const name of ['alpha', 'beta', 'gamma']) {
         const start = lines.findIndex((l) => l.includes(`function ${name}`)) + 1;
         const end = lines.indexOf('}', start) + 1;
-        const items = await source.collect({ query: { currentFile: 'src/moved.ts' }, symbolRange: { name, startLine: start, endLine: end }, config: resolveConfig(), now: Date.now(), signal: new AbortController().signal, note: () => undefined });
+        const items = await source.collect({
+          query: { currentFile: 'src/moved.ts' },
+          symbolRange: { name, startLine: start, endLine: end },
+          config: resolveConfig(),
+          now: Date.now(),
+          signal: new AbortController().signal,
+          note: () => undefined,
+        });
         const expected = (await git.lineHistory('src/moved.ts', start, end, { maxCount: 5 })).map((c) => c.subject);
-        assert.deepEqual(items.map((i) => i.title), expected, name);
+        assert.deepEqual(
+          items.map((i) => i.title),
+          expected,
+          name,
+        );
         assert.ok(expected.length >= 2, `${name}: ${expected.join(', ')}`);
         if (name === 'alpha') assert.ok(expected.includes('grow alpha'), 'alpha changed before the file moved');
       }
@@ -88,29 +123,73 @@ describe('line history from the history index', function () {
     const repo = new TempRepo();
     const stateDir = mkdtempSync(join(tmpdir(), 'pc-lines-'));
     try {
-      const alpha = (indent: string, name: string, extra: string[] = []) => ['// header', `export function alpha() {`, `${indent}let ${name} = 1;`, ...extra.map((l) => `${indent}${l}`), `${indent}return ${name};`, '}', ''].join('\n');
+      const alpha = (indent: string, name: string, extra: string[] = []) =>
+        [
+          '// header',
+          `export function alpha() {`,
+          `${indent}let ${name} = 1;`,
+          ...extra.map((l) => `${indent}${l}`),
+          `${indent}return ${name};`,
+          '}',
+          '',
+        ].join('\n');
       repo.commit('add alpha', { 'src/a.ts': alpha('  ', 'x') });
       repo.commit('grow alpha', { 'src/a.ts': alpha('  ', 'x', ['x += 1;']) });
       repo.commit('reindent with four spaces', { 'src/a.ts': alpha('    ', 'x', ['x += 1;']) });
       repo.commit('line endings', { 'src/a.ts': alpha('    ', 'x', ['x += 1;']).replace(/\n/g, '\r\n') });
-      const rename = repo.commit('rename x to total everywhere', { 'src/a.ts': `// one more header line\r\n${alpha('    ', 'total', ['total += 1;']).replace(/\n/g, '\r\n')}` });
-      repo.commit('skip the rename in blame', { '.git-blame-ignore-revs': `# mass renames\n${rename}\n`, 'src/other.ts': '1\n' });
+      const rename = repo.commit('rename x to total everywhere', {
+        'src/a.ts': `// one more header line\r\n${alpha('    ', 'total', ['total += 1;']).replace(/\n/g, '\r\n')}`,
+      });
+      repo.commit('skip the rename in blame', {
+        '.git-blame-ignore-revs': `# mass renames\n${rename}\n`,
+        'src/other.ts': '1\n',
+      });
       const git = new GitService(repo.dir);
       const model = new CoChangeModel({ root: repo.dir, store: { stateDir }, git });
       await model.update();
-      const source = new LineHistorySource(git, model, (f) => git.uncommittedHunks(f), () => git.ignoredRevisions());
+      const source = new LineHistorySource(
+        git,
+        model,
+        (f) => git.uncommittedHunks(f),
+        () => git.ignoredRevisions(),
+      );
       const collect = async () => {
         source.invalidate();
-        const items = await source.collect({ query: { currentFile: 'src/a.ts' }, symbolRange: { name: 'alpha', startLine: 3, endLine: 7 }, config: resolveConfig(), now: Date.now(), signal: new AbortController().signal, note: () => undefined });
+        const items = await source.collect({
+          query: { currentFile: 'src/a.ts' },
+          symbolRange: { name: 'alpha', startLine: 3, endLine: 7 },
+          config: resolveConfig(),
+          now: Date.now(),
+          signal: new AbortController().signal,
+          note: () => undefined,
+        });
         return items.map((i) => i.title);
       };
-      assert.deepEqual(await collect(), ['grow alpha', 'add alpha'], 'the reindent, the line endings and the listed rename change no line');
+      assert.deepEqual(
+        await collect(),
+        ['grow alpha', 'add alpha'],
+        'the reindent, the line endings and the listed rename change no line',
+      );
       // git agrees on the newest: blame with whitespace ignored and the same list.
-      const blamed = repo.git('blame', '-w', '--ignore-revs-file', '.git-blame-ignore-revs', '--porcelain', '-L', '3,7', 'HEAD', '--', 'src/a.ts');
+      const blamed = repo.git(
+        'blame',
+        '-w',
+        '--ignore-revs-file',
+        '.git-blame-ignore-revs',
+        '--porcelain',
+        '-L',
+        '3,7',
+        'HEAD',
+        '--',
+        'src/a.ts',
+      );
       const subjects = new Set([...blamed.matchAll(/^summary (.*)$/gm)].map((m) => m[1]));
       assert.deepEqual([...subjects].sort(), ['add alpha', 'grow alpha']);
       const fromLog = (await git.lineHistory('src/a.ts', 3, 7)).map((c) => c.subject);
-      assert.ok(fromLog.includes('grow alpha') && !fromLog.includes('rename x to total everywhere'), `git log -L leaves the listed commit out too: ${fromLog.join(', ')}`);
+      assert.ok(
+        fromLog.includes('grow alpha') && !fromLog.includes('rename x to total everywhere'),
+        `git log -L leaves the listed commit out too: ${fromLog.join(', ')}`,
+      );
 
       // blame.ignoreRevsFile replaces the conventional file; an empty value lists nothing.
       repo.commit('another list', { 'ignored.txt': '# nothing here\n' });

@@ -36,23 +36,38 @@ describe('what a plain branch merge brought', () => {
   after(() => repo.dispose());
 
   it('names the merged commits that changed the file, newest first, and where they came from', async () => {
-    const items = [change("Merge branch 'stable'", 'src/rules.py', merge), change("Merge branch 'stable'", 'src/map.py', merge), change("Merge branch 'stable'", 'README.md', merge), change('main work on the app', 'src/app.py', ownCommit)];
+    const items = [
+      change("Merge branch 'stable'", 'src/rules.py', merge),
+      change("Merge branch 'stable'", 'src/map.py', merge),
+      change("Merge branch 'stable'", 'README.md', merge),
+      change('main work on the app', 'src/app.py', ownCommit),
+    ];
     await new MergedWork(new GitService(repo.dir)).retitle(items);
-    assert.deepEqual(items.map((i) => i.title), [
-      'fix host matching (#3002) and 1 more, merged from stable',
-      'fix host matching (#3002), merged from stable',
-      'update docs, merged from stable',
-      'main work on the app',
-    ]);
+    assert.deepEqual(
+      items.map((i) => i.title),
+      [
+        'fix host matching (#3002) and 1 more, merged from stable',
+        'fix host matching (#3002), merged from stable',
+        'update docs, merged from stable',
+        'main work on the app',
+      ],
+    );
     assert.equal(items[0].meta?.merge, "Merge branch 'stable'");
 
-    const others = [change('Merge commit from fork', 'src/rules.py', merge), change("Merge tag 'v2.1'", 'src/map.py', merge), change('Merge branch 2.3.x', 'src/map.py', merge)];
+    const others = [
+      change('Merge commit from fork', 'src/rules.py', merge),
+      change("Merge tag 'v2.1'", 'src/map.py', merge),
+      change('Merge branch 2.3.x', 'src/map.py', merge),
+    ];
     await new MergedWork(new GitService(repo.dir)).retitle(others);
-    assert.deepEqual(others.map((i) => i.title), [
-      'fix host matching (#3002) and 1 more, merged from a fork',
-      'fix host matching (#3002), merged from v2.1',
-      'fix host matching (#3002), merged from 2.3.x',
-    ]);
+    assert.deepEqual(
+      others.map((i) => i.title),
+      [
+        'fix host matching (#3002) and 1 more, merged from a fork',
+        'fix host matching (#3002), merged from v2.1',
+        'fix host matching (#3002), merged from 2.3.x',
+      ],
+    );
   });
 
   it('looks again at a merge whose first look was cut short', async () => {
@@ -68,8 +83,15 @@ describe('what a plain branch merge brought', () => {
   });
 
   it('keeps the subject when git has nothing to say: not a merge, an unknown commit, a path outside the root', async () => {
-    const items = [change("Merge branch 'stable'", 'src/rules.py', ownCommit), change("Merge branch 'stable'", 'src/rules.py', 'f'.repeat(40)), change("Merge branch 'stable'", '../elsewhere.py', merge)];
+    const items = [
+      change("Merge branch 'stable'", 'src/rules.py', ownCommit),
+      change("Merge branch 'stable'", 'src/rules.py', 'f'.repeat(40)),
+      change("Merge branch 'stable'", '../elsewhere.py', merge),
+    ];
     await new MergedWork(new GitService(repo.dir)).retitle(items);
-    assert.deepEqual(items.map((i) => i.title), ["Merge branch 'stable'", "Merge branch 'stable'", "Merge branch 'stable'"]);
+    assert.deepEqual(
+      items.map((i) => i.title),
+      ["Merge branch 'stable'", "Merge branch 'stable'", "Merge branch 'stable'"],
+    );
   });
 });

@@ -20,7 +20,11 @@ export class PartialClone {
     const o = this.origin;
     o.git('config', 'uploadpack.allowFilter', 'true');
     o.git('config', 'uploadpack.allowAnySHA1InWant', 'true');
-    for (let i = 0; i < 4; i++) o.commit(`change ${i}`, { 'src/a.ts': `export const a = ${i};\n`.repeat(i + 1), 'src/b.ts': `export const b = ${i};\n`.repeat(i + 1) });
+    for (let i = 0; i < 4; i++)
+      o.commit(`change ${i}`, {
+        'src/a.ts': `export const a = ${i};\n`.repeat(i + 1),
+        'src/b.ts': `export const b = ${i};\n`.repeat(i + 1),
+      });
     o.commit('docs', { 'README.md': 'hello\n' });
     this.dir = join(this.tools, 'clone');
     execFileSync('git', ['clone', '-q', '--filter=blob:none', `file://${o.dir}`, this.dir]);

@@ -7,7 +7,19 @@ import { runGit, type GitResult, type GitRunner, type GitRunOptions } from '../.
 import type { ContextSuggestion, ProactiveQuery } from '../../../src/core/types';
 import { TempRepo } from './repoFixture';
 
-const CALC = ['// calc', 'export function total(xs: number[]): number {', '  let t = 0;', '  for (const x of xs) t += x;', '  return t;', '}', '', 'export function mean(xs: number[]): number {', '  return total(xs) / xs.length;', '}', ''].join('\n');
+const CALC = [
+  '// calc',
+  'export function total(xs: number[]): number {',
+  '  let t = 0;',
+  '  for (const x of xs) t += x;',
+  '  return t;',
+  '}',
+  '',
+  'export function mean(xs: number[]): number {',
+  '  return total(xs) / xs.length;',
+  '}',
+  '',
+].join('\n');
 
 /** Every git call the engine makes through its runner, with a way to hold the ones that match. */
 class RecordingRunner {
@@ -40,7 +52,11 @@ class RecordingRunner {
 const isDiff = (args: readonly string[]) => args.includes('diff');
 const isFileStatus = (file: string) => (args: readonly string[]) => args.includes('status') && args.includes(file);
 const isDiffTree = (args: readonly string[]) => args.includes('diff-tree');
-const lineItems = (s: ContextSuggestion, name = 'total') => s.items.filter((i) => i.type === 'change' && i.reason.startsWith(`changed ${name} `)).map((i) => i.title).sort();
+const lineItems = (s: ContextSuggestion, name = 'total') =>
+  s.items
+    .filter((i) => i.type === 'change' && i.reason.startsWith(`changed ${name} `))
+    .map((i) => i.title)
+    .sort();
 
 describe('git calls on the query path', function () {
   this.timeout(60000);
@@ -48,7 +64,8 @@ describe('git calls on the query path', function () {
   let stateDir: string;
   let runner: RecordingRunner;
   let engine: EngineParts;
-  const suggest = (query: ProactiveQuery, options: { signal?: AbortSignal } = {}) => engine.provider.suggest(query, options);
+  const suggest = (query: ProactiveQuery, options: { signal?: AbortSignal } = {}) =>
+    engine.provider.suggest(query, options);
   /** The first answer, then the slow second pass that enriches it, as the panel asks them. */
   const enriched = async (query: ProactiveQuery, options: { signal?: AbortSignal } = {}) => {
     const first = await engine.provider.suggest(query, options);
@@ -58,14 +75,29 @@ describe('git calls on the query path', function () {
   beforeEach(async () => {
     repo = new TempRepo();
     repo.commit('add calc', { 'src/calc.ts': CALC, 'src/other.ts': 'export const other = 1;\n' });
-    repo.commit('loop with a guard', { 'src/calc.ts': CALC.replace('  for (const x of xs) t += x;', '  for (const x of xs) if (Number.isFinite(x)) t += x;') });
-    repo.commit('mean of nothing is 0', { 'src/calc.ts': CALC.replace('  for (const x of xs) t += x;', '  for (const x of xs) if (Number.isFinite(x)) t += x;').replace('return total(xs) / xs.length;', 'return xs.length ? total(xs) / xs.length : 0;') });
+    repo.commit('loop with a guard', {
+      'src/calc.ts': CALC.replace(
+        '  for (const x of xs) t += x;',
+        '  for (const x of xs) if (Number.isFinite(x)) t += x;',
+      ),
+    });
+    repo.commit('mean of nothing is 0', {
+      'src/calc.ts': CALC.replace(
+        '  for (const x of xs) t += x;',
+        '  for (const x of xs) if (Number.isFinite(x)) t += x;',
+      ).replace('return total(xs) / xs.length;', 'return xs.length ? total(xs) / xs.length : 0;'),
+    });
     // Files untouched for an hour: the whole-tree status taken after mining covers them.
     const hourAgo = new Date(Date.now() - 3_600_000);
     for (const f of ['src/calc.ts', 'src/other.ts']) utimesSync(join(repo.dir, f), hourAgo, hourAgo);
     stateDir = mkdtempSync(join(tmpdir(), 'pc-calls-'));
     runner = new RecordingRunner();
-    engine = await openEngine({ root: repo.dir, stateDir, gitRunner: runner.run, config: { minRelevanceScore: 0, recentChangeDays: 3650 } });
+    engine = await openEngine({
+      root: repo.dir,
+      stateDir,
+      gitRunner: runner.run,
+      config: { minRelevanceScore: 0, recentChangeDays: 3650 },
+    });
     await engine.indexer.refreshAll();
   });
 
@@ -78,19 +110,30 @@ describe('git calls on the query path', function () {
   it('asks git nothing for a clean file, and for a saved one once per save, however often the cursor moves', async () => {
     const before = runner.calls.length;
     for (const line of [2, 3, 4, 9]) await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line, column: 1 } });
-    assert.equal(runner.calls.length, before, `no git call for a clean file: ${runner.calls.slice(before).map((c) => c.args.join(' ')).join(' | ')}`);
+    assert.equal(
+      runner.calls.length,
+      before,
+      `no git call for a clean file: ${runner.calls
+        .slice(before)
+        .map((c) => c.args.join(' '))
+        .join(' | ')}`,
+    );
 
     writeFileSync(join(repo.dir, 'src/calc.ts'), CALC.replace('// calc', '// calc, edited'));
     engine.indexer.fileChanged('src/calc.ts');
     let s: ContextSuggestion | undefined;
-    for (const line of [1, 2, 3, 4]) s = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line, column: 1 } });
+    for (const line of [1, 2, 3, 4])
+      s = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line, column: 1 } });
     assert.equal(runner.count(isDiff), 1, 'one diff for the save');
     // The same save told again (the index tells it after its quiet time): still one.
     engine.history.invalidate('src/calc.ts');
     for (const line of [2, 3]) s = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line, column: 1 } });
     assert.equal(runner.count(isDiff), 1, 'one diff for a save told twice');
     assert.equal(runner.count(isFileStatus('src/calc.ts')), 1);
-    assert.ok(s?.items.some((i) => i.meta?.uncommitted && i.location.line === 1), 'the edit is shown');
+    assert.ok(
+      s?.items.some((i) => i.meta?.uncommitted && i.location.line === 1),
+      'the edit is shown',
+    );
 
     writeFileSync(join(repo.dir, 'src/calc.ts'), CALC.replace('// calc', '// calc, edited twice'));
     engine.indexer.fileChanged('src/calc.ts');
@@ -101,7 +144,10 @@ describe('git calls on the query path', function () {
     writeFileSync(join(repo.dir, 'src/other.ts'), 'export const other = 2;\n');
     for (const line of [1, 1]) s = await suggest({ currentFile: 'src/other.ts', cursorPosition: { line, column: 1 } });
     assert.equal(runner.count(isDiff), 3);
-    assert.ok(s?.items.some((i) => i.meta?.uncommitted), 'the unreported edit is shown');
+    assert.ok(
+      s?.items.some((i) => i.meta?.uncommitted),
+      'the unreported edit is shown',
+    );
   });
 
   it('answers recent commits without git, and leaves the lines’ history to the second pass', async () => {
@@ -109,12 +155,19 @@ describe('git calls on the query path', function () {
     runner.hold = isDiffTree;
     const first = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line: 4, column: 1 } });
     assert.equal(runner.calls.length, before, 'the first answer asked git nothing');
-    assert.ok(first.items.some((i) => i.type === 'change' && /changed this file/.test(i.reason)), 'recent commits are in the first answer');
+    assert.ok(
+      first.items.some((i) => i.type === 'change' && /changed this file/.test(i.reason)),
+      'recent commits are in the first answer',
+    );
     assert.deepEqual(lineItems(first), []);
 
     runner.hold = undefined;
     const withLines = await enriched({ currentFile: 'src/calc.ts', cursorPosition: { line: 4, column: 1 } });
-    assert.deepEqual(lineItems(withLines), ['add calc', 'loop with a guard'], 'the commits that changed total(), not mean()');
+    assert.deepEqual(
+      lineItems(withLines),
+      ['add calc', 'loop with a guard'],
+      'the commits that changed total(), not mean()',
+    );
     assert.equal(runner.count(isDiffTree), 1, 'one git call for the lines, no walk of history');
   });
 
@@ -122,10 +175,16 @@ describe('git calls on the query path', function () {
     runner.hold = isDiffTree;
     const held = runner.nextHeld();
     const ac = new AbortController();
-    const pending = enriched({ currentFile: 'src/calc.ts', cursorPosition: { line: 4, column: 1 } }, { signal: ac.signal });
+    const pending = enriched(
+      { currentFile: 'src/calc.ts', cursorPosition: { line: 4, column: 1 } },
+      { signal: ac.signal },
+    );
     const options = await held;
     assert.ok(options.signal, 'the git call carries the query’s signal');
-    assert.ok((options.timeoutMs ?? Infinity) <= 3000, `and a hard bound (${options.timeoutMs} ms) within the provider’s per-source limit`);
+    assert.ok(
+      (options.timeoutMs ?? Infinity) <= 3000,
+      `and a hard bound (${options.timeoutMs} ms) within the provider’s per-source limit`,
+    );
     ac.abort();
     await assert.rejects(pending, /Cancelled/);
     assert.equal(options.signal.aborted, true, 'the git call was told to stop');
@@ -136,12 +195,21 @@ describe('git calls on the query path', function () {
   });
 
   it('follows the lines through uncommitted edits above them', async () => {
-    writeFileSync(join(repo.dir, 'src/calc.ts'), `// one\n// two\n// three\n${CALC.replace('  for (const x of xs) t += x;', '  for (const x of xs) if (Number.isFinite(x)) t += x;').replace('return total(xs) / xs.length;', 'return xs.length ? total(xs) / xs.length : 0;')}`);
-    const reindexed = new Promise<void>((resolve) => engine.indexer.onDidChangeData((paths: string[]) => paths.includes('src/calc.ts') && resolve()));
+    writeFileSync(
+      join(repo.dir, 'src/calc.ts'),
+      `// one\n// two\n// three\n${CALC.replace('  for (const x of xs) t += x;', '  for (const x of xs) if (Number.isFinite(x)) t += x;').replace('return total(xs) / xs.length;', 'return xs.length ? total(xs) / xs.length : 0;')}`,
+    );
+    const reindexed = new Promise<void>((resolve) =>
+      engine.indexer.onDidChangeData((paths: string[]) => paths.includes('src/calc.ts') && resolve()),
+    );
     engine.indexer.fileChanged('src/calc.ts');
     await reindexed;
     const s = await enriched({ currentFile: 'src/calc.ts', cursorPosition: { line: 12, column: 1 } });
     assert.equal(s.query.currentSymbol, 'mean');
-    assert.deepEqual(lineItems(s, 'mean'), ['add calc', 'mean of nothing is 0'], 'mean() three lines lower is still mean() in history');
+    assert.deepEqual(
+      lineItems(s, 'mean'),
+      ['add calc', 'mean of nothing is 0'],
+      'mean() three lines lower is still mean() in history',
+    );
   });
 });

@@ -17,7 +17,13 @@ import { TempRepo } from './repoFixture';
 const demoSetup = join(__dirname, '..', '..', '..', '..', 'demo-workspace', 'setup.mjs');
 
 function context(file: string, days: number, now: number): QueryContext {
-  return { query: { currentFile: file }, config: resolveConfig({ recentChangeDays: days }), now, signal: new AbortController().signal, note: () => undefined };
+  return {
+    query: { currentFile: file },
+    config: resolveConfig({ recentChangeDays: days }),
+    now,
+    signal: new AbortController().signal,
+    note: () => undefined,
+  };
 }
 
 /**
@@ -31,17 +37,32 @@ async function compareItems(root: string, stateDir: string, days: number): Promi
   await model.update();
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
   const now = Date.now();
-  const sources = new HistorySources(root, git, model, { importsOf: () => [], importersOf: () => [] }, () => tracked, () => now);
+  const sources = new HistorySources(
+    root,
+    git,
+    model,
+    { importsOf: () => [], importersOf: () => [] },
+    () => tracked,
+    () => now,
+  );
   const source = sources.changeSource();
   // The window ends at the newest commit when the repository has been quiet since.
-  const newest = Number(execFileSync('git', ['log', '-1', '--first-parent', '--format=%ct', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()) * 1000;
+  const newest =
+    Number(
+      execFileSync('git', ['log', '-1', '--first-parent', '--format=%ct', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+      }).trim(),
+    ) * 1000;
   const windowEnd = Math.min(now, newest);
   let compared = 0;
   for (const file of tracked) {
     const shown = (await source.collect(context(file, days, now))).filter((i) => i.location.commit);
     const expected: SuggestionItem[] = [];
     for (const c of await git.recentCommits(file, { days, maxCount: 8, now: windowEnd })) {
-      expected.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`));
+      expected.push(
+        commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`),
+      );
     }
     assert.deepEqual(shown, expected, `${file} within ${days} days`);
     compared += expected.length;
@@ -71,11 +92,25 @@ describe('recent changes from the history index are the ones git log gives', fun
       repo.commit('second take', { 'src/a.ts': '1\n2\n' }, 100); // 299 days ago
       repo.commit('last work', { 'src/b.ts': 'b\n' }, 20); // 279 days ago, nothing since
       const git = new GitService(repo.dir);
-      const model = new CoChangeModel({ root: repo.dir, store: { stateDir: join(base, 'quiet') }, git, lineCountDays: () => 30 });
+      const model = new CoChangeModel({
+        root: repo.dir,
+        store: { stateDir: join(base, 'quiet') },
+        git,
+        lineCountDays: () => 30,
+      });
       await model.update();
       const now = Date.now();
-      const sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => ['src/a.ts', 'src/b.ts'], () => now);
-      const shown = (await sources.changeSource().collect(context('src/a.ts', 30, now))).filter((i) => i.location.path === 'src/a.ts');
+      const sources = new HistorySources(
+        repo.dir,
+        git,
+        model,
+        { importsOf: () => [], importersOf: () => [] },
+        () => ['src/a.ts', 'src/b.ts'],
+        () => now,
+      );
+      const shown = (await sources.changeSource().collect(context('src/a.ts', 30, now))).filter(
+        (i) => i.location.path === 'src/a.ts',
+      );
       assert.deepEqual(
         shown.map((i) => [i.title, i.reason]),
         [['second take', 'changed this file 9 months ago (+1 −0)']],
@@ -94,12 +129,32 @@ describe('recent changes from the history index are the ones git log gives', fun
       repo.commit('fix a', { 'src/a.ts': 'a\na\na\n' });
       const reformat = repo.commit('reformat everything', { 'src/a.ts': ' a\n a\n a\n', 'src/b.ts': ' b\n b\n' });
       const git = new GitService(repo.dir);
-      const model = new CoChangeModel({ root: repo.dir, store: { stateDir: join(base, 'ignored') }, git, lineCountDays: () => 30 });
+      const model = new CoChangeModel({
+        root: repo.dir,
+        store: { stateDir: join(base, 'ignored') },
+        git,
+        lineCountDays: () => 30,
+      });
       await model.update();
       const now = Date.now();
-      const sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => ['src/a.ts', 'src/b.ts'], () => now);
-      const shown = async () => (await sources.changeSource().collect(context('src/a.ts', 30, now))).map((i) => `${i.location.path}: ${i.title}`);
-      assert.deepEqual(await shown(), ['src/a.ts: reformat everything', 'src/a.ts: fix a', 'src/a.ts: grow a and b', 'src/a.ts: add a and b']);
+      const sources = new HistorySources(
+        repo.dir,
+        git,
+        model,
+        { importsOf: () => [], importersOf: () => [] },
+        () => ['src/a.ts', 'src/b.ts'],
+        () => now,
+      );
+      const shown = async () =>
+        (await sources.changeSource().collect(context('src/a.ts', 30, now))).map(
+          (i) => `${i.location.path}: ${i.title}`,
+        );
+      assert.deepEqual(await shown(), [
+        'src/a.ts: reformat everything',
+        'src/a.ts: fix a',
+        'src/a.ts: grow a and b',
+        'src/a.ts: add a and b',
+      ]);
 
       repo.commit('list the reformat', { '.git-blame-ignore-revs': `# formatting\n${reformat}\n` });
       await model.update();
@@ -115,7 +170,8 @@ describe('recent changes from the history index are the ones git log gives', fun
   it('on a history with merges, a rename, odd names, binary and deleted files and a skewed clock', async () => {
     const repo = awkwardHistory();
     try {
-      for (const days of [92, 95, 3650]) assert.ok((await compareItems(repo.dir, join(base, `state-${days}`), days)) > 0);
+      for (const days of [92, 95, 3650])
+        assert.ok((await compareItems(repo.dir, join(base, `state-${days}`), days)) > 0);
     } finally {
       repo.dispose();
     }

@@ -16,11 +16,15 @@ export class TempRepo {
   }
 
   git(...args: string[]): string {
-    return execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', '-c', 'commit.gpgsign=false', ...args], {
-      cwd: this.dir,
-      encoding: 'utf8',
-      env: { ...process.env, GIT_AUTHOR_DATE: `${this.clock} +0000`, GIT_COMMITTER_DATE: `${this.clock} +0000` },
-    });
+    return execFileSync(
+      'git',
+      ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', '-c', 'commit.gpgsign=false', ...args],
+      {
+        cwd: this.dir,
+        encoding: 'utf8',
+        env: { ...process.env, GIT_AUTHOR_DATE: `${this.clock} +0000`, GIT_COMMITTER_DATE: `${this.clock} +0000` },
+      },
+    );
   }
 
   write(path: string, content: string): void {

@@ -27,15 +27,40 @@ describe('what the repository configures, git does not run', function () {
     markers = join(tools, 'ran');
     state = join(tools, 'state');
     mkdirSync(markers);
-    const marker = (name: string) => script(join(tools, name), `touch '${join(markers, name)}'\ncat >/dev/null 2>&1\nexit 0`);
+    const marker = (name: string) =>
+      script(join(tools, name), `touch '${join(markers, name)}'\ncat >/dev/null 2>&1\nexit 0`);
     // A commit signed by a stand-in for gpg, so that log.showSignature has something to check.
-    const sign = script(join(tools, 'sign'), `cat >/dev/null\nprintf '\\n[GNUPG:] SIG_CREATED D 1 8 00 1 ABC\\n' >&2\nprintf -- '-----BEGIN PGP SIGNATURE-----\\n\\nx\\n-----END PGP SIGNATURE-----\\n'`);
+    const sign = script(
+      join(tools, 'sign'),
+      `cat >/dev/null\nprintf '\\n[GNUPG:] SIG_CREATED D 1 8 00 1 ABC\\n' >&2\nprintf -- '-----BEGIN PGP SIGNATURE-----\\n\\nx\\n-----END PGP SIGNATURE-----\\n'`,
+    );
     repo.write('.gitattributes', '* diff=x filter=y\n');
     for (let i = 1; i <= 4; i++) repo.commit(`price ${i}`, { 'src/a.ts': A(i), 'src/b.ts': B(i) });
-    repo.git('-c', `gpg.program=${sign}`, '-c', 'user.signingkey=ABC', 'commit', '-q', '-S', '--allow-empty', '-m', 'signed');
+    repo.git(
+      '-c',
+      `gpg.program=${sign}`,
+      '-c',
+      'user.signingkey=ABC',
+      'commit',
+      '-q',
+      '-S',
+      '--allow-empty',
+      '-m',
+      'signed',
+    );
     const hooks = join(tools, 'hooks');
     mkdirSync(hooks);
-    for (const h of ['post-index-change', 'reference-transaction', 'post-checkout', 'pre-auto-gc', 'post-rewrite', 'fsmonitor-watchman', 'pre-commit', 'post-merge']) script(join(hooks, h), `touch '${join(markers, `hook-${h}`)}'`);
+    for (const h of [
+      'post-index-change',
+      'reference-transaction',
+      'post-checkout',
+      'pre-auto-gc',
+      'post-rewrite',
+      'fsmonitor-watchman',
+      'pre-commit',
+      'post-merge',
+    ])
+      script(join(hooks, h), `touch '${join(markers, `hook-${h}`)}'`);
     const config: [string, string][] = [
       ['core.fsmonitor', marker('fsmonitor')],
       ['core.hooksPath', hooks],
@@ -68,14 +93,26 @@ describe('what the repository configures, git does not run', function () {
   });
 
   it('index and suggest read history and changes and start none of them', async () => {
-    const service = await ContextService.open({ root: repo.dir, stateDir: state, config: { minRelevanceScore: 0, recentChangeDays: 3650 } });
+    const service = await ContextService.open({
+      root: repo.dir,
+      stateDir: state,
+      config: { minRelevanceScore: 0, recentChangeDays: 3650 },
+    });
     try {
       await service.refreshAll();
-      const s = await service.complete(await service.suggestAt({ file: 'src/a.ts', line: 2, symbolName: 'price' }, { trigger: 'manual' }));
+      const s = await service.complete(
+        await service.suggestAt({ file: 'src/a.ts', line: 2, symbolName: 'price' }, { trigger: 'manual' }),
+      );
       assert.deepEqual(readdirSync(markers), []);
       // History and the uncommitted change were read all the same.
-      assert.ok(s.items.some((i) => i.type === 'cochange' && i.location.path === 'src/b.ts'), JSON.stringify(s.items.map((i) => i.title)));
-      assert.ok(s.items.some((i) => i.type === 'change' && i.meta?.uncommitted), JSON.stringify(s.items.map((i) => i.title)));
+      assert.ok(
+        s.items.some((i) => i.type === 'cochange' && i.location.path === 'src/b.ts'),
+        JSON.stringify(s.items.map((i) => i.title)),
+      );
+      assert.ok(
+        s.items.some((i) => i.type === 'change' && i.meta?.uncommitted),
+        JSON.stringify(s.items.map((i) => i.title)),
+      );
       assert.equal(await service.fileAtRevision('HEAD', 'src/a.ts'), A(4));
       assert.deepEqual(readdirSync(markers), []);
     } finally {

@@ -26,18 +26,28 @@ describe('repositories git must be careful with', function () {
   it('a partial clone: indexing and a suggestion fetch nothing, and the answer says line counts are off', async () => {
     const clone = new PartialClone();
     cleanup.push(() => clone.dispose());
-    const service = await ContextService.open({ root: clone.dir, stateDir: stateDir(), config: { minRelevanceScore: 0 } });
+    const service = await ContextService.open({
+      root: clone.dir,
+      stateDir: stateDir(),
+      config: { minRelevanceScore: 0 },
+    });
     cleanup.push(() => service.dispose());
     await service.refreshAll();
     const s = await service.complete(await service.suggestAt({ file: 'src/a.ts', line: 1 }, { trigger: 'manual' }));
     assert.deepEqual(clone.fetches(), [], 'the remote was asked for objects');
-    assert.ok(s.notes?.some((n) => n.startsWith('Partial clone: line counts are off')), JSON.stringify(s.notes));
+    assert.ok(
+      s.notes?.some((n) => n.startsWith('Partial clone: line counts are off')),
+      JSON.stringify(s.notes),
+    );
     // History itself (trees and commits) is all there.
-    assert.ok(s.items.some((i) => i.type === 'change' && i.location.commit), JSON.stringify(s.items.map((i) => i.title)));
+    assert.ok(
+      s.items.some((i) => i.type === 'change' && i.location.commit),
+      JSON.stringify(s.items.map((i) => i.title)),
+    );
     assert.equal((await new GitService(clone.dir).state()).partialClone, true);
   });
 
-  it('a repository another user owns: the reason is git\'s, with the command that trusts it', async () => {
+  it("a repository another user owns: the reason is git's, with the command that trusts it", async () => {
     const repo = new TempRepo();
     cleanup.push(() => repo.dispose());
     repo.commit('first', { 'a.ts': 'export const a = 1;\n' });
@@ -62,11 +72,17 @@ describe('repositories git must be careful with', function () {
     assert.ok(!s.notes?.some((n) => n.startsWith('Not a git repository')), JSON.stringify(s.notes));
   });
 
-  it('tells dubious ownership from other failures by git\'s words, and adds the fix when git does not give it', () => {
+  it("tells dubious ownership from other failures by git's words, and adds the fix when git does not give it", () => {
     const path = '/srv/shared repo';
     const modern = `fatal: detected dubious ownership in repository at '${path}'\nTo add an exception for this directory, call:\n\n\tgit config --global --add safe.directory '${path}'\n`;
-    assert.equal(dubiousOwnership(modern), `detected dubious ownership in repository at '${path}' To add an exception for this directory, call: git config --global --add safe.directory '${path}'`);
-    assert.equal(dubiousOwnership(`fatal: detected dubious ownership in repository at '${path}'\n`), `detected dubious ownership in repository at '${path}' To trust it: git config --global --add safe.directory ${path}`);
+    assert.equal(
+      dubiousOwnership(modern),
+      `detected dubious ownership in repository at '${path}' To add an exception for this directory, call: git config --global --add safe.directory '${path}'`,
+    );
+    assert.equal(
+      dubiousOwnership(`fatal: detected dubious ownership in repository at '${path}'\n`),
+      `detected dubious ownership in repository at '${path}' To trust it: git config --global --add safe.directory ${path}`,
+    );
     assert.equal(dubiousOwnership('fatal: not a git repository (or any of the parent directories): .git\n'), undefined);
   });
 
@@ -85,29 +101,72 @@ describe('repositories git must be careful with', function () {
     cleanup.push(() => service.dispose());
     for (const ref of [`--output=${out}`, '-p', 'main', 'HEAD@{1}', 'HEAD:a.ts', `${first}..HEAD`, '']) {
       await assert.rejects(git.fileAtRevision(ref, 'a.ts'), /Invalid revision/, ref);
-      await assert.rejects(service.fileAtRevision(ref, 'a.ts'), (e: Error & { code?: string }) => /Invalid revision .*expected a commit id/.test(e.message), ref);
+      await assert.rejects(
+        service.fileAtRevision(ref, 'a.ts'),
+        (e: Error & { code?: string }) => /Invalid revision .*expected a commit id/.test(e.message),
+        ref,
+      );
     }
     assert.equal(existsSync(out) || existsSync(`${out}:a.ts`), false);
     assert.equal(await service.fileAtRevision('HEAD', 'a.ts'), 'two\n');
     assert.equal(await service.fileAtRevision('HEAD~1', 'a.ts'), 'one\n');
     assert.equal(await service.fileAtRevision(`${repo.head()}^`, 'a.ts'), 'one\n');
     assert.equal(await service.fileAtRevision(first.slice(0, 8), 'a.ts'), 'one\n');
-    assert.equal(await service.fileAtRevision(`${first}^`, 'a.ts'), '', 'before the first commit the file did not exist');
+    assert.equal(
+      await service.fileAtRevision(`${first}^`, 'a.ts'),
+      '',
+      'before the first commit the file did not exist',
+    );
   });
 
   it('checks revisions and reads the drivers and partial clone settings of a configuration', () => {
-    for (const ok of ['HEAD', 'HEAD~3', 'HEAD^', 'HEAD^2~1', 'abcd', 'a'.repeat(40), `${'b'.repeat(64)}^`]) assert.equal(checkRevision(ok), undefined, ok);
-    for (const bad of ['abc', 'head', '--output=x', 'HEAD~', 'HEAD^3', 'g'.repeat(40), 'a'.repeat(65), 'HEAD -- x', 'HEAD\n']) assert.match(checkRevision(bad) ?? '', /^Invalid revision/, bad);
-    const p = parseProfile(['filter.lfs.clean\ngit-lfs clean -- %f', 'filter.a.b=c.process\nx', 'diff.external\nx', 'diff.img.textconv\nexif', 'remote.origin.url\nx', 'remote.origin.promisor\nfalse', ''].join('\0'));
+    for (const ok of ['HEAD', 'HEAD~3', 'HEAD^', 'HEAD^2~1', 'abcd', 'a'.repeat(40), `${'b'.repeat(64)}^`])
+      assert.equal(checkRevision(ok), undefined, ok);
+    for (const bad of [
+      'abc',
+      'head',
+      '--output=x',
+      'HEAD~',
+      'HEAD^3',
+      'g'.repeat(40),
+      'a'.repeat(65),
+      'HEAD -- x',
+      'HEAD\n',
+    ])
+      assert.match(checkRevision(bad) ?? '', /^Invalid revision/, bad);
+    const p = parseProfile(
+      [
+        'filter.lfs.clean\ngit-lfs clean -- %f',
+        'filter.a.b=c.process\nx',
+        'diff.external\nx',
+        'diff.img.textconv\nexif',
+        'remote.origin.url\nx',
+        'remote.origin.promisor\nfalse',
+        '',
+      ].join('\0'),
+    );
     assert.equal(p.partialClone, false);
-    assert.deepEqual(p.overrides.map(([k]) => k).filter((k) => k.endsWith('.clean') || k.endsWith('.textconv')), ['filter.lfs.clean', 'filter.a.b=c.clean', 'diff.img.textconv']);
+    assert.deepEqual(
+      p.overrides.map(([k]) => k).filter((k) => k.endsWith('.clean') || k.endsWith('.textconv')),
+      ['filter.lfs.clean', 'filter.a.b=c.clean', 'diff.img.textconv'],
+    );
     assert.equal(parseProfile('remote.origin.promisor\ntrue\0').partialClone, true);
     assert.equal(parseProfile('extensions.partialclone\norigin\0').partialClone, true);
   });
 
   it('gives git an environment without askpass, external diff or ssh programs, with the driver overrides after any given', () => {
-    const env = gitEnv(parseProfile('filter.lfs.clean\nx\0'), { PATH: '/bin', GIT_ASKPASS: 'a', SSH_ASKPASS: 'b', GIT_EXTERNAL_DIFF: 'c', GIT_SSH_COMMAND: 'd', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'user.name', GIT_CONFIG_VALUE_0: 'Ada' });
-    for (const gone of ['GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EXTERNAL_DIFF', 'GIT_SSH_COMMAND']) assert.equal(env[gone], undefined, gone);
+    const env = gitEnv(parseProfile('filter.lfs.clean\nx\0'), {
+      PATH: '/bin',
+      GIT_ASKPASS: 'a',
+      SSH_ASKPASS: 'b',
+      GIT_EXTERNAL_DIFF: 'c',
+      GIT_SSH_COMMAND: 'd',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'user.name',
+      GIT_CONFIG_VALUE_0: 'Ada',
+    });
+    for (const gone of ['GIT_ASKPASS', 'SSH_ASKPASS', 'GIT_EXTERNAL_DIFF', 'GIT_SSH_COMMAND'])
+      assert.equal(env[gone], undefined, gone);
     assert.equal(env.GIT_NO_LAZY_FETCH, '1');
     assert.equal(env.GIT_TERMINAL_PROMPT, '0');
     assert.equal(env.GIT_CONFIG_COUNT, '5');

@@ -39,8 +39,14 @@ describe('test harness toolchain', () => {
       const named = executable(dir, 'my-chrome');
       fs.mkdirSync(path.join(dir, 'bin'));
       executable(path.join(dir, 'bin'), 'chromium');
-      assert.deepEqual(findChromium({ PATH: path.join(dir, 'bin'), PC_CHROMIUM_PATH: named }, () => []), { path: named });
-      assert.deepEqual(findChromium({ PATH: path.join(dir, 'bin'), CHROME_PATH: named }, () => []), { path: named });
+      assert.deepEqual(
+        findChromium({ PATH: path.join(dir, 'bin'), PC_CHROMIUM_PATH: named }, () => []),
+        { path: named },
+      );
+      assert.deepEqual(
+        findChromium({ PATH: path.join(dir, 'bin'), CHROME_PATH: named }, () => []),
+        { path: named },
+      );
     });
 
     it('reports a browser variable that names no executable instead of using another browser', async () => {
@@ -55,15 +61,22 @@ describe('test harness toolchain', () => {
 
     it('finds a Chrome on PATH, passing over a file of a browser name that is not executable', async () => {
       const { findChromium } = await toolchain();
-      if (process.platform !== 'win32') fs.writeFileSync(path.join(dir, 'chromium'), 'not a program\n', { mode: 0o644 });
+      if (process.platform !== 'win32')
+        fs.writeFileSync(path.join(dir, 'chromium'), 'not a program\n', { mode: 0o644 });
       const chrome = executable(dir, process.platform === 'win32' ? 'google-chrome.exe' : 'google-chrome');
-      assert.deepEqual(findChromium({ PATH: dir }, () => []), { path: chrome });
+      assert.deepEqual(
+        findChromium({ PATH: dir }, () => []),
+        { path: chrome },
+      );
     });
 
     it('falls back to the installed browsers, then says how to get one when there is none', async () => {
       const { findChromium } = await toolchain();
       const installed = executable(dir, 'Google Chrome');
-      assert.deepEqual(findChromium({ PATH: path.join(dir, 'empty') }, () => [undefined, path.join(dir, 'gone'), installed]), { path: installed });
+      assert.deepEqual(
+        findChromium({ PATH: path.join(dir, 'empty') }, () => [undefined, path.join(dir, 'gone'), installed]),
+        { path: installed },
+      );
       const none = findChromium({ PATH: path.join(dir, 'empty') }, () => [path.join(dir, 'gone')]);
       assert.equal(none.path, undefined);
       assert.match(none.problem ?? '', /no Chromium or Chrome found/);
@@ -79,14 +92,21 @@ describe('test harness toolchain', () => {
       const plain = systemInstaller({ PATH: dir });
       assert.equal(plain.command, undefined);
       const debian = fs.existsSync('/etc/debian_version');
-      assert.match(plain.problem ?? '', debian ? /only in CI \(CI=true\) or with PC_INSTALL_SYSTEM_PACKAGES=1/ : /only on Debian and Ubuntu/);
+      assert.match(
+        plain.problem ?? '',
+        debian ? /only in CI \(CI=true\) or with PC_INSTALL_SYSTEM_PACKAGES=1/ : /only on Debian and Ubuntu/,
+      );
       for (const asked of [{ CI: 'true' }, { PC_INSTALL_SYSTEM_PACKAGES: '1' }]) {
         const r = systemInstaller({ PATH: dir, ...asked });
         if (!debian) assert.match(r.problem ?? '', /only on Debian and Ubuntu/);
         else if (process.getuid?.() === 0) assert.deepEqual(r, { command: ['apt-get'] });
         else assert.match(r.problem ?? '', /not root and sudo is not on PATH/);
       }
-      if (debian) assert.match(systemInstaller({ PATH: path.join(dir, 'empty'), CI: 'true' }).problem ?? '', /apt-get is not on PATH/);
+      if (debian)
+        assert.match(
+          systemInstaller({ PATH: path.join(dir, 'empty'), CI: 'true' }).problem ?? '',
+          /apt-get is not on PATH/,
+        );
     });
   });
 

@@ -10,7 +10,11 @@ import { Store } from '../../../src/core/store/store';
 import type { ProactiveQuery } from '../../../src/core/types';
 import { copyFixture } from './fixtureWorkspace';
 
-function context(query: ProactiveQuery, config: CoreConfig = defaultConfig, symbolRange?: QueryContext['symbolRange']): QueryContext {
+function context(
+  query: ProactiveQuery,
+  config: CoreConfig = defaultConfig,
+  symbolRange?: QueryContext['symbolRange'],
+): QueryContext {
   return { query, symbolRange, config, now: 0, signal: new AbortController().signal, note: () => undefined };
 }
 
@@ -34,7 +38,13 @@ describe('CodeIndexSource', () => {
   });
 
   it('lists the callers of the symbol at the cursor by calling function and file:line, best evidence first', async () => {
-    const items = await source.collect(context({ currentFile: 'src/lib/math.ts', cursorPosition: { line: 21, column: 1 } }, defaultConfig, { name: 'push', startLine: 20, endLine: 23 }));
+    const items = await source.collect(
+      context({ currentFile: 'src/lib/math.ts', cursorPosition: { line: 21, column: 1 } }, defaultConfig, {
+        name: 'push',
+        startLine: 20,
+        endLine: 23,
+      }),
+    );
     assert.deepEqual(
       items.map((i) => [i.type, i.title, i.relevanceScore, i.reason]),
       [
@@ -58,7 +68,9 @@ describe('CodeIndexSource', () => {
   });
 
   it('says nothing of a kind the settings turn off, nor without a file', async () => {
-    const quiet = resolveConfig({ enabledKinds: { ...defaultConfig.enabledKinds, warning: false, related_code: false } });
+    const quiet = resolveConfig({
+      enabledKinds: { ...defaultConfig.enabledKinds, warning: false, related_code: false },
+    });
     assert.deepEqual(await source.collect(context({ currentFile: 'src/app.ts', currentSymbol: 'run' }, quiet)), []);
     assert.deepEqual(await source.collect(context({})), []);
   });

@@ -7,7 +7,8 @@ import { CodeIndex, type CallerRef } from '../../../src/core/index/codeIndex';
 import { Store } from '../../../src/core/store/store';
 import { writeWorkspace } from './fixtureWorkspace';
 
-const show = (refs: CallerRef[]) => refs.map((r) => `${r.path}:${r.line}:${r.column} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
+const show = (refs: CallerRef[]) =>
+  refs.map((r) => `${r.path}:${r.line}:${r.column} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
 
 const FILES: Record<string, string> = {
   'src/ui/switchInput.tsx': [
@@ -51,8 +52,20 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   'src/ui/card.tsx': ['export default function Card() {', '  return <section />;', '}', ''].join('\n'),
-  'src/ui/panel.tsx': ["import { memo } from 'react';", 'function Panel() {', '  return <aside />;', '}', 'export default memo(Panel);', ''].join('\n'),
-  'src/ui/index.ts': ["export { SwitchInput } from './switchInput';", "export * from './switchInput';", "export { default as Card } from './card';", ''].join('\n'),
+  'src/ui/panel.tsx': [
+    "import { memo } from 'react';",
+    'function Panel() {',
+    '  return <aside />;',
+    '}',
+    'export default memo(Panel);',
+    '',
+  ].join('\n'),
+  'src/ui/index.ts': [
+    "export { SwitchInput } from './switchInput';",
+    "export * from './switchInput';",
+    "export { default as Card } from './card';",
+    '',
+  ].join('\n'),
   'src/app.tsx': [
     "import { SwitchInput, Badge as Tag, Legacy } from './ui/switchInput';", // 1
     "import * as ui from './ui/switchInput';", // 2
@@ -74,9 +87,28 @@ const FILES: Record<string, string> = {
     '}', // 18
     '',
   ].join('\n'),
-  'src/viaBarrel.tsx': ["import { SwitchInput, Card as Tile } from './ui';", 'export const Screen = () => <><SwitchInput checked /><Tile /></>;', ''].join('\n'),
-  'src/other.tsx': ['function SwitchInput() {', '  return <b />;', '}', 'export const Local = () => <SwitchInput />;', ''].join('\n'),
-  'go/types.go': ['package shapes', '', 'type Celsius float64', '', 'type Alias = Celsius', '', 'type Point struct{}', ''].join('\n'),
+  'src/viaBarrel.tsx': [
+    "import { SwitchInput, Card as Tile } from './ui';",
+    'export const Screen = () => <><SwitchInput checked /><Tile /></>;',
+    '',
+  ].join('\n'),
+  'src/other.tsx': [
+    'function SwitchInput() {',
+    '  return <b />;',
+    '}',
+    'export const Local = () => <SwitchInput />;',
+    '',
+  ].join('\n'),
+  'go/types.go': [
+    'package shapes',
+    '',
+    'type Celsius float64',
+    '',
+    'type Alias = Celsius',
+    '',
+    'type Point struct{}',
+    '',
+  ].join('\n'),
   'rust/src/lib.rs': ['pub enum Shape {', '    Circle,', '}', '', 'pub type Meters = f64;', ''].join('\n'),
   'java/Color.java': ['public enum Color {', '  RED;', '  public String lower() { return "red"; }', '}', ''].join('\n'),
   'cs/Tone.cs': ['namespace Acme {', '  public enum Tone {', '    Warm,', '  }', '}', ''].join('\n'),
@@ -111,7 +143,9 @@ describe('types and React components in the code index', () => {
   });
 
   it('knows React components: JSX-rendering PascalCase functions and arrows, memo/forwardRef consts, React.Component classes', () => {
-    const kinds = index.symbolsIn('src/ui/switchInput.tsx').map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`);
+    const kinds = index
+      .symbolsIn('src/ui/switchInput.tsx')
+      .map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`);
     assert.deepEqual(kinds, [
       'type SwitchProps',
       'interface Theme',
@@ -144,23 +178,37 @@ describe('types and React components in the code index', () => {
       'src/app.tsx:12:11 resolved in App', // <ui.SwitchInput/>: import * as ui
       'src/viaBarrel.tsx:2:32 resolved in Screen', // through the barrel's re-export
     ]);
-    assert.deepEqual(show(index.callers({ name: 'Badge', path: 'src/ui/switchInput.tsx' })), ['src/app.tsx:10:10 resolved in App'], 'import { Badge as Tag }');
-    assert.deepEqual(show(index.callers({ name: 'Legacy', path: 'src/ui/switchInput.tsx' })), ['src/app.tsx:15:8 resolved in App']);
+    assert.deepEqual(
+      show(index.callers({ name: 'Badge', path: 'src/ui/switchInput.tsx' })),
+      ['src/app.tsx:10:10 resolved in App'],
+      'import { Badge as Tag }',
+    );
+    assert.deepEqual(show(index.callers({ name: 'Legacy', path: 'src/ui/switchInput.tsx' })), [
+      'src/app.tsx:15:8 resolved in App',
+    ]);
   });
 
   it('follows default imports of components, also through a barrel and a memo() around the default export', () => {
-    assert.deepEqual(show(index.callers({ name: 'Card', path: 'src/ui/card.tsx' })), ['src/app.tsx:13:8 resolved in App', 'src/viaBarrel.tsx:2:55 resolved in Screen']);
-    assert.deepEqual(show(index.callers({ name: 'Panel', path: 'src/ui/panel.tsx' })), ['src/app.tsx:14:8 resolved in App']);
+    assert.deepEqual(show(index.callers({ name: 'Card', path: 'src/ui/card.tsx' })), [
+      'src/app.tsx:13:8 resolved in App',
+      'src/viaBarrel.tsx:2:55 resolved in Screen',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'Panel', path: 'src/ui/panel.tsx' })), [
+      'src/app.tsx:14:8 resolved in App',
+    ]);
   });
 
   it('keeps a same-named local component apart, and records no call for HTML elements', () => {
-    assert.deepEqual(show(index.callers({ name: 'SwitchInput', path: 'src/other.tsx' })), ['src/other.tsx:4:29 resolved in Local']);
+    assert.deepEqual(show(index.callers({ name: 'SwitchInput', path: 'src/other.tsx' })), [
+      'src/other.tsx:4:29 resolved in Local',
+    ]);
     assert.deepEqual(index.callers({ name: 'div' }), []);
     assert.deepEqual(index.callers({ name: 'label' }), []);
   });
 
   it('gives other languages their enums and type aliases', () => {
-    const kinds = (p: string) => index.symbolsIn(p).map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`);
+    const kinds = (p: string) =>
+      index.symbolsIn(p).map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name}`);
     assert.deepEqual(kinds('go/types.go'), ['type Celsius', 'type Alias', 'class Point']);
     assert.deepEqual(kinds('rust/src/lib.rs'), ['enum Shape', 'type Meters']);
     assert.deepEqual(kinds('java/Color.java'), ['enum Color', 'method Color.lower']);

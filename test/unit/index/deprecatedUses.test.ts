@@ -19,7 +19,8 @@ describe('deprecated uses', () => {
       // Generated protobuf code deprecates its Descriptor methods; the workspace's own types keep one.
       'api/pb/dataplane.pb.go':
         'package pb\n\ntype Dataplane struct{}\n\n// Deprecated: Use Dataplane.ProtoReflect.Descriptor instead.\nfunc (*Dataplane) Descriptor() ([]byte, []int) {\n\treturn nil, nil\n}\n\n// Deprecated: use Name.\nfunc (*Dataplane) OldName() string {\n\treturn ""\n}\n',
-      'core/model/meta.go': 'package model\n\ntype Meta struct{}\n\nfunc (m *Meta) Descriptor() string {\n\treturn "meta"\n}\n',
+      'core/model/meta.go':
+        'package model\n\ntype Meta struct{}\n\nfunc (m *Meta) Descriptor() string {\n\treturn "meta"\n}\n',
       'app/run.go':
         // Receivers whose type the code does not say (range variables): only the name is known.
         'package app\n\nimport (\n\tpb "example.com/x/api/pb"\n\t"example.com/x/core/model"\n)\n\nfunc Run(ms []*model.Meta, ds []*pb.Dataplane) {\n\tfor _, d := range ds { _ = d.OldName() }\n\tfor _, m := range ms { _ = m.Descriptor() }\n}\n',
@@ -43,17 +44,31 @@ describe('deprecated uses', () => {
   });
 
   it('warns about a method called on an instance only when no current definition shares its name', () => {
-    const uses = index.deprecatedUsedIn('app/run.go').map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`);
-    assert.deepEqual(uses, ['OldName@9 likely -> api/pb/dataplane.pb.go:11'], 'm.Descriptor() may be Meta.Descriptor, which is not deprecated');
+    const uses = index
+      .deprecatedUsedIn('app/run.go')
+      .map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`);
+    assert.deepEqual(
+      uses,
+      ['OldName@9 likely -> api/pb/dataplane.pb.go:11'],
+      'm.Descriptor() may be Meta.Descriptor, which is not deprecated',
+    );
   });
 
   it('warns about a Go method called on its own type, not on a field or a library value with a method of the same name', () => {
     const uses = index.deprecatedUsedIn('cli/command.go').map((d) => `${d.name}@${d.line} ${d.confidence}`);
-    assert.deepEqual(uses, ['SetOutput@17 resolved', 'SetOutput@20 resolved'], 'c.flags.SetOutput (line 14) and fs.SetOutput (line 16) are flag.FlagSet methods');
+    assert.deepEqual(
+      uses,
+      ['SetOutput@17 resolved', 'SetOutput@20 resolved'],
+      'c.flags.SetOutput (line 14) and fs.SetOutput (line 16) are flag.FlagSet methods',
+    );
   });
 
   it('does not warn inside a definition that is deprecated itself', () => {
     const uses = index.deprecatedUsedIn('legacy/parse.py').map((d) => `${d.name}@${d.line} ${d.confidence}`);
-    assert.deepEqual(uses, ['load_str@14 resolved'], 'parse_raw calling itself (line 10) and load_str (line 11) is the old API at work');
+    assert.deepEqual(
+      uses,
+      ['load_str@14 resolved'],
+      'parse_raw calling itself (line 10) and load_str (line 11) is the old API at work',
+    );
   });
 });

@@ -21,8 +21,15 @@ async function factsOf(rel: string): Promise<FileFacts> {
   }
 }
 
-const defs = (f: FileFacts) => f.symbols.map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`);
-const calls = (f: FileFacts) => [...f.calls].sort((a, b) => a.line - b.line || a.column - b.column).map((c) => `${c.qualifier ? c.qualifier + '.' : ''}${c.name}@${c.line}:${c.column} in ${c.enclosing ?? '-'}`);
+const defs = (f: FileFacts) =>
+  f.symbols.map(
+    (s) =>
+      `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`,
+  );
+const calls = (f: FileFacts) =>
+  [...f.calls]
+    .sort((a, b) => a.line - b.line || a.column - b.column)
+    .map((c) => `${c.qualifier ? c.qualifier + '.' : ''}${c.name}@${c.line}:${c.column} in ${c.enclosing ?? '-'}`);
 
 describe('code facts per language', () => {
   it('TypeScript: functions, const arrows, default export, classes, methods, interfaces, JSDoc @deprecated', async () => {
@@ -42,13 +49,24 @@ describe('code facts per language', () => {
       'method Ledger.record 40-42 exported',
     ]);
     assert.equal(f.symbols.find((s) => s.name === 'main')?.exported, 2, 'default export is marked as such');
-    assert.deepEqual(calls(f), ['add@8:10 in plus', 'add@11:38 in double', 'double@14:10 in main', 'add@21:18 in push', 'this.push@27:17 in addTo', 'this.push@41:17 in record']);
+    assert.deepEqual(calls(f), [
+      'add@8:10 in plus',
+      'add@11:38 in double',
+      'double@14:10 in main',
+      'add@21:18 in push',
+      'this.push@27:17 in addTo',
+      'this.push@41:17 in record',
+    ]);
   });
 
   it('TypeScript: named, renamed, namespace and default imports, re-exports', async () => {
     const app = await factsOf('src/app.ts.fixture');
     assert.deepEqual(
-      app.imports.map((i) => [i.spec, i.names.map((n) => (n.name === n.local ? n.name : `${n.name} as ${n.local}`)).join(', '), i.line]),
+      app.imports.map((i) => [
+        i.spec,
+        i.names.map((n) => (n.name === n.local ? n.name : `${n.name} as ${n.local}`)).join(', '),
+        i.line,
+      ]),
       [
         ['./lib/math', 'add as sum, Calculator', 1],
         ['./lib/math', '* as m', 2],
@@ -68,18 +86,34 @@ describe('code facts per language', () => {
       'shout@10:58 in run',
     ]);
     const barrel = await factsOf('src/lib/index.ts.fixture');
-    assert.deepEqual(barrel.imports.map((i) => [i.spec, i.names]), [
-      ['./math', [{ name: 'add', local: 'add', reexport: true }, { name: 'plus', local: 'plus', reexport: true }]],
-      ['./strings', [{ name: '*', local: '*', reexport: true }]],
-    ]);
+    assert.deepEqual(
+      barrel.imports.map((i) => [i.spec, i.names]),
+      [
+        [
+          './math',
+          [
+            { name: 'add', local: 'add', reexport: true },
+            { name: 'plus', local: 'plus', reexport: true },
+          ],
+        ],
+        ['./strings', [{ name: '*', local: '*', reexport: true }]],
+      ],
+    );
   });
 
   it('JavaScript and TSX: require() destructuring is an import, calls inside JSX are found', async () => {
     const js = await factsOf('src/legacy.js.fixture');
-    assert.deepEqual(js.imports.map((i) => [i.spec, i.names]), [['./lib/math', [{ name: 'add', local: 'add' }]]]);
+    assert.deepEqual(
+      js.imports.map((i) => [i.spec, i.names]),
+      [['./lib/math', [{ name: 'add', local: 'add' }]]],
+    );
     assert.deepEqual(calls(js), ['add@4:10 in legacy'], 'require itself is not a call site');
     const tsx = await factsOf('src/view.tsx.fixture');
-    assert.deepEqual(defs(tsx), ['component View 3-5 exported'], 'a PascalCase function that renders JSX is a component');
+    assert.deepEqual(
+      defs(tsx),
+      ['component View 3-5 exported'],
+      'a PascalCase function that renders JSX is a component',
+    );
     assert.deepEqual(calls(tsx), ['add@4:16 in View']);
   });
 
@@ -96,12 +130,28 @@ describe('code facts per language', () => {
     ]);
     assert.ok(calls(core).includes('type:Engine.step@24:21 in start'), 'self in a method is its class');
     const runner = await factsOf('pkg/sub/runner.py');
-    assert.deepEqual(runner.imports.map((i) => [i.spec, i.names]), [
-      ['..core', [{ name: 'compute', local: 'c' }, { name: 'Engine', local: 'Engine' }]],
-      ['..', [{ name: 'core', local: 'core' }]],
-      ['pkg', [{ name: 'compute', local: 'compute' }]],
+    assert.deepEqual(
+      runner.imports.map((i) => [i.spec, i.names]),
+      [
+        [
+          '..core',
+          [
+            { name: 'compute', local: 'c' },
+            { name: 'Engine', local: 'Engine' },
+          ],
+        ],
+        ['..', [{ name: 'core', local: 'core' }]],
+        ['pkg', [{ name: 'compute', local: 'compute' }]],
+      ],
+    );
+    assert.deepEqual(calls(runner), [
+      'Engine@7:9 in go',
+      'type:Engine.start@8:7 in go',
+      'c@9:12 in go',
+      'core.helper@9:24 in go',
+      'compute@9:36 in go',
+      'core.old_compute@9:54 in go',
     ]);
-    assert.deepEqual(calls(runner), ['Engine@7:9 in go', 'type:Engine.start@8:7 in go', 'c@9:12 in go', 'core.helper@9:24 in go', 'compute@9:36 in go', 'core.old_compute@9:54 in go']);
   });
 
   it('Python: only a definition that deprecates itself is deprecated, not one that warns about an argument or mentions the word', async () => {
@@ -178,8 +228,18 @@ describe('code facts per language', () => {
     const tree = (await parserFor('python')).parse(src);
     assert.ok(tree);
     try {
-      const flagged = extractFacts('python', tree).symbols.filter((s) => s.deprecated).map((s) => s.name);
-      assert.deepEqual(flagged, ['by_decorator', 'by_warning', 'by_own_category', 'by_sphinx', 'by_summary', 'by_sentence', 'by_google_section']);
+      const flagged = extractFacts('python', tree)
+        .symbols.filter((s) => s.deprecated)
+        .map((s) => s.name);
+      assert.deepEqual(flagged, [
+        'by_decorator',
+        'by_warning',
+        'by_own_category',
+        'by_sphinx',
+        'by_summary',
+        'by_sentence',
+        'by_google_section',
+      ]);
     } finally {
       tree.delete();
     }
@@ -187,14 +247,31 @@ describe('code facts per language', () => {
 
   it('Go: functions, methods with receivers, structs, "Deprecated:" comments, package imports', async () => {
     const cart = await factsOf('cart/cart.go');
-    assert.deepEqual(defs(cart), ['function Total 4-10 exported', 'function Sum 15-17 exported deprecated', 'class Cart 19-19 exported', 'method Cart.Add 21-21 exported']);
+    assert.deepEqual(defs(cart), [
+      'function Total 4-10 exported',
+      'function Sum 15-17 exported deprecated',
+      'class Cart 19-19 exported',
+      'method Cart.Add 21-21 exported',
+    ]);
     assert.equal(cart.pkg, 'cart');
     const main = await factsOf('main.go');
-    assert.deepEqual(main.imports.map((i) => [i.spec, i.names]), [
-      ['fmt', [{ name: '*', local: 'fmt' }]],
-      ['example.com/shop/cart', [{ name: '*', local: 'cart' }]],
-    ]);
-    assert.deepEqual(calls(main), ['type:cart.Cart.Add@11:4 in main', 'fmt.Println@12:6 in main', 'cart.Total@12:19 in main', 'cart.Sum@12:44 in main'], 'c := &cart.Cart{} gives c its type');
+    assert.deepEqual(
+      main.imports.map((i) => [i.spec, i.names]),
+      [
+        ['fmt', [{ name: '*', local: 'fmt' }]],
+        ['example.com/shop/cart', [{ name: '*', local: 'cart' }]],
+      ],
+    );
+    assert.deepEqual(
+      calls(main),
+      [
+        'type:cart.Cart.Add@11:4 in main',
+        'fmt.Println@12:6 in main',
+        'cart.Total@12:19 in main',
+        'cart.Sum@12:44 in main',
+      ],
+      'c := &cart.Cart{} gives c its type',
+    );
   });
 
   it('Go: a receiver carries the type its declaration says, or the call whose result it is', async () => {
@@ -225,12 +302,35 @@ describe('code facts per language', () => {
         f.symbols.map((s) => `${s.container ? s.container + '.' : ''}${s.name} returns ${s.returns ?? '-'}`),
         ['Command.Run returns Result', 'NewThing returns Thing'],
       );
-      const at = (line: number) => calls(f).filter((c) => c.includes(`@${line}:`)).map((c) => c.replace(/@\d+:.*/, ''));
-      assert.deepEqual(at(7), ['type:pkg.T.M', 'type:Command.N'], 'a closure sees its own parameters and the outer receiver');
-      assert.deepEqual(at(8), ['type:@Command.flags.SetOutput'], "a field of the receiver: the index knows the struct's fields");
-      assert.deepEqual(at(9), ['type:Bar.M', 'type:Baz.M', 'type:()NewThing.M', 'type:Qux.M', 'type:Quux.M', 'type:Foo.M', 'opts.M']);
+      const at = (line: number) =>
+        calls(f)
+          .filter((c) => c.includes(`@${line}:`))
+          .map((c) => c.replace(/@\d+:.*/, ''));
+      assert.deepEqual(
+        at(7),
+        ['type:pkg.T.M', 'type:Command.N'],
+        'a closure sees its own parameters and the outer receiver',
+      );
+      assert.deepEqual(
+        at(8),
+        ['type:@Command.flags.SetOutput'],
+        "a field of the receiver: the index knows the struct's fields",
+      );
+      assert.deepEqual(at(9), [
+        'type:Bar.M',
+        'type:Baz.M',
+        'type:()NewThing.M',
+        'type:Qux.M',
+        'type:Quux.M',
+        'type:Foo.M',
+        'opts.M',
+      ]);
       assert.deepEqual(at(10), ['type:Sel.M'], 'the comma-ok type assertion types its first name');
-      assert.deepEqual(at(12), ['type:()Route.M', 'err.Error', 'type:Command.Route', 'type:()Route.M'], 'the first name of a multi-value call gets the first result');
+      assert.deepEqual(
+        at(12),
+        ['type:()Route.M', 'err.Error', 'type:Command.Route', 'type:()Route.M'],
+        'the first name of a multi-value call gets the first result',
+      );
       assert.deepEqual(at(14), ['v.M'], 'a name declared with two types is unknown');
     } finally {
       tree.delete();
@@ -262,13 +362,36 @@ describe('code facts per language', () => {
       'async function load(): Promise<ns.User> { return x; }', // 21
       'async function go() { const u = await load(); u.save(); }', // 22
     ].join('\n');
-    const js = ['class Client {', '  constructor() { this.http = new Http(); }', '  get() { return this.http.request(); }', '}'].join('\n');
+    const js = [
+      'class Client {',
+      '  constructor() { this.http = new Http(); }',
+      '  get() { return this.http.request(); }',
+      '}',
+    ].join('\n');
     const f = await factsOfSource('typescript', ts);
-    const at = (line: number) => calls(f).filter((c) => c.includes(`@${line}:`)).map((c) => c.replace(/@\d+:.*/, ''));
-    assert.deepEqual(at(9), ['type:UsersService.findAll', 'type:api.EntityManager.find', 'type:Cache.get', 'type:Logger.info', 'type:AuditTrail.add'], 'typed fields, parameter properties, `new` values and constructor assignments');
+    const at = (line: number) =>
+      calls(f)
+        .filter((c) => c.includes(`@${line}:`))
+        .map((c) => c.replace(/@\d+:.*/, ''));
+    assert.deepEqual(
+      at(9),
+      [
+        'type:UsersService.findAll',
+        'type:api.EntityManager.find',
+        'type:Cache.get',
+        'type:Logger.info',
+        'type:AuditTrail.add',
+      ],
+      'typed fields, parameter properties, `new` values and constructor assignments',
+    );
     assert.deepEqual(
       at(10),
-      ['type:@UsersController.plain.go', 'type:@UsersController.other.go', 'type:Local.findAll', 'type:@UsersService.findAll.call'],
+      [
+        'type:@UsersController.plain.go',
+        'type:@UsersController.other.go',
+        'type:Local.findAll',
+        'type:@UsersService.findAll.call',
+      ],
       'a field this class does not type (a base may), a plain constructor parameter, a parameter of the same name, a field of a typed field',
     );
     assert.deepEqual(at(11), ['type:@Inner.users.findAll'], "an inner class's this is not the outer class");
@@ -278,12 +401,19 @@ describe('code facts per language', () => {
       'the field types the index keeps, by last name',
     );
     assert.deepEqual(at(14), ['this.users.findAll'], 'outside the class');
-    assert.deepEqual(at(17), ['type:Alpha.run', 'type:Beta.run', 'type:()make~c.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'], 'variables typed by `new`, their annotation or the call that made them; one declared twice differently is unknown');
+    assert.deepEqual(
+      at(17),
+      ['type:Alpha.run', 'type:Beta.run', 'type:()make~c.run', 'type:Plain.run', 'type:Repo.run', 'p2.run'],
+      'variables typed by `new`, their annotation or the call that made them; one declared twice differently is unknown',
+    );
     assert.deepEqual(at(20), ['type:ns.Top.run', 'a.run'], "module variables; a function's own stay inside it");
     assert.equal(f.symbols.find((s) => s.name === 'load')?.returns, 'User', 'a promise returns what it resolves to');
     assert.deepEqual(at(22), ['load', 'type:()load~u.save'], 'an awaited call types its variable');
     const j = await factsOfSource('javascript', js);
-    assert.deepEqual(calls(j).map((c) => c.replace(/@.*/, '')), ['Http', 'type:Http.request']);
+    assert.deepEqual(
+      calls(j).map((c) => c.replace(/@.*/, '')),
+      ['Http', 'type:Http.request'],
+    );
   });
 
   it('TypeScript and JavaScript: a function that declares no return type returns what each of its returns says alike', async () => {
@@ -314,61 +444,102 @@ describe('code facts per language', () => {
       '',
     ].join('\n');
     for (const lang of ['typescript', 'javascript'] as const) {
-      const js = source.replace(/\): (number|string|RegExp)/g, ')').replace(/\(n: number\)/, '(n)').replace(/ as (any|Row)/g, '');
+      const js = source
+        .replace(/\): (number|string|RegExp)/g, ')')
+        .replace(/\(n: number\)/, '(n)')
+        .replace(/ as (any|Row)/g, '');
       const f = await factsOfSource(lang, lang === 'javascript' ? js : source);
-      const returns = Object.fromEntries(f.symbols.filter((s) => s.kind !== 'class').map((s) => [`${s.container ? s.container + '.' : ''}${s.name}`, s.returns ?? '-']));
-      assert.deepEqual(returns, {
-        'Builder.where': 'Builder',
-        'Builder.create': '-', // a static method's this is the class, not an instance
-        'Builder.clone': 'Builder',
-        'Builder.either': '-',
-        'Builder.make': 'Query',
-        'Builder.load': 'Query',
-        'Builder.rows': '-', // the callback's return is the callback's
-        'Builder.each': '-',
-        'Builder.named': lang === 'typescript' ? 'number' : 'Query', // a declared type is what counts
-        'Builder.label': lang === 'typescript' ? 'string' : '-',
-        'Builder.min': 'Builder', // what check() returns, which is what clone() returns
-        'Builder.check': 'Builder',
-        'Builder.loop': '-',
-        'Builder.other': '-',
-        build: 'Query',
-        make: 'Query',
-        echo: '-',
-        regex: 'RegExp',
-        cast: 'Query',
-        named: lang === 'typescript' ? 'Row' : '-',
-        nothing: '-',
-      }, lang);
+      const returns = Object.fromEntries(
+        f.symbols
+          .filter((s) => s.kind !== 'class')
+          .map((s) => [`${s.container ? s.container + '.' : ''}${s.name}`, s.returns ?? '-']),
+      );
+      assert.deepEqual(
+        returns,
+        {
+          'Builder.where': 'Builder',
+          'Builder.create': '-', // a static method's this is the class, not an instance
+          'Builder.clone': 'Builder',
+          'Builder.either': '-',
+          'Builder.make': 'Query',
+          'Builder.load': 'Query',
+          'Builder.rows': '-', // the callback's return is the callback's
+          'Builder.each': '-',
+          'Builder.named': lang === 'typescript' ? 'number' : 'Query', // a declared type is what counts
+          'Builder.label': lang === 'typescript' ? 'string' : '-',
+          'Builder.min': 'Builder', // what check() returns, which is what clone() returns
+          'Builder.check': 'Builder',
+          'Builder.loop': '-',
+          'Builder.other': '-',
+          build: 'Query',
+          make: 'Query',
+          echo: '-',
+          regex: 'RegExp',
+          cast: 'Query',
+          named: lang === 'typescript' ? 'Row' : '-',
+          nothing: '-',
+        },
+        lang,
+      );
     }
   });
 
   it('Java: classes, methods, @Deprecated, class imports, qualified calls', async () => {
     const strings = await factsOf('java/src/main/java/com/acme/util/Strings.java');
-    assert.deepEqual(defs(strings), ['class Strings 3-12 exported', 'method Strings.trim 4-6 exported', 'method Strings.strip 8-11 exported deprecated']);
+    assert.deepEqual(defs(strings), [
+      'class Strings 3-12 exported',
+      'method Strings.trim 4-6 exported',
+      'method Strings.strip 8-11 exported deprecated',
+    ]);
     assert.equal(strings.pkg, 'com.acme.util');
     const app = await factsOf('java/src/main/java/com/acme/App.java');
-    assert.deepEqual(app.imports.map((i) => [i.spec, i.names]), [['com.acme.util.Strings', [{ name: 'Strings', local: 'Strings' }]]]);
+    assert.deepEqual(
+      app.imports.map((i) => [i.spec, i.names]),
+      [['com.acme.util.Strings', [{ name: 'Strings', local: 'Strings' }]]],
+    );
     assert.deepEqual(calls(app), ['Strings.trim@7:24 in run', 'Strings.strip@7:42 in run']);
   });
 
   it('Rust: functions, impl methods, structs, #[deprecated], mod declarations and use trees', async () => {
     const geo = await factsOf('rust/src/geometry.rs');
-    assert.deepEqual(defs(geo), ['function area 1-3 exported', 'function old_area 6-8 exported deprecated', 'class Circle 10-12 exported', 'method Circle.area 15-17 exported']);
+    assert.deepEqual(defs(geo), [
+      'function area 1-3 exported',
+      'function old_area 6-8 exported deprecated',
+      'class Circle 10-12 exported',
+      'method Circle.area 15-17 exported',
+    ]);
     const lib = await factsOf('rust/src/lib.rs');
-    assert.deepEqual(lib.imports.map((i) => i.spec), ['self::geometry', 'self::report']);
+    assert.deepEqual(
+      lib.imports.map((i) => i.spec),
+      ['self::geometry', 'self::report'],
+    );
     assert.deepEqual(calls(lib), ['geometry.area@5:15 in describe']);
     const report = await factsOf('rust/src/report.rs');
-    assert.deepEqual(report.imports.map((i) => [i.spec, i.names.map((n) => n.name)]), [['crate::geometry', ['area', 'old_area']]]);
+    assert.deepEqual(
+      report.imports.map((i) => [i.spec, i.names.map((n) => n.name)]),
+      [['crate::geometry', ['area', 'old_area']]],
+    );
   });
 
   it('C#: classes, methods, [Obsolete], using directives, constructions', async () => {
     const invoice = await factsOf('cs/Billing/Invoice.cs');
-    assert.deepEqual(defs(invoice), ['class Invoice 5-11 exported', 'method Invoice.Total 7-7 exported', 'method Invoice.Sum 9-10 exported deprecated']);
+    assert.deepEqual(defs(invoice), [
+      'class Invoice 5-11 exported',
+      'method Invoice.Total 7-7 exported',
+      'method Invoice.Sum 9-10 exported deprecated',
+    ]);
     assert.equal(invoice.pkg, 'Acme.Billing');
     const program = await factsOf('cs/App/Program.cs');
-    assert.deepEqual(program.imports.map((i) => i.spec), ['System', 'Acme.Billing']);
-    assert.deepEqual(calls(program), ['Invoice@10:25 in Main', 'Console.WriteLine@11:21 in Main', 'i.Total@11:33 in Main', 'i.Sum@11:45 in Main']);
+    assert.deepEqual(
+      program.imports.map((i) => i.spec),
+      ['System', 'Acme.Billing'],
+    );
+    assert.deepEqual(calls(program), [
+      'Invoice@10:25 in Main',
+      'Console.WriteLine@11:21 in Main',
+      'i.Total@11:33 in Main',
+      'i.Sum@11:45 in Main',
+    ]);
   });
 });
 

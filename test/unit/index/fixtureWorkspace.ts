@@ -69,7 +69,11 @@ export async function indexWorkspace(files: Record<string, string>): Promise<Ind
 
 /** The callers of a definition above name-only matches (resolved and likely), as `path:line confidence`, sorted. */
 export function callersIn(ws: IndexedWorkspace, path: string, name: string, line: number): string[] {
-  return ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+  return ws.index
+    .callers({ name, path, line })
+    .filter((c) => c.confidence !== 'name')
+    .map((c) => `${c.path}:${c.line} ${c.confidence}`)
+    .sort();
 }
 
 /** What the code-index source puts in the panel for the symbol `name` on `line` of `file`. */

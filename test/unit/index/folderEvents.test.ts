@@ -24,7 +24,9 @@ describe('code index and folder events', function () {
       assert.deepEqual(await changed, ['rbapp']);
       assert.equal(engine.index.symbolAt('rbapp/app/models/ledger.rb', 3)?.name, 'open_books');
       assert.deepEqual(
-        engine.index.callers({ name: 'open_books', path: 'rbapp/app/models/ledger.rb' }).map((c) => `${c.path}:${c.line}`),
+        engine.index
+          .callers({ name: 'open_books', path: 'rbapp/app/models/ledger.rb' })
+          .map((c) => `${c.path}:${c.line}`),
         ['rbapp/app/services/settle.rb:3'],
       );
 

@@ -79,12 +79,23 @@ describe('Go method calls by receiver type', () => {
   });
 
   it("resolves a call on a struct's field of the method's type, in its package and in another, and through a variable that holds a field", () => {
-    assert.deepEqual(callers(9).filter((c) => c.includes('.go:16 ')), ['app/main.go:16 resolved', 'router/router.go:16 resolved', 'router/router.go:16 resolved']);
-    assert.deepEqual(callers(8).filter((c) => c.includes('.go:16 ')), [], "a Route field's Host is not the Router's");
-    assert.deepEqual(callers(9).filter((c) => c.includes('.go:17 ')), [], "another package's Server is not the workspace's");
+    assert.deepEqual(
+      callers(9).filter((c) => c.includes('.go:16 ')),
+      ['app/main.go:16 resolved', 'router/router.go:16 resolved', 'router/router.go:16 resolved'],
+    );
+    assert.deepEqual(
+      callers(8).filter((c) => c.includes('.go:16 ')),
+      [],
+      "a Route field's Host is not the Router's",
+    );
+    assert.deepEqual(
+      callers(9).filter((c) => c.includes('.go:17 ')),
+      [],
+      "another package's Server is not the workspace's",
+    );
   });
 
-  it("follows what an embedded struct promotes: its methods, its fields, and the interfaces it makes the outer struct implement", async () => {
+  it('follows what an embedded struct promotes: its methods, its fields, and the interfaces it makes the outer struct implement', async () => {
     const ws = await indexWorkspace({
       'go.mod': 'module example.com/e\n\ngo 1.22\n',
       'ast/ast.go': [
@@ -109,10 +120,19 @@ describe('Go method calls by receiver type', () => {
       ].join('\n'),
     });
     try {
-      const at = (name: string, line: number) => ws.index.callers({ name, path: 'ast/ast.go', line }, 100).filter((c) => c.confidence !== 'name').map((c) => `${c.line}:${c.column} ${c.confidence}`).sort();
-      assert.deepEqual(at('At', 3), ['15:49 resolved'], "p.lines is the field BaseBlock gives Paragraph");
-      assert.deepEqual(at('Parent', 5), ['18:55 resolved'], "Paragraph has BaseNode's Parent through BaseBlock; Own has its own");
-      assert.deepEqual(at('Kind', 15), ['18:45 likely'], "Paragraph implements Node with the Parent it embeds");
+      const at = (name: string, line: number) =>
+        ws.index
+          .callers({ name, path: 'ast/ast.go', line }, 100)
+          .filter((c) => c.confidence !== 'name')
+          .map((c) => `${c.line}:${c.column} ${c.confidence}`)
+          .sort();
+      assert.deepEqual(at('At', 3), ['15:49 resolved'], 'p.lines is the field BaseBlock gives Paragraph');
+      assert.deepEqual(
+        at('Parent', 5),
+        ['18:55 resolved'],
+        "Paragraph has BaseNode's Parent through BaseBlock; Own has its own",
+      );
+      assert.deepEqual(at('Kind', 15), ['18:45 likely'], 'Paragraph implements Node with the Parent it embeds');
     } finally {
       ws.dispose();
     }

@@ -11,7 +11,8 @@ class PlainGraph {
   importers(path: string): string[] {
     const out: string[] = [];
     // Rows come in the order their files were (re)written, then in file order.
-    for (const [from, rows] of this.rows) for (const r of rows) if (r.resolved === path) out.push(`${from} ${r.names.map((n) => n.local).join(',')}`);
+    for (const [from, rows] of this.rows)
+      for (const r of rows) if (r.resolved === path) out.push(`${from} ${r.names.map((n) => n.local).join(',')}`);
     return out;
   }
 
@@ -20,7 +21,9 @@ class PlainGraph {
   }
 
   modules(path: string): string[] {
-    return (this.rows.get(path) ?? []).flatMap((r) => r.names.filter((n) => n.name === '*' && n.local !== '*' && !n.reexport).map((n) => n.local)).sort();
+    return (this.rows.get(path) ?? [])
+      .flatMap((r) => r.names.filter((n) => n.name === '*' && n.local !== '*' && !n.reexport).map((n) => n.local))
+      .sort();
   }
 }
 
@@ -39,7 +42,8 @@ describe('ImportGraph', () => {
         continue;
       }
       const rows: ResolvedImport[] = Array.from({ length: next(4) }, (_, k) => {
-        const names: ImportName[] = next(3) === 0 ? [{ name: '*', local: `ns${k}` }] : [{ name: `n${k}`, local: `n${k}` }];
+        const names: ImportName[] =
+          next(3) === 0 ? [{ name: '*', local: `ns${k}` }] : [{ name: `n${k}`, local: `n${k}` }];
         return { spec: `./x${k}`, resolved: next(6) === 0 ? null : files[next(files.length)], names, line: k + 1 };
       });
       graph.replace([file], [{ path: file, imports: rows }]);
@@ -51,7 +55,11 @@ describe('ImportGraph', () => {
           graph.forEachImporter(f, (from, names) => seen.push(`${from} ${names.map((n) => n.local).join(',')}`));
           assert.deepEqual(seen, plain.importers(f), `importers of ${f} at step ${step}`);
           assert.deepEqual(graph.targetsOf(f).sort(), plain.targets(f), `targets of ${f} at step ${step}`);
-          assert.deepEqual([...(graph.moduleNames(f) ?? [])].sort(), plain.modules(f), `module names of ${f} at step ${step}`);
+          assert.deepEqual(
+            [...(graph.moduleNames(f) ?? [])].sort(),
+            plain.modules(f),
+            `module names of ${f} at step ${step}`,
+          );
         }
       }
     }

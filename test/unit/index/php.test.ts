@@ -4,7 +4,8 @@ import { extractFacts } from '../../../src/core/index/extract';
 import { parserFor } from '../../../src/core/index/languages';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
-const show = (refs: CallerRef[]) => refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
+const show = (refs: CallerRef[]) =>
+  refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
 
 const FILES: Record<string, string> = {
   'composer.json': '{"autoload": {"psr-4": {"Acme\\\\Shop\\\\": "src/"}}}\n',
@@ -44,7 +45,18 @@ const FILES: Record<string, string> = {
     '}', // 33
     '',
   ].join('\n'),
-  'src/Billing/Tax.php': ['<?php', 'namespace Acme\\Shop\\Billing;', '', 'interface Rated { public function rate(int $n): int; }', '', 'class Tax', '{', '    public static function rate(int $n): int { return $n; }', '}', ''].join('\n'),
+  'src/Billing/Tax.php': [
+    '<?php',
+    'namespace Acme\\Shop\\Billing;',
+    '',
+    'interface Rated { public function rate(int $n): int; }',
+    '',
+    'class Tax',
+    '{',
+    '    public static function rate(int $n): int { return $n; }',
+    '}',
+    '',
+  ].join('\n'),
   'src/Checkout/CheckoutController.php': [
     '<?php', // 1
     'namespace Acme\\Shop\\Checkout;', // 2
@@ -64,8 +76,24 @@ const FILES: Record<string, string> = {
     '}', // 16
     '',
   ].join('\n'),
-  'src/Report/Report.php': ['<?php', 'namespace Acme\\Shop\\Report;', '', 'class Report', '{', '    public function run($order) { return $order->total(); }', '}', ''].join('\n'),
-  'src/helpers.php': ['<?php', 'function format_money(int $cents): string', '{', '    return number_format($cents / 100, 2);', '}', ''].join('\n'),
+  'src/Report/Report.php': [
+    '<?php',
+    'namespace Acme\\Shop\\Report;',
+    '',
+    'class Report',
+    '{',
+    '    public function run($order) { return $order->total(); }',
+    '}',
+    '',
+  ].join('\n'),
+  'src/helpers.php': [
+    '<?php',
+    'function format_money(int $cents): string',
+    '{',
+    '    return number_format($cents / 100, 2);',
+    '}',
+    '',
+  ].join('\n'),
 };
 
 describe('PHP in the code index', () => {
@@ -86,7 +114,10 @@ describe('PHP in the code index', () => {
     try {
       const facts = extractFacts('php', tree);
       assert.deepEqual(
-        facts.symbols.map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`),
+        facts.symbols.map(
+          (s) =>
+            `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`,
+        ),
         [
           'class Invoice 4-33 exported',
           'method Invoice.total 6-9 exported',
@@ -104,30 +135,54 @@ describe('PHP in the code index', () => {
     } finally {
       tree.delete();
     }
-    assert.deepEqual(index.symbolsIn('src/Billing/Tax.php').map((s) => `${s.kind} ${s.name}`), ['interface Rated', 'method rate', 'class Tax', 'method rate']);
+    assert.deepEqual(
+      index.symbolsIn('src/Billing/Tax.php').map((s) => `${s.kind} ${s.name}`),
+      ['interface Rated', 'method rate', 'class Tax', 'method rate'],
+    );
     assert.equal(index.symbolAt('src/Billing/Invoice.php', 8)?.name, 'total');
   });
 
   it('resolves use imports by the tail of the namespace that one file ends with, grouped and aliased; vendor classes stay unresolved', () => {
-    assert.deepEqual(index.importsOf('src/Checkout/CheckoutController.php'), ['src/Billing/Invoice.php', 'src/Billing/Tax.php']);
+    assert.deepEqual(index.importsOf('src/Checkout/CheckoutController.php'), [
+      'src/Billing/Invoice.php',
+      'src/Billing/Tax.php',
+    ]);
     assert.deepEqual(index.importersOf('src/Billing/Invoice.php'), ['src/Checkout/CheckoutController.php']);
   });
 
   it('finds callers: constructions, static calls through an import or an alias, $this and self:: inside the class, and methods on objects where the class is in scope', () => {
-    assert.deepEqual(show(index.callers({ name: 'Invoice', path: 'src/Billing/Invoice.php' })), ['src/Checkout/CheckoutController.php:13 resolved in index']);
-    assert.deepEqual(show(index.callers({ name: 'build', path: 'src/Billing/Invoice.php' })), ['src/Checkout/CheckoutController.php:12 resolved in index']);
-    assert.deepEqual(show(index.callers({ name: 'subtotal', path: 'src/Billing/Invoice.php' })), ['src/Billing/Invoice.php:8 resolved in total']);
-    assert.deepEqual(show(index.callers({ name: 'tax', path: 'src/Billing/Invoice.php' })), ['src/Billing/Invoice.php:8 resolved in total']);
+    assert.deepEqual(show(index.callers({ name: 'Invoice', path: 'src/Billing/Invoice.php' })), [
+      'src/Checkout/CheckoutController.php:13 resolved in index',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'build', path: 'src/Billing/Invoice.php' })), [
+      'src/Checkout/CheckoutController.php:12 resolved in index',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'subtotal', path: 'src/Billing/Invoice.php' })), [
+      'src/Billing/Invoice.php:8 resolved in total',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'tax', path: 'src/Billing/Invoice.php' })), [
+      'src/Billing/Invoice.php:8 resolved in total',
+    ]);
     // Same namespace (folder) without an import, and through `use … {Tax as Taxes}`.
-    assert.deepEqual(show(index.callers({ name: 'rate', path: 'src/Billing/Tax.php', line: 8 })), ['src/Billing/Invoice.php:8 resolved in total', 'src/Checkout/CheckoutController.php:14 resolved in index']);
+    assert.deepEqual(show(index.callers({ name: 'rate', path: 'src/Billing/Tax.php', line: 8 })), [
+      'src/Billing/Invoice.php:8 resolved in total',
+      'src/Checkout/CheckoutController.php:14 resolved in index',
+    ]);
     // Report.php calls $order->total() but never names Invoice: not counted.
-    assert.deepEqual(show(index.callers({ name: 'total', path: 'src/Billing/Invoice.php' })), ['src/Billing/Invoice.php:16 resolved in sum', 'src/Checkout/CheckoutController.php:14 resolved in index']);
-    assert.deepEqual(show(index.callers({ name: 'format_money', path: 'src/helpers.php' })), ['src/Checkout/CheckoutController.php:14 name in index']);
+    assert.deepEqual(show(index.callers({ name: 'total', path: 'src/Billing/Invoice.php' })), [
+      'src/Billing/Invoice.php:16 resolved in sum',
+      'src/Checkout/CheckoutController.php:14 resolved in index',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'format_money', path: 'src/helpers.php' })), [
+      'src/Checkout/CheckoutController.php:14 name in index',
+    ]);
   });
 
   it('warns about a deprecated method a file calls', () => {
     assert.deepEqual(
-      index.deprecatedUsedIn('src/Checkout/CheckoutController.php').map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`),
+      index
+        .deprecatedUsedIn('src/Checkout/CheckoutController.php')
+        .map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`),
       ['sum@14 resolved -> src/Billing/Invoice.php:14'],
     );
   });
@@ -139,9 +194,30 @@ describe('PHP callers through interfaces and base classes', () => {
   before(async () => {
     ws = await indexWorkspace({
       'composer.json': '{"autoload": {"psr-4": {"Acme\\\\Log\\\\": "src/"}}}\n',
-      'src/Logging/BucketLogger.php': ['<?php', 'namespace Acme\\Log\\Logging;', 'interface BucketLogger {', '  public function writeEvent( string $event ): void;', '}', ''].join('\n'),
-      'src/Logging/JsonBucketLogger.php': ['<?php', 'namespace Acme\\Log\\Logging;', 'class JsonBucketLogger implements BucketLogger {', '  public function writeEvent( string $event ): void {}', '}', ''].join('\n'),
-      'src/Logging/DbBucketLogger.php': ['<?php', 'namespace Acme\\Log\\Logging;', 'class DbBucketLogger implements BucketLogger {', '  public function writeEvent( string $event ): void {}', '}', ''].join('\n'),
+      'src/Logging/BucketLogger.php': [
+        '<?php',
+        'namespace Acme\\Log\\Logging;',
+        'interface BucketLogger {',
+        '  public function writeEvent( string $event ): void;',
+        '}',
+        '',
+      ].join('\n'),
+      'src/Logging/JsonBucketLogger.php': [
+        '<?php',
+        'namespace Acme\\Log\\Logging;',
+        'class JsonBucketLogger implements BucketLogger {',
+        '  public function writeEvent( string $event ): void {}',
+        '}',
+        '',
+      ].join('\n'),
+      'src/Logging/DbBucketLogger.php': [
+        '<?php',
+        'namespace Acme\\Log\\Logging;',
+        'class DbBucketLogger implements BucketLogger {',
+        '  public function writeEvent( string $event ): void {}',
+        '}',
+        '',
+      ].join('\n'),
       // Names only the interface: its call may reach any implementation.
       'src/UseCases/Checkout.php': [
         '<?php', // 1
@@ -168,9 +244,13 @@ describe('PHP callers through interfaces and base classes', () => {
   after(() => ws.dispose());
 
   it('counts a call through the interface for each implementation, and a call on a sibling implementation for that one only', () => {
-    const callers = (path: string) => show(ws.index.callers({ name: 'writeEvent', path, line: 4 })).filter((c) => !c.includes(' name'));
+    const callers = (path: string) =>
+      show(ws.index.callers({ name: 'writeEvent', path, line: 4 })).filter((c) => !c.includes(' name'));
     assert.deepEqual(callers('src/Logging/JsonBucketLogger.php'), ['src/UseCases/Checkout.php:6 likely in run']);
-    assert.deepEqual(callers('src/Logging/DbBucketLogger.php').sort(), ['src/UseCases/Checkout.php:6 likely in run', 'tests/DbLoggerTest.php:4 resolved in testWrite']);
+    assert.deepEqual(callers('src/Logging/DbBucketLogger.php').sort(), [
+      'src/UseCases/Checkout.php:6 likely in run',
+      'tests/DbLoggerTest.php:4 resolved in testWrite',
+    ]);
   });
 });
 
@@ -180,8 +260,22 @@ describe('PHP callers through what the code says of types', () => {
   before(async () => {
     ws = await indexWorkspace({
       'composer.json': '{"autoload": {"psr-4": {"App\\\\": "src/"}}}\n',
-      'src/Mail/Mailer.php': ['<?php', 'namespace App\\Mail;', 'class Mailer {', '    public function send( string $to ): void {}', '}', ''].join('\n'),
-      'src/Mail/Queue.php': ['<?php', 'namespace App\\Mail;', 'class Queue {', '    public function send( string $to ): void {}', '}', ''].join('\n'),
+      'src/Mail/Mailer.php': [
+        '<?php',
+        'namespace App\\Mail;',
+        'class Mailer {',
+        '    public function send( string $to ): void {}',
+        '}',
+        '',
+      ].join('\n'),
+      'src/Mail/Queue.php': [
+        '<?php',
+        'namespace App\\Mail;',
+        'class Queue {',
+        '    public function send( string $to ): void {}',
+        '}',
+        '',
+      ].join('\n'),
       'src/Signup.php': [
         '<?php', // 1
         'namespace App;', // 2
@@ -221,8 +315,28 @@ describe('PHP callers through what the code says of types', () => {
   after(() => ws.dispose());
 
   it('types receivers by parameter and property types, promoted and constructor-assigned properties, new, and closure parameters; a name bound two ways stays unknown', () => {
-    const callers = (path: string) => show(ws.index.callers({ name: 'send', path, line: 4 })).filter((c) => !c.includes(' name')).map((c) => c.replace(/ in .*/, '')).sort();
-    assert.deepEqual(callers('src/Mail/Mailer.php'), ['src/Signup.php:13 resolved', 'src/Signup.php:16 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:20 resolved', 'src/Signup.php:23 likely', 'src/Signup.php:26 resolved', 'src/Signup.php:28 resolved']);
-    assert.deepEqual(callers('src/Mail/Queue.php'), ['src/Signup.php:14 resolved', 'src/Signup.php:15 resolved', 'src/Signup.php:17 resolved', 'src/Signup.php:18 likely', 'src/Signup.php:23 likely', 'src/Signup.php:25 resolved', 'src/Signup.php:28 resolved']);
+    const callers = (path: string) =>
+      show(ws.index.callers({ name: 'send', path, line: 4 }))
+        .filter((c) => !c.includes(' name'))
+        .map((c) => c.replace(/ in .*/, ''))
+        .sort();
+    assert.deepEqual(callers('src/Mail/Mailer.php'), [
+      'src/Signup.php:13 resolved',
+      'src/Signup.php:16 resolved',
+      'src/Signup.php:18 likely',
+      'src/Signup.php:20 resolved',
+      'src/Signup.php:23 likely',
+      'src/Signup.php:26 resolved',
+      'src/Signup.php:28 resolved',
+    ]);
+    assert.deepEqual(callers('src/Mail/Queue.php'), [
+      'src/Signup.php:14 resolved',
+      'src/Signup.php:15 resolved',
+      'src/Signup.php:17 resolved',
+      'src/Signup.php:18 likely',
+      'src/Signup.php:23 likely',
+      'src/Signup.php:25 resolved',
+      'src/Signup.php:28 resolved',
+    ]);
   });
 });

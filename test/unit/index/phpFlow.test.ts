@@ -13,12 +13,38 @@ const lines = (...text: string[]) => ['<?php', ...text, ''].join('\n');
 
 const FILES: Record<string, string> = {
   'composer.json': '{"autoload": {"psr-4": {"App\\\\": "src/"}}}\n',
-  'src/Mail/Mailer.php': lines('namespace App\\Mail;', 'class Mailer { use Retrying;', '    public function send( string $to ): void {}', '    public static function make(): static { return new static(); }', '}'),
-  'src/Mail/Queue.php': lines('namespace App\\Mail;', 'class Queue {', '    public function send( string $to ): void {}', '}'),
-  'src/Mail/Outbox.php': lines('namespace App\\Mail;', 'class Outbox extends Mailer {', '    public function flush(): void { $this->send( "all" ); }', '}'),
-  'src/Mail/Retrying.php': lines('namespace App\\Mail;', 'trait Retrying {', '    public function retry(): void { $this->send( "again" ); }', '}'),
+  'src/Mail/Mailer.php': lines(
+    'namespace App\\Mail;',
+    'class Mailer { use Retrying;',
+    '    public function send( string $to ): void {}',
+    '    public static function make(): static { return new static(); }',
+    '}',
+  ),
+  'src/Mail/Queue.php': lines(
+    'namespace App\\Mail;',
+    'class Queue {',
+    '    public function send( string $to ): void {}',
+    '}',
+  ),
+  'src/Mail/Outbox.php': lines(
+    'namespace App\\Mail;',
+    'class Outbox extends Mailer {',
+    '    public function flush(): void { $this->send( "all" ); }',
+    '}',
+  ),
+  'src/Mail/Retrying.php': lines(
+    'namespace App\\Mail;',
+    'trait Retrying {',
+    '    public function retry(): void { $this->send( "again" ); }',
+    '}',
+  ),
   // A trait no class of Mailer's family uses.
-  'src/Mail/Loud.php': lines('namespace App\\Mail;', 'trait Loud {', '    public function shout(): void { $this->send( "!" ); }', '}'),
+  'src/Mail/Loud.php': lines(
+    'namespace App\\Mail;',
+    'trait Loud {',
+    '    public function shout(): void { $this->send( "!" ); }',
+    '}',
+  ),
   // Makes what others call methods on: by declared type, by doc block, or two ways at once.
   'src/Factory.php': lines(
     'namespace App;', // 2
@@ -101,7 +127,13 @@ const FILES: Record<string, string> = {
     '    private array $pending = [];', // 15
     '}', // 16
   ),
-  'src/Lookup.php': lines('namespace App;', 'use App\\Mail\\Mailer;', 'class Lookup {', '    public function locate(): Mailer { return new Mailer(); }', '}'),
+  'src/Lookup.php': lines(
+    'namespace App;',
+    'use App\\Mail\\Mailer;',
+    'class Lookup {',
+    '    public function locate(): Mailer { return new Mailer(); }',
+    '}',
+  ),
   // A library's method named like Lookup's gives no Mailer.
   'src/Wiring.php': lines(
     'namespace App;', // 2
@@ -139,13 +171,17 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
 
   after(() => ws.dispose());
 
-  const callers = (path: string) => show(ws.index.callers({ name: 'send', path, line: 4 })).filter((c) => !c.endsWith(' name'));
+  const callers = (path: string) =>
+    show(ws.index.callers({ name: 'send', path, line: 4 })).filter((c) => !c.endsWith(' name'));
 
-  it("records what methods declare they return (their type, their doc block, the class for static) and what loops over arrays give", async () => {
+  it('records what methods declare they return (their type, their doc block, the class for static) and what loops over arrays give', async () => {
     const tree = (await parserFor('php')).parse(FILES['src/Factory.php']);
     assert.ok(tree);
     try {
-      assert.deepEqual(extractFacts('php', tree).symbols.map((s) => `${s.name}:${s.returns ?? ''}`), ['Factory:', 'mailer:Mailer', 'legacyMailer:Mailer', 'queue:Queue']);
+      assert.deepEqual(
+        extractFacts('php', tree).symbols.map((s) => `${s.name}:${s.returns ?? ''}`),
+        ['Factory:', 'mailer:Mailer', 'legacyMailer:Mailer', 'queue:Queue'],
+      );
     } finally {
       tree.delete();
     }
@@ -153,8 +189,15 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
     assert.ok(batch);
     try {
       const facts = extractFacts('php', batch);
-      assert.equal(facts.symbols.find((s) => s.name === 'queues')?.returns, 'Queue[]', "array, and the doc block's Queue[]");
-      assert.deepEqual(facts.calls.filter((c) => c.name === 'send').map((c) => c.qualifier), ['type:Queue', 'type:()queues[]', 'item', 'type:Queue']);
+      assert.equal(
+        facts.symbols.find((s) => s.name === 'queues')?.returns,
+        'Queue[]',
+        "array, and the doc block's Queue[]",
+      );
+      assert.deepEqual(
+        facts.calls.filter((c) => c.name === 'send').map((c) => c.qualifier),
+        ['type:Queue', 'type:()queues[]', 'item', 'type:Queue'],
+      );
     } finally {
       batch.delete();
     }
@@ -199,13 +242,23 @@ describe('PHP callers through results, doc blocks, inherited properties and chec
 
   it("leaves out untyped receivers in files that never name the class, a library call's result (also one named like a workspace method), and a trait of no class of the family", () => {
     const all = show(ws.index.callers({ name: 'send', path: 'src/Mail/Mailer.php', line: 4 }));
-    for (const at of ['src/Controller/SignupController.php:10 ', 'src/Controller/SignupController.php:11 ', 'src/Dispatch.php:23 ', 'src/Mail/Loud.php:4 ', 'src/Wiring.php:8 ']) {
+    for (const at of [
+      'src/Controller/SignupController.php:10 ',
+      'src/Controller/SignupController.php:11 ',
+      'src/Dispatch.php:23 ',
+      'src/Mail/Loud.php:4 ',
+      'src/Wiring.php:8 ',
+    ]) {
       assert.ok(!all.some((c) => c.startsWith(at)), `${at}in\n${all.join('\n')}`);
     }
   });
 
   it("counts Notifier's own $this->send(), never Mailer's or Queue's for it", () => {
     // Dispatch's `$any` in the else branch and Batch's `$item` are any object: perhaps.
-    assert.deepEqual(show(ws.index.callers({ name: 'send', path: 'src/Notifier.php', line: 6 })), ['src/Batch.php:11 likely', 'src/Dispatch.php:9 likely', 'src/Notifier.php:7 resolved']);
+    assert.deepEqual(show(ws.index.callers({ name: 'send', path: 'src/Notifier.php', line: 6 })), [
+      'src/Batch.php:11 likely',
+      'src/Dispatch.php:9 likely',
+      'src/Notifier.php:7 resolved',
+    ]);
   });
 });

@@ -37,7 +37,15 @@ describe('Python callers through the functions of modules imported whole', () =>
         '',
       ].join('\n'),
       // A library's function may give back a workspace object (`weakref.ref(self)()`): no class is known.
-      'app/app.py': ['import weakref', 'class App:', '    def send_file(self): pass', '    def setup(self):', '        ref = weakref.ref(self)', '        return lambda: ref().send_file()', ''].join('\n'),
+      'app/app.py': [
+        'import weakref',
+        'class App:',
+        '    def send_file(self): pass',
+        '    def setup(self):',
+        '        ref = weakref.ref(self)',
+        '        return lambda: ref().send_file()',
+        '',
+      ].join('\n'),
       // A field that holds a library module's result, or something no class is known for.
       'net/stream.py': [
         'import zlib', // 1
@@ -64,11 +72,19 @@ describe('Python callers through the functions of modules imported whole', () =>
   after(() => ws.dispose());
 
   it("types a variable by what a module's function returns, also in a file that never names the class", () => {
-    assert.deepEqual(callersIn(ws, 'net/sessions.py', 'get', 3), ['app/run.py:4 resolved', 'tests/test_net.py:7 resolved', 'tests/test_net.py:8 resolved', 'tests/test_net.py:9 resolved']);
+    assert.deepEqual(callersIn(ws, 'net/sessions.py', 'get', 3), [
+      'app/run.py:4 resolved',
+      'tests/test_net.py:7 resolved',
+      'tests/test_net.py:8 resolved',
+      'tests/test_net.py:9 resolved',
+    ]);
   });
 
   it("takes a file's or a dict's method on a field of no known class for theirs, unless the field's name says it holds the class", () => {
-    assert.deepEqual(callersIn(ws, 'net/stream.py', 'flush', 3), ['net/stream.py:12 resolved', 'net/stream.py:13 likely']);
+    assert.deepEqual(callersIn(ws, 'net/stream.py', 'flush', 3), [
+      'net/stream.py:12 resolved',
+      'net/stream.py:13 likely',
+    ]);
   });
 
   it("follows a field of what a module's function returns", () => {

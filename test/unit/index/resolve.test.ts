@@ -35,15 +35,23 @@ describe('ImportResolver', () => {
       writeFileSync(join(root, rel), text);
     };
     for (const f of files) write(f);
-    write('tsconfig.base.json', '{\n  // shared\n  "compilerOptions": { "baseUrl": ".", "paths": { "@shared/*": ["packages/shared/lib/*"], }, },\n}\n');
-    write('packages/web/tsconfig.json', '{ "extends": "../../tsconfig.base.json", "compilerOptions": { "baseUrl": "src", "paths": { "~/*": ["./*"] } } }');
+    write(
+      'tsconfig.base.json',
+      '{\n  // shared\n  "compilerOptions": { "baseUrl": ".", "paths": { "@shared/*": ["packages/shared/lib/*"], }, },\n}\n',
+    );
+    write(
+      'packages/web/tsconfig.json',
+      '{ "extends": "../../tsconfig.base.json", "compilerOptions": { "baseUrl": "src", "paths": { "~/*": ["./*"] } } }',
+    );
     write('tsconfig.json', '{ "extends": "./tsconfig.base.json" /* root */ }');
     resolver = new ImportResolver(root, new FileSet(files));
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  const js = (from: string, spec: string, lang: LangId = 'typescript') => resolver.resolve(from, lang, { spec, names: [], line: 1 })[0].resolved;
-  const py = (from: string, spec: string, names: ImportName[] = []) => resolver.resolve(from, 'python', { spec, names, line: 1 }).map((r) => [r.resolved, r.names.map((n) => n.local)]);
+  const js = (from: string, spec: string, lang: LangId = 'typescript') =>
+    resolver.resolve(from, lang, { spec, names: [], line: 1 })[0].resolved;
+  const py = (from: string, spec: string, names: ImportName[] = []) =>
+    resolver.resolve(from, 'python', { spec, names, line: 1 }).map((r) => [r.resolved, r.names.map((n) => n.local)]);
 
   it('probes extensions, index files, .d.ts and .js written for a .ts file', () => {
     assert.equal(js('src/main.ts', './util'), 'src/util/index.ts');
@@ -60,10 +68,22 @@ describe('ImportResolver', () => {
 
   it('uses tsconfig paths and baseUrl, following extends, from the nearest tsconfig', () => {
     assert.equal(js('src/main.ts', '@shared/log'), 'packages/shared/lib/log.js', 'paths inherited through extends');
-    assert.equal(js('src/main.ts', 'src/util/format'), 'src/util/format.ts', 'baseUrl "." inherited from the base config');
+    assert.equal(
+      js('src/main.ts', 'src/util/format'),
+      'src/util/format.ts',
+      'baseUrl "." inherited from the base config',
+    );
     assert.equal(js('packages/web/src/app.ts', '~/components/button'), 'packages/web/src/components/button.tsx');
-    assert.equal(js('packages/web/src/app.ts', 'components/button'), 'packages/web/src/components/button.tsx', 'baseUrl "src" of the nearer config');
-    assert.equal(js('packages/web/src/app.ts', '@shared/log'), null, 'own paths replace inherited ones, as in TypeScript');
+    assert.equal(
+      js('packages/web/src/app.ts', 'components/button'),
+      'packages/web/src/components/button.tsx',
+      'baseUrl "src" of the nearer config',
+    );
+    assert.equal(
+      js('packages/web/src/app.ts', '@shared/log'),
+      null,
+      'own paths replace inherited ones, as in TypeScript',
+    );
   });
 
   it('resolves imports of sibling workspace packages through package.json exports, main and src/', () => {
@@ -73,13 +93,28 @@ describe('ImportResolver', () => {
         mkdirSync(dirname(join(pkgRoot, rel)), { recursive: true });
         writeFileSync(join(pkgRoot, rel), text);
       };
-      const code = ['packages/core/src/index.ts', 'packages/core/src/util/strings.ts', 'packages/legacy/src/main.ts', 'apps/web/main.ts'];
+      const code = [
+        'packages/core/src/index.ts',
+        'packages/core/src/util/strings.ts',
+        'packages/legacy/src/main.ts',
+        'apps/web/main.ts',
+      ];
       for (const f of code) write(f);
-      write('packages/core/package.json', JSON.stringify({ name: '@acme/core', exports: { '.': { types: './dist/index.d.ts', source: './src/index.ts', import: './dist/index.js' }, './util/*': './src/util/*.ts' } }));
+      write(
+        'packages/core/package.json',
+        JSON.stringify({
+          name: '@acme/core',
+          exports: {
+            '.': { types: './dist/index.d.ts', source: './src/index.ts', import: './dist/index.js' },
+            './util/*': './src/util/*.ts',
+          },
+        }),
+      );
       write('packages/legacy/package.json', JSON.stringify({ name: 'legacy', main: './dist/main.js' }));
       const r = new ImportResolver(pkgRoot, new FileSet(code));
       r.setPackageManifests(['packages/core/package.json', 'packages/legacy/package.json']);
-      const res = (spec: string) => r.resolve('apps/web/main.ts', 'typescript', { spec, names: [], line: 1 })[0].resolved;
+      const res = (spec: string) =>
+        r.resolve('apps/web/main.ts', 'typescript', { spec, names: [], line: 1 })[0].resolved;
       assert.equal(res('@acme/core'), 'packages/core/src/index.ts');
       assert.equal(res('@acme/core/util/strings'), 'packages/core/src/util/strings.ts');
       assert.equal(res('legacy'), 'packages/legacy/src/main.ts', 'main pointing at build output maps back to src/');
@@ -99,7 +134,8 @@ describe('ImportResolver', () => {
     });
     try {
       const r = new ImportResolver(dir, new FileSet(code));
-      const res = (from: string, spec: string) => r.resolve(from, 'typescript', { spec, names: [], line: 1 })[0].resolved;
+      const res = (from: string, spec: string) =>
+        r.resolve(from, 'typescript', { spec, names: [], line: 1 })[0].resolved;
       assert.equal(res('app/main.ts', '@b/util'), 'libs/b/util.ts', 'the last config of the list wins');
       assert.equal(res('tools/gen.ts', '@a/log'), 'libs/a/log.ts', 'the monorepo aliases of tsconfig.base.json');
     } finally {
@@ -114,10 +150,22 @@ describe('ImportResolver', () => {
       'packages/x/tsconfig.json': '{ "extends": "../../tsconfig.json", "compilerOptions": { "baseUrl": "." } }',
     });
     try {
-      for (const order of [['src/main.ts', 'packages/x/src/app.ts'], ['packages/x/src/app.ts', 'src/main.ts']]) {
+      for (const order of [
+        ['src/main.ts', 'packages/x/src/app.ts'],
+        ['packages/x/src/app.ts', 'src/main.ts'],
+      ]) {
         const r = new ImportResolver(dir, new FileSet(code));
-        const got = Object.fromEntries(order.map((from) => [from, r.resolve(from, 'typescript', { spec: 'utils/log', names: [], line: 1 })[0].resolved]));
-        assert.deepEqual(got, { 'src/main.ts': 'src/utils/log.ts', 'packages/x/src/app.ts': 'packages/x/utils/log.ts' }, order.join(' then '));
+        const got = Object.fromEntries(
+          order.map((from) => [
+            from,
+            r.resolve(from, 'typescript', { spec: 'utils/log', names: [], line: 1 })[0].resolved,
+          ]),
+        );
+        assert.deepEqual(
+          got,
+          { 'src/main.ts': 'src/utils/log.ts', 'packages/x/src/app.ts': 'packages/x/utils/log.ts' },
+          order.join(' then '),
+        );
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -125,16 +173,29 @@ describe('ImportResolver', () => {
   });
 
   it('resolves Python relative imports, submodules and absolute imports against the root and src/', () => {
-    assert.deepEqual(py('src/pyapp/api/routes.py', '..models', [{ name: 'User', local: 'User' }]), [['src/pyapp/models.py', ['User']]]);
-    assert.deepEqual(py('src/pyapp/api/routes.py', '..', [{ name: 'models', local: 'm' }]), [['src/pyapp/models.py', ['m']]], 'a submodule named in from-import');
+    assert.deepEqual(py('src/pyapp/api/routes.py', '..models', [{ name: 'User', local: 'User' }]), [
+      ['src/pyapp/models.py', ['User']],
+    ]);
+    assert.deepEqual(
+      py('src/pyapp/api/routes.py', '..', [{ name: 'models', local: 'm' }]),
+      [['src/pyapp/models.py', ['m']]],
+      'a submodule named in from-import',
+    );
     assert.deepEqual(py('src/pyapp/api/routes.py', '.', []), [['src/pyapp/api/__init__.py', []]]);
-    assert.deepEqual(py('tools/build.py', 'pyapp.api.routes', [{ name: '*', local: 'pyapp.api.routes' }]), [['src/pyapp/api/routes.py', ['pyapp.api.routes']]]);
-    assert.deepEqual(py('tools/build.py', 'pyapp', [{ name: 'models', local: 'models' }]), [['src/pyapp/models.py', ['models']]]);
+    assert.deepEqual(py('tools/build.py', 'pyapp.api.routes', [{ name: '*', local: 'pyapp.api.routes' }]), [
+      ['src/pyapp/api/routes.py', ['pyapp.api.routes']],
+    ]);
+    assert.deepEqual(py('tools/build.py', 'pyapp', [{ name: 'models', local: 'models' }]), [
+      ['src/pyapp/models.py', ['models']],
+    ]);
     assert.deepEqual(py('tools/build.py', 'requests', []), [[null, []]]);
   });
 
   it('reads JSON with comments, trailing commas and comment-like text inside strings', () => {
-    assert.deepEqual(parseLenientJson('{\n // c\n "a": "http://x/*y*/", /* b */ "b": [1, 2,],\n}'), { a: 'http://x/*y*/', b: [1, 2] });
+    assert.deepEqual(parseLenientJson('{\n // c\n "a": "http://x/*y*/", /* b */ "b": [1, 2,],\n}'), {
+      a: 'http://x/*y*/',
+      b: [1, 2],
+    });
   });
 });
 

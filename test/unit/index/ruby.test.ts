@@ -4,7 +4,8 @@ import { extractFacts } from '../../../src/core/index/extract';
 import { languageOf, parserFor } from '../../../src/core/index/languages';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
-const show = (refs: CallerRef[]) => refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
+const show = (refs: CallerRef[]) =>
+  refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
 
 const FILES: Record<string, string> = {
   'app/models/billing/invoice.rb': [
@@ -37,7 +38,14 @@ const FILES: Record<string, string> = {
     'end', // 27
     '',
   ].join('\n'),
-  'app/models/billing/tax.rb': ['class Billing::Tax', '  def self.rate(amount)', '    amount / 10', '  end', 'end', ''].join('\n'),
+  'app/models/billing/tax.rb': [
+    'class Billing::Tax',
+    '  def self.rate(amount)',
+    '    amount / 10',
+    '  end',
+    'end',
+    '',
+  ].join('\n'),
   'app/services/checkout.rb': [
     "require_relative '../models/billing/invoice'", // 1
     "require 'json'", // 2
@@ -81,7 +89,10 @@ describe('Ruby in the code index', () => {
     try {
       const facts = extractFacts('ruby', tree);
       assert.deepEqual(
-        facts.symbols.map((s) => `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`),
+        facts.symbols.map(
+          (s) =>
+            `${s.kind} ${s.container ? s.container + '.' : ''}${s.name} ${s.startLine}-${s.endLine}${s.exported ? ' exported' : ''}${s.deprecated ? ' deprecated' : ''}`,
+        ),
         [
           'class Billing 1-27 exported',
           'method Billing.sum 4-6 exported deprecated',
@@ -112,37 +123,60 @@ describe('Ruby in the code index', () => {
     const tree = (await parserFor('ruby')).parse(source);
     assert.ok(tree);
     try {
-      const calls = extractFacts('ruby', tree).calls.map((c) => `${c.qualifier ? c.qualifier + '.' : ''}${c.name}@${c.line}`);
+      const calls = extractFacts('ruby', tree).calls.map(
+        (c) => `${c.qualifier ? c.qualifier + '.' : ''}${c.name}@${c.line}`,
+      );
       assert.deepEqual(calls, ['fallback@1', 'total@2', 'pair@3', 'items.each@4', 'items@4', 'log@4', 'list@5', 'w@6']);
     } finally {
       tree.delete();
     }
-    assert.deepEqual(index.symbolsIn('app/models/billing/tax.rb').map((s) => `${s.kind} ${s.name} ${s.container ?? ''}`), ['class Tax Billing', 'method rate Tax']);
+    assert.deepEqual(
+      index.symbolsIn('app/models/billing/tax.rb').map((s) => `${s.kind} ${s.name} ${s.container ?? ''}`),
+      ['class Tax Billing', 'method rate Tax'],
+    );
     assert.equal(index.symbolAt('app/models/billing/invoice.rb', 10)?.name, 'total');
   });
 
   it('resolves require_relative and require from lib/, and leaves gems unresolved', () => {
-    assert.deepEqual(index.importsOf('app/services/checkout.rb'), ['app/models/billing/invoice.rb', 'lib/support/format.rb']);
+    assert.deepEqual(index.importsOf('app/services/checkout.rb'), [
+      'app/models/billing/invoice.rb',
+      'lib/support/format.rb',
+    ]);
     assert.deepEqual(index.importersOf('lib/support/format.rb'), ['app/services/checkout.rb']);
   });
 
   it('finds callers: constructions of a class, class methods by their receiver, instance methods inside the class and on objects where the class is named', () => {
-    assert.deepEqual(show(index.callers({ name: 'Invoice', path: 'app/models/billing/invoice.rb' })), ['app/services/checkout.rb:8 resolved in call']);
-    assert.deepEqual(show(index.callers({ name: 'build', path: 'app/models/billing/invoice.rb' })), ['app/services/checkout.rb:7 resolved in call']);
-    assert.deepEqual(show(index.callers({ name: 'rate', path: 'app/models/billing/tax.rb' })), ['app/models/billing/invoice.rb:10 resolved in total']);
-    assert.deepEqual(show(index.callers({ name: 'tax', path: 'app/models/billing/invoice.rb' })), ['app/models/billing/invoice.rb:10 resolved in total']);
+    assert.deepEqual(show(index.callers({ name: 'Invoice', path: 'app/models/billing/invoice.rb' })), [
+      'app/services/checkout.rb:8 resolved in call',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'build', path: 'app/models/billing/invoice.rb' })), [
+      'app/services/checkout.rb:7 resolved in call',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'rate', path: 'app/models/billing/tax.rb' })), [
+      'app/models/billing/invoice.rb:10 resolved in total',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'tax', path: 'app/models/billing/invoice.rb' })), [
+      'app/models/billing/invoice.rb:10 resolved in total',
+    ]);
     assert.deepEqual(show(index.callers({ name: 'subtotal', path: 'app/models/billing/invoice.rb' })), [
       'app/models/billing/invoice.rb:10 resolved in total',
       'app/models/billing/invoice.rb:10 resolved in total',
     ]);
     // report.rb calls order.total but never names Invoice: not counted.
-    assert.deepEqual(show(index.callers({ name: 'total', path: 'app/models/billing/invoice.rb' })), ['app/services/checkout.rb:9 likely in call', 'app/services/checkout.rb:9 likely in call']);
-    assert.deepEqual(show(index.callers({ name: 'format_money', path: 'lib/support/format.rb' })), ['app/services/checkout.rb:9 likely in call']);
+    assert.deepEqual(show(index.callers({ name: 'total', path: 'app/models/billing/invoice.rb' })), [
+      'app/services/checkout.rb:9 likely in call',
+      'app/services/checkout.rb:9 likely in call',
+    ]);
+    assert.deepEqual(show(index.callers({ name: 'format_money', path: 'lib/support/format.rb' })), [
+      'app/services/checkout.rb:9 likely in call',
+    ]);
   });
 
   it('warns about a deprecated method a file calls', () => {
     assert.deepEqual(
-      index.deprecatedUsedIn('app/services/checkout.rb').map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`),
+      index
+        .deprecatedUsedIn('app/services/checkout.rb')
+        .map((d) => `${d.name}@${d.line} ${d.confidence} -> ${d.definition.path}:${d.definition.line}`),
       ['sum@9 resolved -> app/models/billing/invoice.rb:4'],
     );
   });

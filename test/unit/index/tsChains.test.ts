@@ -66,10 +66,17 @@ describe('TypeScript callers on the results of calls', () => {
         '',
       ].join('\n'),
       // A function of the workspace, and a file that calls another function of the same name.
-      'src/make.ts': ['export function makeJob(): Job { return new Job(); }', "import { Job } from './job';", ''].join('\n'),
-      'test/other.test.ts': ["import { makeJob } from 'jobs-lib';", "makeJob().execute();", ''].join('\n'),
-      'test/own.test.ts': ["import { makeJob } from '../src/make';", "makeJob().execute();", ''].join('\n'),
-      'src/rows.ts': ['export function visit(rows: number[]) {', '  rows.filter((r) => r > 0).forEach(() => undefined);', '}', ''].join('\n'),
+      'src/make.ts': ['export function makeJob(): Job { return new Job(); }', "import { Job } from './job';", ''].join(
+        '\n',
+      ),
+      'test/other.test.ts': ["import { makeJob } from 'jobs-lib';", 'makeJob().execute();', ''].join('\n'),
+      'test/own.test.ts': ["import { makeJob } from '../src/make';", 'makeJob().execute();', ''].join('\n'),
+      'src/rows.ts': [
+        'export function visit(rows: number[]) {',
+        '  rows.filter((r) => r > 0).forEach(() => undefined);',
+        '}',
+        '',
+      ].join('\n'),
       // Never names a builder: every receiver is a call's result.
       'test/chain.test.ts': [
         'export function run(ds: any, jobs: any) {',
@@ -88,34 +95,54 @@ describe('TypeScript callers on the results of calls', () => {
 
   const callers = (path: string, name: string, line: number) => callersOf(ws, path, name, line);
 
-  it('resolves a call on the result of a function whose every definition returns the method\'s class, leaving out result types without the method', () => {
+  it("resolves a call on the result of a function whose every definition returns the method's class, leaving out result types without the method", () => {
     // Line 5: where() may return a SelectQB, an UpdateQB, a WhereBuilder or a Job; only a SelectQB has an orderBy.
-    assert.deepEqual(callers('src/qb.ts', 'orderBy', 10), ['test/chain.test.ts:2 resolved', 'test/chain.test.ts:5 resolved', 'test/vars.test.ts:3 resolved']);
+    assert.deepEqual(callers('src/qb.ts', 'orderBy', 10), [
+      'test/chain.test.ts:2 resolved',
+      'test/chain.test.ts:5 resolved',
+      'test/vars.test.ts:3 resolved',
+    ]);
   });
 
   it('follows a result into the variable it is kept in, and a promise into what await gives', () => {
-    assert.deepEqual(callers('src/job.ts', 'execute', 4).filter((c) => c.startsWith('test/vars')), ['test/vars.test.ts:5 resolved']);
-    assert.ok(!callers('src/qb.ts', 'execute', 11).some((c) => c.startsWith('test/vars')), "the awaited Job's execute is not a builder's");
+    assert.deepEqual(
+      callers('src/job.ts', 'execute', 4).filter((c) => c.startsWith('test/vars')),
+      ['test/vars.test.ts:5 resolved'],
+    );
+    assert.ok(
+      !callers('src/qb.ts', 'execute', 11).some((c) => c.startsWith('test/vars')),
+      "the awaited Job's execute is not a builder's",
+    );
   });
 
-  it('counts a call on a result that may be any class of the method\'s family as likely, and one that may be another family\'s as nothing', () => {
+  it("counts a call on a result that may be any class of the method's family as likely, and one that may be another family's as nothing", () => {
     // refine() returns a SelectQB or an UpdateQB, both QueryBuilders; where() may also return a Job, whose execute is another.
     assert.deepEqual(callers('src/qb.ts', 'execute', 16), ['test/chain.test.ts:6 likely']);
     assert.deepEqual(callers('src/qb.ts', 'execute', 11), ['test/chain.test.ts:6 likely']);
-    assert.deepEqual(callers('src/job.ts', 'execute', 4).filter((c) => !c.startsWith('test/vars')), ['test/chain.test.ts:4 resolved', 'test/own.test.ts:2 resolved'], 'narrow() and makeJob() return only a Job; another makeJob() is not the workspace\'s');
+    assert.deepEqual(
+      callers('src/job.ts', 'execute', 4).filter((c) => !c.startsWith('test/vars')),
+      ['test/chain.test.ts:4 resolved', 'test/own.test.ts:2 resolved'],
+      "narrow() and makeJob() return only a Job; another makeJob() is not the workspace's",
+    );
   });
 
-  it('takes the result of a built-in method name for a built-in\'s, not for the workspace class that has a method of that name', () => {
+  it("takes the result of a built-in method name for a built-in's, not for the workspace class that has a method of that name", () => {
     assert.deepEqual(callers('src/cursor.ts', 'forEach', 4), []);
-    assert.deepEqual(ws.index.deprecatedUsedIn('src/rows.ts'), [], 'Array.filter(…).forEach() is no deprecated Cursor.forEach');
+    assert.deepEqual(
+      ws.index.deprecatedUsedIn('src/rows.ts'),
+      [],
+      'Array.filter(…).forEach() is no deprecated Cursor.forEach',
+    );
   });
 
   it('tells in the panel what result a call is on', async () => {
     const items = await panelItemsAt(ws.index, 'src/qb.ts', 'orderBy', 10);
-    assert.deepEqual(items.filter((i) => i.type === 'related_code' && i.location.path === 'test/chain.test.ts').map((i) => `${i.location.line} ${i.reason}`), [
-      '2 calls orderBy on what createQueryBuilder() returns',
-      '5 calls orderBy on what where() returns',
-    ]);
+    assert.deepEqual(
+      items
+        .filter((i) => i.type === 'related_code' && i.location.path === 'test/chain.test.ts')
+        .map((i) => `${i.location.line} ${i.reason}`),
+      ['2 calls orderBy on what createQueryBuilder() returns', '5 calls orderBy on what where() returns'],
+    );
   });
 });
 
@@ -163,7 +190,14 @@ describe('TypeScript callers on what a function of several definitions returns',
         'export class Feed { subscribe(): Feed { return this; } }',
         '',
       ].join('\n'),
-      'src/useLazy.ts': ["import { Lazy } from './lazy';", 'export function run(l: Lazy) {', '  const s = l.subscribe();', '  return s.then();', '}', ''].join('\n'),
+      'src/useLazy.ts': [
+        "import { Lazy } from './lazy';",
+        'export function run(l: Lazy) {',
+        '  const s = l.subscribe();',
+        '  return s.then();',
+        '}',
+        '',
+      ].join('\n'),
       // Imports the other API: its object() gives a MiniObject, its shape() an alias.
       'test/mini.test.ts': [
         "import type { Internals } from '../src/internals';",
@@ -202,7 +236,10 @@ describe('TypeScript callers on what a function of several definitions returns',
   it('leaves out a call on the result when every definition returns a type of another family', () => {
     // object() returns an ObjectSchema or a MiniObject: neither is an Internals, and one has another parse().
     assert.ok(!callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:5 likely'));
-    assert.ok(callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:5 likely'), 'an ObjectSchema is a Schema');
+    assert.ok(
+      callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:5 likely'),
+      'an ObjectSchema is a Schema',
+    );
     // number() returns an ObjectSchema, or a number (a getter of that name), which has no workspace method.
     assert.ok(!callers('src/internals.ts', 'parse', 2).includes('test/use.test.ts:11 likely'));
     assert.ok(callers('src/classic.ts', 'parse', 2).includes('test/use.test.ts:11 likely'));
@@ -264,7 +301,7 @@ describe('JavaScript callers on what a function returns by its return statements
 
   after(() => ws.dispose());
 
-  it('resolves a call on what a factory returns, and leaves out one on another class\'s', () => {
+  it("resolves a call on what a factory returns, and leaves out one on another class's", () => {
     const callers = (line: number) => callersOf(ws, 'lib/client.js', 'send', line);
     assert.deepEqual(callers(2), ['app/main.js:3 resolved', 'app/main.js:4 resolved']);
     assert.deepEqual(callers(6), ['app/main.js:5 resolved']);
@@ -278,7 +315,13 @@ describe('TypeScript callers on a result whose class shares its name with anothe
     ws = await indexWorkspace({
       // Two major versions of one API side by side, each with its own ZodString.
       'src/v3/types.ts': ['export class ZodString {', '  uuid(): ZodString { return this; }', '}', ''].join('\n'),
-      'src/v4/schemas.ts': ['export class ZodString {', '  uuid(): ZodString { return this; }', '}', 'export function string(): ZodString { return new ZodString(); }', ''].join('\n'),
+      'src/v4/schemas.ts': [
+        'export class ZodString {',
+        '  uuid(): ZodString { return this; }',
+        '}',
+        'export function string(): ZodString { return new ZodString(); }',
+        '',
+      ].join('\n'),
       'test/v4.test.ts': ["import * as z from '../src/v4/schemas';", 'z.string().uuid();', ''].join('\n'),
     });
   });
@@ -288,6 +331,9 @@ describe('TypeScript callers on a result whose class shares its name with anothe
   it('resolves a call on the result only for the class the producing file names', () => {
     const callers = (path: string) => callersOf(ws, path, 'uuid', 2);
     assert.deepEqual(callers('src/v4/schemas.ts'), ['test/v4.test.ts:2 resolved']);
-    assert.ok(!callers('src/v3/types.ts').some((c) => c.endsWith('resolved')), "string() returns v4's ZodString, not v3's");
+    assert.ok(
+      !callers('src/v3/types.ts').some((c) => c.endsWith('resolved')),
+      "string() returns v4's ZodString, not v3's",
+    );
   });
 });

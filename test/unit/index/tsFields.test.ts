@@ -62,14 +62,45 @@ describe('TypeScript callers through fields', () => {
         '',
       ].join('\n'),
       // A library's Logger, and a props type whose name another file defines too.
-      'src/nest.ts': ["import { Logger } from '@nestjs/common';", 'export class Svc {', '  logger: Logger;', "  go() { this.logger.log('y'); }", '}', ''].join('\n'),
-      'src/propsA.ts': ["import { Naming } from './services';", 'export interface Props { item: Naming }', ''].join('\n'),
-      'src/propsB.ts': ['interface Props { item: Naming2 | undefined }', "export function show(props: Props) { props.item.tableName('z'); }", ''].join('\n'),
-      'src/propsC.ts': ['type Props = { item: Naming3 };', "export function show(props: Props) { props.item.tableName('w'); }", ''].join('\n'),
+      'src/nest.ts': [
+        "import { Logger } from '@nestjs/common';",
+        'export class Svc {',
+        '  logger: Logger;',
+        "  go() { this.logger.log('y'); }",
+        '}',
+        '',
+      ].join('\n'),
+      'src/propsA.ts': ["import { Naming } from './services';", 'export interface Props { item: Naming }', ''].join(
+        '\n',
+      ),
+      'src/propsB.ts': [
+        'interface Props { item: Naming2 | undefined }',
+        "export function show(props: Props) { props.item.tableName('z'); }",
+        '',
+      ].join('\n'),
+      'src/propsC.ts': [
+        'type Props = { item: Naming3 };',
+        "export function show(props: Props) { props.item.tableName('w'); }",
+        '',
+      ].join('\n'),
       // A library's class of the same name as a workspace class with a Naming field.
-      'src/holder.ts': ["import { Naming } from './services';", 'export class Client { naming: Naming; }', ''].join('\n'),
-      'src/pg.ts': ["import { Client } from 'pg';", "export function f(c: Client) { c.naming.tableName('v'); }", ''].join('\n'),
-      'src/shapes.ts': ['export class Shape {', '  draw(): void {}', '}', 'export class Square extends Shape {', '  draw(): void { super.draw(); }', '}', ''].join('\n'),
+      'src/holder.ts': ["import { Naming } from './services';", 'export class Client { naming: Naming; }', ''].join(
+        '\n',
+      ),
+      'src/pg.ts': [
+        "import { Client } from 'pg';",
+        "export function f(c: Client) { c.naming.tableName('v'); }",
+        '',
+      ].join('\n'),
+      'src/shapes.ts': [
+        'export class Shape {',
+        '  draw(): void {}',
+        '}',
+        'export class Square extends Shape {',
+        '  draw(): void { super.draw(); }',
+        '}',
+        '',
+      ].join('\n'),
       // Another class with a field of the same name and a tableName of its own.
       'src/other.ts': [
         'class OtherNaming {',
@@ -86,17 +117,38 @@ describe('TypeScript callers through fields', () => {
 
   after(() => ws.dispose());
 
-  const callers = (path: string, name: string, line: number) => ws.index.callers({ name, path, line }).filter((c) => c.confidence !== 'name').map((c) => `${c.path}:${c.line} ${c.confidence}`).sort();
+  const callers = (path: string, name: string, line: number) =>
+    ws.index
+      .callers({ name, path, line })
+      .filter((c) => c.confidence !== 'name')
+      .map((c) => `${c.path}:${c.line} ${c.confidence}`)
+      .sort();
 
-  it('resolves a call on a field a base class declares, and on a field of a typed value, in files that never name the method\'s class', () => {
-    assert.deepEqual(callers('src/services.ts', 'tableName', 11).filter((c) => c.startsWith('src/')), ['src/pgRunner.ts:4 resolved']);
-    assert.deepEqual(callers('src/services.ts', 'log', 8).filter((c) => c.startsWith('src/')), ['src/pgRunner.ts:10 resolved', 'src/pgRunner.ts:5 resolved']);
-    assert.deepEqual(callers('src/other.ts', 'tableName', 2), ['src/other.ts:6 resolved'], 'the other naming field is of the other class');
+  it("resolves a call on a field a base class declares, and on a field of a typed value, in files that never name the method's class", () => {
+    assert.deepEqual(
+      callers('src/services.ts', 'tableName', 11).filter((c) => c.startsWith('src/')),
+      ['src/pgRunner.ts:4 resolved'],
+    );
+    assert.deepEqual(
+      callers('src/services.ts', 'log', 8).filter((c) => c.startsWith('src/')),
+      ['src/pgRunner.ts:10 resolved', 'src/pgRunner.ts:5 resolved'],
+    );
+    assert.deepEqual(
+      callers('src/other.ts', 'tableName', 2),
+      ['src/other.ts:6 resolved'],
+      'the other naming field is of the other class',
+    );
   });
 
-  it('types the element of a typed array in an array method\'s callback and in a for…of loop', async () => {
-    assert.deepEqual(callers('src/services.ts', 'log', 8).filter((c) => c.startsWith('test/')), ['test/sources.test.ts:4 resolved']);
-    assert.deepEqual(callers('src/services.ts', 'tableName', 11).filter((c) => c.startsWith('test/')), ['test/sources.test.ts:5 resolved']);
+  it("types the element of a typed array in an array method's callback and in a for…of loop", async () => {
+    assert.deepEqual(
+      callers('src/services.ts', 'log', 8).filter((c) => c.startsWith('test/')),
+      ['test/sources.test.ts:4 resolved'],
+    );
+    assert.deepEqual(
+      callers('src/services.ts', 'tableName', 11).filter((c) => c.startsWith('test/')),
+      ['test/sources.test.ts:5 resolved'],
+    );
     const f = await factsOfSource(
       'typescript',
       [
@@ -111,26 +163,49 @@ describe('TypeScript callers through fields', () => {
         'function plain(list: Thing[]) { const list2 = list; for (const z of list2) z.go(); }', // 9
       ].join('\n'),
     );
-    const at = (line: number) => f.calls.filter((c) => c.line === line && !/^(forEach|filter|map|find|reduce)$/.test(c.name)).map((c) => `${c.qualifier ?? ''}.${c.name}`);
-    assert.deepEqual(at(5), ['type:Item.run', 'type:Other.ok', 'type:Runner.start'], 'a field, an annotated callback parameter, a parameter property');
-    assert.deepEqual(at(6), ['type:ns.Thing.size', 'type:Thing.is', 'b.add'], 'a function callback, a bare parameter; reduce\'s is no element');
+    const at = (line: number) =>
+      f.calls
+        .filter((c) => c.line === line && !/^(forEach|filter|map|find|reduce)$/.test(c.name))
+        .map((c) => `${c.qualifier ?? ''}.${c.name}`);
+    assert.deepEqual(
+      at(5),
+      ['type:Item.run', 'type:Other.ok', 'type:Runner.start'],
+      'a field, an annotated callback parameter, a parameter property',
+    );
+    assert.deepEqual(
+      at(6),
+      ['type:ns.Thing.size', 'type:Thing.is', 'b.add'],
+      "a function callback, a bare parameter; reduce's is no element",
+    );
     assert.deepEqual(at(9), ['z.go'], 'an array copied without a type says nothing');
   });
 
-  it('counts a call on a field typed as an interface the method\'s class implements as likely, through that interface', async () => {
+  it("counts a call on a field typed as an interface the method's class implements as likely, through that interface", async () => {
     assert.deepEqual(callers('src/services.ts', 'escape', 5), ['src/pgRunner.ts:6 likely']);
     const items = await panelItemsAt(ws.index, 'src/services.ts', 'escape', 5);
-    assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`), ['src/pgRunner.ts:6 probably calls escape on the field driver, declared as Driver']);
+    assert.deepEqual(
+      items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`),
+      ['src/pgRunner.ts:6 probably calls escape on the field driver, declared as Driver'],
+    );
     const logs = await panelItemsAt(ws.index, 'src/services.ts', 'log', 8);
-    assert.deepEqual(logs.filter((i) => i.type === 'related_code').map((i) => `${i.location.line} ${i.reason}`).sort(), ['10 calls log on the field logger', '4 calls log on the field logger', '5 calls log on the field logger']);
+    assert.deepEqual(
+      logs
+        .filter((i) => i.type === 'related_code')
+        .map((i) => `${i.location.line} ${i.reason}`)
+        .sort(),
+      ['10 calls log on the field logger', '4 calls log on the field logger', '5 calls log on the field logger'],
+    );
   });
 
-  it('leaves out a field whose type is another class of the same name, or whose owner\'s name more than one file defines', () => {
+  it("leaves out a field whose type is another class of the same name, or whose owner's name more than one file defines", () => {
     assert.ok(!callers('src/services.ts', 'log', 8).some((c) => c.startsWith('src/nest.ts')), "the library's Logger");
-    assert.ok(!callers('src/services.ts', 'tableName', 11).some((c) => /^src\/(propsB|propsC|pg)\.ts/.test(c)), "the other Props, a type alias named Props, a library's Client");
+    assert.ok(
+      !callers('src/services.ts', 'tableName', 11).some((c) => /^src\/(propsB|propsC|pg)\.ts/.test(c)),
+      "the other Props, a type alias named Props, a library's Client",
+    );
   });
 
-  it('gives a callback its own parameters, and takes this for the class only where it is the class\'s', async () => {
+  it("gives a callback its own parameters, and takes this for the class only where it is the class's", async () => {
     const f = await factsOfSource(
       'typescript',
       [
@@ -150,25 +225,60 @@ describe('TypeScript callers through fields', () => {
         'function e(repo: Repo) { try { repo.a(); } catch (repo) { repo.b(); } [1].forEach(() => { const repo = make(); repo.c(); }); repo.d(); }', // 14
       ].join('\n'),
     );
-    const at = (line: number) => f.calls.filter((c) => c.line === line && !/^(forEach|map)$/.test(c.name)).map((c) => `${c.qualifier ?? ''}.${c.name}`);
+    const at = (line: number) =>
+      f.calls
+        .filter((c) => c.line === line && !/^(forEach|map)$/.test(c.name))
+        .map((c) => `${c.qualifier ?? ''}.${c.name}`);
     assert.deepEqual(at(1), ['type:User.save', 'u.cancel'], "another callback's parameter of the same name");
-    assert.deepEqual(at(2), ['type:Bar.b', 'type:Foo.foo'], 'the callback parameter hides the function parameter only inside');
-    assert.deepEqual([5, 6, 7, 8, 9, 11].map(at), [['this.helper.save'], ['this.w.save'], ['this.repo.save'], ['type:@Sub.repo.save'], ['this.repo.save'], ['this.repo.save']], "an object's method (a field's too), a class expression, a function have their own this; an arrow has the method's");
-    assert.deepEqual(at(13), ['repo.save', 'repo.save', 'type:Repo.go'], 'destructured and rest parameters hide the name');
-    assert.deepEqual(at(14), ['type:Repo.a', 'repo.b', '.make', 'type:()make~repo.c', 'type:Repo.d'], "a catch parameter, a callback's own variable; a result keeps the name of the variable holding it");
-    assert.ok(!f.symbols.some((s) => s.name === 'save' && s.container === 'Sub'), "an object literal's method is no method of the class");
+    assert.deepEqual(
+      at(2),
+      ['type:Bar.b', 'type:Foo.foo'],
+      'the callback parameter hides the function parameter only inside',
+    );
+    assert.deepEqual(
+      [5, 6, 7, 8, 9, 11].map(at),
+      [
+        ['this.helper.save'],
+        ['this.w.save'],
+        ['this.repo.save'],
+        ['type:@Sub.repo.save'],
+        ['this.repo.save'],
+        ['this.repo.save'],
+      ],
+      "an object's method (a field's too), a class expression, a function have their own this; an arrow has the method's",
+    );
+    assert.deepEqual(
+      at(13),
+      ['repo.save', 'repo.save', 'type:Repo.go'],
+      'destructured and rest parameters hide the name',
+    );
+    assert.deepEqual(
+      at(14),
+      ['type:Repo.a', 'repo.b', '.make', 'type:()make~repo.c', 'type:Repo.d'],
+      "a catch parameter, a callback's own variable; a result keeps the name of the variable holding it",
+    );
+    assert.ok(
+      !f.symbols.some((s) => s.name === 'save' && s.container === 'Sub'),
+      "an object literal's method is no method of the class",
+    );
   });
 
-  it('takes super.m() for the base class\'s method, not for the override it is written in', () => {
+  it("takes super.m() for the base class's method, not for the override it is written in", () => {
     assert.deepEqual(callers('src/shapes.ts', 'draw', 5), []);
     assert.deepEqual(callers('src/shapes.ts', 'draw', 2), ['src/shapes.ts:5 likely']);
   });
 
-  it('keeps a field named like an object\'s built-in property as a plain field', async () => {
-    const f = await factsOfSource('typescript', ['class Odd {', '  __proto__: Naming;', '  constructor: Logger;', '}'].join('\n'));
+  it("keeps a field named like an object's built-in property as a plain field", async () => {
+    const f = await factsOfSource(
+      'typescript',
+      ['class Odd {', '  __proto__: Naming;', '  constructor: Logger;', '}'].join('\n'),
+    );
     const fields = f.symbols.find((s) => s.name === 'Odd')?.fields;
     assert.equal(Object.getPrototypeOf(fields), null);
-    assert.deepEqual(Object.entries(fields ?? {}), [['__proto__', 'Naming'], ['constructor', 'Logger']]);
+    assert.deepEqual(Object.entries(fields ?? {}), [
+      ['__proto__', 'Naming'],
+      ['constructor', 'Logger'],
+    ]);
   });
 });
 
@@ -192,7 +302,7 @@ describe('TypeScript fields typed through type parameters and intersections', ()
     assert.deepEqual({ ...fields }, { em: 'EntityManager', driver: 'Driver', naming: 'Naming', req: 'HonoRequest' });
   });
 
-  it('resolves a call through such a field in a file that never names the method\'s class', async () => {
+  it("resolves a call through such a field in a file that never names the method's class", async () => {
     const ws = await indexWorkspace({
       'src/em.ts': ['export class EntityManager {', '  find(name: string) { return name; }', '}', ''].join('\n'),
       'src/orm.ts': [
@@ -202,10 +312,17 @@ describe('TypeScript fields typed through type parameters and intersections', ()
         '}',
         '',
       ].join('\n'),
-      'test/find.test.ts': ["import { Orm } from '../src/orm';", 'let orm: Orm;', "test('finds', () => orm.em.find('a'));", ''].join('\n'),
+      'test/find.test.ts': [
+        "import { Orm } from '../src/orm';",
+        'let orm: Orm;',
+        "test('finds', () => orm.em.find('a'));",
+        '',
+      ].join('\n'),
     });
     try {
-      const found = ws.index.callers({ name: 'find', path: 'src/em.ts', line: 2 }, 10).map((c) => `${c.path}:${c.line} ${c.confidence}`);
+      const found = ws.index
+        .callers({ name: 'find', path: 'src/em.ts', line: 2 }, 10)
+        .map((c) => `${c.path}:${c.line} ${c.confidence}`);
       assert.deepEqual(found, ['test/find.test.ts:3 resolved']);
     } finally {
       ws.dispose();

@@ -18,12 +18,7 @@ describe('TypeScript callers: library types and other classes are not the method
         '}',
         '',
       ].join('\n'),
-      'tree/src/entry.ts': [
-        'export class Entry {',
-        '  isFile(): boolean { return true; }',
-        '}',
-        '',
-      ].join('\n'),
+      'tree/src/entry.ts': ['export class Entry {', '  isFile(): boolean { return true; }', '}', ''].join('\n'),
       'tree/src/use.ts': [
         "import { Entry } from './entry';",
         "import * as fs from 'fs';",
@@ -107,12 +102,7 @@ describe('TypeScript callers: library types and other classes are not the method
       'bench/other.ts': 'export class Failure {\n  static init() {}\n}\n',
       // A base from a package of the workspace itself is the workspace's class.
       'packages/core/package.json': JSON.stringify({ name: '@acme/core', main: 'src/index.ts' }),
-      'packages/core/src/index.ts': [
-        'export abstract class Task {',
-        '  abstract run(): void;',
-        '}',
-        '',
-      ].join('\n'),
+      'packages/core/src/index.ts': ['export abstract class Task {', '  abstract run(): void;', '}', ''].join('\n'),
       'packages/app/src/job.ts': [
         "import { Task } from '@acme/core';",
         "import * as core from '@acme/core';",
@@ -138,12 +128,22 @@ describe('TypeScript callers: library types and other classes are not the method
   });
 
   it('leaves out calls on values of a library type, however the file names it', () => {
-    assert.deepEqual(callers('tree/src/entry.ts', 'isFile', 2), ['tree/src/use.ts:5 resolved', 'tree/src/use.ts:9 resolved']);
+    assert.deepEqual(callers('tree/src/entry.ts', 'isFile', 2), [
+      'tree/src/use.ts:5 resolved',
+      'tree/src/use.ts:9 resolved',
+    ]);
   });
 
   it('leaves out a static call on another class, reached directly, through re-exports or a namespace, and a call on a library object', () => {
-    assert.deepEqual(callers('vim/src/controller.ts', 'findMotion', 3), ['vim/src/keys.ts:7 resolved', 'vim/src/run.ts:5 resolved']);
-    assert.deepEqual(callers('vim/src/mappings.ts', 'findMotion', 2), ['vim/src/controller.ts:3 resolved', 'vim/src/keys.ts:5 resolved', 'vim/src/keys.ts:6 resolved']);
+    assert.deepEqual(callers('vim/src/controller.ts', 'findMotion', 3), [
+      'vim/src/keys.ts:7 resolved',
+      'vim/src/run.ts:5 resolved',
+    ]);
+    assert.deepEqual(callers('vim/src/mappings.ts', 'findMotion', 2), [
+      'vim/src/controller.ts:3 resolved',
+      'vim/src/keys.ts:5 resolved',
+      'vim/src/keys.ts:6 resolved',
+    ]);
   });
 
   it('keeps a call on a value named like an interface, whatever another file declares of that name', () => {

@@ -32,8 +32,13 @@ describe('TypeScript values typed by what the workspace declares for their name'
       ].join('\n'),
       // Another Context, which has no `req`, and an alias named like the request class.
       'src/router/node.ts': 'export interface Context {\n  params: string[];\n}\n',
-      'src/client/types.ts': "import { App } from '../app';\nexport type HonoRequest = (typeof App.prototype)['get'];\n",
-      'src/app.ts': ['export class App {', '  get(path: string, handler: (c: any) => unknown) { return handler; }', '}'].join('\n'),
+      'src/client/types.ts':
+        "import { App } from '../app';\nexport type HonoRequest = (typeof App.prototype)['get'];\n",
+      'src/app.ts': [
+        'export class App {',
+        '  get(path: string, handler: (c: any) => unknown) { return handler; }',
+        '}',
+      ].join('\n'),
       'src/mw/cors.ts': middleware('cors'),
       'src/mw/etag.ts': middleware('etag'),
       'src/mw/logger.ts': middleware('logger'),
@@ -96,8 +101,15 @@ describe('TypeScript values typed by what the workspace declares for their name'
 
   it('tells in the panel why such a call counts', async () => {
     const items = await panelItemsAt(workspace.index, 'src/context.ts', 'header', 2);
-    const reasons = items.filter((i) => i.type === 'related_code').map((i) => `${i.location.path}:${i.location.line} ${i.reason}`);
-    assert.ok(reasons.includes('src/routes.ts:6 probably calls header (c.req is typed as its class elsewhere in this workspace)'), reasons.join('\n'));
+    const reasons = items
+      .filter((i) => i.type === 'related_code')
+      .map((i) => `${i.location.path}:${i.location.line} ${i.reason}`);
+    assert.ok(
+      reasons.includes(
+        'src/routes.ts:6 probably calls header (c.req is typed as its class elsewhere in this workspace)',
+      ),
+      reasons.join('\n'),
+    );
   });
 
   it('needs three files that agree on the name before it says what the value is', () => {
@@ -142,9 +154,13 @@ describe('TypeScript typed names, as extraction notes them', () => {
       'class Rec<Value> { set(value: Value, user: User) { return value; } }', // 10
     ].join('\n');
     const names = (await factsOfSource('typescript', source)).typedNames ?? [];
-    assert.deepEqual(
-      names.map(([n, t]) => `${n}:${t}`).sort(),
-      ['c:Context', 'em:EntityManager', 'item:Item', 'other:Router', 'typed:Repo', 'user:User'],
-    );
+    assert.deepEqual(names.map(([n, t]) => `${n}:${t}`).sort(), [
+      'c:Context',
+      'em:EntityManager',
+      'item:Item',
+      'other:Router',
+      'typed:Repo',
+      'user:User',
+    ]);
   });
 });

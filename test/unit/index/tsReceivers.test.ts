@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { factsOfSource, indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
-describe('TypeScript callers follow a parameter\'s or a field\'s declared type', () => {
+describe("TypeScript callers follow a parameter's or a field's declared type", () => {
   let ws: IndexedWorkspace;
 
   before(async () => {
@@ -83,14 +83,27 @@ describe('TypeScript callers follow a parameter\'s or a field\'s declared type',
   after(() => ws.dispose());
 
   it('resolves a call on a parameter of the class, keeps one through an interface that declares the method as likely, and drops one on a shape without it', () => {
-    const callers = ws.index.callers({ name: 'format', path: 'src/generator.ts', line: 9 }).filter((c) => c.path === 'src/use.ts').map((c) => `${c.line} ${c.confidence}`);
-    assert.deepEqual(callers, ['6 resolved', '10 likely', '13 likely', '16 likely'], 'line 3 calls the format property of Options');
+    const callers = ws.index
+      .callers({ name: 'format', path: 'src/generator.ts', line: 9 })
+      .filter((c) => c.path === 'src/use.ts')
+      .map((c) => `${c.line} ${c.confidence}`);
+    assert.deepEqual(
+      callers,
+      ['6 resolved', '10 likely', '13 likely', '16 likely'],
+      'line 3 calls the format property of Options',
+    );
   });
 
   it("resolves a call on a field by the type the class declares for it (a constructor's parameter property), and drops one on a field of a shape without the method", () => {
-    const callers = ws.index.callers({ name: 'format', path: 'src/generator.ts', line: 9 }).filter((c) => c.path === 'src/controller.ts').map((c) => `${c.line} ${c.confidence}`);
+    const callers = ws.index
+      .callers({ name: 'format', path: 'src/generator.ts', line: 9 })
+      .filter((c) => c.path === 'src/controller.ts')
+      .map((c) => `${c.line} ${c.confidence}`);
     assert.deepEqual(callers, ['6 resolved']);
-    assert.deepEqual(ws.index.deprecatedUsedIn('src/controller.ts').map((d) => `${d.name}@${d.line} ${d.confidence}`), ['format@6 resolved']);
+    assert.deepEqual(
+      ws.index.deprecatedUsedIn('src/controller.ts').map((d) => `${d.name}@${d.line} ${d.confidence}`),
+      ['format@6 resolved'],
+    );
   });
 
   it('warns about the deprecated method where the receiver is its class', () => {
@@ -100,9 +113,13 @@ describe('TypeScript callers follow a parameter\'s or a field\'s declared type',
   });
 
   it('counts calls of a method whose name only its class defines, on receivers of unknown type, as likely', () => {
-    const show = (name: string, line: number) => ws.index.callers({ name, path: 'src/builder.ts', line }).map((c) => `${c.path}:${c.line} ${c.confidence}`);
+    const show = (name: string, line: number) =>
+      ws.index.callers({ name, path: 'src/builder.ts', line }).map((c) => `${c.path}:${c.line} ${c.confidence}`);
     assert.deepEqual(show('valuesFromSelect', 2), ['test/insert.test.ts:5 likely', 'test/insert.test.ts:7 likely']);
-    assert.ok(!show('execute', 3).some((c) => c.startsWith('test/insert.test.ts') && !c.endsWith('name')), 'two classes define execute: which one qb.execute() calls is unknown');
+    assert.ok(
+      !show('execute', 3).some((c) => c.startsWith('test/insert.test.ts') && !c.endsWith('name')),
+      'two classes define execute: which one qb.execute() calls is unknown',
+    );
   });
 });
 
@@ -133,16 +150,29 @@ describe('TypeScript calls on unknown receivers', () => {
     ws = await indexWorkspace({
       'src/schema.ts': ['export class Schema {', '  parse(text: string) { return text; }', '}', ''].join('\n'),
       // Reaches Schema only as z.Schema.
-      'test/a.test.ts': ["import * as z from '../src/schema';", "export const f = (s: any) => s.parse('a');", "export const g = () => JSON.parse('{}');", ''].join('\n'),
+      'test/a.test.ts': [
+        "import * as z from '../src/schema';",
+        "export const f = (s: any) => s.parse('a');",
+        "export const g = () => JSON.parse('{}');",
+        '',
+      ].join('\n'),
       // Names Schema.
-      'test/b.test.ts': ["import { Schema } from '../src/schema';", "export const f = (s: any) => s.parse('a');", "export const g = () => JSON.parse('{}');", 'export const h = new Schema();', ''].join('\n'),
+      'test/b.test.ts': [
+        "import { Schema } from '../src/schema';",
+        "export const f = (s: any) => s.parse('a');",
+        "export const g = () => JSON.parse('{}');",
+        'export const h = new Schema();',
+        '',
+      ].join('\n'),
     });
   });
 
   after(() => ws.dispose());
 
   it("counts an unknown receiver's call where the class is in scope, even through a namespace, but not a global object's", () => {
-    const found = ws.index.callers({ name: 'parse', path: 'src/schema.ts', line: 2 }, 10).map((c) => `${c.path}:${c.line} ${c.confidence}`);
+    const found = ws.index
+      .callers({ name: 'parse', path: 'src/schema.ts', line: 2 }, 10)
+      .map((c) => `${c.path}:${c.line} ${c.confidence}`);
     assert.deepEqual(found.sort(), ['test/a.test.ts:2 likely', 'test/b.test.ts:2 likely']);
   });
 });

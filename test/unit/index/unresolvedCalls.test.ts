@@ -11,14 +11,23 @@ import { all } from '../../../src/core/store/sqlite';
 import { Store } from '../../../src/core/store/store';
 import { writeWorkspace } from './fixtureWorkspace';
 
-const show = (refs: CallerRef[]) => refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
+const show = (refs: CallerRef[]) =>
+  refs.map((r) => `${r.path}:${r.line} ${r.confidence}${r.enclosing ? ' in ' + r.enclosing : ''}`);
 
 describe('calls to names defined nowhere', () => {
   let root: string;
   let store: Store;
   let index: CodeIndex;
-  const storedCalls = () => all<{ c: string }>(store.index, "SELECT f.path || ':' || c.name AS c FROM calls c JOIN files f ON f.id = c.file ORDER BY c").map((r) => r.c);
-  const notes = () => all<{ n: string }>(store.index, "SELECT f.path || ':' || u.name AS n FROM unresolved_calls u JOIN files f ON f.id = u.file ORDER BY n").map((r) => r.n);
+  const storedCalls = () =>
+    all<{ c: string }>(
+      store.index,
+      "SELECT f.path || ':' || c.name AS c FROM calls c JOIN files f ON f.id = c.file ORDER BY c",
+    ).map((r) => r.c);
+  const notes = () =>
+    all<{ n: string }>(
+      store.index,
+      "SELECT f.path || ':' || u.name AS n FROM unresolved_calls u JOIN files f ON f.id = u.file ORDER BY n",
+    ).map((r) => r.n);
 
   beforeEach(async () => {
     root = writeWorkspace({
@@ -27,7 +36,8 @@ describe('calls to names defined nowhere', () => {
       'zzz.ts': 'export function zebra() {\n  return 1;\n}\n',
       'usesHelper.ts': "import { helper } from './helper';\nexport function run() {\n  return helper();\n}\n",
       'styles.ts': 'export const Button = styled.button;\nexport const load = makeLoader();\n',
-      'app.tsx': "import { Button } from './styles';\nimport * as cfg from './styles';\nexport const App = () => <Button onClick={() => cfg.load()} />;\n",
+      'app.tsx':
+        "import { Button } from './styles';\nimport * as cfg from './styles';\nexport const App = () => <Button onClick={() => cfg.load()} />;\n",
       'alias.ts': "import { greet } from '@app/greet';\nexport function hello() {\n  return greet();\n}\n",
       'greet.ts': 'export const greet = makeGreeter();\n',
     });
@@ -58,7 +68,9 @@ describe('calls to names defined nowhere', () => {
       'usesHelper.ts:helper', // ./helper does not exist (yet)
     ]);
     assert.deepEqual(show(index.callers({ name: 'zebra' })), ['aaa.ts:2 name in first']);
-    assert.deepEqual(show(index.callers({ name: 'Button', path: 'styles.ts', line: 1 })), ['app.tsx:3 resolved in App']);
+    assert.deepEqual(show(index.callers({ name: 'Button', path: 'styles.ts', line: 1 })), [
+      'app.tsx:3 resolved in App',
+    ]);
     assert.deepEqual(show(index.callers({ name: 'load', path: 'styles.ts', line: 2 })), ['app.tsx:3 resolved in App']);
     assert.deepEqual(index.callers({ name: 'trim' }), []);
   });
@@ -80,21 +92,41 @@ describe('calls to names defined nowhere', () => {
     writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { paths: { '@app/*': ['./*'] } } }));
     await index.updateFile('tsconfig.json');
     assert.deepEqual(index.importsOf('alias.ts'), ['greet.ts']);
-    assert.deepEqual(show(index.callers({ name: 'greet', path: 'greet.ts', line: 1 })), ['alias.ts:3 resolved in hello']);
+    assert.deepEqual(show(index.callers({ name: 'greet', path: 'greet.ts', line: 1 })), [
+      'alias.ts:3 resolved in hello',
+    ]);
   });
 
   it('loses no held-back call when a second build starts before the first ends', async () => {
     const fresh = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-index-state-')) });
     try {
       const writer = new IndexWriter(new IndexState(fresh, root), fresh);
-      const file = (path: string, facts: Partial<FileFacts>): PendingFile => ({ path, hash: path, lang: 'typescript', size: 1, mtime: 1, imports: [], facts: { symbols: [], calls: [], imports: [], ...facts } });
+      const file = (path: string, facts: Partial<FileFacts>): PendingFile => ({
+        path,
+        hash: path,
+        lang: 'typescript',
+        size: 1,
+        mtime: 1,
+        imports: [],
+        facts: { symbols: [], calls: [], imports: [], ...facts },
+      });
       writer.beginBuild();
       writer.write([file('aaa.ts', { calls: [{ name: 'zebra', line: 2, column: 3, enclosing: 'first' }] })]);
       writer.beginBuild();
-      writer.write([file('zzz.ts', { symbols: [{ name: 'zebra', kind: 'function', startLine: 1, endLine: 3, exported: 1, deprecated: false }] })]);
+      writer.write([
+        file('zzz.ts', {
+          symbols: [{ name: 'zebra', kind: 'function', startLine: 1, endLine: 3, exported: 1, deprecated: false }],
+        }),
+      ]);
       await writer.finishBuild();
       await writer.finishBuild();
-      assert.deepEqual(all<{ c: string }>(fresh.index, "SELECT f.path || ':' || c.name AS c FROM calls c JOIN files f ON f.id = c.file").map((r) => r.c), ['aaa.ts:zebra']);
+      assert.deepEqual(
+        all<{ c: string }>(
+          fresh.index,
+          "SELECT f.path || ':' || c.name AS c FROM calls c JOIN files f ON f.id = c.file",
+        ).map((r) => r.c),
+        ['aaa.ts:zebra'],
+      );
     } finally {
       fresh.dispose();
       rmSync(fresh.stateDir, { recursive: true, force: true });

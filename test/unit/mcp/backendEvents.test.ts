@@ -3,7 +3,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ContextService } from '../../../src/core/api/contextService';
 import type { Disposable } from '../../../src/core/api/types';
 import { MemoryLogger } from '../../../src/core/logger';
@@ -83,8 +86,14 @@ describe('MCP server and engine events', function () {
     await server.connect(serverSide);
     client = new Client({ name: 'in-process', version: '1.0.0' });
     received = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void received.push({ method: n.method, uri: n.params.uri }));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, (n) => void received.push({ method: n.method }));
+    client.setNotificationHandler(
+      ResourceUpdatedNotificationSchema,
+      (n) => void received.push({ method: n.method, uri: n.params.uri }),
+    );
+    client.setNotificationHandler(
+      ResourceListChangedNotificationSchema,
+      (n) => void received.push({ method: n.method }),
+    );
     await client.connect(clientSide);
   });
 
@@ -116,11 +125,17 @@ describe('MCP server and engine events', function () {
   it('re-checks suggestions when the engine re-indexed a file no resource watches', async () => {
     const uri = 'context://suggestions/src/util.ts';
     await client.subscribeResource({ uri });
-    const read = async () => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as { items: { type: string; title: string }[] };
+    const read = async () =>
+      JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text) as {
+        items: { type: string; title: string }[];
+      };
     assert.deepEqual((await read()).items, []);
 
     // lib/ is not watched for this resource; the engine learns of the change (as from the extension's watcher or git).
-    writeFileSync(join(ws.root, 'lib/hash.ts'), '/** @deprecated Use sha256 instead. */\nexport function legacyHash(s: string): string {\n  return s;\n}\n');
+    writeFileSync(
+      join(ws.root, 'lib/hash.ts'),
+      '/** @deprecated Use sha256 instead. */\nexport function legacyHash(s: string): string {\n  return s;\n}\n',
+    );
     service.fileChanged('lib/hash.ts');
     await waitFor('suggestions update', () => updates(uri) === 1);
     assert.deepEqual(

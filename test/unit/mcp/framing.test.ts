@@ -19,7 +19,14 @@ class RawServer {
   readonly child: ChildProcessWithoutNullStreams;
 
   constructor(root: string, stateDir: string) {
-    this.child = spawn(process.execPath, [join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js'), 'mcp', '--root', root, '--state-dir', stateDir]);
+    this.child = spawn(process.execPath, [
+      join(__dirname, '..', '..', '..', 'src', 'cli', 'main.js'),
+      'mcp',
+      '--root',
+      root,
+      '--state-dir',
+      stateDir,
+    ]);
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.child.stdout.on('data', (d: Buffer) => {
       this.buffered += d.toString();
@@ -37,7 +44,12 @@ class RawServer {
   }
 
   async initialize(): Promise<void> {
-    this.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    this.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await this.reply('init');
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -47,7 +59,10 @@ class RawServer {
     for (;;) {
       const r = this.replies.find((x) => x.id === id);
       if (r) return r;
-      if (Date.now() > end) throw new Error(`no reply for id ${String(id)}; got ${JSON.stringify(this.replies).slice(0, 500)}; stderr: ${this.stderr}`);
+      if (Date.now() > end)
+        throw new Error(
+          `no reply for id ${String(id)}; got ${JSON.stringify(this.replies).slice(0, 500)}; stderr: ${this.stderr}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
   }
@@ -93,8 +108,12 @@ describe('MCP stdio framing', function () {
   it('refuses a message over the size limit with a JSON-RPC error naming the limit, and keeps serving', async () => {
     const big = 'x'.repeat(11 * 1024 * 1024);
     // The SDK's client writes the id last.
-    server.send(`{"method":"tools/call","params":{"name":"context_suggest","arguments":{"symbol":"${big}"}},"jsonrpc":"2.0","id":41}`);
-    server.send(`{"jsonrpc":"2.0","id":"first","method":"tools/call","params":{"pad":"${big.slice(0, 5 * 1024 * 1024)}"}}`);
+    server.send(
+      `{"method":"tools/call","params":{"name":"context_suggest","arguments":{"symbol":"${big}"}},"jsonrpc":"2.0","id":41}`,
+    );
+    server.send(
+      `{"jsonrpc":"2.0","id":"first","method":"tools/call","params":{"pad":"${big.slice(0, 5 * 1024 * 1024)}"}}`,
+    );
     server.send({ jsonrpc: '2.0', id: 42, method: 'ping' });
     const refused = await server.reply(41);
     assert.equal(refused.error?.code, -32600);
@@ -114,13 +133,17 @@ describe('MCP stdio framing', function () {
       assert.equal(r.error?.code, -32602, JSON.stringify(r));
       assert.doesNotMatch(r.error.message, /invalid_type|expected|"path"|\[\s*\{/, r.error.message);
     }
-    assert.match((await server.reply(1)).error!.message, /^resources\/read needs params\.uri, a resource URI string; got params\.uri of type number\.$/);
+    assert.match(
+      (await server.reply(1)).error!.message,
+      /^resources\/read needs params\.uri, a resource URI string; got params\.uri of type number\.$/,
+    );
   });
 
   it('queues replies behind a full pipe without piling up drain listeners', async () => {
     writeFileSync(join(ws.root, 'big.txt'), 'y'.repeat(300_000));
     server.child.stdout.pause();
-    for (let i = 0; i < 40; i++) server.send({ jsonrpc: '2.0', id: 100 + i, method: 'resources/read', params: { uri: 'context://file/big.txt' } });
+    for (let i = 0; i < 40; i++)
+      server.send({ jsonrpc: '2.0', id: 100 + i, method: 'resources/read', params: { uri: 'context://file/big.txt' } });
     server.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
     await new Promise((r) => setTimeout(r, 300));
     server.child.stdout.resume();
@@ -138,7 +161,12 @@ describe('MCP stdio framing', function () {
   });
 
   it('exits cleanly, without warnings about a closed store, when the client closes stdin', async () => {
-    server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'subscribe_file', arguments: { path: 'src/util.ts' } } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'subscribe_file', arguments: { path: 'src/util.ts' } },
+    });
     await server.reply(1);
     assert.equal(await server.close(), 0);
     assert.doesNotMatch(server.stderr, /store is closed|background indexing failed|MaxListenersExceeded/);
@@ -150,6 +178,10 @@ describe('idAtEdges', () => {
     assert.equal(idAtEdges('{"jsonrpc":"2.0","id":12,"method":"x","params":{"a":"', ''), 12);
     assert.equal(idAtEdges('{"id":"abc","method"', ''), 'abc');
     assert.equal(idAtEdges('{"method":"tools/call","params":{"', 'zzz"}},"jsonrpc":"2.0","id":99}'), 99);
-    assert.equal(idAtEdges('{"method":"x","params":{"id":5,', 'zzz"}}}'), null, 'an id inside params is not the request id');
+    assert.equal(
+      idAtEdges('{"method":"x","params":{"id":5,', 'zzz"}}}'),
+      null,
+      'an id inside params is not the request id',
+    );
   });
 });

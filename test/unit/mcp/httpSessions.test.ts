@@ -43,9 +43,13 @@ describe('MCP HTTP sessions', function () {
     return { status: r.status, id: String(r.headers['mcp-session-id'] ?? ''), body: r.body };
   }
 
-  const listen = (id: string) => openEventStream(server.url, { ...AUTH, ...PROTOCOL, Accept: 'text/event-stream', 'Mcp-Session-Id': id });
+  const listen = (id: string) =>
+    openEventStream(server.url, { ...AUTH, ...PROTOCOL, Accept: 'text/event-stream', 'Mcp-Session-Id': id });
   const ping = (id: string) =>
-    rawRequest(server.url, { headers: { ...MCP_POST_HEADERS, ...AUTH, ...PROTOCOL, 'Mcp-Session-Id': id }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+    rawRequest(server.url, {
+      headers: { ...MCP_POST_HEADERS, ...AUTH, ...PROTOCOL, 'Mcp-Session-Id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+    });
 
   it('keeps at most maxSessions: an idle one makes room, and when all are listening a new client gets 503', async () => {
     const a = await initialize();
@@ -67,7 +71,10 @@ describe('MCP HTTP sessions', function () {
     assert.equal(d.status, 503);
     assert.match(errorMessage(d.body), /Too many sessions \(at most 2 at once, all in use\)/);
 
-    const deleted = await rawRequest(server.url, { method: 'DELETE', headers: { ...AUTH, ...PROTOCOL, 'Mcp-Session-Id': a.id } });
+    const deleted = await rawRequest(server.url, {
+      method: 'DELETE',
+      headers: { ...AUTH, ...PROTOCOL, 'Mcp-Session-Id': a.id },
+    });
     assert.equal(deleted.status, 200, deleted.body);
     assert.equal(await aStream.ended, 'end');
     assert.equal(server.sessionCount(), 1);
@@ -85,7 +92,10 @@ describe('MCP HTTP sessions', function () {
     const put = await rawRequest(server.url, { method: 'PUT', headers: AUTH, body: '{}' });
     assert.equal(put.status, 405);
     assert.equal(put.headers.allow, 'GET, POST, DELETE');
-    const noSession = await rawRequest(server.url, { headers: { ...MCP_POST_HEADERS, ...AUTH }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    const noSession = await rawRequest(server.url, {
+      headers: { ...MCP_POST_HEADERS, ...AUTH },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
     assert.equal(noSession.status, 400);
     assert.match(errorMessage(noSession.body), /no Mcp-Session-Id header/);
     assert.equal((await ping('no-such-session')).status, 404);

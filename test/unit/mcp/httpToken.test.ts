@@ -46,7 +46,9 @@ describe('MCP HTTP bearer token file', () => {
   it('gives every one of several processes starting at once the same token', async () => {
     const file = join(dir, 'state', 'mcp-token');
     const script = `process.stdout.write(require(${JSON.stringify(join(__dirname, '..', '..', '..', 'src', 'mcp', 'httpToken.js'))}).loadOrCreateToken(process.argv[1]).token)`;
-    const runs = await Promise.all(Array.from({ length: 6 }, () => promisify(execFile)(process.execPath, ['-e', script, file])));
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => promisify(execFile)(process.execPath, ['-e', script, file])),
+    );
     const tokens = new Set(runs.map((r) => r.stdout));
     assert.deepEqual([...tokens], [readFileSync(file, 'utf8').trim()]);
   });

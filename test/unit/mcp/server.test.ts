@@ -73,13 +73,22 @@ describe('MCP server over stdio', function () {
     const resources = (await s.client.listResources()).resources.map((r) => r.uri);
     assert.deepEqual(resources, ['context://subscriptions', 'context://decisions']);
     const templates = (await s.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    assert.deepEqual(templates, ['context://subscription/{id}', 'context://suggestions/{+path}', 'context://decision/{number}', 'context://watch/{id}', 'context://file/{+path}']);
+    assert.deepEqual(templates, [
+      'context://subscription/{id}',
+      'context://suggestions/{+path}',
+      'context://decision/{number}',
+      'context://watch/{id}',
+      'context://file/{+path}',
+    ]);
   });
 
   it('ranks suggestions for a file and line, as text and as structured JSON', async () => {
     const r = await call(s, 'context_suggest', { file: 'src/auth/AuthService.ts', line: 6 });
     assert.ok(!r.isError, text(r));
-    const structured = r.structuredContent as { id: string; items: { type: string; title: string; reason: string; location: { path?: string } }[] };
+    const structured = r.structuredContent as {
+      id: string;
+      items: { type: string; title: string; reason: string; location: { path?: string } }[];
+    };
     // ADR 1 names AuthService; ADR 2 does not, and the file itself holds nothing else to warn about.
     assert.deepEqual(
       structured.items.map((i) => [i.type, i.location.path]),
@@ -105,7 +114,9 @@ describe('MCP server over stdio', function () {
     assert.equal(sub.kind, 'lines');
     await s.waitFor('list_changed', () => s.received.some((n) => n.method === LIST_CHANGED));
     await s.waitFor('subscriptions resource update', () => s.updatesFor('context://subscriptions').length === 1);
-    const subsJson = JSON.parse(((await s.client.readResource({ uri: 'context://subscriptions' })).contents[0] as { text: string }).text) as { id: string }[];
+    const subsJson = JSON.parse(
+      ((await s.client.readResource({ uri: 'context://subscriptions' })).contents[0] as { text: string }).text,
+    ) as { id: string }[];
     assert.deepEqual(
       subsJson.map((x) => x.id),
       [sub.id],
@@ -116,7 +127,10 @@ describe('MCP server over stdio', function () {
     assert.equal(listed.name, 'Subscription src/util.ts lines 2–3');
     const content = await s.client.readResource({ uri: sub.uri });
     // Lines come numbered as in the file, so an agent can cite them.
-    assert.equal((content.contents[0] as { text: string }).text, '2 | export const two = 2;\n3 | export const three = 3;');
+    assert.equal(
+      (content.contents[0] as { text: string }).text,
+      '2 | export const two = 2;\n3 | export const three = 3;',
+    );
 
     const pattern = await call(s, 'subscribe_file', { path: 'src/auth/AuthService.ts', pattern: 'TODO|validate' });
     const pUri = (pattern.structuredContent as { uri: string }).uri;
@@ -127,7 +141,10 @@ describe('MCP server over stdio', function () {
 
     const memory = await call(s, 'subscribe_memory', { query: 'redis' });
     const mUri = (memory.structuredContent as { uri: string }).uri;
-    assert.match(((await s.client.readResource({ uri: mUri })).contents[0] as { text: string }).text, /Keep sessions in Redis/);
+    assert.match(
+      ((await s.client.readResource({ uri: mUri })).contents[0] as { text: string }).text,
+      /Keep sessions in Redis/,
+    );
 
     const before = s.received.filter((n) => n.method === LIST_CHANGED).length;
     const un = await call(s, 'unsubscribe', { id: sub.id });
@@ -211,13 +228,18 @@ describe('MCP server over stdio', function () {
     assert.equal(s.updatesFor('context://decisions').length, 0, 'title, status and path did not change');
     assert.equal(s.updatesFor(sugUri).length, 0, 'the suggested items read the same');
 
-    writeFileSync(join(ws.root, 'docs/adr/0003-audit-log.md'), '# 3. Write an audit log\n\nStatus: Proposed\n\nAuthService logs every login.\n');
+    writeFileSync(
+      join(ws.root, 'docs/adr/0003-audit-log.md'),
+      '# 3. Write an audit log\n\nStatus: Proposed\n\nAuthService logs every login.\n',
+    );
     await s.waitFor('decisions list update', () => s.updatesFor('context://decisions').length === 1);
     await s.waitFor('suggestions update', () => s.updatesFor(sugUri).length === 1);
     await sleep(QUIET_MS);
     assert.equal(s.updatesFor('context://decision/1').length, 1);
     assert.equal(s.updatesFor('context://decision/2').length, 0, 'an untouched decision is not announced');
-    const list = JSON.parse(((await s.client.readResource({ uri: 'context://decisions' })).contents[0] as { text: string }).text) as { number: number }[];
+    const list = JSON.parse(
+      ((await s.client.readResource({ uri: 'context://decisions' })).contents[0] as { text: string }).text,
+    ) as { number: number }[];
     assert.deepEqual(
       list.map((d) => d.number),
       [1, 2, 3],
@@ -227,7 +249,11 @@ describe('MCP server over stdio', function () {
   it('follows a file created in a folder that did not exist when watching began', async () => {
     const sug = 'context://suggestions/src/feature/new.ts';
     await s.client.subscribeResource({ uri: sug });
-    const read = async () => JSON.parse(((await s.client.readResource({ uri: sug })).contents[0] as { text: string }).text) as { items: unknown[]; notes?: string[] };
+    const read = async () =>
+      JSON.parse(((await s.client.readResource({ uri: sug })).contents[0] as { text: string }).text) as {
+        items: unknown[];
+        notes?: string[];
+      };
     assert.match((await read()).notes?.join('\n') ?? '', /src\/feature\/new\.ts does not exist yet/);
     mkdirSync(join(ws.root, 'src/feature'));
     writeFileSync(join(ws.root, 'src/feature/new.ts'), '// FIXME: handle errors\n');
@@ -253,7 +279,11 @@ describe('MCP server over stdio', function () {
       ['suggestion_feedback', { suggestionId: 'x', itemIndex: 0, action: 'loved' }, /action/],
       ['suggestion_feedback', { suggestionId: 'x', itemIndex: -1, action: 'used' }, /itemIndex/],
       ['context_subscribe', { patterns: [] }, /at least one pattern/],
-      ['context_subscribe', { patterns: [{ type: 'file', pattern: 'src/**' }], minRelevanceScore: 2 }, /minRelevanceScore/],
+      [
+        'context_subscribe',
+        { patterns: [{ type: 'file', pattern: 'src/**' }], minRelevanceScore: 2 },
+        /minRelevanceScore/,
+      ],
       ['poll_updates', { uris: ['context://nowhere'] }, /Unknown resource context:\/\/nowhere/],
     ];
     for (const [name, args, message] of cases) {
@@ -262,7 +292,11 @@ describe('MCP server over stdio', function () {
       assert.match(text(r), message, `${name} ${JSON.stringify(args)}`);
     }
     assert.equal(await snapshot(s), before);
-    const ok = await call(s, 'context_subscribe', { patterns: [{ type: 'file', pattern: 'src/**', priority: 1 }], minRelevanceScore: 0.7, cooldownMs: 10000 });
+    const ok = await call(s, 'context_subscribe', {
+      patterns: [{ type: 'file', pattern: 'src/**', priority: 1 }],
+      minRelevanceScore: 0.7,
+      cooldownMs: 10000,
+    });
     assert.ok(!ok.isError, text(ok));
     const watchId = (ok.structuredContent as { id: string }).id;
     assert.ok(watchId.length > 0);
@@ -271,11 +305,21 @@ describe('MCP server over stdio', function () {
 
   it('refuses unknown URIs with invalid params', async () => {
     const before = await snapshot(s);
-    for (const uri of ['context://nowhere', 'http://example.com/x', 'context://decision/first', 'context://subscription/sub_404', 'context://decision/99', 'context://file/src/missing.ts']) {
+    for (const uri of [
+      'context://nowhere',
+      'http://example.com/x',
+      'context://decision/first',
+      'context://subscription/sub_404',
+      'context://decision/99',
+      'context://file/src/missing.ts',
+    ]) {
       assert.equal((await rpcError(s.client.readResource({ uri }))).code, -32602, `read ${uri}`);
       assert.equal((await rpcError(s.client.subscribeResource({ uri }))).code, -32602, `subscribe ${uri}`);
     }
-    assert.match((await rpcError(s.client.readResource({ uri: 'context://nowhere' }))).message, /Unknown resource context:\/\/nowhere/);
+    assert.match(
+      (await rpcError(s.client.readResource({ uri: 'context://nowhere' }))).message,
+      /Unknown resource context:\/\/nowhere/,
+    );
     assert.equal(await snapshot(s), before);
   });
 
@@ -301,7 +345,14 @@ describe('MCP server over stdio', function () {
       assert.doesNotMatch(read.message, /outside the workspace\n/, 'never the outside content');
       assert.equal((await rpcError(s.client.subscribeResource({ uri }))).code, -32602, `subscribe ${uri}`);
     }
-    for (const path of ['../outside.txt', join(ws.base, 'outside.txt'), '/etc/passwd', 'src/../../outside.txt', 'escape.txt', '.env']) {
+    for (const path of [
+      '../outside.txt',
+      join(ws.base, 'outside.txt'),
+      '/etc/passwd',
+      'src/../../outside.txt',
+      'escape.txt',
+      '.env',
+    ]) {
       const r = await call(s, 'subscribe_file', { path });
       assert.equal(r.isError, true, `subscribe_file ${path}`);
       assert.match(text(r), /outside the workspace|secret/, path);
@@ -349,12 +400,19 @@ describe('MCP server over stdio', function () {
     writeFileSync(join(ws.root, 'src/deploy.ts'), `const token = "${token}";\n`);
     const read = (await s.client.readResource({ uri: 'context://file/src/deploy.ts' })).contents[0] as { text: string };
     assert.ok(!read.text.includes(token), read.text);
-    assert.match(read.text, /^const token = "\[redacted: GitHub token\]";\n\n\[1 secret redacted before leaving this machine: GitHub token\]$/);
+    assert.match(
+      read.text,
+      /^const token = "\[redacted: GitHub token\]";\n\n\[1 secret redacted before leaving this machine: GitHub token\]$/,
+    );
   });
 
   it('answers poll_updates with the resources changed since the previous poll', async () => {
     const first = await call(s, 'poll_updates', { uris: ['context://file/src/util.ts'] });
-    assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), ['context://decisions', 'context://file/src/util.ts', 'context://subscriptions']);
+    assert.deepEqual((first.structuredContent as { changed: string[] }).changed.sort(), [
+      'context://decisions',
+      'context://file/src/util.ts',
+      'context://subscriptions',
+    ]);
     const quiet = await call(s, 'poll_updates');
     assert.deepEqual(quiet.structuredContent, { changed: [], removed: [], firstPoll: false, firings: [], cursor: 0 });
     assert.match(text(quiet), /Nothing changed/);
@@ -363,11 +421,20 @@ describe('MCP server over stdio', function () {
     const subUri = (sub.structuredContent as { uri: string }).uri;
     writeFileSync(join(ws.root, 'src/util.ts'), 'export const changed = true;\n');
     const after = await call(s, 'poll_updates');
-    assert.deepEqual((after.structuredContent as { changed: string[] }).changed.sort(), ['context://file/src/util.ts', 'context://subscriptions', subUri].sort());
+    assert.deepEqual(
+      (after.structuredContent as { changed: string[] }).changed.sort(),
+      ['context://file/src/util.ts', 'context://subscriptions', subUri].sort(),
+    );
 
     await call(s, 'unsubscribe_all');
     const gone = await call(s, 'poll_updates');
-    assert.deepEqual(gone.structuredContent, { changed: ['context://subscriptions'], removed: [subUri], firstPoll: false, firings: [], cursor: 0 });
+    assert.deepEqual(gone.structuredContent, {
+      changed: ['context://subscriptions'],
+      removed: [subUri],
+      firstPoll: false,
+      firings: [],
+      cursor: 0,
+    });
   });
 
   it('caps resource subscriptions per client with a message naming the limit', async () => {

@@ -18,7 +18,16 @@ class ServerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   constructor(repo: TempRepo, extraArgs: string[] = []) {
-    this.child = spawn(process.execPath, [CLI_MAIN, 'mcp', '--root', repo.dir, '--state-dir', repo.stateDir, '--verbose', ...extraArgs]);
+    this.child = spawn(process.execPath, [
+      CLI_MAIN,
+      'mcp',
+      '--root',
+      repo.dir,
+      '--state-dir',
+      repo.stateDir,
+      '--verbose',
+      ...extraArgs,
+    ]);
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.child.stdout.on('data', (d: Buffer) => {
@@ -37,7 +46,12 @@ class ServerProcess {
   }
 
   async initialize(): Promise<void> {
-    this.send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'load', version: '1' } } });
+    this.send({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'load', version: '1' } },
+    });
     await this.until('the initialize reply', () => this.replies.has('init'), 60_000);
     this.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -54,14 +68,23 @@ class ServerProcess {
     const end = Date.now() + timeoutMs;
     while (!pred()) {
       if (Date.now() > end) throw new Error(`no ${what} within ${timeoutMs} ms; stderr: ${this.stderr.slice(-2000)}`);
-      if (this.child.exitCode !== null) throw new Error(`the server exited (${this.child.exitCode}) before ${what}; stderr: ${this.stderr.slice(-2000)}`);
+      if (this.child.exitCode !== null)
+        throw new Error(
+          `the server exited (${this.child.exitCode}) before ${what}; stderr: ${this.stderr.slice(-2000)}`,
+        );
       await new Promise((r) => setTimeout(r, 10));
     }
   }
 
   async exitWithin(ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`still running ${ms} ms after the signal; stderr: ${this.stderr.slice(-2000)}`)), ms)));
+    const late = new Promise<never>(
+      (_, reject) =>
+        (timer = setTimeout(
+          () => reject(new Error(`still running ${ms} ms after the signal; stderr: ${this.stderr.slice(-2000)}`)),
+          ms,
+        )),
+    );
     try {
       return await Promise.race([this.exited, late]);
     } finally {
@@ -79,7 +102,9 @@ function inotifyWatches(pid: number): number {
   let n = 0;
   for (const fd of readdirSync(`/proc/${pid}/fdinfo`)) {
     try {
-      n += readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8').split('\n').filter((l) => l.startsWith('inotify wd:')).length;
+      n += readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('inotify wd:')).length;
     } catch {
       // The descriptor closed meanwhile.
     }
@@ -101,7 +126,11 @@ describe('MCP server on a repository with 100k tags and large ignored trees', fu
   it('watches only tracked folders, answers pings during a burst of 5,000 files and 2,000 tags, and ends on SIGINT', async () => {
     server = new ServerProcess(repo);
     await server.initialize();
-    await server.until('"File watching" in the log', () => /File watching: \d+ folder watch/.test(server!.stderr), 60_000);
+    await server.until(
+      '"File watching" in the log',
+      () => /File watching: \d+ folder watch/.test(server!.stderr),
+      60_000,
+    );
     // 6 tracked folders and 4 of the repository's; the old watcher held one per file (over 100,000 here).
     const watches = inotifyWatches(server.child.pid!);
     assert.ok(watches <= 30, `${watches} inotify watches`);
@@ -127,8 +156,15 @@ describe('MCP server on a repository with 100k tags and large ignored trees', fu
   it('holds no more watches than --max-watches allows, and says in the log that it polls the rest', async () => {
     server = new ServerProcess(repo, ['--max-watches', '3']);
     await server.initialize();
-    await server.until('"File watching" in the log', () => /File watching: 3 folder watches, 7 folders polled/.test(server!.stderr), 60_000);
-    assert.match(server.stderr, /the limit of 3 folder watches \(--max-watches\) was reached; further folders are polled every 2\.0 s instead/);
+    await server.until(
+      '"File watching" in the log',
+      () => /File watching: 3 folder watches, 7 folders polled/.test(server!.stderr),
+      60_000,
+    );
+    assert.match(
+      server.stderr,
+      /the limit of 3 folder watches \(--max-watches\) was reached; further folders are polled every 2\.0 s instead/,
+    );
     // The three of the workspace, and the engine's own: at most one for the state folder and two for
     // git's HEAD and the (single) folder of branches, which commit watches follow.
     assert.ok(inotifyWatches(server.child.pid!) <= 6, `${inotifyWatches(server.child.pid!)} inotify watches`);

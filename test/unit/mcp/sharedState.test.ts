@@ -41,13 +41,15 @@ describe('MCP server and the extension on one state folder', function () {
     repo = new TempRepo(true, 'pc-mcp-shared-');
     stateDir = mkdtempSync(join(tmpdir(), 'pc-mcp-state-'));
     repo.commit('Add invoices', {
-      'src/billing/invoice.ts': 'export function total(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
+      'src/billing/invoice.ts':
+        'export function total(lines: number[]): number {\n  return lines.reduce((a, b) => a + b, 0);\n}\n',
       'src/billing/tax.ts': 'export const rate = 0.2;\n',
     });
     repo.commit('Decide on rounding', {
       'docs/adr/0001-round-invoice-totals.md':
         '# 1. Round invoice totals to cents\n\nStatus: Accepted\n\n## Decision\n\n`src/billing/invoice.ts` rounds every total to whole cents, half up.\n',
-      'src/billing/invoice.ts': 'export function total(lines: number[]): number {\n  return Math.round(lines.reduce((a, b) => a + b, 0) * 100) / 100;\n}\n',
+      'src/billing/invoice.ts':
+        'export function total(lines: number[]): number {\n  return Math.round(lines.reduce((a, b) => a + b, 0) * 100) / 100;\n}\n',
     });
     s = await startServer(repo.dir, [], stateDir);
     engine = await ContextService.open({ root: repo.dir, stateDir });
@@ -63,12 +65,15 @@ describe('MCP server and the extension on one state folder', function () {
   it('shows a subscription made over MCP to the engine in another process', async () => {
     const r = await call(s, 'subscribe_file', { path: 'src/billing/invoice.ts', lines: { start: 2, end: 2 } });
     const id = (r.structuredContent as { id: string }).id;
-    const seen = await until('the subscription in the engine', () => engine.subscriptions().list.find((x) => x.id === id));
+    const seen = await until('the subscription in the engine', () =>
+      engine.subscriptions().list.find((x) => x.id === id),
+    );
     assert.equal(seen.kind, 'lines');
     assert.equal(seen.path, 'src/billing/invoice.ts');
     assert.deepEqual(seen.lines, { start: 2, end: 2 });
     // Both sides read the same content for it.
-    const overMcp = (await s.client.readResource({ uri: (r.structuredContent as { uri: string }).uri })).contents[0] as { text: string };
+    const overMcp = (await s.client.readResource({ uri: (r.structuredContent as { uri: string }).uri }))
+      .contents[0] as { text: string };
     assert.equal((await engine.readSubscription(seen.id)).text, overMcp.text);
     assert.match(overMcp.text, /Math\.round/);
   });
@@ -78,7 +83,9 @@ describe('MCP server and the extension on one state folder', function () {
     const { subscription } = await engine.subscribe({ kind: 'pattern', target: 'src/billing/tax.ts', pattern: 'rate' });
     engine.flush();
     await s.waitFor('list_changed', () => s.received.some((n) => n.method === LIST_CHANGED), 5000);
-    const listed = (await call(s, 'list_subscriptions')).structuredContent as { subscriptions: { id: string; target: string; uri: string }[] };
+    const listed = (await call(s, 'list_subscriptions')).structuredContent as {
+      subscriptions: { id: string; target: string; uri: string }[];
+    };
     assert.deepEqual(
       listed.subscriptions.map((x) => [x.id, x.target]),
       [[subscription.id, 'src/billing/tax.ts~/rate/']],
@@ -88,7 +95,11 @@ describe('MCP server and the extension on one state folder', function () {
 
     engine.unsubscribe(subscription.id);
     engine.flush();
-    await s.waitFor('a second list_changed', () => s.received.filter((n) => n.method === LIST_CHANGED).length === 2, 5000);
+    await s.waitFor(
+      'a second list_changed',
+      () => s.received.filter((n) => n.method === LIST_CHANGED).length === 2,
+      5000,
+    );
     assert.deepEqual((await call(s, 'list_subscriptions')).structuredContent, { subscriptions: [] });
   });
 
@@ -103,9 +114,14 @@ describe('MCP server and the extension on one state folder', function () {
     assert.match(decision.reason, /src\/billing\/invoice\.ts/);
     // A neighbour in the same small folder is shown too, below the named file, and says why.
     const other = await call(s, 'context_suggest', { file: 'src/billing/tax.ts' });
-    const neighbour = (other.structuredContent as { items: Item[] }).items.find((i) => i.location.path === decision.location.path);
+    const neighbour = (other.structuredContent as { items: Item[] }).items.find(
+      (i) => i.location.path === decision.location.path,
+    );
     assert.ok(neighbour, 'the record is shown for the file next to the one it names');
-    assert.ok(neighbour.relevanceScore < decision.relevanceScore, `${neighbour.relevanceScore} < ${decision.relevanceScore}`);
+    assert.ok(
+      neighbour.relevanceScore < decision.relevanceScore,
+      `${neighbour.relevanceScore} < ${decision.relevanceScore}`,
+    );
     assert.equal(neighbour.reason, 'ADR 0001 names invoice.ts, next to this file');
   });
 });

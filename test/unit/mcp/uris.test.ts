@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { confineRelativePath, fileUri, parseResourceUri, suggestionsUri, workspacePathFromInput } from '../../../src/mcp/uris';
+import {
+  confineRelativePath,
+  fileUri,
+  parseResourceUri,
+  suggestionsUri,
+  workspacePathFromInput,
+} from '../../../src/mcp/uris';
 
 describe('MCP resource URIs', () => {
   let base: string;
@@ -22,9 +28,15 @@ describe('MCP resource URIs', () => {
     assert.deepEqual(parseResourceUri('context://decisions', root), { kind: 'decisions' });
     assert.deepEqual(parseResourceUri('context://subscription/sub_12', root), { kind: 'subscription', id: 'sub_12' });
     assert.deepEqual(parseResourceUri('context://decision/7', root), { kind: 'decision', number: 7 });
-    assert.deepEqual(parseResourceUri('context://suggestions/src/a.ts', root), { kind: 'suggestions', path: 'src/a.ts' });
+    assert.deepEqual(parseResourceUri('context://suggestions/src/a.ts', root), {
+      kind: 'suggestions',
+      path: 'src/a.ts',
+    });
     assert.deepEqual(parseResourceUri('context://file/./src//a.ts', root), { kind: 'file', path: 'src/a.ts' });
-    assert.deepEqual(parseResourceUri(pathToFileURL(join(root, 'src', 'a b.ts')).href, root), { kind: 'file', path: 'src/a b.ts' });
+    assert.deepEqual(parseResourceUri(pathToFileURL(join(root, 'src', 'a b.ts')).href, root), {
+      kind: 'file',
+      path: 'src/a b.ts',
+    });
   });
 
   it('round-trips paths with spaces, unicode and reserved characters', () => {
@@ -53,13 +65,29 @@ describe('MCP resource URIs', () => {
       'file:///etc/passwd',
     ];
     for (const uri of outside) {
-      assert.throws(() => parseResourceUri(uri, root), (err: Error & { code?: number }) => err.code === -32602, uri);
+      assert.throws(
+        () => parseResourceUri(uri, root),
+        (err: Error & { code?: number }) => err.code === -32602,
+        uri,
+      );
     }
   });
 
   it('refuses URIs it does not serve and malformed ones', () => {
-    for (const uri of ['', 'context://nope', 'https://example.com/a', 'context://decision/one', 'context://subscription/a/b', 'context://file/%zz', 'context://file/']) {
-      assert.throws(() => parseResourceUri(uri, root), (err: Error & { code?: number }) => err.code === -32602, JSON.stringify(uri));
+    for (const uri of [
+      '',
+      'context://nope',
+      'https://example.com/a',
+      'context://decision/one',
+      'context://subscription/a/b',
+      'context://file/%zz',
+      'context://file/',
+    ]) {
+      assert.throws(
+        () => parseResourceUri(uri, root),
+        (err: Error & { code?: number }) => err.code === -32602,
+        JSON.stringify(uri),
+      );
     }
   });
 

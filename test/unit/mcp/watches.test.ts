@@ -6,8 +6,20 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer, type ServerUnderTest } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
-type Firing = { seq: number; watchId: string; trigger: { type: string; source: string }; items: unknown[]; firedAt: number };
-type WatchBody = { watch: { id: string; cooldownMs: number }; trigger: { type: string; source: string } | null; items: { type: string; title: string }[]; seq: number; firedAt: number | null };
+type Firing = {
+  seq: number;
+  watchId: string;
+  trigger: { type: string; source: string };
+  items: unknown[];
+  firedAt: number;
+};
+type WatchBody = {
+  watch: { id: string; cooldownMs: number };
+  trigger: { type: string; source: string } | null;
+  items: { type: string; title: string }[];
+  seq: number;
+  firedAt: number | null;
+};
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await s.client.callTool({ name, arguments: args })) as CallToolResult;
@@ -18,7 +30,11 @@ function textOf(r: CallToolResult): string {
   return c && c.type === 'text' ? c.text : '';
 }
 
-async function ok(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+async function ok(
+  s: ServerUnderTest,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const r = await call(s, name, args);
   assert.ok(!r.isError, `${name} failed: ${textOf(r)}`);
   return r.structuredContent as Record<string, unknown>;
@@ -55,11 +71,13 @@ describe('MCP watches', function () {
     stateDir = mkdtempSync(join(tmpdir(), 'pc-mcp-watch-state-'));
     repo.commit('Add auth', {
       'src/auth/session.ts': 'export function openSession(user: string): string {\n  return `session:${user}`;\n}\n',
-      'src/auth/tokens.ts': "import { openSession } from './session';\nexport const token = (u: string) => openSession(u).length;\n",
+      'src/auth/tokens.ts':
+        "import { openSession } from './session';\nexport const token = (u: string) => openSession(u).length;\n",
       'src/billing/invoice.ts': 'export const total = (xs: number[]) => xs.reduce((a, b) => a + b, 0);\n',
     });
     repo.commit('Decide on sessions', {
-      'docs/adr/0001-short-sessions.md': '# 1. Keep sessions short\n\nStatus: Accepted\n\n## Decision\n\n`src/auth/session.ts` opens sessions that expire after 15 minutes.\n',
+      'docs/adr/0001-short-sessions.md':
+        '# 1. Keep sessions short\n\nStatus: Accepted\n\n## Decision\n\n`src/auth/session.ts` opens sessions that expire after 15 minutes.\n',
     });
     s = await startServer(repo.dir, [], stateDir);
   });
@@ -71,11 +89,18 @@ describe('MCP watches', function () {
   });
 
   it('pushes the context of a change to a watched file, then keeps quiet for the cooldown', async () => {
-    const made = await ok(s, 'context_subscribe', { patterns: [{ type: 'file', pattern: 'src/auth/**' }], cooldownMs: 4000, minRelevanceScore: 0 });
+    const made = await ok(s, 'context_subscribe', {
+      patterns: [{ type: 'file', pattern: 'src/auth/**' }],
+      cooldownMs: 4000,
+      minRelevanceScore: 0,
+    });
     const uri = made.uri as string;
     assert.match(uri, /^context:\/\/watch\/w[0-9a-f]+$/);
     assert.equal(uri, `context://watch/${made.id as string}`);
-    assert.ok((await s.client.listResources()).resources.some((r) => r.uri === uri), 'resources/list shows the watch');
+    assert.ok(
+      (await s.client.listResources()).resources.some((r) => r.uri === uri),
+      'resources/list shows the watch',
+    );
     await s.client.subscribeResource({ uri });
     const start = (await firingsSince(s, 0)).cursor;
 
@@ -85,7 +110,10 @@ describe('MCP watches', function () {
     assert.equal(first.trigger?.type, 'file_change');
     assert.equal(first.trigger?.source, 'src/auth/session.ts');
     assert.ok(first.items.length >= 1, 'the firing carries at least one item');
-    assert.ok(first.items.some((i) => i.type === 'decision' && /Keep sessions short/.test(i.title)), JSON.stringify(first.items));
+    assert.ok(
+      first.items.some((i) => i.type === 'decision' && /Keep sessions short/.test(i.title)),
+      JSON.stringify(first.items),
+    );
 
     // Outside the pattern, then inside it again within the cooldown: neither fires. After the
     // cooldown, a change fires again. Events are handled in order, so the firing that follows must
@@ -99,23 +127,40 @@ describe('MCP watches', function () {
     assert.equal(second.trigger?.source, 'src/auth/session.ts');
     assert.ok((second.firedAt ?? 0) - (first.firedAt ?? 0) >= 4000);
     const all = await firingsSince(s, start);
-    assert.deepEqual(all.firings.map((f) => f.trigger.source), ['src/auth/session.ts', 'src/auth/session.ts'], 'exactly two firings, both for the watched file');
+    assert.deepEqual(
+      all.firings.map((f) => f.trigger.source),
+      ['src/auth/session.ts', 'src/auth/session.ts'],
+      'exactly two firings, both for the watched file',
+    );
     assert.equal(all.cursor, second.seq);
     assert.deepEqual((await firingsSince(s, all.cursor)).firings, [], 'nothing after the cursor');
   });
 
   it('keeps watches across a server restart', async () => {
-    const made = await ok(s, 'context_subscribe', { patterns: [{ type: 'topic', pattern: 'session expiry' }, { type: 'symbol', pattern: 'src/auth/session.ts::openSession' }] });
+    const made = await ok(s, 'context_subscribe', {
+      patterns: [
+        { type: 'topic', pattern: 'session expiry' },
+        { type: 'symbol', pattern: 'src/auth/session.ts::openSession' },
+      ],
+    });
     await s.close();
     s = await startServer(repo.dir, [], stateDir);
-    const listed = (await ok(s, 'list_watches')).watches as { id: string; patterns: { type: string; pattern: string }[] }[];
+    const listed = (await ok(s, 'list_watches')).watches as {
+      id: string;
+      patterns: { type: string; pattern: string }[];
+    }[];
     assert.deepEqual(
       listed.map((w) => [w.id, w.patterns.map((p) => `${p.type} ${p.pattern}`)]),
       [[made.id, ['topic session expiry', 'symbol src/auth/session.ts::openSession']]],
     );
     assert.ok((await s.client.listResources()).resources.some((r) => r.uri === made.uri));
     // The same patterns again renew the watch instead of adding a second one.
-    const again = await ok(s, 'context_subscribe', { patterns: [{ type: 'symbol', pattern: 'src/auth/session.ts::openSession' }, { type: 'topic', pattern: 'session expiry' }] });
+    const again = await ok(s, 'context_subscribe', {
+      patterns: [
+        { type: 'symbol', pattern: 'src/auth/session.ts::openSession' },
+        { type: 'topic', pattern: 'session expiry' },
+      ],
+    });
     assert.equal(again.id, made.id);
     assert.equal(again.renewed, true);
     await ok(s, 'unwatch', { id: made.id });
@@ -129,16 +174,26 @@ describe('MCP watches', function () {
       assert.match(textOf(r), message);
     };
     await refused({ patterns: [] }, /at least one pattern/);
-    await refused({ patterns: [{ type: 'regex', pattern: 'x' }] }, /Unknown watch pattern type "regex": use file, symbol or topic/);
+    await refused(
+      { patterns: [{ type: 'regex', pattern: 'x' }] },
+      /Unknown watch pattern type "regex": use file, symbol or topic/,
+    );
     await refused({ patterns: [{ type: 'file', pattern: '../outside/**' }] }, /leaves the workspace/);
     await refused({ patterns: [{ type: 'file', pattern: '/etc/**' }] }, /relative to the workspace root/);
     await refused({ patterns: [{ type: 'symbol', pattern: '../../x.ts::f' }] }, /leaves the workspace/);
     await refused({ patterns: [{ type: 'topic', pattern: 'x'.repeat(201) }] }, /at most 200 characters/);
-    await refused({ patterns: [{ type: 'file', pattern: 'src/**' }], cooldownMs: -1 }, /cooldownMs must be a number from 0 to 86400000/);
-    await refused({ patterns: [{ type: 'file', pattern: 'src/**' }], cooldownMs: 10 ** 9 }, /cooldownMs must be a number from 0 to 86400000/);
+    await refused(
+      { patterns: [{ type: 'file', pattern: 'src/**' }], cooldownMs: -1 },
+      /cooldownMs must be a number from 0 to 86400000/,
+    );
+    await refused(
+      { patterns: [{ type: 'file', pattern: 'src/**' }], cooldownMs: 10 ** 9 },
+      /cooldownMs must be a number from 0 to 86400000/,
+    );
     assert.deepEqual((await ok(s, 'list_watches')).watches, [], 'nothing was added');
 
-    for (let i = 0; i < 20; i++) await ok(s, 'context_subscribe', { patterns: [{ type: 'file', pattern: `src/area${i}/**` }] });
+    for (let i = 0; i < 20; i++)
+      await ok(s, 'context_subscribe', { patterns: [{ type: 'file', pattern: `src/area${i}/**` }] });
     await refused({ patterns: [{ type: 'file', pattern: 'src/one-too-many/**' }] }, /limit of 20 watches/);
     assert.equal(((await ok(s, 'list_watches')).watches as unknown[]).length, 20);
 

@@ -23,7 +23,8 @@ function watcherOn(repo: TempRepo, options: WorkspaceWatcherOptions = {}) {
   const waitFor = async (path: string, timeoutMs = 15_000): Promise<boolean> => {
     const end = Date.now() + timeoutMs;
     while (!reported.has(path)) {
-      if (Date.now() > end) throw new Error(`${path} was not reported; got ${[...reported.keys()].slice(0, 30).join(', ')}`);
+      if (Date.now() > end)
+        throw new Error(`${path} was not reported; got ${[...reported.keys()].slice(0, 30).join(', ')}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
         setTimeout(resolve, 50);
@@ -31,7 +32,11 @@ function watcherOn(repo: TempRepo, options: WorkspaceWatcherOptions = {}) {
     }
     return reported.get(path)!;
   };
-  const watched = () => watcher.watchedFolders().map((abs) => relative(repo.dir, abs).split('\\').join('/') || '.').sort();
+  const watched = () =>
+    watcher
+      .watchedFolders()
+      .map((abs) => relative(repo.dir, abs).split('\\').join('/') || '.')
+      .sort();
   return { watcher, reported, waitFor, watched, logger };
 }
 
@@ -54,7 +59,18 @@ describe('WorkspaceWatcher', function () {
     const w = watcherOn(repo);
     disposers.push(() => w.watcher.dispose());
     await w.watcher.start();
-    assert.deepEqual(w.watched(), ['.', '.git', '.git/refs', '.git/refs/heads', '.git/refs/tags', 'docs', 'docs/adr', 'src', 'src/auth', 'src/util']);
+    assert.deepEqual(w.watched(), [
+      '.',
+      '.git',
+      '.git/refs',
+      '.git/refs/heads',
+      '.git/refs/tags',
+      'docs',
+      'docs/adr',
+      'src',
+      'src/auth',
+      'src/util',
+    ]);
     assert.equal(w.watcher.handleCount(), 10);
     assert.equal(w.watcher.polledCount(), 0);
   });
@@ -88,7 +104,10 @@ describe('WorkspaceWatcher', function () {
     await w.watcher.settled();
     assert.ok(!w.watched().some((d) => d.startsWith('src/feature')), w.watched().join(' '));
 
-    assert.ok(![...w.reported.keys()].some((p) => /^(build|node_modules)\/|^\.git\/(objects|logs|index)/.test(p)), [...w.reported.keys()].join(' '));
+    assert.ok(
+      ![...w.reported.keys()].some((p) => /^(build|node_modules)\/|^\.git\/(objects|logs|index)/.test(p)),
+      [...w.reported.keys()].join(' '),
+    );
   });
 
   it('outside a repository, skips node_modules and the folders the root .gitignore names', async () => {
@@ -111,7 +130,13 @@ describe('WorkspaceWatcher', function () {
     // refs/heads, refs/tags, docs, docs/adr, src, src/auth, src/util
     assert.equal(w.watcher.polledCount(), 7);
     assert.ok(
-      w.logger.lines.some((l) => l.level === 'warn' && /limit of 3 folder watches \(--max-watches\) was reached; further folders are polled every 0\.1 s/.test(l.message)),
+      w.logger.lines.some(
+        (l) =>
+          l.level === 'warn' &&
+          /limit of 3 folder watches \(--max-watches\) was reached; further folders are polled every 0\.1 s/.test(
+            l.message,
+          ),
+      ),
       JSON.stringify(w.logger.lines),
     );
 

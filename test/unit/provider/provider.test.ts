@@ -44,12 +44,21 @@ describe('ProactiveContextProvider on a real repository', function () {
     for (const item of s.items) {
       assert.ok(item.reason.length > 5, `${item.title} has a reason`);
       assert.ok(item.entityId, `${item.title} has an entity id`);
-      assert.ok(!item.location.path.startsWith('/') && !item.location.path.includes('..'), `${item.location.path} is root-relative`);
+      assert.ok(
+        !item.location.path.startsWith('/') && !item.location.path.includes('..'),
+        `${item.location.path} is root-relative`,
+      );
     }
     const scores = s.items.map((i) => i.relevanceScore);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'items are ranked by score');
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      'items are ranked by score',
+    );
 
-    const adr = ofType(s, 'decision').find((i) => i.location.path === 'docs/adr/0003-cap-discounts-at-fifty-percent.md');
+    const adr = ofType(s, 'decision').find(
+      (i) => i.location.path === 'docs/adr/0003-cap-discounts-at-fifty-percent.md',
+    );
     assert.ok(adr, 'ADR 0003 governs applyDiscount');
     assert.match(adr.reason, /ADR-3/);
 
@@ -63,10 +72,16 @@ describe('ProactiveContextProvider on a real repository', function () {
     assert.equal(deprecated.location.line, 24);
 
     // The history of the function's lines comes in the second pass that enriches the first answer.
-    assert.ok(!ofType(s, 'change').some((i) => /changed applyDiscount/.test(i.reason)), 'line history is not in the first answer');
+    assert.ok(
+      !ofType(s, 'change').some((i) => /changed applyDiscount/.test(i.reason)),
+      'line history is not in the first answer',
+    );
     const enriched = (await engine.provider.enrich(s)) ?? s;
     const lineCommit = ofType(enriched, 'change').find((i) => /Cap stacked discounts/.test(i.title));
-    assert.ok(lineCommit?.location.commit && /changed applyDiscount/.test(lineCommit.reason), 'the commit that changed applyDiscount is shown');
+    assert.ok(
+      lineCommit?.location.commit && /changed applyDiscount/.test(lineCommit.reason),
+      'the commit that changed applyDiscount is shown',
+    );
     const hunk = ofType(s, 'change').find((i) => i.meta?.uncommitted);
     assert.ok(hunk, 'the uncommitted edit is shown');
     assert.equal(hunk.location.line, 17);
@@ -81,22 +96,35 @@ describe('ProactiveContextProvider on a real repository', function () {
     assert.ok(doc && /applyDiscount/.test(doc.reason), 'the README section on discounts is suggested');
 
     const cart = ofType(s, 'cochange').find((i) => i.location.path === 'src/cart.ts');
-    assert.ok(cart && /changed together in \d+ of \d+ commits/.test(cart.reason), 'cart.ts usually changes with pricing.ts');
+    assert.ok(
+      cart && /changed together in \d+ of \d+ commits/.test(cart.reason),
+      'cart.ts usually changes with pricing.ts',
+    );
   });
 
   it('shows only commits of this file as its recent changes; a related file appears as co-change', async () => {
     const s = await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
     const changes = ofType(s, 'change');
     assert.ok(changes.length > 0, 'pricing.ts has commits');
-    assert.deepEqual(changes.filter((i) => i.location.path !== 'src/pricing.ts').map((i) => i.title), [], 'no commit of another file');
+    assert.deepEqual(
+      changes.filter((i) => i.location.path !== 'src/pricing.ts').map((i) => i.title),
+      [],
+      'no commit of another file',
+    );
     const hashes = changes.map((i) => i.location.commit).filter(Boolean);
     assert.equal(new Set(hashes).size, hashes.length, 'no commit twice');
-    assert.ok(ofType(s, 'cochange').some((i) => i.location.path === 'src/cart.ts'), 'cart.ts still shows as changing with it');
+    assert.ok(
+      ofType(s, 'cochange').some((i) => i.location.path === 'src/cart.ts'),
+      'cart.ts still shows as changing with it',
+    );
   });
 
   it('suggests a related decision and warns about code under a superseded one (seed case)', async () => {
     const s = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
-    assert.ok(ofType(s, 'decision').some((i) => i.location.path === 'docs/adr/0004-use-a-money-type-for-all-amounts.md'), 'ADR 0004 names src/money.ts');
+    assert.ok(
+      ofType(s, 'decision').some((i) => i.location.path === 'docs/adr/0004-use-a-money-type-for-all-amounts.md'),
+      'ADR 0004 names src/money.ts',
+    );
     const superseded = ofType(s, 'warning').find((i) => /superseded/i.test(i.title));
     assert.ok(superseded, `a superseded-decision warning, got ${s.items.map((i) => i.title).join(' | ')}`);
     assert.match(superseded.title, /0002/);
@@ -105,7 +133,10 @@ describe('ProactiveContextProvider on a real repository', function () {
 
   it('stores markUsed and dismiss, holds a dismissed item back for that file, and re-weights kinds', async () => {
     // money.ts: README § Money names src/money.ts (cart.ts has only a passing mention, under the doc floor).
-    const first = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 14, column: 1 } });
+    const first = await engine.provider.suggest({
+      currentFile: 'src/money.ts',
+      cursorPosition: { line: 14, column: 1 },
+    });
     const doc = ofType(first, 'doc')[0];
     const decision = ofType(first, 'decision')[0] ?? first.items[0];
     assert.ok(doc, 'money.ts has a doc suggestion');
@@ -116,28 +147,50 @@ describe('ProactiveContextProvider on a real repository', function () {
     assert.equal(stored?.items.find((i) => i.entityId === doc.entityId)?.status, 'dismissed');
     assert.equal(stored?.items.find((i) => i.entityId === decision.entityId)?.status, 'used');
 
-    const again = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 14, column: 1 } });
+    const again = await engine.provider.suggest({
+      currentFile: 'src/money.ts',
+      cursorPosition: { line: 14, column: 1 },
+    });
     assert.ok(!again.items.some((i) => i.entityId === doc.entityId), 'the dismissed item is held back for money.ts');
-    const elsewhere = await engine.provider.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
-    assert.ok(elsewhere.items.some((i) => i.entityId === doc.entityId) || ofType(elsewhere, 'doc').length > 0, 'dismissing in money.ts does not hide docs elsewhere');
-    const other = await engine.provider.suggest({ currentFile: 'src/money.ts', cursorPosition: { line: 24, column: 1 } });
+    const elsewhere = await engine.provider.suggest({
+      currentFile: 'src/checkout.ts',
+      cursorPosition: { line: 13, column: 1 },
+    });
+    assert.ok(
+      elsewhere.items.some((i) => i.entityId === doc.entityId) || ofType(elsewhere, 'doc').length > 0,
+      'dismissing in money.ts does not hide docs elsewhere',
+    );
+    const other = await engine.provider.suggest({
+      currentFile: 'src/money.ts',
+      cursorPosition: { line: 24, column: 1 },
+    });
     engine.provider.dismiss(other.id, other.items[0].entityId);
     const metrics = engine.provider.metrics();
     assert.ok(metrics.count >= 3 && metrics.usedRate > 0 && metrics.dismissedRate > 0, JSON.stringify(metrics));
     assert.ok(metrics.typeDistribution.doc.dismissed >= 1);
-    assert.equal(metrics.scoreVersusUse.reduce((n, b) => n + b.used, 0), 1);
+    assert.equal(
+      metrics.scoreVersusUse.reduce((n, b) => n + b.used, 0),
+      1,
+    );
     assert.ok(metrics.latencyMs.p50 > 0);
   });
 
   it('lowers a kind after repeated dismissals, compared with the same query before', async () => {
-    const fresh = await openEngine({ root: demo.root, stateDir: join(demo.state, '..', 'state-fb'), config: { minRelevanceScore: 0 } });
+    const fresh = await openEngine({
+      root: demo.root,
+      stateDir: join(demo.state, '..', 'state-fb'),
+      config: { minRelevanceScore: 0 },
+    });
     try {
       await fresh.indexer.refreshAll();
       const q = { currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } };
       const before = ofType(await fresh.provider.suggest(q), 'doc').find((i) => /Discounts/.test(i.title));
       assert.ok(before);
       for (let i = 0; i < 8; i++) {
-        const s = await fresh.provider.suggest({ currentFile: 'src/checkout.ts', cursorPosition: { line: 13, column: 1 } });
+        const s = await fresh.provider.suggest({
+          currentFile: 'src/checkout.ts',
+          cursorPosition: { line: 13, column: 1 },
+        });
         const d = ofType(s, 'doc')[0];
         if (d) fresh.provider.dismiss(s.id, d.entityId);
         const c = ofType(s, 'related_code')[0];
@@ -145,16 +198,26 @@ describe('ProactiveContextProvider on a real repository', function () {
       }
       const after = ofType(await fresh.provider.suggest(q), 'doc').find((i) => i.entityId === before.entityId);
       assert.ok(after, 'the doc item is still shown for pricing.ts (dismissed elsewhere only)');
-      assert.ok(after.relevanceScore < before.relevanceScore, `doc score fell from ${before.relevanceScore} to ${after.relevanceScore}`);
+      assert.ok(
+        after.relevanceScore < before.relevanceScore,
+        `doc score fell from ${before.relevanceScore} to ${after.relevanceScore}`,
+      );
     } finally {
       fresh.dispose();
     }
   });
 
   it('honours per-kind settings, minRelevanceScore and maxSuggestions', async () => {
-    engine.setConfig({ enabledKinds: { decision: true, change: true, cochange: true, doc: false, related_code: true, warning: true }, maxSuggestions: 4, minRelevanceScore: 0.5 });
+    engine.setConfig({
+      enabledKinds: { decision: true, change: true, cochange: true, doc: false, related_code: true, warning: true },
+      maxSuggestions: 4,
+      minRelevanceScore: 0.5,
+    });
     try {
-      const s = await engine.provider.suggest({ currentFile: 'src/pricing.ts', cursorPosition: { line: 18, column: 1 } });
+      const s = await engine.provider.suggest({
+        currentFile: 'src/pricing.ts',
+        cursorPosition: { line: 18, column: 1 },
+      });
       assert.equal(ofType(s, 'doc').length, 0);
       assert.ok(s.items.length <= 4);
       assert.ok(s.items.every((i) => i.relevanceScore >= 0.5));
@@ -164,7 +227,11 @@ describe('ProactiveContextProvider on a real repository', function () {
   });
 
   it('does not let a cancelled query leave git history out of the next one', async () => {
-    const fresh = await openEngine({ root: demo.root, stateDir: join(demo.state, '..', 'state-cancel'), config: { minRelevanceScore: 0 } });
+    const fresh = await openEngine({
+      root: demo.root,
+      stateDir: join(demo.state, '..', 'state-cancel'),
+      config: { minRelevanceScore: 0 },
+    });
     try {
       await fresh.indexer.refreshAll();
       const ac = new AbortController();
@@ -225,7 +292,9 @@ describe('rebuilding the index', function () {
       await engine.indexer.refreshAll();
       const before = { history: engine.cochange.commitCount, related: engine.history.related('src/pricing.ts') };
       assert.ok(before.history > 0);
-      const cache = readdirSync(demo.state, { recursive: true }).map(String).find((f) => f.endsWith('cochange.bin'));
+      const cache = readdirSync(demo.state, { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith('cochange.bin'));
       assert.ok(cache, 'co-change is cached');
       const minedAt = statSync(join(demo.state, cache)).mtimeMs;
       await new Promise((r) => setTimeout(r, 20));
@@ -255,10 +324,19 @@ describe('ProactiveContextProvider on awkward input', function () {
     mkdirSync(join(root, 'docs', 'adr'), { recursive: true });
     mkdirSync(join(root, 'reports'), { recursive: true });
     mkdirSync(join(root, 'src'), { recursive: true });
-    writeFileSync(join(root, 'src', 'ledger.ts'), 'export function post(amount: number): number {\n  return amount;\n}\n');
-    writeFileSync(join(root, 'docs', 'adr', '0001-use-a-ledger.md'), '# 1. Use a ledger\n\nWe post every amount through `src/ledger.ts`.\n');
+    writeFileSync(
+      join(root, 'src', 'ledger.ts'),
+      'export function post(amount: number): number {\n  return amount;\n}\n',
+    );
+    writeFileSync(
+      join(root, 'docs', 'adr', '0001-use-a-ledger.md'),
+      '# 1. Use a ledger\n\nWe post every amount through `src/ledger.ts`.\n',
+    );
     writeFileSync(join(root, 'docs', 'adr', '0002-binary.md'), Buffer.from([0, 1, 2, 3, 0, 255, 0, 7]));
-    writeFileSync(join(root, 'reports', 'junit.xml'), '<testsuites><testsuite name="x"><testcase name="broken"><failure>');
+    writeFileSync(
+      join(root, 'reports', 'junit.xml'),
+      '<testsuites><testsuite name="x"><testcase name="broken"><failure>',
+    );
     writeFileSync(join(root, 'reports', 'results.json'), '{ "testResults": [ ');
     const logger = new MemoryLogger();
     const engine = await openEngine({ root, stateDir: join(base, 'state'), logger, config: { minRelevanceScore: 0 } });
@@ -267,9 +345,18 @@ describe('ProactiveContextProvider on awkward input', function () {
       const s = await engine.provider.suggest({ currentFile: 'src/ledger.ts', cursorPosition: { line: 2, column: 1 } });
       const adr = s.items.find((i) => i.type === 'decision');
       assert.ok(adr && /0001/.test(adr.title), 'the ADR without a status still links');
-      assert.ok((s.notes ?? []).some((n) => /Not a git repository/.test(n)), `notes: ${s.notes?.join("; ")}`);
-      assert.ok(logger.lines.some((l) => /0002-binary\.md/.test(l.message)), 'the binary .md is skipped with a logged reason');
-      assert.ok(logger.lines.some((l) => /junit\.xml/.test(l.message)), 'the broken report is skipped with a logged reason');
+      assert.ok(
+        (s.notes ?? []).some((n) => /Not a git repository/.test(n)),
+        `notes: ${s.notes?.join('; ')}`,
+      );
+      assert.ok(
+        logger.lines.some((l) => /0002-binary\.md/.test(l.message)),
+        'the binary .md is skipped with a logged reason',
+      );
+      assert.ok(
+        logger.lines.some((l) => /junit\.xml/.test(l.message)),
+        'the broken report is skipped with a logged reason',
+      );
     } finally {
       engine.dispose();
     }

@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { resolveConfig } from '../../../src/core/config';
-import { ProactiveContextProvider, type QueryContext, type SuggestionSource } from '../../../src/core/provider/provider';
+import {
+  ProactiveContextProvider,
+  type QueryContext,
+  type SuggestionSource,
+} from '../../../src/core/provider/provider';
 import type { SuggestionItem, SuggestionType } from '../../../src/core/types';
 import { storePerTest } from '../store/storeFixture';
 
@@ -14,7 +18,17 @@ function counting(name: string, type: SuggestionType, slow = false): SuggestionS
     collect(ctx: QueryContext): Promise<SuggestionItem[]> {
       source.calls++;
       const file = ctx.query.currentFile ?? '';
-      return Promise.resolve([{ entityId: `${name}:${file}`, type, title: `${name} for ${file}`, summary: '', reason: `${name} says so`, relevanceScore: 0.8, location: { path: file } }]);
+      return Promise.resolve([
+        {
+          entityId: `${name}:${file}`,
+          type,
+          title: `${name} for ${file}`,
+          summary: '',
+          reason: `${name} says so`,
+          relevanceScore: 0.8,
+          location: { path: file },
+        },
+      ]);
     },
   };
   return source;
@@ -24,17 +38,28 @@ describe('one cursor stop', () => {
   const store = storePerTest('pc-source-calls-');
 
   it('asks each fast source once, and the enrichment asks only the slow ones, once', async () => {
-    const fast = [counting('decisions', 'decision'), counting('history', 'change'), counting('callers', 'related_code')];
+    const fast = [
+      counting('decisions', 'decision'),
+      counting('history', 'change'),
+      counting('callers', 'related_code'),
+    ];
     const slow = counting('language server', 'related_code', true);
     const config = resolveConfig({ minRelevanceScore: 0 });
     const provider = new ProactiveContextProvider(store(), () => config, [...fast, slow]);
     const first = await provider.suggest({ currentFile: 'src/a.ts', cursorPosition: { line: 3, column: 1 } });
-    assert.deepEqual(fast.map((s) => s.calls), [1, 1, 1]);
+    assert.deepEqual(
+      fast.map((s) => s.calls),
+      [1, 1, 1],
+    );
     assert.equal(slow.calls, 0, 'the slow source does not hold back the first answer');
     assert.equal(first.items.length, 3);
 
     const enriched = await provider.enrich(first);
-    assert.deepEqual(fast.map((s) => s.calls), [1, 1, 1], 'enriching asks no fast source again');
+    assert.deepEqual(
+      fast.map((s) => s.calls),
+      [1, 1, 1],
+      'enriching asks no fast source again',
+    );
     assert.equal(slow.calls, 1);
     assert.equal(enriched?.id, first.id);
     assert.equal(enriched?.items.length, 4);

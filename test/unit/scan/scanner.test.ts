@@ -55,7 +55,8 @@ describe('scanWorkspace', () => {
   it('inside git: lists tracked and untracked files that git does not ignore', async () => {
     const root = workspace(sample);
     roots.push(root);
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: root });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: root });
     git('init', '-q');
     git('add', '.gitignore', 'src/a.ts');
     git('add', '-f', 'dist/bundle.js');
@@ -65,7 +66,10 @@ describe('scanWorkspace', () => {
     const result = await scanWorkspace(root, config);
     assert.equal(result.source, 'git');
     // dist/bundle.js is ignored but tracked, so git (and the scan) still count it.
-    assert.deepEqual(result.files.map((f) => f.path).sort(), ['dist/bundle.js', ...expected.filter((p) => p !== 'src/b.ts')].sort());
+    assert.deepEqual(
+      result.files.map((f) => f.path).sort(),
+      ['dist/bundle.js', ...expected.filter((p) => p !== 'src/b.ts')].sort(),
+    );
     assert.deepEqual(result.skipped, { binary: 1, tooLarge: 1 });
   });
 
@@ -84,7 +88,10 @@ describe('scanWorkspace', () => {
     for (let i = 0; i < 12; i++) many[`f${i}.ts`] = `export const x${i} = ${i};\n`;
     const root = workspace(many);
     roots.push(root);
-    const result = await scanWorkspace(root, resolveConfig({ index: { maxFiles: 5, maxFileBytes: 4096, timeBudgetMs: 60000 } }));
+    const result = await scanWorkspace(
+      root,
+      resolveConfig({ index: { maxFiles: 5, maxFileBytes: 4096, timeBudgetMs: 60000 } }),
+    );
     assert.equal(result.files.length, 5);
     assert.deepEqual(result.capped, { reason: 'files', limit: 5 });
   });
@@ -92,7 +99,10 @@ describe('scanWorkspace', () => {
   it('stops at the time budget and reports the cap', async () => {
     const root = workspace({ 'a.ts': 'a\n' });
     roots.push(root);
-    const result = await scanWorkspace(root, resolveConfig({ index: { maxFiles: 100, maxFileBytes: 4096, timeBudgetMs: 0 } }));
+    const result = await scanWorkspace(
+      root,
+      resolveConfig({ index: { maxFiles: 100, maxFileBytes: 4096, timeBudgetMs: 0 } }),
+    );
     assert.deepEqual(result.capped, { reason: 'time', limit: 0 });
   });
 

@@ -13,7 +13,13 @@ const STRIPE_RESTRICTED = fake('rk_live_', '51Habcdefghijklmnopqrstu');
 const GOOGLE = fake('AIza', 'SyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q');
 const OPENAI = fake('sk-live-', 'abcdefghijklmnopqrstuvwx1234');
 const ANTHROPIC = fake('sk-ant-', 'api03-abcdefghijklmnopqrstuvwxyz012345');
-const JWT = fake('eyJhbGciOiJIUzI1NiJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.', 'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U');
+const JWT = fake(
+  'eyJhbGciOiJIUzI1NiJ9',
+  '.',
+  'eyJzdWIiOiIxMjM0NTY3ODkwIn0',
+  '.',
+  'dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+);
 const PEM = fake('-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEowIBAAKCAQEA7\nabcdef\n-----END RSA ', 'PRIVATE KEY-----');
 
 describe('redactSecrets', () => {
@@ -37,8 +43,27 @@ describe('redactSecrets', () => {
     for (const [text, label] of cases) {
       const r = redactSecrets(text);
       assert.ok(r.text.includes(`[redacted: ${label}]`), `${label}: ${r.text}`);
-      assert.deepEqual(r.redactions.map((x) => x.label), [label], text);
-      for (const secret of [AWS_ID, AWS_SECRET, GITHUB, GITLAB, SLACK, STRIPE, STRIPE_RESTRICTED, GOOGLE, OPENAI, ANTHROPIC, JWT, 'MIIEowIBAAKCAQEA7', 'hunter2hunter2', '9f8e7d6c5b4a39281706']) {
+      assert.deepEqual(
+        r.redactions.map((x) => x.label),
+        [label],
+        text,
+      );
+      for (const secret of [
+        AWS_ID,
+        AWS_SECRET,
+        GITHUB,
+        GITLAB,
+        SLACK,
+        STRIPE,
+        STRIPE_RESTRICTED,
+        GOOGLE,
+        OPENAI,
+        ANTHROPIC,
+        JWT,
+        'MIIEowIBAAKCAQEA7',
+        'hunter2hunter2',
+        '9f8e7d6c5b4a39281706',
+      ]) {
         assert.ok(!r.text.includes(secret), `${secret} left in ${r.text}`);
       }
     }
@@ -63,14 +88,28 @@ describe('redactSecrets', () => {
 
   it('counts repeats and writes a one-line note', () => {
     const r = redactSecrets(`${GITHUB}\n${GITHUB}\n${AWS_ID}`);
-    assert.deepEqual(r.redactions, [{ label: 'AWS access key', count: 1 }, { label: 'GitHub token', count: 2 }]);
-    assert.equal(redactionNote(r.redactions), '[3 secrets redacted before leaving this machine: AWS access key, 2 × GitHub token]');
+    assert.deepEqual(r.redactions, [
+      { label: 'AWS access key', count: 1 },
+      { label: 'GitHub token', count: 2 },
+    ]);
+    assert.equal(
+      redactionNote(r.redactions),
+      '[3 secrets redacted before leaving this machine: AWS access key, 2 × GitHub token]',
+    );
     assert.equal(redactWithNote('nothing here'), 'nothing here');
-    assert.match(redactWithNote(`k=${AWS_ID}`), /^k=\[redacted: AWS access key\]\n\[1 secret redacted before leaving this machine: AWS access key\]$/);
+    assert.match(
+      redactWithNote(`k=${AWS_ID}`),
+      /^k=\[redacted: AWS access key\]\n\[1 secret redacted before leaving this machine: AWS access key\]$/,
+    );
   });
 
   it('stays linear on long hostile runs', () => {
-    const hostile = ['a'.repeat(200_000), 'password=' + 'x'.repeat(200_000), 'eyJ' + 'a'.repeat(100_000) + '.eyJ', '-----BEGIN PRIVATE KEY-----' + 'A'.repeat(100_000)];
+    const hostile = [
+      'a'.repeat(200_000),
+      'password=' + 'x'.repeat(200_000),
+      'eyJ' + 'a'.repeat(100_000) + '.eyJ',
+      '-----BEGIN PRIVATE KEY-----' + 'A'.repeat(100_000),
+    ];
     for (const h of hostile) assert.ok(typeof redactSecrets(h).text === 'string');
   });
 });

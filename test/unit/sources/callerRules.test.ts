@@ -20,7 +20,14 @@ const FILES: Record<string, string> = {
 };
 
 function context(file: string, symbol: { name: string; startLine: number; endLine: number }): QueryContext {
-  return { query: { currentFile: file, cursorPosition: { line: symbol.startLine, column: 1 } }, symbolRange: symbol, config: defaultConfig, now: 0, signal: new AbortController().signal, note: () => undefined };
+  return {
+    query: { currentFile: file, cursorPosition: { line: symbol.startLine, column: 1 } },
+    symbolRange: symbol,
+    config: defaultConfig,
+    now: 0,
+    signal: new AbortController().signal,
+    note: () => undefined,
+  };
 }
 
 describe('callers: resolve or stay out', () => {
@@ -49,13 +56,22 @@ describe('callers: resolve or stay out', () => {
 
   it('never shows a call matched by name alone when several files define the name', async () => {
     // The index itself still finds the call by name: the rule is the source's.
-    assert.ok(index.callers({ name: 'GET', path: 'app/users/route.ts', line: 1 }).some((c) => c.path === 'lib/client.ts' && c.confidence === 'name'));
+    assert.ok(
+      index
+        .callers({ name: 'GET', path: 'app/users/route.ts', line: 1 })
+        .some((c) => c.path === 'lib/client.ts' && c.confidence === 'name'),
+    );
     const items = await source.collect(context('app/users/route.ts', { name: 'GET', startLine: 1, endLine: 3 }));
-    assert.deepEqual(items.filter((i) => i.type === 'related_code').map((i) => i.title), []);
+    assert.deepEqual(
+      items.filter((i) => i.type === 'related_code').map((i) => i.title),
+      [],
+    );
   });
 
   it('puts production callers before test callers of the same confidence', async () => {
-    const items = (await source.collect(context('src/format.ts', { name: 'format', startLine: 1, endLine: 3 }))).filter((i) => i.type === 'related_code');
+    const items = (await source.collect(context('src/format.ts', { name: 'format', startLine: 1, endLine: 3 }))).filter(
+      (i) => i.type === 'related_code',
+    );
     const ranked = [...items].sort((a, b) => b.relevanceScore - a.relevanceScore);
     assert.deepEqual(
       ranked.map((i) => i.title),

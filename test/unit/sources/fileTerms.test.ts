@@ -4,18 +4,36 @@ import { compoundTerms, splitWords, termsOf } from '../../../src/core/sources/do
 
 describe('the words a file is linked to records by', () => {
   it('reads the plural of an acronym as the acronym, and keeps the split of other capital runs', () => {
-    assert.deepEqual(splitWords('Use ADRs for getAPIs and URLsToFetch'), ['Use', 'ADR', 'for', 'get', 'API', 'and', 'URL', 'To', 'Fetch']);
+    assert.deepEqual(splitWords('Use ADRs for getAPIs and URLsToFetch'), [
+      'Use',
+      'ADR',
+      'for',
+      'get',
+      'API',
+      'and',
+      'URL',
+      'To',
+      'Fetch',
+    ]);
     assert.deepEqual(splitWords('HTTPServer_v2 IDs Is'), ['HTTP', 'Server', 'v2', 'ID', 'Is']);
   });
 
   it('also reads a mixed-case brand name as one word', () => {
-    assert.deepEqual(compoundTerms('Node.js with NestJS, GraphQL, PostgreSQL; REST API, ok, Go'), ['nestj', 'graphql', 'postgresql']);
+    assert.deepEqual(compoundTerms('Node.js with NestJS, GraphQL, PostgreSQL; REST API, ok, Go'), [
+      'nestj',
+      'graphql',
+      'postgresql',
+    ]);
     assert.deepEqual(compoundTerms('useSegments and ChangeMessageVisibility'), []);
     assert.deepEqual(compoundTerms('x'.repeat(30) + 'Y'), []);
   });
 
   it('drops module hosts, owners and major versions from imports', () => {
-    assert.deepEqual(packageTerms('github.com/envoyproxy/go-control-plane/envoy/config/listener/v3'), ['control', 'plan', 'envoy', 'config', 'listener'], 'stemmed, without go, the host, the owner or v3');
+    assert.deepEqual(
+      packageTerms('github.com/envoyproxy/go-control-plane/envoy/config/listener/v3'),
+      ['control', 'plan', 'envoy', 'config', 'listener'],
+      'stemmed, without go, the host, the owner or v3',
+    );
     assert.deepEqual(packageTerms('k8s.io/api/admission/v1beta1'), ['admission']);
     assert.deepEqual(packageTerms('@emotion/react'), ['emotion', 'react']);
   });
@@ -38,26 +56,57 @@ describe('the words a file is linked to records by', () => {
   });
 
   it('reads the imports of a language the code index does not read', () => {
-    assert.deepEqual(importedPackagesOf('package at.mocode.network\n\nimport io.ktor.client.*\nimport org.koin.dsl.module\nimport com.google.gson.Gson\nimport Alamofire\nimport kotlin.math.max as maximum\nimport CdxIcon from "./Icon.vue";\nimport { ref } from "vue"\nval x = 1 // import not.this.one\n'), [
-      ['ktor', 1],
-      ['client', 0.5],
-      ['koin', 1],
-      ['dsl', 0.5],
-      ['google', 1],
-      ['gson', 0.5],
-      ['Alamofire', 1],
-    ]);
-    assert.deepEqual(importedPackagesOf('import org.jetbrains.compose.ui;\nimport kotlin.math.max as maximum\n'), [['jetbrains', 1], ['compose', 0.5]], 'a language namespace (`kotlin.math`) is not a package');
+    assert.deepEqual(
+      importedPackagesOf(
+        'package at.mocode.network\n\nimport io.ktor.client.*\nimport org.koin.dsl.module\nimport com.google.gson.Gson\nimport Alamofire\nimport kotlin.math.max as maximum\nimport CdxIcon from "./Icon.vue";\nimport { ref } from "vue"\nval x = 1 // import not.this.one\n',
+      ),
+      [
+        ['ktor', 1],
+        ['client', 0.5],
+        ['koin', 1],
+        ['dsl', 0.5],
+        ['google', 1],
+        ['gson', 0.5],
+        ['Alamofire', 1],
+      ],
+    );
+    assert.deepEqual(
+      importedPackagesOf('import org.jetbrains.compose.ui;\nimport kotlin.math.max as maximum\n'),
+      [
+        ['jetbrains', 1],
+        ['compose', 0.5],
+      ],
+      'a language namespace (`kotlin.math`) is not a package',
+    );
     // Scala: selectors in braces, `_` wildcards, and packages that are not reverse domains.
     assert.deepEqual(
-      importedPackagesOf('package controllers\n\nimport play.api.mvc.{ Action, Request }\nimport akka.actor._\nimport scala.concurrent.Future\nimport upickle.default.write\nimport java.util.UUID\nimport org.apache.pekko.actor.ActorRef\n'),
-      [['play', 0.7], ['akka', 0.7], ['upickle', 0.7], ['apache', 1], ['pekko', 0.5]],
+      importedPackagesOf(
+        'package controllers\n\nimport play.api.mvc.{ Action, Request }\nimport akka.actor._\nimport scala.concurrent.Future\nimport upickle.default.write\nimport java.util.UUID\nimport org.apache.pekko.actor.ActorRef\n',
+      ),
+      [
+        ['play', 0.7],
+        ['akka', 0.7],
+        ['upickle', 0.7],
+        ['apache', 1],
+        ['pekko', 0.5],
+      ],
     );
-    const q = fileQuery({ path: 'app/src/main/kotlin/NetworkModule.kt', text: 'import org.koin.dsl.module\n\nval networkModule = module {}\n' });
+    const q = fileQuery({
+      path: 'app/src/main/kotlin/NetworkModule.kt',
+      text: 'import org.koin.dsl.module\n\nval networkModule = module {}\n',
+    });
     assert.equal(q.sources.get('koin'), 'import');
-    const indexed = fileQuery({ path: 'src/a.ts', text: 'import org.koin.dsl.module\n', vocabulary: { definitions: [], calls: [], packages: [] } });
+    const indexed = fileQuery({
+      path: 'src/a.ts',
+      text: 'import org.koin.dsl.module\n',
+      vocabulary: { definitions: [], calls: [], packages: [] },
+    });
     assert.equal(indexed.sources.get('koin'), undefined, 'the code index speaks for the files it reads');
     const script = fileQuery({ path: 'docker/entrypoint', text: 'python - <<EOF\nimport psycopg\nEOF\n' });
-    assert.deepEqual([script.sources.get('psycopg'), script.textCounts.get('psycopg')], [undefined, 1], 'a script embedding another language keeps its words as text');
+    assert.deepEqual(
+      [script.sources.get('psycopg'), script.textCounts.get('psycopg')],
+      [undefined, 1],
+      'a script embedding another language keeps its words as text',
+    );
   });
 });

@@ -10,7 +10,14 @@ import { docCommentAt, packageTerms, withoutUrls } from '../../../src/core/sourc
 import { scanInline } from '../../../src/core/sources/decisions/inlineRefs';
 import { locateFailures } from '../../../src/core/sources/reports/failureSites';
 import { isDocFile, isReleaseNotes, sectionsOf } from '../../../src/core/sources/docs/docsSource';
-import { atxHeading, parseFrontMatter, splitSections, stripInline, summarize, withoutHtmlComments } from '../../../src/core/sources/docs/markdown';
+import {
+  atxHeading,
+  parseFrontMatter,
+  splitSections,
+  stripInline,
+  summarize,
+  withoutHtmlComments,
+} from '../../../src/core/sources/docs/markdown';
 import { splitRstSections } from '../../../src/core/sources/docs/restructuredText';
 import { compoundTerms, splitWords, stem, termsOf } from '../../../src/core/sources/docs/textTerms';
 
@@ -27,20 +34,33 @@ describe('patterns on hostile repository text', function () {
 
   it('ATX headings: a heading followed by a long run of blanks and a stray character', () => {
     assert.deepEqual(atxHeading('# Setup' + ' '.repeat(N) + 'x'), { level: 1, text: 'Setup' + ' '.repeat(N) + 'x' });
-    assert.deepEqual(atxHeading('## Title ' + '#'.repeat(N) + ' x'), { level: 2, text: 'Title ' + '#'.repeat(N) + ' x' });
+    assert.deepEqual(atxHeading('## Title ' + '#'.repeat(N) + ' x'), {
+      level: 2,
+      text: 'Title ' + '#'.repeat(N) + ' x',
+    });
     const hashes = atxHeading('### ' + run('# '));
     assert.equal(hashes?.level, 3);
     assert.equal(hashes?.text, run('# ').trimEnd().slice(0, -1).trimEnd(), 'the last # is a closing sequence');
     assert.equal(atxHeading(run('#')), undefined);
     const sections = splitSections('# Setup' + ' '.repeat(N) + 'x\n\nbody\n');
-    assert.deepEqual([sections[0].heading, sections[0].body], ['Setup', 'body'], 'shown headings are cut to the inline limit');
+    assert.deepEqual(
+      [sections[0].heading, sections[0].body],
+      ['Setup', 'body'],
+      'shown headings are cut to the inline limit',
+    );
   });
 
   it('fences, setext underlines and list markers over long runs', () => {
     const text = run('```\n~~~\n', N) + '# After\n';
     assert.ok(splitSections(text).length >= 1);
-    assert.deepEqual(splitSections('Title\n' + run('=') + '\n\nbody').map((s) => [s.heading, s.level]), [['Title', 1]]);
-    assert.deepEqual(splitSections(run('- ') + '\n' + run('-') + '\n').map((s) => s.level), [0]);
+    assert.deepEqual(
+      splitSections('Title\n' + run('=') + '\n\nbody').map((s) => [s.heading, s.level]),
+      [['Title', 1]],
+    );
+    assert.deepEqual(
+      splitSections(run('- ') + '\n' + run('-') + '\n').map((s) => s.level),
+      [0],
+    );
   });
 
   it('front matter: unclosed, long keys, long values, many dashes', () => {
@@ -48,8 +68,14 @@ describe('patterns on hostile repository text', function () {
     assert.equal(parseFrontMatter('---\n' + run('k') + ': v\n---\n')?.data[run('k')], 'v');
     assert.deepEqual(parseFrontMatter('---\ntags: [' + run('a,') + ']\n---\n')?.data.tags.length, N / 2);
     assert.equal(parseFrontMatter('---\ntitle: x\n' + run('-- \n') + '---\nbody')?.body, 'body');
-    assert.equal(parseFrontMatter('---\ntitle: |\n' + run('  a\n') + 'status: accepted\n---\n')?.data.status, 'accepted');
-    assert.equal((parseFrontMatter('---\ntitle: >\n' + run('  word\n') + '---\n')?.data.title as string).length, Math.ceil(N / 7) * 5 - 1);
+    assert.equal(
+      parseFrontMatter('---\ntitle: |\n' + run('  a\n') + 'status: accepted\n---\n')?.data.status,
+      'accepted',
+    );
+    assert.equal(
+      (parseFrontMatter('---\ntitle: >\n' + run('  word\n') + '---\n')?.data.title as string).length,
+      Math.ceil(N / 7) * 5 - 1,
+    );
   });
 
   it('inline markdown: unclosed brackets, parentheses, emphasis and tags', () => {
@@ -74,12 +100,32 @@ describe('patterns on hostile repository text', function () {
   });
 
   it('reStructuredText titles over long adornment runs', () => {
-    assert.deepEqual(splitRstSections('Title\n' + run('=') + '\n\nbody\n').map((s) => s.heading), ['Title']);
-    assert.deepEqual(splitRstSections(run('=\n')).map((s) => s.level), [0]);
+    assert.deepEqual(
+      splitRstSections('Title\n' + run('=') + '\n\nbody\n').map((s) => s.heading),
+      ['Title'],
+    );
+    assert.deepEqual(
+      splitRstSections(run('=\n')).map((s) => s.level),
+      [0],
+    );
   });
 
   it('record fields: status, date, supersedes, titles and links', () => {
-    const adr = parseAdr('0001-x.md', '# 1. ' + run('a') + '\n\n' + 'Status:' + ' '.repeat(N) + 'accepted\n' + '- Supersedes: [' + run('[') + '\n' + 'Date: ' + run('9') + '\n');
+    const adr = parseAdr(
+      '0001-x.md',
+      '# 1. ' +
+        run('a') +
+        '\n\n' +
+        'Status:' +
+        ' '.repeat(N) +
+        'accepted\n' +
+        '- Supersedes: [' +
+        run('[') +
+        '\n' +
+        'Date: ' +
+        run('9') +
+        '\n',
+    );
     assert.equal(adr.status, 'accepted');
     assert.equal(adr.date, undefined);
     assert.equal(parseAdr('x.md', '# ADR' + ' '.repeat(N) + ':\n').title.startsWith('ADR'), true);
@@ -93,43 +139,98 @@ describe('patterns on hostile repository text', function () {
     assert.equal(parseAdr('BB-1-x.md', '# BB-1' + '\t'.repeat(N) + 'x\n').title, 'BB-1');
     assert.equal(parseAdr('BB-1-x.md', '# BB-1' + ' '.repeat(200) + 'x\n').title, 'x');
     const entry = '## 1. a\n\nStatus: accepted\n\n';
-    assert.equal(logEntries(parseAdr('x.md', run(entry) + '## ADR-' + ' '.repeat(N) + '\n').sectionList).length, Math.ceil(N / entry.length));
-    assert.equal(logEntries(parseAdr('x.md', '## 1' + ' '.repeat(N) + '-\n\nStatus: x\n## 2' + '\t'.repeat(N) + '\n').sectionList).length, 0);
+    assert.equal(
+      logEntries(parseAdr('x.md', run(entry) + '## ADR-' + ' '.repeat(N) + '\n').sectionList).length,
+      Math.ceil(N / entry.length),
+    );
+    assert.equal(
+      logEntries(parseAdr('x.md', '## 1' + ' '.repeat(N) + '-\n\nStatus: x\n## 2' + '\t'.repeat(N) + '\n').sectionList)
+        .length,
+      0,
+    );
     assert.equal(compoundTerms(run('aB')).length, 0);
   });
 
   it('paths, links and identifiers named in a record', () => {
-    const links = extractLinks(run('a/') + '!\n' + run('](') + '\n' + run('a.') + ',\n' + ' ' + run('a/', 3000) + 'b.ts' + run('.', 500) + '\n' + run('aA') + '\n', 1, 'docs/adr');
+    const links = extractLinks(
+      run('a/') +
+        '!\n' +
+        run('](') +
+        '\n' +
+        run('a.') +
+        ',\n' +
+        ' ' +
+        run('a/', 3000) +
+        'b.ts' +
+        run('.', 500) +
+        '\n' +
+        run('aA') +
+        '\n',
+      1,
+      'docs/adr',
+    );
     assert.ok(links.paths.every((p) => p.text.length <= 4000));
     assert.ok(links.camelWords.size <= 1);
-    assert.deepEqual(extractLinks('See `src/a.ts`' + run(' ') + '.', 1, 'docs').paths.map((p) => p.text), ['src/a.ts']);
+    assert.deepEqual(
+      extractLinks('See `src/a.ts`' + run(' ') + '.', 1, 'docs').paths.map((p) => p.text),
+      ['src/a.ts'],
+    );
   });
 
   it('references in code comments: long word runs before .md, many slashes, DECISION notes', () => {
     assert.deepEqual(scanInline('// ' + run('a') + '.md').refs, []);
-    assert.deepEqual(scanInline('// ' + run('a/') + '0003-x.md').refs.map((r) => r.path?.endsWith('/0003-x.md')), [true]);
+    assert.deepEqual(
+      scanInline('// ' + run('a/') + '0003-x.md').refs.map((r) => r.path?.endsWith('/0003-x.md')),
+      [true],
+    );
     assert.equal(scanInline('// ' + run('ADR-1 ')).refs.length, Math.ceil(N / 6));
     assert.equal(scanInline('// DECISION:' + ' '.repeat(N) + 'keep it\n').notes[0].text, 'keep it');
     assert.deepEqual(scanInline(run('*/ ')).refs, []);
   });
 
   it('record shape: status lines, underlines and bold headings', () => {
-    assert.deepEqual(adrShapeOf('x.md', 'Status' + run(':') + ' accepted\n' + run('*') + '\n'), { numbered: false, content: 1, titled: false, otherKind: false });
+    assert.deepEqual(adrShapeOf('x.md', 'Status' + run(':') + ' accepted\n' + run('*') + '\n'), {
+      numbered: false,
+      content: 1,
+      titled: false,
+      otherKind: false,
+    });
     assert.deepEqual(adrShapeOf('x.md', 'Status' + run(' ') + 'x\n').content, 0);
     assert.equal(adrShapeOf('x.md', '| Status' + run(' ') + 'x\n' + '| **Status:**' + run(' ') + '\n').content, 0);
-    assert.equal(parseAdr('x.md', '# X\n\n' + run('|') + '\n' + run('| Status ') + '\n|---|\n' + run('| a ') + '\n').status, 'unknown');
+    assert.equal(
+      parseAdr('x.md', '# X\n\n' + run('|') + '\n' + run('| Status ') + '\n|---|\n' + run('| a ') + '\n').status,
+      'unknown',
+    );
     assert.deepEqual(adrShapeOf(run('1') + '-x.md', '# T\n\n**Context' + run(':') + '**\n\n**Decision**\n').content, 2);
   });
 
   it('runs at the end of a field, links that never close, slashes and nested test names', () => {
     assert.equal(parseAdr('0001-x.md', '# X\n\nStatus: accepted ' + run('*') + 'x\n').status, 'accepted');
-    assert.equal(parseAdr('0001-x.md', '# X\n\n## Status\n\nSuperseded by [](' + run('\u0000') + ']([)]()\n').status, 'superseded');
+    assert.equal(
+      parseAdr('0001-x.md', '# X\n\n## Status\n\nSuperseded by [](' + run('\u0000') + ']([)]()\n').status,
+      'superseded',
+    );
     assert.ok(extractLinks('See `src' + run('/') + 'a/`.', 1, 'docs').paths.length <= 1);
     const root = mkdtempSync(join(tmpdir(), 'pc-hostile-'));
     try {
       writeFileSync(join(root, 'a.test.ts'), "it('adds up', () => {});\n");
       const name = run('\t') + '\u0000\t>\tadds up';
-      const [located] = locateFailures(root, [{ id: '1', report: 'r.xml', format: 'junit', name, testFile: 'a.test.ts', message: 'boom', reportLine: 1, time: 0 }], ['a.test.ts']);
+      const [located] = locateFailures(
+        root,
+        [
+          {
+            id: '1',
+            report: 'r.xml',
+            format: 'junit',
+            name,
+            testFile: 'a.test.ts',
+            message: 'boom',
+            reportLine: 1,
+            time: 0,
+          },
+        ],
+        ['a.test.ts'],
+      );
       assert.deepEqual(located.test, { path: 'a.test.ts', line: 1 });
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -146,7 +247,10 @@ describe('patterns on hostile repository text', function () {
   });
 
   it('doc sections: path tokens with many dots and slashes', () => {
-    const [s] = sectionsOf('docs/a.md', '# A\n\nsee ' + run('a.') + ' and x/' + run('a.') + 'ts and `' + run('b') + '`\n');
+    const [s] = sectionsOf(
+      'docs/a.md',
+      '# A\n\nsee ' + run('a.') + ' and x/' + run('a.') + 'ts and `' + run('b') + '`\n',
+    );
     assert.ok(s.paths.length <= 1);
     assert.ok(s.code.has(run('b')));
   });
@@ -159,6 +263,10 @@ describe('patterns on hostile repository text', function () {
     assert.equal(withoutUrls('https://' + run('a')), ' ');
     assert.equal(withoutUrls(run('http:// ')).trim(), '');
     assert.equal(packageTerms('@' + run('ab/')).length, Math.ceil(N / 3));
-    assert.equal(docCommentAt(run('// c\n') + 'function f() {}\n', N / 5 + 1).split('\n').length, 29, 'at most the 29 lines above');
+    assert.equal(
+      docCommentAt(run('// c\n') + 'function f() {}\n', N / 5 + 1).split('\n').length,
+      29,
+      'at most the 29 lines above',
+    );
   });
 });

@@ -11,7 +11,14 @@ import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { TempRepo } from '../git/repoFixture';
 
 function context(file: string, now: number, symbolRange?: QueryContext['symbolRange']): QueryContext {
-  return { query: { currentFile: file, cursorPosition: { line: 2, column: 1 } }, symbolRange, config: resolveConfig({ recentChangeDays: 3650 }), now, signal: new AbortController().signal, note: () => undefined };
+  return {
+    query: { currentFile: file, cursorPosition: { line: 2, column: 1 } },
+    symbolRange,
+    config: resolveConfig({ recentChangeDays: 3650 }),
+    now,
+    signal: new AbortController().signal,
+    note: () => undefined,
+  };
 }
 
 /** Twelve other files, so that a commit touching all of them is a mass change. */
@@ -37,7 +44,14 @@ describe('recent changes: focused commits of this file first', function () {
     const git = new GitService(repo.dir);
     const model = new CoChangeModel({ root: repo.dir, store: { stateDir: state }, git, lineCountDays: () => 3650 });
     await model.update();
-    sources = new HistorySources(repo.dir, git, model, { importsOf: () => [], importersOf: () => [] }, () => Object.keys(everyFile('')), () => now);
+    sources = new HistorySources(
+      repo.dir,
+      git,
+      model,
+      { importsOf: () => [], importersOf: () => [] },
+      () => Object.keys(everyFile('')),
+      () => now,
+    );
     // As the indexer does after each history update.
     await sources.refreshWorkingTree();
   });
@@ -55,7 +69,10 @@ describe('recent changes: focused commits of this file first', function () {
     assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
     assert.match(bulk.reason, /^bulk change: 13 files; changed this file/);
     assert.doesNotMatch(focused.reason, /bulk/);
-    assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score, 'the focused commit ranks first though older');
+    assert.ok(
+      scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score,
+      'the focused commit ranks first though older',
+    );
   });
 
   it('does the same for the commits of the function’s lines', async () => {

@@ -9,7 +9,8 @@ import { openWorkspace, type Workspace } from './sourceFixtures';
 function junitWithFailures(count: number): string {
   const cases = Array.from(
     { length: count },
-    (_, i) => `<testcase name="case ${i}" classname="pay" file="test/pay.test.ts"><failure message="expected ${i}">Error: boom\n    at pay (src/pay.ts:${(i % 40) + 1}:3)</failure></testcase>`,
+    (_, i) =>
+      `<testcase name="case ${i}" classname="pay" file="test/pay.test.ts"><failure message="expected ${i}">Error: boom\n    at pay (src/pay.ts:${(i % 40) + 1}:3)</failure></testcase>`,
   );
   return `<?xml version="1.0"?>\n<testsuites><testsuite name="pay" timestamp="2024-06-30T10:00:00">\n${cases.join('\n')}\n</testsuite></testsuites>\n`;
 }
@@ -33,7 +34,10 @@ describe('test reports: hostile and huge input', () => {
     assert.equal(stats.entries, 3000, 'every failure is still listed');
     const items = source.query({ file: 'src/pay.ts' });
     assert.equal(items.length, 20);
-    assert.ok(items.every((i) => i.meta?.link === 'stack'), 'the stack links outrank the import links');
+    assert.ok(
+      items.every((i) => i.meta?.link === 'stack'),
+      'the stack links outrank the import links',
+    );
     assert.match(items[0].summary, /… and 2,980 more failures in this file$/);
     assert.equal(items[0].meta?.moreFailures, 2980);
     assert.equal(items.filter((i) => /more failures/.test(i.summary)).length, 1, 'said once');

@@ -8,7 +8,11 @@ const adversarial = join(__dirname, '..', '..', 'fixtures', 'sources', 'adversar
 
 /** Runs one adversarial case in a child; a hang guard, not a timing assertion: it is killed if it never ends. */
 function runCase(name: string): unknown {
-  const child = spawnSync(process.execPath, [adversarial, name], { timeout: 15_000, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, [adversarial, name], {
+    timeout: 15_000,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   assert.equal(child.signal, null, `${name} did not finish`);
   assert.equal(child.status, 0, child.stderr);
   return JSON.parse(child.stdout);

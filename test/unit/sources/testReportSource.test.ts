@@ -30,7 +30,10 @@ describe('test report parsing', () => {
     assert.equal(failed.length, 1);
     assert.equal(failed[0].suite, 'ledger');
     assert.equal(failed[0].name, 'applies refunds');
-    assert.equal(failed[0].message, 'expect(received).toBe(expected) // Object.is equality\n\nExpected: -500\nReceived: 500');
+    assert.equal(
+      failed[0].message,
+      'expect(received).toBe(expected) // Object.is equality\n\nExpected: -500\nReceived: 500',
+    );
     assert.match(failed[0].stack!, /ledger\.ts:12:10/);
     assert.equal(failed[0].reportLine, 6);
     assert.equal(failed[0].timestamp, new Date(2024, 5, 30, 10, 0, 0).getTime());
@@ -38,52 +41,99 @@ describe('test report parsing', () => {
 
   it('reads pytest, Surefire and mocha-junit-reporter XML flavours', () => {
     const py = parseReport('reports/pytest.xml', fixture('reports/pytest.xml'))!;
-    assert.deepEqual(py.tests.map((t) => [t.suite, t.name, t.status]), [['test_ledger', 'test_refund_is_negative', 'failed']]);
+    assert.deepEqual(
+      py.tests.map((t) => [t.suite, t.name, t.status]),
+      [['test_ledger', 'test_refund_is_negative', 'failed']],
+    );
     assert.match(py.tests[0].stack!, /^def test_refund_is_negative\(\):\n>       assert/);
-    const sf = parseReport('TEST-com.acme.ledger.LedgerTest.xml', fixture('target/surefire-reports/TEST-com.acme.ledger.LedgerTest.xml'))!;
-    assert.deepEqual(sf.tests.map((t) => [t.suite, t.name]), [['LedgerTest', 'balanceSumsEntries'], ['LedgerTest', 'emptyLedgerIsZero']]);
+    const sf = parseReport(
+      'TEST-com.acme.ledger.LedgerTest.xml',
+      fixture('target/surefire-reports/TEST-com.acme.ledger.LedgerTest.xml'),
+    )!;
+    assert.deepEqual(
+      sf.tests.map((t) => [t.suite, t.name]),
+      [
+        ['LedgerTest', 'balanceSumsEntries'],
+        ['LedgerTest', 'emptyLedgerIsZero'],
+      ],
+    );
     assert.equal(sf.tests[0].message, 'expected: <60> but was: <61>');
     const mo = parseReport('reports/mocha-junit.xml', fixture('reports/mocha-junit.xml'))!;
-    assert.deepEqual(mo.tests.map((t) => [t.suite, t.name, t.fileHints[0]]), [['cart', 'totals line items', '/home/ci/builds/shop/test/cart.spec.js']]);
+    assert.deepEqual(
+      mo.tests.map((t) => [t.suite, t.name, t.fileHints[0]]),
+      [['cart', 'totals line items', '/home/ci/builds/shop/test/cart.spec.js']],
+    );
   });
 
   it('takes the innermost suite of nested testsuites', () => {
     const xml = `<testsuites><testsuite name="all" timestamp="2024-06-30T09:00:00"><testsuite name="ledger" timestamp="2024-06-30T10:00:00"><testcase name="posts" classname="ledger"><error message="TypeError: x is undefined" type="TypeError"/></testcase></testsuite></testsuite></testsuites>`;
     const r = parseReport('junit.xml', xml)!;
-    assert.deepEqual(r.tests.map((t) => [t.suite, t.name, t.status, t.message]), [['ledger', 'posts', 'failed', 'TypeError: x is undefined']]);
+    assert.deepEqual(
+      r.tests.map((t) => [t.suite, t.name, t.status, t.message]),
+      [['ledger', 'posts', 'failed', 'TypeError: x is undefined']],
+    );
   });
 
   it('reads vitest JUnit names split with >', () => {
     const xml = `<testsuites><testsuite name="src/cart.test.ts" timestamp="2024-06-30T10:00:00.000Z"><testcase classname="src/cart.test.ts" name="cart &gt; totals &gt; rounds" time="0.01"><failure message="expected 1 to be 2" type="AssertionError">AssertionError: expected 1 to be 2\n ❯ src/cart.ts:4:9</failure></testcase></testsuite></testsuites>`;
     const r = parseReport('junit.xml', xml)!;
-    assert.deepEqual([r.tests[0].suite, r.tests[0].name, r.tests[0].fileHints[0]], ['cart › totals', 'rounds', 'src/cart.test.ts']);
+    assert.deepEqual(
+      [r.tests[0].suite, r.tests[0].name, r.tests[0].fileHints[0]],
+      ['cart › totals', 'rounds', 'src/cart.test.ts'],
+    );
   });
 
   it('reads Jest JSON, mocha JSON and node:test TAP', () => {
     const jest = parseReport('reports/jest-results.json', fixture('reports/jest-results.json'))!;
-    assert.deepEqual(jest.tests.map((t) => [t.suite, t.name, t.status, t.timestamp]), [['discounts', 'caps at 100 percent', 'failed', 1719741600100]]);
+    assert.deepEqual(
+      jest.tests.map((t) => [t.suite, t.name, t.status, t.timestamp]),
+      [['discounts', 'caps at 100 percent', 'failed', 1719741600100]],
+    );
     assert.equal(jest.tests[0].reportLine, 17);
     const mocha = parseReport('reports/mocha.json', fixture('reports/mocha.json'))!;
-    assert.deepEqual(mocha.tests.map((t) => [t.suite, t.name]), [['refund policy', 'rejects zero refunds']]);
+    assert.deepEqual(
+      mocha.tests.map((t) => [t.suite, t.name]),
+      [['refund policy', 'rejects zero refunds']],
+    );
     const tap = parseReport('reports/node-test.tap', fixture('reports/node-test.tap'))!;
-    assert.deepEqual(tap.tests.map((t) => [t.suite, t.name, t.status]), [['money', 'formats negative cents', 'failed']]);
+    assert.deepEqual(
+      tap.tests.map((t) => [t.suite, t.name, t.status]),
+      [['money', 'formats negative cents', 'failed']],
+    );
     assert.equal(tap.tests[0].message, "Expected values to be strictly equal:\n\n'-0.5' !== '-0.05'");
     assert.match(tap.tests[0].stack!, /formatCents \(\/home\/ci\/builds\/shop\/src\/billing\/money\.ts:4:41\)/);
     assert.equal(tap.tests[0].reportLine, 4);
   });
 
   it('reads tape-style TAP with an `at:` line and comment groups', () => {
-    const tap = 'TAP version 13\n# ledger refunds\nok 1 posts\nnot ok 2 should be equal\n  ---\n    operator: equal\n    expected: -500\n    actual:   500\n    at: Test.<anonymous> (/ci/shop/test/ledger.js:8:5)\n  ...\nnot ok 3 later # TODO not yet\n';
+    const tap =
+      'TAP version 13\n# ledger refunds\nok 1 posts\nnot ok 2 should be equal\n  ---\n    operator: equal\n    expected: -500\n    actual:   500\n    at: Test.<anonymous> (/ci/shop/test/ledger.js:8:5)\n  ...\nnot ok 3 later # TODO not yet\n';
     const r = parseReport('out.tap', tap)!;
-    assert.deepEqual(r.tests.map((t) => [t.suite, t.name, t.status]), [['ledger refunds', 'posts', 'passed'], ['ledger refunds', 'should be equal', 'failed'], ['ledger refunds', 'later', 'passed']]);
+    assert.deepEqual(
+      r.tests.map((t) => [t.suite, t.name, t.status]),
+      [
+        ['ledger refunds', 'posts', 'passed'],
+        ['ledger refunds', 'should be equal', 'failed'],
+        ['ledger refunds', 'later', 'passed'],
+      ],
+    );
     assert.equal(r.tests[1].fileHints[0], '/ci/shop/test/ledger.js');
   });
 
   it('rejects broken XML and JSON with a reason, and ignores JSON that is not a report', () => {
-    assert.throws(() => parseReport('reports/broken.xml', fixture('reports/broken.xml')), /malformed XML: Unclosed <failure>/);
-    assert.throws(() => parseReport('reports/broken-results.json', fixture('reports/broken-results.json')), /not valid JSON/);
+    assert.throws(
+      () => parseReport('reports/broken.xml', fixture('reports/broken.xml')),
+      /malformed XML: Unclosed <failure>/,
+    );
+    assert.throws(
+      () => parseReport('reports/broken-results.json', fixture('reports/broken-results.json')),
+      /not valid JSON/,
+    );
     assert.equal(parseReport('reports/summary.json', fixture('reports/summary.json')), undefined);
-    assert.equal(parseReport('coverage/clover.xml', '<?xml version="1.0"?><coverage generated="1"><project/></coverage>'), undefined);
+    assert.equal(
+      parseReport('coverage/clover.xml', '<?xml version="1.0"?><coverage generated="1"><project/></coverage>'),
+      undefined,
+    );
   });
 
   it('tokenizes both quote styles, entities and mismatched tags', () => {
@@ -114,7 +164,10 @@ describe('TestReportSource', () => {
   afterEach(() => ws.dispose());
 
   it('finds every failing test in every format, skipping broken reports with a logged reason', () => {
-    const names = source.list().map((t) => `${t.suite} › ${t.name}`).sort();
+    const names = source
+      .list()
+      .map((t) => `${t.suite} › ${t.name}`)
+      .sort();
     assert.deepEqual(names, [
       'LedgerTest › balanceSumsEntries',
       'LedgerTest › emptyLedgerIsZero',
@@ -131,12 +184,22 @@ describe('TestReportSource', () => {
   });
 
   it('links a failure through a CI machine absolute stack path, with the line, title and reason', () => {
-    const items = source.query({ file: 'src/payments/ledger.ts', line: 12, symbol: 'applyRefund', symbolRange: { start: 10, end: 13 } });
+    const items = source.query({
+      file: 'src/payments/ledger.ts',
+      line: 12,
+      symbol: 'applyRefund',
+      symbolRange: { start: 10, end: 13 },
+    });
     assert.equal(items.length, 1);
     const it0 = items[0];
     assert.equal(it0.type, 'warning');
     assert.equal(it0.title, 'Failing test: ledger › applies refunds');
-    assert.equal(it0.reason, 'test `ledger applies refunds` failed in reports/junit.xml (' + ageOf(new Date(2024, 5, 30, 10).getTime()) + '); its stack trace points at line 12 (inside applyRefund)');
+    assert.equal(
+      it0.reason,
+      'test `ledger applies refunds` failed in reports/junit.xml (' +
+        ageOf(new Date(2024, 5, 30, 10).getTime()) +
+        '); its stack trace points at line 12 (inside applyRefund)',
+    );
     assert.deepEqual(it0.location, { path: 'reports/junit.xml', line: 6 });
     assert.equal(it0.entityId, 'test:reports/junit.xml#ledger/applies refunds');
     assert.equal(it0.meta?.testFile, 'test/ledger.test.js');
@@ -147,17 +210,26 @@ describe('TestReportSource', () => {
 
   it('links a failure through an absolute stack path inside the workspace', () => {
     const items = source.query({ file: 'src/billing/discounts.ts' });
-    assert.deepEqual(items.map((i) => [i.title, i.meta?.sourceLine, i.meta?.link]), [['Failing test: discounts › caps at 100 percent', 3, 'stack']]);
+    assert.deepEqual(
+      items.map((i) => [i.title, i.meta?.sourceLine, i.meta?.link]),
+      [['Failing test: discounts › caps at 100 percent', 3, 'stack']],
+    );
   });
 
   it('links Java and Python frames to their source files', () => {
     const java = source.query({ file: 'src/main/java/com/acme/ledger/Ledger.java' });
-    assert.deepEqual(java.map((i) => [i.title, i.meta?.link]), [
-      ['Failing test: LedgerTest › emptyLedgerIsZero', 'stack'],
-      ['Failing test: LedgerTest › balanceSumsEntries', 'name'],
-    ]);
+    assert.deepEqual(
+      java.map((i) => [i.title, i.meta?.link]),
+      [
+        ['Failing test: LedgerTest › emptyLedgerIsZero', 'stack'],
+        ['Failing test: LedgerTest › balanceSumsEntries', 'name'],
+      ],
+    );
     const py = source.query({ file: 'app/ledger.py' });
-    assert.deepEqual(py.map((i) => [i.meta?.link, i.meta?.sourceLine, i.meta?.testFile]), [['stack', 7, 'tests/test_ledger.py']]);
+    assert.deepEqual(
+      py.map((i) => [i.meta?.link, i.meta?.sourceLine, i.meta?.testFile]),
+      [['stack', 7, 'tests/test_ledger.py']],
+    );
   });
 
   it('links a failure to the files its test file imports', () => {
@@ -165,18 +237,27 @@ describe('TestReportSource', () => {
     assert.equal(items.length, 1);
     assert.equal(items[0].meta?.link, 'import');
     assert.match(items[0].reason, /its test file test\/refund-policy\.spec\.js imports this file$/);
-    assert.ok(items[0].relevanceScore < source.query({ file: 'src/billing/discounts.ts' })[0].relevanceScore, 'an import link is weaker than a stack frame');
+    assert.ok(
+      items[0].relevanceScore < source.query({ file: 'src/billing/discounts.ts' })[0].relevanceScore,
+      'an import link is weaker than a stack frame',
+    );
   });
 
   it('links a failure by naming convention when neither stack nor path says more', () => {
     const items = source.query({ file: 'src/cart/cart.ts' });
-    assert.deepEqual(items.map((i) => [i.title, i.meta?.link]), [['Failing test: cart › totals line items', 'name']]);
+    assert.deepEqual(
+      items.map((i) => [i.title, i.meta?.link]),
+      [['Failing test: cart › totals line items', 'name']],
+    );
     assert.match(items[0].reason, /test\/cart\.spec\.js is this file's test by name/);
   });
 
   it('shows the failure on the test file itself', () => {
     const items = source.query({ file: 'test/money.test.js' });
-    assert.deepEqual(items.map((i) => i.meta?.link), ['test-file']);
+    assert.deepEqual(
+      items.map((i) => i.meta?.link),
+      ['test-file'],
+    );
   });
 
   it('labels a failure stale when the source changed after the report, and ranks it lower', () => {
@@ -199,7 +280,10 @@ describe('TestReportSource', () => {
 
   it('finds reports in git-ignored folders but never in node_modules, and picks up new reports on refresh', async () => {
     mkdirSync(join(ws.root, 'node_modules/some-lib/reports'), { recursive: true });
-    writeFileSync(join(ws.root, 'node_modules/some-lib/reports/junit.xml'), readFileSync(join(ws.root, 'reports/junit.xml')));
+    writeFileSync(
+      join(ws.root, 'node_modules/some-lib/reports/junit.xml'),
+      readFileSync(join(ws.root, 'reports/junit.xml')),
+    );
     mkdirSync(join(ws.root, 'test-results'), { recursive: true });
     writeFileSync(
       join(ws.root, 'test-results/results.xml'),
@@ -209,7 +293,10 @@ describe('TestReportSource', () => {
     assert.equal(stats.parsed, 1, 'only the new report is parsed again');
     assert.ok(!source.list().some((t) => t.report.startsWith('node_modules')));
     const items = source.query({ file: 'src/payments/refunds.ts' });
-    assert.deepEqual(items.map((i) => i.meta?.link), ['stack', 'import']);
+    assert.deepEqual(
+      items.map((i) => i.meta?.link),
+      ['stack', 'import'],
+    );
     assert.ok(statSync(join(ws.root, 'test-results/results.xml')).isFile());
   });
 

@@ -19,10 +19,29 @@ describe('translated documents', () => {
       'docs/design.md',
       'docs/index.en.md', // English is the original, never a translation
     ];
-    assert.deepEqual([...translatedDocs(docs)].sort(), ['README.zh-CN.md', 'README_CN.md', 'components/button/index.zh-CN.md', 'doc/README-ja.md', 'docs/pt-br/guide.md', 'i18n/ko/intro.md']);
+    assert.deepEqual([...translatedDocs(docs)].sort(), [
+      'README.zh-CN.md',
+      'README_CN.md',
+      'components/button/index.zh-CN.md',
+      'doc/README-ja.md',
+      'docs/pt-br/guide.md',
+      'i18n/ko/intro.md',
+    ]);
   });
 
   it('reads names that only look like a language tag as names', () => {
-    assert.deepEqual([...translatedDocs(['docs/release-notes.md', 'docs/release.md', 'docs/api_v2.md', 'docs/api.md', 'docs/go-to.md', 'docs/go.md'])], []);
+    assert.deepEqual(
+      [
+        ...translatedDocs([
+          'docs/release-notes.md',
+          'docs/release.md',
+          'docs/api_v2.md',
+          'docs/api.md',
+          'docs/go-to.md',
+          'docs/go.md',
+        ]),
+      ],
+      [],
+    );
   });
 });

@@ -15,7 +15,9 @@ const counter = join(__dirname, '..', '..', 'fixtures', 'store', 'lockCounter.js
 
 function runCounter(lock: string, file: string, count: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [counter, lock, file, String(count)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [counter, lock, file, String(count)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
@@ -37,20 +39,32 @@ describe('withFileLock', () => {
 
   it('takes over an empty lock file at once (a kill between create and write leaves one)', () => {
     writeFileSync(lock, '');
-    assert.equal(withFileLock(lock, () => 'ran', quick), 'ran');
+    assert.equal(
+      withFileLock(lock, () => 'ran', quick),
+      'ran',
+    );
     assert.ok(!existsSync(lock), 'released');
   });
 
   it('takes over a lock file holding garbage', () => {
     writeFileSync(lock, 'not a pid at all\n\0\0');
-    assert.equal(withFileLock(lock, () => 'ran', quick), 'ran');
+    assert.equal(
+      withFileLock(lock, () => 'ran', quick),
+      'ran',
+    );
   });
 
   it('takes over a lock whose process has exited', () => {
     writeFileSync(lock, `${deadPid()} 00ff\n`);
-    assert.equal(withFileLock(lock, () => 'ran', quick), 'ran');
+    assert.equal(
+      withFileLock(lock, () => 'ran', quick),
+      'ran',
+    );
     writeFileSync(lock, String(deadPid()));
-    assert.equal(withFileLock(lock, () => 'ran again', quick), 'ran again');
+    assert.equal(
+      withFileLock(lock, () => 'ran again', quick),
+      'ran again',
+    );
   });
 
   it('waits for a live holder and names its pid when it gives up', () => {
@@ -58,13 +72,19 @@ describe('withFileLock', () => {
     writeFileSync(lock, `${holder} abcdef\n`);
     assert.throws(
       () => withFileLock(lock, () => assert.fail('must not run while another process holds the lock'), quick),
-      (err: unknown) => err instanceof LockTimeoutError && err.holderPid === holder && new RegExp(`process ${holder} holds it`).test(err.message),
+      (err: unknown) =>
+        err instanceof LockTimeoutError &&
+        err.holderPid === holder &&
+        new RegExp(`process ${holder} holds it`).test(err.message),
     );
     assert.equal(readFileSync(lock, 'utf8'), `${holder} abcdef\n`, "the live holder's lock is left alone");
   });
 
   it('runs a nested call on the same lock instead of waiting for itself', () => {
-    assert.equal(withFileLock(lock, () => withFileLock(lock, () => 'inner', quick), quick), 'inner');
+    assert.equal(
+      withFileLock(lock, () => withFileLock(lock, () => 'inner', quick), quick),
+      'inner',
+    );
     assert.ok(!existsSync(lock));
   });
 

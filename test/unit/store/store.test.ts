@@ -14,16 +14,29 @@ const writer = join(__dirname, '..', '..', 'fixtures', 'store', 'writer.js');
 
 function runWriter(stateDir: string, prefix: string, count: number): Promise<number> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [writer, stateDir, prefix, String(count)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [writer, stateDir, prefix, String(count)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolveRun(code) : reject(new Error(`writer ${prefix} exited ${code}: ${err}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolveRun(code) : reject(new Error(`writer ${prefix} exited ${code}: ${err}`)),
+    );
   });
 }
 
 function addSubscription(store: Store, id: string, target = `${id}.ts`): void {
-  store.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', [id, 'workspace', 'file', target, 1, 1]));
+  store.write((db) =>
+    db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      id,
+      'workspace',
+      'file',
+      target,
+      1,
+      1,
+    ]),
+  );
 }
 
 /** Overwrites the last pages with garbage: the header and schema stay valid, so only a whole-file check finds it. */
@@ -59,7 +72,9 @@ describe('Store', () => {
     const stats = store.stats();
     assert.equal(stats.schema.durable, durableMigrations.length);
     assert.equal(stats.schema.index, indexMigrations.length);
-    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map(
+      (r) => r.name,
+    );
     assert.ok(tables.includes('symbols') && tables.includes('docs_fts'));
     assert.ok(!tables.some((t) => t.startsWith('cochange')), 'co-change counts live in their own file');
     store.dispose();
@@ -76,8 +91,16 @@ describe('Store', () => {
 
   it('supports FTS4 search in the durable database', async () => {
     const store = await Store.open({ stateDir: dir });
-    store.write((db) => db.run('INSERT INTO episodes_fts (id, prompt, answer) VALUES (?, ?, ?)', ['e1', 'why do we use a ledger', 'because refunds']));
-    const hit = store.read((db) => one<{ id: string }>(db, 'SELECT id FROM episodes_fts WHERE episodes_fts MATCH ?', ['ledger']));
+    store.write((db) =>
+      db.run('INSERT INTO episodes_fts (id, prompt, answer) VALUES (?, ?, ?)', [
+        'e1',
+        'why do we use a ledger',
+        'because refunds',
+      ]),
+    );
+    const hit = store.read((db) =>
+      one<{ id: string }>(db, 'SELECT id FROM episodes_fts WHERE episodes_fts MATCH ?', ['ledger']),
+    );
     assert.equal(hit?.id, 'e1');
     store.dispose();
   });
@@ -99,7 +122,9 @@ describe('Store', () => {
     first.index.run("INSERT INTO marker VALUES ('original')");
     first.markIndexDirty();
     first.dispose();
-    const child = spawn(process.execPath, [writer, dir, 'x', '0', 'big-index'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [writer, dir, 'x', '0', 'big-index'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((r) => child.stdout.once('data', () => r()));
     await new Promise((r) => setTimeout(r, 300));
     child.kill('SIGKILL');
@@ -150,7 +175,10 @@ describe('Store', () => {
     assert.deepEqual(subscriptionIds(b), ['s1', 's2', 's3']);
     assert.equal(b.notices.length, 1);
     assert.equal(b.notices[0].kind, 'restored');
-    assert.match(b.notices[0].message, /durable\.db was damaged \(it is empty \(0 bytes\)\); it was restored from its last good copy/);
+    assert.match(
+      b.notices[0].message,
+      /durable\.db was damaged \(it is empty \(0 bytes\)\); it was restored from its last good copy/,
+    );
     b.flush();
     b.dispose();
     const c = await Store.open({ stateDir: dir });
@@ -159,7 +187,11 @@ describe('Store', () => {
     c.dispose();
     const SQL = await loadSqlJs();
     const copy = new SQL.Database(readFileSync(join(dir, 'durable.db.bak')));
-    assert.equal(all(copy, 'SELECT id FROM subscriptions').length, 3, `the copy (${goodCopy.length} bytes before) still has the data`);
+    assert.equal(
+      all(copy, 'SELECT id FROM subscriptions').length,
+      3,
+      `the copy (${goodCopy.length} bytes before) still has the data`,
+    );
     copy.close();
   });
 
@@ -176,7 +208,8 @@ describe('Store', () => {
 
   it('finds a damaged page behind a valid header in the durable file and restores the copy', async () => {
     const a = await Store.open({ stateDir: dir });
-    for (let i = 0; i < 40; i++) addSubscription(a, `sub${String(i).padStart(2, '0')}`, `${'deep/'.repeat(40)}file${i}.ts`);
+    for (let i = 0; i < 40; i++)
+      addSubscription(a, `sub${String(i).padStart(2, '0')}`, `${'deep/'.repeat(40)}file${i}.ts`);
     a.dispose();
     damagePages(join(dir, 'durable.db'));
     const b = await Store.open({ stateDir: dir });
@@ -229,10 +262,16 @@ describe('Store', () => {
     a.flush();
     assert.throws(
       () =>
-        b.write((db) => {
-          db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', ['second', 'workspace', 'file', 'x.ts', 1, 1]);
-          throw new Error('refused');
-        }, { immediate: true }),
+        b.write(
+          (db) => {
+            db.run(
+              'INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)',
+              ['second', 'workspace', 'file', 'x.ts', 1, 1],
+            );
+            throw new Error('refused');
+          },
+          { immediate: true },
+        ),
       /refused/,
     );
     assert.deepEqual(subscriptionIds(b), ['first']);
@@ -264,7 +303,13 @@ describe('Store', () => {
   it('spaces out index saves while held and saves soon after release', async () => {
     const store = await Store.open({ stateDir: dir, indexSaveDelayMs: 20, heldIndexSaveDelayMs: 60_000 });
     const indexPath = join(dir, 'index.db');
-    const saved = () => (existsSync(indexPath) ? one<{ n: number }>(new SQL.Database(readFileSync(indexPath)), "SELECT count(*) AS n FROM meta WHERE key = 'k'")!.n : 0);
+    const saved = () =>
+      existsSync(indexPath)
+        ? one<{ n: number }>(
+            new SQL.Database(readFileSync(indexPath)),
+            "SELECT count(*) AS n FROM meta WHERE key = 'k'",
+          )!.n
+        : 0;
     const SQL = await loadSqlJs();
     const release = store.holdIndexSaves();
     store.index.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
@@ -283,7 +328,13 @@ describe('Store', () => {
     old.exec(indexMigrations[0]);
     old.exec('PRAGMA user_version = 1');
     old.run('BEGIN');
-    for (let i = 0; i < 20000; i++) old.run('INSERT INTO calls (path, name, line, col) VALUES (?, ?, ?, ?)', [`src/some/rather/long/folder/file${i % 500}.ts`, `f${i}`, i, 1]);
+    for (let i = 0; i < 20000; i++)
+      old.run('INSERT INTO calls (path, name, line, col) VALUES (?, ?, ?, ?)', [
+        `src/some/rather/long/folder/file${i % 500}.ts`,
+        `f${i}`,
+        i,
+        1,
+      ]);
     old.run('COMMIT');
     const before = old.export();
     old.close();
@@ -292,7 +343,10 @@ describe('Store', () => {
     assert.equal(store.stats().schema.index, indexMigrations.length);
     store.markIndexDirty();
     store.dispose();
-    assert.ok(statSync(join(dir, 'index.db')).size < before.length / 4, `${statSync(join(dir, 'index.db')).size} of ${before.length} bytes`);
+    assert.ok(
+      statSync(join(dir, 'index.db')).size < before.length / 4,
+      `${statSync(join(dir, 'index.db')).size} of ${before.length} bytes`,
+    );
   });
 
   it('drops the co-change tables and their meta rows of an older index cache', async () => {
@@ -302,13 +356,25 @@ describe('Store', () => {
     old.exec('PRAGMA user_version = 3');
     old.run('INSERT INTO cochange_files (path, commits, last_time) VALUES (?, ?, ?)', ['a.ts', 2, 1000]);
     old.run('INSERT INTO cochange_pairs (a, b, count, last_time) VALUES (?, ?, ?, ?)', ['a.ts', 'b.ts', 2, 1000]);
-    old.run('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?), (?, ?)', ['cochange.lastMined', 'abc', 'cochange.commits', '2', 'codeIndex.lastBuild', '{}']);
+    old.run('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?), (?, ?)', [
+      'cochange.lastMined',
+      'abc',
+      'cochange.commits',
+      '2',
+      'codeIndex.lastBuild',
+      '{}',
+    ]);
     writeFileSync(join(dir, 'index.db'), old.export());
     old.close();
     const store = await Store.open({ stateDir: dir });
-    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map((r) => r.name);
+    const tables = all<{ name: string }>(store.index, "SELECT name FROM sqlite_master WHERE type = 'table'").map(
+      (r) => r.name,
+    );
     assert.ok(!tables.some((t) => t.startsWith('cochange')), tables.join());
-    assert.deepEqual(all<{ key: string }>(store.index, 'SELECT key FROM meta').map((r) => r.key), ['codeIndex.lastBuild']);
+    assert.deepEqual(
+      all<{ key: string }>(store.index, 'SELECT key FROM meta').map((r) => r.key),
+      ['codeIndex.lastBuild'],
+    );
     store.dispose();
   });
 
@@ -339,9 +405,25 @@ describe('Store', () => {
   it('saves an immediate write at once, so another instance sees it without a flush', async () => {
     const a = await Store.open({ stateDir: dir, durableSaveDelayMs: 60_000 });
     const b = await Store.open({ stateDir: dir });
-    a.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', ['later', 'workspace', 'file', 'later.ts', 1, 1]));
+    a.write((db) =>
+      db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        'later',
+        'workspace',
+        'file',
+        'later.ts',
+        1,
+        1,
+      ]),
+    );
     assert.deepEqual(subscriptionIds(b), [], 'a normal write waits for the save delay');
-    a.write((db) => db.run('INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)', ['now', 'workspace', 'file', 'now.ts', 1, 1]), { immediate: true });
+    a.write(
+      (db) =>
+        db.run(
+          'INSERT INTO subscriptions (id, scope, kind, target, created_at, renewed_at) VALUES (?, ?, ?, ?, ?, ?)',
+          ['now', 'workspace', 'file', 'now.ts', 1, 1],
+        ),
+      { immediate: true },
+    );
     assert.deepEqual(subscriptionIds(b), ['later', 'now']);
     a.dispose();
     b.dispose();
@@ -372,9 +454,16 @@ describe('a command on durable data only', function () {
       first.dispose();
       writeFileSync(join(stateDir, 'index.db'), 'not a database');
       const service = await ContextService.open({ root, stateDir });
-      assert.deepEqual(service.subscriptions().list.map((s) => s.target), ['a.ts']);
+      assert.deepEqual(
+        service.subscriptions().list.map((s) => s.target),
+        ['a.ts'],
+      );
       service.dispose();
-      assert.equal(readFileSync(join(stateDir, 'index.db'), 'utf8'), 'not a database', 'the index cache was never opened');
+      assert.equal(
+        readFileSync(join(stateDir, 'index.db'), 'utf8'),
+        'not a database',
+        'the index cache was never opened',
+      );
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -43,7 +43,9 @@ describe('SubscriptionMaterializer', () => {
 
   async function setup(options: { symbols?: SymbolLocator; maxChars?: number } = {}) {
     const store = await ws.openStore();
-    const config = resolveConfig({ subscriptions: { maxActive: 10, maxChars: options.maxChars ?? 2000, expiryHours: 24 } }).subscriptions;
+    const config = resolveConfig({
+      subscriptions: { maxActive: 10, maxChars: options.maxChars ?? 2000, expiryHours: 24 },
+    }).subscriptions;
     const reg = new SubscriptionRegistry(store, { root: ws.root, now: clock.now, config });
     const memory = new MemoryStore(store, { now: clock.now });
     const mat = new SubscriptionMaterializer(reg, { config, memory, symbols: options.symbols });
@@ -76,7 +78,10 @@ describe('SubscriptionMaterializer', () => {
     const [body, notice] = [r.text.slice(0, r.text.lastIndexOf('\n')), r.text.slice(r.text.lastIndexOf('\n') + 1)];
     assert.ok(body.length <= 2000);
     assert.ok(full.startsWith(body));
-    assert.equal(notice, `… [truncated: showing ${body.length.toLocaleString('en-US')} of ${full.length.toLocaleString('en-US')} characters; subscribe to a line range for more]`);
+    assert.equal(
+      notice,
+      `… [truncated: showing ${body.length.toLocaleString('en-US')} of ${full.length.toLocaleString('en-US')} characters; subscribe to a line range for more]`,
+    );
   });
 
   it('says whether content changed since the last turn, and using a subscription renews it', async () => {
@@ -122,7 +127,10 @@ describe('SubscriptionMaterializer', () => {
     assert.match(fn.text, /10 \| }$/);
     assert.deepEqual(method.location, { path: 'src/a.ts', startLine: 14, endLine: 16 });
 
-    const edited = SOURCE.replace("import { x } from './x';\n", "import { x } from './x';\nimport { y } from './y';\n\nconst LIMIT = 3;\n").replace('return { lines };', 'return { lines: lines.slice(0, LIMIT) };');
+    const edited = SOURCE.replace(
+      "import { x } from './x';\n",
+      "import { x } from './x';\nimport { y } from './y';\n\nconst LIMIT = 3;\n",
+    ).replace('return { lines };', 'return { lines: lines.slice(0, LIMIT) };');
     ws.write('src/a.ts', edited);
     const [fn2] = await mat.materialize();
     assert.deepEqual(fn2.location, { path: 'src/a.ts', startLine: 6, endLine: 13 });
@@ -132,7 +140,10 @@ describe('SubscriptionMaterializer', () => {
 
   it('finds a symbol given without a path, and prefers the code index when one is plugged in', async () => {
     ws.write('src/a.ts', SOURCE);
-    ws.write('lib/util.py', 'import os\n\n\ndef helper(x):\n    if x:\n        return 1\n\n    return 2\n\n\ndef other():\n    pass\n');
+    ws.write(
+      'lib/util.py',
+      'import os\n\n\ndef helper(x):\n    if x:\n        return 1\n\n    return 2\n\n\ndef other():\n    pass\n',
+    );
     const calls: string[] = [];
     const locator: SymbolLocator = {
       async locate(path, name) {
@@ -196,8 +207,18 @@ describe('SubscriptionMaterializer', () => {
 
   it('materializes a memory subscription from past episodes, skipping the current conversation', async () => {
     const { reg, mat, memory } = await setup();
-    memory.saveEpisode({ conversationId: 'c1', prompt: 'How do we invalidate the cache?', answer: 'Bump the schema version in meta.', at: clock.t - 3600_000 });
-    memory.saveEpisode({ conversationId: 'c2', prompt: 'Cache invalidation again', answer: 'Current conversation text.', at: clock.t });
+    memory.saveEpisode({
+      conversationId: 'c1',
+      prompt: 'How do we invalidate the cache?',
+      answer: 'Bump the schema version in meta.',
+      at: clock.t - 3600_000,
+    });
+    memory.saveEpisode({
+      conversationId: 'c2',
+      prompt: 'Cache invalidation again',
+      answer: 'Current conversation text.',
+      at: clock.t,
+    });
     reg.subscribe({ kind: 'memory', target: 'cache invalidation' });
     const [r] = await mat.materialize({ conversationId: 'c2' });
     assert.match(r.text, /How do we invalidate the cache\?/);
@@ -218,14 +239,16 @@ describe('SubscriptionMaterializer', () => {
 
 describe('findSymbolInText', () => {
   it('finds functions, classes, methods, consts and python defs with their bodies', () => {
-    const ts = 'const a = 1;\nexport const handler = async (req) => {\n  return req;\n};\nfunction f() { return "}" }\nclass K {\n  m(): void {\n    if (x) { y(); }\n  }\n}\n';
+    const ts =
+      'const a = 1;\nexport const handler = async (req) => {\n  return req;\n};\nfunction f() { return "}" }\nclass K {\n  m(): void {\n    if (x) { y(); }\n  }\n}\n';
     assert.deepEqual(findSymbolInText(ts, 'a'), { path: '', startLine: 1, endLine: 1 });
     assert.deepEqual(findSymbolInText(ts, 'handler'), { path: '', startLine: 2, endLine: 4 });
     assert.deepEqual(findSymbolInText(ts, 'f'), { path: '', startLine: 5, endLine: 5 });
     assert.deepEqual(findSymbolInText(ts, 'K'), { path: '', startLine: 6, endLine: 10 });
     assert.deepEqual(findSymbolInText(ts, 'K.m'), { path: '', startLine: 7, endLine: 9 });
     assert.equal(findSymbolInText(ts, 'y'), undefined, 'a call is not a declaration');
-    const py = 'class Shape:\n    def area(self):\n        return 0\n\n    @property\n    def name(self):\n        return "s"\n\nx = 1\n';
+    const py =
+      'class Shape:\n    def area(self):\n        return 0\n\n    @property\n    def name(self):\n        return "s"\n\nx = 1\n';
     assert.deepEqual(findSymbolInText(py, 'Shape'), { path: '', startLine: 1, endLine: 7 });
     assert.deepEqual(findSymbolInText(py, 'Shape.name'), { path: '', startLine: 5, endLine: 7 });
   });
@@ -233,11 +256,16 @@ describe('findSymbolInText', () => {
 
 describe('findSymbolInText on hostile lines', () => {
   it('still finds typed methods, generics, Python classes with comments and const declarations', () => {
-    const ts = 'class Repo {\n  async load<T>(id: string): Promise<Map<string, T>> {\n    return new Map();\n  }\n  save(x = { a: 1 }) {\n  }\n}\nexport const enabled = true;\n';
+    const ts =
+      'class Repo {\n  async load<T>(id: string): Promise<Map<string, T>> {\n    return new Map();\n  }\n  save(x = { a: 1 }) {\n  }\n}\nexport const enabled = true;\n';
     assert.deepEqual(findSymbolInText(ts, 'Repo.load'), { path: '', startLine: 2, endLine: 4 });
     assert.deepEqual(findSymbolInText(ts, 'Repo.save'), { path: '', startLine: 5, endLine: 6 });
     assert.deepEqual(findSymbolInText(ts, 'enabled'), { path: '', startLine: 8, endLine: 8 });
-    assert.deepEqual(findSymbolInText('class Point(Base):  # a point\n    x = 1\n', 'Point'), { path: '', startLine: 1, endLine: 2 });
+    assert.deepEqual(findSymbolInText('class Point(Base):  # a point\n    x = 1\n', 'Point'), {
+      path: '',
+      startLine: 1,
+      endLine: 2,
+    });
     assert.equal(findSymbolInText('load(a);\n', 'load'), undefined, 'a call is not a declaration');
   });
 

@@ -2,22 +2,37 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SubscriptionError, SubscriptionRegistry, type SubscriptionChange } from '../../../src/core/subscriptions/registry';
+import {
+  SubscriptionError,
+  SubscriptionRegistry,
+  type SubscriptionChange,
+} from '../../../src/core/subscriptions/registry';
 import { one } from '../../../src/core/store/sqlite';
 import { Clock, TempWorkspace } from './fixtures';
 
 const subscriber = join(__dirname, '..', '..', 'fixtures', 'subscriptions', 'subscriber.js');
 
 /** Runs one subscribing process on the workspace's state folder; resolves with its summary. */
-function runSubscriber(ws: TempWorkspace, mode: 'limit' | 'churn' | 'ack', prefix: string, count: number): Promise<{ ok: number; limited: number }> {
+function runSubscriber(
+  ws: TempWorkspace,
+  mode: 'limit' | 'churn' | 'ack',
+  prefix: string,
+  count: number,
+): Promise<{ ok: number; limited: number }> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, mode, prefix, String(count)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, mode, prefix, String(count)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out) as { ok: number; limited: number }) : reject(new Error(`subscriber ${prefix} exited ${code}: ${err}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolveRun(JSON.parse(out) as { ok: number; limited: number })
+        : reject(new Error(`subscriber ${prefix} exited ${code}: ${err}`)),
+    );
   });
 }
 
@@ -129,9 +144,16 @@ describe('SubscriptionRegistry', () => {
     clock.advanceHours(20);
     reg.subscribe({ kind: 'file', target: 'src/b.ts' }); // renew b only
     clock.advanceHours(5);
-    assert.deepEqual(reg.list().map((s) => s.target), ['src/b.ts']);
+    assert.deepEqual(
+      reg.list().map((s) => s.target),
+      ['src/b.ts'],
+    );
     assert.equal(reg.get(a.id), undefined);
-    assert.equal(store.read((db) => one<{ n: number }>(db, 'SELECT count(*) AS n FROM subscriptions')?.n), 1, 'the expired row is purged');
+    assert.equal(
+      store.read((db) => one<{ n: number }>(db, 'SELECT count(*) AS n FROM subscriptions')?.n),
+      1,
+      'the expired row is purged',
+    );
     clock.advanceHours(20);
     assert.deepEqual(reg.list(), []);
   });
@@ -158,12 +180,30 @@ describe('SubscriptionRegistry', () => {
     s2.flush();
     s1.flush();
     const expected = ['from one', 'from two', 'src/a.ts', 'src/b.ts'];
-    assert.deepEqual(r1.list().map((s) => s.target).sort(), expected);
-    assert.deepEqual(r2.list().map((s) => s.target).sort(), expected);
+    assert.deepEqual(
+      r1
+        .list()
+        .map((s) => s.target)
+        .sort(),
+      expected,
+    );
+    assert.deepEqual(
+      r2
+        .list()
+        .map((s) => s.target)
+        .sort(),
+      expected,
+    );
     s1.dispose();
     s2.dispose();
     const { reg: r3 } = await registry();
-    assert.deepEqual(r3.list().map((s) => s.target).sort(), expected);
+    assert.deepEqual(
+      r3
+        .list()
+        .map((s) => s.target)
+        .sort(),
+      expected,
+    );
   });
 
   it('holds the limit of 10 active subscriptions when many processes subscribe at once', async function () {
@@ -172,19 +212,39 @@ describe('SubscriptionRegistry', () => {
     const { reg } = await registry();
     const active = reg.list();
     assert.equal(active.length, 10, `${active.length} active: ${active.map((s) => s.target).join(', ')}`);
-    assert.equal(runs.reduce((n, r) => n + r.ok, 0), 10, 'exactly the successful subscribes are kept');
-    assert.equal(runs.reduce((n, r) => n + r.limited, 0), 30, 'every other one was refused with the limit');
+    assert.equal(
+      runs.reduce((n, r) => n + r.ok, 0),
+      10,
+      'exactly the successful subscribes are kept',
+    );
+    assert.equal(
+      runs.reduce((n, r) => n + r.limited, 0),
+      30,
+      'every other one was refused with the limit',
+    );
   });
 
   // Bounded for the unit suite; `npm run test:soak` runs 250–1,000 calls per process through the CLI and MCP.
-  for (const [processes, count] of [[2, 100], [4, 50]]) {
+  for (const [processes, count] of [
+    [2, 100],
+    [4, 50],
+  ]) {
     it(`loses and duplicates nothing when ${processes} processes subscribe and unsubscribe at once`, async function () {
       this.timeout(180_000);
       await Promise.all(Array.from({ length: processes }, (_, p) => runSubscriber(ws, 'churn', `c${p}`, count)));
       const { reg } = await registry();
       for (let p = 0; p < processes; p++) {
-        const expected = Array.from({ length: count }, (_, i) => i).filter((i) => i % 25 === 0).map((i) => `c${p} item ${i}`);
-        assert.deepEqual(reg.list(`c${p}`).map((s) => s.target).sort(), expected.sort(), `process c${p}`);
+        const expected = Array.from({ length: count }, (_, i) => i)
+          .filter((i) => i % 25 === 0)
+          .map((i) => `c${p} item ${i}`);
+        assert.deepEqual(
+          reg
+            .list(`c${p}`)
+            .map((s) => s.target)
+            .sort(),
+          expected.sort(),
+          `process c${p}`,
+        );
       }
       assert.equal(reg.list().length, processes * (count / 25));
     });
@@ -193,11 +253,13 @@ describe('SubscriptionRegistry', () => {
   it('loses no acknowledged subscription when writers are killed at random moments', async function () {
     this.timeout(120_000);
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const acked = new Map<string, number>();
     for (let round = 0; round < 6; round++) {
       const prefix = `k${round}`;
-      const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, 'ack', prefix, '90'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [subscriber, ws.root, ws.stateDir, 'ack', prefix, '90'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       // Kill after a random number of acknowledged writes (0-30), mid-write or between writes.
@@ -221,7 +283,8 @@ describe('SubscriptionRegistry', () => {
     assert.deepEqual(store.notices, [], 'no damaged file');
     for (const [prefix, n] of acked) {
       const kept = new Set(reg.list(prefix).map((s) => s.target));
-      for (let i = 0; i < n; i++) assert.ok(kept.has(`${prefix} item ${i}`), `${prefix} item ${i} was acknowledged and lost (${kept.size} kept)`);
+      for (let i = 0; i < n; i++)
+        assert.ok(kept.has(`${prefix} item ${i}`), `${prefix} item ${i} was acknowledged and lost (${kept.size} kept)`);
     }
   });
 
@@ -234,10 +297,16 @@ describe('SubscriptionRegistry', () => {
     assert.match(refused.message, /"zzzzzz"/);
     assert.equal(reg.list().length, 2);
     assert.equal(reg.unsubscribe(a.id.toUpperCase()).id, a.id);
-    assert.deepEqual(reg.list().map((s) => s.target), ['src/b.ts']);
+    assert.deepEqual(
+      reg.list().map((s) => s.target),
+      ['src/b.ts'],
+    );
     reg.subscribe({ scope: 'other', kind: 'file', target: 'src/a.ts' });
     assert.equal(reg.unsubscribeAll('workspace'), 1);
-    assert.deepEqual(reg.list().map((s) => s.scope), ['other']);
+    assert.deepEqual(
+      reg.list().map((s) => s.scope),
+      ['other'],
+    );
     assert.equal(reg.unsubscribeAll(), 1);
     assert.deepEqual(reg.list(), []);
   });
@@ -262,7 +331,11 @@ describe('SubscriptionRegistry', () => {
     const { reg } = await registry();
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: '../x' })).reason, 'outside_workspace');
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: 'src/../../x' })).reason, 'outside_workspace');
-    assert.equal(reasonOf(() => reg.subscribe({ kind: 'lines', target: join(ws.outside, 'x.ts'), lines: { start: 1, end: 2 } })).reason, 'outside_workspace');
+    assert.equal(
+      reasonOf(() => reg.subscribe({ kind: 'lines', target: join(ws.outside, 'x.ts'), lines: { start: 1, end: 2 } }))
+        .reason,
+      'outside_workspace',
+    );
     ws.write('../outside/escape.ts', 'secret stuff');
     symlinkSync(join(ws.outside, 'escape.ts'), join(ws.root, 'src', 'link.ts'));
     symlinkSync(ws.outside, join(ws.root, 'linkdir'));
@@ -306,12 +379,30 @@ describe('SubscriptionRegistry', () => {
     const reg = new SubscriptionRegistry(store, { root: alias, now: clock.now });
     assert.equal(reg.subscribe({ kind: 'file', target: join(ws.root, 'src', 'a.ts') }).subscription.target, 'src/a.ts');
     assert.equal(reg.subscribe({ kind: 'file', target: join(alias, 'src', 'b.ts') }).subscription.target, 'src/b.ts');
-    assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: join(ws.outside, 'x.ts') })).reason, 'outside_workspace');
+    assert.equal(
+      reasonOf(() => reg.subscribe({ kind: 'file', target: join(ws.outside, 'x.ts') })).reason,
+      'outside_workspace',
+    );
   });
 
   it('refuses secret files, including git-ignored files whose names suggest credentials', async () => {
     const { reg } = await registry();
-    for (const name of ['.env', '.env.local', 'certs/server.pem', 'deploy.key', 'home/id_rsa', 'home/id_rsa.pub', 'store.p12', 'store.pfx', '.npmrc', '.netrc', 'aws/credentials', 'credentials.json', 'config/my-secret.yaml', 'Secrets.ts']) {
+    for (const name of [
+      '.env',
+      '.env.local',
+      'certs/server.pem',
+      'deploy.key',
+      'home/id_rsa',
+      'home/id_rsa.pub',
+      'store.p12',
+      'store.pfx',
+      '.npmrc',
+      '.netrc',
+      'aws/credentials',
+      'credentials.json',
+      'config/my-secret.yaml',
+      'Secrets.ts',
+    ]) {
       const refused = reasonOf(() => reg.subscribe({ kind: 'file', target: name }));
       assert.equal(refused.reason, 'secret', name);
       assert.match(refused.message, /secret/i);
@@ -321,7 +412,10 @@ describe('SubscriptionRegistry', () => {
     ws.write('src/tokenizer.ts', 'export {}');
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: 'token.json' })).reason, 'secret');
     assert.doesNotThrow(() => reg.subscribe({ kind: 'file', target: 'src/tokenizer.ts' }));
-    assert.deepEqual(reg.list().map((s) => s.target), ['src/tokenizer.ts']);
+    assert.deepEqual(
+      reg.list().map((s) => s.target),
+      ['src/tokenizer.ts'],
+    );
   });
 
   it('refuses targets over 1,000 characters and malformed requests', async () => {
@@ -330,7 +424,10 @@ describe('SubscriptionRegistry', () => {
     assert.equal(long.reason, 'too_long');
     assert.match(long.message, /1000/);
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'lines', target: 'src/a.ts' })).reason, 'invalid');
-    assert.equal(reasonOf(() => reg.subscribe({ kind: 'lines', target: 'src/a.ts', lines: { start: 5, end: 2 } })).reason, 'invalid');
+    assert.equal(
+      reasonOf(() => reg.subscribe({ kind: 'lines', target: 'src/a.ts', lines: { start: 5, end: 2 } })).reason,
+      'invalid',
+    );
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: 'src' })).reason, 'invalid');
     assert.equal(reasonOf(() => reg.subscribe({ kind: 'file', target: '  ' })).reason, 'invalid');
     assert.match(reasonOf(() => reg.subscribe({ kind: 'memory', target: '?? !!' })).message, /no words to search/);

@@ -33,7 +33,11 @@ describe('user patterns', () => {
       ['\\p{Lu}{3}', 'u', 'abcDEF', true],
     ];
     for (const [source, flags, text, expected] of cases) {
-      assert.equal(compileUserPattern(source, flags).test(text), expected, `/${source}/${flags} on ${JSON.stringify(text)}`);
+      assert.equal(
+        compileUserPattern(source, flags).test(text),
+        expected,
+        `/${source}/${flags} on ${JSON.stringify(text)}`,
+      );
       assert.equal(new RegExp(source, flags).test(text), expected, 'same as JavaScript');
     }
   });
@@ -67,7 +71,7 @@ describe('user patterns', () => {
     assert.equal(refusal('foo(').reason, 'invalid');
     assert.match(refusal('foo', 'x').message, /flag "x"/);
     assert.equal(refusal('(?:abcdefgh|ijklmnop){400}').reason, 'too_complex');
-    assert.equal(refusal('(?:[a-z]{1,100}){1,50}').reason, 'unsupported', 'over RE2\'s own repeat limit');
+    assert.equal(refusal('(?:[a-z]{1,100}){1,50}').reason, 'unsupported', "over RE2's own repeat limit");
   });
 });
 
@@ -85,7 +89,10 @@ describe('pattern subscriptions', () => {
     const reg = new SubscriptionRegistry(await ws.openStore(), { root: ws.root, now: clock.now });
     assert.throws(
       () => reg.subscribe({ kind: 'pattern', target: 'src/a.ts', pattern: 'foo(?=bar)' }),
-      (err: unknown) => err instanceof SubscriptionError && err.reason === 'invalid_regex' && /\/foo\(\?=bar\)\/.*look-ahead/.test(err.message),
+      (err: unknown) =>
+        err instanceof SubscriptionError &&
+        err.reason === 'invalid_regex' &&
+        /\/foo\(\?=bar\)\/.*look-ahead/.test(err.message),
     );
     assert.deepEqual(reg.list(), []);
   });
@@ -93,7 +100,10 @@ describe('pattern subscriptions', () => {
   it('materializes (a+)+$ on a 41-character line at once, in a process that would otherwise hang', () => {
     ws.write('src/long.txt', 'aaa\n' + 'a'.repeat(41) + '!\n' + 'b\n');
     // A hang guard, not a timing assertion: the child is killed if matching never ends.
-    const child = spawnSync(process.execPath, [probe, ws.root, ws.stateDir, 'src/long.txt', '(a+)+$'], { timeout: 15_000, encoding: 'utf8' });
+    const child = spawnSync(process.execPath, [probe, ws.root, ws.stateDir, 'src/long.txt', '(a+)+$'], {
+      timeout: 15_000,
+      encoding: 'utf8',
+    });
     assert.equal(child.signal, null, 'the materialization finished');
     assert.equal(child.status, 0, child.stderr);
     assert.match(child.stdout, /1 \| aaa/);
@@ -106,7 +116,14 @@ describe('pattern subscriptions', () => {
     const reg = new SubscriptionRegistry(store, { root: ws.root, now: clock.now });
     const { subscription } = reg.subscribe({ kind: 'pattern', target: 'src/a.ts', pattern: 'foo' });
     // As an older release stored it, before patterns were checked for the linear-time engine.
-    store.write((db) => run(db, 'UPDATE subscriptions SET options = ? WHERE id = ?', [JSON.stringify({ path: 'src/a.ts', pattern: 'foo(?=bar)', flags: '' }), subscription.id]), { immediate: true });
+    store.write(
+      (db) =>
+        run(db, 'UPDATE subscriptions SET options = ? WHERE id = ?', [
+          JSON.stringify({ path: 'src/a.ts', pattern: 'foo(?=bar)', flags: '' }),
+          subscription.id,
+        ]),
+      { immediate: true },
+    );
     const [r] = await new SubscriptionMaterializer(reg).materialize();
     assert.match(r.text, /pattern \/foo\(\?=bar\)\/ is disabled: .*look-ahead/);
   });

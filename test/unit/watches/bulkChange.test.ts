@@ -30,10 +30,21 @@ describe('watches and a bulk change', function () {
     for (const p of paths) writeFileSync(join(repo.dir, p), `export const c = ${p.length};\n`);
     w = await openWatching(repo.dir, stateDir, () => 1_000_000);
     const everything = w.store.add({ patterns: [{ type: 'file', pattern: '**' }], minRelevanceScore: 0 }).watch;
-    const sources = w.store.add({ patterns: [{ type: 'file', pattern: 'src/**/*.ts' }], minRelevanceScore: 0, cooldownMs: 0 }).watch;
-    const sentinel = w.store.add({ patterns: [{ type: 'file', pattern: 'zz/**' }], minRelevanceScore: 0, cooldownMs: 0 }).watch;
+    const sources = w.store.add({
+      patterns: [{ type: 'file', pattern: 'src/**/*.ts' }],
+      minRelevanceScore: 0,
+      cooldownMs: 0,
+    }).watch;
+    const sentinel = w.store.add({
+      patterns: [{ type: 'file', pattern: 'zz/**' }],
+      minRelevanceScore: 0,
+      cooldownMs: 0,
+    }).watch;
 
-    const bulkFired = Promise.all([w.nextFiring((f) => f.watchId === everything.id), w.nextFiring((f) => f.watchId === sources.id)]);
+    const bulkFired = Promise.all([
+      w.nextFiring((f) => f.watchId === everything.id),
+      w.nextFiring((f) => f.watchId === sources.id),
+    ]);
     for (const p of paths) w.service.fileChanged(p);
     const [first] = await bulkFired;
     assert.match(first.suggestion.trigger.source, /^5000 files changed: src\/module-0\/component-0\.ts/);
@@ -48,6 +59,10 @@ describe('watches and a bulk change', function () {
       [everything.id, sources.id, sentinel.id],
       'one firing per watch for the whole change; the ** watch stays quiet for the later move',
     );
-    assert.deepEqual(w.suggestCalls, ['src/module-0/component-0.ts', 'src/module-0/component-0.ts', 'zz/done.ts'], 'context was asked for once per firing, never for a quiet watch');
+    assert.deepEqual(
+      w.suggestCalls,
+      ['src/module-0/component-0.ts', 'src/module-0/component-0.ts', 'zz/done.ts'],
+      'context was asked for once per firing, never for a quiet watch',
+    );
   });
 });

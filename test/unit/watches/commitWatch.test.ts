@@ -12,7 +12,12 @@ function commitIn(dir: string, message: string, files: Record<string, string>): 
     mkdirSync(dirname(join(dir, p)), { recursive: true });
     writeFileSync(join(dir, p), c);
   }
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir });
+  const git = (...args: string[]) =>
+    execFileSync(
+      'git',
+      ['-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', '-c', 'commit.gpgsign=false', ...args],
+      { cwd: dir },
+    );
   git('add', '--', ...Object.keys(files));
   git('commit', '-q', '-m', message);
 }
@@ -36,9 +41,20 @@ describe('commit and topic watches where git keeps HEAD elsewhere', function () 
   }
 
   async function expectCommitFirings(w: Watching, commit: () => void, fileGlob: string): Promise<void> {
-    const topic = w.store.add({ patterns: [{ type: 'topic', pattern: 'flux capacitor' }], minRelevanceScore: 0, cooldownMs: 0 }).watch;
-    const files = w.store.add({ patterns: [{ type: 'file', pattern: fileGlob }], minRelevanceScore: 0, cooldownMs: 0 }).watch;
-    const fired = Promise.all([w.nextFiring((f) => f.watchId === topic.id), w.nextFiring((f) => f.watchId === files.id)]);
+    const topic = w.store.add({
+      patterns: [{ type: 'topic', pattern: 'flux capacitor' }],
+      minRelevanceScore: 0,
+      cooldownMs: 0,
+    }).watch;
+    const files = w.store.add({
+      patterns: [{ type: 'file', pattern: fileGlob }],
+      minRelevanceScore: 0,
+      cooldownMs: 0,
+    }).watch;
+    const fired = Promise.all([
+      w.nextFiring((f) => f.watchId === topic.id),
+      w.nextFiring((f) => f.watchId === files.id),
+    ]);
     commit();
     for (const f of await fired) {
       assert.equal(f.suggestion.trigger.type, 'commit');
@@ -53,7 +69,11 @@ describe('commit and topic watches where git keeps HEAD elsewhere', function () 
     cleanup.push(() => rmSync(tree, { recursive: true, force: true }));
     const w = await openWatching(tree, stateDir);
     cleanup.push(() => w.dispose());
-    await expectCommitFirings(w, () => commitIn(tree, 'Tune the flux capacitor', { 'app/src/engine.ts': 'export const v = 2;\n' }), 'app/src/*.ts');
+    await expectCommitFirings(
+      w,
+      () => commitIn(tree, 'Tune the flux capacitor', { 'app/src/engine.ts': 'export const v = 2;\n' }),
+      'app/src/*.ts',
+    );
   });
 
   it('fires in a submodule, whose git dir is inside the parent repository', async () => {
@@ -65,7 +85,11 @@ describe('commit and topic watches where git keeps HEAD elsewhere', function () 
     const root = join(repo.dir, 'vendor', 'lib');
     const w = await openWatching(root, stateDir);
     cleanup.push(() => w.dispose());
-    await expectCommitFirings(w, () => commitIn(root, 'Tune the flux capacitor', { 'src/engine.ts': 'export const v = 2;\n' }), 'src/*.ts');
+    await expectCommitFirings(
+      w,
+      () => commitIn(root, 'Tune the flux capacitor', { 'src/engine.ts': 'export const v = 2;\n' }),
+      'src/*.ts',
+    );
   });
 
   it('fires for a root that is a folder inside the repository, matching files relative to that root', async () => {
@@ -73,6 +97,10 @@ describe('commit and topic watches where git keeps HEAD elsewhere', function () 
     const root = join(repo.dir, 'app');
     const w = await openWatching(root, stateDir);
     cleanup.push(() => w.dispose());
-    await expectCommitFirings(w, () => commitIn(repo.dir, 'Tune the flux capacitor', { 'app/src/engine.ts': 'export const v = 3;\n' }), 'src/engine.ts');
+    await expectCommitFirings(
+      w,
+      () => commitIn(repo.dir, 'Tune the flux capacitor', { 'app/src/engine.ts': 'export const v = 3;\n' }),
+      'src/engine.ts',
+    );
   });
 });

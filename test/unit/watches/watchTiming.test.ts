@@ -25,11 +25,22 @@ describe('a watch and the events before it', function () {
     let agentNow = 1_000_000;
     const agent = await ContextService.open({ root: repo.dir, stateDir, clock: () => agentNow });
     const editor = await ContextService.open({ root: repo.dir, stateDir, clock: () => 2_000_000 });
-    cleanup.push(() => agent.dispose(), () => editor.dispose());
+    cleanup.push(
+      () => agent.dispose(),
+      () => editor.dispose(),
+    );
     agent.startWatching();
-    const sentinel = agent.watch({ patterns: [{ type: 'file', pattern: 'src/b.ts' }], cooldownMs: 0, minRelevanceScore: 0 }).watch;
+    const sentinel = agent.watch({
+      patterns: [{ type: 'file', pattern: 'src/b.ts' }],
+      cooldownMs: 0,
+      minRelevanceScore: 0,
+    }).watch;
     agentNow = 3_000_000;
-    const late = agent.watch({ patterns: [{ type: 'file', pattern: 'src/a.ts' }], cooldownMs: 0, minRelevanceScore: 0 }).watch;
+    const late = agent.watch({
+      patterns: [{ type: 'file', pattern: 'src/a.ts' }],
+      cooldownMs: 0,
+      minRelevanceScore: 0,
+    }).watch;
 
     const fired: FiredWatch[] = [];
     const sentinelFired = new Promise<void>((resolve) =>

@@ -107,7 +107,15 @@ export function addCall(ctx: ExtractionContext, nameNode: Node | null, qualifier
   });
 }
 
-export function addSymbol(ctx: ExtractionContext, node: Node, name: string, kind: SymbolKind, exported: ExportFlag, deprecated: boolean, container?: string): SymbolFact {
+export function addSymbol(
+  ctx: ExtractionContext,
+  node: Node,
+  name: string,
+  kind: SymbolKind,
+  exported: ExportFlag,
+  deprecated: boolean,
+  container?: string,
+): SymbolFact {
   const symbol: SymbolFact = {
     name,
     kind,
@@ -148,7 +156,8 @@ export function lastTypeIdentifier(node: Node | null): Node | null {
   let t = node;
   while (t && t.type !== 'type_identifier' && t.type !== 'identifier') {
     if (t.type === 'generic_type' || t.type === 'generic_name') t = t.namedChildren[0];
-    else if (t.type === 'scoped_type_identifier' || t.type === 'qualified_name') t = t.namedChildren[t.namedChildren.length - 1];
+    else if (t.type === 'scoped_type_identifier' || t.type === 'qualified_name')
+      t = t.namedChildren[t.namedChildren.length - 1];
     else return null;
   }
   return t;

@@ -1,11 +1,26 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { addCall, currentContainer, lastTypeIdentifier, qualifierOf, startLine, type ExtractionRules, type Visitor } from './context';
+import {
+  addCall,
+  currentContainer,
+  lastTypeIdentifier,
+  qualifierOf,
+  startLine,
+  type ExtractionRules,
+  type Visitor,
+} from './context';
 import { methodDeclaration, typeDeclaration, type DeclarationRules } from './declarations';
 
 // C#: classes, structs, records, interfaces, enums, methods, local functions, [Obsolete], namespaces and using directives.
 
 function csDeprecated(node: Node): boolean {
-  return node.namedChildren.some((c) => c?.type === 'attribute_list' && c.namedChildren.some((a) => a?.type === 'attribute' && /^(System\.)?Obsolete(Attribute)?$/.test(a.childForFieldName('name')?.text ?? '')));
+  return node.namedChildren.some(
+    (c) =>
+      c?.type === 'attribute_list' &&
+      c.namedChildren.some(
+        (a) =>
+          a?.type === 'attribute' && /^(System\.)?Obsolete(Attribute)?$/.test(a.childForFieldName('name')?.text ?? ''),
+      ),
+  );
 }
 
 const CSHARP: DeclarationRules = {
@@ -33,7 +48,8 @@ const csVisitors: Record<string, Visitor> = {
   invocation_expression(node, ctx) {
     const fn = node.childForFieldName('function');
     if (!fn) return undefined;
-    if (fn.type === 'member_access_expression') addCall(ctx, lastTypeIdentifier(fn.childForFieldName('name')), qualifierOf(fn.childForFieldName('expression')));
+    if (fn.type === 'member_access_expression')
+      addCall(ctx, lastTypeIdentifier(fn.childForFieldName('name')), qualifierOf(fn.childForFieldName('expression')));
     else addCall(ctx, lastTypeIdentifier(fn));
     return undefined;
   },

@@ -17,19 +17,42 @@ function visible(node: Node, owner: Frame | undefined, rules: DeclarationRules):
 }
 
 /** A class, interface, record, struct or enum: a definition and a container for the members inside. */
-export function typeDeclaration(node: Node, ctx: ExtractionContext, kind: SymbolKind, rules: DeclarationRules): Frame | undefined {
+export function typeDeclaration(
+  node: Node,
+  ctx: ExtractionContext,
+  kind: SymbolKind,
+  rules: DeclarationRules,
+): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const owner = currentContainer(ctx);
   const exported = visible(node, owner, rules);
   addSymbol(ctx, node, name, kind, exported ? 1 : 0, rules.deprecated(node), owner?.container);
-  return { depth: ctx.depth, container: name, containerExported: exported, containerKind: kind === 'interface' ? 'interface' : 'class' };
+  return {
+    depth: ctx.depth,
+    container: name,
+    containerExported: exported,
+    containerKind: kind === 'interface' ? 'interface' : 'class',
+  };
 }
 
 /** A method or constructor of `owner`, or a function when there is none (a local function). */
-export function methodDeclaration(node: Node, ctx: ExtractionContext, owner: Frame | undefined, rules: DeclarationRules): Frame | undefined {
+export function methodDeclaration(
+  node: Node,
+  ctx: ExtractionContext,
+  owner: Frame | undefined,
+  rules: DeclarationRules,
+): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
-  addSymbol(ctx, node, name, owner ? 'method' : 'function', visible(node, owner, rules) ? 1 : 0, rules.deprecated(node), owner?.container);
+  addSymbol(
+    ctx,
+    node,
+    name,
+    owner ? 'method' : 'function',
+    visible(node, owner, rules) ? 1 : 0,
+    rules.deprecated(node),
+    owner?.container,
+  );
   return { depth: ctx.depth, fn: name };
 }

@@ -1,6 +1,19 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF, RESULT_OF, TYPED_RECEIVER, type ExportFlag, type ImportName } from '../facts';
-import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, localType, qualifierOf, startLine, stringContent, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
+import {
+  addCall,
+  addSymbol,
+  COMMENT,
+  currentContainer,
+  leadingSiblings,
+  localType,
+  qualifierOf,
+  startLine,
+  stringContent,
+  type ExtractionContext,
+  type ExtractionRules,
+  type Visitor,
+} from './context';
 
 // Go: functions, methods by receiver type, structs, interfaces and other named types, "Deprecated:" comments, package imports.
 
@@ -10,7 +23,10 @@ function goExported(name: string): ExportFlag {
 }
 
 function goDeprecated(node: Node): boolean {
-  const anchor = (node.type === 'type_spec' || node.type === 'type_alias') && node.parent?.type === 'type_declaration' ? node.parent : node;
+  const anchor =
+    (node.type === 'type_spec' || node.type === 'type_alias') && node.parent?.type === 'type_declaration'
+      ? node.parent
+      : node;
   // Within one line only: `\s*` at every line start would rescan runs of blank lines again and again.
   return leadingSiblings(anchor, COMMENT, 40).some((c) => /^(?:\/\/)?[ \t]*Deprecated:/m.test(c.text));
 }
@@ -19,14 +35,18 @@ function goReceiverType(node: Node): string | undefined {
   const recv = node.childForFieldName('receiver');
   const param = recv?.namedChildren.find((c) => c?.type === 'parameter_declaration');
   let t = param?.childForFieldName('type') ?? null;
-  while (t && (t.type === 'pointer_type' || t.type === 'generic_type')) t = t.type === 'pointer_type' ? t.namedChildren[0] : t.childForFieldName('type');
+  while (t && (t.type === 'pointer_type' || t.type === 'generic_type'))
+    t = t.type === 'pointer_type' ? t.namedChildren[0] : t.childForFieldName('type');
   return t?.text;
 }
 
 /** A named type (`T`, `pkg.T`) behind pointers and type arguments; undefined for slices, maps, funcs. */
 function namedType(t: Node | null): string | undefined {
-  while (t && (t.type === 'pointer_type' || t.type === 'generic_type' || t.type === 'parenthesized_type')) t = t.type === 'generic_type' ? t.childForFieldName('type') : t.namedChildren[0];
-  return t && (t.type === 'type_identifier' || t.type === 'qualified_type') && t.endIndex - t.startIndex <= 120 ? t.text : undefined;
+  while (t && (t.type === 'pointer_type' || t.type === 'generic_type' || t.type === 'parenthesized_type'))
+    t = t.type === 'generic_type' ? t.childForFieldName('type') : t.namedChildren[0];
+  return t && (t.type === 'type_identifier' || t.type === 'qualified_type') && t.endIndex - t.startIndex <= 120
+    ? t.text
+    : undefined;
 }
 
 /**
@@ -34,7 +54,8 @@ function namedType(t: Node | null): string | undefined {
  * or `x.m()`, RESULT_OF and the called name (its definition says the type); undefined for anything else.
  */
 function typeOfValue(e: Node | null): string | undefined {
-  if (e?.type === 'unary_expression' && e.childForFieldName('operator')?.text === '&') e = e.childForFieldName('operand');
+  if (e?.type === 'unary_expression' && e.childForFieldName('operator')?.text === '&')
+    e = e.childForFieldName('operand');
   if (!e) return undefined;
   if (e.type === 'composite_literal') return namedType(e.childForFieldName('type'));
   if (e.type === 'type_assertion_expression') return namedType(e.childForFieldName('type'));
@@ -42,7 +63,10 @@ function typeOfValue(e: Node | null): string | undefined {
   if (e.type !== 'call_expression') return undefined;
   let fn = e.childForFieldName('function');
   if (fn?.type === 'index_expression' || fn?.type === 'generic_type') fn = fn.namedChildren[0];
-  if (fn?.type === 'identifier') return fn.text === 'new' ? namedType(e.childForFieldName('arguments')?.namedChildren[0] ?? null) : `${RESULT_OF}${fn.text}`;
+  if (fn?.type === 'identifier')
+    return fn.text === 'new'
+      ? namedType(e.childForFieldName('arguments')?.namedChildren[0] ?? null)
+      : `${RESULT_OF}${fn.text}`;
   const called = fn?.type === 'selector_expression' ? fn.childForFieldName('field')?.text : undefined;
   return called ? `${RESULT_OF}${called}` : undefined;
 }
@@ -81,7 +105,6 @@ function scopeOf(ctx: ExtractionContext): Map<string, string> | undefined {
   return undefined;
 }
 
-
 /** Most fields kept per struct. */
 const MAX_FIELDS = 256;
 /** Most fields followed from a typed value: `n.a.b.c.d`. */
@@ -112,7 +135,12 @@ function fieldChain(ctx: ExtractionContext, node: Node, depth: number): string |
   const operand = node.childForFieldName('operand');
   const field = node.childForFieldName('field');
   if (!operand || field?.type !== 'field_identifier' || depth >= MAX_CHAIN) return undefined;
-  const owner = operand.type === 'identifier' ? localType(ctx, operand.text) : operand.type === 'selector_expression' ? fieldChain(ctx, operand, depth + 1) : undefined;
+  const owner =
+    operand.type === 'identifier'
+      ? localType(ctx, operand.text)
+      : operand.type === 'selector_expression'
+        ? fieldChain(ctx, operand, depth + 1)
+        : undefined;
   if (!owner || owner.startsWith(RESULT_OF)) return undefined;
   // A type of another package keeps its package's name: `text/Segments`.
   return owner.startsWith(FIELD_OF) ? `${owner}.${field.text}` : `${FIELD_OF}${owner.replace('.', '/')}.${field.text}`;
@@ -138,7 +166,15 @@ const goVisitors: Record<string, Visitor> = {
     const name = node.childForFieldName('name')?.text;
     if (!name) return undefined;
     const recv = goReceiverType(node);
-    addSymbol(ctx, node, name, 'method', recv && goExported(recv) ? goExported(name) : 0, goDeprecated(node), recv).returns = resultType(node);
+    addSymbol(
+      ctx,
+      node,
+      name,
+      'method',
+      recv && goExported(recv) ? goExported(name) : 0,
+      goDeprecated(node),
+      recv,
+    ).returns = resultType(node);
     return { depth: ctx.depth, fn: name, locals: paramTypes(node) };
   },
   func_literal(node, ctx) {
@@ -149,7 +185,12 @@ const goVisitors: Record<string, Visitor> = {
     if (!locals) return undefined;
     const declared = namedType(node.childForFieldName('type'));
     const values = node.childForFieldName('value')?.namedChildren ?? [];
-    node.childrenForFieldName('name').forEach((n, i) => n && declare(locals, n.text, node.childForFieldName('type') ? declared : valueType(ctx, values[i] ?? null)));
+    node
+      .childrenForFieldName('name')
+      .forEach(
+        (n, i) =>
+          n && declare(locals, n.text, node.childForFieldName('type') ? declared : valueType(ctx, values[i] ?? null)),
+      );
     return undefined;
   },
   short_var_declaration(node, ctx) {
@@ -159,7 +200,15 @@ const goVisitors: Record<string, Visitor> = {
     const names = node.childForFieldName('left')?.namedChildren ?? [];
     // `r, err := NewRouter()` and `t, ok := x.(T)`: the first name gets the first result.
     const firstOnly = names.length > 1 && values.length === 1;
-    names.forEach((n, i) => n?.type === 'identifier' && declare(locals, n.text, names.length === values.length || (firstOnly && i === 0) ? valueType(ctx, values[i] ?? null) : undefined));
+    names.forEach(
+      (n, i) =>
+        n?.type === 'identifier' &&
+        declare(
+          locals,
+          n.text,
+          names.length === values.length || (firstOnly && i === 0) ? valueType(ctx, values[i] ?? null) : undefined,
+        ),
+    );
     return undefined;
   },
   type_spec(node, ctx) {
@@ -185,7 +234,16 @@ const goVisitors: Record<string, Visitor> = {
   method_elem(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     const owner = currentContainer(ctx);
-    if (name && owner) addSymbol(ctx, node, name, 'method', owner.containerExported ? goExported(name) : 0, goDeprecated(node), owner.container);
+    if (name && owner)
+      addSymbol(
+        ctx,
+        node,
+        name,
+        'method',
+        owner.containerExported ? goExported(name) : 0,
+        goDeprecated(node),
+        owner.container,
+      );
     return undefined;
   },
   call_expression(node, ctx) {
@@ -194,7 +252,12 @@ const goVisitors: Record<string, Visitor> = {
     if (fn?.type === 'identifier') addCall(ctx, fn);
     else if (fn?.type === 'selector_expression') {
       const operand = fn.childForFieldName('operand');
-      const typed = operand?.type === 'identifier' ? localType(ctx, operand.text) : operand?.type === 'selector_expression' ? fieldChain(ctx, operand, 0) : typeOfValue(operand);
+      const typed =
+        operand?.type === 'identifier'
+          ? localType(ctx, operand.text)
+          : operand?.type === 'selector_expression'
+            ? fieldChain(ctx, operand, 0)
+            : typeOfValue(operand);
       addCall(ctx, fn.childForFieldName('field'), typed ? `${TYPED_RECEIVER}${typed}` : qualifierOf(operand));
     }
     return undefined;
@@ -217,7 +280,10 @@ function goPackageGuess(path: string): string {
   const parts = path.split('/');
   let last = parts[parts.length - 1];
   if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2];
-  return last.replace(/^go-/, '').replace(/[.-]go$/, '').replace(/[^\w]/g, '_');
+  return last
+    .replace(/^go-/, '')
+    .replace(/[.-]go$/, '')
+    .replace(/[^\w]/g, '_');
 }
 
 export const goRules: ExtractionRules = { visitors: goVisitors };

@@ -1,5 +1,15 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { addCall, COMMENT, currentContainer, lastTypeIdentifier, leadingSiblings, qualifierOf, startLine, type ExtractionRules, type Visitor } from './context';
+import {
+  addCall,
+  COMMENT,
+  currentContainer,
+  lastTypeIdentifier,
+  leadingSiblings,
+  qualifierOf,
+  startLine,
+  type ExtractionRules,
+  type Visitor,
+} from './context';
 import { methodDeclaration, typeDeclaration, type DeclarationRules } from './declarations';
 
 // Java: types, methods and constructors, @Deprecated, package and import declarations.
@@ -10,7 +20,14 @@ function javaModifiers(node: Node): Node | undefined {
 
 function javaDeprecated(node: Node): boolean {
   const mods = javaModifiers(node);
-  if (mods?.namedChildren.some((c) => (c?.type === 'marker_annotation' || c?.type === 'annotation') && c.childForFieldName('name')?.text.replace(/^java\.lang\./, '') === 'Deprecated')) return true;
+  if (
+    mods?.namedChildren.some(
+      (c) =>
+        (c?.type === 'marker_annotation' || c?.type === 'annotation') &&
+        c.childForFieldName('name')?.text.replace(/^java\.lang\./, '') === 'Deprecated',
+    )
+  )
+    return true;
   return leadingSiblings(node, COMMENT, 2).some((c) => c.text.startsWith('/**') && c.text.includes('@deprecated'));
 }
 

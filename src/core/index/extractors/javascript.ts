@@ -16,7 +16,25 @@ import {
 } from './context';
 import { applyReturns, expectReturns, noteReturn, type ReturnScopes } from './jsReturns';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
-import { callbackParams, classFieldTypes, noteTypedParams, classSupers, createdType, declareElements, declareLocal, hiddenNames, loopVariable, interfaceFieldTypes, namedType, receiverType, resultOf, storedFields, tsParamTypes, tsReturnType, typeNames } from './tsTypes';
+import {
+  callbackParams,
+  classFieldTypes,
+  noteTypedParams,
+  classSupers,
+  createdType,
+  declareElements,
+  declareLocal,
+  hiddenNames,
+  loopVariable,
+  interfaceFieldTypes,
+  namedType,
+  receiverType,
+  resultOf,
+  storedFields,
+  tsParamTypes,
+  tsReturnType,
+  typeNames,
+} from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,
 // React components and JSX elements, namespaces, ES imports, require() and re-exports.
@@ -122,19 +140,36 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       // says; `const qr = ds.createQueryRunner()`, `const user = await repo.findOne()`: whatever
       // that call returns (a promise's value).
       const made = value?.type === 'await_expression' ? value.namedChildren[0] : value;
-      const type = namedType(node.childForFieldName('type')) ?? createdType(value) ?? (made?.type === 'call_expression' ? resultOf(made) : undefined);
+      const type =
+        namedType(node.childForFieldName('type')) ??
+        createdType(value) ??
+        (made?.type === 'call_expression' ? resultOf(made) : undefined);
       declareLocal(ctx, nameNode.text, type);
       declareElements(ctx, nameNode.text, node.childForFieldName('type'));
       return undefined;
     }
     const name = nameNode.text;
     const exported = ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node);
-    const definition = addSymbol(ctx, node, name, wrapped ? 'component' : 'function', exported, jsDeprecated(node), namespacePath(ctx));
+    const definition = addSymbol(
+      ctx,
+      node,
+      name,
+      wrapped ? 'component' : 'function',
+      exported,
+      jsDeprecated(node),
+      namespacePath(ctx),
+    );
     markNested(ctx);
     const returns = wrapped ? undefined : tsReturnType(value);
     if (returns) definition.returns = returns;
     if (!wrapped) expectReturns(ctx, definition, value);
-    return { depth: ctx.depth, fn: name, definition, locals: tsParamTypes(value), ownThis: value.type !== 'arrow_function' };
+    return {
+      depth: ctx.depth,
+      fn: name,
+      definition,
+      locals: tsParamTypes(value),
+      ownThis: value.type !== 'arrow_function',
+    };
   },
   internal_module(node, ctx) {
     const name = node.childForFieldName('name');
@@ -148,7 +183,10 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   generator_function: jsNamedExpression,
   for_in_statement: (node, ctx) => ({ depth: ctx.depth, locals: loopVariable(ctx, node) }),
   // A callback's parameters hide the names around it; `this` stays the one around it.
-  arrow_function: (node, ctx) => (node.parent?.type === 'variable_declarator' ? undefined : { depth: ctx.depth, locals: callbackParams(ctx, node), ownScope: true }),
+  arrow_function: (node, ctx) =>
+    node.parent?.type === 'variable_declarator'
+      ? undefined
+      : { depth: ctx.depth, locals: callbackParams(ctx, node), ownScope: true },
   catch_clause: (node, ctx) => ({ depth: ctx.depth, locals: hiddenNames(node.childForFieldName('parameter')) }),
   class: (_node, ctx) => ({ depth: ctx.depth, ownThis: true }),
   return_statement(node, ctx) {
@@ -160,14 +198,19 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     if (!fn) return undefined;
     if (fn.type === 'import') {
       const arg = node.childForFieldName('arguments')?.namedChildren[0];
-      if (arg?.type === 'string') ctx.facts.imports.push({ spec: stringContent(arg) ?? '', names: [], line: startLine(node) });
+      if (arg?.type === 'string')
+        ctx.facts.imports.push({ spec: stringContent(arg) ?? '', names: [], line: startLine(node) });
       return undefined;
     }
     if (fn.type === 'identifier') {
       if (fn.text === 'require') {
         const arg = node.childForFieldName('arguments')?.namedChildren[0];
         if (arg?.type === 'string') {
-          ctx.facts.imports.push({ spec: stringContent(arg) ?? '', names: jsRequireNames(node), line: startLine(node) });
+          ctx.facts.imports.push({
+            spec: stringContent(arg) ?? '',
+            names: jsRequireNames(node),
+            line: startLine(node),
+          });
           return undefined;
         }
       }
@@ -185,7 +228,8 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
   new_expression(node, ctx) {
     const c = node.childForFieldName('constructor');
     if (c?.type === 'identifier') addCall(ctx, c);
-    else if (c?.type === 'member_expression') addCall(ctx, c.childForFieldName('property'), qualifierOf(c.childForFieldName('object')));
+    else if (c?.type === 'member_expression')
+      addCall(ctx, c.childForFieldName('property'), qualifierOf(c.childForFieldName('object')));
     return undefined;
   },
   import_statement(node, ctx) {
@@ -208,7 +252,12 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
     if (node.parent?.type === 'import_statement') return undefined;
     const source = node.childForFieldName('source');
     const id = node.namedChildren.find((c) => c?.type === 'identifier');
-    if (source) ctx.facts.imports.push({ spec: stringContent(source) ?? '', names: id ? [{ name: '*', local: id.text }] : [], line: startLine(node) });
+    if (source)
+      ctx.facts.imports.push({
+        spec: stringContent(source) ?? '',
+        names: id ? [{ name: '*', local: id.text }] : [],
+        line: startLine(node),
+      });
     return undefined;
   },
   export_statement(node, ctx) {
@@ -258,11 +307,18 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
 function jsTypeDefinition(node: Node, ctx: JsContext, kind: 'type' | 'enum'): undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
-  addSymbol(ctx, node, name, kind, ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
+  addSymbol(
+    ctx,
+    node,
+    name,
+    kind,
+    ctx.frames.some((f) => f.fn) ? 0 : jsExportFlag(node),
+    jsDeprecated(node),
+    namespacePath(ctx),
+  );
   markNested(ctx);
   return undefined;
 }
-
 
 function markNested(ctx: JsContext): void {
   if (!ctx.frames.some((f) => f.fn)) return;
@@ -290,7 +346,15 @@ function jsFunction(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const nested = ctx.frames.some((f) => f.fn);
-  const definition = addSymbol(ctx, node, name, 'function', nested ? 0 : jsExportFlag(node), jsDeprecated(node), namespacePath(ctx));
+  const definition = addSymbol(
+    ctx,
+    node,
+    name,
+    'function',
+    nested ? 0 : jsExportFlag(node),
+    jsDeprecated(node),
+    namespacePath(ctx),
+  );
   const returns = tsReturnType(node);
   if (returns) definition.returns = returns;
   expectReturns(ctx, definition, node);
@@ -302,7 +366,14 @@ function jsClass(node: Node, ctx: JsContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const exported = jsExportFlag(node);
-  const symbol = addSymbol(ctx, node, name, extendsReactComponent(node) ? 'component' : 'class', exported, jsDeprecated(node));
+  const symbol = addSymbol(
+    ctx,
+    node,
+    name,
+    extendsReactComponent(node) ? 'component' : 'class',
+    exported,
+    jsDeprecated(node),
+  );
   const supers = classSupers(node);
   if (supers.length) symbol.supers = supers;
   const locals = classFieldTypes(node);
@@ -324,7 +395,15 @@ function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   // An object literal's method (also one in a class field's initializer) is no method of the class.
   const owner = node.parent?.type === 'object' ? undefined : currentContainer(ctx);
   if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node), ownThis: true }; // object literal method: calls still get a name
-  const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
+  const method = addSymbol(
+    ctx,
+    node,
+    name,
+    'method',
+    jsMemberExported(node, owner, name),
+    jsDeprecated(node),
+    owner.container,
+  );
   const returns = tsReturnType(node, owner.container);
   if (returns) method.returns = returns;
   expectReturns(ctx, method, node, isStatic(node) ? undefined : owner.container);
@@ -337,7 +416,15 @@ function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
   const name = (node.childForFieldName('name') ?? node.childForFieldName('property'))?.text;
   const owner = currentContainer(ctx);
   if (!name || !owner) return undefined;
-  const method = addSymbol(ctx, node, name, 'method', jsMemberExported(node, owner, name), jsDeprecated(node), owner.container);
+  const method = addSymbol(
+    ctx,
+    node,
+    name,
+    'method',
+    jsMemberExported(node, owner, name),
+    jsDeprecated(node),
+    owner.container,
+  );
   const returns = tsReturnType(value, owner.container);
   if (returns) method.returns = returns;
   expectReturns(ctx, method, value, isStatic(node) ? undefined : owner.container);

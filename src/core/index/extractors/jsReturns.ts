@@ -29,11 +29,18 @@ export interface ReturnScopes extends TypedScopes {
  * is its one return, read now: only `new Foo(…)`, as its parameters are not in scope yet.
  */
 export function expectReturns(ctx: ReturnScopes, def: SymbolFact, fn: Node, self?: string): void {
-  if (def.returns || fn.childForFieldName('return_type') || fn.type.startsWith('generator') || fn.children.some((c) => c?.type === '*')) return;
+  if (
+    def.returns ||
+    fn.childForFieldName('return_type') ||
+    fn.type.startsWith('generator') ||
+    fn.children.some((c) => c?.type === '*')
+  )
+    return;
   const returns: Returns = { self };
   (ctx.returned ??= new Map()).set(def, returns);
   const body = fn.childForFieldName('body');
-  if (fn.type === 'arrow_function' && body && body.type !== 'statement_block') returns.type = body.type === 'new_expression' ? typeOf(body, ctx, undefined) : null;
+  if (fn.type === 'arrow_function' && body && body.type !== 'statement_block')
+    returns.type = body.type === 'new_expression' ? typeOf(body, ctx, undefined) : null;
 }
 
 /** A return statement: what it gives back counts for the named function or method it returns from. */
@@ -59,7 +66,8 @@ export function noteReturn(ctx: ReturnScopes, node: Node): void {
 export function applyReturns(ctx: ReturnScopes): void {
   if (!ctx.returned) return;
   const methods = new Map<string, SymbolFact>();
-  for (const def of ctx.facts.symbols) if (def.kind === 'method' && def.container) methods.set(`${def.container}.${def.name}`, def);
+  for (const def of ctx.facts.symbols)
+    if (def.kind === 'method' && def.container) methods.set(`${def.container}.${def.name}`, def);
   // A method that returns another's result takes its type once that one's is known, a few calls deep.
   for (let round = 0; round < 4; round++) {
     let pending = false;
@@ -76,22 +84,41 @@ export function applyReturns(ctx: ReturnScopes): void {
   }
 }
 
-const SEE_THROUGH = new Set(['await_expression', 'parenthesized_expression', 'as_expression', 'satisfies_expression', 'non_null_expression']);
+const SEE_THROUGH = new Set([
+  'await_expression',
+  'parenthesized_expression',
+  'as_expression',
+  'satisfies_expression',
+  'non_null_expression',
+]);
 
 function typeOf(value: Node, ctx: ReturnScopes, self: string | undefined): string | null {
   let e = value;
   for (let i = 0; i < 4 && SEE_THROUGH.has(e.type); i++) {
     // `x as Foo` is a Foo; `x as any`, `x!` and `x satisfies Foo` are what x is.
     const cast = e.type === 'as_expression' ? e.namedChildren[1] : undefined;
-    if (cast && cast.type !== 'predefined_type') return cast.type === 'type_identifier' || cast.type === 'nested_type_identifier' ? cast.text.slice(cast.text.lastIndexOf('.') + 1) : null;
+    if (cast && cast.type !== 'predefined_type')
+      return cast.type === 'type_identifier' || cast.type === 'nested_type_identifier'
+        ? cast.text.slice(cast.text.lastIndexOf('.') + 1)
+        : null;
     e = e.namedChildren[0] ?? e;
   }
   if (self && e.type === 'call_expression') {
     const fn = e.childForFieldName('function');
-    const name = fn?.type === 'member_expression' && fn.childForFieldName('object')?.type === 'this' ? fn.childForFieldName('property')?.text : undefined;
+    const name =
+      fn?.type === 'member_expression' && fn.childForFieldName('object')?.type === 'this'
+        ? fn.childForFieldName('property')?.text
+        : undefined;
     return name ? `${OWN_METHOD}${name}` : null;
   }
-  const type = e.type === 'new_expression' ? createdType(e) : e.type === 'this' ? self : e.type === 'identifier' ? tsTypeOf(ctx, e.text) : undefined;
+  const type =
+    e.type === 'new_expression'
+      ? createdType(e)
+      : e.type === 'this'
+        ? self
+        : e.type === 'identifier'
+          ? tsTypeOf(ctx, e.text)
+          : undefined;
   if (!type || type.startsWith(RESULT_OF) || type.startsWith(FIELD_OF)) return null;
   return type.slice(type.lastIndexOf('.') + 1);
 }

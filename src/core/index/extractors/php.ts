@@ -1,5 +1,17 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
+import {
+  addCall,
+  addSymbol,
+  COMMENT,
+  currentContainer,
+  leadingSiblings,
+  qualifierOf,
+  startLine,
+  type ExtractionContext,
+  type ExtractionRules,
+  type Frame,
+  type Visitor,
+} from './context';
 import { ELEMENTS, RESULT_OF, TYPED_RECEIVER } from '../facts';
 import { phpClassProperties, phpFunctionLocals, phpReceiverType, phpReturnType } from './phpTypes';
 import type { Narrowing } from './phpNarrowing';
@@ -39,9 +51,17 @@ function typeDeclaration(kind: 'class' | 'interface' | 'enum'): Visitor {
     if (supers.length) symbol.supers = supers;
     const properties = phpClassProperties(node);
     // Kept with the class for its subclasses: `$this->io->write()` where a base types `$io`.
-    const fields = Object.fromEntries([...properties].filter(([, t]) => t && !t.startsWith(RESULT_OF)).map(([k, t]) => [k.slice('this.'.length), t]));
+    const fields = Object.fromEntries(
+      [...properties].filter(([, t]) => t && !t.startsWith(RESULT_OF)).map(([k, t]) => [k.slice('this.'.length), t]),
+    );
     if (Object.keys(fields).length) symbol.fields = fields;
-    return { depth: ctx.depth, container: name, containerExported: !nested, containerKind: kind === 'interface' ? 'interface' : 'class', locals: properties };
+    return {
+      depth: ctx.depth,
+      container: name,
+      containerExported: !nested,
+      containerKind: kind === 'interface' ? 'interface' : 'class',
+      locals: properties,
+    };
   };
 }
 
@@ -57,7 +77,12 @@ function phpSupers(node: Node): string[] {
   const body = node.childForFieldName('body');
   const clauses = [...node.namedChildren, ...(body?.namedChildren.filter((c) => c?.type === 'use_declaration') ?? [])];
   for (const clause of clauses) {
-    if (clause?.type !== 'base_clause' && clause?.type !== 'class_interface_clause' && clause?.type !== 'use_declaration') continue;
+    if (
+      clause?.type !== 'base_clause' &&
+      clause?.type !== 'class_interface_clause' &&
+      clause?.type !== 'use_declaration'
+    )
+      continue;
     for (const t of clause.namedChildren) {
       const name = lastName(t);
       if (name && !out.includes(name.text)) out.push(name.text);
@@ -118,9 +143,11 @@ const phpVisitors: Record<string, Visitor> = {
     const group = node.childForFieldName('body');
     if (group) {
       const prefix = node.namedChildren.find((c) => c?.type === 'namespace_name')?.text ?? '';
-      for (const clause of group.namedChildren) if (clause?.type === 'namespace_use_clause') addUse(ctx, clause, prefix, line);
+      for (const clause of group.namedChildren)
+        if (clause?.type === 'namespace_use_clause') addUse(ctx, clause, prefix, line);
     } else {
-      for (const clause of node.namedChildren) if (clause?.type === 'namespace_use_clause') addUse(ctx, clause, '', line);
+      for (const clause of node.namedChildren)
+        if (clause?.type === 'namespace_use_clause') addUse(ctx, clause, '', line);
     }
     return undefined;
   },
@@ -133,7 +160,15 @@ const phpVisitors: Record<string, Visitor> = {
     if (!name) return undefined;
     const owner: Frame | undefined = currentContainer(ctx);
     const exported = owner ? !!owner.containerExported && isPublic(node) : true;
-    const symbol = addSymbol(ctx, node, name, owner ? 'method' : 'function', exported ? 1 : 0, phpDeprecated(node), owner?.container);
+    const symbol = addSymbol(
+      ctx,
+      node,
+      name,
+      owner ? 'method' : 'function',
+      exported ? 1 : 0,
+      phpDeprecated(node),
+      owner?.container,
+    );
     const returns = phpReturnType(node, owner?.container);
     if (returns) symbol.returns = returns;
     return scope(node, ctx, { fn: name });
@@ -163,7 +198,11 @@ const phpVisitors: Record<string, Visitor> = {
     const own = scope && RECEIVERS[scope.text];
     // `Foo::m()` names the class itself: that class's m (or a base's), no other.
     const named = scope?.type === 'name' || scope?.type === 'qualified_name' ? lastName(scope)?.text : undefined;
-    addCall(ctx, lastName(node.childForFieldName('name')), own ?? (named ? `${TYPED_RECEIVER}${named}` : receiver(scope)));
+    addCall(
+      ctx,
+      lastName(node.childForFieldName('name')),
+      own ?? (named ? `${TYPED_RECEIVER}${named}` : receiver(scope)),
+    );
     return undefined;
   },
   object_creation_expression(node, ctx) {

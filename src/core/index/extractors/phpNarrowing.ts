@@ -33,7 +33,8 @@ function className(node: Node | null): string | undefined {
 function checks(cond: Node | null, when: boolean, out: Checks, depth = 0): Checks {
   if (!cond || depth > 8 || out.length >= MAX_CHECKS) return out;
   if (cond.type === 'parenthesized_expression') return checks(cond.namedChildren[0], when, out, depth + 1);
-  if (cond.type === 'unary_op_expression' && cond.children[0]?.text === '!') return checks(cond.namedChildren[0], !when, out, depth + 1);
+  if (cond.type === 'unary_op_expression' && cond.children[0]?.text === '!')
+    return checks(cond.namedChildren[0], !when, out, depth + 1);
   if (cond.type !== 'binary_expression') return out;
   const op = operator(cond);
   if (op === 'instanceof') {
@@ -73,7 +74,8 @@ export function collectNarrowing(n: Node, type: string, out: Narrowing[]): void 
     const body = n.childForFieldName('body');
     if (body) add(out, checks(cond, true, []), body.startIndex, body.endIndex);
     const alternative = n.namedChildren.find((c) => c?.type === 'else_clause' || c?.type === 'else_if_clause');
-    if (alternative?.type === 'else_clause') add(out, checks(cond, false, []), alternative.startIndex, alternative.endIndex);
+    if (alternative?.type === 'else_clause')
+      add(out, checks(cond, false, []), alternative.startIndex, alternative.endIndex);
     const end = enclosingEnd(n);
     if (!alternative && end !== undefined && exits(body)) add(out, checks(cond, false, []), n.endIndex, end);
   } else if (type === 'binary_expression') {
@@ -93,6 +95,7 @@ export function collectNarrowing(n: Node, type: string, out: Narrowing[]): void 
 /** The type a check gives `key` at `at`: the nearest (latest-starting) narrowing that covers it. */
 export function narrowedType(narrowed: readonly Narrowing[] | undefined, key: string, at: number): string | undefined {
   let best: Narrowing | undefined;
-  for (const n of narrowed ?? []) if (n.key === key && n.start <= at && at < n.end && (!best || n.start >= best.start)) best = n;
+  for (const n of narrowed ?? [])
+    if (n.key === key && n.start <= at && at < n.end && (!best || n.start >= best.start)) best = n;
   return best?.type;
 }

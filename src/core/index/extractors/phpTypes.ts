@@ -15,9 +15,35 @@ const MAX_SCAN = 20_000;
 /** Types that say nothing of a class. */
 const UNTYPED = new Set(['mixed', 'object', 'callable', 'iterable', 'self', 'static', 'parent']);
 /** Nodes with nothing inside that binds or checks a variable: not descended into. */
-const TERMINAL = new Set(['name', 'variable_name', 'qualified_name', 'namespace_name', 'string', 'encapsed_string', 'heredoc', 'nowdoc', 'integer', 'float', 'boolean', 'null', 'comment', 'named_type', 'primitive_type', 'optional_type', 'union_type', 'class_constant_access_expression']);
+const TERMINAL = new Set([
+  'name',
+  'variable_name',
+  'qualified_name',
+  'namespace_name',
+  'string',
+  'encapsed_string',
+  'heredoc',
+  'nowdoc',
+  'integer',
+  'float',
+  'boolean',
+  'null',
+  'comment',
+  'named_type',
+  'primitive_type',
+  'optional_type',
+  'union_type',
+  'class_constant_access_expression',
+]);
 /** Scopes of their own inside a body: their variables are not the function's. */
-const OWN_SCOPES = new Set(['anonymous_function', 'anonymous_function_creation_expression', 'arrow_function', 'class_declaration', 'function_definition', 'method_declaration']);
+const OWN_SCOPES = new Set([
+  'anonymous_function',
+  'anonymous_function_creation_expression',
+  'arrow_function',
+  'class_declaration',
+  'function_definition',
+  'method_declaration',
+]);
 
 /** Longest doc block read for types. */
 const MAX_DOC = 8_000;
@@ -61,7 +87,9 @@ export function phpDocType(text: string, container?: string): string | undefined
   const part = parts[0];
   const lower = part.toLowerCase();
   if (lower === '$this' || lower === 'self' || lower === 'static') return container;
-  const collection = part.endsWith(ELEMENTS) ? part.slice(0, -ELEMENTS.length) : DOC_COLLECTION.exec(part)?.[1].split(',').pop()?.trim();
+  const collection = part.endsWith(ELEMENTS)
+    ? part.slice(0, -ELEMENTS.length)
+    : DOC_COLLECTION.exec(part)?.[1].split(',').pop()?.trim();
   if (collection !== undefined) {
     const element = docClass(collection);
     return element && `${element}${ELEMENTS}`;
@@ -94,7 +122,10 @@ function docOf(node: Node, container?: string): Map<string, string> {
 export function phpReturnType(fn: Node, container?: string): string | undefined {
   const declared = fn.childForFieldName('return_type');
   if (declared) {
-    const own = declared.type === 'named_type' || declared.type === 'optional_type' ? declared.text.replace(/^\?/, '').toLowerCase() : '';
+    const own =
+      declared.type === 'named_type' || declared.type === 'optional_type'
+        ? declared.text.replace(/^\?/, '').toLowerCase()
+        : '';
     if (own === 'self' || own === 'static') return container;
     const type = phpTypeName(declared);
     // A declared `object`, `mixed` or `iterable` says less than the doc block may, and `array` less than its `Link[]`.
@@ -124,16 +155,27 @@ export function phpTypeName(node: Node | null | undefined): string | undefined {
     return text && !UNTYPED.has(text.toLowerCase()) ? text : undefined;
   }
   if (node.type === 'optional_type') return phpTypeName(node.namedChildren[0]);
-  if (node.type === 'primitive_type') return UNTYPED.has(node.text.toLowerCase()) || node.text === 'null' ? undefined : node.text;
+  if (node.type === 'primitive_type')
+    return UNTYPED.has(node.text.toLowerCase()) || node.text === 'null' ? undefined : node.text;
   if (node.type === 'union_type') {
-    const parts = node.namedChildren.filter((c) => c && !(c.type === 'primitive_type' && c.text.toLowerCase() === 'null'));
+    const parts = node.namedChildren.filter(
+      (c) => c && !(c.type === 'primitive_type' && c.text.toLowerCase() === 'null'),
+    );
     return parts.length === 1 ? phpTypeName(parts[0]) : undefined;
   }
   return undefined;
 }
 
 function typeChild(node: Node): Node | undefined {
-  return node.namedChildren.find((c) => c?.type === 'named_type' || c?.type === 'optional_type' || c?.type === 'union_type' || c?.type === 'primitive_type') ?? undefined;
+  return (
+    node.namedChildren.find(
+      (c) =>
+        c?.type === 'named_type' ||
+        c?.type === 'optional_type' ||
+        c?.type === 'union_type' ||
+        c?.type === 'primitive_type',
+    ) ?? undefined
+  );
 }
 
 function variableOf(node: Node): string | undefined {
@@ -152,7 +194,11 @@ function bind(locals: Map<string, string>, key: string, type: string | undefined
  * function opens; with `narrowed`, also where its checks (`$x instanceof Foo`) say more. Its class's
  * `properties` (`this.x` keys) type loops over them.
  */
-export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?: ReadonlyMap<string, string>): Map<string, string> {
+export function phpFunctionLocals(
+  fn: Node,
+  narrowed?: Narrowing[],
+  properties?: ReadonlyMap<string, string>,
+): Map<string, string> {
   const locals = new Map<string, string>();
   const declared = new Set<string>();
   const doc = fn.type === 'method_declaration' || fn.type === 'function_definition' ? docOf(fn) : undefined;
@@ -161,7 +207,9 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
     const name = variableOf(p);
     if (!name) continue;
     const native = typeChild(p);
-    const type = isArray(native) ? (docArray(doc?.get(`$${name}`)) ?? phpTypeName(native)) : (phpTypeName(native) ?? (native ? undefined : doc?.get(`$${name}`)));
+    const type = isArray(native)
+      ? (docArray(doc?.get(`$${name}`)) ?? phpTypeName(native))
+      : (phpTypeName(native) ?? (native ? undefined : doc?.get(`$${name}`)));
     bind(locals, `$${name}`, type);
     if (type) declared.add(`$${name}`);
   }
@@ -185,23 +233,30 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
       // A typed parameter keeps its type: PHP checks what is passed, and reassigning one is rare.
       // `$x = null` first says nothing of what `$x` later holds.
       if (key && !declared.has(key) && right?.type !== 'null') {
-        bind(locals, key, valueType(right, (o) => declaredClass(o, locals, declared, properties)));
+        bind(
+          locals,
+          key,
+          valueType(right, (o) => declaredClass(o, locals, declared, properties)),
+        );
         // `$x = $y->m()` with `$y` bound further on (`$y = new Foo()`): read once the whole body is.
         const object = right?.type === 'member_call_expression' ? right.childForFieldName('object') : null;
-        if (object?.type === 'variable_name' && !declared.has(object.text)) later.push([key, object.text, calledName(right!) ?? '']);
+        if (object?.type === 'variable_name' && !declared.has(object.text))
+          later.push([key, object.text, calledName(right!) ?? '']);
       }
     } else if (type === 'comment' && vars && n.text.includes('@var')) {
       // `/** @var Foo $x */` says what the code cannot: the variable's type from here on.
-      for (const [key, type] of docTags(n.text)) if (key.startsWith('$') && !declared.has(key)) {
-        locals.set(key, type);
-        declared.add(key);
-      }
+      for (const [key, type] of docTags(n.text))
+        if (key.startsWith('$') && !declared.has(key)) {
+          locals.set(key, type);
+          declared.add(key);
+        }
     }
     if (!TERMINAL.has(type)) for (const c of n.namedChildren) if (c) stack.push(c);
   }
   for (const [key, receiver, method] of later) {
     const owner = locals.get(receiver);
-    if (owner && PLAIN_CLASS.test(owner) && locals.get(key) === `${RESULT_OF}${method}`) locals.set(key, `${RESULT_OF}${owner}${METHOD_OF}${method}`);
+    if (owner && PLAIN_CLASS.test(owner) && locals.get(key) === `${RESULT_OF}${method}`)
+      locals.set(key, `${RESULT_OF}${owner}${METHOD_OF}${method}`);
   }
   // `foreach ($xs as $x)`, `list($a) = …`, `catch (E $e)`: bound some other way, unknown unless typed.
   if (text.includes('foreach') || text.includes('catch')) {
@@ -209,7 +264,16 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
       if (!node) continue;
       if (node.type === 'catch_clause') {
         const name = node.childForFieldName('name')?.text;
-        if (name && !declared.has(name)) bind(locals, name, phpTypeName(node.childForFieldName('type')?.namedChildren.length === 1 ? node.childForFieldName('type')!.namedChildren[0] : undefined));
+        if (name && !declared.has(name))
+          bind(
+            locals,
+            name,
+            phpTypeName(
+              node.childForFieldName('type')?.namedChildren.length === 1
+                ? node.childForFieldName('type')!.namedChildren[0]
+                : undefined,
+            ),
+          );
       } else {
         // `foreach ($links as $k => $link)`: the value is an element of what is iterated, the key unknown.
         const element = elementOf(node.namedChildren[0], locals, properties);
@@ -227,16 +291,33 @@ export function phpFunctionLocals(fn: Node, narrowed?: Narrowing[], properties?:
 }
 
 /** While a body is read: a typed parameter's or `@var` variable's class, or an own property's. */
-function declaredClass(node: Node, locals: ReadonlyMap<string, string>, declared: ReadonlySet<string>, properties?: ReadonlyMap<string, string>): string | undefined {
+function declaredClass(
+  node: Node,
+  locals: ReadonlyMap<string, string>,
+  declared: ReadonlySet<string>,
+  properties?: ReadonlyMap<string, string>,
+): string | undefined {
   if (node.type === 'variable_name') return declared.has(node.text) ? locals.get(node.text) : undefined;
   if (node.type !== 'member_access_expression' || node.childForFieldName('object')?.text !== '$this') return undefined;
   return properties?.get(`this.${node.childForFieldName('name')?.text ?? ''}`);
 }
 
 /** What iterating a value gives: an array variable's or own property's class (`Link[]`), or the elements of a call's result (`()getRequires[]`). */
-function elementOf(node: Node | null | undefined, locals: ReadonlyMap<string, string>, properties?: ReadonlyMap<string, string>): string | undefined {
-  const own = node?.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this' ? node.childForFieldName('name') : undefined;
-  const type = node?.type === 'variable_name' ? locals.get(node.text) : own ? properties?.get(`this.${own.text}`) : valueType(node);
+function elementOf(
+  node: Node | null | undefined,
+  locals: ReadonlyMap<string, string>,
+  properties?: ReadonlyMap<string, string>,
+): string | undefined {
+  const own =
+    node?.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this'
+      ? node.childForFieldName('name')
+      : undefined;
+  const type =
+    node?.type === 'variable_name'
+      ? locals.get(node.text)
+      : own
+        ? properties?.get(`this.${own.text}`)
+        : valueType(node);
   if (!type) return undefined;
   if (type.startsWith(RESULT_OF)) return type.endsWith(ELEMENTS) ? undefined : `${type}${ELEMENTS}`;
   return type.endsWith(ELEMENTS) ? type.slice(0, -ELEMENTS.length) : undefined;
@@ -244,13 +325,19 @@ function elementOf(node: Node | null | undefined, locals: ReadonlyMap<string, st
 
 /** The function or method a call calls, by its last name: `m` in `$x->m()`, `X::m()`, `\\ns\\m()`. */
 function calledName(node: Node): string | undefined {
-  const name = node.type === 'function_call_expression' ? node.childForFieldName('function') : node.childForFieldName('name');
+  const name =
+    node.type === 'function_call_expression' ? node.childForFieldName('function') : node.childForFieldName('name');
   if (name?.type === 'name') return name.text;
   if (name?.type === 'qualified_name') return name.namedChildren[name.namedChildren.length - 1]?.text;
   return undefined;
 }
 
-const CALLS = new Set(['member_call_expression', 'nullsafe_member_call_expression', 'scoped_call_expression', 'function_call_expression']);
+const CALLS = new Set([
+  'member_call_expression',
+  'nullsafe_member_call_expression',
+  'scoped_call_expression',
+  'function_call_expression',
+]);
 
 /** What a value is: the class a `new` makes, or RESULT_OF and the name of the call that gives it. */
 function valueType(node: Node | null | undefined, classOf?: (object: Node) => string | undefined): string | undefined {
@@ -260,7 +347,10 @@ function valueType(node: Node | null | undefined, classOf?: (object: Node) => st
     const name = calledName(node);
     if (!name) return undefined;
     // A method of a receiver whose class the code says: that class's method (`()ContainerBuilder#getDefinition`).
-    const object = node.type === 'member_call_expression' || node.type === 'nullsafe_member_call_expression' ? node.childForFieldName('object') : null;
+    const object =
+      node.type === 'member_call_expression' || node.type === 'nullsafe_member_call_expression'
+        ? node.childForFieldName('object')
+        : null;
     const owner = object && classOf?.(object);
     return owner && PLAIN_CLASS.test(owner) ? `${RESULT_OF}${owner}${METHOD_OF}${name}` : `${RESULT_OF}${name}`;
   }
@@ -293,7 +383,11 @@ export function phpClassProperties(cls: Node): Map<string, string> {
       for (const el of member.namedChildren) {
         const name = el?.type === 'property_element' ? variableOf(el) : undefined;
         const documented = doc?.get('var') ?? doc?.get(`$${name}`);
-        const type = !native ? documented : isArray(native) ? (docArray(documented) ?? phpTypeName(native)) : phpTypeName(native);
+        const type = !native
+          ? documented
+          : isArray(native)
+            ? (docArray(documented) ?? phpTypeName(native))
+            : phpTypeName(native);
         if (!name || !type) continue;
         props.set(`this.${name}`, type);
         typed.add(name);
@@ -329,8 +423,10 @@ export function phpClassProperties(cls: Node): Map<string, string> {
  */
 export function phpReceiverType(node: Node | null, ctx: ExtractionContext): string | undefined {
   if (!node) return undefined;
-  if (node.type !== 'variable_name' && node.type !== 'member_access_expression') return valueType(node, (o) => phpReceiverType(o, ctx));
-  if (node.type === 'variable_name' && node.text !== '$this') return variableType(ctx.frames, node.text, node.startIndex);
+  if (node.type !== 'variable_name' && node.type !== 'member_access_expression')
+    return valueType(node, (o) => phpReceiverType(o, ctx));
+  if (node.type === 'variable_name' && node.text !== '$this')
+    return variableType(ctx.frames, node.text, node.startIndex);
   if (node.type === 'member_access_expression' && node.childForFieldName('object')?.text === '$this') {
     const name = node.childForFieldName('name');
     if (name?.type !== 'name') return undefined;

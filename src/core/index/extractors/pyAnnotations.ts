@@ -8,7 +8,20 @@ export const TYPE_NAME = /^[A-Za-z_][\w]{0,99}(?:\.[A-Za-z_][\w]{0,99}){0,4}$/;
 /** `"Response"`, `'Response | None'`, `"Optional[Response]"`: a forward reference to one class. */
 const QUOTED_TYPE = /^\s*(?:(?:t\.|typing\.)?Optional\[\s*)?([A-Za-z_][\w.]{0,200})\s*(?:\]\s*)?(?:\|\s*None\s*)?$/;
 /** Builtin classes: a value made by one, or a method called on one, is no workspace class's. */
-export const PY_BUILTINS: ReadonlySet<string> = new Set(['dict', 'list', 'set', 'frozenset', 'tuple', 'str', 'bytes', 'bytearray', 'int', 'float', 'bool', 'complex']);
+export const PY_BUILTINS: ReadonlySet<string> = new Set([
+  'dict',
+  'list',
+  'set',
+  'frozenset',
+  'tuple',
+  'str',
+  'bytes',
+  'bytearray',
+  'int',
+  'float',
+  'bool',
+  'complex',
+]);
 /** Annotations that say nothing of the value's class. */
 const UNTYPED = new Set(['Any', 'object', 'TypeVar', 'ParamSpec', 'Callable', 'type', 'Type']);
 /** Wrappers whose one argument is the type: `Optional[X]`, `Annotated[X, …]`, `Final[X]`, `ClassVar[X]`. */
@@ -29,7 +42,25 @@ export interface PyScope {
 /** Marks a variable that holds a collection of instances of the class after it (`list[Decoder]`). */
 export const ELEMENTS = '[]';
 /** Collections whose one argument is what iterating gives. */
-const SEQUENCES = new Set(['list', 'List', 'Sequence', 'MutableSequence', 'Iterable', 'Iterator', 'set', 'Set', 'frozenset', 'FrozenSet', 'AbstractSet', 'MutableSet', 'deque', 'Deque', 'Generator', 'AsyncIterable', 'AsyncIterator']);
+const SEQUENCES = new Set([
+  'list',
+  'List',
+  'Sequence',
+  'MutableSequence',
+  'Iterable',
+  'Iterator',
+  'set',
+  'Set',
+  'frozenset',
+  'FrozenSet',
+  'AbstractSet',
+  'MutableSet',
+  'deque',
+  'Deque',
+  'Generator',
+  'AsyncIterable',
+  'AsyncIterator',
+]);
 
 /** An annotation's class, or ELEMENTS and the class of a typed collection's elements (`list[Decoder]`). */
 export function declaredType(node: Node | null | undefined, scope: PyScope): string | undefined {
@@ -39,7 +70,8 @@ export function declaredType(node: Node | null | undefined, scope: PyScope): str
     if (t.type === 'binary_operator' && t.childForFieldName('operator')?.text === '|') {
       const named = [t.childForFieldName('left'), t.childForFieldName('right')].filter((m) => m && m.type !== 'none');
       t = named.length === 1 ? named[0] : null;
-    } else if ((t.type === 'generic_type' || t.type === 'subscript') && lastName(genericParts(t).outer) === 'Optional') t = genericParts(t).args[0];
+    } else if ((t.type === 'generic_type' || t.type === 'subscript') && lastName(genericParts(t).outer) === 'Optional')
+      t = genericParts(t).args[0];
     else if (t.type === 'type') t = t.namedChildren[0];
     else break;
   }
@@ -57,7 +89,9 @@ export function declaredType(node: Node | null | undefined, scope: PyScope): str
 function genericParts(node: Node): { outer: string; args: Node[] } {
   const generic = node.type === 'generic_type';
   const value = generic ? node.namedChildren[0] : node.childForFieldName('value');
-  const args = generic ? node.namedChildren.find((c) => c?.type === 'type_parameter')?.namedChildren ?? [] : node.childrenForFieldName('subscript');
+  const args = generic
+    ? (node.namedChildren.find((c) => c?.type === 'type_parameter')?.namedChildren ?? [])
+    : node.childrenForFieldName('subscript');
   return { outer: value?.text ?? '', args: args.filter((c): c is Node => !!c) };
 }
 
@@ -80,7 +114,12 @@ export function moduleImports(root: Node): Set<string> {
   const out = new Set<string>();
   for (const s of root.descendantsOfType('import_statement')) {
     for (const name of s?.childrenForFieldName('name') ?? []) {
-      const local = name?.type === 'aliased_import' ? name.childForFieldName('alias') : name?.type === 'dotted_name' ? name.namedChildren[0] : undefined;
+      const local =
+        name?.type === 'aliased_import'
+          ? name.childForFieldName('alias')
+          : name?.type === 'dotted_name'
+            ? name.namedChildren[0]
+            : undefined;
       if (local?.type === 'identifier') out.add(local.text);
     }
   }
@@ -94,8 +133,12 @@ export function moduleTypeVars(root: Node): Set<string> {
     const a = s?.type === 'expression_statement' ? s.namedChildren[0] : undefined;
     if (a?.type !== 'assignment') continue;
     const left = a.childForFieldName('left');
-    const fn = a.childForFieldName('right')?.type === 'call' ? a.childForFieldName('right')!.childForFieldName('function') : undefined;
-    if (left?.type === 'identifier' && fn && /^(?:TypeVar|ParamSpec|TypeVarTuple|NewType)$/.test(lastName(fn.text))) out.add(left.text);
+    const fn =
+      a.childForFieldName('right')?.type === 'call'
+        ? a.childForFieldName('right')!.childForFieldName('function')
+        : undefined;
+    if (left?.type === 'identifier' && fn && /^(?:TypeVar|ParamSpec|TypeVarTuple|NewType)$/.test(lastName(fn.text)))
+      out.add(left.text);
   }
   return out;
 }
@@ -137,7 +180,9 @@ export function annotationType(node: Node | null | undefined, scope: PyScope, de
       return oneOf(node.namedChildren, scope, depth);
     case 'binary_operator':
       // `X | None`
-      return node.childForFieldName('operator')?.text === '|' ? oneOf([node.childForFieldName('left'), node.childForFieldName('right')], scope, depth) : undefined;
+      return node.childForFieldName('operator')?.text === '|'
+        ? oneOf([node.childForFieldName('left'), node.childForFieldName('right')], scope, depth)
+        : undefined;
     default:
       return undefined;
   }

@@ -14,7 +14,10 @@ const MAX_FIELDS = 256;
  * a class called, another field), and properties by their return annotation. A field bound to two
  * classes is left out; `None` binds nothing.
  */
-export function classFields(cls: Node, scope: PyScope): { fields?: Record<string, string>; elements: ReadonlyMap<string, string> } {
+export function classFields(
+  cls: Node,
+  scope: PyScope,
+): { fields?: Record<string, string>; elements: ReadonlyMap<string, string> } {
   const declared = new Map<string, string>();
   const assigned = new Map<string, string>();
   const body = cls.childForFieldName('body');
@@ -29,7 +32,10 @@ export function classFields(cls: Node, scope: PyScope): { fields?: Record<string
         if (annotation) declare(declared, left.text, declaredType(annotation, scope));
       }
     } else if (def?.type === 'function_definition') {
-      const decorators = stmt.type === 'decorated_definition' ? stmt.namedChildren.filter((d) => d?.type === 'decorator').map((d) => d!.text) : [];
+      const decorators =
+        stmt.type === 'decorated_definition'
+          ? stmt.namedChildren.filter((d) => d?.type === 'decorator').map((d) => d!.text)
+          : [];
       const name = def.childForFieldName('name')?.text;
       if (name && decorators.some((d) => /^@\s*(?:\w+\.)?(?:cached_)?property\s*$/.test(d))) {
         declare(declared, name, annotationType(def.childForFieldName('return_type'), scope));
@@ -72,7 +78,7 @@ function selfAssignments(fn: Node, scope: PyScope, assigned: Map<string, string>
     const annotation = n.childForFieldName('type');
     const right = n.childForFieldName('right');
     // `self.x = None` first, an instance later: the instance says what the field holds.
-    if (annotation || right?.type !== 'none') declare(assigned, field, annotation ? declaredType(annotation, scope) : valueType(right, lookup, scope.modules));
+    if (annotation || right?.type !== 'none')
+      declare(assigned, field, annotation ? declaredType(annotation, scope) : valueType(right, lookup, scope.modules));
   }
 }
-

@@ -34,7 +34,13 @@ export function isFixture(fn: Node): boolean {
 }
 
 /** Notes a function without a return annotation, for its return statements to type once the walk is done. */
-export function expectPyReturn(ctx: ExtractionContext, symbol: SymbolFact, fn: Node, frames: Frame[], fixture: boolean): void {
+export function expectPyReturn(
+  ctx: ExtractionContext,
+  symbol: SymbolFact,
+  fn: Node,
+  frames: Frame[],
+  fixture: boolean,
+): void {
   const list = pendingOf.get(ctx);
   if (list) list.push({ symbol, fn, frames, fixture });
   else pendingOf.set(ctx, [{ symbol, fn, frames, fixture }]);
@@ -45,14 +51,24 @@ export function expectPyReturn(ctx: ExtractionContext, symbol: SymbolFact, fn: N
  * `return None` aside). A generator returns a generator, not what it yields: it is left untyped,
  * except a fixture, whose `yield` is what its tests get.
  */
-export function applyPyReturns(ctx: ExtractionContext, valueOf: (node: Node, frames: readonly Frame[]) => string | undefined): void {
+export function applyPyReturns(
+  ctx: ExtractionContext,
+  valueOf: (node: Node, frames: readonly Frame[]) => string | undefined,
+): void {
   for (const p of pendingOf.get(ctx) ?? []) {
     const values = returnedValues(p.fn, p.fixture);
     if (!values?.length) continue;
     let type: string | undefined;
     for (const v of values) {
       const t = valueOf(v, p.frames);
-      if (!t || t.startsWith(RESULT_OF) || t.startsWith(FIELD_OF) || t.startsWith(ELEMENTS) || !TYPE_NAME.test(t) || (type !== undefined && t !== type)) {
+      if (
+        !t ||
+        t.startsWith(RESULT_OF) ||
+        t.startsWith(FIELD_OF) ||
+        t.startsWith(ELEMENTS) ||
+        !TYPE_NAME.test(t) ||
+        (type !== undefined && t !== type)
+      ) {
         type = undefined;
         break;
       }

@@ -1,7 +1,15 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF, FIXTURE, RESULT_OF, TYPED_RECEIVER } from '../facts';
 import type { ExtractionContext, Frame } from './context';
-import { annotationType, declaredType, ELEMENTS, lastName, PY_BUILTINS, TYPE_NAME, type PyScope } from './pyAnnotations';
+import {
+  annotationType,
+  declaredType,
+  ELEMENTS,
+  lastName,
+  PY_BUILTINS,
+  TYPE_NAME,
+  type PyScope,
+} from './pyAnnotations';
 
 // Python: what the code itself says about a receiver's type, as far as reading it without a type
 // checker can go. A parameter's annotation (`request: Request`, `t.Optional["Response"]`,
@@ -74,7 +82,8 @@ export function comprehensionFrame(node: Node, ctx: ExtractionContext): Frame | 
   for (const c of node.namedChildren) {
     if (c?.type !== 'for_in_clause') continue;
     const left = c.childForFieldName('left');
-    if (left?.type === 'identifier') declare(locals, left.text, elementType(c.childForFieldName('right'), lookup, scope ?? { typeVars: new Set() }));
+    if (left?.type === 'identifier')
+      declare(locals, left.text, elementType(c.childForFieldName('right'), lookup, scope ?? { typeVars: new Set() }));
     else if (left) for (const id of idents(left)) declare(locals, id.text, undefined);
   }
   return locals.size ? { depth: ctx.depth, locals } : undefined;
@@ -119,7 +128,14 @@ function lookupIn(ctx: ExtractionContext, frames: readonly Frame[], name: string
  * whole, so a name rebound anywhere is unknown at every call, unless an annotation declares it: a
  * checker holds the value to it.
  */
-export function functionFrame(fn: Node, scope: PyScope, ctx: ExtractionContext, name: string, method: boolean, fixture = false): Frame {
+export function functionFrame(
+  fn: Node,
+  scope: PyScope,
+  ctx: ExtractionContext,
+  name: string,
+  method: boolean,
+  fixture = false,
+): Frame {
   const declared = new Set<string>();
   const locals = new Map<string, string>();
   const frame: Frame = { depth: ctx.depth, fn: name, locals };
@@ -141,7 +157,9 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
   const defined = new Set<string>();
   scopeLocals(root, scope, locals, new Set(), () => undefined, defined);
   // A function may rebind a module's variable (`global client; client = Other()`): none so rebound is known.
-  if (root.text.includes('global ')) for (const g of root.descendantsOfType('global_statement')) for (const id of g ? idents(g) : []) locals.set(id.text, '');
+  if (root.text.includes('global '))
+    for (const g of root.descendantsOfType('global_statement'))
+      for (const id of g ? idents(g) : []) locals.set(id.text, '');
   moduleNamesOf.set(ctx, defined);
   if (scope.modules) modulesIn.set(ctx, scope.modules);
   return { depth: ctx.depth, locals };
@@ -152,12 +170,18 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
  * builtin or literal, a typed variable, a field of one (FIELD_OF and the chain), what a function
  * returns (RESULT_OF and its name); undefined otherwise.
  */
-export function valueType(node: Node | null | undefined, lookup: Lookup, modules?: ReadonlySet<string>, depth = 0): string | undefined {
+export function valueType(
+  node: Node | null | undefined,
+  lookup: Lookup,
+  modules?: ReadonlySet<string>,
+  depth = 0,
+): string | undefined {
   if (!node) return undefined;
   const literal = LITERALS[node.type];
   if (literal) return literal;
   // `(x)`, and `await f()`: an async function's annotation names what awaiting its call gives.
-  for (let i = 0; node?.type === 'parenthesized_expression' || node?.type === 'await'; i++) node = i < 32 ? node.namedChildren[0] : null;
+  for (let i = 0; node?.type === 'parenthesized_expression' || node?.type === 'await'; i++)
+    node = i < 32 ? node.namedChildren[0] : null;
   if (!node) return undefined;
   if (node.type === 'call') {
     const fn = node.childForFieldName('function');
@@ -176,7 +200,13 @@ export function valueType(node: Node | null | undefined, lookup: Lookup, modules
     if (!TYPE_NAME.test(text)) return undefined;
     // A class by its name: capitalized and not a constant (`CONFIG()`); else what the function returns.
     // A parameter or variable called (`def build(Model): Model()`) holds some class: which, unread.
-    if (/^[A-Z]/.test(last)) return /[a-z]/.test(last) && (fn.type === 'attribute' ? !/^(?:self|cls)$/.test(text.slice(0, text.indexOf('.'))) : lookup(text) === undefined) ? text : undefined;
+    if (/^[A-Z]/.test(last))
+      return /[a-z]/.test(last) &&
+        (fn.type === 'attribute'
+          ? !/^(?:self|cls)$/.test(text.slice(0, text.indexOf('.')))
+          : lookup(text) === undefined)
+        ? text
+        : undefined;
     if (fn.type === 'identifier') {
       const held = lookup(text);
       // A module's function: what it returns. A function's own variable called (`factory(app)`):
@@ -243,7 +273,11 @@ function chainType(node: Node, lookup: Lookup): string | undefined {
   const base = lookup(names[0]);
   if (!base || base.startsWith(ELEMENTS)) return undefined;
   // A chain through a chain: `si = self.app.session_interface`, then `si.x`; through a call's result: `request = client.build_request(…)`, then `request.headers`.
-  const owner = base.startsWith(FIELD_OF) ? base.slice(FIELD_OF.length) : base.startsWith(RESULT_OF) ? base : lastName(base);
+  const owner = base.startsWith(FIELD_OF)
+    ? base.slice(FIELD_OF.length)
+    : base.startsWith(RESULT_OF)
+      ? base
+      : lastName(base);
   if (owner.split('.').length + fields.length > MAX_CHAIN + 1) return undefined;
   return `${FIELD_OF}${owner}.${fields.join('.')}`;
 }
@@ -256,14 +290,18 @@ export function receiverQualifier(recv: Node | null, ctx: ExtractionContext): st
   // `super().m()`: the base's m, when the class has one base; else a base's, which one unread.
   if (recv && isSuper(recv)) {
     let supers: readonly string[] | undefined;
-    for (let i = ctx.frames.length - 1; i >= 0 && !supers; i--) if (ctx.frames[i].container) supers = ctx.frames[i].definition?.supers ?? [];
+    for (let i = ctx.frames.length - 1; i >= 0 && !supers; i--)
+      if (ctx.frames[i].container) supers = ctx.frames[i].definition?.supers ?? [];
     return supers?.length === 1 ? `${TYPED_RECEIVER}${supers[0]}` : 'super';
   }
-  if (!recv || (recv.type !== 'identifier' && recv.type !== 'attribute' && recv.type !== 'call' && !LITERALS[recv.type])) return undefined;
+  if (
+    !recv ||
+    (recv.type !== 'identifier' && recv.type !== 'attribute' && recv.type !== 'call' && !LITERALS[recv.type])
+  )
+    return undefined;
   const type = valueType(recv, (name) => pyLookup(ctx, name), modulesIn.get(ctx));
   return type ? `${TYPED_RECEIVER}${type.startsWith(ELEMENTS) ? 'list' : type}` : undefined;
 }
-
 
 /** Records that `name` has `type` ('' for unknown); a second, different binding makes it unknown. */
 export function declare(locals: Map<string, string>, name: string, type: string | undefined): void {
@@ -272,22 +310,43 @@ export function declare(locals: Map<string, string>, name: string, type: string 
 }
 
 /** The parameters' annotated classes; `self` or `cls` of a method is its class. Every parameter is declared, typed or not. */
-function paramTypes(fn: Node, scope: PyScope, method: boolean, declared: Set<string>, locals = new Map<string, string>(), takesFixtures = false): Map<string, string> {
+function paramTypes(
+  fn: Node,
+  scope: PyScope,
+  method: boolean,
+  declared: Set<string>,
+  locals = new Map<string, string>(),
+  takesFixtures = false,
+): Map<string, string> {
   const params = fn.childForFieldName('parameters')?.namedChildren ?? [];
   const decorated = method && fn.parent?.type === 'decorated_definition' ? fn.parent : undefined;
-  const isStatic = !!decorated?.namedChildren.some((d) => d?.type === 'decorator' && /^@\s*staticmethod\b/.test(d.text));
+  const isStatic = !!decorated?.namedChildren.some(
+    (d) => d?.type === 'decorator' && /^@\s*staticmethod\b/.test(d.text),
+  );
   params.forEach((p, i) => {
     if (!p) return;
-    const name = p.type === 'identifier' ? p : p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier');
+    const name =
+      p.type === 'identifier'
+        ? p
+        : (p.childForFieldName('name') ?? p.namedChildren.find((c) => c?.type === 'identifier'));
     if (!name || name.type !== 'identifier') {
       // `*items: Item` is a tuple of Items; `**kw`, a dict.
-      const splat = p.namedChildren.find((c) => c?.type === 'list_splat_pattern' || c?.type === 'dictionary_splat_pattern');
-      const element = splat?.type === 'list_splat_pattern' ? annotationType(p.childForFieldName('type'), scope) : undefined;
-      for (const id of splat ? idents(splat) : idents(p)) declare(locals, id.text, splat?.type === 'dictionary_splat_pattern' ? 'dict' : element ? `${ELEMENTS}${element}` : undefined);
+      const splat = p.namedChildren.find(
+        (c) => c?.type === 'list_splat_pattern' || c?.type === 'dictionary_splat_pattern',
+      );
+      const element =
+        splat?.type === 'list_splat_pattern' ? annotationType(p.childForFieldName('type'), scope) : undefined;
+      for (const id of splat ? idents(splat) : idents(p))
+        declare(
+          locals,
+          id.text,
+          splat?.type === 'dictionary_splat_pattern' ? 'dict' : element ? `${ELEMENTS}${element}` : undefined,
+        );
       return;
     }
     // `*args` is a tuple, `**kw` a dict.
-    const splat = p.type === 'list_splat_pattern' ? 'tuple' : p.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
+    const splat =
+      p.type === 'list_splat_pattern' ? 'tuple' : p.type === 'dictionary_splat_pattern' ? 'dict' : undefined;
     const own = i === 0 && method && !isStatic;
     // A bare parameter of a test or a fixture is the fixture of that name (which conftest.py gives it is found at query time).
     const fixture = takesFixtures && !own && p.type === 'identifier' ? `${RESULT_OF}${FIXTURE}${name.text}` : undefined;
@@ -313,9 +372,18 @@ export function functionLocals(fn: Node, scope: PyScope, method: boolean, outer:
 }
 
 /** Reads the names a body binds into `locals`; for a module, also which it binds by import or definition (`defined`). */
-function scopeLocals(body: Node, scope: PyScope, locals: Map<string, string>, declared: Set<string>, outer: Lookup, defined?: Set<string>): void {
+function scopeLocals(
+  body: Node,
+  scope: PyScope,
+  locals: Map<string, string>,
+  declared: Set<string>,
+  outer: Lookup,
+  defined?: Set<string>,
+): void {
   // A module's names are no function's own: a module's function called is RESULT_OF.
-  const lookup = defined ? (name: string) => locals.get(name) || undefined : (name: string) => locals.get(name) ?? outer(name);
+  const lookup = defined
+    ? (name: string) => locals.get(name) || undefined
+    : (name: string) => locals.get(name) ?? outer(name);
   const assigned: Array<[string, Node | null, BindKind]> = [];
   const truncated = bindings(body, scope, (name, value, annotation, kind = 'value') => {
     if (defined && value === null && !annotation) defined.add(name);
@@ -326,7 +394,8 @@ function scopeLocals(body: Node, scope: PyScope, locals: Map<string, string>, de
       if (type) declared.add(name);
     } else if (locals.get(name) !== declaredType(annotation, scope)) locals.set(name, '');
   });
-  for (const [name, value, kind] of assigned) if (!declared.has(name)) declare(locals, name, value === null ? undefined : boundType(value, kind, lookup, scope));
+  for (const [name, value, kind] of assigned)
+    if (!declared.has(name)) declare(locals, name, value === null ? undefined : boundType(value, kind, lookup, scope));
   // A body too long to read whole may rebind any name further on: none is known.
   if (truncated) for (const name of locals.keys()) if (!declared.has(name)) locals.set(name, '');
 }
@@ -369,14 +438,16 @@ function bindings(body: Node, scope: PyScope, bind: Bind): boolean {
           value = value.childForFieldName('right');
         }
         for (const left of lefts) {
-          if (left?.type === 'identifier') bind(left.text, value, left === lefts[0] ? n.childForFieldName('type') : undefined);
+          if (left?.type === 'identifier')
+            bind(left.text, value, left === lefts[0] ? n.childForFieldName('type') : undefined);
           else if (left) targets(left, bind);
         }
         break;
       }
       case 'case_clause':
         // `case Bar() as c:`, `case c:`: names a pattern binds, each unknown.
-        for (const c of n.namedChildren) if (c && c.type !== 'block' && c.type !== 'if_clause') for (const id of idents(c)) bind(id.text, null);
+        for (const c of n.namedChildren)
+          if (c && c.type !== 'block' && c.type !== 'if_clause') for (const id of idents(c)) bind(id.text, null);
         break;
       case 'for_statement':
       case 'for_in_clause': {
@@ -399,7 +470,10 @@ function bindings(body: Node, scope: PyScope, bind: Bind): boolean {
         const alias = n.childForFieldName('alias');
         const value = n.namedChildren[0];
         // `except HTTPError as e`: an instance of the class named; `with Client() as c`: what the call makes.
-        const caught = n.parent?.type === 'except_clause' && (value?.type === 'identifier' || value?.type === 'attribute') ? value : undefined;
+        const caught =
+          n.parent?.type === 'except_clause' && (value?.type === 'identifier' || value?.type === 'attribute')
+            ? value
+            : undefined;
         const names = alias ? idents(alias) : [];
         if (caught && names.length === 1) bind(names[0].text, caught, undefined, 'instance');
         else for (const id of names) bind(id.text, names.length === 1 ? value : null, undefined, 'context');
@@ -409,7 +483,12 @@ function bindings(body: Node, scope: PyScope, bind: Bind): boolean {
       case 'import_from_statement':
         // `import a.b` binds a; `from m import x as y` binds y, and never m.
         for (const name of n.childrenForFieldName('name')) {
-          const local = name?.type === 'aliased_import' ? name.childForFieldName('alias') : name?.type === 'dotted_name' ? name.namedChildren[n.type === 'import_statement' ? 0 : name.namedChildren.length - 1] : name;
+          const local =
+            name?.type === 'aliased_import'
+              ? name.childForFieldName('alias')
+              : name?.type === 'dotted_name'
+                ? name.namedChildren[n.type === 'import_statement' ? 0 : name.namedChildren.length - 1]
+                : name;
           if (local?.type === 'identifier') bind(local.text, null);
         }
         break;
@@ -422,8 +501,30 @@ function bindings(body: Node, scope: PyScope, bind: Bind): boolean {
 }
 
 /** Statements that hold others: their blocks and clauses are read for bindings too. */
-const COMPOUND = new Set(['block', 'if_statement', 'elif_clause', 'else_clause', 'while_statement', 'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement', 'with_clause', 'with_item', 'match_statement']);
-const BINDS_NAMES = new Set(['function_definition', 'class_definition', 'import_statement', 'import_from_statement', 'global_statement', 'nonlocal_statement', 'as_pattern']);
+const COMPOUND = new Set([
+  'block',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'while_statement',
+  'try_statement',
+  'except_clause',
+  'except_group_clause',
+  'finally_clause',
+  'with_statement',
+  'with_clause',
+  'with_item',
+  'match_statement',
+]);
+const BINDS_NAMES = new Set([
+  'function_definition',
+  'class_definition',
+  'import_statement',
+  'import_from_statement',
+  'global_statement',
+  'nonlocal_statement',
+  'as_pattern',
+]);
 
 /**
  * The statements of a body that bind names, in source order: assignments, loops, `with … as`,
@@ -452,7 +553,11 @@ export function scopeNodes(body: Node): Node[] {
         // `if (m := pattern.match(s)):`, `while (chunk := f.read()):`
         const condition = c.childForFieldName('condition');
         if (condition?.type === 'named_expression') out.push(condition);
-        else if (condition?.type === 'parenthesized_expression' && condition.namedChildren[0]?.type === 'named_expression') out.push(condition.namedChildren[0]);
+        else if (
+          condition?.type === 'parenthesized_expression' &&
+          condition.namedChildren[0]?.type === 'named_expression'
+        )
+          out.push(condition.namedChildren[0]);
         collect(c);
       }
     }
@@ -472,6 +577,7 @@ function idents(node: Node, depth = 0): Node[] {
   const out: Node[] = [];
   // Deeper nesting than any real target (`((((a,),),),)` by the thousand) binds nothing read.
   if (depth > 32) return out;
-  for (const c of node.namedChildren) if (c && c.type !== 'attribute' && c.type !== 'subscript') out.push(...idents(c, depth + 1));
+  for (const c of node.namedChildren)
+    if (c && c.type !== 'attribute' && c.type !== 'subscript') out.push(...idents(c, depth + 1));
   return out;
 }

@@ -1,6 +1,15 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolFact } from '../facts';
-import { addCall, currentContainer, enclosing, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
+import {
+  addCall,
+  currentContainer,
+  enclosing,
+  qualifierOf,
+  startLine,
+  type ExtractionContext,
+  type ExtractionRules,
+  type Visitor,
+} from './context';
 import { annotationType, moduleImports, moduleTypeVars, pySupers } from './pyAnnotations';
 import { classFields } from './pyFields';
 import { applyPyReturns, expectPyReturn, isFixture } from './pyReturns';
@@ -38,10 +47,12 @@ function docDeprecates(doc: string): boolean {
 }
 
 /** "This function is deprecated", "The method has been deprecated". */
-const DOC_SAYS_DEPRECATED = /\b(?:this|the) (?:function|method|class|property|attribute|decorator|helper|alias|module|endpoint|view) (?:is|has been|was) deprecated\b/i;
+const DOC_SAYS_DEPRECATED =
+  /\b(?:this|the) (?:function|method|class|property|attribute|decorator|helper|alias|module|endpoint|view) (?:is|has been|was) deprecated\b/i;
 /** Names a deprecation's warning category: DeprecationWarning, PendingDeprecationWarning, a project's own `XDeprecatedWarning`, Django's `RemovedInDjango60Warning`. */
 function namesDeprecationCategory(text: string): boolean {
-  for (const [word] of text.matchAll(/\w+/g)) if (word.endsWith('Warning') && (word.includes('Deprecat') || word.startsWith('RemovedIn'))) return true;
+  for (const [word] of text.matchAll(/\w+/g))
+    if (word.endsWith('Warning') && (word.includes('Deprecat') || word.startsWith('RemovedIn'))) return true;
   return false;
 }
 
@@ -96,7 +107,6 @@ const modulesOf = new WeakMap<ExtractionContext, ReadonlySet<string>>();
 /** Per class, the element classes of its collection fields, for its methods' loops. */
 const elementsOf = new WeakMap<SymbolFact, ReadonlyMap<string, string>>();
 
-
 const comprehension: Visitor = (node, ctx) => comprehensionFrame(node, ctx);
 
 const pyVisitors: Record<string, Visitor> = {
@@ -128,7 +138,12 @@ const pyVisitors: Record<string, Visitor> = {
       exported: exported || (owner && /^__\w+__$/.test(name) && owner.containerExported ? 1 : 0),
       deprecated: pyDeprecated(node),
     });
-    const scope = { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: owner?.container, ownElements: owner?.definition && elementsOf.get(owner.definition), modules: modulesOf.get(ctx) };
+    const scope = {
+      typeVars: typeVarsOf.get(ctx) ?? new Set<string>(),
+      ownClass: owner?.container,
+      ownElements: owner?.definition && elementsOf.get(owner.definition),
+      modules: modulesOf.get(ctx),
+    };
     const symbol = ctx.facts.symbols[ctx.facts.symbols.length - 1];
     const returnType = node.childForFieldName('return_type');
     const returns = annotationType(returnType, scope);
@@ -143,17 +158,34 @@ const pyVisitors: Record<string, Visitor> = {
     if (!name) return undefined;
     const exported = !name.startsWith('_') && !ctx.frames.some((f) => f.fn);
     const def = pyDefinitionNode(node);
-    const symbol: SymbolFact = { name, kind: 'class', startLine: startLine(def), endLine: def.endPosition.row + 1, exported: exported ? 1 : 0, deprecated: pyDeprecated(node) };
+    const symbol: SymbolFact = {
+      name,
+      kind: 'class',
+      startLine: startLine(def),
+      endLine: def.endPosition.row + 1,
+      exported: exported ? 1 : 0,
+      deprecated: pyDeprecated(node),
+    };
     // A class made inside a function (a test's own subclass) is that function's, no module's class.
     const local = enclosing(ctx);
     if (local) symbol.container = local;
     const supers = pySupers(node);
     if (supers.length) symbol.supers = supers;
-    const { fields, elements } = classFields(node, { typeVars: typeVarsOf.get(ctx) ?? new Set<string>(), ownClass: name, modules: modulesOf.get(ctx) });
+    const { fields, elements } = classFields(node, {
+      typeVars: typeVarsOf.get(ctx) ?? new Set<string>(),
+      ownClass: name,
+      modules: modulesOf.get(ctx),
+    });
     if (fields) symbol.fields = fields;
     if (elements.size) elementsOf.set(symbol, elements);
     ctx.facts.symbols.push(symbol);
-    return { depth: ctx.depth, container: name, containerExported: exported, containerKind: 'class', definition: symbol };
+    return {
+      depth: ctx.depth,
+      container: name,
+      containerExported: exported,
+      containerKind: 'class',
+      definition: symbol,
+    };
   },
   call(node, ctx) {
     const fn = node.childForFieldName('function');

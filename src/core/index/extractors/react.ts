@@ -53,6 +53,7 @@ export function visitJsxElement(node: Node, ctx: ExtractionContext): undefined {
   }
   const name = node.childForFieldName('name');
   if (name?.type === 'identifier' && isComponentName(name.text)) addCall(ctx, name);
-  else if (name?.type === 'member_expression') addCall(ctx, name.childForFieldName('property'), qualifierOf(name.childForFieldName('object')));
+  else if (name?.type === 'member_expression')
+    addCall(ctx, name.childForFieldName('property'), qualifierOf(name.childForFieldName('object')));
   return undefined;
 }

@@ -1,5 +1,17 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine, stringContent, type ExtractionContext, type ExtractionRules, type Visitor } from './context';
+import {
+  addCall,
+  addSymbol,
+  COMMENT,
+  currentContainer,
+  leadingSiblings,
+  qualifierOf,
+  startLine,
+  stringContent,
+  type ExtractionContext,
+  type ExtractionRules,
+  type Visitor,
+} from './context';
 
 // Ruby: classes and modules (nested or `A::B`), methods and `def self.` methods, `private` sections,
 // `@deprecated` comments, calls with and without a receiver, `X.new` constructions, require and require_relative.
@@ -9,7 +21,16 @@ const VISIBILITY = new Set(['private', 'protected', 'public']);
 const MAX_VISIBILITY_LOOKBACK = 400;
 
 /** Parents whose identifier children all name new local variables. */
-const BINDING_LISTS = new Set(['method_parameters', 'lambda_parameters', 'block_parameters', 'destructured_parameter', 'left_assignment_list', 'destructured_left_assignment', 'rest_assignment', 'exception_variable']);
+const BINDING_LISTS = new Set([
+  'method_parameters',
+  'lambda_parameters',
+  'block_parameters',
+  'destructured_parameter',
+  'left_assignment_list',
+  'destructured_left_assignment',
+  'rest_assignment',
+  'exception_variable',
+]);
 /** Parents that bind the identifier in one field: `b = 1` in a parameter list, `x = …`, `for x in`. */
 const BINDING_FIELD: Record<string, string> = {
   optional_parameter: 'name',

@@ -1,13 +1,26 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolKind } from '../facts';
-import { addCall, addSymbol, currentContainer, leadingSiblings, qualifierOf, startLine, type ExtractionContext, type ExtractionRules, type Frame, type Visitor } from './context';
+import {
+  addCall,
+  addSymbol,
+  currentContainer,
+  leadingSiblings,
+  qualifierOf,
+  startLine,
+  type ExtractionContext,
+  type ExtractionRules,
+  type Frame,
+  type Visitor,
+} from './context';
 
 // Rust: functions, impl methods, structs, enums, traits and type aliases, #[deprecated], mod declarations and use trees.
 
 const RUST_LEADING = new Set(['attribute_item', 'line_comment', 'block_comment']);
 
 function rustDeprecated(node: Node): boolean {
-  return leadingSiblings(node, RUST_LEADING, 8).some((c) => c.type === 'attribute_item' && /^#\[\s*deprecated\b/.test(c.text));
+  return leadingSiblings(node, RUST_LEADING, 8).some(
+    (c) => c.type === 'attribute_item' && /^#\[\s*deprecated\b/.test(c.text),
+  );
 }
 
 function rustPublic(node: Node): ExportFlag {
@@ -87,8 +100,10 @@ const rustVisitors: Record<string, Visitor> = {
     let fn = node.childForFieldName('function');
     if (fn?.type === 'generic_function') fn = fn.childForFieldName('function');
     if (fn?.type === 'identifier') addCall(ctx, fn);
-    else if (fn?.type === 'field_expression') addCall(ctx, fn.childForFieldName('field'), qualifierOf(fn.childForFieldName('value')));
-    else if (fn?.type === 'scoped_identifier') addCall(ctx, fn.childForFieldName('name'), qualifierOf(fn.childForFieldName('path')));
+    else if (fn?.type === 'field_expression')
+      addCall(ctx, fn.childForFieldName('field'), qualifierOf(fn.childForFieldName('value')));
+    else if (fn?.type === 'scoped_identifier')
+      addCall(ctx, fn.childForFieldName('name'), qualifierOf(fn.childForFieldName('path')));
     return undefined;
   },
   use_declaration(node, ctx) {
@@ -108,7 +123,8 @@ const rustVisitors: Record<string, Visitor> = {
   mod_item(node, ctx) {
     const name = node.childForFieldName('name')?.text;
     // `mod a;` pulls in a file; `mod a { … }` is inline.
-    if (name && !node.childForFieldName('body')) ctx.facts.imports.push({ spec: `self::${name}`, names: [{ name: '*', local: name }], line: startLine(node) });
+    if (name && !node.childForFieldName('body'))
+      ctx.facts.imports.push({ spec: `self::${name}`, names: [{ name: '*', local: name }], line: startLine(node) });
     return undefined;
   },
 };
@@ -117,7 +133,15 @@ function rustFunction(node: Node, ctx: ExtractionContext): Frame | undefined {
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   const owner = currentContainer(ctx);
-  addSymbol(ctx, node, name, owner ? 'method' : 'function', owner?.containerKind === 'interface' ? 1 : rustPublic(node), rustDeprecated(node), owner?.container);
+  addSymbol(
+    ctx,
+    node,
+    name,
+    owner ? 'method' : 'function',
+    owner?.containerKind === 'interface' ? 1 : rustPublic(node),
+    rustDeprecated(node),
+    owner?.container,
+  );
   return { depth: ctx.depth, fn: name };
 }
 
@@ -125,7 +149,9 @@ function rustType(node: Node, ctx: ExtractionContext, kind: SymbolKind): Frame |
   const name = node.childForFieldName('name')?.text;
   if (!name) return undefined;
   addSymbol(ctx, node, name, kind, rustPublic(node), rustDeprecated(node));
-  return kind === 'interface' ? { depth: ctx.depth, container: name, containerExported: rustPublic(node) > 0, containerKind: 'interface' } : undefined;
+  return kind === 'interface'
+    ? { depth: ctx.depth, container: name, containerExported: rustPublic(node) > 0, containerKind: 'interface' }
+    : undefined;
 }
 
 export const rustRules: ExtractionRules = { visitors: rustVisitors };

@@ -26,7 +26,12 @@ export function tsParamTypes(fn: Node | null): Map<string, string> | undefined {
   if (!params) return undefined;
   let out: Map<string, string> | undefined;
   for (const p of params.namedChildren) {
-    const name = p?.type === 'identifier' ? p : p?.type === 'required_parameter' || p?.type === 'optional_parameter' ? p.childForFieldName('pattern') : null;
+    const name =
+      p?.type === 'identifier'
+        ? p
+        : p?.type === 'required_parameter' || p?.type === 'optional_parameter'
+          ? p.childForFieldName('pattern')
+          : null;
     if (name?.type !== 'identifier') {
       // `({ repo }) =>`, `(...rest)`: names bound here, of no type known here.
       for (const hidden of hiddenNames(name ?? p).keys()) (out ??= new Map()).set(hidden, '');
@@ -48,7 +53,12 @@ const ARRAYS = new Set(['Array', 'ReadonlyArray', 'Set', 'ReadonlySet']);
 export function elementType(annotation: Node | null): string | undefined {
   let type = annotation?.namedChildren[0];
   if (type?.type === 'readonly_type') type = type.namedChildren[0];
-  const element = type?.type === 'array_type' ? type.namedChildren[0] : type?.type === 'generic_type' && ARRAYS.has(type.childForFieldName('name')?.text ?? '') ? type.childForFieldName('type_arguments')?.namedChildren[0] : undefined;
+  const element =
+    type?.type === 'array_type'
+      ? type.namedChildren[0]
+      : type?.type === 'generic_type' && ARRAYS.has(type.childForFieldName('name')?.text ?? '')
+        ? type.childForFieldName('type_arguments')?.namedChildren[0]
+        : undefined;
   const named = element?.type === 'generic_type' ? element.childForFieldName('name') : element;
   return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? named.text : undefined;
 }
@@ -64,11 +74,24 @@ export function declareElements(ctx: TypedScopes, name: string, annotation: Node
 export function elementsOf(ctx: TypedScopes, node: Node): string | undefined {
   if (node.type === 'identifier') return tsTypeOf(ctx, `${ELEMENTS}${node.text}`);
   const field = node.type === 'member_expression' ? thisField(node) : undefined;
-  return (field && thisClass(ctx)?.locals?.get(`${THIS_FIELD}${ELEMENTS}${field.slice(THIS_FIELD.length)}`)) || undefined;
+  return (
+    (field && thisClass(ctx)?.locals?.get(`${THIS_FIELD}${ELEMENTS}${field.slice(THIS_FIELD.length)}`)) || undefined
+  );
 }
 
 /** Array methods whose callback's first parameter is an element. */
-const ELEMENT_CALLBACKS = new Set(['map', 'forEach', 'filter', 'find', 'findLast', 'findIndex', 'findLastIndex', 'some', 'every', 'flatMap']);
+const ELEMENT_CALLBACKS = new Set([
+  'map',
+  'forEach',
+  'filter',
+  'find',
+  'findLast',
+  'findIndex',
+  'findLastIndex',
+  'some',
+  'every',
+  'flatMap',
+]);
 
 /**
  * A callback's parameters, as its own scope: their declared types, and for the first parameter of an
@@ -84,7 +107,8 @@ export function callbackParams(ctx: TypedScopes, fn: Node): Map<string, string> 
   if (!params || !object || !property || !ELEMENT_CALLBACKS.has(property.text)) return params;
   // The element is the first parameter when it is a plain name (not `({ id })` or `...rest`).
   const node = fn.childForFieldName('parameter') ?? fn.childForFieldName('parameters')?.namedChildren[0];
-  const plain = node?.type === 'identifier' ? node : node?.type === 'required_parameter' ? node.childForFieldName('pattern') : null;
+  const plain =
+    node?.type === 'identifier' ? node : node?.type === 'required_parameter' ? node.childForFieldName('pattern') : null;
   const first = plain?.type === 'identifier' ? plain.text : undefined;
   if (first !== undefined && !params.get(first)) {
     const elements = elementsOf(ctx, object);
@@ -98,7 +122,9 @@ export function loopVariable(ctx: TypedScopes, node: Node): Map<string, string> 
   const left = node.childForFieldName('left');
   const right = node.childForFieldName('right');
   if (left?.type !== 'identifier') return left ? hiddenNames(left) : undefined;
-  return new Map([[left.text, right && node.childForFieldName('operator')?.type === 'of' ? (elementsOf(ctx, right) ?? '') : '']]);
+  return new Map([
+    [left.text, right && node.childForFieldName('operator')?.type === 'of' ? (elementsOf(ctx, right) ?? '') : ''],
+  ]);
 }
 
 /** Most names one destructuring pattern is read for. */
@@ -127,7 +153,8 @@ const PROMISES = new Set(['Promise', 'PromiseLike']);
 /** A receiver that is the result of a call (`qb.where(…).execute()`): RESULT_OF and the called name. */
 export function resultOf(call: Node): string | undefined {
   const fn = call.childForFieldName('function');
-  const name = fn?.type === 'identifier' ? fn : fn?.type === 'member_expression' ? fn.childForFieldName('property') : null;
+  const name =
+    fn?.type === 'identifier' ? fn : fn?.type === 'member_expression' ? fn.childForFieldName('property') : null;
   return name?.type === 'identifier' || name?.type === 'property_identifier' ? `${RESULT_OF}${name.text}` : undefined;
 }
 
@@ -140,13 +167,17 @@ export function tsReturnType(node: Node, container?: string): string | undefined
   let type = node.childForFieldName('return_type')?.namedChildren[0];
   // What a promise resolves to is what the caller gets from `await`, and nothing but then, catch
   // and finally is called on the promise itself.
-  if (type?.type === 'generic_type' && PROMISES.has(type.childForFieldName('name')?.text ?? '')) type = type.childForFieldName('type_arguments')?.namedChildren[0];
+  if (type?.type === 'generic_type' && PROMISES.has(type.childForFieldName('name')?.text ?? ''))
+    type = type.childForFieldName('type_arguments')?.namedChildren[0];
   if (!type) return undefined;
   if (type.type === 'this_type') return container;
   // A primitive says the value has no workspace class's methods.
-  if (type.type === 'predefined_type' || type.type === 'literal_type') return JS_PRIMITIVE_TYPES.has(type.text) ? type.text : undefined;
-  const named = type.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
-  return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? lastName(named.text) : undefined;
+  if (type.type === 'predefined_type' || type.type === 'literal_type')
+    return JS_PRIMITIVE_TYPES.has(type.text) ? type.text : undefined;
+  const named = type.type === 'generic_type' ? (type.childForFieldName('name') ?? type.namedChildren[0]) : type;
+  return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier'
+    ? lastName(named.text)
+    : undefined;
 }
 
 /**
@@ -195,7 +226,12 @@ function fieldChain(ctx: TypedScopes, node: Node, depth: number): string | undef
   const inner = node.childForFieldName('object');
   const property = node.childForFieldName('property');
   if (!inner || property?.type !== 'property_identifier' || depth >= MAX_CHAIN) return undefined;
-  const owner = inner.type === 'identifier' ? tsTypeOf(ctx, inner.text) : inner.type === 'member_expression' ? fieldChain(ctx, inner, depth + 1) : undefined;
+  const owner =
+    inner.type === 'identifier'
+      ? tsTypeOf(ctx, inner.text)
+      : inner.type === 'member_expression'
+        ? fieldChain(ctx, inner, depth + 1)
+        : undefined;
   if (!owner || owner.startsWith(RESULT_OF)) return undefined;
   return owner.startsWith(FIELD_OF) ? `${owner}.${property.text}` : `${FIELD_OF}${lastName(owner)}.${property.text}`;
 }
@@ -228,7 +264,8 @@ export function storedFields(types: ReadonlyMap<string, string> | undefined): Re
   // No prototype: a field may be called `__proto__`.
   for (const [key, type] of types ?? []) {
     const name = key.startsWith(THIS_FIELD) ? key.slice(THIS_FIELD.length) : key;
-    if (type && !name.startsWith(ELEMENTS)) (out ??= Object.create(null) as Record<string, string>)[name] = lastName(type);
+    if (type && !name.startsWith(ELEMENTS))
+      (out ??= Object.create(null) as Record<string, string>)[name] = lastName(type);
   }
   return out;
 }
@@ -248,7 +285,7 @@ export function interfaceFieldTypes(node: Node): Map<string, string> | undefined
 /** The named type an annotation gives: `Foo`, `ns.Foo`, `Repo` for `Repo<User>`; undefined for any other. */
 export function namedType(annotation: Node | null): string | undefined {
   const type = annotation?.namedChildren[0];
-  const named = type?.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
+  const named = type?.type === 'generic_type' ? (type.childForFieldName('name') ?? type.namedChildren[0]) : type;
   return named?.type === 'type_identifier' || named?.type === 'nested_type_identifier' ? named.text : undefined;
 }
 
@@ -256,7 +293,22 @@ export function namedType(annotation: Node | null): string | undefined {
 const MAX_FIELDS = 256;
 const NAMED_TYPES = new Set(['type_identifier', 'nested_type_identifier', 'generic_type']);
 /** TypeScript's types made from other types (`ReturnType<typeof f>`, `Partial<User>`): they name no type a value is. */
-const TYPE_OPERATORS = new Set(['ReturnType', 'Awaited', 'Partial', 'Required', 'Readonly', 'Pick', 'Omit', 'Record', 'InstanceType', 'Parameters', 'NonNullable', 'Extract', 'Exclude', 'ThisType']);
+const TYPE_OPERATORS = new Set([
+  'ReturnType',
+  'Awaited',
+  'Partial',
+  'Required',
+  'Readonly',
+  'Pick',
+  'Omit',
+  'Record',
+  'InstanceType',
+  'Parameters',
+  'NonNullable',
+  'Extract',
+  'Exclude',
+  'ThisType',
+]);
 
 /** A class's type parameters that say what they stand for, by name: the constraint, else the default (`EM extends EntityManager<D>`). */
 function typeParamBounds(node: Node): Map<string, Node> | undefined {
@@ -274,13 +326,17 @@ function typeParamBounds(node: Node): Map<string, Node> | undefined {
  * { '~entities'?: E }`), and for a type parameter of the class what it stands for (`em!: EM` under
  * `EM extends Driver[typeof T] & EntityManager<Driver>` is an EntityManager).
  */
-function fieldType(annotation: Node | null, params: ReadonlyMap<string, Node> | undefined, depth = 0): string | undefined {
+function fieldType(
+  annotation: Node | null,
+  params: ReadonlyMap<string, Node> | undefined,
+  depth = 0,
+): string | undefined {
   let type = annotation?.namedChildren[0];
   if (type?.type === 'intersection_type') {
     const named = type.namedChildren.filter((c) => !!c && NAMED_TYPES.has(c.type));
     type = named.length === 1 ? named[0] : undefined;
   }
-  const name = type?.type === 'generic_type' ? type.childForFieldName('name') ?? type.namedChildren[0] : type;
+  const name = type?.type === 'generic_type' ? (type.childForFieldName('name') ?? type.namedChildren[0]) : type;
   if (name?.type !== 'type_identifier' && name?.type !== 'nested_type_identifier') return undefined;
   if (TYPE_OPERATORS.has(name.text)) return undefined;
   const bound = params?.get(name.text);
@@ -307,7 +363,10 @@ export function classFieldTypes(node: Node): Map<string, string> | undefined {
   for (const member of body.namedChildren) {
     if (member?.type === 'public_field_definition' || member?.type === 'field_definition') {
       const name = (member.childForFieldName('name') ?? member.childForFieldName('property'))?.text;
-      declare(name, fieldType(member.childForFieldName('type'), params) ?? createdType(member.childForFieldName('value')));
+      declare(
+        name,
+        fieldType(member.childForFieldName('type'), params) ?? createdType(member.childForFieldName('value')),
+      );
       const elements = elementType(member.childForFieldName('type'));
       if (name && elements) declare(`${ELEMENTS}${name}`, elements);
     } else if (member?.type === 'method_definition' && member.children.some((c) => c?.type === 'get')) {
@@ -326,7 +385,8 @@ export function classFieldTypes(node: Node): Map<string, string> | undefined {
       for (const statement of member.childForFieldName('body')?.namedChildren ?? []) {
         const assign = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
         const left = assign?.type === 'assignment_expression' ? assign.childForFieldName('left') : null;
-        if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this') declare(left.childForFieldName('property')?.text, createdType(assign!.childForFieldName('right')));
+        if (left?.type === 'member_expression' && left.childForFieldName('object')?.type === 'this')
+          declare(left.childForFieldName('property')?.text, createdType(assign!.childForFieldName('right')));
       }
     }
   }
@@ -385,7 +445,11 @@ export function noteTypedName(ctx: ExtractionContext, name: string, type: string
  * leaving out those typed by a type parameter of the function or of what is around it (`keyType: Key`
  * under `<Key extends …>`), which may be anything.
  */
-export function noteTypedParams(ctx: ExtractionContext, locals: ReadonlyMap<string, string> | undefined, fn: Node): void {
+export function noteTypedParams(
+  ctx: ExtractionContext,
+  locals: ReadonlyMap<string, string> | undefined,
+  fn: Node,
+): void {
   if (!locals) return;
   let generic: Set<string> | undefined;
   for (const [name, type] of locals) {
@@ -415,7 +479,9 @@ function typeParamsAround(node: Node): Set<string> {
 export function thisField(node: Node): string | undefined {
   if (node.childForFieldName('object')?.type !== 'this') return undefined;
   const property = node.childForFieldName('property');
-  return property?.type === 'property_identifier' || property?.type === 'private_property_identifier' ? `${THIS_FIELD}${property.text}` : undefined;
+  return property?.type === 'property_identifier' || property?.type === 'private_property_identifier'
+    ? `${THIS_FIELD}${property.text}`
+    : undefined;
 }
 
 /** Most base names kept for one class or interface. */
@@ -432,7 +498,8 @@ export function classSupers(node: Node): string[] {
   const base = (expr: Node | null | undefined) => {
     if (!expr) return;
     if (expr.type === 'identifier' || expr.type === 'member_expression') out.push(writtenName(expr.text));
-    else if (expr.type === 'call_expression') for (const a of expr.childForFieldName('arguments')?.namedChildren ?? []) base(a);
+    else if (expr.type === 'call_expression')
+      for (const a of expr.childForFieldName('arguments')?.namedChildren ?? []) base(a);
   };
   for (const c of heritage.namedChildren) {
     if (!c) continue;
@@ -447,8 +514,15 @@ export function classSupers(node: Node): string[] {
 export function typeNames(clause: Node): string[] {
   const out: string[] = [];
   for (const t of clause.namedChildren) {
-    const named = t?.type === 'generic_type' ? t.childForFieldName('name') ?? t.namedChildren[0] : t;
-    if (named && (named.type === 'type_identifier' || named.type === 'nested_type_identifier' || named.type === 'identifier' || named.type === 'member_expression')) out.push(writtenName(named.text));
+    const named = t?.type === 'generic_type' ? (t.childForFieldName('name') ?? t.namedChildren[0]) : t;
+    if (
+      named &&
+      (named.type === 'type_identifier' ||
+        named.type === 'nested_type_identifier' ||
+        named.type === 'identifier' ||
+        named.type === 'member_expression')
+    )
+      out.push(writtenName(named.text));
   }
   return [...new Set(out)].slice(0, MAX_SUPERS);
 }
@@ -464,4 +538,3 @@ function writtenName(text: string): string {
 function lastName(text: string): string {
   return text.slice(text.lastIndexOf('.') + 1);
 }
-

@@ -42,7 +42,9 @@ export class CodeIndexSource implements SuggestionSource {
     // A call matched by name alone says nothing when several files define the name (`GET` in every
     // route file, `default`, `main`, `handler`): it is as likely to call any of them as this one.
     const shared = this.index.definitionFileCount(symbol) > 1;
-    const callers = this.index.callers({ name: symbol, path: file, line }, MAX_CALLERS).filter((c) => !(shared && c.confidence === 'name'));
+    const callers = this.index
+      .callers({ name: symbol, path: file, line }, MAX_CALLERS)
+      .filter((c) => !(shared && c.confidence === 'name'));
     return callers.map((c) => {
       const where = `${c.path}:${c.line}`;
       const test = isTestFile(c.path);
@@ -77,17 +79,28 @@ export class CodeIndexSource implements SuggestionSource {
 
 /** Why a call site is shown, by how sure the index is that it calls the symbol. */
 function callerReason(c: CallerRef, symbol: string, constructor: boolean): string {
-  if (constructor) return c.confidence === 'resolved' ? 'constructs this class (resolved through imports)' : c.confidence === 'likely' ? 'probably constructs this class' : 'constructs a class of this name';
+  if (constructor)
+    return c.confidence === 'resolved'
+      ? 'constructs this class (resolved through imports)'
+      : c.confidence === 'likely'
+        ? 'probably constructs this class'
+        : 'constructs a class of this name';
   if (c.field) {
     const name = c.field.slice(c.field.lastIndexOf('.') + 1);
-    return c.confidence === 'resolved' ? `calls ${symbol} on the field ${name}` : `probably calls ${symbol} on the field ${name}, declared as ${c.via}`;
+    return c.confidence === 'resolved'
+      ? `calls ${symbol} on the field ${name}`
+      : `probably calls ${symbol} on the field ${name}, declared as ${c.via}`;
   }
-  if (c.resultOf) return `${c.confidence === 'resolved' ? 'calls' : 'probably calls'} ${symbol} on what ${c.resultOf}() returns`;
+  if (c.resultOf)
+    return `${c.confidence === 'resolved' ? 'calls' : 'probably calls'} ${symbol} on what ${c.resultOf}() returns`;
   if (c.confidence === 'resolved') return `calls ${symbol} (resolved through imports)`;
   if (c.confidence === 'likely') {
     if (c.via) return `probably calls ${symbol} through ${c.via}`;
-    if (c.usualReceiver) return `probably calls ${symbol} (${c.usualReceiver} is typed as its class elsewhere in this workspace)`;
-    return c.uniqueName ? `probably calls ${symbol} (no other class defines ${symbol})` : `probably calls ${symbol} (method of a class in scope)`;
+    if (c.usualReceiver)
+      return `probably calls ${symbol} (${c.usualReceiver} is typed as its class elsewhere in this workspace)`;
+    return c.uniqueName
+      ? `probably calls ${symbol} (no other class defines ${symbol})`
+      : `probably calls ${symbol} (method of a class in scope)`;
   }
   return `calls something named ${symbol}`;
 }

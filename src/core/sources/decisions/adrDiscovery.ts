@@ -81,19 +81,76 @@ const NUMBERED = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 const NUMBERED_NO_EXTENSION = /^(?:adr[-_ ]?)?\d+[-_ ][^.]*$/i;
 /** Never project decisions: dependencies, vendored code, build output, test fixtures. */
 const SKIPPED_SEGMENTS = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'vendors', 'third_party', 'third-party', 'thirdparty', '.yarn', 'pods',
-  'site-packages', 'dist', 'build', 'out', 'target', 'coverage', '.git', 'fixtures', '__fixtures__', 'testdata', 'test-data', 'integration-tests', '__tests__', '__snapshots__',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  'vendor',
+  'vendors',
+  'third_party',
+  'third-party',
+  'thirdparty',
+  '.yarn',
+  'pods',
+  'site-packages',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'coverage',
+  '.git',
+  'fixtures',
+  '__fixtures__',
+  'testdata',
+  'test-data',
+  'integration-tests',
+  '__tests__',
+  '__snapshots__',
 ]);
 /** Files that index, introduce or template the records rather than being one. */
-const NOT_RECORD_STEMS = new Set(['readme', 'index', '_index', 'summary', '_sidebar', 'sidebar', 'toc', 'contents', 'table-of-contents', 'overview', 'changelog', 'license', 'contributing', 'glossary', 'adr-log', 'log']);
+const NOT_RECORD_STEMS = new Set([
+  'readme',
+  'index',
+  '_index',
+  'summary',
+  '_sidebar',
+  'sidebar',
+  'toc',
+  'contents',
+  'table-of-contents',
+  'overview',
+  'changelog',
+  'license',
+  'contributing',
+  'glossary',
+  'adr-log',
+  'log',
+]);
 /** Folder-name words that give a record's status. */
 const STATUS_WORDS: Readonly<Record<string, AdrStatus>> = {
-  historic: 'deprecated', historical: 'deprecated', archive: 'deprecated', archived: 'deprecated', deprecated: 'deprecated', obsolete: 'deprecated', retired: 'deprecated',
-  defunct: 'deprecated', outdated: 'deprecated',
-  superseded: 'superseded', replaced: 'superseded',
-  proposed: 'proposed', proposal: 'proposed', proposals: 'proposed', draft: 'proposed', drafts: 'proposed', pending: 'proposed', wip: 'proposed',
-  rejected: 'rejected', declined: 'rejected', abandoned: 'rejected', withdrawn: 'rejected',
-  accepted: 'accepted', approved: 'accepted',
+  historic: 'deprecated',
+  historical: 'deprecated',
+  archive: 'deprecated',
+  archived: 'deprecated',
+  deprecated: 'deprecated',
+  obsolete: 'deprecated',
+  retired: 'deprecated',
+  defunct: 'deprecated',
+  outdated: 'deprecated',
+  superseded: 'superseded',
+  replaced: 'superseded',
+  proposed: 'proposed',
+  proposal: 'proposed',
+  proposals: 'proposed',
+  draft: 'proposed',
+  drafts: 'proposed',
+  pending: 'proposed',
+  wip: 'proposed',
+  rejected: 'rejected',
+  declined: 'rejected',
+  abandoned: 'rejected',
+  withdrawn: 'rejected',
+  accepted: 'accepted',
+  approved: 'accepted',
 };
 /** How deep area folders under a decision folder are followed. */
 const MAX_AREA_DEPTH = 3;
@@ -133,7 +190,12 @@ function isExtensionlessRecord(root: string, rel: string): boolean {
 /** `0003-use-queues/README.md` under a decision folder: a record kept in a folder of its own. */
 function isRecordInOwnFolder(name: string, folderParts: readonly string[]): boolean {
   const stem = name.replace(/\.[^.]+$/, '').toLowerCase();
-  return folderParts.length >= 2 && (stem === 'readme' || stem === 'index') && RECORD_FILE.test(name) && NUMBERED.test(folderParts[folderParts.length - 1]);
+  return (
+    folderParts.length >= 2 &&
+    (stem === 'readme' || stem === 'index') &&
+    RECORD_FILE.test(name) &&
+    NUMBERED.test(folderParts[folderParts.length - 1])
+  );
 }
 
 /** The status a folder name gives, if any (`historic-adrs` → deprecated). */
@@ -151,7 +213,11 @@ function statusOfFolderName(name: string): AdrStatus | undefined {
 export async function discoverDecisions(root: string, options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
   const maxDepth = options.maxDepth ?? 14;
   const maxSniffed = options.maxSniffed ?? 4000;
-  const listing = await listWorkspacePaths(root, { signal: options.signal, maxPaths: options.maxPaths, noGit: options.noGit });
+  const listing = await listWorkspacePaths(root, {
+    signal: options.signal,
+    maxPaths: options.maxPaths,
+    noGit: options.noGit,
+  });
   let capped: DecisionDiscoverySummary['capped'] = listing.capped;
   const folders: DecisionFolder[] = [];
   const files: DecisionFile[] = [];
@@ -166,13 +232,29 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
   // 1. Configured folders: everything markdown in them is a record.
   for (const { path, reason } of configuredFolders(root, options.configured ?? [])) {
     if (folders.some((f) => f.path === path)) continue;
-    const { files: inside } = walkFiles(join(root, path), { maxDepth: MAX_AREA_DEPTH, maxEntries: 5000, signal: options.signal, enterDir: (_rel, name) => !SKIPPED_SEGMENTS.has(name.toLowerCase()) });
+    const { files: inside } = walkFiles(join(root, path), {
+      maxDepth: MAX_AREA_DEPTH,
+      maxEntries: 5000,
+      signal: options.signal,
+      enterDir: (_rel, name) => !SKIPPED_SEGMENTS.has(name.toLowerCase()),
+    });
     let records = 0;
     for (const rel of inside.sort()) {
       const parts = rel.split('/');
       const name = parts[parts.length - 1];
-      if (!isAdrCandidateName(name, parts[parts.length - 2] ?? path.slice(path.lastIndexOf('/') + 1)) && !isExtensionlessRecord(root, `${path}/${rel}`)) continue;
-      if (take({ path: `${path}/${rel}`, folder: path, ...placeOf([path.slice(path.lastIndexOf('/') + 1), ...parts.slice(0, -1)]) })) records++;
+      if (
+        !isAdrCandidateName(name, parts[parts.length - 2] ?? path.slice(path.lastIndexOf('/') + 1)) &&
+        !isExtensionlessRecord(root, `${path}/${rel}`)
+      )
+        continue;
+      if (
+        take({
+          path: `${path}/${rel}`,
+          folder: path,
+          ...placeOf([path.slice(path.lastIndexOf('/') + 1), ...parts.slice(0, -1)]),
+        })
+      )
+        records++;
     }
     folders.push({ path, reason, records });
   }
@@ -180,9 +262,14 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
   // 2. Candidate files from the listing, grouped by folder.
   const byDir = new Map<string, string[]>();
   for (const p of listing.paths) {
-    if (!(RECORD_FILE.test(p) || NUMBERED_NO_EXTENSION.test(p.slice(p.lastIndexOf('/') + 1))) || claimed.has(p)) continue;
+    if (!(RECORD_FILE.test(p) || NUMBERED_NO_EXTENSION.test(p.slice(p.lastIndexOf('/') + 1))) || claimed.has(p))
+      continue;
     const parts = p.split('/');
-    if (parts.length - 1 > maxDepth || parts.some((s, i) => i < parts.length - 1 && SKIPPED_SEGMENTS.has(s.toLowerCase()))) continue;
+    if (
+      parts.length - 1 > maxDepth ||
+      parts.some((s, i) => i < parts.length - 1 && SKIPPED_SEGMENTS.has(s.toLowerCase()))
+    )
+      continue;
     const dir = parts.slice(0, -1).join('/');
     const list = byDir.get(dir);
     if (list) list.push(p);
@@ -226,7 +313,8 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
         if (own || sniffed >= maxSniffed) continue;
         sniffed++;
         if (!isExtensionlessRecord(root, p)) continue;
-      } else if (own ? !isRecordInOwnFolder(name, parts.slice(k)) : !isAdrCandidateName(name, parts[parts.length - 1])) continue;
+      } else if (own ? !isRecordInOwnFolder(name, parts.slice(k)) : !isAdrCandidateName(name, parts[parts.length - 1]))
+        continue;
       list.push({ path: p, folder, ...placeOf(parts.slice(k)) });
     }
     named.set(folder, list);
@@ -236,7 +324,9 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     // In a tool's hidden folder (`.claude/commands/adr`) pages about ADRs are instructions: only record-shaped ones count.
     if (inToolFolder(folder.split('/'))) {
       if (!budget(all.length)) continue;
-      list = all.filter((f) => isRecordShaped(adrShapeOf(f.path.slice(f.path.lastIndexOf('/') + 1), readHead(root, f.path))));
+      list = all.filter((f) =>
+        isRecordShaped(adrShapeOf(f.path.slice(f.path.lastIndexOf('/') + 1), readHead(root, f.path))),
+      );
     }
     let records = 0;
     for (const f of list.sort((a, b) => (a.path < b.path ? -1 : 1))) if (take(f)) records++;
@@ -257,27 +347,47 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
       if (!budget(candidates.length)) continue;
       for (const p of candidates) {
         const shape = adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p));
-        if (!shape.otherKind && (shape.numbered || shape.content >= 1 || shape.titled) && take({ path: p, folder: parent.path, ...placeOf([parent.path.slice(parent.path.lastIndexOf('/') + 1), name]) })) parent.records++;
+        if (
+          !shape.otherKind &&
+          (shape.numbered || shape.content >= 1 || shape.titled) &&
+          take({
+            path: p,
+            folder: parent.path,
+            ...placeOf([parent.path.slice(parent.path.lastIndexOf('/') + 1), name]),
+          })
+        )
+          parent.records++;
       }
       continue;
     }
     const candidates = paths.filter((p) => isAdrCandidateName(p.slice(p.lastIndexOf('/') + 1), name)).sort();
-    const namedFiles = candidates.filter((p) => isDecisionFolderName(p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '')));
+    const namedFiles = candidates.filter((p) =>
+      isDecisionFolderName(p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '')),
+    );
     if (candidates.length < 2 && !namedFiles.length) continue;
     const toSniff = candidates.length < 2 ? namedFiles : candidates;
     if (!budget(toSniff.length)) continue;
     // Reports, roadmaps and minutes beside records are dated and have a status too, but decide nothing.
-    const shapes = toSniff.map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) })).filter((s) => !s.shape.otherKind);
+    const shapes = toSniff
+      .map((p) => ({ path: p, shape: adrShapeOf(p.slice(p.lastIndexOf('/') + 1), readHead(root, p)) }))
+      .filter((s) => !s.shape.otherKind);
     const parts = dir ? dir.split('/') : [];
     const strict = inToolFolder(parts);
     // Inside a tool's hidden folder (`.agents/skills/x/proposals`) numbered pages with a status belong to the tool.
-    const byShape = !strict && shapes.length >= 2 && isDecisionFolderByShape(dir, shapes.map((s) => s.shape));
+    const byShape =
+      !strict &&
+      shapes.length >= 2 &&
+      isDecisionFolderByShape(
+        dir,
+        shapes.map((s) => s.shape),
+      );
     // Front matter with a title is a record's only sign in some layouts; it counts where most files are records.
     const mostlyRecords = shapes.filter((s) => s.shape.numbered || s.shape.content >= 2).length * 2 >= shapes.length;
     let records = 0;
     for (const { path, shape } of shapes) {
       const recordShaped = byShape && (shape.numbered || shape.content >= 2 || (shape.titled && mostlyRecords));
-      const namedRecord = namedFiles.includes(path) && (strict ? isRecordShaped(shape) : shape.numbered || shape.content >= 1);
+      const namedRecord =
+        namedFiles.includes(path) && (strict ? isRecordShaped(shape) : shape.numbered || shape.content >= 1);
       if ((recordShaped || namedRecord) && take({ path, folder: dir, ...placeOf(parts.slice(-1)) })) records++;
     }
     if (!records) continue;
@@ -290,7 +400,13 @@ export async function discoverDecisions(root: string, options: DiscoveryOptions 
     paths: listing.paths,
     folders,
     files,
-    summary: { folders, conventions: DECISION_CONVENTIONS, setting: DECISION_FOLDERS_SETTING, scanned: listing.paths.length, capped },
+    summary: {
+      folders,
+      conventions: DECISION_CONVENTIONS,
+      setting: DECISION_FOLDERS_SETTING,
+      scanned: listing.paths.length,
+      capped,
+    },
   };
 }
 
@@ -303,7 +419,8 @@ function isDecisionFolderByShape(dir: string, shapes: readonly AdrShape[]): bool
   const content = shapes.filter((s) => s.content >= 2).length;
   const numbered = shapes.filter((s) => s.numbered).length;
   if (content >= 2 && content * 3 >= shapes.length) return true;
-  if (numbered >= 2 && numbered * 2 >= shapes.length && (content >= 1 || termsOf(dir).includes('architectur'))) return true;
+  if (numbered >= 2 && numbered * 2 >= shapes.length && (content >= 1 || termsOf(dir).includes('architectur')))
+    return true;
   return false;
 }
 
@@ -358,7 +475,11 @@ function configuredFolders(root: string, configured: readonly string[]): { path:
     if (rel === undefined || rel === '' || out.some((o) => o.path === rel)) return;
     try {
       // A folder that is a symlink leading out of the workspace is never read.
-      if (statSync(join(root, rel)).isDirectory() && toRelative(realpathSync(root), realpathSync(join(root, rel))) !== undefined) out.push({ path: rel, reason });
+      if (
+        statSync(join(root, rel)).isDirectory() &&
+        toRelative(realpathSync(root), realpathSync(join(root, rel))) !== undefined
+      )
+        out.push({ path: rel, reason });
     } catch {
       // Not there: nothing to discover.
     }

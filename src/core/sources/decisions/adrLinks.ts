@@ -26,7 +26,8 @@ export interface AdrLinks {
 const MAX_LINE = 4000;
 const TRAILING_PUNCTUATION = new Set([...'.,;:!?']);
 
-const CODE_EXT = 'ts|tsx|js|jsx|mjs|cjs|mts|cts|py|java|kt|kts|scala|go|rs|rb|php|cs|fs|swift|m|mm|c|cc|cpp|cxx|h|hpp|vue|svelte|sql|proto|graphql|gql|yaml|yml|json|toml|xml|gradle|sh|ex|exs|erl|dart|lua|clj|hs|ml|tf';
+const CODE_EXT =
+  'ts|tsx|js|jsx|mjs|cjs|mts|cts|py|java|kt|kts|scala|go|rs|rb|php|cs|fs|swift|m|mm|c|cc|cpp|cxx|h|hpp|vue|svelte|sql|proto|graphql|gql|yaml|yml|json|toml|xml|gradle|sh|ex|exs|erl|dart|lua|clj|hs|ml|tf';
 const FILE_NAME = new RegExp(`^[\\w@.$-]+\\.(?:${CODE_EXT})$`, 'i');
 const PATHISH = /(?:^|[\s(["'<,])((?:\.{1,2}\/)?(?:[\w@.$*{}-]+\/)+[\w@.$*{},-]*\/?)(?=$|[\s)\]"'>,;:!?])/g;
 const BARE_FILE = new RegExp(`(?:^|[\\s(\\["'<,])([\\w@.$-]+\\.(?:${CODE_EXT}))(?=$|[\\s)\\]"'>,;:!?])`, 'gi');
@@ -78,16 +79,19 @@ export function extractLinks(body: string, bodyStartLine: number, adrDir: string
     for (const m of withoutLinks.matchAll(/`([^`]+)`/g)) {
       const span = m[1].trim();
       if (span.includes('/') || FILE_NAME.test(span)) addPath(span, lineNo, false);
-      for (const id of span.match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3 && !codeIdentifiers.has(id)) codeIdentifiers.set(id, lineNo);
+      for (const id of span.match(/[A-Za-z_$][\w$]*/g) ?? [])
+        if (id.length >= 3 && !codeIdentifiers.has(id)) codeIdentifiers.set(id, lineNo);
     }
     if (inFence) {
-      for (const id of line.match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3 && !codeIdentifiers.has(id)) codeIdentifiers.set(id, lineNo);
+      for (const id of line.match(/[A-Za-z_$][\w$]*/g) ?? [])
+        if (id.length >= 3 && !codeIdentifiers.has(id)) codeIdentifiers.set(id, lineNo);
       continue;
     }
     const noTicks = withoutLinks.replace(/`[^`]*`/g, ' ');
     for (const m of noTicks.matchAll(PATHISH)) addPath(m[1], lineNo, false);
     for (const m of noTicks.matchAll(BARE_FILE)) addPath(m[1], lineNo, false);
-    for (const w of noTicks.match(/\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g) ?? []) if (!camelWords.has(w)) camelWords.set(w, lineNo);
+    for (const w of noTicks.match(/\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g) ?? [])
+      if (!camelWords.has(w)) camelWords.set(w, lineNo);
   }
   return { paths, codeIdentifiers, camelWords };
 }
@@ -150,5 +154,8 @@ export function coverageOf(m: PathMention, paths: readonly string[]): MentionCov
     if (m.match(paths[i])) hit++;
   }
   const share = hit / seen;
-  return { files: Math.round(share * paths.length), broad: share >= 0.5 || (share >= 0.1 && share * paths.length >= 100) };
+  return {
+    files: Math.round(share * paths.length),
+    broad: share >= 0.5 || (share >= 0.1 && share * paths.length >= 100),
+  };
 }

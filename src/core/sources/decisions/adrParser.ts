@@ -1,8 +1,24 @@
-import { linesOf, parseFrontMatter, withoutHtmlComments, splitSections, stripInline, summarize, type MarkdownSection } from '../docs/markdown';
+import {
+  linesOf,
+  parseFrontMatter,
+  withoutHtmlComments,
+  splitSections,
+  stripInline,
+  summarize,
+  type MarkdownSection,
+} from '../docs/markdown';
 import { splitRstSections } from '../docs/restructuredText';
 import { trimEndOf } from '../../text';
 
-import { classifyStatus, LEADING_PICTOGRAPHS, lastStatusOf, loneStatusLine, plainHeading, statusTag, type AdrStatus } from './adrStatus';
+import {
+  classifyStatus,
+  LEADING_PICTOGRAPHS,
+  lastStatusOf,
+  loneStatusLine,
+  plainHeading,
+  statusTag,
+  type AdrStatus,
+} from './adrStatus';
 
 export { classifyStatus, type AdrStatus };
 
@@ -42,7 +58,8 @@ export interface ParsedAdr {
 }
 
 /** `* Status: accepted`, `- Date: …`; also bold, `* **Status:** approved` or `* **Status**: approved`. */
-const BULLET_FIELD = /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Statut|Estado|Stato|Date|Deciders|Technical Story|Consulted|Informed)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$/i;
+const BULLET_FIELD =
+  /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Statut|Estado|Stato|Date|Deciders|Technical Story|Consulted|Informed)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$/i;
 /** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
 const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Statut|Estado|Stato|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
 const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
@@ -53,7 +70,8 @@ const ADR_PREFIX_TITLE = /^ADR[- ]?#?(\d*)[ \t]*[:.)\-–—][ \t]*(.*)$/i;
 /** `ARC-003: Title`, `RFC 12 - Title`, `ADR Arch-004 — Title`: a series label, taken off when the file name is in the same series. */
 const SERIES_TITLE = /^(?:ADR[- ]+)?([a-z]{2,8})[-_ ]?#?(\d+)(?=[ \t:.)\-–—])(.*)$/i;
 /** `Decision Record: Message concept`, `Architecture Decision Record - Use Kafka`: what the file is, said before the title. */
-const RECORD_KIND_PREFIX = /^(?:(?:Architecture|Architectural|Technical|Design)[ \t]+)?Decision[ \t]+Record[ \t]*[:\-–—][ \t]*(?=\S)/i;
+const RECORD_KIND_PREFIX =
+  /^(?:(?:Architecture|Architectural|Technical|Design)[ \t]+)?Decision[ \t]+Record[ \t]*[:\-–—][ \t]*(?=\S)/i;
 /** `[ADR-001] Title`, `[0007] Title`: a label in brackets before the title. */
 const BRACKETED_LABEL_TITLE = /^\[(?:ADR[- ]?#?)?(\d+)\](.*)$/i;
 /** What separates a label from its title: blanks around one of `: . ) - – —`. */
@@ -103,7 +121,11 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
 
   const h1 = sectionList.find((s) => s.level === 1);
   // An empty `title:` says nothing: the first heading names the record then.
-  const rawTitle = str(data.title)?.trim() || h1?.heading || sectionList.find((s) => s.level > 0)?.heading || fileName.replace(/\.[^.]+$/, '');
+  const rawTitle =
+    str(data.title)?.trim() ||
+    h1?.heading ||
+    sectionList.find((s) => s.level > 0)?.heading ||
+    fileName.replace(/\.[^.]+$/, '');
   let titleStyle: ParsedAdr['titleStyle'] = 'plain';
   let titleNumber: number | undefined;
   // `# 📄 ADR-005: Thin CLI` reads as `# ADR-005: Thin CLI`.
@@ -124,7 +146,11 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     titleStyle = 'adr-prefix';
     titleNumber = m[1] ? Number(m[1]) : undefined;
     title = m[2];
-  } else if ((m = SERIES_TITLE.exec(title)) && m[1].toUpperCase() === fileSeries(fileName) && m[3].replace(LABEL_SEPARATOR, '').trim()) {
+  } else if (
+    (m = SERIES_TITLE.exec(title)) &&
+    m[1].toUpperCase() === fileSeries(fileName) &&
+    m[3].replace(LABEL_SEPARATOR, '').trim()
+  ) {
     // `# ARC-003: gRPC conventions` in `ARC-003-….md`: the series label is not part of what the record is about.
     titleNumber = Number(m[2]);
     title = m[3].replace(LABEL_SEPARATOR, '');
@@ -153,13 +179,20 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   }
 
   const fmStatus = str(data.status ?? data.statut ?? data.estado ?? data.stato);
-  let statusText: string | undefined = fmStatus ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
-  let style: AdrStyle = fmStatus !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
+  let statusText: string | undefined =
+    fmStatus ?? lastStatusOf(data.statushistory ?? data['status-history'] ?? data.status_history) ?? fields.status;
+  let style: AdrStyle =
+    fmStatus !== undefined ? 'madr-frontmatter' : fields.status !== undefined ? 'madr-bullets' : 'nygard';
   if (statusText === undefined) {
     const key = headings.find(isStatusHeading);
     statusText = key ? sections[key] : plain.status;
   }
-  if (!fm && fields.status === undefined && !headings.some(isStatusHeading) && headings.some((h) => h.toLowerCase() === 'context and problem statement')) {
+  if (
+    !fm &&
+    fields.status === undefined &&
+    !headings.some(isStatusHeading) &&
+    headings.some((h) => h.toLowerCase() === 'context and problem statement')
+  ) {
     style = 'madr-bullets';
   }
   // Docusaurus blog records tag their status (`tags: [Accepted]`); a badge or a lone word under the title says it too.
@@ -184,7 +217,8 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
     }
   }
 
-  const supersededBy = findSupersededBy(statusText) ?? (str(data['superseded-by']) ? refFromText(str(data['superseded-by'])!) : undefined);
+  const supersededBy =
+    findSupersededBy(statusText) ?? (str(data['superseded-by']) ? refFromText(str(data['superseded-by'])!) : undefined);
   const supersedes: AdrRef[] = [];
   const seenSup = new Set<string>();
   for (const line of [...linesOf(statusText), ...linesOf(sections['Links'] ?? ''), ...lines.slice(0, 30)]) {
@@ -202,7 +236,9 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
   const date = parseDate(str(data.date) ?? fields.date ?? plain.date);
   const deciders = listOf(data.deciders ?? fields.deciders);
   const technicalStory = fields['technical story'] ?? plain['technical story'] ?? str(data['technical-story']);
-  const decisionKey = headings.find((h) => /^decision(?: outcome)?$/i.test(h)) ?? headings.find((h) => /decision/i.test(h) && !/driver/i.test(h));
+  const decisionKey =
+    headings.find((h) => /^decision(?: outcome)?$/i.test(h)) ??
+    headings.find((h) => /decision/i.test(h) && !/driver/i.test(h));
   const contextKey = headings.find((h) => /context/i.test(h));
   const summary = summarize(sections[decisionKey ?? ''] || sections[contextKey ?? ''] || stripFields(lines)) || title;
 
@@ -246,7 +282,11 @@ function unbracketed(title: string, fileName: string): string {
   const m = /^\[([^[\]]+)\]$/.exec(title);
   if (!m) return title;
   const slug = fileName.replace(/\.[^.]+$/, '').replace(/^(?:adr[-_ ]?)?\d+[-_. ]*/i, '');
-  const words = (t: string) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
+  const words = (t: string) =>
+    t
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 2);
   const named = new Set(words(slug));
   if (!named.size || words(m[1]).some((w) => named.has(w))) return m[1].trim();
   const plain = slug.replace(/[-_]+/g, ' ').trim();
@@ -265,7 +305,13 @@ function tableFields(lines: readonly string[]): Record<string, string> {
     return t
       .slice(1, t.endsWith('|') ? -1 : undefined)
       .split('|')
-      .map((c) => c.trim().replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, '').replace(/:$/, '').trim());
+      .map((c) =>
+        c
+          .trim()
+          .replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, '')
+          .replace(/:$/, '')
+          .trim(),
+      );
   };
   const isField = (name: string) => STATUS_NAMES.has(name.toLowerCase()) || name.toLowerCase() === 'date';
   const isSeparator = (cells: string[] | undefined) => !!cells?.length && cells.every((c) => /^:?-{3,}:?$/.test(c));
@@ -317,7 +363,9 @@ function supersessionNote(lines: readonly string[]): string | undefined {
     const m = SUPERSEDED_NOTE.exec(line);
     if (!m) continue;
     const ref = /^super[sc]eded/i.test(m[0]) ? findSupersededBy(line) : refsIn(line)[0];
-    return ref ? `Superseded by ${ref.target ? `[${ref.text}](${ref.target})` : ref.number !== undefined ? `ADR-${ref.number}` : ref.text}` : withoutMarks(line);
+    return ref
+      ? `Superseded by ${ref.target ? `[${ref.text}](${ref.target})` : ref.number !== undefined ? `ADR-${ref.number}` : ref.text}`
+      : withoutMarks(line);
   }
   return undefined;
 }
@@ -373,7 +421,10 @@ function str(v: string | string[] | undefined): string | undefined {
 function listOf(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
   if (Array.isArray(v)) return v;
-  return v.split(/[,;]/).map((s) => stripInline(s)).filter(Boolean);
+  return v
+    .split(/[,;]/)
+    .map((s) => stripInline(s))
+    .filter(Boolean);
 }
 
 /** Parses `2024-01-02` (as UTC) or any Date-parsable string; undefined when not a date. */
@@ -387,7 +438,9 @@ export function parseDate(s: string | undefined): number | undefined {
 }
 
 function stripFields(lines: readonly string[]): string {
-  return lines.filter((l) => !BULLET_FIELD.test(l) && !PLAIN_FIELD.test(l) && !l.trimStart().startsWith('#')).join('\n');
+  return lines
+    .filter((l) => !BULLET_FIELD.test(l) && !PLAIN_FIELD.test(l) && !l.trimStart().startsWith('#'))
+    .join('\n');
 }
 
 /** One record of a decision log: a file that keeps several records, each under a numbered heading. */
@@ -455,7 +508,8 @@ function entryOf(block: MarkdownSection[]): LogEntry | undefined {
   if (statusText === undefined) {
     for (const line of linesOf(head.body)) {
       const plain = PLAIN_FIELD.exec(line);
-      const field = plain && plain[2].includes(':') ? { name: plain[1], value: plain[3] } : fieldOf(BULLET_FIELD.exec(line));
+      const field =
+        plain && plain[2].includes(':') ? { name: plain[1], value: plain[3] } : fieldOf(BULLET_FIELD.exec(line));
       if (field && STATUS_NAMES.has(field.name.toLowerCase())) {
         statusText = field.value;
         break;

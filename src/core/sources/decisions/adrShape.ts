@@ -14,7 +14,8 @@ export interface AdrShape {
 }
 
 /** Kinds of pages that sit beside records, dated and with a status, but decide nothing (`type: Report`). */
-const OTHER_KIND = /^(?:reports?|roadmaps?|minutes|meetings?|meeting notes|retrospectives?|retros?|post-?mortems?|runbooks?|guides?|tutorials?|how-?tos?|status updates?|plans?)$/i;
+const OTHER_KIND =
+  /^(?:reports?|roadmaps?|minutes|meetings?|meeting notes|retrospectives?|retros?|post-?mortems?|runbooks?|guides?|tutorials?|how-?tos?|status updates?|plans?)$/i;
 /** The same said by a title's last word ("Infrastructure Status Report", "Roadmap 2026 Q1" is not caught, "Q1 Roadmap" and "Implementation Plan" are). */
 const OTHER_KIND_TITLE = /\b(?:report|roadmap|minutes|retrospective|post-?mortem|plan)$/i;
 
@@ -22,12 +23,43 @@ const NUMBERED_NAME = /^(?:adr[-_ ]?)?\d+[-_. ]/i;
 /** `Status:`, `**Status**:`, `:Status:`, `- Status :`; one run of blanks only, so nothing can backtrack over it. */
 const STATUS_LINE = /^[ \t]*(?:[*-][ \t]+)?[*:]{0,2}(?:status|statut|estado|stato)(?:\*\*)?[ \t]*:/i;
 /** `| Status | Accepted |`, `| **Status:** | …`: the status cell of a metadata table. */
-const STATUS_CELL = /^[ \t]*\|[ \t]*(?:\*\*)?(?:status|statut|estado|stato)(?:\*\*)?[ \t]*(?::[ \t]*)?(?:\*\*[ \t]*)?\|/i;
+const STATUS_CELL =
+  /^[ \t]*\|[ \t]*(?:\*\*)?(?:status|statut|estado|stato)(?:\*\*)?[ \t]*(?::[ \t]*)?(?:\*\*[ \t]*)?\|/i;
 const RECORD_HEADINGS: readonly (readonly string[])[] = [
   ['status', 'statut', 'estado', 'stato'],
-  ['context', 'context and problem statement', 'background', 'problem', 'problem statement', 'contexte', 'contexto', 'kontext', 'contesto'],
-  ['decision', 'decision outcome', 'the decision', 'decisions', 'décision', 'decisión', 'decisão', 'entscheidung', 'decisione'],
-  ['consequences', 'positive consequences', 'negative consequences', 'implications', 'conséquences', 'consecuencias', 'consequências', 'konsequenzen', 'conseguenze'],
+  [
+    'context',
+    'context and problem statement',
+    'background',
+    'problem',
+    'problem statement',
+    'contexte',
+    'contexto',
+    'kontext',
+    'contesto',
+  ],
+  [
+    'decision',
+    'decision outcome',
+    'the decision',
+    'decisions',
+    'décision',
+    'decisión',
+    'decisão',
+    'entscheidung',
+    'decisione',
+  ],
+  [
+    'consequences',
+    'positive consequences',
+    'negative consequences',
+    'implications',
+    'conséquences',
+    'consecuencias',
+    'consequências',
+    'konsequenzen',
+    'conseguenze',
+  ],
   ['considered options', 'options', 'decision drivers', 'alternatives', 'alternatives considered'],
 ];
 
@@ -41,7 +73,8 @@ export function adrShapeOf(fileName: string, head: string): AdrShape {
   let titleSeen = !!fm && typeof fm.data.title === 'string';
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    if (i < 40 && STATUS_LINE.test(line) && classifyStatus(line.slice(line.indexOf(':') + 1)) !== 'unknown') found.add(0);
+    if (i < 40 && STATUS_LINE.test(line) && classifyStatus(line.slice(line.indexOf(':') + 1)) !== 'unknown')
+      found.add(0);
     const cell = i < 40 ? STATUS_CELL.exec(line) : null;
     if (cell && classifyStatus(line.slice(cell[0].length).split('|')[0]) !== 'unknown') found.add(0);
     const heading = headingText(line, lines[i + 1]);
@@ -58,8 +91,15 @@ export function adrShapeOf(fileName: string, head: string): AdrShape {
   }
   const kind = fm && [fm.data.type, fm.data.kind, fm.data.category, fm.data.doctype].find((v) => typeof v === 'string');
   const title = fm && typeof fm.data.title === 'string' ? fm.data.title : firstTitle(lines);
-  const otherKind = (typeof kind === 'string' && OTHER_KIND.test(kind.trim())) || (found.size < 2 && title !== undefined && OTHER_KIND_TITLE.test(title.trim()));
-  return { numbered: NUMBERED_NAME.test(fileName), content: found.size, titled: !!fm && typeof fm.data.title === 'string', otherKind };
+  const otherKind =
+    (typeof kind === 'string' && OTHER_KIND.test(kind.trim())) ||
+    (found.size < 2 && title !== undefined && OTHER_KIND_TITLE.test(title.trim()));
+  return {
+    numbered: NUMBERED_NAME.test(fileName),
+    content: found.size,
+    titled: !!fm && typeof fm.data.title === 'string',
+    otherKind,
+  };
 }
 
 function firstTitle(lines: readonly string[]): string | undefined {

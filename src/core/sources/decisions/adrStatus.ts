@@ -17,15 +17,32 @@ export function classifyStatus(text: string): AdrStatus {
   const t = text.toLowerCase();
   // English first, then the words of records kept in French, Spanish, German, Italian and Portuguese.
   if (/superseded|superceded|replaced by|remplacé|reemplazad|ersetzt|sostituit|substituíd/.test(t)) return 'superseded';
-  if (/deprecated|obsol|retired|defunct|outdated|inactive|sunset|déprécié|deprecad|veraltet|veralte/.test(t)) return 'deprecated';
-  if (/rejected|declined|abandoned|withdrawn|not accepted|won't do|wontfix|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(t)) return 'rejected';
-  if (/accept|approved|adopted|decided|done|\bactive\b|implemented|in effect|agreed|ratified|enacted|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(t)) return 'accepted';
-  if (/propos(?:ed|al)|draft|open|review|pending|\bwip\b|work in progress|placeholder|speculative|under discussion|under consideration|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(t)) return 'proposed';
+  if (/deprecated|obsol|retired|defunct|outdated|inactive|sunset|déprécié|deprecad|veraltet|veralte/.test(t))
+    return 'deprecated';
+  if (
+    /rejected|declined|abandoned|withdrawn|not accepted|won't do|wontfix|rejeté|refusé|rechazad|abgelehnt|rifiutat|rejeitad/.test(
+      t,
+    )
+  )
+    return 'rejected';
+  if (
+    /accept|approved|adopted|decided|done|\bactive\b|implemented|in effect|agreed|ratified|enacted|approuvé|adopté|validé|aceptad|aprobad|akzeptiert|angenommen|accettat|aprovad|aceit/.test(
+      t,
+    )
+  )
+    return 'accepted';
+  if (
+    /propos(?:ed|al)|draft|open|review|pending|\bwip\b|work in progress|placeholder|speculative|under discussion|under consideration|proposé|brouillon|propuest|borrador|vorgeschlagen|entwurf|propost|bozza/.test(
+      t,
+    )
+  )
+    return 'proposed';
   return 'unknown';
 }
 
 /** Words that are a status on their own (`Accepted`), for tags and badges. */
-const STATUS_WORD = /^(?:accepted|approved|adopted|decided|implemented|proposed|draft|superseded|superceded|deprecated|obsolete|rejected|declined|withdrawn)$/i;
+const STATUS_WORD =
+  /^(?:accepted|approved|adopted|decided|implemented|proposed|draft|superseded|superceded|deprecated|obsolete|rejected|declined|withdrawn)$/i;
 
 const EMPHASIS: ReadonlySet<string> = new Set(['`', '*', '_']);
 

@@ -11,7 +11,10 @@ export interface NewDecision {
 }
 
 export class DecisionWriteError extends Error {
-  constructor(message: string, readonly path?: string) {
+  constructor(
+    message: string,
+    readonly path?: string,
+  ) {
     super(message);
   }
 }
@@ -73,12 +76,17 @@ export function writeAdrFile(folderAbs: string, input: NewDecision, format: AdrF
   const digits = String(number).padStart(padding ?? format.padding, '0');
   const name = `${digits}-${kebabTitle(title)}.md`;
   const taken = readdirSync(folderAbs).find((n) => new RegExp(`^(?:adr[-_]?)?0*${number}[-_]`, 'i').test(n));
-  if (taken || existsSync(join(folderAbs, name))) throw new DecisionWriteError(`Decision number ${digits} is already taken by ${taken ?? name}; nothing was written.`, join(folderAbs, taken ?? name));
+  if (taken || existsSync(join(folderAbs, name)))
+    throw new DecisionWriteError(
+      `Decision number ${digits} is already taken by ${taken ?? name}; nothing was written.`,
+      join(folderAbs, taken ?? name),
+    );
   const text = renderAdr(number, title, input, format, now);
   try {
     writeFileSync(join(folderAbs, name), text, { encoding: 'utf8', flag: 'wx' });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new DecisionWriteError(`${name} already exists; nothing was written.`, join(folderAbs, name));
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new DecisionWriteError(`${name} already exists; nothing was written.`, join(folderAbs, name));
     throw err;
   }
   return name;
@@ -88,16 +96,56 @@ export function renderAdr(number: number, title: string, input: NewDecision, for
   const date = new Date(now).toISOString().slice(0, 10);
   const status = input.status ?? 'accepted';
   const heading =
-    format.titleStyle === 'numbered' ? `# ${number}. ${title}` : format.titleStyle === 'adr-prefix' ? `# ADR-${number}: ${title}` : `# ${title}`;
+    format.titleStyle === 'numbered'
+      ? `# ${number}. ${title}`
+      : format.titleStyle === 'adr-prefix'
+        ? `# ADR-${number}: ${title}`
+        : `# ${title}`;
   const para = (s: string) => s.trim() || '(to be written)';
   if (format.style === 'nygard') {
-    return [heading, '', `Date: ${date}`, '', '## Status', '', capitalize(status), '', '## Context', '', para(input.context), '', '## Decision', '', para(input.decision), '', '## Consequences', '', para(input.consequences), ''].join('\n');
+    return [
+      heading,
+      '',
+      `Date: ${date}`,
+      '',
+      '## Status',
+      '',
+      capitalize(status),
+      '',
+      '## Context',
+      '',
+      para(input.context),
+      '',
+      '## Decision',
+      '',
+      para(input.decision),
+      '',
+      '## Consequences',
+      '',
+      para(input.consequences),
+      '',
+    ].join('\n');
   }
-  const madrBody = ['## Context and Problem Statement', '', para(input.context), '', '## Decision Outcome', '', para(input.decision), '', '### Consequences', '', para(input.consequences), ''];
+  const madrBody = [
+    '## Context and Problem Statement',
+    '',
+    para(input.context),
+    '',
+    '## Decision Outcome',
+    '',
+    para(input.decision),
+    '',
+    '### Consequences',
+    '',
+    para(input.consequences),
+    '',
+  ];
   if (format.style === 'madr-frontmatter') {
     return ['---', `status: ${status}`, `date: ${date}`, '---', '', heading, '', ...madrBody].join('\n');
   }
-  return [heading, '', `${format.bullet} Status: ${status}`, `${format.bullet} Date: ${date}`, '', ...madrBody].join('\n');
+  return [heading, '', `${format.bullet} Status: ${status}`, `${format.bullet} Date: ${date}`, '', ...madrBody].join(
+    '\n',
+  );
 }
 
 function capitalize(s: string): string {

@@ -60,7 +60,13 @@ export function decisionAnchors(input: {
   const { file, symbols, records } = input;
   if (!symbols.length || !records.length) return [];
   const out = new Map<string, DecisionAnchor>();
-  const add = (symbol: AnchorSymbol, record: DecisionRecord, how: DecisionAnchor['how'], line: number | undefined, reason: string) => {
+  const add = (
+    symbol: AnchorSymbol,
+    record: DecisionRecord,
+    how: DecisionAnchor['how'],
+    line: number | undefined,
+    reason: string,
+  ) => {
     const key = `${symbol.startLine}:${symbol.name}\u0000${record.path}#${record.span?.line ?? ''}`;
     const prev = out.get(key);
     // An explicit reference in the code says more than a mention in the record.
@@ -77,13 +83,20 @@ export function decisionAnchors(input: {
   }
 
   for (const ref of input.inline.refs) {
-    const record = ref.path ? byPath(records, ref.path) : ref.number !== undefined ? byNumber(records, ref.number, file) : undefined;
+    const record = ref.path
+      ? byPath(records, ref.path)
+      : ref.number !== undefined
+        ? byNumber(records, ref.number, file)
+        : undefined;
     if (!record) continue;
     const owner = innermostAt(symbols, ref.line) ?? definitionBelow(symbols, ref.line, input.lines);
     if (owner) add(owner, record, 'reference', ref.line, `line ${ref.line} refers to ${ref.text}`);
   }
 
-  return [...out.values()].sort((a, b) => a.symbol.startLine - b.symbol.startLine || rank(a) - rank(b) || a.decision.label.localeCompare(b.decision.label));
+  return [...out.values()].sort(
+    (a, b) =>
+      a.symbol.startLine - b.symbol.startLine || rank(a) - rank(b) || a.decision.label.localeCompare(b.decision.label),
+  );
 }
 
 /** The record that replaced `record`: the one its status links to, the one with its number, or one that says it supersedes it. */
@@ -101,7 +114,9 @@ export function successorOf(record: DecisionRecord, records: readonly DecisionRe
     if (hit) return hit;
   }
   if (record.number === undefined) return undefined;
-  return records.find((r) => r !== record && r.folder === record.folder && r.supersedes.some((s) => s.number === record.number));
+  return records.find(
+    (r) => r !== record && r.folder === record.folder && r.supersedes.some((s) => s.number === record.number),
+  );
 }
 
 function brief(r: DecisionRecord): AnchorDecision {
@@ -129,13 +144,18 @@ function rank(a: DecisionAnchor): number {
 function innermostAt(symbols: readonly AnchorSymbol[], line: number): AnchorSymbol | undefined {
   let best: AnchorSymbol | undefined;
   for (const s of symbols) {
-    if (s.startLine <= line && line <= s.endLine && (!best || s.endLine - s.startLine < best.endLine - best.startLine)) best = s;
+    if (s.startLine <= line && line <= s.endLine && (!best || s.endLine - s.startLine < best.endLine - best.startLine))
+      best = s;
   }
   return best;
 }
 
 /** The definition starting below a comment line when only comments, blank lines or decorators lie between. */
-function definitionBelow(symbols: readonly AnchorSymbol[], line: number, lines: readonly string[]): AnchorSymbol | undefined {
+function definitionBelow(
+  symbols: readonly AnchorSymbol[],
+  line: number,
+  lines: readonly string[],
+): AnchorSymbol | undefined {
   const next = symbols.filter((s) => s.startLine > line).sort((a, b) => a.startLine - b.startLine)[0];
   if (!next || next.startLine - line > MAX_LEAD_LINES) return undefined;
   for (let l = line + 1; l < next.startLine; l++) if (!LEAD_LINE.test(lines[l - 1] ?? '')) return undefined;
@@ -149,7 +169,10 @@ function byPath(records: readonly DecisionRecord[], p: string): DecisionRecord |
 
 /** `ADR-4`: the record with that number, preferring one whose folder is nearest to the file. */
 function byNumber(records: readonly DecisionRecord[], n: number, file: string): DecisionRecord | undefined {
-  return pickNumbered(records.filter((r) => r.number === n), file);
+  return pickNumbered(
+    records.filter((r) => r.number === n),
+    file,
+  );
 }
 
 /**
@@ -167,6 +190,11 @@ export function pickNumbered(numbered: readonly DecisionRecord[], file: string):
     while (k < a.length && k < b.length && a[k] === b[k]) k++;
     return k;
   };
-  const names = (r: DecisionRecord) => (r.links.paths.some((p) => p.kind === 'file' && p.match(file)) ? 2 : r.links.codeIdentifiers.has(stem) || r.links.camelWords.has(stem) ? 1 : 0);
+  const names = (r: DecisionRecord) =>
+    r.links.paths.some((p) => p.kind === 'file' && p.match(file))
+      ? 2
+      : r.links.codeIdentifiers.has(stem) || r.links.camelWords.has(stem)
+        ? 1
+        : 0;
   return [...numbered].sort((x, y) => shared(y) - shared(x) || names(y) - names(x))[0];
 }

@@ -44,7 +44,14 @@ export interface DecisionHit {
 }
 
 /** `when`: the record's date to show; its own date, else its file's time. */
-export function decisionItem(adr: DecisionRecord, s: number, reason: string, kind: string, line?: number, when: number = adr.date ?? adr.mtimeMs): SuggestionItem {
+export function decisionItem(
+  adr: DecisionRecord,
+  s: number,
+  reason: string,
+  kind: string,
+  line?: number,
+  when: number = adr.date ?? adr.mtimeMs,
+): SuggestionItem {
   const meta: Record<string, string | number | boolean> = { status: adr.status, link: kind };
   if (adr.number !== undefined) meta.number = adr.number;
   if (adr.deciders.length) meta.deciders = adr.deciders.join(', ');
@@ -57,7 +64,9 @@ export function decisionItem(adr: DecisionRecord, s: number, reason: string, kin
     summary: adr.summary,
     relevanceScore: score(s),
     reason,
-    location: adr.span ? { path: adr.path, line: adr.span.line, endLine: adr.span.endLine, adr: adr.label } : { path: adr.path, adr: adr.label },
+    location: adr.span
+      ? { path: adr.path, line: adr.span.line, endLine: adr.span.endLine, adr: adr.label }
+      : { path: adr.path, adr: adr.label },
     // One item per file: an entry of a log stands for its file, whose lines move as it grows.
     entityId: `decision:${adr.path}`,
     timestamp: when,
@@ -65,7 +74,11 @@ export function decisionItem(adr: DecisionRecord, s: number, reason: string, kin
   };
 }
 
-export function retiredWarning(adr: DecisionRecord, successor: DecisionRecord | undefined, h: DecisionHit): SuggestionItem {
+export function retiredWarning(
+  adr: DecisionRecord,
+  successor: DecisionRecord | undefined,
+  h: DecisionHit,
+): SuggestionItem {
   const name = nameOf(adr);
   const title = successor
     ? `Governed by superseded ${name} — see ${nameOf(successor)}: ${successor.title}`
@@ -90,8 +103,14 @@ export function retiredWarning(adr: DecisionRecord, successor: DecisionRecord | 
   };
 }
 
-export function noteItem(file: string, note: { line: number; endLine: number; text: string }, q: SourceQuery): SuggestionItem {
-  const near = (q.symbolRange && note.line >= q.symbolRange.start - 3 && note.line <= q.symbolRange.end) || (q.line !== undefined && Math.abs(note.line - q.line) <= 15);
+export function noteItem(
+  file: string,
+  note: { line: number; endLine: number; text: string },
+  q: SourceQuery,
+): SuggestionItem {
+  const near =
+    (q.symbolRange && note.line >= q.symbolRange.start - 3 && note.line <= q.symbolRange.end) ||
+    (q.line !== undefined && Math.abs(note.line - q.line) <= 15);
   const short = note.text.length > 80 ? note.text.slice(0, 79).trimEnd() + '…' : note.text;
   const hash = createHash('sha1').update(note.text).digest('hex').slice(0, 10);
   return {
@@ -107,5 +126,10 @@ export function noteItem(file: string, note: { line: number; endLine: number; te
 }
 
 function firstLine(s: string): string {
-  return s.split('\n').find((l) => l.trim())?.trim() ?? '';
+  return (
+    s
+      .split('\n')
+      .find((l) => l.trim())
+      ?.trim() ?? ''
+  );
 }

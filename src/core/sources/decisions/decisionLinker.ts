@@ -42,18 +42,65 @@ const TEXT_CAP = 1.15;
 const CONTENT_TEXT = 2;
 /** Headings every record of a template has: they say nothing about its topic. */
 const TEMPLATE_HEADINGS = new Set([
-  'status', 'context', 'decision', 'decisions', 'consequences', 'background', 'problem', 'problem statement', 'context and problem statement',
-  'decision drivers', 'considered options', 'decision outcome', 'positive consequences', 'negative consequences', 'pros and cons of the options',
-  'links', 'more information', 'references', 'notes', 'options', 'alternatives', 'alternatives considered', 'implications', 'metadata', 'summary',
-  'introduction', 'overview', 'proposal', 'rationale', 'date', 'deciders', 'authors', 'related', 'see also', 'validation', 'confirmation',
+  'status',
+  'context',
+  'decision',
+  'decisions',
+  'consequences',
+  'background',
+  'problem',
+  'problem statement',
+  'context and problem statement',
+  'decision drivers',
+  'considered options',
+  'decision outcome',
+  'positive consequences',
+  'negative consequences',
+  'pros and cons of the options',
+  'links',
+  'more information',
+  'references',
+  'notes',
+  'options',
+  'alternatives',
+  'alternatives considered',
+  'implications',
+  'metadata',
+  'summary',
+  'introduction',
+  'overview',
+  'proposal',
+  'rationale',
+  'date',
+  'deciders',
+  'authors',
+  'related',
+  'see also',
+  'validation',
+  'confirmation',
 ]);
 
 /** The words of titles such as "Record architecture decisions" or "Use Markdown Architectural Decision Records". */
-const RECORD_WORDS = new Set(['record', 'architectur', 'architectural', 'decision', 'adr', 'madr', 'markdown', 'document', 'log', 'lightweight', 'keep']);
+const RECORD_WORDS = new Set([
+  'record',
+  'architectur',
+  'architectural',
+  'decision',
+  'adr',
+  'madr',
+  'markdown',
+  'document',
+  'log',
+  'lightweight',
+  'keep',
+]);
 
 /** True for a record whose title says only that decisions are recorded. */
 function isAboutRecords(titleTerms: readonly string[]): boolean {
-  return titleTerms.some((t) => t === 'decision' || t === 'adr' || t === 'madr') && titleTerms.every((t) => RECORD_WORDS.has(t));
+  return (
+    titleTerms.some((t) => t === 'decision' || t === 'adr' || t === 'madr') &&
+    titleTerms.every((t) => RECORD_WORDS.has(t))
+  );
 }
 
 const SOURCE_WORDS: Readonly<Record<TermSource, string>> = {
@@ -88,7 +135,10 @@ export class DecisionLinker {
   /** The words records use, by term, to show matches as written. */
   private readonly surface = new Map<string, string>();
 
-  constructor(records: readonly LinkableRecord[], private readonly repo: RepoTerms) {
+  constructor(
+    records: readonly LinkableRecord[],
+    private readonly repo: RepoTerms,
+  ) {
     const words = new Set<string>();
     this.index = new LexicalIndex(
       records.map((r) => {
@@ -102,14 +152,29 @@ export class DecisionLinker {
         const headings: string[] = [];
         const body: string[] = [];
         for (const s of r.sections) {
-          if (!TEMPLATE_HEADINGS.has(s.heading.toLowerCase().replace(/[^a-z ]/g, '').trim())) headings.push(...termsOf(s.heading));
+          if (
+            !TEMPLATE_HEADINGS.has(
+              s.heading
+                .toLowerCase()
+                .replace(/[^a-z ]/g, '')
+                .trim(),
+            )
+          )
+            headings.push(...termsOf(s.heading));
           if (body.length >= MAX_BODY_TERMS) continue;
           const text = withoutUrls(s.body);
           body.push(...termsOf(text), ...compoundTerms(text));
           surfaceWords(s.heading + ' ' + text, this.surface);
         }
         for (const t of [...title, ...headings, ...body]) words.add(t);
-        return { key: r.path, fields: { title: { terms: [...title, ...joined.filter((t) => !title.includes(t))], weight: FIELDS.title }, headings: { terms: headings, weight: FIELDS.headings }, body: { terms: body, weight: FIELDS.body } } };
+        return {
+          key: r.path,
+          fields: {
+            title: { terms: [...title, ...joined.filter((t) => !title.includes(t))], weight: FIELDS.title },
+            headings: { terms: headings, weight: FIELDS.headings },
+            body: { terms: body, weight: FIELDS.body },
+          },
+        };
       }),
       true,
     );
@@ -171,7 +236,9 @@ export class DecisionLinker {
   search(text: string, limit: number): { path: string; score: number }[] {
     const terms = new Map<string, number>();
     for (const t of termsOf(text)) terms.set(t, 1);
-    return this.index.search(this.expand(terms, () => 1).terms, () => 1, limit).map((h) => ({ path: h.key, score: h.score }));
+    return this.index
+      .search(this.expand(terms, () => 1).terms, () => 1, limit)
+      .map((h) => ({ path: h.key, score: h.score }));
   }
 
   /** The file's own words that are rarest in the workspace and known to the records, weighted by how often the file uses them. */
@@ -190,7 +257,10 @@ export class DecisionLinker {
    * become as telling as `configmap`, the one record that says it. `from` maps each added word to
    * the file's word.
    */
-  private expand(terms: ReadonlyMap<string, number>, rarity: (t: string) => number): { terms: Map<string, number>; from: Map<string, string> } {
+  private expand(
+    terms: ReadonlyMap<string, number>,
+    rarity: (t: string) => number,
+  ): { terms: Map<string, number>; from: Map<string, string> } {
     const out = new Map(terms);
     const from = new Map<string, string>();
     const telling = (t: string) => this.index.idf(t) * rarity(t);
@@ -219,11 +289,20 @@ export class DecisionLinker {
     return { terms: out, from };
   }
 
-  private reasonFor(path: string, matched: readonly string[], titleCoverage: number, query: FileQuery, expandedFrom: ReadonlyMap<string, string>): string {
+  private reasonFor(
+    path: string,
+    matched: readonly string[],
+    titleCoverage: number,
+    query: FileQuery,
+    expandedFrom: ReadonlyMap<string, string>,
+  ): string {
     const record = this.records.get(path)!;
     const inTitle = this.titleTerms.get(path);
     // A title match names the title's words first: "matches rate, limit", not the body's words.
-    const shown = titleCoverage >= 0.5 && inTitle ? [...matched.filter((w) => inTitle.has(w)), ...matched.filter((w) => !inTitle.has(w))].slice(0, 3) : matched.slice(0, 3);
+    const shown =
+      titleCoverage >= 0.5 && inTitle
+        ? [...matched.filter((w) => inTitle.has(w)), ...matched.filter((w) => !inTitle.has(w))].slice(0, 3)
+        : matched.slice(0, 3);
     const words = shown.map((w) => this.surface.get(w) ?? w);
     const sourceOf = (w: string) => query.sources.get(w) ?? query.sources.get(expandedFrom.get(w) ?? '') ?? 'text';
     const from = [...new Set(shown.map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);

@@ -9,7 +9,14 @@ import type { SuggestionItem } from '../../types';
 import { linesOf, looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
 import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
-import { adrDirSetting, DECISION_CONVENTIONS, DECISION_FOLDERS_SETTING, discoverDecisions, type DecisionDiscoverySummary, type DecisionFile } from './adrDiscovery';
+import {
+  adrDirSetting,
+  DECISION_CONVENTIONS,
+  DECISION_FOLDERS_SETTING,
+  discoverDecisions,
+  type DecisionDiscoverySummary,
+  type DecisionFile,
+} from './adrDiscovery';
 import { coverageOf, extractLinks, type MentionCoverage, type PathMention } from './adrLinks';
 import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr, type LogEntry } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
@@ -99,7 +106,9 @@ export class DecisionSource implements WorkspaceSource {
 
   /** Where the last refresh looked and what it found, for an empty panel and `index --json`. */
   whereLooked(): DecisionDiscoverySummary {
-    return this.summary ?? { folders: [], conventions: DECISION_CONVENTIONS, setting: DECISION_FOLDERS_SETTING, scanned: 0 };
+    return (
+      this.summary ?? { folders: [], conventions: DECISION_CONVENTIONS, setting: DECISION_FOLDERS_SETTING, scanned: 0 }
+    );
   }
 
   /** All decisions known since the last refresh, by path. */
@@ -145,7 +154,11 @@ export class DecisionSource implements WorkspaceSource {
 
   async refresh(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
-    const found = await discoverDecisions(this.root, { configured: this.config.decisionFolders, signal, noGit: !this.gitAllowed() });
+    const found = await discoverDecisions(this.root, {
+      configured: this.config.decisionFolders,
+      signal,
+      noGit: !this.gitAllowed(),
+    });
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
     this.repo.setPaths(found.paths);
@@ -165,7 +178,8 @@ export class DecisionSource implements WorkspaceSource {
       logger: this.logger,
       signal,
       messages: {
-        tooLarge: (path, size, limit) => `Skipped ${path}: ${size} bytes is over the ${limit}-byte limit for decision records.`,
+        tooLarge: (path, size, limit) =>
+          `Skipped ${path}: ${size} bytes is over the ${limit}-byte limit for decision records.`,
         binary: (path) => `Skipped ${path}: it is named like a decision record but holds binary content.`,
       },
     });
@@ -187,15 +201,34 @@ export class DecisionSource implements WorkspaceSource {
       if (adr.status === 'unknown') this.logger.debug(`${path} has no status; it is treated as 'unknown'.`);
       const digits = fileNumberText(name);
       const series = fileSeries(name);
-      const label = digits && series ? `${series}-${digits}` : digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.[^.]+$/, ''));
+      const label =
+        digits && series
+          ? `${series}-${digits}`
+          : (digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.[^.]+$/, '')));
       const links = extractLinks(adr.body, adr.sectionList[0]?.line ?? 1, posix.dirname(path));
       const entries = logEntries(adr.sectionList);
       // An index page lists records kept in files of their own; a log keeps them in itself.
       if (entries.length && !entries.some((e) => this.linksToRecord(e, path, place))) {
         // What the file says as a whole (a status, a successor) belongs to one of its entries, not to the log.
         const lines = linesOf(file.text);
-        const entryLinks = entries.map((e) => extractLinks(lines.slice(e.line - 1, e.endLine).join('\n'), e.line, posix.dirname(path)));
-        next.set(path, { ...adr, status: 'unknown', statusText: '', supersededBy: undefined, supersedes: [], path, folder: where.folder, area: where.area, label, ...file.stamp, links, entries, entryLinks });
+        const entryLinks = entries.map((e) =>
+          extractLinks(lines.slice(e.line - 1, e.endLine).join('\n'), e.line, posix.dirname(path)),
+        );
+        next.set(path, {
+          ...adr,
+          status: 'unknown',
+          statusText: '',
+          supersededBy: undefined,
+          supersedes: [],
+          path,
+          folder: where.folder,
+          area: where.area,
+          label,
+          ...file.stamp,
+          links,
+          entries,
+          entryLinks,
+        });
         continue;
       }
       next.set(path, { ...adr, path, folder: where.folder, area: where.area, label, ...file.stamp, links });
@@ -204,7 +237,13 @@ export class DecisionSource implements WorkspaceSource {
     this.records = next;
     if (changed || !this.linker) this.rebuildIndexes();
     else this.linker = this.makeLinker();
-    return { files: found.files.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: next.size, ms: performance.now() - started };
+    return {
+      files: found.files.length,
+      parsed: changedFiles.parsed,
+      skipped: changedFiles.skipped,
+      entries: next.size,
+      ms: performance.now() - started,
+    };
   }
 
   /** True when an entry of a log links to another file discovery took for a record. */
@@ -275,7 +314,8 @@ export class DecisionSource implements WorkspaceSource {
     if (names) return names;
     names = new Set();
     const prefix = dir ? `${dir}/` : '';
-    for (const p of this.paths) if (p.startsWith(prefix) && p.indexOf('/', prefix.length) < 0) names.add(p.slice(prefix.length));
+    for (const p of this.paths)
+      if (p.startsWith(prefix) && p.indexOf('/', prefix.length) < 0) names.add(p.slice(prefix.length));
     if (this.siblings.size >= 256) this.siblings.clear();
     this.siblings.set(dir, names);
     return names;
@@ -304,7 +344,16 @@ export class DecisionSource implements WorkspaceSource {
               area: r.area,
               folder: r.folder,
             }))
-          : [{ path: r.path, title: r.title, slug: fileSlug(recordName(r.path)), sections: r.sectionList, area: r.area, folder: r.folder }],
+          : [
+              {
+                path: r.path,
+                title: r.title,
+                slug: fileSlug(recordName(r.path)),
+                sections: r.sectionList,
+                area: r.area,
+                folder: r.folder,
+              },
+            ],
       ),
       this.repo,
     );
@@ -330,7 +379,18 @@ export class DecisionSource implements WorkspaceSource {
     const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.listEntries(), { file, symbol, inline: inline?.scan, range: q.symbolRange, byPath: (p) => this.byPath(p), byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined), coverage: (m) => this.coverageOf(m), filesNamed: (stem) => this.filesNamed(stem), siblingsOf: (f) => this.siblingsOf(f) })) add(h);
+    for (const h of explicitHits(this.listEntries(), {
+      file,
+      symbol,
+      inline: inline?.scan,
+      range: q.symbolRange,
+      byPath: (p) => this.byPath(p),
+      byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined),
+      coverage: (m) => this.coverageOf(m),
+      filesNamed: (stem) => this.filesNamed(stem),
+      siblingsOf: (f) => this.siblingsOf(f),
+    }))
+      add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
@@ -355,7 +415,17 @@ export class DecisionSource implements WorkspaceSource {
       if (retired && best.score >= STRONG && h.kind !== 'text') {
         const successor = this.successorOf(adr);
         put(retiredWarning(adr, successor, h));
-        if (successor) put(decisionItem(successor, h.score * 0.95, `supersedes ${nameOf(adr)}; ${h.reason}`, h.kind, undefined, this.dateOf(successor)));
+        if (successor)
+          put(
+            decisionItem(
+              successor,
+              h.score * 0.95,
+              `supersedes ${nameOf(adr)}; ${h.reason}`,
+              h.kind,
+              undefined,
+              this.dateOf(successor),
+            ),
+          );
         continue;
       }
       const factor = retired ? 0.4 : adr.status === 'rejected' ? 0.6 : adr.status === 'proposed' ? 0.9 : 1;
@@ -427,9 +497,18 @@ export class DecisionSource implements WorkspaceSource {
   private detectFormat(folder: string): AdrFormat {
     const inFolder = [...this.records.values()].filter((r) => r.folder === folder && /\.md$/i.test(r.path));
     if (!inFolder.length) return DEFAULT_FORMAT;
-    const newest = inFolder.reduce((a, b) => ((b.number ?? -1) > (a.number ?? -1) || ((b.number ?? -1) === (a.number ?? -1) && (b.date ?? 0) > (a.date ?? 0)) ? b : a));
+    const newest = inFolder.reduce((a, b) =>
+      (b.number ?? -1) > (a.number ?? -1) || ((b.number ?? -1) === (a.number ?? -1) && (b.date ?? 0) > (a.date ?? 0))
+        ? b
+        : a,
+    );
     const digits = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(newest.path.slice(newest.path.lastIndexOf('/') + 1))?.[1];
-    return { style: newest.style, titleStyle: newest.titleStyle, bullet: newest.bullet ?? '*', padding: digits?.length ?? 4 };
+    return {
+      style: newest.style,
+      titleStyle: newest.titleStyle,
+      bullet: newest.bullet ?? '*',
+      padding: digits?.length ?? 4,
+    };
   }
 
   private successorOf(adr: DecisionRecord): DecisionRecord | undefined {
@@ -440,7 +519,9 @@ export class DecisionSource implements WorkspaceSource {
     }
     if (ref?.number !== undefined) return this.findByNumber(ref.number, adr.folder);
     // The successor may only say "Supersedes" on its side.
-    for (const r of this.records.values()) if (r.supersedes.some((s) => s.number === adr.number && adr.number !== undefined && r.folder === adr.folder)) return r;
+    for (const r of this.records.values())
+      if (r.supersedes.some((s) => s.number === adr.number && adr.number !== undefined && r.folder === adr.folder))
+        return r;
     return undefined;
   }
 
@@ -488,12 +569,26 @@ export class DecisionSource implements WorkspaceSource {
 /** Entry `i` of a decision log, as a record of its own. */
 function entryView(log: DecisionRecord, e: LogEntry, i: number): DecisionRecord {
   const links = log.entryLinks?.[i] ?? log.links;
-  const body = e.sections.map((s, k) => (k === 0 || s.heading ? `${'#'.repeat(Math.max(1, s.level))} ${s.heading}\n${s.body}` : s.body)).join('\n');
-  return { ...log, title: e.title, number: e.number, label: e.label ?? log.label, status: e.status, summary: e.summary, body: body.trim(), links, span: { line: e.line, endLine: e.endLine } };
+  const body = e.sections
+    .map((s, k) => (k === 0 || s.heading ? `${'#'.repeat(Math.max(1, s.level))} ${s.heading}\n${s.body}` : s.body))
+    .join('\n');
+  return {
+    ...log,
+    title: e.title,
+    number: e.number,
+    label: e.label ?? log.label,
+    status: e.status,
+    summary: e.summary,
+    body: body.trim(),
+    links,
+    span: { line: e.line, endLine: e.endLine },
+  };
 }
 
 /** A record's file name; one kept in a folder of its own (`0003-use-queues/README.md`) is named by that folder. */
 function recordName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
-  return /^(?:readme|index)\.[^.]+$/i.test(base) ? posix.basename(posix.dirname(path)) + base.slice(base.indexOf('.')) : base;
+  return /^(?:readme|index)\.[^.]+$/i.test(base)
+    ? posix.basename(posix.dirname(path)) + base.slice(base.indexOf('.'))
+    : base;
 }

@@ -56,19 +56,30 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
       const adr = ref.path ? q.byPath(ref.path) : q.byNumber(ref.number);
       if (!adr) continue;
       const r = q.range;
-      const here = !r || (ref.line <= FILE_HEADER_LINES && ref.line < r.start) || (ref.line >= r.start - DOC_COMMENT_LINES && ref.line <= r.end);
-      out.push({ adr, score: here ? EXPLICIT_STRENGTH.inline : EXPLICIT_STRENGTH.inlineElsewhere, kind: 'inline', reason: `line ${ref.line} of ${file} refers to ${ref.text}`, line: ref.line });
+      const here =
+        !r ||
+        (ref.line <= FILE_HEADER_LINES && ref.line < r.start) ||
+        (ref.line >= r.start - DOC_COMMENT_LINES && ref.line <= r.end);
+      out.push({
+        adr,
+        score: here ? EXPLICIT_STRENGTH.inline : EXPLICIT_STRENGTH.inlineElsewhere,
+        kind: 'inline',
+        reason: `line ${ref.line} of ${file} refers to ${ref.text}`,
+        line: ref.line,
+      });
     }
   }
   const stem = file ? fileStem(file) : undefined;
   // A module name counts when it reads like an identifier (`useSegments`, `feature_store`), not a plain word (`apps`).
-  const moduleName = stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem) ? stem : undefined;
+  const moduleName =
+    stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem) ? stem : undefined;
   // `index`, `main`, `__hash__`: names that many unrelated definitions share say nothing about which one this is.
   const symbol = q.symbol && q.symbol.length >= 3 && !isGenericSymbol(q.symbol) ? q.symbol : undefined;
   const list = [...records];
   // Evidence many records share (`Tag` in a tagging system, a file every later record touches) tells them apart less.
   const shared = (n: number) => (n <= 2 ? 1 : Math.max(0.6, Math.sqrt(2 / n)));
-  const spread = (name: string) => shared(list.filter((adr) => adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)).length);
+  const spread = (name: string) =>
+    shared(list.filter((adr) => adr.links.codeIdentifiers.has(name) || adr.links.camelWords.has(name)).length);
   const symbolFactor = symbol ? spread(symbol) : 1;
   // A module name that several files have (`msg_server.go` in five modules) says less about this one.
   const namesake = moduleName ? oneOf(q.filesNamed?.(moduleName) ?? 1) : 1;
@@ -82,7 +93,11 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const titled = list.map((adr) => {
     if (!moduleWords.length) return 0;
     const run = longestRun(titleWordsOf(adr), moduleWords);
-    return run === moduleWords.length ? EXPLICIT_STRENGTH.moduleTitle : run >= 2 && run * 3 >= moduleWords.length * 2 ? EXPLICIT_STRENGTH.moduleTitlePart : 0;
+    return run === moduleWords.length
+      ? EXPLICIT_STRENGTH.moduleTitle
+      : run >= 2 && run * 3 >= moduleWords.length * 2
+        ? EXPLICIT_STRENGTH.moduleTitlePart
+        : 0;
   });
   const titleFactor = shared(titled.filter((t) => t > 0).length) * namesake;
   // The symbol at the cursor is what a record is titled (`django` in a requirements file ↔ "4. Django").
@@ -95,7 +110,10 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   // A record that names another file of a small folder is about this one's neighbourhood; the root's
   // files (configs, manifests) are no neighbourhood.
   const siblings = file && dir ? q.siblingsOf?.(file) : undefined;
-  const siblingStrength = siblings && siblings.size > 1 ? EXPLICIT_STRENGTH.sibling * Math.min(1, Math.sqrt(SMALL_FOLDER / siblings.size)) : 0;
+  const siblingStrength =
+    siblings && siblings.size > 1
+      ? EXPLICIT_STRENGTH.sibling * Math.min(1, Math.sqrt(SMALL_FOLDER / siblings.size))
+      : 0;
   list.forEach((adr, i) => {
     const L = adr.links;
     if (file) {
@@ -103,34 +121,107 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
         const c = q.coverage?.(p);
         if (c?.broad) continue;
         // A bare name that several files share (`genesis.go`) or a large tree (`pkg/core/`) says less about each file.
-        const reach = !c ? 1 : p.kind === 'file' ? fileReach(file, adr.folder, c) : Math.min(1, Math.max(0.45, Math.sqrt(SMALL_TREE / Math.max(1, c.files)))) * treeWeight(p, L.paths);
-        const s = reach * (p.kind === 'file' ? EXPLICIT_STRENGTH.file * fileFactor : p.kind === 'glob' ? EXPLICIT_STRENGTH.glob : EXPLICIT_STRENGTH.dir);
+        const reach = !c
+          ? 1
+          : p.kind === 'file'
+            ? fileReach(file, adr.folder, c)
+            : Math.min(1, Math.max(0.45, Math.sqrt(SMALL_TREE / Math.max(1, c.files)))) * treeWeight(p, L.paths);
+        const s =
+          reach *
+          (p.kind === 'file'
+            ? EXPLICIT_STRENGTH.file * fileFactor
+            : p.kind === 'glob'
+              ? EXPLICIT_STRENGTH.glob
+              : EXPLICIT_STRENGTH.dir);
         const verb = p.kind === 'file' ? 'names' : p.kind === 'glob' ? 'covers' : 'governs';
-        out.push({ adr, score: s, kind: p.kind, reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`, line: p.line });
+        out.push({
+          adr,
+          score: s,
+          kind: p.kind,
+          reason: `${nameOf(adr)} ${verb} ${p.text}${p.kind === 'file' ? '' : ` (${file} is under it)`}`,
+          line: p.line,
+        });
       }
       // A path that went stale when the code moved (`pkg/types/names.go`, now `pkg/goboottypes/names.go`)
       // still means the one file left with its name.
       if (!covering[i].length && fileName && uniqueName) {
-        const moved = L.paths.find((p) => p.kind === 'file' && baseOf(p.text) === fileName && q.coverage?.(p).files === 0);
-        if (moved) out.push({ adr, score: EXPLICIT_STRENGTH.file * MOVED, kind: 'file', reason: `${nameOf(adr)} names ${moved.text}; no file is there now, and this is the one ${fileName}`, line: moved.line });
+        const moved = L.paths.find(
+          (p) => p.kind === 'file' && baseOf(p.text) === fileName && q.coverage?.(p).files === 0,
+        );
+        if (moved)
+          out.push({
+            adr,
+            score: EXPLICIT_STRENGTH.file * MOVED,
+            kind: 'file',
+            reason: `${nameOf(adr)} names ${moved.text}; no file is there now, and this is the one ${fileName}`,
+            line: moved.line,
+          });
       }
       // Only a name that points at one file places the record next to it.
-      const near = siblingStrength ? L.paths.find((p) => p.kind === 'file' && !covering[i].includes(p) && isSibling(p, dir, siblings!) && (q.coverage?.(p).files ?? 1) <= 1) : undefined;
-      if (near) out.push({ adr, score: siblingStrength, kind: 'sibling', reason: `${nameOf(adr)} names ${baseOf(near.text)}, next to this file`, line: near.line });
+      const near = siblingStrength
+        ? L.paths.find(
+            (p) =>
+              p.kind === 'file' &&
+              !covering[i].includes(p) &&
+              isSibling(p, dir, siblings!) &&
+              (q.coverage?.(p).files ?? 1) <= 1,
+          )
+        : undefined;
+      if (near)
+        out.push({
+          adr,
+          score: siblingStrength,
+          kind: 'sibling',
+          reason: `${nameOf(adr)} names ${baseOf(near.text)}, next to this file`,
+          line: near.line,
+        });
     }
     if (symbol) {
       const code = L.codeIdentifiers.get(symbol);
-      if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.symbolCode * symbolFactor, kind: 'symbol', reason: `${nameOf(adr)} mentions \`${symbol}\``, line: code });
+      if (code !== undefined)
+        out.push({
+          adr,
+          score: EXPLICIT_STRENGTH.symbolCode * symbolFactor,
+          kind: 'symbol',
+          reason: `${nameOf(adr)} mentions \`${symbol}\``,
+          line: code,
+        });
       else {
         const prose = L.camelWords.get(symbol);
-        if (prose !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.symbolProse * symbolFactor, kind: 'symbol', reason: `${nameOf(adr)} mentions ${symbol}`, line: prose });
+        if (prose !== undefined)
+          out.push({
+            adr,
+            score: EXPLICIT_STRENGTH.symbolProse * symbolFactor,
+            kind: 'symbol',
+            reason: `${nameOf(adr)} mentions ${symbol}`,
+            line: prose,
+          });
       }
     }
-    if (titled[i]) out.push({ adr, score: titled[i] * titleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${moduleName} (this module)` });
-    else if (symbolTitled[i]) out.push({ adr, score: EXPLICIT_STRENGTH.moduleTitle * symbolTitleFactor, kind: 'title', reason: `${nameOf(adr)} is titled after ${symbol}` });
+    if (titled[i])
+      out.push({
+        adr,
+        score: titled[i] * titleFactor,
+        kind: 'title',
+        reason: `${nameOf(adr)} is titled after ${moduleName} (this module)`,
+      });
+    else if (symbolTitled[i])
+      out.push({
+        adr,
+        score: EXPLICIT_STRENGTH.moduleTitle * symbolTitleFactor,
+        kind: 'title',
+        reason: `${nameOf(adr)} is titled after ${symbol}`,
+      });
     if (moduleName) {
       const code = L.codeIdentifiers.get(moduleName) ?? L.camelWords.get(moduleName);
-      if (code !== undefined) out.push({ adr, score: EXPLICIT_STRENGTH.moduleCode * moduleFactor, kind: 'module', reason: `${nameOf(adr)} mentions \`${moduleName}\` (this module)`, line: code });
+      if (code !== undefined)
+        out.push({
+          adr,
+          score: EXPLICIT_STRENGTH.moduleCode * moduleFactor,
+          kind: 'module',
+          reason: `${nameOf(adr)} mentions \`${moduleName}\` (this module)`,
+          line: code,
+        });
     }
   });
   return out;
@@ -155,7 +246,20 @@ function treeWeight(p: PathMention, paths: readonly PathMention[]): number {
 }
 
 /** Verbs a decision title starts with that say nothing of its subject ("Use Redis"). */
-const TITLE_VERBS: ReadonlySet<string> = new Set(['use', 'using', 'adopt', 'introduc', 'choos', 'choose', 'prefer', 'switch', 'migrat', 'move', 'replac', 'add']);
+const TITLE_VERBS: ReadonlySet<string> = new Set([
+  'use',
+  'using',
+  'adopt',
+  'introduc',
+  'choos',
+  'choose',
+  'prefer',
+  'switch',
+  'migrat',
+  'move',
+  'replac',
+  'add',
+]);
 
 /** True when `terms` (a symbol's) say all of a record's title and little more: `django` ↔ "Django", `redisClient` ↔ "Use Redis". */
 function namesTitle(terms: readonly string[], adr: DecisionRecord): boolean {

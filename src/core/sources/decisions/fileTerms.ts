@@ -53,7 +53,26 @@ const MAX_TEXT = 32 * 1024;
 
 const LOOSE_SOURCES: ReadonlySet<TermSource> = new Set(['text', 'comment', 'definition', 'call']);
 /** Two-letter words that do name a topic (`Blocking IO`, `UI`, `DB`). */
-const SHORT_TOPICS: ReadonlySet<string> = new Set(['io', 'ui', 'ux', 'db', 'ip', 'os', 'vm', 'ai', 'ml', 'js', 'ts', 'ci', 'cd', 'qa', 'tx', 'gc', 'k8', 'id']);
+const SHORT_TOPICS: ReadonlySet<string> = new Set([
+  'io',
+  'ui',
+  'ux',
+  'db',
+  'ip',
+  'os',
+  'vm',
+  'ai',
+  'ml',
+  'js',
+  'ts',
+  'ci',
+  'cd',
+  'qa',
+  'tx',
+  'gc',
+  'k8',
+  'id',
+]);
 
 /** Builds the weighted term bag of a file: its name, folders, symbol, doc comment, definitions, imports, calls and text. */
 export function fileQuery(input: FileQueryInput): FileQuery {
@@ -78,7 +97,8 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   // `Caption.stories.tsx`: the stem names the module; the inner suffixes say what kind of file it is.
   for (const t of termsOf(dot > 0 ? base.slice(0, dot) : base)) add(t, 'name');
   for (const t of termsOf(dot > 0 ? base.slice(dot + 1, base.lastIndexOf('.')) : '')) add(t, 'name', 0.7);
-  for (let i = parts.length - 2, d = 0; i >= 0; i--, d++) for (const t of termsOf(parts[i])) add(t, 'folder', d === 0 ? 1 : 0.7);
+  for (let i = parts.length - 2, d = 0; i >= 0; i--, d++)
+    for (const t of termsOf(parts[i])) add(t, 'folder', d === 0 ? 1 : 0.7);
   if (input.symbol) for (const t of termsOf(input.symbol)) add(t, 'symbol');
   const v = input.vocabulary;
   if (v) {
@@ -89,8 +109,10 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   if (input.text) {
     const text = input.text.length > MAX_TEXT ? input.text.slice(0, MAX_TEXT) : input.text;
     // A language the code index does not read (Kotlin, Scala, Swift…) still says what it imports.
-    if (!v && IMPORTING_LANGUAGE.test(base)) for (const [spec, scale] of importedPackagesOf(text)) for (const t of packageTerms(spec)) add(t, 'import', scale);
-    if (input.symbolLine !== undefined) for (const t of termsOf(docCommentAt(text, input.symbolLine), false)) add(t, 'comment');
+    if (!v && IMPORTING_LANGUAGE.test(base))
+      for (const [spec, scale] of importedPackagesOf(text)) for (const t of packageTerms(spec)) add(t, 'import', scale);
+    if (input.symbolLine !== undefined)
+      for (const t of termsOf(docCommentAt(text, input.symbolLine), false)) add(t, 'comment');
     for (const t of termsOf(withoutUrls(text), false)) add(t, 'text');
   }
   const terms = new Map<string, number>();
@@ -122,10 +144,11 @@ export function packageTerms(spec: string): string[] {
   const named = parts[0].includes('.') && parts.length > 2 ? parts.slice(2) : parts;
   const out: string[] = [];
   // `/v3`, `/v1alpha1`: a major version of the module, not a topic.
-  for (const p of named) for (const w of VERSION_SEGMENT.test(p) ? [] : splitWords(p)) {
-    const t = termOf(w);
-    if (t) out.push(t);
-  }
+  for (const p of named)
+    for (const w of VERSION_SEGMENT.test(p) ? [] : splitWords(p)) {
+      const t = termOf(w);
+      if (t) out.push(t);
+    }
   return out;
 }
 
@@ -133,11 +156,59 @@ export function packageTerms(spec: string): string[] {
  * `import org.koin.dsl.module`, `import static …`, `import Alamofire`, Scala's `import play.api.mvc.{Action, Request}`
  * and `import akka.actor._`: a dotted or single-word import alone on its line (not `import X from 'y'`).
  */
-const IMPORT_LINE = /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)(?:\.(?:\{|_\b)|[ \t]*(?:;|$|as[ \t]))/;
+const IMPORT_LINE =
+  /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)(?:\.(?:\{|_\b)|[ \t]*(?:;|$|as[ \t]))/;
 /** The standard libraries of the JVM languages and Swift: every file imports them, they choose nothing. */
-const LANGUAGE_NAMESPACES: ReadonlySet<string> = new Set(['java', 'javax', 'jdk', 'kotlin', 'scala', 'groovy', 'sun', 'android', 'Foundation', 'Swift', 'UIKit']);
+const LANGUAGE_NAMESPACES: ReadonlySet<string> = new Set([
+  'java',
+  'javax',
+  'jdk',
+  'kotlin',
+  'scala',
+  'groovy',
+  'sun',
+  'android',
+  'Foundation',
+  'Swift',
+  'UIKit',
+]);
 /** First segments of a reverse-domain package name (`org.koin`, `io.ktor`, `com.google`). */
-const DOMAIN_ROOTS: ReadonlySet<string> = new Set(['org', 'com', 'io', 'net', 'dev', 'edu', 'gov', 'app', 'co', 'me', 'at', 'de', 'ch', 'uk', 'fr', 'nl', 'se', 'no', 'fi', 'dk', 'it', 'es', 'eu', 'jp', 'cn', 'ru', 'br', 'in', 'au', 'ca', 'us', 'pl', 'cz', 'be']);
+const DOMAIN_ROOTS: ReadonlySet<string> = new Set([
+  'org',
+  'com',
+  'io',
+  'net',
+  'dev',
+  'edu',
+  'gov',
+  'app',
+  'co',
+  'me',
+  'at',
+  'de',
+  'ch',
+  'uk',
+  'fr',
+  'nl',
+  'se',
+  'no',
+  'fi',
+  'dk',
+  'it',
+  'es',
+  'eu',
+  'jp',
+  'cn',
+  'ru',
+  'br',
+  'in',
+  'au',
+  'ca',
+  'us',
+  'pl',
+  'cz',
+  'be',
+]);
 /** Languages whose imports name packages by dotted paths or single words (Java only reaches here when the code index skipped the file). */
 const IMPORTING_LANGUAGE = /\.(?:kt|kts|java|scala|sc|swift|groovy)$/i;
 /** Import lines read from the start of a file. */
@@ -159,7 +230,8 @@ export function importedPackagesOf(text: string): [string, number][] {
     const parts = m[1].split('.').filter((p) => p !== '*');
     if (LANGUAGE_NAMESPACES.has(parts[0])) continue;
     const domain = DOMAIN_ROOTS.has(parts[0]);
-    const named = domain && parts.length > 2 ? parts.slice(1, 3) : parts.length === 1 || !domain ? parts.slice(0, 1) : [];
+    const named =
+      domain && parts.length > 2 ? parts.slice(1, 3) : parts.length === 1 || !domain ? parts.slice(0, 1) : [];
     const first = parts.length === 1 || domain ? 1 : 0.7;
     named.forEach((p, k) => out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? first : 0.5)));
   }

@@ -40,9 +40,14 @@ export function scanInline(text: string): InlineScan {
     if (comment.includes('.md')) {
       for (const raw of comment.split(TOKEN_BREAK)) {
         let token = raw;
-        while (token.length && (token.endsWith('.') || token.endsWith(':') || token.endsWith('!') || token.endsWith('?'))) token = token.slice(0, -1);
+        while (
+          token.length &&
+          (token.endsWith('.') || token.endsWith(':') || token.endsWith('!') || token.endsWith('?'))
+        )
+          token = token.slice(0, -1);
         if (!token.endsWith('.md') || !/^[\w.@/-]+$/.test(token)) continue;
-        if (ADR_FILE.test(token.slice(token.lastIndexOf('/') + 1))) refs.push({ line: i + 1, path: token, text: token });
+        if (ADR_FILE.test(token.slice(token.lastIndexOf('/') + 1)))
+          refs.push({ line: i + 1, path: token, text: token });
       }
     }
     for (const m of comment.matchAll(ADR_NUMBER)) refs.push({ line: i + 1, number: Number(m[1]), text: m[0] });
@@ -65,5 +70,8 @@ export function scanInline(text: string): InlineScan {
 }
 
 function cleanComment(s: string): string {
-  return s.replace(/\*\/\s*$/, '').replace(/-->\s*$/, '').trim();
+  return s
+    .replace(/\*\/\s*$/, '')
+    .replace(/-->\s*$/, '')
+    .trim();
 }

@@ -2,7 +2,20 @@ import { termsOf } from '../docs/textTerms';
 import { packageTerms } from './fileTerms';
 
 /** Files that make a folder a package of its own. */
-const MANIFESTS = new Set(['package.json', 'pyproject.toml', 'setup.py', 'go.mod', 'cargo.toml', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'composer.json', 'gemfile', 'mix.exs', 'pubspec.yaml']);
+const MANIFESTS = new Set([
+  'package.json',
+  'pyproject.toml',
+  'setup.py',
+  'go.mod',
+  'cargo.toml',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'composer.json',
+  'gemfile',
+  'mix.exs',
+  'pubspec.yaml',
+]);
 
 /**
  * How common each word is across the workspace's code (file paths and defined names), and where
@@ -42,7 +55,9 @@ export class RepoTerms {
   /** Counts words of the names each indexed file defines and the packages it imports (a file counts once per word). */
   setFileVocabulary(rows: readonly { names: string; packages: string }[]): void {
     const df = new Map<string, number>();
-    for (const r of rows) for (const t of new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)])) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const r of rows)
+      for (const t of new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)]))
+        df.set(t, (df.get(t) ?? 0) + 1);
     this.nameDf = df;
     this.files = Math.max(this.files, rows.length);
   }

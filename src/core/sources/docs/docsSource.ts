@@ -43,9 +43,21 @@ interface DocFile {
 }
 
 /** Folders whose markdown is build output or vendored, never project documentation. */
-const SKIP_DIRS = new Set(['out', 'dist', 'build', 'coverage', 'target', 'vendor', 'reports', 'test-results', 'tmp', 'temp']);
+const SKIP_DIRS = new Set([
+  'out',
+  'dist',
+  'build',
+  'coverage',
+  'target',
+  'vendor',
+  'reports',
+  'test-results',
+  'tmp',
+  'temp',
+]);
 /** `CHANGELOG.md`, `HISTORY.md`, `RELEASE_NOTES.md`, `NEWS`, files under `changelogs/` or `release-notes/`. */
-const RELEASE_NOTES = /(?:^|\/)(?:change[-_ ]?log|changes|history|releases?|release[-_ ]?notes|news)(?:\.[a-z]+)?$|(?:^|\/)(?:changelogs?|release[-_ ]?notes|\.changeset)\//i;
+const RELEASE_NOTES =
+  /(?:^|\/)(?:change[-_ ]?log|changes|history|releases?|release[-_ ]?notes|news)(?:\.[a-z]+)?$|(?:^|\/)(?:changelogs?|release[-_ ]?notes|\.changeset)\//i;
 
 /** Link strengths, strongest first: the symbol named in a heading > in code > a path > words. */
 const STRENGTH = {
@@ -124,7 +136,11 @@ export class DocsSource implements WorkspaceSource {
     const started = performance.now();
     let isRecord = this.isDecisionRecord;
     if (!isRecord) {
-      const records = new Set((await discoverDecisions(this.root, { configured: this.config.decisionFolders, signal })).files.map((f) => f.path));
+      const records = new Set(
+        (await discoverDecisions(this.root, { configured: this.config.decisionFolders, signal })).files.map(
+          (f) => f.path,
+        ),
+      );
       isRecord = (p) => records.has(p);
     }
     const walk = walkFiles(this.root, {
@@ -166,7 +182,13 @@ export class DocsSource implements WorkspaceSource {
     if (changed || !this.text) this.rebuildMemoryIndex();
     let entries = 0;
     for (const f of next.values()) entries += f.sections.length;
-    return { files: docs.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries, ms: performance.now() - started };
+    return {
+      files: docs.length,
+      parsed: changedFiles.parsed,
+      skipped: changedFiles.skipped,
+      entries,
+      ms: performance.now() - started,
+    };
   }
 
   private rebuildMemoryIndex(): void {
@@ -186,7 +208,15 @@ export class DocsSource implements WorkspaceSource {
     }
     this.byIdentifier = byIdentifier;
     this.withPaths = withPaths;
-    this.text = new LexicalIndex(prose.map((s) => ({ key: s, fields: { title: { terms: s.headingTerms, weight: TEXT_FIELDS.title }, body: { terms: s.bodyTerms, weight: TEXT_FIELDS.body } } })));
+    this.text = new LexicalIndex(
+      prose.map((s) => ({
+        key: s,
+        fields: {
+          title: { terms: s.headingTerms, weight: TEXT_FIELDS.title },
+          body: { terms: s.bodyTerms, weight: TEXT_FIELDS.body },
+        },
+      })),
+    );
   }
 
   collect(ctx: QueryContext): Promise<SuggestionItem[]> {
@@ -202,7 +232,8 @@ export class DocsSource implements WorkspaceSource {
     const label = (s: DocSection) => `${s.path}${s.display ? ` § ${s.display}` : ''}`;
     const named = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     // `__hash__`, `toString`, the `build` of every validator: a section that names one is about some other definition.
-    const symbol = named && !isGenericSymbol(named) && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES ? named : undefined;
+    const symbol =
+      named && !isGenericSymbol(named) && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES ? named : undefined;
 
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
@@ -221,18 +252,31 @@ export class DocsSource implements WorkspaceSource {
       const folder = dir === undefined ? undefined : dir + '/';
       for (const s of this.withPaths) {
         for (const p of s.paths) {
-          if (p === file || (p.includes('/') && endsWithPath(file, p))) add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
+          if (p === file || (p.includes('/') && endsWithPath(file, p)))
+            add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
           // `main.rs`, `index.js` alone may be any of the workspace's files of that name.
-          else if (p === base && !GENERIC_NAMES.has(stem!.toLowerCase())) add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
+          else if (p === base && !GENERIC_NAMES.has(stem!.toLowerCase()))
+            add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
           // Release notes name files they changed; a folder they mention is not about this file.
           // A bare `src/` or `lib/` (`batgrep needle src/`) names most of the code, not this file's part of it.
-          else if (!s.releaseNotes && p.endsWith('/') && folder && (folder === p || endsWithPath(folder, p)) && !isGenericFolder(p)) add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
+          else if (
+            !s.releaseNotes &&
+            p.endsWith('/') &&
+            folder &&
+            (folder === p || endsWithPath(folder, p)) &&
+            !isGenericFolder(p)
+          )
+            add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
         }
       }
       if (stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
         for (const s of this.byIdentifier.get(stem) ?? []) {
           if (s.releaseNotes) continue;
-          add(s, s.code.has(stem) ? STRENGTH.moduleCode : STRENGTH.moduleProse, `${label(s)} mentions ${s.code.has(stem) ? `\`${stem}\`` : stem} (this module)`);
+          add(
+            s,
+            s.code.has(stem) ? STRENGTH.moduleCode : STRENGTH.moduleProse,
+            `${label(s)} mentions ${s.code.has(stem) ? `\`${stem}\`` : stem} (this module)`,
+          );
         }
       }
     }
@@ -240,13 +284,20 @@ export class DocsSource implements WorkspaceSource {
 
     return [...hits.values()]
       .filter((h) => h.score >= kindFloor.doc && !this.translations.has(h.section.path))
-      .sort((a, b) => b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line)
+      .sort(
+        (a, b) => b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line,
+      )
       .slice(0, this.limit)
       .map((h) => this.item(h));
   }
 
   /** Sections whose words are what the file is named after: whole words, a heading counting more than the body. */
-  private textMatches(file: string | undefined, symbol: string | undefined, add: (s: DocSection, score: number, reason: string) => void, label: (s: DocSection) => string): void {
+  private textMatches(
+    file: string | undefined,
+    symbol: string | undefined,
+    add: (s: DocSection, score: number, reason: string) => void,
+    label: (s: DocSection) => string,
+  ): void {
     if (!file || !this.text?.size) return;
     const parts = file.split('/');
     const base = parts[parts.length - 1];
@@ -271,7 +322,9 @@ export class DocsSource implements WorkspaceSource {
     // A folder named after the project (`pydantic/`, `src/flask/`) is in a tenth of all sections: a
     // heading such as "Who is using Pydantic?" is about the project, not about this folder's files.
     const index = this.text;
-    const everywhere = (words: string[]) => index.size >= PROJECT_NAME_MIN_SECTIONS && words.every((w) => index.documentFrequency(w) > index.size * PROJECT_NAME_SHARE);
+    const everywhere = (words: string[]) =>
+      index.size >= PROJECT_NAME_MIN_SECTIONS &&
+      words.every((w) => index.documentFrequency(w) > index.size * PROJECT_NAME_SHARE);
     if (parts.length >= 2) {
       const folder = termsOf(parts[parts.length - 2]);
       unit(folder, 0.8, "this file's folder", !everywhere(folder));
@@ -284,13 +337,20 @@ export class DocsSource implements WorkspaceSource {
     for (const h of this.text.search(query, undefined, this.limit)) {
       const heading = new Set(h.key.headingTerms);
       // "Context" is not titled after ConfigContext.tsx: one word of a two-word name is a fragment.
-      const titled = heading.size > 0 && [...heading].every((t) => query.has(t)) && names.some((n) => n.every((t) => heading.has(t)));
+      const titled =
+        heading.size > 0 &&
+        [...heading].every((t) => query.has(t)) &&
+        names.some((n) => n.every((t) => heading.has(t)));
       const text = 1 - Math.exp(-h.score / 4);
       const strength = Math.min(MAX_TEXT, 0.22 + 0.16 * text + (titled ? 0.18 : 0));
       const words = h.matched.slice(0, 3);
       const from = [...new Set(words.map((w) => why.get(w)))].join(', ');
       const shown = words.map((w) => surface.get(w) ?? w);
-      add(h.key, strength, `${label(h.key)} ${titled ? 'is titled after' : 'talks about'} ${shown.join(', ')} (${from})`);
+      add(
+        h.key,
+        strength,
+        `${label(h.key)} ${titled ? 'is titled after' : 'talks about'} ${shown.join(', ')} (${from})`,
+      );
     }
   }
 
@@ -310,7 +370,21 @@ export class DocsSource implements WorkspaceSource {
 }
 
 /** Folders that hold a project's code or tests as a whole, whatever it is about. */
-const CODE_ROOTS = new Set(['src', 'source', 'sources', 'lib', 'app', 'pkg', 'internal', 'cmd', 'bin', 'test', 'tests', 'spec', 'specs']);
+const CODE_ROOTS = new Set([
+  'src',
+  'source',
+  'sources',
+  'lib',
+  'app',
+  'pkg',
+  'internal',
+  'cmd',
+  'bin',
+  'test',
+  'tests',
+  'spec',
+  'specs',
+]);
 
 /** A mention of one folder that holds code as a whole: `src/`, `./lib/` (but `core/` is about something). */
 function isGenericFolder(mention: string): boolean {
@@ -332,7 +406,8 @@ export function isDocFile(rel: string): boolean {
   return /^(docs?|documentation)\//i.test(rel) || /(^|\/)docs\//.test(rel);
 }
 
-const PATH_TOKEN = /(?:^|[\s(["'`<,])((?:\.{0,2}\/)?(?:[\w@.$-]+\/)+(?:[\w@.$-]+\.[A-Za-z0-9]{1,6})?|[\w@$-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|java|kt|go|rs|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|sql|json|ya?ml|toml))(?=$|[\s)\]"'`>,;:!?.])/g;
+const PATH_TOKEN =
+  /(?:^|[\s(["'`<,])((?:\.{0,2}\/)?(?:[\w@.$-]+\/)+(?:[\w@.$-]+\.[A-Za-z0-9]{1,6})?|[\w@$-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|java|kt|go|rs|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|sql|json|ya?ml|toml))(?=$|[\s)\]"'`>,;:!?.])/g;
 
 /** Release notes are history: CHANGELOG, HISTORY, RELEASE NOTES, NEWS and the like. */
 export function isReleaseNotes(path: string): boolean {
@@ -409,7 +484,8 @@ export function sectionsOf(path: string, text: string): DocSection[] {
     const heading = sec.heading;
     const body = sec.body;
     const code = new Set<string>();
-    for (const m of body.matchAll(/`([^`\n]+)`/g)) for (const id of m[1].match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) code.add(id);
+    for (const m of body.matchAll(/`([^`\n]+)`/g))
+      for (const id of m[1].match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) code.add(id);
     for (const m of heading.matchAll(/[A-Za-z_$][\w$]*/g)) if (m[0].length >= 3) code.add(m[0]);
     const identifiers = new Set<string>();
     for (const id of (heading + '\n' + body).match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) identifiers.add(id);

@@ -53,7 +53,9 @@ export class LexicalIndex<K> {
     const list = [...docs];
     this.idfScale = normalizeIdf && list.length ? 1 / Math.log(1 + (list.length - 0.5) / 1.5) : 1;
     const avg = new Map<string, number>();
-    for (const d of list) for (const [name, f] of Object.entries(d.fields)) avg.set(name, (avg.get(name) ?? 0) + f.terms.length / Math.max(1, list.length));
+    for (const d of list)
+      for (const [name, f] of Object.entries(d.fields))
+        avg.set(name, (avg.get(name) ?? 0) + f.terms.length / Math.max(1, list.length));
     list.forEach((d, doc) => {
       this.keys.push(d.key);
       const tf = new Map<string, { tf: number; inTitle: boolean }>();
@@ -98,7 +100,12 @@ export class LexicalIndex<K> {
    * weight (0..1) by what the index cannot know, such as how common the word is in the code;
    * `cappedTerms` together add at most their cap to a document's score.
    */
-  search(query: ReadonlyMap<string, number>, termFactor: (term: string) => number = () => 1, limit = 20, cappedTerms?: { has(term: string): boolean; cap: number }): LexicalHit<K>[] {
+  search(
+    query: ReadonlyMap<string, number>,
+    termFactor: (term: string) => number = () => 1,
+    limit = 20,
+    cappedTerms?: { has(term: string): boolean; cap: number },
+  ): LexicalHit<K>[] {
     // Scores in arrays by document, reset after each search: a common word matches thousands of
     // sections, and an object per match would be garbage by the megabyte.
     if (this.score.length !== this.keys.length) {
@@ -144,7 +151,13 @@ export class LexicalIndex<K> {
         total += w;
         held += w * Math.min(1, query.get(t) ?? 0);
       }
-      return { key: this.keys[doc], score: score[doc], matched: strongest(parts.get(doc)!), titleCoverage: total > 0 ? held / total : 0, titleWeight: total };
+      return {
+        key: this.keys[doc],
+        score: score[doc],
+        matched: strongest(parts.get(doc)!),
+        titleCoverage: total > 0 ? held / total : 0,
+        titleWeight: total,
+      };
     });
     for (const d of touched) {
       score[d] = 0;

@@ -135,11 +135,20 @@ export function splitSections(text: string, startLine = 1): MarkdownSection[] {
     }
     const atx = atxHeading(line);
     const next = lines[i + 1];
-    const setext = !atx && line.trim() !== '' && next !== undefined && indentOf(line) >= 0 && !isBlockMarker(line) ? setextLevel(next) : 0;
+    const setext =
+      !atx && line.trim() !== '' && next !== undefined && indentOf(line) >= 0 && !isBlockMarker(line)
+        ? setextLevel(next)
+        : 0;
     if (atx || setext) {
       close(i - 1);
       const heading = atx ? atx.text : line.trim();
-      current = { heading: stripInline(heading), level: atx ? atx.level : setext, line: startLine + i, endLine: startLine + i, body: '' };
+      current = {
+        heading: stripInline(heading),
+        level: atx ? atx.level : setext,
+        line: startLine + i,
+        endLine: startLine + i,
+        body: '',
+      };
       bodyLines = [];
       if (setext) i++;
       continue;
@@ -198,7 +207,13 @@ export function parseFrontMatter(text: string): FrontMatter | undefined {
     // `title:` over an indented `3. Asynchronous API`: a plain scalar written on the lines below its key
     // (an indented `name: x` is a nested mapping instead, and `- x` a list).
     const prev = listKey === undefined ? undefined : data[listKey];
-    if (listKey && isBlank(raw[0]) && !trimmed.startsWith('-') && !NESTED_KEY.test(trimmed) && (typeof prev === 'string' || prev?.length === 0)) {
+    if (
+      listKey &&
+      isBlank(raw[0]) &&
+      !trimmed.startsWith('-') &&
+      !NESTED_KEY.test(trimmed) &&
+      (typeof prev === 'string' || prev?.length === 0)
+    ) {
       data[listKey] = typeof prev === 'string' ? `${prev} ${unquote(trimmed)}` : unquote(trimmed);
       continue;
     }

@@ -11,7 +11,8 @@ function adornmentOf(line: string): string | undefined {
   return t[0];
 }
 
-const isText = (line: string | undefined) => line !== undefined && line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t';
+const isText = (line: string | undefined) =>
+  line !== undefined && line.trim() !== '' && line[0] !== ' ' && line[0] !== '\t';
 
 /**
  * Splits reStructuredText into sections at its titles: a text line underlined (and optionally
@@ -40,7 +41,13 @@ export function splitRstSections(text: string, startLine = 1): MarkdownSection[]
     const before = i === 0 || lines[i - 1].trim() === '';
     const over = adornmentOf(line);
     // Overline, title, underline of the same character.
-    if (over && before && lines[i + 1]?.trim() && !adornmentOf(lines[i + 1]) && adornmentOf(lines[i + 2] ?? '') === over) {
+    if (
+      over &&
+      before &&
+      lines[i + 1]?.trim() &&
+      !adornmentOf(lines[i + 1]) &&
+      adornmentOf(lines[i + 2] ?? '') === over
+    ) {
       close(i - 1);
       open(i, lines[i + 1], `${over}o`);
       i += 2;

@@ -9,7 +9,7 @@ const STOP_WORDS = new Set(
   (
     'a an the and or nor but not no yes of to in on at by for from with without into onto over under about above below ' +
     'as is are was were be been being am do does did done doing has have had having can could shall should will would may might must ' +
-    'it its it\'s this that these those there here then than so such very too also just only own same other others each every ' +
+    "it its it's this that these those there here then than so such very too also just only own same other others each every " +
     'all any both few more most some many much which who whom whose what when where why how if else while until because ' +
     'we our ours us you your yours they them their he she his her i me my mine one two ' +
     'use used uses using make makes made get gets set sets new old now via etc eg ie e g vs per ' +
@@ -43,9 +43,54 @@ const CODE_WORDS = new Set(
 
 /** Names too generic to link a file to a document by its name alone. */
 export const GENERIC_NAMES = new Set([
-  'index', 'main', 'util', 'utils', 'helpers', 'types', 'type', 'common', 'shared', 'lib', 'src', 'app', 'test', 'tests',
-  'spec', 'core', 'base', 'mod', 'init', '__init__', 'constants', 'config', 'readme', 'docs', 'doc', 'data', 'model',
-  'models', 'service', 'services', 'default', 'package', 'setup', 'tools', 'tool', 'scripts', 'script', 'bin', 'internal', 'pkg', 'cmd', 'the', 'and', 'for', 'with', 'this', 'that', 'from',
+  'index',
+  'main',
+  'util',
+  'utils',
+  'helpers',
+  'types',
+  'type',
+  'common',
+  'shared',
+  'lib',
+  'src',
+  'app',
+  'test',
+  'tests',
+  'spec',
+  'core',
+  'base',
+  'mod',
+  'init',
+  '__init__',
+  'constants',
+  'config',
+  'readme',
+  'docs',
+  'doc',
+  'data',
+  'model',
+  'models',
+  'service',
+  'services',
+  'default',
+  'package',
+  'setup',
+  'tools',
+  'tool',
+  'scripts',
+  'script',
+  'bin',
+  'internal',
+  'pkg',
+  'cmd',
+  'the',
+  'and',
+  'for',
+  'with',
+  'this',
+  'that',
+  'from',
 ]);
 
 /**
@@ -53,13 +98,37 @@ export const GENERIC_NAMES = new Set([
  * `String` and `Error`): a document that names one is about some type's, rarely this one's.
  */
 const PROTOCOL_METHODS = new Set([
-  'constructor', 'toString', 'toJSON', 'valueOf', 'equals', 'hashCode', 'compareTo', 'clone', 'dispose', 'Dispose',
-  'String', 'Error', 'Close', 'Len', 'Less', 'Swap', 'Unwrap', 'MarshalJSON', 'UnmarshalJSON', 'fmt', 'drop', 'into',
+  'constructor',
+  'toString',
+  'toJSON',
+  'valueOf',
+  'equals',
+  'hashCode',
+  'compareTo',
+  'clone',
+  'dispose',
+  'Dispose',
+  'String',
+  'Error',
+  'Close',
+  'Len',
+  'Less',
+  'Swap',
+  'Unwrap',
+  'MarshalJSON',
+  'UnmarshalJSON',
+  'fmt',
+  'drop',
+  'into',
 ]);
 
 /** A symbol name too common to link a document or a record by itself: `index`, `main`, `__hash__`, `toString`. */
 export function isGenericSymbol(name: string): boolean {
-  return GENERIC_NAMES.has(name.toLowerCase()) || PROTOCOL_METHODS.has(name) || (name.length > 4 && name.startsWith('__') && name.endsWith('__'));
+  return (
+    GENERIC_NAMES.has(name.toLowerCase()) ||
+    PROTOCOL_METHODS.has(name) ||
+    (name.length > 4 && name.startsWith('__') && name.endsWith('__'))
+  );
 }
 
 const isLower = (c: number) => c >= 97 && c <= 122;
@@ -76,7 +145,12 @@ export function splitWords(text: string): string[] {
   let start = -1;
   const n = text.length;
   // `ADRs`, `APIs`: the plural of an acronym is the acronym.
-  const push = (end: number) => out.push(text.charCodeAt(end - 1) === S && end - start >= 3 && isUpper(text.charCodeAt(end - 2)) ? text.slice(start, end - 1) : text.slice(start, end));
+  const push = (end: number) =>
+    out.push(
+      text.charCodeAt(end - 1) === S && end - start >= 3 && isUpper(text.charCodeAt(end - 2))
+        ? text.slice(start, end - 1)
+        : text.slice(start, end),
+    );
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : 32;
     const alnum = isLower(c) || isUpper(c) || isDigit(c);
@@ -92,7 +166,12 @@ export function splitWords(text: string): string[] {
     const prev = text.charCodeAt(i - 1);
     const next = i + 1 < n ? text.charCodeAt(i + 1) : 32;
     // aB → a|B; ABc → A|Bc (the last capital of a run starts the next word), but ABs stays whole.
-    if (isUpper(c) && (isLower(prev) || isDigit(prev) || (isUpper(prev) && isLower(next) && !(next === S && !isLower(i + 2 < n ? text.charCodeAt(i + 2) : 32))))) {
+    if (
+      isUpper(c) &&
+      (isLower(prev) ||
+        isDigit(prev) ||
+        (isUpper(prev) && isLower(next) && !(next === S && !isLower(i + 2 < n ? text.charCodeAt(i + 2) : 32))))
+    ) {
       push(i);
       start = i;
     }

@@ -20,7 +20,11 @@ export function translatedDocs(paths: readonly string[]): Set<string> {
   for (const p of paths) {
     const { dir, name } = split(p);
     const suffix = languageSuffix(name);
-    if (suffix && !isEnglish(suffix.lang) && (names.has(`${suffix.base}.${suffix.ext}`) || english.has(`${dir}${suffix.base}.${suffix.ext}`))) {
+    if (
+      suffix &&
+      !isEnglish(suffix.lang) &&
+      (names.has(`${suffix.base}.${suffix.ext}`) || english.has(`${dir}${suffix.base}.${suffix.ext}`))
+    ) {
       out.add(p);
       continue;
     }
@@ -83,7 +87,8 @@ function languageSuffix(name: string): { base: string; lang: string; ext: string
   // The tag is the last two parts when they make a language and region (`zh-CN`), else the last part.
   for (const take of [2, 1]) {
     let at = stem.length;
-    for (let k = 0; k < take && at > 0; k++) at = Math.max(stem.lastIndexOf('.', at - 1), stem.lastIndexOf('-', at - 1), stem.lastIndexOf('_', at - 1));
+    for (let k = 0; k < take && at > 0; k++)
+      at = Math.max(stem.lastIndexOf('.', at - 1), stem.lastIndexOf('-', at - 1), stem.lastIndexOf('_', at - 1));
     if (at <= 0) continue;
     const lang = stem.slice(at + 1);
     const code = lang.slice(0, 2).toLowerCase();

@@ -45,7 +45,13 @@ export class BulkCommits {
 
   private update(): void {
     const history = this.history();
-    if (this.seen && this.seen.history === history && this.seen.commits === history.commitCount && this.seen.tracked === this.tracked) return;
+    if (
+      this.seen &&
+      this.seen.history === history &&
+      this.seen.commits === history.commitCount &&
+      this.seen.tracked === this.tracked
+    )
+      return;
     const c = history.columns;
     const counts = new Uint32Array(history.commitCount);
     for (const i of c.entryCommit) if (i < counts.length) counts[i]++;

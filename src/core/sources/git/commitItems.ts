@@ -10,7 +10,15 @@ const BULK_SCORE = 0.2;
  * source finds it. `bulkFiles`, for a mass change, is how many files it touched: the item says so
  * and ranks last.
  */
-export function commitItem(path: string, c: HistoryCommit, now: number, score: number, reason: string, range?: { startLine: number; endLine: number }, bulkFiles?: number): SuggestionItem {
+export function commitItem(
+  path: string,
+  c: HistoryCommit,
+  now: number,
+  score: number,
+  reason: string,
+  range?: { startLine: number; endLine: number },
+  bulkFiles?: number,
+): SuggestionItem {
   const short = c.hash.slice(0, 7);
   if (bulkFiles !== undefined) {
     score = BULK_SCORE;
@@ -25,7 +33,7 @@ export function commitItem(path: string, c: HistoryCommit, now: number, score: n
     location: { path, line: range?.startLine, endLine: range?.endLine, commit: c.hash },
     entityId: `commit:${c.hash}:${path}`,
     timestamp: c.date,
-    meta: bulkFiles === undefined ? { author: c.author, commit: short } : { author: c.author, commit: short, bulkFiles },
+    meta:
+      bulkFiles === undefined ? { author: c.author, commit: short } : { author: c.author, commit: short, bulkFiles },
   };
 }
-

@@ -24,9 +24,11 @@ const RECENT_COMMITS = 8;
 
 const REPO_REASONS: Record<NonNullable<RepoState['reason']>, string> = {
   'not-a-repo': 'Not a git repository: recent changes and “usually changes with” are off.',
-  'dubious-ownership': 'Git does not read this repository because another user owns it: recent changes and “usually changes with” are off.',
+  'dubious-ownership':
+    'Git does not read this repository because another user owns it: recent changes and “usually changes with” are off.',
   'git-missing': 'git was not found on PATH: recent changes and “usually changes with” are off.',
-  'no-commits': 'The repository has no commits yet: recent changes and “usually changes with” start with the first commit.',
+  'no-commits':
+    'The repository has no commits yet: recent changes and “usually changes with” start with the first commit.',
   shallow: 'Shallow clone: history (and so recent changes and co-change) covers only the fetched commits.',
   detached: '',
 };
@@ -72,7 +74,14 @@ export class HistorySources {
   ) {
     this.merged = new MergedWork(git);
     this.bulk = new BulkCommits(root, () => cochange.history);
-    this.lineHistory = new LineHistorySource(git, cochange, (file) => this.uncommittedHunks(file), () => this.ignoredRevisions(), this.merged, this.bulk);
+    this.lineHistory = new LineHistorySource(
+      git,
+      cochange,
+      (file) => this.uncommittedHunks(file),
+      () => this.ignoredRevisions(),
+      this.merged,
+      this.bulk,
+    );
     this.tree = new WorkingTreeStatus(git);
     this.terms = new WorkspaceTerms(root);
   }
@@ -128,7 +137,8 @@ export class HistorySources {
     this.relatedCache.clear();
     this.changeRanking = undefined;
     // Only code files are in the list: a README or JSON save never changes it.
-    if (this.fileIndex && languageOf(path) && this.fileIndex.has(path) !== this.isFile(path)) this.fileIndex = undefined;
+    if (this.fileIndex && languageOf(path) && this.fileIndex.has(path) !== this.isFile(path))
+      this.fileIndex = undefined;
   }
 
   /**
@@ -139,7 +149,14 @@ export class HistorySources {
     const now = this.clock();
     if (changeWords?.length) {
       const last = this.changeRanking;
-      if (last && last.path === path && last.words === changeWords && now - last.at < RELATED_TTL_MS && limit <= RELATED_CACHED) return last.value.slice(0, limit);
+      if (
+        last &&
+        last.path === path &&
+        last.words === changeWords &&
+        now - last.at < RELATED_TTL_MS &&
+        limit <= RELATED_CACHED
+      )
+        return last.value.slice(0, limit);
       const value = this.rank(path, now, changeWords);
       this.changeRanking = { path, words: changeWords, at: now, value };
       return value.slice(0, limit);
@@ -155,7 +172,19 @@ export class HistorySources {
 
   private rank(path: string, now: number, changeWords?: readonly string[]): RelatedFile[] {
     this.fileIndex ??= new FileIndex(this.sharedPaths(this.listFiles()));
-    return relatedFiles(path, { cochange: this.cochange, broad: this.cochange.broad, imports: this.imports, files: this.fileIndex, terms: this.terms.similarity(), now, changeWords }, RELATED_CACHED);
+    return relatedFiles(
+      path,
+      {
+        cochange: this.cochange,
+        broad: this.cochange.broad,
+        imports: this.imports,
+        files: this.fileIndex,
+        terms: this.terms.similarity(),
+        now,
+        changeWords,
+      },
+      RELATED_CACHED,
+    );
   }
 
   /**
@@ -175,10 +204,12 @@ export class HistorySources {
     const hit = this.hunks.get(path);
     if (hit && hit.stamp === stamp) return hit.value;
     // Shared by later queries, so not bound to the asking query's cancellation; the timeout bounds it.
-    const value = this.git.uncommittedChange(path, { timeoutMs: HUNK_TIMEOUT_MS, status: tree.kind === 'changed' ? tree.code : undefined }).catch((err: unknown) => {
-      this.hunks.delete(path);
-      throw err;
-    });
+    const value = this.git
+      .uncommittedChange(path, { timeoutMs: HUNK_TIMEOUT_MS, status: tree.kind === 'changed' ? tree.code : undefined })
+      .catch((err: unknown) => {
+        this.hunks.delete(path);
+        throw err;
+      });
     this.hunks.set(path, { stamp, value });
     if (this.hunks.size > 500) this.hunks.delete(this.hunks.keys().next().value as string);
     return value;
@@ -271,13 +302,27 @@ export class HistorySources {
       const end = h.newLines > 0 ? h.newStart + h.newLines - 1 : h.newStart;
       const here = h === inside;
       const inSymbol = Boolean(symbol && range && start <= range.endLine && end >= range.startLine);
-      const what = h.kind === 'untracked' ? 'New file, not yet committed' : h.kind === 'deleted' ? `Uncommitted deletion near line ${start}` : start === end ? `Uncommitted change at line ${start}` : `Uncommitted change at lines ${start}–${end}`;
+      const what =
+        h.kind === 'untracked'
+          ? 'New file, not yet committed'
+          : h.kind === 'deleted'
+            ? `Uncommitted deletion near line ${start}`
+            : start === end
+              ? `Uncommitted change at line ${start}`
+              : `Uncommitted change at lines ${start}–${end}`;
       items.push({
         type: 'change',
         title: what,
-        summary: h.kind === 'untracked' ? `${file} is not in git yet.` : `${h.oldLines} line${h.oldLines === 1 ? '' : 's'} replaced by ${h.newLines} since the last commit.`,
+        summary:
+          h.kind === 'untracked'
+            ? `${file} is not in git yet.`
+            : `${h.oldLines} line${h.oldLines === 1 ? '' : 's'} replaced by ${h.newLines} since the last commit.`,
         relevanceScore: here ? 0.95 : inSymbol ? 0.8 : 0.55,
-        reason: here ? 'you are editing inside this uncommitted change' : inSymbol ? `uncommitted change inside ${symbol}` : 'uncommitted change in this file',
+        reason: here
+          ? 'you are editing inside this uncommitted change'
+          : inSymbol
+            ? `uncommitted change inside ${symbol}`
+            : 'uncommitted change in this file',
         location: { path: file, line: start, endLine: end },
         entityId: `hunk:${file}:${h.oldStart}:${h.oldLines}`,
         timestamp: mtime || undefined,
@@ -292,7 +337,17 @@ export class HistorySources {
     // Only commits of this file, each once: another file's commits belong to its own panel.
     for (const c of history.recent(file, RECENT_COMMITS, since, ignored)) {
       const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
-      items.push(commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)}${lines}`, undefined, this.bulk.filesOf(c.hash)));
+      items.push(
+        commitItem(
+          file,
+          c,
+          now,
+          0.6,
+          `changed this file ${formatAge(c.date, now)}${lines}`,
+          undefined,
+          this.bulk.filesOf(c.hash),
+        ),
+      );
     }
     await this.merged.retitle(items, ctx.signal);
     return items;

@@ -51,7 +51,8 @@ export class LineHistorySource implements SuggestionSource {
   async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     const range = ctx.symbolRange;
-    if (!file || !range || range.startLine < 1 || range.endLine < range.startLine || !this.cochange.repoState?.ok) return [];
+    if (!file || !range || range.startLine < 1 || range.endLine < range.startLine || !this.cochange.repoState?.ok)
+      return [];
     // The range is in the lines of the working copy; history knows the lines of HEAD.
     const atHead = rangeBefore(await this.hunksOf(file), { start: range.startLine, end: range.endLine });
     if (!atHead || ctx.signal.aborted) return [];
@@ -62,7 +63,17 @@ export class LineHistorySource implements SuggestionSource {
       answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
         // A stopped answer is partial: the next query asks again.
         if (signal.aborted) this.cache.delete(key);
-        return commits.map((c) => commitItem(file, c, ctx.now, 0.9, `changed ${range.name} ${formatAge(c.date, ctx.now)}`, range, this.bulk?.filesOf(c.hash)));
+        return commits.map((c) =>
+          commitItem(
+            file,
+            c,
+            ctx.now,
+            0.9,
+            `changed ${range.name} ${formatAge(c.date, ctx.now)}`,
+            range,
+            this.bulk?.filesOf(c.hash),
+          ),
+        );
       });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
@@ -91,7 +102,10 @@ export class LineHistorySource implements SuggestionSource {
         // No diff (a binary file, or git stopped): the lines cannot be followed further.
         if (!hunks || signal.aborted) return out;
         // Written whole here: a new file, or an old one under a new name.
-        const from = rev.parent && isWholeFile(hunks) ? await this.git.renamedFrom(path, rev.hash, rev.parent, options) : undefined;
+        const from =
+          rev.parent && isWholeFile(hunks)
+            ? await this.git.renamedFrom(path, rev.hash, rev.parent, options)
+            : undefined;
         if (from && rev.parent) {
           hunks = await this.git.renameDiff(from, path, rev.hash, rev.parent, options);
           if (!hunks) return out;

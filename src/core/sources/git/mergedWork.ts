@@ -6,7 +6,8 @@ import type { SuggestionItem } from '../../types';
  * hand), `Merge remote-tracking branch 'origin/3.0.x'`, `Merge branch 'x' of github.com:o/r`,
  * `Merge tag 'v2.1'`, and GitHub's `Merge commit from fork` for a security fix made in a private fork.
  */
-const PLAIN_MERGE = /^Merge (?:(?:remote-tracking )?branch|tag) (?:'([^']{1,200})'|([^\s']{1,200}))(?: of \S{1,300})?(?: into \S{1,200})?$|^Merge commit from (fork)$/;
+const PLAIN_MERGE =
+  /^Merge (?:(?:remote-tracking )?branch|tag) (?:'([^']{1,200})'|([^\s']{1,200}))(?: of \S{1,300})?(?: into \S{1,200})?$|^Merge commit from (fork)$/;
 
 /** Where a plain merge came from, as the title says it: `stable`, `a fork`. */
 function mergedFrom(subject: string): string | undefined {
@@ -44,7 +45,9 @@ export class MergedWork {
     const key = `${commit}\0${item.location.path}`;
     let subjects = this.cache.get(key);
     if (!subjects) {
-      const stop = signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS);
+      const stop = signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)])
+        : AbortSignal.timeout(TIMEOUT_MS);
       subjects = this.git.mergedSubjects(commit, item.location.path, { signal: stop, timeoutMs: TIMEOUT_MS });
       this.cache.set(key, subjects);
       // A look cut short is asked again next time.

@@ -37,7 +37,11 @@ const MAX_TEST_FILE_BYTES = 1024 * 1024;
  * else the line that names it in the test file) and the source lines the stack passes through.
  * `files` lists the workspace's files, for stack traces written with another machine's paths.
  */
-export function locateFailures(root: string, failures: readonly FailedTest[], files: Iterable<string>): LocatedFailure[] {
+export function locateFailures(
+  root: string,
+  failures: readonly FailedTest[],
+  files: Iterable<string>,
+): LocatedFailure[] {
   const known = new Set(files);
   for (const f of failures) if (f.testFile) known.add(f.testFile);
   const project = new ProjectFiles(root, known);
@@ -49,14 +53,24 @@ export function locateFailures(root: string, failures: readonly FailedTest[], fi
   return failures.map((f) => {
     const frames = stackFrames(f.stack ?? '', project);
     const sources: FailureSite[] = [];
-    for (const frame of frames) if (frame.path !== f.testFile && !sources.some((s) => s.path === frame.path)) sources.push({ path: frame.path, line: frame.line });
+    for (const frame of frames)
+      if (frame.path !== f.testFile && !sources.some((s) => s.path === frame.path))
+        sources.push({ path: frame.path, line: frame.line });
     let test: FailureSite | undefined;
     if (f.testFile) {
       const own = frames.find((fr) => fr.path === f.testFile);
       const line = own?.line ?? lineNaming(linesOf(f.testFile), f.name);
       if (line !== undefined) test = { path: f.testFile, line };
     }
-    const located: LocatedFailure = { id: f.id, name: f.name, message: f.message, report: f.report, reportLine: f.reportLine, time: f.time, sources };
+    const located: LocatedFailure = {
+      id: f.id,
+      name: f.name,
+      message: f.message,
+      report: f.report,
+      reportLine: f.reportLine,
+      time: f.time,
+      sources,
+    };
     if (f.suite) located.suite = f.suite;
     if (test) located.test = test;
     return located;

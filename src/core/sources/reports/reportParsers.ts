@@ -58,7 +58,8 @@ export function parseJUnit(text: string): ParsedReport {
   } catch (err) {
     throw new ReportFormatError(`malformed XML: ${(err as Error).message}`);
   }
-  if (root.name !== 'testsuites' && root.name !== 'testsuite') throw new ReportFormatError(`root element is <${root.name}>, not <testsuites>`);
+  if (root.name !== 'testsuites' && root.name !== 'testsuite')
+    throw new ReportFormatError(`root element is <${root.name}>, not <testsuites>`);
   const tests: TestOutcome[] = [];
   let reportTime = parseTime(root.attrs.timestamp);
   walkXml(root, (el, ancestors) => {
@@ -70,10 +71,15 @@ export function parseJUnit(text: string): ParsedReport {
     const timestamp = parseTime(suiteEl?.attrs.timestamp) ?? reportTime;
     if (timestamp !== undefined && (reportTime === undefined || timestamp < reportTime)) reportTime = timestamp;
     const { suite, name } = splitJUnitName(el.attrs.name ?? '(unnamed)', el.attrs.classname, suiteEl?.attrs.name);
-    const hints = [el.attrs.file, suiteEl?.attrs.file, suiteEl?.attrs.filepath, looksLikePath(el.attrs.classname), looksLikePath(suiteEl?.attrs.name), el.attrs.classname].filter(
-      (h): h is string => !!h,
-    );
-    const stack = failure ? (failure.text.trim() || systemErr(el)) : undefined;
+    const hints = [
+      el.attrs.file,
+      suiteEl?.attrs.file,
+      suiteEl?.attrs.filepath,
+      looksLikePath(el.attrs.classname),
+      looksLikePath(suiteEl?.attrs.name),
+      el.attrs.classname,
+    ].filter((h): h is string => !!h);
+    const stack = failure ? failure.text.trim() || systemErr(el) : undefined;
     tests.push({
       name,
       suite,
@@ -93,16 +99,28 @@ function systemErr(el: XmlElement): string {
 }
 
 /** Separates describe blocks from the test's own title across the reporters' naming habits. */
-function splitJUnitName(name: string, classname: string | undefined, suiteName: string | undefined): { suite?: string; name: string } {
+function splitJUnitName(
+  name: string,
+  classname: string | undefined,
+  suiteName: string | undefined,
+): { suite?: string; name: string } {
   if (name.includes(' > ')) {
     const parts = name.split(' > ');
     return { suite: parts.slice(0, -1).join(' › '), name: parts[parts.length - 1] };
   }
-  const suite = suiteName && !looksLikePath(suiteName) && !/^(root suite|pytest|mocha tests|jest tests)$/i.test(suiteName) ? suiteName : undefined;
-  if (suite && name.startsWith(suite + ' ') && name.length > suite.length + 1) return { suite, name: name.slice(suite.length + 1) };
-  if (classname && !looksLikePath(classname) && name.endsWith(' ' + classname)) return { suite: name.slice(0, -classname.length - 1), name: classname };
+  const suite =
+    suiteName && !looksLikePath(suiteName) && !/^(root suite|pytest|mocha tests|jest tests)$/i.test(suiteName)
+      ? suiteName
+      : undefined;
+  if (suite && name.startsWith(suite + ' ') && name.length > suite.length + 1)
+    return { suite, name: name.slice(suite.length + 1) };
+  if (classname && !looksLikePath(classname) && name.endsWith(' ' + classname))
+    return { suite: name.slice(0, -classname.length - 1), name: classname };
   if (classname && /^[\w$]+(\.[\w$]+)+$/.test(classname)) return { suite: classname.split('.').pop(), name };
-  return { suite: suite ?? (classname && classname !== name && !looksLikePath(classname) ? classname : undefined), name };
+  return {
+    suite: suite ?? (classname && classname !== name && !looksLikePath(classname) ? classname : undefined),
+    name,
+  };
 }
 
 function looksLikePath(s: string | undefined): string | undefined {
@@ -117,9 +135,19 @@ function parseJestJson(data: Record<string, unknown>, text: string): ParsedRepor
   const finder = new LineFinder(text);
   for (const file of data.testResults as unknown[]) {
     if (!isObject(file)) continue;
-    const testFile = typeof file.name === 'string' ? file.name : typeof file.testFilePath === 'string' ? file.testFilePath : undefined;
-    const fileStart = typeof file.startTime === 'number' ? file.startTime : (isObject(file.perfStats) && typeof file.perfStats.start === 'number' ? file.perfStats.start : runStart);
-    const results = Array.isArray(file.assertionResults) ? file.assertionResults : Array.isArray(file.testResults) ? file.testResults : [];
+    const testFile =
+      typeof file.name === 'string' ? file.name : typeof file.testFilePath === 'string' ? file.testFilePath : undefined;
+    const fileStart =
+      typeof file.startTime === 'number'
+        ? file.startTime
+        : isObject(file.perfStats) && typeof file.perfStats.start === 'number'
+          ? file.perfStats.start
+          : runStart;
+    const results = Array.isArray(file.assertionResults)
+      ? file.assertionResults
+      : Array.isArray(file.testResults)
+        ? file.testResults
+        : [];
     for (const a of results as unknown[]) {
       if (!isObject(a)) continue;
       const title = textOf(a.title) ?? textOf(a.fullName) ?? '(unnamed)';
@@ -229,7 +257,8 @@ export function parseTap(text: string): ParsedReport {
       fileHints: wherePath ? [wherePath] : [],
       reportLine: Number(lineIndexOf(lines, line, i)) + 1,
       message: diag.error ?? diag.message,
-      stack: [where && /:\d+/.test(where) ? `at ${where}` : undefined, diag.stack].filter(Boolean).join('\n') || undefined,
+      stack:
+        [where && /:\d+/.test(where) ? `at ${where}` : undefined, diag.stack].filter(Boolean).join('\n') || undefined,
     });
   }
   return { format: 'tap', tests };
@@ -239,7 +268,9 @@ export function parseTap(text: string): ParsedReport {
  * A TAP test line: `ok 3 - name # SKIP reason`. Parsed in steps rather than one regex: a lazy name
  * between optional spaces and an optional directive backtracked quadratically on long lines.
  */
-function tapTestLine(line: string): { indent: number; ok: boolean; number?: string; name: string; directive?: string } | undefined {
+function tapTestLine(
+  line: string,
+): { indent: number; ok: boolean; number?: string; name: string; directive?: string } | undefined {
   const head = /^([ \t]*)(not ok|ok)\b[ \t]*(\d*)[ \t]*(?:-[ \t]*)?/i.exec(line);
   if (!head) return undefined;
   const rest = line.slice(head[0].length);
@@ -281,7 +312,11 @@ function parseTapYaml(lines: string[]): Record<string, string> {
     const key = kv[1];
     let value = kv[2].trim();
     const nested: string[] = [];
-    while (i + 1 < lines.length && (lines[i + 1].length - lines[i + 1].trimStart().length > base || !lines[i + 1].trim())) nested.push(lines[++i]);
+    while (
+      i + 1 < lines.length &&
+      (lines[i + 1].length - lines[i + 1].trimStart().length > base || !lines[i + 1].trim())
+    )
+      nested.push(lines[++i]);
     if (/^[|>][-+]?$/.test(value) || (!value && nested.length)) {
       if (!value && nested.every((n) => !n.trim() || /^\s*[\w-]+:/.test(n))) {
         // A mapping such as `at: { file, line, column }`.
@@ -290,11 +325,15 @@ function parseTapYaml(lines: string[]): Record<string, string> {
           const m = /^\s*([\w-]+):(.*)$/s.exec(n);
           if (m) map[m[1]] = unquoteYaml(m[2].trim());
         }
-        if (key === 'at' && map.file) value = `${map.file}${map.line ? ':' + map.line : ''}${map.column ? ':' + map.column : ''}`;
+        if (key === 'at' && map.file)
+          value = `${map.file}${map.line ? ':' + map.line : ''}${map.column ? ':' + map.column : ''}`;
         else value = Object.values(map).join(' ');
       } else {
         const ind = Math.min(...nested.filter((n) => n.trim()).map((n) => n.length - n.trimStart().length));
-        value = nested.map((n) => n.slice(ind)).join('\n').trimEnd();
+        value = nested
+          .map((n) => n.slice(ind))
+          .join('\n')
+          .trimEnd();
       }
     } else value = unquoteYaml(value);
     out[key] = value;
@@ -345,7 +384,12 @@ export function parseTime(s: string | undefined): number | undefined {
 }
 
 function firstLine(s: string): string {
-  return s.split(/\r?\n/).find((l) => l.trim())?.trim() ?? '';
+  return (
+    s
+      .split(/\r?\n/)
+      .find((l) => l.trim())
+      ?.trim() ?? ''
+  );
 }
 
 /** Drops ANSI colour codes that Jest and Vitest leave in failure messages. */

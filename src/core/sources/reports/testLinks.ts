@@ -9,7 +9,10 @@ export class ProjectFiles {
   private readonly byBase = new Map<string, string[]>();
   private readonly resolved = new Map<string, string | undefined>();
 
-  constructor(readonly root: string, files: Iterable<string>) {
+  constructor(
+    readonly root: string,
+    files: Iterable<string>,
+  ) {
     this.set = new Set(files);
     for (const f of this.set) {
       const base = f.slice(f.lastIndexOf('/') + 1);
@@ -44,7 +47,10 @@ export class ProjectFiles {
   }
 
   private resolveUncached(raw: string): string | undefined {
-    let p = raw.trim().replace(/^file:\/\//, '').replace(/\\/g, '/');
+    let p = raw
+      .trim()
+      .replace(/^file:\/\//, '')
+      .replace(/\\/g, '/');
     if (/^\/[A-Za-z]:\//.test(p)) p = p.slice(1);
     if (!p || p.includes('node_modules/') || p.startsWith('node:') || p.startsWith('internal/')) return undefined;
     const isAbs = p.startsWith('/') || /^[A-Za-z]:\//.test(p);
@@ -177,7 +183,10 @@ export function lineRefs(line: string): { path: string; line: string; column?: s
 }
 
 /** The characters `\s` matches, as a set: one lookup per character instead of a regex call. */
-const SPACES = new Set([...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff', ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i))]);
+const SPACES = new Set([
+  ...'\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff',
+  ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
+]);
 
 function isSpace(c: string): boolean {
   return SPACES.has(c);
@@ -206,7 +215,9 @@ export function importedFiles(testFile: string, text: string, files: ProjectFile
       const dots = /^\.*/.exec(mod)![0].length;
       const rest = mod.slice(dots).split('.').filter(Boolean);
       const names = (m[2] ?? '').split(/[,()\s]+/).filter((n) => /^\w+$/.test(n));
-      const dirs = dots ? [posix.normalize(posix.join(posix.dirname(testFile), ...Array<string>(dots - 1).fill('..')))] : ['', 'src', 'lib'];
+      const dirs = dots
+        ? [posix.normalize(posix.join(posix.dirname(testFile), ...Array<string>(dots - 1).fill('..')))]
+        : ['', 'src', 'lib'];
       for (const d of dirs) {
         const stem = posix.join(d, ...rest);
         const probes = [`${stem}.py`, `${stem}/__init__.py`, ...names.map((n) => `${stem}/${n}.py`)];
@@ -217,7 +228,8 @@ export function importedFiles(testFile: string, text: string, files: ProjectFile
   }
   // `from '…'` alone stands for import/export … from: scanning back for the keyword across a lazy
   // gap made the old expression quadratic on files full of `import` without quotes.
-  const re = /\bfrom\s*['"]([^'"\n]+)['"]|\bimport\s*['"]([^'"\n]+)['"]|\brequire\(\s*['"]([^'"\n]+)['"]\s*\)|\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
+  const re =
+    /\bfrom\s*['"]([^'"\n]+)['"]|\bimport\s*['"]([^'"\n]+)['"]|\brequire\(\s*['"]([^'"\n]+)['"]\s*\)|\bimport\(\s*['"]([^'"\n]+)['"]\s*\)/g;
   for (const m of text.matchAll(re)) {
     const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
     const hit = spec ? files.resolveImport(testFile, spec) : undefined;
@@ -246,7 +258,12 @@ export function sourceByName(testFile: string, files: ProjectFiles): string | un
     const others = candidates.filter((c) => c !== testFile);
     if (!others.length) continue;
     // Prefer the same folder, then the parent of __tests__, then the mirror of test/ in src/, then the closest path.
-    const mirrors = [dir, dir.replace(/\/?__tests__$/, ''), dir.replace(/(^|\/)(tests?|spec|__tests__)(\/|$)/, '$1src$3'), dir.replace(/src\/test\//, 'src/main/')];
+    const mirrors = [
+      dir,
+      dir.replace(/\/?__tests__$/, ''),
+      dir.replace(/(^|\/)(tests?|spec|__tests__)(\/|$)/, '$1src$3'),
+      dir.replace(/src\/test\//, 'src/main/'),
+    ];
     for (const d of mirrors) {
       const hit = others.find((c) => posix.dirname(c) === (d || '.') || (d === '' && !c.includes('/')));
       if (hit) return hit;

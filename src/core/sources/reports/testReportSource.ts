@@ -6,7 +6,14 @@ import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
-import { formatAge, score, type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
+import {
+  formatAge,
+  score,
+  type RefreshStats,
+  type SourceWiring,
+  type SourceQuery,
+  sourceQueryOf,
+} from '../sourceQuery';
 import { cleanMessage, parseReport, type ParsedReport, type TestOutcome } from './reportParsers';
 import { importedFiles, ProjectFiles, sourceByName, stackFrames } from './testLinks';
 import { walkFiles } from './walk';
@@ -102,7 +109,10 @@ export class TestReportSource implements WorkspaceSource {
     const started = performance.now();
     const walk = walkFiles(this.root, { maxDepth: this.maxDepth, maxEntries: this.maxEntries, signal });
     this.lastCapped = walk.capped;
-    if (walk.capped) this.logger.info(`Test report search stopped at ${this.maxEntries} entries or depth ${this.maxDepth}; some reports may be missed.`);
+    if (walk.capped)
+      this.logger.info(
+        `Test report search stopped at ${this.maxEntries} entries or depth ${this.maxDepth}; some reports may be missed.`,
+      );
     const isReport = picomatch([...this.config.testReportGlobs], { dot: true });
     const files = new ProjectFiles(this.root, walk.files);
     const next = new Map<string, CachedReport>();
@@ -141,7 +151,13 @@ export class TestReportSource implements WorkspaceSource {
     // Links only change with the reports (a new test file comes with a new report run).
     if (changed || !this.linked) this.link(files);
     this.linked = true;
-    return { files: reportPaths.length, parsed: changedFiles.parsed, skipped: changedFiles.skipped, entries: this.failures.length, ms: performance.now() - started };
+    return {
+      files: reportPaths.length,
+      parsed: changedFiles.parsed,
+      skipped: changedFiles.skipped,
+      entries: this.failures.length,
+      ms: performance.now() - started,
+    };
   }
 
   private link(files: ProjectFiles): void {
@@ -161,7 +177,8 @@ export class TestReportSource implements WorkspaceSource {
     const related = new Map<string, { named?: string; imports: string[] }>();
     const relatedOf = (testFile: string) => {
       let r = related.get(testFile);
-      if (!r) related.set(testFile, (r = { named: sourceByName(testFile, files), imports: this.importsOf(testFile)(files) }));
+      if (!r)
+        related.set(testFile, (r = { named: sourceByName(testFile, files), imports: this.importsOf(testFile)(files) }));
       return r;
     };
     const reports = [...this.reports.entries()].filter(([, r]) => r.parsed).sort((a, b) => b[1].mtimeMs - a[1].mtimeMs);
@@ -189,7 +206,8 @@ export class TestReportSource implements WorkspaceSource {
         failures.push(failed);
         if (testFile) add(testFile, { test: failed, kind: 'test-file' });
         // Frames come innermost first, so each file keeps the line nearest to the failure.
-        for (const f of stackFrames(t.stack ?? '', files)) if (f.path !== testFile) add(f.path, { test: failed, kind: 'stack', line: f.line });
+        for (const f of stackFrames(t.stack ?? '', files))
+          if (f.path !== testFile) add(f.path, { test: failed, kind: 'stack', line: f.line });
         if (testFile) {
           const related = relatedOf(testFile);
           if (related.named) add(related.named, { test: failed, kind: 'name' });
@@ -198,7 +216,9 @@ export class TestReportSource implements WorkspaceSource {
       }
     }
     this.failures = failures.sort((a, b) => b.time - a.time);
-    this.bySource = new Map([...bySource].map(([src, links]) => [src, keepStrongest([...links.values()], this.maxLinksPerFile)]));
+    this.bySource = new Map(
+      [...bySource].map(([src, links]) => [src, keepStrongest([...links.values()], this.maxLinksPerFile)]),
+    );
   }
 
   private testFileOf(t: TestOutcome, files: ProjectFiles): string | undefined {
@@ -207,7 +227,8 @@ export class TestReportSource implements WorkspaceSource {
       if (hit) return hit;
     }
     // Fall back to the first frame that looks like a test file.
-    for (const f of stackFrames(t.stack ?? '', files)) if (/(\.|_|\/)(test|spec)s?[./_]|(^|\/)test_|Tests?\.\w+$|__tests__/.test(f.path)) return f.path;
+    for (const f of stackFrames(t.stack ?? '', files))
+      if (/(\.|_|\/)(test|spec)s?[./_]|(^|\/)test_|Tests?\.\w+$|__tests__/.test(f.path)) return f.path;
     return undefined;
   }
 
@@ -254,7 +275,11 @@ export class TestReportSource implements WorkspaceSource {
     for (const link of links) {
       const t = link.test;
       const stale = fileMtime !== undefined && t.time < fileMtime;
-      const inSymbol = link.line !== undefined && q.symbolRange !== undefined && link.line >= q.symbolRange.start && link.line <= q.symbolRange.end;
+      const inSymbol =
+        link.line !== undefined &&
+        q.symbolRange !== undefined &&
+        link.line >= q.symbolRange.start &&
+        link.line <= q.symbolRange.end;
       const nearCursor = link.line !== undefined && q.line !== undefined && Math.abs(link.line - q.line) <= 10;
       let s = LINK_SCORE[link.kind] + (inSymbol ? 0.06 : nearCursor ? 0.03 : 0);
       if (stale) s *= 0.5;
@@ -270,7 +295,12 @@ export class TestReportSource implements WorkspaceSource {
       const reason =
         `test \`${t.suite ? t.suite + ' ' : ''}${t.name}\` failed in ${t.report} (${formatAge(t.time, now)}); ${why}` +
         (stale ? ' — stale: the report is older than the last change to this file' : '');
-      const meta: Record<string, string | number | boolean> = { stale, link: link.kind, report: t.report, format: t.format };
+      const meta: Record<string, string | number | boolean> = {
+        stale,
+        link: link.kind,
+        report: t.report,
+        format: t.format,
+      };
       if (t.testFile) meta.testFile = t.testFile;
       if (link.kind === 'stack' && link.line !== undefined) meta.sourceLine = link.line;
       if (t.suite) meta.suite = t.suite;

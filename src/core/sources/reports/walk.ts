@@ -2,7 +2,33 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 /** Folders never walked: dependencies, VCS data, tool caches. */
-export const NEVER_WALK = new Set(['node_modules', '.git', '.hg', '.svn', 'bower_components', '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.idea', '.vscode-test', '.vscode-test-cache', '.next', '.nuxt', '.turbo', '.cache', '.yarn', '.pnpm-store', '.terraform', '.dart_tool', '.angular', '.parcel-cache']);
+export const NEVER_WALK = new Set([
+  'node_modules',
+  '.git',
+  '.hg',
+  '.svn',
+  'bower_components',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.gradle',
+  '.idea',
+  '.vscode-test',
+  '.vscode-test-cache',
+  '.next',
+  '.nuxt',
+  '.turbo',
+  '.cache',
+  '.yarn',
+  '.pnpm-store',
+  '.terraform',
+  '.dart_tool',
+  '.angular',
+  '.parcel-cache',
+]);
 
 export interface WalkOptions {
   maxDepth: number;

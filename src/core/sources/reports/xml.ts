@@ -11,7 +11,10 @@ export interface XmlElement {
 }
 
 export class XmlError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(`${message} at line ${line}`);
   }
 }
@@ -73,7 +76,8 @@ export function parseXml(src: string): XmlElement {
       if (end < 0) throw new XmlError('Unterminated end tag', line);
       const name = src.slice(i + 2, end).trim();
       const top = stack[stack.length - 1];
-      if (stack.length === 1 || top.name !== name) throw new XmlError(`Unexpected </${name}>${stack.length > 1 ? `, expected </${top.name}>` : ''}`, line);
+      if (stack.length === 1 || top.name !== name)
+        throw new XmlError(`Unexpected </${name}>${stack.length > 1 ? `, expected </${top.name}>` : ''}`, line);
       stack.pop();
       advanceTo(end + 1);
     } else {
@@ -149,7 +153,11 @@ function readStartTag(src: string, i: number, line: number): { el: XmlElement; e
 }
 
 /** Depth-first walk with the chain of ancestors. */
-export function walkXml(el: XmlElement, visit: (el: XmlElement, ancestors: XmlElement[]) => void, ancestors: XmlElement[] = []): void {
+export function walkXml(
+  el: XmlElement,
+  visit: (el: XmlElement, ancestors: XmlElement[]) => void,
+  ancestors: XmlElement[] = [],
+): void {
   visit(el, ancestors);
   ancestors.push(el);
   for (const c of el.children) walkXml(c, visit, ancestors);

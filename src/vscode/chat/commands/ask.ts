@@ -13,7 +13,9 @@ export async function ask(t: Turn): Promise<void> {
   const model = request.model;
   if (!model) throw new NoModelError();
   if (!request.prompt.trim()) {
-    stream.markdown('Ask a question, or use a command: `/subscribe`, `/list`, `/suggest`, `/why`, `/decide`, `/ledger`.');
+    stream.markdown(
+      'Ask a question, or use a command: `/subscribe`, `/list`, `/suggest`, `/why`, `/decide`, `/ledger`.',
+    );
     return;
   }
   stream.progress('Gathering subscribed context, suggestions and memory…');
@@ -28,7 +30,11 @@ export async function ask(t: Turn): Promise<void> {
   });
   reference(t, prompt);
 
-  const messages = prompt.messages.map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content)));
+  const messages = prompt.messages.map((m) =>
+    m.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant(m.content)
+      : vscode.LanguageModelChatMessage.User(m.content),
+  );
   let answer = '';
   await streamFromModel(model, messages, t.token, (fragment) => {
     answer += fragment;
@@ -60,10 +66,15 @@ function reference(t: Turn, prompt: ChatContext): void {
     const key = `${uri.toString()}#${start ?? ''}-${end ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    if (start) t.stream.reference(new vscode.Location(uri, new vscode.Range(start - 1, 0, Math.max(start, end ?? start) - 1, 0)));
+    if (start)
+      t.stream.reference(
+        new vscode.Location(uri, new vscode.Range(start - 1, 0, Math.max(start, end ?? start) - 1, 0)),
+      );
     else t.stream.reference(uri);
   };
-  for (const r of prompt.subscriptions) if (!r.note) add(r.location?.path ?? r.subscription.path, r.location?.startLine, r.location?.endLine);
-  for (const i of prompt.suggestion?.items ?? []) add(i.location.path || undefined, i.location.line, i.location.endLine);
+  for (const r of prompt.subscriptions)
+    if (!r.note) add(r.location?.path ?? r.subscription.path, r.location?.startLine, r.location?.endLine);
+  for (const i of prompt.suggestion?.items ?? [])
+    add(i.location.path || undefined, i.location.line, i.location.endLine);
   for (const m of prompt.memory) if (m.kind === 'decision') add(m.path);
 }

@@ -6,7 +6,9 @@ import type { Turn } from '../turn';
 export async function suggest(t: Turn): Promise<void> {
   const here = t.deps.tracker.currentPlace(t.folder);
   if (!here) {
-    t.stream.markdown('Open a file of this workspace and put the cursor in it: `/suggest` shows the context for the active editor.');
+    t.stream.markdown(
+      'Open a file of this workspace and put the cursor in it: `/suggest` shows the context for the active editor.',
+    );
     return;
   }
   const { place } = here;
@@ -24,11 +26,22 @@ export async function suggest(t: Turn): Promise<void> {
 export async function why(t: Turn): Promise<void> {
   const here = t.deps.tracker.currentPlace(t.folder);
   if (!here) {
-    t.stream.markdown('Put the cursor on a symbol in a workspace file: `/why` explains the decisions and history behind it.');
+    t.stream.markdown(
+      'Put the cursor on a symbol in a workspace file: `/why` explains the decisions and history behind it.',
+    );
     return;
   }
   t.stream.progress('Looking up decisions and history…');
   const card = await t.service.explainWhy(here.place, { signal: t.signal });
   const lines = card.symbol ? `${card.symbol.name} (lines ${card.symbol.startLine}–${card.symbol.endLine})` : '';
-  t.stream.markdown(renderWhy(card.target, card.decisions, card.changes, t.linkFor, card.notes, card.symbol ? { lines, commits: card.lineHistory } : undefined));
+  t.stream.markdown(
+    renderWhy(
+      card.target,
+      card.decisions,
+      card.changes,
+      t.linkFor,
+      card.notes,
+      card.symbol ? { lines, commits: card.lineHistory } : undefined,
+    ),
+  );
 }

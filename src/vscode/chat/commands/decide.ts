@@ -38,7 +38,9 @@ export class DecisionDrafts {
     if (typeof draftId !== 'string') draftId = [...this.drafts.keys()].pop();
     const draft = draftId === undefined ? undefined : this.drafts.get(draftId);
     if (!draft) {
-      void vscode.window.showWarningMessage('This decision draft was already recorded or is no longer available; draft it again with @context /decide.');
+      void vscode.window.showWarningMessage(
+        'This decision draft was already recorded or is no longer available; draft it again with @context /decide.',
+      );
       return undefined;
     }
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === draft.folder);
@@ -49,7 +51,9 @@ export class DecisionDrafts {
     try {
       const path = await (await this.deps.services.get(folder)).recordDecision(draft.decision);
       this.drafts.delete(draftId as string);
-      void vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')), { preview: false }).then(undefined, () => undefined);
+      void vscode.window
+        .showTextDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')), { preview: false })
+        .then(undefined, () => undefined);
       void vscode.window.showInformationMessage(`Recorded the decision in ${path}.`);
       return path;
     } catch (err) {

@@ -1,7 +1,13 @@
 import * as vscode from 'vscode';
 import { UnknownSubscriptionError } from '../../../core/api/contextService';
 import { SubscriptionLimitError } from '../../../core/api/errors';
-import { describeSubscription, escapeMarkdown, noSuchSubscription, removedAll, subscriptionLimit } from '../../../core/api/messages';
+import {
+  describeSubscription,
+  escapeMarkdown,
+  noSuchSubscription,
+  removedAll,
+  subscriptionLimit,
+} from '../../../core/api/messages';
 import type { SubscribeRequest } from '../../../core/api/types';
 import { relativePath } from '../../activityTracker';
 import { renderSubscribed, renderSubscriptionList } from '../chatText';
@@ -24,13 +30,18 @@ export async function subscribe(t: Turn): Promise<void> {
     } catch (err) {
       if (err instanceof SubscriptionLimitError) {
         stream.markdown(`⚠️ ${escapeMarkdown(subscriptionLimit(err, 'chat'))}`);
-        stream.button({ command: chatCommands.replaceOldest, title: 'Replace the oldest', arguments: [t.folder.uri.toString(), req] });
+        stream.button({
+          command: chatCommands.replaceOldest,
+          title: 'Replace the oldest',
+          arguments: [t.folder.uri.toString(), req],
+        });
         return;
       }
       throw err;
     }
     stream.markdown(renderSubscribed(outcome, Date.now(), service.config.subscriptions.maxChars) + '\n\n');
-    if (!outcome.preview.note && outcome.preview.location?.path) stream.reference(vscode.Uri.joinPath(t.folder.uri, ...outcome.preview.location.path.split('/')));
+    if (!outcome.preview.note && outcome.preview.location?.path)
+      stream.reference(vscode.Uri.joinPath(t.folder.uri, ...outcome.preview.location.path.split('/')));
   }
 }
 
@@ -73,7 +84,8 @@ function referencedFiles(t: Turn): SubscribeRequest[] {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (folder?.uri.toString() !== t.folder.uri.toString()) continue;
     const path = relativePath(folder, uri);
-    if (v instanceof vscode.Location && !v.range.isEmpty) out.push({ kind: 'lines', target: path, lines: { start: v.range.start.line + 1, end: v.range.end.line + 1 } });
+    if (v instanceof vscode.Location && !v.range.isEmpty)
+      out.push({ kind: 'lines', target: path, lines: { start: v.range.start.line + 1, end: v.range.end.line + 1 } });
     else out.push({ kind: 'file', target: path });
   }
   if (!out.length) {

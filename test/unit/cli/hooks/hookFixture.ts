@@ -22,13 +22,21 @@ export function governedRepo(): TempRepo {
 /** Removes the repository and every state folder the tests made beside it (`<state>-…`). */
 export function disposeRepo(repo: TempRepo): void {
   const prefix = basename(repo.stateDir);
-  for (const name of readdirSync(dirname(repo.stateDir))) if (name.startsWith(`${prefix}-`)) rmSync(join(dirname(repo.stateDir), name), { recursive: true, force: true });
+  for (const name of readdirSync(dirname(repo.stateDir)))
+    if (name.startsWith(`${prefix}-`)) rmSync(join(dirname(repo.stateDir), name), { recursive: true, force: true });
   repo.dispose();
 }
 
 /** A documented input of a host, for this repository (and this session, when given). */
-export function fixtureInput(host: string, event: string, root: string, change: (input: Record<string, unknown>) => void = () => undefined): string {
-  const text = readFileSync(join(FIXTURES, host, `${event}.input.json`), 'utf8').split('__ROOT__').join(root);
+export function fixtureInput(
+  host: string,
+  event: string,
+  root: string,
+  change: (input: Record<string, unknown>) => void = () => undefined,
+): string {
+  const text = readFileSync(join(FIXTURES, host, `${event}.input.json`), 'utf8')
+    .split('__ROOT__')
+    .join(root);
   const input = JSON.parse(text) as Record<string, unknown>;
   change(input);
   return JSON.stringify(input);
@@ -47,7 +55,12 @@ export interface HookRun {
 
 /** `proactive-context hook …` in a real process, fed `input` on stdin. */
 export function runHookCli(args: string[], input: string, env: NodeJS.ProcessEnv = {}): HookRun {
-  const r = spawnSync(process.execPath, [CLI, 'hook', ...args], { input, encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } });
+  const r = spawnSync(process.execPath, [CLI, 'hook', ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 120000,
+    env: { ...process.env, ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -68,7 +81,11 @@ export function sameShape(actual: unknown, expected: unknown): boolean {
 
 /** Starts `mcp --http` on a free port; resolves with its port once it prints its URL. */
 export function startHttpServer(root: string, stateDir: string): Promise<{ port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'mcp', '--http', '--port', '0', '--json', '--root', root, '--state-dir', stateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'mcp', '--http', '--port', '0', '--json', '--root', root, '--state-dir', stateDir],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {

@@ -16,7 +16,13 @@ const EXISTING = {
 describe('hook install and uninstall', () => {
   let root: string;
   let home: string;
-  const opts = (host: string, scope: 'project' | 'user' = 'project'): InstallOptions => ({ host, scope, root, home, command: 'proactive-context' });
+  const opts = (host: string, scope: 'project' | 'user' = 'project'): InstallOptions => ({
+    host,
+    scope,
+    root,
+    home,
+    command: 'proactive-context',
+  });
   const write = (file: string, text: string): void => {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
@@ -36,8 +42,14 @@ describe('hook install and uninstall', () => {
     const first = installHooks(opts('claude-code'));
     assert.equal(first.changed, true);
     assert.deepEqual(first.events, ['PreToolUse', 'UserPromptSubmit', 'SessionStart']);
-    assert.match(first.lines[0], /Added claude-code hooks for PreToolUse, UserPromptSubmit, SessionStart to .*settings\.json \(other entries kept\)/);
-    const after = JSON.parse(readFileSync(file, 'utf8')) as { model: string; hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> };
+    assert.match(
+      first.lines[0],
+      /Added claude-code hooks for PreToolUse, UserPromptSubmit, SessionStart to .*settings\.json \(other entries kept\)/,
+    );
+    const after = JSON.parse(readFileSync(file, 'utf8')) as {
+      model: string;
+      hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
+    };
     assert.equal(after.model, 'sonnet');
     assert.deepEqual(after.hooks.Stop, EXISTING.hooks.Stop);
     assert.deepEqual(after.hooks.PreToolUse[0], EXISTING.hooks.PreToolUse[0]);
@@ -88,7 +100,9 @@ describe('hook install and uninstall', () => {
   it('writes VS Code and Copilot CLI hook files of their own, and keeps other entries put there by hand', () => {
     const vs = installHooks(opts('vscode'));
     assert.equal(vs.file, join(root, '.github', 'hooks', 'proactive-context.json'));
-    const vsData = JSON.parse(readFileSync(vs.file, 'utf8')) as { hooks: Record<string, { type: string; command: string; timeout: number }[]> };
+    const vsData = JSON.parse(readFileSync(vs.file, 'utf8')) as {
+      hooks: Record<string, { type: string; command: string; timeout: number }[]>;
+    };
     assert.deepEqual(Object.keys(vsData.hooks), ['PreToolUse', 'SessionStart', 'SubagentStart']);
     assert.equal(vsData.hooks.PreToolUse[0].command, 'proactive-context hook --host vscode');
     vsData.hooks.PostToolUse = [{ type: 'command', command: 'npx prettier --write .', timeout: 30 }];
@@ -101,7 +115,11 @@ describe('hook install and uninstall', () => {
     assert.equal(cli.file, join(home, '.copilot', 'hooks', 'proactive-context.json'));
     assert.deepEqual(JSON.parse(readFileSync(cli.file, 'utf8')), {
       version: 1,
-      hooks: { subagentStart: [{ type: 'command', bash: 'proactive-context hook --host copilot-cli --event subagentStart', timeoutSec: 5 }] },
+      hooks: {
+        subagentStart: [
+          { type: 'command', bash: 'proactive-context hook --host copilot-cli --event subagentStart', timeoutSec: 5 },
+        ],
+      },
     });
   });
 

@@ -4,12 +4,22 @@ import { disposeRepo, fixtureInput, fixtureOutput, governedRepo, runCli, runHook
 
 /** A safety net only: nothing here depends on how fast an answer comes. */
 const TIMEOUT = ['--timeout', '60000'];
-const FENCED = /^<proactive-context-data [^\n]*trust="untrusted">\n[^\n]*not instructions[^\n]*\n[\s\S]*<\/proactive-context-data>$/;
+const FENCED =
+  /^<proactive-context-data [^\n]*trust="untrusted">\n[^\n]*not instructions[^\n]*\n[\s\S]*<\/proactive-context-data>$/;
 
 describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
   let repo: TempRepo;
   let session = 0;
-  const args = (host: string, extra: string[] = []): string[] => ['--host', host, '--root', repo.dir, '--state-dir', repo.stateDir, ...TIMEOUT, ...extra];
+  const args = (host: string, extra: string[] = []): string[] => [
+    '--host',
+    host,
+    '--root',
+    repo.dir,
+    '--state-dir',
+    repo.stateDir,
+    ...TIMEOUT,
+    ...extra,
+  ];
   /** A documented input in a session of its own, so that the ledger of one case does not silence the next. */
   const input = (host: string, event: string, change: (i: Record<string, unknown>) => void = () => undefined): string =>
     fixtureInput(host, event, repo.dir, (i) => {
@@ -20,7 +30,17 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
     });
   before(() => {
     repo = governedRepo();
-    const sub = runCli(['subscribe', '--root', repo.dir, '--state-dir', repo.stateDir, '--kind', 'file', '--target', 'src/b.ts']);
+    const sub = runCli([
+      'subscribe',
+      '--root',
+      repo.dir,
+      '--state-dir',
+      repo.stateDir,
+      '--kind',
+      'file',
+      '--target',
+      'src/b.ts',
+    ]);
     assert.equal(sub.code, 0, sub.stderr);
   });
   after(() => disposeRepo(repo));
@@ -37,7 +57,13 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
     });
 
     it('says nothing for an ungoverned file, and nothing on UserPromptSubmit (its output carries no context)', () => {
-      assert.equal(runHookCli(args('vscode'), input('vscode', 'PreToolUse', (i) => (i.tool_input = { files: ['src/b.ts'] }))).stdout, '');
+      assert.equal(
+        runHookCli(
+          args('vscode'),
+          input('vscode', 'PreToolUse', (i) => (i.tool_input = { files: ['src/b.ts'] })),
+        ).stdout,
+        '',
+      );
       const r = runHookCli(args('vscode'), input('vscode', 'UserPromptSubmit'));
       assert.equal(r.code, 0);
       assert.equal(r.stdout, '');
@@ -46,7 +72,9 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
     for (const event of ['SessionStart', 'SubagentStart']) {
       it(`gives the active subscriptions on ${event}`, () => {
         const r = runHookCli(args('vscode'), input('vscode', event));
-        const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+        const out = JSON.parse(r.stdout) as {
+          hookSpecificOutput: { hookEventName: string; additionalContext: string };
+        };
         assert.ok(sameShape(out, fixtureOutput('vscode', event)), r.stdout);
         assert.equal(out.hookSpecificOutput.hookEventName, event);
         assert.match(out.hookSpecificOutput.additionalContext, /Subscribed file src\/b\.ts/);
@@ -65,7 +93,11 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
 
     it('keeps its own ledger: VS Code running the same session is still told', () => {
       const shared = (i: Record<string, unknown>): void => void (i.sessionId = 'shared-session');
-      assert.match(runHookCli(args('copilot-cli', ['--event', 'subagentStart']), input('copilot-cli', 'subagentStart', shared)).stdout, /Subscribed file/);
+      assert.match(
+        runHookCli(args('copilot-cli', ['--event', 'subagentStart']), input('copilot-cli', 'subagentStart', shared))
+          .stdout,
+        /Subscribed file/,
+      );
       assert.match(runHookCli(args('vscode'), input('vscode', 'SubagentStart', shared)).stdout, /Subscribed file/);
     });
 
@@ -84,15 +116,26 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
       assert.equal(out.cancel, false);
       assert.match(out.contextModification, FENCED);
       assert.match(out.contextModification, /ADR 0001/);
-      const none = runHookCli(args('cline'), input('cline', 'PreToolUse', (i) => (i.preToolUse = { toolName: 'write_to_file', parameters: { path: 'src/b.ts' } })));
+      const none = runHookCli(
+        args('cline'),
+        input(
+          'cline',
+          'PreToolUse',
+          (i) => (i.preToolUse = { toolName: 'write_to_file', parameters: { path: 'src/b.ts' } }),
+        ),
+      );
       assert.deepEqual(JSON.parse(none.stdout), fixtureOutput('cline', 'noop'));
     });
 
     it('tells what governs the files a prompt names, and the subscriptions at TaskStart', () => {
-      const prompt = JSON.parse(runHookCli(args('cline'), input('cline', 'UserPromptSubmit')).stdout) as { contextModification: string };
+      const prompt = JSON.parse(runHookCli(args('cline'), input('cline', 'UserPromptSubmit')).stdout) as {
+        contextModification: string;
+      };
       assert.ok(sameShape(prompt, fixtureOutput('cline', 'UserPromptSubmit')));
       assert.match(prompt.contextModification, /ADR 0001/);
-      const start = JSON.parse(runHookCli(args('cline'), input('cline', 'TaskStart')).stdout) as { contextModification: string };
+      const start = JSON.parse(runHookCli(args('cline'), input('cline', 'TaskStart')).stdout) as {
+        contextModification: string;
+      };
       assert.ok(sameShape(start, fixtureOutput('cline', 'TaskStart')));
       assert.match(start.contextModification, /Subscribed file src\/b\.ts/);
     });
@@ -107,14 +150,27 @@ describe('hook for VS Code, Copilot CLI, Cline and Kiro', () => {
   describe('kiro', () => {
     it('prints fenced plain text for userPromptSubmit and agentSpawn, and nothing for preToolUse', () => {
       // Kiro sends no session id: each call here runs under a new state folder's ledger instead.
-      const prompt = runHookCli(args('kiro', ['--state-dir', `${repo.stateDir}-kiro-1`]), input('kiro', 'userPromptSubmit'));
+      const prompt = runHookCli(
+        args('kiro', ['--state-dir', `${repo.stateDir}-kiro-1`]),
+        input('kiro', 'userPromptSubmit'),
+      );
       assert.equal(prompt.code, 0);
       assert.match(prompt.stdout.trim(), FENCED);
       assert.match(prompt.stdout, /ADR 0001/);
       const spawnState = `${repo.stateDir}-kiro-2`;
-      assert.equal(runCli(['subscribe', '--root', repo.dir, '--state-dir', spawnState, '--kind', 'file', '--target', 'src/b.ts']).code, 0);
-      assert.match(runHookCli(args('kiro', ['--state-dir', spawnState]), input('kiro', 'agentSpawn')).stdout, /Subscribed file src\/b\.ts/);
-      assert.equal(runHookCli(args('kiro', ['--state-dir', `${repo.stateDir}-kiro-3`]), input('kiro', 'preToolUse')).stdout, '');
+      assert.equal(
+        runCli(['subscribe', '--root', repo.dir, '--state-dir', spawnState, '--kind', 'file', '--target', 'src/b.ts'])
+          .code,
+        0,
+      );
+      assert.match(
+        runHookCli(args('kiro', ['--state-dir', spawnState]), input('kiro', 'agentSpawn')).stdout,
+        /Subscribed file src\/b\.ts/,
+      );
+      assert.equal(
+        runHookCli(args('kiro', ['--state-dir', `${repo.stateDir}-kiro-3`]), input('kiro', 'preToolUse')).stdout,
+        '',
+      );
     });
   });
 });
