@@ -1,6 +1,3 @@
-import type { QueryContext, SuggestionSource } from './provider/provider';
-import type { SuggestionItem } from './types';
-
 /**
  * Whether the engine may start git processes. Off (with a reason the user reads) for a folder that
  * is not trusted yet: a repository's own config can make git run programs (fsmonitor, filters), so
@@ -34,19 +31,4 @@ export class GitAccess {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   }
-}
-
-/** A history source that says why it is off, and asks nothing of git, while git is not allowed. */
-export function gitGated(source: SuggestionSource, access: GitAccess): SuggestionSource {
-  return {
-    name: source.name,
-    kinds: source.kinds,
-    ...(source.slow ? { slow: true } : {}),
-    collect: (ctx: QueryContext): Promise<SuggestionItem[]> => {
-      const reason = access.reason;
-      if (reason === undefined) return source.collect(ctx);
-      ctx.note(reason);
-      return Promise.resolve([]);
-    },
-  };
 }

@@ -1,3 +1,4 @@
+import { Emitter } from './events/emitter';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CodeIndex, BuildStats } from './index/codeIndex';
@@ -6,24 +7,11 @@ import type { FolderReason } from './sources/decisions/adrDiscovery';
 import type { CoChangeModel, MineResult } from './cochange/cochangeModel';
 import type { GitAccess } from './gitAccess';
 import type { HistorySources } from './sources/git/historySources';
-import type { WorkspaceSource } from './provider/provider';
+import type { WorkspaceSource } from './sources/sourceQuery';
 import type { Logger } from './logger';
 import type { Store } from './store/store';
 
-type Listener<T> = (value: T) => void;
-
 /** A minimal event: listeners in a set, disposed one by one. */
-export class Emitter<T> {
-  private readonly listeners = new Set<Listener<T>>();
-  on(l: Listener<T>): { dispose(): void } {
-    this.listeners.add(l);
-    return { dispose: () => this.listeners.delete(l) };
-  }
-  fire(v: T): void {
-    for (const l of [...this.listeners]) l(v);
-  }
-}
-
 export interface RefreshSummary {
   sources: { name: string; entries: number; files: number }[];
   sourcesMs: number;

@@ -3,6 +3,7 @@ import { DEFAULT_HTTP_PORT } from '../../mcp/httpPort';
 import { UsageError, type ParsedArgs } from '../args';
 import { noPositionals, wholeNumber, type CliCommand } from './command';
 import { MAX_WATCHES_FLAG, watcherOptionsOf } from './watchCommands';
+import type { HttpFlags } from './mcpRun';
 
 export const mcp: CliCommand = {
   name: 'mcp',
@@ -44,11 +45,6 @@ export const mcp: CliCommand = {
 };
 
 /** The checked --http, --port and --token-file flags; undefined for stdio. */
-export interface HttpFlags {
-  port: number;
-  tokenFile: string | undefined;
-}
-
 function httpOptionsOf(args: ParsedArgs): HttpFlags | undefined {
   const port = wholeNumber(args, 'port', 0);
   if (port !== undefined && port > 65535) throw new UsageError('--port must be at most 65535');

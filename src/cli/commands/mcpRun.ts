@@ -6,8 +6,12 @@ import { runStdioServer } from '../../mcp/server';
 import type { WorkspaceWatcherOptions } from '../../mcp/workspaceWatcher';
 import type { ParsedArgs } from '../args';
 import { loggerOf, withService } from './command';
-import type { HttpFlags } from './mcpCommand';
 import { watchWorkspace } from './watchCommands';
+
+export interface HttpFlags {
+  port: number;
+  tokenFile: string | undefined;
+}
 
 /** Longest a stop signal waits for an orderly close before the process exits anyway (ms). */
 const STOP_GRACE_MS = 3000;

@@ -5,7 +5,7 @@ import { openEngine, type EngineParts } from '../engine';
 import { checkRevision } from '../git/revisions';
 import type { RefreshSummary } from '../indexer';
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
-import type { SuggestionSource } from '../provider/provider';
+import type { SuggestionSource } from '../sources/sourceQuery';
 import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { StoreNotice } from '../store/store';
 import type { MaterializedSubscription } from '../subscriptions/materializer';

@@ -13,7 +13,8 @@ import type {
   PromptLedger,
   PromptMessage,
 } from '../prompt/promptAssembler';
-import type { ProviderMetrics, SuggestionSource, QueryContext } from '../provider/provider';
+import type { ProviderMetrics } from '../provider/provider';
+import type { SuggestionSource, QueryContext } from '../sources/sourceQuery';
 import type { Watch, WatchFiring, WatchInput, WatchPattern } from '../watches/watchStore';
 import type { FiredWatch } from '../watches/watchService';
 import type { NewDecision } from '../sources/decisions/adrWriter';

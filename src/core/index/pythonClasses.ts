@@ -1,9 +1,28 @@
 import { all, type Database } from '../store/sqlite';
-import type { FieldTypes, WorkspaceCallsQuery } from './fieldTypes';
 import { PY_BUILTINS } from './extractors/pyAnnotations';
 import { MAX_FAMILY, type Heritage } from './heritage';
 import type { CallerConfidence, CallerRef } from './indexTypes';
-import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow } from './indexRows';
+import { CALL_COLS, CALLS, callRef, lastSegment, type CallRow, type SymbolRow } from './indexRows';
+
+/** What Python's class reading asks of the field types (`FieldTypes` answers it). */
+export interface PyTypeFacts {
+  /** Whether `name`, as `file` writes it, is a library's (imported from outside the workspace). */
+  fromLibrary(file: string, name: string): boolean;
+  pyResults(): PyResults | undefined;
+}
+
+/** A search for the calls of one method across the workspace, beside those already `found`. */
+export interface PyCallsQuery {
+  db: Database;
+  fields: PyTypeFacts;
+  def: SymbolRow;
+  found: readonly CallerRef[];
+  onlyFile: string | undefined;
+  /** The method's family: its class's bases and subclasses, by name. */
+  related: ReadonlySet<string>;
+  /** Whether `file` names the method's very class `type` (not another of that name). */
+  reaches: (file: string, type: string) => boolean;
+}
 import { FIXTURE, RESULT_OF, TYPED_RECEIVER } from './facts';
 
 /**
@@ -21,7 +40,7 @@ export function pyOtherClass(
   type: string,
   method: string,
   file: string,
-  fields: FieldTypes,
+  fields: PyTypeFacts,
   cache: Map<string, CallerConfidence | undefined>,
 ): CallerConfidence | undefined {
   const name = lastSegment(type);
@@ -214,10 +233,7 @@ const MAX_RESULT_CALLS = 2000;
  * from a function counts only where the file can call that function (`binds`); one that starts from
  * a pytest fixture (`def test_x(runner): runner.invoke(…)`), where the fixture reaches the test.
  */
-export function pyCallsOnResults(
-  query: WorkspaceCallsQuery,
-  binds: (file: string, fn: string) => boolean,
-): CallerRef[] {
+export function pyCallsOnResults(query: PyCallsQuery, binds: (file: string, fn: string) => boolean): CallerRef[] {
   const { db, fields, def, found, onlyFile, related, reaches } = query;
   const results = fields.pyResults();
   if (!results) return [];

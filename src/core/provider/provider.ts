@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
-import type { RefreshStats } from '../sources/sourceQuery';
+import type { QueryContext, SuggestionSource } from '../sources/sourceQuery';
 import type { Store } from '../store/store';
 import { all, one } from '../store/sqlite';
 import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatus, SuggestionType } from '../types';
@@ -9,39 +9,6 @@ import { SUGGESTION_TYPES } from '../types';
 import { percentile, round as roundTo } from '../text';
 import { TimeoutError, withTimeout } from '../timeout';
 import { feedbackFactor, isTimeless, passesFloor, perKindCap, scoreItem } from './scoring';
-
-/** What a source needs to know about the code at the cursor. */
-export interface QueryContext {
-  query: ProactiveQuery;
-  /** The definition enclosing the cursor, when known. */
-  symbolRange?: { name: string; startLine: number; endLine: number };
-  config: CoreConfig;
-  now: number;
-  signal: AbortSignal;
-  /** Sources add a line here when they could not contribute (not a git repo, index building…). */
-  note(text: string): void;
-}
-
-/** One producer of suggestion candidates (decisions, git, index, reports, docs…). */
-export interface SuggestionSource {
-  readonly name: string;
-  readonly kinds: readonly SuggestionType[];
-  /**
-   * Slow sources (language servers, line history) never hold back the first answer: they run once,
-   * afterwards, as an enrichment of it (`enrich`).
-   */
-  readonly slow?: boolean;
-  /** Answers from what the source holds; called on every cursor stop, so it reads no files. */
-  collect(ctx: QueryContext): Promise<SuggestionItem[]>;
-  /**
-   * For sources that read the workspace (decisions, docs, reports): does the reading and indexing
-   * (startup, file changes) that `collect` then answers from.
-   */
-  refresh?(signal?: AbortSignal): Promise<RefreshStats>;
-}
-
-/** A source that reads the workspace, refreshed by the indexer. */
-export type WorkspaceSource = SuggestionSource & Required<Pick<SuggestionSource, 'refresh'>>;
 
 /** Port: finds the definition enclosing a line (code index or editor symbols). */
 export type SymbolResolver = (

@@ -1,7 +1,7 @@
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
-import type { QueryContext } from '../provider/provider';
+import type { ProactiveQuery, SuggestionItem, SuggestionType } from '../types';
 
 /** What the provider asks a signal source about: the code under the cursor, root-relative. */
 export interface SourceQuery {
@@ -71,3 +71,36 @@ export function score(n: number): number {
 
 /** How long ago, in the same words everywhere (panel, chat, reasons). */
 export { formatAge } from '../text';
+
+/** What a source needs to know about the code at the cursor. */
+export interface QueryContext {
+  query: ProactiveQuery;
+  /** The definition enclosing the cursor, when known. */
+  symbolRange?: { name: string; startLine: number; endLine: number };
+  config: CoreConfig;
+  now: number;
+  signal: AbortSignal;
+  /** Sources add a line here when they could not contribute (not a git repo, index building…). */
+  note(text: string): void;
+}
+
+/** One producer of suggestion candidates (decisions, git, index, reports, docs…). */
+export interface SuggestionSource {
+  readonly name: string;
+  readonly kinds: readonly SuggestionType[];
+  /**
+   * Slow sources (language servers, line history) never hold back the first answer: they run once,
+   * afterwards, as an enrichment of it (`enrich`).
+   */
+  readonly slow?: boolean;
+  /** Answers from what the source holds; called on every cursor stop, so it reads no files. */
+  collect(ctx: QueryContext): Promise<SuggestionItem[]>;
+  /**
+   * For sources that read the workspace (decisions, docs, reports): does the reading and indexing
+   * (startup, file changes) that `collect` then answers from.
+   */
+  refresh?(signal?: AbortSignal): Promise<RefreshStats>;
+}
+
+/** A source that reads the workspace, refreshed by the indexer. */
+export type WorkspaceSource = SuggestionSource & Required<Pick<SuggestionSource, 'refresh'>>;

@@ -5,7 +5,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../config';
 import { nullLogger, type Logger } from '../logger';
 import type { MemorySearch } from '../memory/memoryStore';
-import { renderMemoryHit } from '../prompt/render';
+import { renderMemoryHit } from '../memory/memoryHitLine';
 import { redactionNote, redactSecrets, type Redaction } from '../security/secretRedaction';
 import type { Subscription, SubscriptionRegistry } from './registry';
 import { compileUserPattern, UserPatternError, type UserPattern } from './userPattern';

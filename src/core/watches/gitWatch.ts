@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { runGit } from '../git/gitExec';
 import type { Logger } from '../logger';
 import type { SuggestionItem } from '../types';
-import type { Trigger } from './watchService';
+import type { Trigger } from './trigger';
 
 const MAX_COMMITS = 20;
 /** Folders of branch refs watched at most (each a watch handle); past it, commits on deeper branches are noticed from HEAD and other processes. */

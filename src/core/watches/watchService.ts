@@ -1,32 +1,29 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EngineParts } from '../engine';
+import type { Logger } from '../logger';
+import type { ProactiveContextProvider } from '../provider/provider';
+import type { DecisionSource } from '../sources/decisions/decisionSource';
+import type { TestReportSource } from '../sources/reports/testReportSource';
 import { EventLog, type FileBatch, type FileChange, type LoggedEvent, type WorkspaceEvent } from '../events/eventLog';
-import { Emitter } from '../indexer';
+import { Emitter } from '../events/emitter';
 import type { ContextSuggestion, SuggestionItem } from '../types';
 import { GitHeadWatcher } from './gitWatch';
+import type { Trigger } from './trigger';
+
+export type { Trigger, TriggerType } from './trigger';
 import { compileGlob, type GlobMatcher } from './glob';
 import type { Watch, WatchFiring, WatchPattern, WatchStore } from './watchStore';
 import { labelName } from '../sources/decisions/decisionItems';
 
-export type TriggerType = 'file_change' | 'symbol_focus' | 'activity' | 'commit' | 'decision' | 'test_report';
-
-/** Something that happened, as a watch sees it: what it names, the files it touches and its words. */
-export interface Trigger {
-  type: TriggerType;
-  /** What it names (a path, `path#symbol`, a commit, a record, a report). */
-  source: string;
-  /** Identity of the event: a watch fires at most once per key, whichever process sees it first. */
-  key: string;
-  files: string[];
-  symbol?: string;
-  line?: number;
-  /** Words a topic is looked for in (commit message, record text, test failures). */
-  text?: string;
-  /** Where the provider is asked for context. */
-  focus?: { file: string; line?: number; symbol?: string };
-  /** Items the trigger itself brings (the commit, the record, the failures). */
-  lead?: SuggestionItem[];
+/** What watches read of the engine (the engine's parts satisfy it). */
+export interface WatchParts {
+  readonly root: string;
+  readonly stateDir: string;
+  readonly logger: Logger;
+  readonly clock: () => number;
+  readonly decisions: DecisionSource;
+  readonly reports: TestReportSource;
+  readonly provider: ProactiveContextProvider;
 }
 
 export interface FiredWatch extends WatchFiring {
@@ -65,7 +62,7 @@ export class WatchService {
   private disposed = false;
 
   constructor(
-    private readonly parts: EngineParts,
+    private readonly parts: WatchParts,
     private readonly watches: WatchStore,
   ) {
     this.log = new EventLog(parts.stateDir, { logger: parts.logger, clock: parts.clock });

@@ -6,7 +6,9 @@ import { openEngine } from '../../core/engine';
 import { runGit } from '../../core/git/gitExec';
 import type { Logger } from '../../core/logger';
 import { nullLogger } from '../../core/logger';
-import { INDEX_LIMITS, measureWarm, round, time } from './benchWarm';
+import { INDEX_LIMITS, measureWarm, round, time, type WarmResult } from './benchWarm';
+
+export type { Stat, WarmResult } from './benchWarm';
 import { RssSampler } from './rssSampler';
 import { watchWasmMemories } from './wasmMemories';
 
@@ -29,41 +31,6 @@ export interface BenchOptions {
    * that peak, which a reloaded editor does not have.
    */
   warmProcess?: boolean;
-}
-
-export interface Stat {
-  p50: number;
-  p95: number;
-  n: number;
-}
-
-/** What the warm process measures. */
-export interface WarmResult {
-  files: number;
-  commits: number;
-  /** A new engine on the same state directory, as after an editor reload: to its first suggestion, and to the end of its background check. */
-  warmStart: { firstSuggestionMs: number; backgroundMs: number };
-  incrementalUpdateMs: Stat;
-  callersMs: Stat;
-  relatedFilesMs: Stat;
-  /** The first suggestion for each sampled file (per-file caches cold). */
-  suggestMs: Stat;
-  /** A second suggestion in the same file at another definition, as when the cursor moves. */
-  cursorMoveMs: Stat;
-  /** The second pass that adds slow sources (line history) to an answer. */
-  enrichMs: Stat;
-  /** Where memory is at the end of the queries, in MB (after a full collection when node runs with --expose-gc). */
-  memoryMb: {
-    rss: number;
-    collected: boolean;
-    v8Heap: number;
-    external: number;
-    arrayBuffers: number;
-    sqlJs: number;
-    treeSitter: number;
-    history: number;
-    historyPaths: number;
-  };
 }
 
 export interface BenchResult extends WarmResult {

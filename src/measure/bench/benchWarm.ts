@@ -4,8 +4,42 @@ import { percentile } from '../../core/text';
 import { prng } from '../../core/random';
 import { all } from '../../core/store/sqlite';
 import type { RssSampler } from './rssSampler';
-import type { WarmResult, Stat } from './bench';
 import type { SeenMemory } from './wasmMemories';
+
+export interface Stat {
+  p50: number;
+  p95: number;
+  n: number;
+}
+
+/** What the warm process measures. */
+export interface WarmResult {
+  files: number;
+  commits: number;
+  /** A new engine on the same state directory, as after an editor reload: to its first suggestion, and to the end of its background check. */
+  warmStart: { firstSuggestionMs: number; backgroundMs: number };
+  incrementalUpdateMs: Stat;
+  callersMs: Stat;
+  relatedFilesMs: Stat;
+  /** The first suggestion for each sampled file (per-file caches cold). */
+  suggestMs: Stat;
+  /** A second suggestion in the same file at another definition, as when the cursor moves. */
+  cursorMoveMs: Stat;
+  /** The second pass that adds slow sources (line history) to an answer. */
+  enrichMs: Stat;
+  /** Where memory is at the end of the queries, in MB (after a full collection when node runs with --expose-gc). */
+  memoryMb: {
+    rss: number;
+    collected: boolean;
+    v8Heap: number;
+    external: number;
+    arrayBuffers: number;
+    sqlJs: number;
+    treeSitter: number;
+    history: number;
+    historyPaths: number;
+  };
+}
 
 export const INDEX_LIMITS = { index: { maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 } };
 const MB = 1048576;

@@ -9,7 +9,7 @@ import { extractTerms, TermIndex } from '../../../src/core/cochange/termIndex';
 import { fileNameWords, FileIndex, identifierWords } from '../../../src/core/cochange/testPairing';
 import { resolveConfig } from '../../../src/core/config';
 import { diffWords, GitService } from '../../../src/core/git/gitService';
-import type { QueryContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { TempRepo } from '../git/repoFixture';
 

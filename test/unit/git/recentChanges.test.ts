@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { resolveConfig } from '../../../src/core/config';
 import { GitService } from '../../../src/core/git/gitService';
-import type { QueryContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { commitItem } from '../../../src/core/sources/git/commitItems';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { formatAge } from '../../../src/core/sources/sourceQuery';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig, resolveConfig, type CoreConfig } from '../../../src/core/config';
 import { CodeIndex } from '../../../src/core/index/codeIndex';
-import type { QueryContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { Store } from '../../../src/core/store/store';
 import type { ProactiveQuery } from '../../../src/core/types';

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { resolveConfig } from '../../../src/core/config';
-import { ProactiveContextProvider, type SuggestionSource } from '../../../src/core/provider/provider';
+import { ProactiveContextProvider } from '../../../src/core/provider/provider';
+import type { SuggestionSource } from '../../../src/core/sources/sourceQuery';
 import { kindFloor, passesFloor, scoreItem } from '../../../src/core/provider/scoring';
 import { SUGGESTION_TYPES, type SuggestionItem, type SuggestionType } from '../../../src/core/types';
 import { storePerTest } from '../store/storeFixture';

@@ -1,10 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { resolveConfig } from '../../../src/core/config';
-import {
-  ProactiveContextProvider,
-  type QueryContext,
-  type SuggestionSource,
-} from '../../../src/core/provider/provider';
+import { ProactiveContextProvider } from '../../../src/core/provider/provider';
+import type { QueryContext, SuggestionSource } from '../../../src/core/sources/sourceQuery';
 import type { SuggestionItem, SuggestionType } from '../../../src/core/types';
 import { storePerTest } from '../store/storeFixture';
 

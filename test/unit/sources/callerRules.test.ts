@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defaultConfig } from '../../../src/core/config';
 import { CodeIndex } from '../../../src/core/index/codeIndex';
-import type { QueryContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
 import { Store } from '../../../src/core/store/store';
 

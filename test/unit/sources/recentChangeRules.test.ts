@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { resolveConfig } from '../../../src/core/config';
 import { GitService } from '../../../src/core/git/gitService';
-import type { QueryContext } from '../../../src/core/provider/provider';
+import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { scoreItem } from '../../../src/core/provider/scoring';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { TempRepo } from '../git/repoFixture';

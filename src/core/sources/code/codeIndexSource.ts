@@ -1,7 +1,7 @@
 import { isTestFile } from '../../cochange/testPairing';
 import type { CodeIndex } from '../../index/codeIndex';
 import type { CallerConfidence, CallerRef } from '../../index/indexTypes';
-import type { QueryContext, SuggestionSource } from '../../provider/provider';
+import type { QueryContext, SuggestionSource } from '../sourceQuery';
 import type { SuggestionItem, SuggestionType } from '../../types';
 
 /** How many callers one suggestion shows at most. */

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { DecisionRecord } from './decisionSource';
+import type { DecisionRecord } from './decisionItems';
 import { fileStem } from './explicitLinks';
 import { labelName } from './decisionItems';
 import type { InlineScan } from './inlineRefs';

@@ -1,4 +1,3 @@
-import type { QueryContext, WorkspaceSource } from '../../provider/provider';
 import { readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../../config';
@@ -8,7 +7,14 @@ import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
 import { linesOf, looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
-import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
+import {
+  type RefreshStats,
+  type SourceWiring,
+  type SourceQuery,
+  sourceQueryOf,
+  type QueryContext,
+  type WorkspaceSource,
+} from '../sourceQuery';
 import {
   adrDirSetting,
   DECISION_CONVENTIONS,

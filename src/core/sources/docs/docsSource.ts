@@ -1,4 +1,3 @@
-import type { QueryContext, WorkspaceSource } from '../../provider/provider';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import { kindFloor } from '../../provider/scoring';
@@ -6,7 +5,15 @@ import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
 import { discoverDecisions } from '../decisions/adrDiscovery';
 import { walkFiles } from '../reports/walk';
-import { score, type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
+import {
+  score,
+  type RefreshStats,
+  type SourceWiring,
+  type SourceQuery,
+  sourceQueryOf,
+  type QueryContext,
+  type WorkspaceSource,
+} from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
 import { translatedDocs } from './translations';
 import { parseFrontMatter, slugify, splitSections, stripInline, summarize, type MarkdownSection } from './markdown';

@@ -1,4 +1,3 @@
-import type { QueryContext, WorkspaceSource } from '../../provider/provider';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
@@ -13,6 +12,8 @@ import {
   type SourceWiring,
   type SourceQuery,
   sourceQueryOf,
+  type QueryContext,
+  type WorkspaceSource,
 } from '../sourceQuery';
 import { cleanMessage, parseReport, type ParsedReport, type TestOutcome } from './reportParsers';
 import { importedFiles, ProjectFiles, sourceByName, stackFrames } from './testLinks';
