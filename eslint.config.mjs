@@ -1,5 +1,6 @@
 // @ts-check
 import tseslint from 'typescript-eslint';
+import coreTiers from './scripts/eslintCoreTiers.mjs';
 
 /** Adapters reach the engine only through its front door (`core/api`) and its public types. */
 const ADAPTER_BOUNDARY = {
@@ -67,6 +68,12 @@ export default tseslint.config(
     // The engine runs without an editor: the MCP server and the CLI load it in plain Node.
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/measure/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
+  },
+  {
+    // Inside the core, imports point down the tiers (scripts/importGraph.mjs lists them).
+    files: ['src/core/**/*.ts'],
+    plugins: { pc: coreTiers },
+    rules: { 'pc/core-tiers': 'error' },
   },
   {
     files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts'],

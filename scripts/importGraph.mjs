@@ -16,7 +16,7 @@ const SRC = join(ROOT, 'src');
  * matching prefix (a path under src/core, without extension) decides a module's tier.
  */
 export const CORE_TIERS = [
-  { tier: 'common', prefixes: ['text', 'timeout', 'random', 'logger', 'paths', 'types', 'config'] },
+  { tier: 'common', prefixes: ['text', 'terms', 'timeout', 'random', 'logger', 'paths', 'types', 'config'] },
   { tier: 'platform', prefixes: ['store/', 'events/', 'scan/', 'security/', 'git/', 'gitAccess'] },
   { tier: 'engines', prefixes: ['index/', 'cochange/'] },
   { tier: 'features', prefixes: ['sources/', 'provider/', 'prompt/', 'subscriptions/', 'watches/', 'memory/'] },
@@ -133,8 +133,13 @@ export function upwardEdges(graph) {
   return out;
 }
 
+/** The import graph of every TypeScript module under `srcDir` (src by default). */
+export function graphOf(srcDir = SRC) {
+  return buildGraph(listTs(srcDir));
+}
+
 function main() {
-  const graph = buildGraph(listTs(SRC));
+  const graph = graphOf();
   const rel = (f) => relative(ROOT, f).split(sep).join('/');
   const found = cycles(graph).map((scc) => scc.map(rel).sort());
   const up = upwardEdges(graph).map((e) => ({ ...e, from: rel(e.from), to: rel(e.to) }));

@@ -1,8 +1,8 @@
 import { streamGit } from '../git/gitExec';
 import { readMergeTitles } from '../git/mergeTitles';
-import { UNKNOWN_LINES, type MinedCommit } from './fileHistory';
+import { COMMIT_RECORD_FORMAT, CommitParser } from '../git/commitLog';
+import type { MinedCommit } from './fileHistory';
 import type { HistoryOptions, HistoryResult } from './historyStream';
-import { TokenParser } from './tokenParser';
 
 export interface CommitStreamOptions extends HistoryOptions {
   /**
@@ -62,99 +62,4 @@ export async function streamCommits(
   });
   if (res.ok) parser.end();
   return { ok: res.ok, failure: res.failure, stderr: res.stderr };
-}
-
-const MARK = 0x01;
-/** What CommitParser reads: a mark, the commit id, then FIELDS. */
-export const COMMIT_RECORD_FORMAT = '%x01%H%x00%P%x00%ct%x00%an%x00%ae%x00%s';
-/** The fields after the commit id, in the order of COMMIT_RECORD_FORMAT. */
-const FIELDS = ['parents', 'time', 'author', 'email', 'subject'] as const;
-
-/**
- * Parser of streamCommits' output (`--numstat` or `--name-status`). Everything is read by position:
- * the header's fields (a subject may start with the record mark), then numstat lines (which never
- * start with it) or status and path pairs (a path may start with it; a status never does).
- */
-export class CommitParser extends TokenParser {
-  private current: (MinedCommit & { files: string[]; added: number[]; removed: number[] }) | undefined;
-  private field: number = FIELDS.length;
-  /** With --name-status: the token before was a status, so this one is a path. */
-  private pathNext = false;
-  private readonly seen = new Set<string>();
-
-  constructor(
-    private readonly lines: boolean,
-    private readonly onCommit: (c: MinedCommit) => void,
-  ) {
-    super();
-  }
-
-  protected flush(): void {
-    if (this.current && this.field === FIELDS.length) this.onCommit(this.current);
-    this.current = undefined;
-  }
-
-  protected token(raw: string): void {
-    const c = this.current;
-    if (c && this.field < FIELDS.length) {
-      const name = FIELDS[this.field++];
-      if (name === 'parents') c.parents = raw ? raw.split(' ') : [];
-      else if (name === 'time') c.time = Number(raw) * 1000;
-      else c[name] = raw;
-      return;
-    }
-    // The first token after the header follows a newline.
-    const text = raw.charCodeAt(0) === 10 ? raw.slice(1) : raw;
-    if (this.pathNext) {
-      // Only a status follows the header's newline: a path is taken as it is.
-      this.pathNext = false;
-      if (c) this.addFile(c, raw, UNKNOWN_LINES, UNKNOWN_LINES);
-      return;
-    }
-    if (text.charCodeAt(0) === MARK) {
-      this.flush();
-      this.current = {
-        hash: text.slice(1),
-        parents: [],
-        time: 0,
-        author: '',
-        email: '',
-        subject: '',
-        files: [],
-        added: [],
-        removed: [],
-      };
-      this.field = 0;
-      this.seen.clear();
-      return;
-    }
-    if (!c || !text) return;
-    if (!this.lines) {
-      this.pathNext = true;
-      return;
-    }
-    // "added<TAB>removed<TAB>path"; "-" for binary files.
-    const tab1 = text.indexOf('\t');
-    const tab2 = tab1 < 0 ? -1 : text.indexOf('\t', tab1 + 1);
-    if (tab2 >= 0)
-      this.addFile(c, text.slice(tab2 + 1), lineCount(text.slice(0, tab1)), lineCount(text.slice(tab1 + 1, tab2)));
-  }
-
-  private addFile(
-    c: { files: string[]; added: number[]; removed: number[] },
-    path: string,
-    added: number,
-    removed: number,
-  ): void {
-    if (!path || this.seen.has(path)) return;
-    this.seen.add(path);
-    c.files.push(path);
-    c.added.push(added);
-    c.removed.push(removed);
-  }
-}
-
-function lineCount(text: string): number {
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n >= 0 && n < UNKNOWN_LINES ? n : 0;
 }

@@ -1,5 +1,8 @@
 import { ByteBuilder, F64Builder, U32Builder } from './growable';
 import type { PathTable } from './pathTable';
+import { UNKNOWN_LINES, type MinedCommit } from '../git/commitLog';
+
+export { UNKNOWN_LINES, type MinedCommit } from '../git/commitLog';
 
 /** A commit as the recent-changes items show it. */
 export interface HistoryCommit {
@@ -20,26 +23,10 @@ export interface FileChange extends HistoryCommit {
   removed?: number;
 }
 
-/** The line count of a file in a commit that was read without counting lines. */
-export const UNKNOWN_LINES = 0xffffffff;
-
 /** A commit of one file, its place on the first-parent line and the commit before it there (absent for the first one kept). */
 export interface FileRevision extends HistoryCommit {
   index: number;
   parent?: string;
-}
-
-/** One commit as history streams it: its first-parent diff with line counts. */
-export interface MinedCommit {
-  hash: string;
-  parents: readonly string[];
-  time: number;
-  author: string;
-  email: string;
-  subject: string;
-  files: readonly string[];
-  added: readonly number[];
-  removed: readonly number[];
 }
 
 /** The columns of a file history, as its cache file holds them. */

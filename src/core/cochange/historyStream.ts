@@ -1,5 +1,5 @@
 import { streamGit, type GitFailure } from '../git/gitExec';
-import { TokenParser } from './tokenParser';
+import { TokenParser } from '../git/tokenParser';
 
 /** One first-parent commit and the files it changed. */
 export interface ChangeSet {

@@ -1,9 +1,9 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
-import { COMMIT_RECORD_FORMAT, CommitParser } from '../cochange/commitStream';
+import { COMMIT_RECORD_FORMAT, CommitParser } from './commitLog';
 import { isForgeMerge, MERGE_LOG, parseMergeTitles } from './mergeTitles';
-import { extractTerms } from '../cochange/termIndex';
+import { extractTerms } from '../terms';
 import { readRepoProfile, runGit, type GitResult, type GitRunner } from './gitExec';
 import { checkRevision } from './revisions';
 

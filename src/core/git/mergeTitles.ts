@@ -1,5 +1,5 @@
 import { streamGit } from './gitExec';
-import { TokenParser } from '../cochange/tokenParser';
+import { TokenParser } from './tokenParser';
 
 /*
  * A merge's subject often says only that a branch was merged ("Merge pull request #4162 from

@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { join, resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as prettier from 'prettier';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 
@@ -79,5 +83,93 @@ describe('layering enforced by lint', function () {
       ),
       [],
     );
+  });
+});
+
+/** The graph script's own functions, as `npm run lint` runs them. */
+interface ImportGraph {
+  graphOf(srcDir?: string): Map<string, string[]>;
+  cycles(graph: Map<string, string[]>): string[][];
+  upwardEdges(graph: Map<string, string[]>): { from: string; to: string }[];
+}
+const importGraph = async (): Promise<ImportGraph> =>
+  (await import(pathToFileURL(join(REPO, 'scripts', 'importGraph.mjs')).href)) as ImportGraph;
+
+async function tierMessages(path: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({
+    cwd: REPO,
+    overrideConfig: [
+      tseslint.configs.disableTypeChecked,
+      { languageOptions: { parserOptions: { projectService: false, project: null } } },
+    ],
+  });
+  const [result] = await eslint.lintText(code, { filePath: join(REPO, path) });
+  return result.messages.filter((m) => m.ruleId === 'pc/core-tiers').map((m) => m.message);
+}
+
+describe('the core tiers, the import graph and the formatting, enforced by lint', function () {
+  this.timeout(60_000);
+
+  // One probe per tier: a module importing the tier above it.
+  const upward: [path: string, code: string][] = [
+    ['src/core/text.ts', "import { GitService } from './git/gitService';\nexport const x = GitService;\n"],
+    ['src/core/git/probe.ts', "import { CodeIndex } from '../index/codeIndex';\nexport const x = CodeIndex;\n"],
+    [
+      'src/core/index/probe.ts',
+      "import type { QueryContext } from '../sources/sourceQuery';\nexport type X = QueryContext;\n",
+    ],
+    ['src/core/provider/probe.ts', "import { openEngine } from '../engine';\nexport const x = openEngine;\n"],
+    [
+      'src/core/indexer.ts',
+      "export { ContextService } from './api/contextService';\nexport const x = import('./api/contextService');\n",
+    ],
+  ];
+
+  it('refuses an import that points up a tier, type-only, re-export and dynamic ones included', async () => {
+    for (const [path, code] of upward) {
+      const messages = await tierMessages(path, code);
+      assert.ok(messages.length >= 1, `${path} should be refused: ${code}`);
+      assert.match(messages[0], /must not import .* the core tiers are common < platform/);
+    }
+  });
+
+  it('lets a module import its own tier and the tiers below', async () => {
+    const code =
+      "import { oneLine } from '../text';\nimport { runGit } from '../git/gitExec';\nimport { CodeIndex } from '../index/codeIndex';\nimport { score } from './sourceQuery';\nexport const x = [oneLine, runGit, CodeIndex, score];\n";
+    assert.deepEqual(await tierMessages('src/core/sources/probe.ts', code), []);
+  });
+
+  it('names a new top-level core module that is in no tier', async () => {
+    const messages = await tierMessages(
+      'src/core/newThing.ts',
+      "import { oneLine } from './text';\nexport const x = oneLine;\n",
+    );
+    assert.equal(messages.length, 1);
+    assert.match(messages[0], /src\/core\/newThing\.ts is in no tier/);
+  });
+
+  it('finds a cycle, type-only imports included, and none in the source tree', async () => {
+    const { graphOf, cycles, upwardEdges } = await importGraph();
+    const dir = mkdtempSync(join(tmpdir(), 'pc-graph-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import type { B } from './b';\nexport interface A { b?: B }\n");
+      writeFileSync(join(dir, 'b.ts'), "import type { A } from './a.js';\nexport interface B { a?: A }\n");
+      writeFileSync(join(dir, 'c.ts'), "import type { A } from './a';\nexport type C = A;\n");
+      const found = cycles(graphOf(dir));
+      assert.equal(found.length, 1);
+      assert.deepEqual(found[0].map((f) => basename(f)).sort(), ['a.ts', 'b.ts']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const graph = graphOf();
+    assert.deepEqual(cycles(graph), []);
+    assert.deepEqual(upwardEdges(graph), []);
+  });
+
+  it('fails a file Prettier would change, with the project configuration', async () => {
+    const file = join(REPO, 'src', 'core', 'probe.ts');
+    const options = { ...(await prettier.resolveConfig(file)), filepath: file };
+    assert.equal(await prettier.check('export const x = {a:1,\n  b:2}\n', options), false);
+    assert.equal(await prettier.check('export const x = { a: 1, b: 2 };\n', options), true);
   });
 });
