@@ -8,7 +8,7 @@ import { renderSubscriptionBlock, renderSuggestionLine } from '../../../src/core
 import type { MaterializedSubscription } from '../../../src/core/subscriptions/materializer';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
 import { safeLabel } from '../../../src/core/text';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { startServer } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
