@@ -35,7 +35,7 @@ export class ListenInterest {
     if (!filter || !Array.isArray(asked) || !asked.every((u) => typeof u === 'string')) return request;
     await this.close(key);
     const kept: string[] = [];
-    for (const uri of new Set(asked as string[])) {
+    for (const uri of new Set(asked)) {
       const n = this.counts.get(uri) ?? 0;
       if (n === 0) {
         try {

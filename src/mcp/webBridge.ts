@@ -42,7 +42,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   }
   // An event stream may stay quiet for a long time: the client needs the headers now.
   if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) res.flushHeaders();
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   let gone = false;
   const onClose = (): void => {
     gone = true;

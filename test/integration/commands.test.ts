@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as vscode from 'vscode';
 import { ask, newChat, requests, requireFakeModel, sleep, waitFor, workspaceRoot } from './chatSupport';
@@ -485,10 +485,10 @@ suite('watches', () => {
     await client.connect(transport);
     try {
       await openAt('src/money.ts', 1);
-      const made = (await client.callTool({
+      const made = await client.callTool({
         name: 'context_subscribe',
         arguments: { patterns: [{ type: 'symbol', pattern: 'applyDiscount' }], minRelevanceScore: 0, cooldownMs: 0 },
-      })) as CallToolResult;
+      });
       assert.ok(!made.isError, JSON.stringify(made.content));
       const { id, uri } = made.structuredContent as { id: string; uri: string };
       await client.subscribeResource({ uri });

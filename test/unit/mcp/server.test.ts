@@ -15,7 +15,7 @@ function text(r: unknown): string {
 }
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  return await s.client.callTool({ name, arguments: args });
 }
 
 async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {

@@ -10,7 +10,7 @@ import { TempRepo } from '../git/repoFixture';
 const LIST_CHANGED = 'notifications/resources/list_changed';
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  const r = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  const r = await s.client.callTool({ name, arguments: args });
   const c = r.content[0];
   assert.ok(!r.isError, `${name} failed: ${c && c.type === 'text' ? c.text : ''}`);
   return r;

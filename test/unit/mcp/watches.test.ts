@@ -22,7 +22,7 @@ type WatchBody = {
 };
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  return await s.client.callTool({ name, arguments: args });
 }
 
 function textOf(r: CallToolResult): string {
