@@ -24,6 +24,8 @@ import { sendWebResponse, toWebRequest } from './webBridge';
 const MCP_HTTP_PATH = '/mcp';
 /** Each session has its own resource watchers; beyond this many, idle ones make room or new clients wait. */
 const MAX_HTTP_SESSIONS = 16;
+/** Each 2026-07-28 listen stream holds a connection open; past this many the SDK refuses new ones in-band. */
+const MAX_LISTEN_STREAMS = 64;
 const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
 
 // JSON-RPC error codes: the standard ones, and the SDK's for transport-level refusals.
@@ -99,6 +101,7 @@ export class McpHttpServer {
     this.listenInterest = new ListenInterest(this.modernState.live, logger);
     this.modern = createMcpHandler(({ era }) => buildMcpServer(this.modernState, era), {
       legacy: 'reject',
+      maxSubscriptions: MAX_LISTEN_STREAMS,
       onerror: (err) => logger.debug(`mcp http: ${err.message}`),
     });
     const notify = this.modern.notify;

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectHttp, connectStdio, stateDirOf, type EraClient } from '../../fixtures/mcp/eraClients';
 import { makeWorkspace } from '../../fixtures/mcp/harness';
-import { spawnHttpServer, type HttpServerProcess } from '../../fixtures/mcp/httpHarness';
+import { MCP_POST_HEADERS, rawRequest, spawnHttpServer, type HttpServerProcess } from '../../fixtures/mcp/httpHarness';
 
 const UTIL = 'context://file/src/util.ts';
 const DECISIONS = 'context://decisions';
@@ -146,6 +146,34 @@ for (const transport of ['stdio', 'http'] as const) {
         'public',
       ]);
     });
+
+    if (transport === 'http')
+      it('asks 2026-07-28 requests for the bearer token and a loopback Host, as 2025 ones', async () => {
+        assert.ok(http);
+        const discover = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'server/discover',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        });
+        const headers = { ...MCP_POST_HEADERS, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'server/discover' };
+        const auth = { Authorization: `Bearer ${http.token}` };
+        assert.equal((await rawRequest(http.url, { headers, body: discover })).status, 401);
+        const foreign = await rawRequest(http.url, {
+          headers: { ...headers, ...auth, Host: 'evil.example:80' },
+          body: discover,
+        });
+        assert.equal(foreign.status, 403);
+        const ok = await rawRequest(http.url, { headers: { ...headers, ...auth }, body: discover });
+        assert.equal(ok.status, 200, ok.body);
+        assert.match(ok.body, /2026-07-28/);
+      });
 
     it('leaves 2025 results as they were: no cache fields', async () => {
       const c = await connect('legacy');
