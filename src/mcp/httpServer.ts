@@ -144,6 +144,11 @@ export class McpHttpServer {
     return this.sessions.size;
   }
 
+  /** Open 2026-07-28 listen streams, and the resources kept fresh for them. */
+  listening(): { streams: number; uris: string[] } {
+    return { streams: this.listenInterest.openStreams(), uris: this.modernState.live.subscribedUris() };
+  }
+
   /** Stops accepting connections, closes every session (ending their streams) and resolves once the socket is closed. */
   close(): Promise<void> {
     this.closing ??= (async () => {
