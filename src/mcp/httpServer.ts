@@ -1,16 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '../core/api/types';
 import { BearerCheck, readBody, rejectForeignRequest, sendJsonRpcError } from './httpGuards';
-import { createMcpServer, type McpServerOptions, type ProactiveContextMcpServer } from './server';
+import { ListenInterest, isListenRequest } from './listen';
+import {
+  McpClientState,
+  buildMcpServer,
+  createMcpServer,
+  type ConnectedMcpServer,
+  type McpServerOptions,
+} from './server';
 import type { McpService } from './service';
+import { sendWebResponse, toWebRequest } from './webBridge';
 
 const MCP_HTTP_PATH = '/mcp';
 /** Each session has its own resource watchers; beyond this many, idle ones make room or new clients wait. */
 const MAX_HTTP_SESSIONS = 16;
+/** Each 2026-07-28 listen stream holds a connection open; past this many the SDK refuses new ones in-band. */
+const MAX_LISTEN_STREAMS = 64;
 const MAX_HTTP_BODY_BYTES = 4 * 1024 * 1024;
 
 // JSON-RPC error codes: the standard ones, and the SDK's for transport-level refusals.
@@ -41,8 +56,8 @@ class PortInUseError extends Error {
 
 interface Session {
   id?: string;
-  transport: StreamableHTTPServerTransport;
-  server: ProactiveContextMcpServer;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: ConnectedMcpServer;
   /** Requests and streams (the notification stream included) still open. */
   open: number;
   /** When it was last used, on the server's own counter (ordering is all that matters). */
@@ -50,9 +65,11 @@ interface Session {
 }
 
 /**
- * MCP over Streamable HTTP on 127.0.0.1: one MCP server per session (`Mcp-Session-Id`), all over the
- * same service, so each client gets its own resource subscriptions and its own notification stream.
- * Every request must carry the bearer token and come from a loopback Host/Origin.
+ * MCP over Streamable HTTP on 127.0.0.1, for both protocol eras on one endpoint. 2025-era clients get
+ * a session each (`Mcp-Session-Id`) with its own resource subscriptions and notification stream.
+ * 2026-07-28 clients send self-contained requests, answered by the SDK's handler from the same server
+ * definition; their `subscriptions/listen` streams share one set of watched resources. Every request
+ * must carry the bearer token and come from a loopback Host/Origin.
  */
 export class McpHttpServer {
   private readonly sessions = new Map<string, Session>();
@@ -66,6 +83,11 @@ export class McpHttpServer {
 
   private readonly http: Server;
   private listeningPort = 0;
+  /** What every 2026-07-28 request instance shares: the listen streams' watched resources, the poll snapshot. */
+  private readonly modernState: McpClientState;
+  private readonly listenInterest: ListenInterest;
+  private readonly modern: McpHttpHandler;
+  private listenStreams = 0;
 
   private constructor(
     private readonly service: McpService,
@@ -75,6 +97,18 @@ export class McpHttpServer {
     this.bearer = new BearerCheck(options.token);
     this.maxSessions = options.maxSessions ?? MAX_HTTP_SESSIONS;
     this.maxBodyBytes = options.maxBodyBytes ?? MAX_HTTP_BODY_BYTES;
+    this.modernState = new McpClientState(service, logger, options);
+    this.listenInterest = new ListenInterest(this.modernState.live, logger);
+    this.modern = createMcpHandler(({ era }) => buildMcpServer(this.modernState, era), {
+      legacy: 'reject',
+      maxSubscriptions: MAX_LISTEN_STREAMS,
+      onerror: (err) => logger.debug(`mcp http: ${err.message}`),
+    });
+    const notify = this.modern.notify;
+    this.modernState.notifyThrough({
+      updated: (uri) => Promise.resolve(notify.resourceUpdated(uri)),
+      listChanged: () => Promise.resolve(notify.resourcesChanged()),
+    });
     this.http = createServer((req, res) => {
       this.handle(req, res).catch((err: Error) => {
         logger.warn(`mcp http: ${req.method ?? ''} ${req.url ?? ''} failed: ${err.message}`);
@@ -94,6 +128,7 @@ export class McpHttpServer {
     });
     server.http.on('error', (err) => logger.warn(`mcp http: ${err.message}`));
     server.listeningPort = (server.http.address() as AddressInfo).port;
+    server.modernState.start();
     return server;
   }
 
@@ -109,12 +144,19 @@ export class McpHttpServer {
     return this.sessions.size;
   }
 
+  /** Open 2026-07-28 listen streams, and the resources kept fresh for them. */
+  listening(): { streams: number; uris: string[] } {
+    return { streams: this.listenInterest.openStreams(), uris: this.modernState.live.subscribedUris() };
+  }
+
   /** Stops accepting connections, closes every session (ending their streams) and resolves once the socket is closed. */
   close(): Promise<void> {
     this.closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
       await Promise.allSettled([...this.sessions.values()].map((s) => s.server.close()));
       this.sessions.clear();
+      await this.modern.close();
+      this.modernState.dispose();
       this.http.closeAllConnections();
       await stopped;
     })();
@@ -140,6 +182,7 @@ export class McpHttpServer {
     }
 
     let body: unknown;
+    let text: string | undefined;
     if (req.method === 'POST') {
       const read = await readBody(req, this.maxBodyBytes);
       if (read.kind === 'tooLarge')
@@ -149,12 +192,19 @@ export class McpHttpServer {
           INVALID_REQUEST,
           `Request body too large: at most ${this.maxBodyBytes} bytes`,
         );
+      text = read.text;
       try {
-        body = JSON.parse(read.text);
+        body = JSON.parse(text);
       } catch {
         return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: the body is not JSON');
       }
     }
+
+    // Aborted when the client goes, which ends any stream it opened.
+    const gone = new AbortController();
+    res.once('close', () => gone.abort());
+    const request = toWebRequest(req, this.url, text, gone.signal);
+    if (req.method === 'POST' && !(await isLegacyRequest(request, body))) return this.serveModern(request, res, body);
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -166,13 +216,13 @@ export class McpHttpServer {
           SESSION_NOT_FOUND,
           'Session not found: start a new one with an initialize request',
         );
-      return this.forward(session, req, res, body);
+      return this.forward(session, request, res, body);
     }
     if (
       req.method === 'POST' &&
       (Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body))
     ) {
-      return this.startSession(req, res, body);
+      return this.startSession(request, res, body);
     }
     return sendJsonRpcError(
       res,
@@ -182,7 +232,21 @@ export class McpHttpServer {
     );
   }
 
-  private async startSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /** A 2026-07-28 request; a listen stream's resources are watched for as long as it stays open. */
+  private async serveModern(request: Request, res: ServerResponse, body: unknown): Promise<void> {
+    let stream: string | undefined;
+    if (isListenRequest(body)) {
+      stream = `http:${++this.listenStreams}`;
+      body = await this.listenInterest.open(stream, body);
+    }
+    try {
+      await sendWebResponse(res, await this.modern.fetch(request, { parsedBody: body }));
+    } finally {
+      if (stream) await this.listenInterest.close(stream);
+    }
+  }
+
+  private async startSession(req: Request, res: ServerResponse, body: unknown): Promise<void> {
     if (this.sessions.size + this.starting >= this.maxSessions && !(await this.closeIdlestSession())) {
       return sendJsonRpcError(
         res,
@@ -197,7 +261,7 @@ export class McpHttpServer {
       server,
       open: 0,
       lastActive: ++this.ticks,
-      transport: new StreamableHTTPServerTransport({
+      transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           session.id = id;
@@ -222,14 +286,14 @@ export class McpHttpServer {
     }
   }
 
-  private async forward(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  private async forward(session: Session, req: Request, res: ServerResponse, body: unknown): Promise<void> {
     session.open++;
     session.lastActive = ++this.ticks;
     res.once('close', () => {
       session.open--;
       session.lastActive = ++this.ticks;
     });
-    await session.transport.handleRequest(req, res, body);
+    await sendWebResponse(res, await session.transport.handleRequest(req, { parsedBody: body }));
   }
 
   /** Makes room by closing the session that has been idle longest (no request or stream open); false when every session is in use. */

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import type { ContextSuggestion, DecisionRecord, Subscription } from '../core/api/types';
 import { describeSubscription, describeWatch } from '../core/api/messages';
 import { bounded, subscriptionJson, watchJson, type McpService, type WatchResourceJson } from './service';

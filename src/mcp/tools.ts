@@ -1,5 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { SubscriptionLimitError } from '../core/api/errors';
 import { UnknownSubscriptionError } from '../core/api/contextService';
@@ -57,13 +56,13 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       description:
         'Ranked context for a file, line or symbol: decisions that govern it, recent changes, files that usually change with it, ' +
         'callers, docs and warnings, each with the reason it is shown. Give at least a file or a symbol.',
-      inputSchema: {
+      inputSchema: z.object({
         file: path
           .optional()
           .describe('Workspace file, relative to the root (absolute paths inside the root are accepted).'),
         line: z.number().int().min(1).optional().describe('1-based line of the cursor in the file.'),
         symbol: z.string().min(1).max(256).optional().describe('Symbol under the cursor.'),
-      },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ file, line, symbol }) => {
@@ -88,7 +87,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
         'or a new commit, decision record or test report matches, the context for it is pushed: resources/subscribe to the returned URI ' +
         '(context://watch/<id>) to get notifications/resources/updated per firing, read it for the latest trigger and items, or call poll_updates with a cursor. ' +
         'Each firing keeps items at or above minRelevanceScore, at most maxSuggestionsPerTrigger, then the watch stays quiet for cooldownMs. Watches expire 24 h after they were last read.',
-      inputSchema: {
+      inputSchema: z.object({
         patterns: z
           .array(
             z.object({
@@ -100,7 +99,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
         minRelevanceScore: z.number().optional().describe('0..1, default 0.3.'),
         maxSuggestionsPerTrigger: z.number().optional().describe('1..50, default 5.'),
         cooldownMs: z.number().optional().describe('0..86400000, default 5000.'),
-      },
+      }),
     },
     async (input) => {
       const { watch, renewed } = service.watch({ ...input, patterns: input.patterns as WatchPattern[] });
@@ -118,7 +117,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     {
       title: 'Stop watching',
       description: 'End a watch made with context_subscribe, by its id.',
-      inputSchema: { id: z.string().min(1).max(64) },
+      inputSchema: z.object({ id: z.string().min(1).max(64) }),
       annotations: { destructiveHint: true, idempotentHint: true },
     },
     async ({ id }) => {
@@ -137,7 +136,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     {
       title: 'List watches',
       description: 'Active watches with their patterns, settings, resource URI, expiry and when each last fired.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       annotations: { readOnlyHint: true },
     },
     async () => {
@@ -160,14 +159,14 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       description:
         'Keep a workspace file, a line range of it, or its lines matching a regular expression available as fresh context. ' +
         'The content is served as the resource context://subscription/{id}. Subscribing again to the same target replaces it.',
-      inputSchema: {
+      inputSchema: z.object({
         path: path.describe('Workspace file, relative to the root.'),
         lines: z
           .object({ start: z.number().int().min(1), end: z.number().int().min(1) })
           .optional()
           .describe('1-based inclusive line range.'),
         pattern: z.string().min(1).max(512).optional().describe('Regular expression; only matching lines are kept.'),
-      },
+      }),
     },
     async ({ path: p, lines, pattern }) => {
       const target = workspacePathFromInput(p, service.root);
@@ -184,7 +183,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       title: 'Subscribe to a memory search',
       description:
         'Keep the results of a search over decisions, notes and past conversations available as fresh context.',
-      inputSchema: { query: z.string().min(1).max(512).describe('What to search for.') },
+      inputSchema: z.object({ query: z.string().min(1).max(512).describe('What to search for.') }),
     },
     async ({ query }) => subscribe({ kind: 'memory', target: query }),
   );
@@ -194,7 +193,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     {
       title: 'Unsubscribe',
       description: 'Remove one subscription by its id.',
-      inputSchema: { id: z.string().min(1).max(128) },
+      inputSchema: z.object({ id: z.string().min(1).max(128) }),
       annotations: { destructiveHint: true, idempotentHint: true },
     },
     async ({ id }) => {
@@ -214,7 +213,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     {
       title: 'Unsubscribe from everything',
       description: 'Remove every active subscription.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       annotations: { destructiveHint: true, idempotentHint: true },
     },
     async () => {
@@ -229,7 +228,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     {
       title: 'List subscriptions',
       description: 'Active subscriptions with their kind, target, resource URI and expiry.',
-      inputSchema: {},
+      inputSchema: z.object({}),
       annotations: { readOnlyHint: true },
     },
     async () => {
@@ -251,11 +250,11 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     {
       title: 'Suggestion feedback',
       description: 'Say whether a suggested item was useful (used) or not (dismissed); this tunes later rankings.',
-      inputSchema: {
+      inputSchema: z.object({
         suggestionId: z.string().min(1).max(128),
         itemIndex: z.number().int().min(0).describe('0-based index of the item in the suggestion.'),
         action: z.enum(['used', 'dismissed']),
-      },
+      }),
     },
     async ({ suggestionId, itemIndex, action }) => {
       service.feedback(suggestionId, itemIndex, action);
@@ -275,10 +274,10 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
         'For clients that do not use resources/subscribe: the resource URIs whose content changed since your previous poll ' +
         '(every listed resource, plus any URIs you pass, which are remembered for later polls; the first poll returns everything), ' +
         'and the watch firings after `cursor` (pass the cursor this call returns next time; 0 for all kept).',
-      inputSchema: {
+      inputSchema: z.object({
         uris: z.array(z.string().min(1).max(4096)).max(100).optional().describe('Extra resource URIs to track.'),
         cursor: z.number().int().min(0).optional().describe('Return watch firings after this cursor.'),
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     async ({ uris, cursor }) => {

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { toRelative } from '../core/api/types';
 
 /** The resources the server knows, as parsed from their URIs. */
@@ -61,7 +61,7 @@ function encodePath(relPath: string): string {
  * and this message. Tool handlers turn it into a tool error carrying the same message.
  */
 export class InvalidParamsError extends Error {
-  readonly code = ErrorCode.InvalidParams;
+  readonly code = ProtocolErrorCode.InvalidParams;
 }
 
 export function invalidParams(message: string): InvalidParamsError {

@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as vscode from 'vscode';
 import { ask, newChat, requests, requireFakeModel, sleep, waitFor, workspaceRoot } from './chatSupport';
 import {
@@ -482,14 +481,14 @@ suite('watches', () => {
     });
     const client = new Client({ name: 'agent-in-a-terminal', version: '1.0.0' });
     const updated: string[] = [];
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
     await client.connect(transport);
     try {
       await openAt('src/money.ts', 1);
-      const made = (await client.callTool({
+      const made = await client.callTool({
         name: 'context_subscribe',
         arguments: { patterns: [{ type: 'symbol', pattern: 'applyDiscount' }], minRelevanceScore: 0, cooldownMs: 0 },
-      })) as CallToolResult;
+      });
       assert.ok(!made.isError, JSON.stringify(made.content));
       const { id, uri } = made.structuredContent as { id: string; uri: string };
       await client.subscribeResource({ uri });

@@ -1,16 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { ContextService } from '../../../src/core/api/contextService';
 import type { Disposable } from '../../../src/core/api/types';
 import { MemoryLogger } from '../../../src/core/logger';
-import { createMcpServer, type ProactiveContextMcpServer } from '../../../src/mcp/server';
+import { createMcpServer, type ConnectedMcpServer } from '../../../src/mcp/server';
 import type { McpService } from '../../../src/mcp/service';
 import { WORKSPACE_FILES, makeWorkspace, sleep } from '../../fixtures/mcp/harness';
 
@@ -62,7 +57,7 @@ describe('MCP server and engine events', function () {
   let ws: ReturnType<typeof makeWorkspace>;
   let service: ContextService;
   let backend: ReturnType<typeof counted>;
-  let server: ProactiveContextMcpServer;
+  let server: ConnectedMcpServer;
   let client: Client;
   let received: { method: string; uri?: string }[];
 
@@ -87,11 +82,11 @@ describe('MCP server and engine events', function () {
     client = new Client({ name: 'in-process', version: '1.0.0' });
     received = [];
     client.setNotificationHandler(
-      ResourceUpdatedNotificationSchema,
+      'notifications/resources/updated',
       (n) => void received.push({ method: n.method, uri: n.params.uri }),
     );
     client.setNotificationHandler(
-      ResourceListChangedNotificationSchema,
+      'notifications/resources/list_changed',
       (n) => void received.push({ method: n.method }),
     );
     await client.connect(clientSide);

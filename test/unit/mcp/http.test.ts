@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { CLI_MAIN, makeWorkspace } from '../../fixtures/mcp/harness';
 import {
   connectHttpClient,
@@ -57,10 +57,10 @@ describe('MCP server over Streamable HTTP', function () {
   });
 
   it('serves the tools, and pushes resource updates and list changes over server-sent events', async () => {
-    const suggest = (await s.client.callTool({
+    const suggest = await s.client.callTool({
       name: 'context_suggest',
       arguments: { file: 'src/auth/AuthService.ts', line: 2 },
-    })) as CallToolResult;
+    });
     assert.ok(!suggest.isError, text(suggest));
     const items = (suggest.structuredContent as { items: { type: string; location: { path?: string } }[] }).items;
     assert.deepEqual(
@@ -77,10 +77,10 @@ describe('MCP server over Streamable HTTP', function () {
     writeFileSync(join(ws.root, 'src/util.ts'), 'export const one = 1;\nexport const changed = true;\n');
     await s.waitFor(`an update of ${fileUri}`, () => s.updatesFor(fileUri).length > 0, EVENT_CEILING_MS);
 
-    const sub = (await s.client.callTool({
+    const sub = await s.client.callTool({
       name: 'subscribe_file',
       arguments: { path: 'src/util.ts' },
-    })) as CallToolResult;
+    });
     assert.ok(!sub.isError, text(sub));
     await s.waitFor('list_changed', () => s.received.some((n) => n.method === LIST_CHANGED), EVENT_CEILING_MS);
     await s.waitFor(
@@ -93,10 +93,10 @@ describe('MCP server over Streamable HTTP', function () {
   });
 
   it('pushes a watch firing over server-sent events, as over stdio', async () => {
-    const made = (await s.client.callTool({
+    const made = await s.client.callTool({
       name: 'context_subscribe',
       arguments: { patterns: [{ type: 'file', pattern: 'src/auth/**' }], cooldownMs: 0, minRelevanceScore: 0 },
-    })) as CallToolResult;
+    });
     assert.ok(!made.isError, text(made));
     const uri = (made.structuredContent as { uri: string }).uri;
     await s.client.subscribeResource({ uri });

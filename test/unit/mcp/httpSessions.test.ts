@@ -2,10 +2,11 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ContextService } from '../../../src/core/api/contextService';
 import { nullLogger } from '../../../src/core/api/types';
 import { McpHttpServer } from '../../../src/mcp/httpServer';
-import { makeWorkspace } from '../../fixtures/mcp/harness';
+import { makeWorkspace, sleep } from '../../fixtures/mcp/harness';
 import { INITIALIZE_BODY, MCP_POST_HEADERS, openEventStream, rawRequest } from '../../fixtures/mcp/httpHarness';
 
 const TOKEN = 'k'.repeat(43);
@@ -101,4 +102,38 @@ describe('MCP HTTP sessions', function () {
     assert.equal((await ping('no-such-session')).status, 404);
     assert.equal(server.sessionCount(), 0);
   });
+
+  it('keeps resources fresh for a 2026-07-28 listen stream only while it is open', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: AUTH } });
+    const client = new Client(
+      { name: 'listener', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(transport);
+    try {
+      const a = await client.listen({ resourceSubscriptions: ['context://file/src/util.ts', 'context://decisions'] });
+      const b = await client.listen({ resourceSubscriptions: ['context://file/src/util.ts'] });
+      assert.deepEqual(server.listening(), { streams: 2, uris: ['context://file/src/util.ts', 'context://decisions'] });
+      // No sessions: a 2026-07-28 client holds none.
+      assert.equal(server.sessionCount(), 0);
+
+      await a.close();
+      await until(() => server.listening().streams === 1);
+      assert.deepEqual(server.listening().uris, ['context://file/src/util.ts']);
+      await b.close();
+      await until(() => server.listening().streams === 0);
+      assert.deepEqual(server.listening().uris, []);
+    } finally {
+      await client.close();
+    }
+  });
 });
+
+/** Waits for a state the server reaches once it sees the client go; the ceiling is only a safety net. */
+async function until(pred: () => boolean, ceilingMs = 10_000): Promise<void> {
+  const end = Date.now() + ceilingMs;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('the server never reached the expected state');
+    await sleep(10);
+  }
+}

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { makeWorkspace, sleep, startServer, type ServerUnderTest } from '../../fixtures/mcp/harness';
 
 const LIST_CHANGED = 'notifications/resources/list_changed';
@@ -15,7 +15,7 @@ function text(r: unknown): string {
 }
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  return await s.client.callTool({ name, arguments: args });
 }
 
 async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {

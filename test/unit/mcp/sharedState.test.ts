@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { ContextService } from '../../../src/core/api/contextService';
 import { startServer, sleep, type ServerUnderTest } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
@@ -10,7 +10,7 @@ import { TempRepo } from '../git/repoFixture';
 const LIST_CHANGED = 'notifications/resources/list_changed';
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  const r = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  const r = await s.client.callTool({ name, arguments: args });
   const c = r.content[0];
   assert.ok(!r.isError, `${name} failed: ${c && c.type === 'text' ? c.text : ''}`);
   return r;

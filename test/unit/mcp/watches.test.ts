@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { startServer, type ServerUnderTest } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
@@ -22,7 +22,7 @@ type WatchBody = {
 };
 
 async function call(s: ServerUnderTest, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  return await s.client.callTool({ name, arguments: args });
 }
 
 function textOf(r: CallToolResult): string {

@@ -8,7 +8,6 @@ import { renderSubscriptionBlock, renderSuggestionLine } from '../../../src/core
 import type { MaterializedSubscription } from '../../../src/core/subscriptions/materializer';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
 import { safeLabel } from '../../../src/core/text';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startServer } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
@@ -166,7 +165,7 @@ describe('repository text in prompts and text output', () => {
       const server = await startServer(repo.dir, [], state);
       try {
         const text = async (name: string, args: Record<string, unknown> = {}) => {
-          const r = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
+          const r = await server.client.callTool({ name, arguments: args });
           const c = r.content[0];
           assert.ok(!r.isError && c?.type === 'text', JSON.stringify(r));
           return c.text;
