@@ -239,6 +239,7 @@ function wireEngine(
     symbolAt,
     dispose: () => {
       indexer.dispose();
+      index.dispose();
       store.dispose();
     },
   };

@@ -66,6 +66,11 @@ export class CodeIndex {
     this.builder.removeFile(path);
   }
 
+  /** Stops the parse workers (they also stop by themselves when idle). */
+  dispose(): void {
+    this.builder.dispose();
+  }
+
   /** The innermost definition whose lines contain `line` (1-based). */
   symbolAt(path: string, line: number): IndexedSymbol | undefined {
     const rel = this.state.rel(path);
