@@ -28,6 +28,7 @@ const { values } = parseArgs({
     line: { type: 'string', default: '1' },
     'block-ms': { type: 'string', default: '50' },
     'in-process': { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -52,10 +53,16 @@ const ticker = setInterval(() => {
 const histogram = monitorEventLoopDelay({ resolution: 10 });
 histogram.enable();
 
+function timedLogger() {
+  const say = (level) => (message) => process.stderr.write(`${since()} ${level} ${message}\n`);
+  return { trace() {}, debug() {}, info: say('info'), warn: say('warn'), error: say('error') };
+}
+
 const stateDir = mkdtempSync(join(tmpdir(), 'pc-coldopen-'));
 const service = await ContextService.open({
   root: resolve(values.root),
   stateDir,
+  ...(values.verbose ? { logger: timedLogger() } : {}),
   ...(values['in-process'] ? { config: { index: { workers: 0 } } } : {}),
 });
 const opened = since();

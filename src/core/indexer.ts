@@ -197,7 +197,14 @@ export class WorkspaceIndexer {
       this.indexingEmitter.fire(this.progress);
     };
     try {
-      const r = await this.parts.cochange.update(signal, showProgress ? onProgress : undefined);
+      // In the background, the newest commits are published first: recent changes and co-change need not wait.
+      const firstPass = showProgress
+        ? () => {
+            this.parts.history.invalidate();
+            this.dataEmitter.fire([]);
+          }
+        : undefined;
+      const r = await this.parts.cochange.update(signal, showProgress ? onProgress : undefined, firstPass);
       if (r.mode === 'incremental' || r.mode === 'rebuild') this.parts.history.invalidate();
       await this.parts.history.refreshWorkingTree(signal);
       return r;
