@@ -355,6 +355,7 @@ export class CoChangeModel implements CoChangeSource {
       if (res.seen < first) pass = res;
       else {
         this.publishFirst(res);
+        this.logger.info(`History: the newest ${res.seen} commits published; mining the rest.`);
         onFirstPass();
       }
     }
