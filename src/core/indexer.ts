@@ -147,6 +147,8 @@ export class WorkspaceIndexer {
   async refreshSources(signal?: AbortSignal): Promise<{ name: string; entries: number; files: number }[]> {
     const out: { name: string; entries: number; files: number }[] = [];
     for (const s of this.parts.workspaceSources) {
+      // Each source reads for a while: the loop runs between them.
+      await new Promise<void>((r) => setImmediate(r));
       try {
         const stats = await s.refresh(signal);
         out.push({ name: s.name, entries: stats.entries, files: stats.files });
