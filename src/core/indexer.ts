@@ -251,10 +251,17 @@ export class WorkspaceIndexer {
     this.progress = { done: 0, total: 0, ...(this.commits ? { commits: this.commits } : {}) };
     this.indexingEmitter.fire(this.progress);
     let lastFire = 0;
+    let scanned = false;
     try {
       const stats = await this.parts.index.build({
         signal,
         onProgress: (p) => {
+          if (!scanned) {
+            // The workspace's files are known from here on: history may rank them before they are indexed.
+            scanned = true;
+            this.parts.history.invalidate();
+            this.dataEmitter.fire([]);
+          }
           // History may be mined meanwhile: both counts are shown.
           this.progress = { done: p.done, total: p.total, ...(this.commits ? { commits: this.commits } : {}) };
           onProgress?.(p.done, p.total);
