@@ -47,7 +47,7 @@ interface Pending {
   resolve: (o: ParseOutcome) => void;
 }
 
-const IDLE_MS = 30_000;
+const IDLE_MS = 5_000;
 
 /**
  * Parses in worker threads, so tree-sitter's parses (the bulk of indexing) never hold the thread
