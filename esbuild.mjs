@@ -72,6 +72,15 @@ const builds = [
     external: ['vscode'],
   },
   {
+    // Parses code off the main thread; the core finds it next to the bundle that started it.
+    ...common,
+    entryPoints: ['src/core/index/parseWorker.ts'],
+    outfile: join(out, 'parseWorker.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
+  {
     ...common,
     entryPoints: ['src/webview/main.ts'],
     outfile: join(out, 'webview.js'),

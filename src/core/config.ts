@@ -19,6 +19,8 @@ export interface CoreConfig {
     readonly maxFiles: number;
     readonly maxFileBytes: number;
     readonly timeBudgetMs: number;
+    /** Threads that parse code beside the main one; 0 parses on the main thread; unset: by the cores. */
+    readonly workers?: number;
   };
 }
 

@@ -20,7 +20,6 @@ import { labelName } from './sources/decisions/decisionItems';
 import { DocsSource } from './sources/docs/docsSource';
 import { HistorySources } from './sources/git/historySources';
 import { TestReportSource } from './sources/reports/testReportSource';
-import { firstColumn } from './store/sqlite';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
 import { SubscriptionRegistry } from './subscriptions/registry';
@@ -159,14 +158,7 @@ function wireEngine(
   });
   decisions.setLastCommit((path) => cochange.history.recent(path, 1)[0]?.date);
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
-  const history = new HistorySources(
-    root,
-    git,
-    cochange,
-    graph,
-    () => safe(() => firstColumn(store.index, 'SELECT path FROM files'), []),
-    clock,
-  );
+  const history = new HistorySources(root, git, cochange, graph, () => safe(() => index.workspaceFiles(), []), clock);
   const symbolAt = (file: string, line: number) => {
     const s = safe(() => index.symbolAt(file, line), undefined);
     return s ? { name: s.name, startLine: s.startLine, endLine: s.endLine } : undefined;
@@ -241,6 +233,7 @@ function wireEngine(
     symbolAt,
     dispose: () => {
       indexer.dispose();
+      index.dispose();
       store.dispose();
     },
   };

@@ -135,6 +135,8 @@ export class WorkspaceIndexer {
   async refreshSources(signal?: AbortSignal): Promise<{ name: string; entries: number; files: number }[]> {
     const out: { name: string; entries: number; files: number }[] = [];
     for (const s of this.parts.workspaceSources) {
+      // Each source reads for a while: the loop runs between them.
+      await new Promise<void>((r) => setImmediate(r));
       try {
         const stats = await s.refresh(signal);
         out.push({ name: s.name, entries: stats.entries, files: stats.files });
@@ -185,7 +187,14 @@ export class WorkspaceIndexer {
       this.indexingEmitter.fire(this.progress);
     };
     try {
-      const r = await this.parts.cochange.update(signal, showProgress ? onProgress : undefined);
+      // In the background, the newest commits are published first: recent changes and co-change need not wait.
+      const firstPass = showProgress
+        ? () => {
+            this.parts.history.invalidate();
+            this.dataEmitter.fire([]);
+          }
+        : undefined;
+      const r = await this.parts.cochange.update(signal, showProgress ? onProgress : undefined, firstPass);
       if (r.mode === 'incremental' || r.mode === 'rebuild') this.parts.history.invalidate();
       await this.parts.history.refreshWorkingTree(signal);
       return r;
@@ -230,10 +239,17 @@ export class WorkspaceIndexer {
     this.progress = { done: 0, total: 0, ...(this.commits ? { commits: this.commits } : {}) };
     this.indexingEmitter.fire(this.progress);
     let lastFire = 0;
+    let scanned = false;
     try {
       const stats = await this.parts.index.build({
         signal,
         onProgress: (p) => {
+          if (!scanned) {
+            // The workspace's files are known from here on: history may rank them before they are indexed.
+            scanned = true;
+            this.parts.history.invalidate();
+            this.dataEmitter.fire([]);
+          }
           // History may be mined meanwhile: both counts are shown.
           this.progress = { done: p.done, total: p.total, ...(this.commits ? { commits: this.commits } : {}) };
           onProgress?.(p.done, p.total);

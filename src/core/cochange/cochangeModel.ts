@@ -32,6 +32,11 @@ export interface CoChangeModelOptions {
   lineCountDays?: () => number;
   /** Wall clock for that window. */
   now?: () => number;
+  /**
+   * Mining all history anew (no cache), the newest this many commits are mined and published first,
+   * when the caller asks to hear of it: recent changes and co-change answer within seconds. 500 by default.
+   */
+  firstPassCommits?: number;
 }
 
 export interface MineResult {
@@ -46,6 +51,7 @@ export interface MineResult {
 const MAX_BROAD_SETS = 1000;
 /** A rebuild folds its pair counts into the packed form every so many commits, to bound the maps. */
 const FOLD_EVERY = 10_000;
+const FIRST_PASS_COMMITS = 500;
 
 interface Pass {
   paths: PathTable;
@@ -188,14 +194,15 @@ export class CoChangeModel implements CoChangeSource {
    * rewritten. A call made while a pass is under way gets the pass after it, since HEAD may have
    * moved after that pass read it; every call made meanwhile shares that one follow-up pass.
    * `onProgress` hears each commit read, with the total once git has counted them (0 before).
+   * `onFirstPass`, when given, hears that the newest commits were published ahead of a long rebuild.
    */
-  update(signal?: AbortSignal, onProgress?: Progress): Promise<MineResult> {
+  update(signal?: AbortSignal, onProgress?: Progress, onFirstPass?: () => void): Promise<MineResult> {
     if (this.mining) {
       this.followUp ??= this.mining
         .catch(() => undefined)
         .then(() => {
           this.followUp = undefined;
-          return this.update(signal, onProgress);
+          return this.update(signal, onProgress, onFirstPass);
         });
       return this.followUp;
     }
@@ -204,6 +211,7 @@ export class CoChangeModel implements CoChangeSource {
       signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
       this.generation,
       onProgress,
+      onFirstPass,
     ).finally(() => {
       if (this.mining === pass) {
         this.mining = undefined;
@@ -254,7 +262,12 @@ export class CoChangeModel implements CoChangeSource {
     };
   }
 
-  private async doUpdate(signal: AbortSignal, generation: number, onProgress?: Progress): Promise<MineResult> {
+  private async doUpdate(
+    signal: AbortSignal,
+    generation: number,
+    onProgress?: Progress,
+    onFirstPass?: () => void,
+  ): Promise<MineResult> {
     const started = Date.now();
     const done = (mode: MineResult['mode'], commits: number, head?: string, reason?: string): MineResult => ({
       mode,
@@ -280,7 +293,14 @@ export class CoChangeModel implements CoChangeSource {
       if (await this.countLines(state, signal)) this.save(head, Boolean(state.shallow));
       return done('up-to-date', 0, head);
     }
-    const mined = await this.mineAndApply(last, head, !state.partialClone, signal, generation, onProgress);
+    // The first pass answers as the repository it was read from.
+    const first = onFirstPass
+      ? () => {
+          this.state = state;
+          onFirstPass();
+        }
+      : undefined;
+    const mined = await this.mineAndApply(last, head, !state.partialClone, signal, generation, onProgress, first);
     if (typeof mined === 'string') return done('unavailable', 0, head, mined);
     await this.countLines(state, signal);
     if (generation !== this.generation) return done('unavailable', 0, head, 'reset');
@@ -304,6 +324,7 @@ export class CoChangeModel implements CoChangeSource {
     signal: AbortSignal,
     generation: number,
     onProgress?: Progress,
+    onFirstPass?: () => void,
   ): Promise<{ rebuild: boolean; seen: number } | string> {
     const cwd = this.options.root;
     let pass: Pass | undefined;
@@ -325,6 +346,19 @@ export class CoChangeModel implements CoChangeSource {
       }
     }
     const rebuild = pass === undefined;
+    const first = this.options.firstPassCommits ?? FIRST_PASS_COMMITS;
+    if (!pass && onFirstPass && first > 0) {
+      // The newest commits first, published at once; the whole history then replaces them.
+      const res = await this.mine(head, new PathTable(), true, false, signal, undefined, first);
+      if (typeof res === 'string') return res;
+      if (generation !== this.generation) return 'reset';
+      if (res.seen < first) pass = res;
+      else {
+        this.publishFirst(res);
+        this.logger.info(`History: the newest ${res.seen} commits published; mining the rest.`);
+        onFirstPass();
+      }
+    }
     if (!pass) {
       const res = await this.mine(head, new PathTable(), true, false, signal, onProgress);
       if (typeof res === 'string') return res;
@@ -343,6 +377,7 @@ export class CoChangeModel implements CoChangeSource {
     lines: boolean,
     signal: AbortSignal,
     onProgress?: Progress,
+    maxCount?: number,
   ): Promise<Pass | string> {
     let total = 0;
     // Counted beside the stream, never before it: progress must not delay the mining.
@@ -362,7 +397,15 @@ export class CoChangeModel implements CoChangeSource {
     };
     const broadAccepts = (n: number) => n > this.maxChangeSet && n <= MAX_BROAD_CHANGE_SET;
     const res = await streamCommits(
-      { cwd: this.options.root, range, lines, mergeTitles: true, timeoutMs: this.options.timeoutMs ?? 300_000, signal },
+      {
+        cwd: this.options.root,
+        range,
+        lines,
+        mergeTitles: true,
+        timeoutMs: this.options.timeoutMs ?? 300_000,
+        signal,
+        ...(maxCount ? { maxCount } : {}),
+      },
       (c: MinedCommit) => {
         pass.seen++;
         onProgress?.(pass.seen, Math.max(total, pass.seen));
@@ -383,6 +426,19 @@ export class CoChangeModel implements CoChangeSource {
       return res.failure ?? 'exit';
     }
     return pass;
+  }
+
+  /**
+   * Makes the newest commits the model until the whole history is mined. It is mined up to no
+   * commit: a pass that then fails leaves the next update to mine everything again, and it is never saved.
+   */
+  private publishFirst(pass: Pass): void {
+    this.adopt(pass.paths);
+    if (pass.counts) this.counts = pass.counts;
+    this.counts.merge(pass.delta);
+    for (const b of pass.broad.reverse()) this.broadChanges.add(b.files, b.time);
+    this.fileHistory.append(pass.history);
+    this.head = undefined;
   }
 
   /** Makes a finished pass the model (a rebuild) or adds it (new commits). */

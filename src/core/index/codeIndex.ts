@@ -66,6 +66,16 @@ export class CodeIndex {
     this.builder.removeFile(path);
   }
 
+  /** The workspace's code files, known from the scan on, before the build has indexed them. */
+  workspaceFiles(): string[] {
+    return this.state.workspaceFiles();
+  }
+
+  /** Stops the parse workers (they also stop by themselves when idle). */
+  dispose(): void {
+    this.builder.dispose();
+  }
+
   /** The innermost definition whose lines contain `line` (1-based). */
   symbolAt(path: string, line: number): IndexedSymbol | undefined {
     const rel = this.state.rel(path);

@@ -1,35 +1,27 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
-import { looksBinary, scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
+import { scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
 import { trimEndOf } from '../text';
 import { all, one } from '../store/sqlite';
 import type { Store } from '../store/store';
-import { extractFacts } from './extract';
-import type { FileFacts } from './facts';
 import type { IndexState } from './indexState';
 import { MANIFESTS_KEY } from './indexState';
 import type { BuildOptions, BuildStats, UpdateResult } from './indexTypes';
-import { familyOf, languageOf, parserFor } from './languages';
+import { familyOf, languageOf } from './languages';
 import { isResolutionConfig } from './packageResolver';
 import { IndexWriter, type PendingFile } from './indexWriter';
+import { HASH_PREFIX, type ParseOutcome } from './parseFile';
+import { defaultParseWorkers, InProcessParser, ParserPool, type FileParser } from './parserPool';
 
 const SLICE_MS = 12;
-const READ_AHEAD = 8;
-const PARSE_LIMIT_MS = 3000;
+/** Files written per transaction at most: a slice's writes stay short however fast the parses come. */
+const WRITE_BATCH = 32;
 /** Minified bundles: one enormous line each, nothing a reader navigates. */
 const MINIFIED = /\.min\.(js|mjs|cjs)$/;
 export const LAST_BUILD_KEY = 'codeIndex.lastBuild';
-/**
- * Raised whenever extraction finds something different in the same file (a language's rules, a new
- * kind of fact). It prefixes each file's stored content hash, so files indexed by an older version
- * are parsed again on the next build, one by one, even if that build runs out of time.
- */
-const EXTRACTION_VERSION = 15;
-const HASH_PREFIX = `x${EXTRACTION_VERSION}:`;
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 
@@ -39,6 +31,7 @@ const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
  */
 export class IndexBuilder {
   private readonly writer: IndexWriter;
+  private parserInstance: FileParser | undefined;
 
   constructor(
     private readonly state: IndexState,
@@ -49,6 +42,20 @@ export class IndexBuilder {
     private readonly gitAllowed: () => boolean = () => true,
   ) {
     this.writer = new IndexWriter(state, store);
+  }
+
+  /** Parse workers start with the first parse, as configured then. */
+  private get parser(): FileParser {
+    if (!this.parserInstance) {
+      const size = this.config.index.workers ?? defaultParseWorkers();
+      this.parserInstance = size > 0 ? new ParserPool({ size, logger: this.logger }) : new InProcessParser();
+    }
+    return this.parserInstance;
+  }
+
+  /** Stops the parse workers. */
+  dispose(): void {
+    this.parserInstance?.dispose();
   }
 
   private get root(): string {
@@ -126,19 +133,19 @@ export class IndexBuilder {
     onProgress?.({ done: 0, total });
     // Parsing gets its own budget: a scan that used up its budget still leaves time to index what it found.
     const deadline = Date.now() + this.config.index.timeBudgetMs;
-    // Reads run a few files ahead so the disk works while the parser does.
-    const reads = new Map<number, Promise<Buffer | undefined>>();
+    // Files are read and parsed a window ahead (in the parse workers, or on this thread as reads
+    // complete); their facts are resolved and written here, in order, so the index is the same either way.
+    const parses = new Map<number, Promise<ParseOutcome>>();
     const needsRead = (j: number) => {
       const prev = known.get(code[j].path);
       return !(prev && prev.hash.startsWith(HASH_PREFIX) && prev.size === code[j].size && prev.mtime === code[j].mtime);
     };
-    const readAhead = (from: number) => {
-      for (let j = from; j < Math.min(code.length, from + READ_AHEAD); j++) {
-        if (!reads.has(j) && needsRead(j))
-          reads.set(
-            j,
-            readFile(join(this.root, code[j].path)).catch(() => undefined),
-          );
+    const window = this.parser.window;
+    let ahead = 0;
+    const parseAhead = (from: number) => {
+      for (ahead = Math.max(ahead, from); ahead < Math.min(code.length, from + window); ahead++) {
+        const j = ahead;
+        if (needsRead(j)) parses.set(j, this.parse(code[j].path, known.get(code[j].path)?.hash));
       }
     };
     // Calls to names not defined yet wait until every file is written: their definition may come later.
@@ -163,10 +170,10 @@ export class IndexBuilder {
         if (!needsRead(i)) {
           stats.skipped++;
         } else {
-          readAhead(i);
-          const content = reads.get(i);
-          reads.delete(i);
-          const entry = await this.prepare(f.path, f, prev?.hash, content);
+          parseAhead(i);
+          const parsed = parses.get(i)!;
+          parses.delete(i);
+          const entry = this.prepared(f.path, f, await parsed);
           if (entry === 'unchanged') {
             stats.skipped++;
             batch.push({ path: f.path, hash: prev!.hash, lang: languageOf(f.path)!, size: f.size, mtime: f.mtime });
@@ -175,7 +182,7 @@ export class IndexBuilder {
             batch.push(entry);
           } else stats.failed++;
         }
-        if (Date.now() - sliceStart >= SLICE_MS || i === code.length - 1) {
+        if (Date.now() - sliceStart >= SLICE_MS || batch.length >= WRITE_BATCH || i === code.length - 1) {
           this.writer.write(batch);
           batch = [];
           onProgress?.({ done: i + 1, total });
@@ -295,17 +302,36 @@ export class IndexBuilder {
       if (!paths.length) return;
       let batch: PendingFile[] = [];
       let sliceStart = Date.now();
-      for (const rel of paths) {
+      // Parsed a window ahead, like the build; each file's stamp is read before its parse is asked.
+      const window = this.parser.window;
+      const ahead = new Map<
+        number,
+        Promise<{ st: { size: number; mtime: number }; outcome: ParseOutcome } | undefined>
+      >();
+      const ask = (j: number) => {
+        const rel = paths[j];
+        ahead.set(
+          j,
+          stat(join(this.root, rel)).then(
+            async (st) => ({
+              st: { size: st.size, mtime: Math.round(st.mtimeMs) },
+              outcome: await this.parse(rel, undefined),
+            }),
+            () => undefined, // Gone: the next update or build of it drops it.
+          ),
+        );
+      };
+      for (let j = 0; j < Math.min(window, paths.length); j++) ask(j);
+      for (let i = 0; i < paths.length; i++) {
         if (signal?.aborted) break;
-        let st;
-        try {
-          st = await stat(join(this.root, rel));
-        } catch {
-          continue; // Gone: the next update or build of it drops it.
-        }
-        const entry = await this.prepare(rel, { path: rel, size: st.size, mtime: Math.round(st.mtimeMs) }, undefined);
+        if (i + window < paths.length) ask(i + window);
+        const rel = paths[i];
+        const got = await ahead.get(i)!;
+        ahead.delete(i);
+        if (!got) continue;
+        const entry = this.prepared(rel, { path: rel, ...got.st }, got.outcome);
         if (entry && entry !== 'unchanged') batch.push(entry);
-        if (Date.now() - sliceStart >= SLICE_MS) {
+        if (Date.now() - sliceStart >= SLICE_MS || batch.length >= WRITE_BATCH) {
           this.writer.write(batch);
           batch = [];
           await yieldToLoop();
@@ -400,54 +426,47 @@ export class IndexBuilder {
     return { symbols: n('symbols'), calls: n('calls'), imports: n('imports') };
   }
 
+  /** Reads and parses one file in the parse workers (or here); a parser that throws skips the file. */
+  private parse(rel: string, prevHash: string | undefined): Promise<ParseOutcome> {
+    const req = {
+      root: this.root,
+      path: rel,
+      lang: languageOf(rel)!,
+      maxFileBytes: this.config.index.maxFileBytes,
+      prevHash,
+    };
+    return this.parser.parse(req).catch((err: unknown): ParseOutcome => ({
+      kind: 'skipped',
+      log: { level: 'warn', message: `Could not index ${rel}: ${err instanceof Error ? err.message : String(err)}` },
+    }));
+  }
+
   /** Reads, hashes and (when the content changed) parses one file; nothing is written yet. */
   private async prepare(
     rel: string,
     f: Pick<ScannedFile, 'path' | 'size' | 'mtime'>,
     prevHash: string | undefined,
-    content?: Promise<Buffer | undefined>,
   ): Promise<PendingFile | 'unchanged' | undefined> {
-    const lang = languageOf(rel);
-    if (!lang) return undefined;
-    let buf: Buffer | undefined;
-    try {
-      buf = content ? await content : await readFile(join(this.root, rel));
-    } catch (err) {
-      this.logger.debug(`Cannot read ${rel}: ${(err as Error).message}`);
-    }
-    if (!buf) return undefined;
-    if (buf.length > this.config.index.maxFileBytes || looksBinary(buf)) return undefined;
-    const hash = HASH_PREFIX + createHash('sha1').update(buf).digest('hex');
-    if (hash === prevHash) return 'unchanged';
-    let parser;
-    try {
-      parser = await parserFor(lang);
-    } catch (err) {
-      this.warnOnce(
-        `lang:${lang}`,
-        `Cannot load the ${lang} grammar; ${lang} files are not indexed: ${(err as Error).message}`,
-      );
+    if (!languageOf(rel)) return undefined;
+    return this.prepared(rel, f, await this.parse(rel, prevHash));
+  }
+
+  /** A parse's outcome made ready to write: its imports resolved against the workspace. */
+  private prepared(
+    rel: string,
+    f: Pick<ScannedFile, 'path' | 'size' | 'mtime'>,
+    outcome: ParseOutcome,
+  ): PendingFile | 'unchanged' | undefined {
+    if (outcome.kind === 'unchanged') return 'unchanged';
+    if (outcome.kind === 'skipped') {
+      const log = outcome.log;
+      if (log?.once) this.warnOnce(log.once, log.message);
+      else if (log) this.logger[log.level](log.message);
       return undefined;
     }
-    // A pathological file (generated, minified) must not hold the indexer: give up after a while.
-    const giveUpAt = performance.now() + PARSE_LIMIT_MS;
-    const tree = parser.parse(buf.toString('utf8'), null, { progressCallback: () => performance.now() > giveUpAt });
-    if (!tree) {
-      parser.reset();
-      this.logger.debug(`Not indexing ${rel}: parsing took longer than ${PARSE_LIMIT_MS} ms.`);
-      return undefined;
-    }
-    let facts: FileFacts;
-    try {
-      facts = extractFacts(lang, tree);
-    } catch (err) {
-      this.logger.warn(`Could not index ${rel}: ${(err as Error).message}`);
-      return undefined;
-    } finally {
-      tree.delete();
-    }
+    const lang = languageOf(rel)!;
     const resolver = this.state.resolver();
-    const imports = facts.imports.flatMap((imp) => resolver.resolve(rel, lang, imp));
-    return { path: rel, hash, lang, size: f.size, mtime: f.mtime, facts, imports };
+    const imports = outcome.facts.imports.flatMap((imp) => resolver.resolve(rel, lang, imp));
+    return { path: rel, hash: outcome.hash, lang, size: f.size, mtime: f.mtime, facts: outcome.facts, imports };
   }
 }

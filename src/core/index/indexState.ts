@@ -59,6 +59,14 @@ export class IndexState {
     return this.importResolver;
   }
 
+  /**
+   * The workspace's code files: from the last scan while a build fills the tables (so history can
+   * rank files the build has not reached yet), else the indexed ones.
+   */
+  workspaceFiles(): string[] {
+    return this.fileSet ? this.fileSet.all() : firstColumn(this.db, 'SELECT path FROM files');
+  }
+
   /** The import resolver over the indexed files, read from the database when nothing is in memory. */
   resolver(): ImportResolver {
     void this.db;

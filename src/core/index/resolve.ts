@@ -39,6 +39,9 @@ export class FileSet {
     this.byDir = this.byBase = undefined;
     this.version++;
   }
+  all(): string[] {
+    return [...this.files];
+  }
   get size(): number {
     return this.files.size;
   }

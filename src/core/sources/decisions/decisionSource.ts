@@ -33,6 +33,7 @@ import { explicitHits, fileStem } from './explicitLinks';
 import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
 import { scanInline, type InlineScan } from './inlineRefs';
 import { RepoTerms } from './repoTerms';
+import { TimeSlice } from '../../timeSlice';
 
 export type { DecisionRecord } from './decisionItems';
 
@@ -190,7 +191,9 @@ export class DecisionSource implements WorkspaceSource {
       },
     });
     let changed = false;
+    const slice = new TimeSlice();
     for (const file of changedFiles.visit(place.keys())) {
+      await slice.pause();
       const path = file.path;
       const where = place.get(path)!;
       if (file.kind === 'unchanged') {

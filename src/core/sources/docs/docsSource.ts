@@ -4,7 +4,8 @@ import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
 import { discoverDecisions } from '../decisions/adrDiscovery';
-import { walkFiles } from '../reports/walk';
+import { walkFilesAsync } from '../reports/walk';
+import { TimeSlice } from '../../timeSlice';
 import {
   score,
   type RefreshStats,
@@ -150,7 +151,7 @@ export class DocsSource implements WorkspaceSource {
       );
       isRecord = (p) => records.has(p);
     }
-    const walk = walkFiles(this.root, {
+    const walk = await walkFilesAsync(this.root, {
       maxDepth: this.maxDepth,
       maxEntries: this.maxEntries,
       signal,
@@ -171,7 +172,9 @@ export class DocsSource implements WorkspaceSource {
         binary: (path) => `Skipped ${path}: it is named like a document but holds binary content.`,
       },
     });
+    const slice = new TimeSlice();
     for (const file of changedFiles.visit(docs)) {
+      await slice.pause();
       if (file.kind === 'unchanged') {
         next.set(file.path, file.entry);
         continue;

@@ -17,7 +17,8 @@ import {
 } from '../sourceQuery';
 import { cleanMessage, parseReport, type ParsedReport, type TestOutcome } from './reportParsers';
 import { importedFiles, ProjectFiles, sourceByName, stackFrames } from './testLinks';
-import { walkFiles } from './walk';
+import { walkFilesAsync } from './walk';
+import { TimeSlice } from '../../timeSlice';
 
 /** How a failed test was tied to a source file; the order is also the strength. */
 export type TestLinkKind = 'stack' | 'test-file' | 'name' | 'import';
@@ -108,7 +109,7 @@ export class TestReportSource implements WorkspaceSource {
 
   async refresh(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
-    const walk = walkFiles(this.root, { maxDepth: this.maxDepth, maxEntries: this.maxEntries, signal });
+    const walk = await walkFilesAsync(this.root, { maxDepth: this.maxDepth, maxEntries: this.maxEntries, signal });
     this.lastCapped = walk.capped;
     if (walk.capped)
       this.logger.info(
@@ -129,7 +130,9 @@ export class TestReportSource implements WorkspaceSource {
         unreadable: (path, error) => `Skipped test report ${path}: ${error}`,
       },
     });
+    const slice = new TimeSlice();
     for (const file of changedFiles.visit(reportPaths)) {
+      await slice.pause();
       const { path } = file;
       if (file.kind === 'unchanged') {
         next.set(path, file.entry);
