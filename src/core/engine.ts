@@ -108,6 +108,7 @@ export async function openEngine(options: EngineOptions): Promise<EngineParts> {
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- the composition root: one statement per part it wires
 function wireEngine(
   root: string,
   stateDir: string,

@@ -35,6 +35,7 @@ interface ToolDeps {
 }
 
 /** The tools agents call: suggest, subscribe and unsubscribe, watch, feedback and polling. */
+// eslint-disable-next-line max-lines-per-function -- one registration per tool
 export function registerTools(mcp: McpServer, service: McpService, deps: ToolDeps): void {
   const { live, poller, logger, timeoutMs } = deps;
   const path = z.string().min(1).max(1024);

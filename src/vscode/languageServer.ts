@@ -24,6 +24,7 @@ export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<Sugge
   };
 }
 
+// eslint-disable-next-line complexity -- one case per shape of the language server's answer
 async function incomingCalls(
   folder: vscode.WorkspaceFolder,
   uri: vscode.Uri,

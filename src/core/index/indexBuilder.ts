@@ -73,6 +73,7 @@ export class IndexBuilder {
     }
   }
 
+  // eslint-disable-next-line max-lines-per-function -- the build phases share their counters, caps and cancellation
   private async buildAll(options: BuildOptions): Promise<BuildStats> {
     const started = Date.now();
     const { signal, onProgress } = options;

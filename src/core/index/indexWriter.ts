@@ -173,6 +173,7 @@ export class IndexWriter {
   }
 
   /** Replaces the rows of the given files (and deletes `removed`) in one transaction. */
+  // eslint-disable-next-line max-lines-per-function -- one transaction writing every table of a file
   write(entries: readonly PendingFile[], removed: readonly string[] = []): void {
     if (!entries.length && !removed.length) return;
     const db = this.state.db;

@@ -184,6 +184,7 @@ export class PackageResolver {
     return found;
   }
 
+  // eslint-disable-next-line complexity -- one case per tsconfig field and extends form
   private readTsconfig(rel: string, depth: number): PathsConfig | null {
     const json = this.json(rel) as
       { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } } | undefined;

@@ -39,34 +39,69 @@ export interface ResultCallsQuery {
  * (`named`), not another of the same name.
  */
 export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
-  const { db, langs, def } = q;
-  const prefix = `${TYPED_RECEIVER}${RESULT_OF}`;
-  const rows =
-    q.onlyFile === undefined
-      ? all<CallRow>(
-          db,
-          `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} LIMIT ${MAX_RESULT_CALLS}`,
-          [def.name, prefix, `${prefix}\uffff`],
-        )
-      : all<CallRow>(
-          db,
-          `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} AND f.path = ?`,
-          [def.name, prefix, `${prefix}\uffff`, q.onlyFile],
-        );
+  const rows = resultCallRows(q);
   if (!rows.length) return [];
   // JavaScript's own methods (`filter`, `map`) return no workspace type, whatever the workspace defines.
-  const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(prefix.length)).producer))]
+  const producers = [...new Set(rows.map((r) => resultSpec(r.qualifier!.slice(RESULT_PREFIX.length)).producer))]
     .filter((p) => !(q.family === 'js' && BUILTIN_RESULTS.has(p)))
     .slice(0, MAX_PRODUCERS);
-  // What each producer returns, by every definition of its name; null when one says nothing.
-  const returns = new Map<string, Set<string> | null>();
-  // Producers that are only functions: a call of one is the workspace's only where the file can name it.
-  const functions = new Map<string, Array<{ path: string; name: string; exported: number }>>();
-  const methods = new Set<string>();
-  // Producers with a definition that returns the method's class in a file that names this class.
-  const home = new Set<string>();
-  // A producer may be what iterating a result gives (`getRequires[]`): its definitions are the name's.
-  const nameOf = (p: string) => (p.endsWith(ELEMENTS) ? p.slice(0, -ELEMENTS.length) : p);
+  const facts = producerFacts(q, producers);
+  const verdict = producerVerdicts(q, facts);
+  const seen = new Set(q.found.map((r) => `${r.path}:${r.line}:${r.column}`));
+  const out: CallerRef[] = [];
+  const reaches = (file: string, producer: string) => {
+    const defs = facts.functions.get(producer);
+    if (!defs || facts.methods.has(producer) || !q.bindsFunction) return true;
+    return defs.some((d) => q.bindsFunction!(file, d));
+  };
+  for (const c of rows) {
+    const producer = resultSpec(c.qualifier!.slice(RESULT_PREFIX.length)).producer;
+    const confidence = verdict.get(producer);
+    if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer))
+      out.push({ ...callRef(c), confidence, resultOf: producer });
+  }
+  return out;
+}
+
+const RESULT_PREFIX = `${TYPED_RECEIVER}${RESULT_OF}`;
+
+/** The calls of the method on a call's result (`f().m()`), in the languages searched. */
+function resultCallRows(q: ResultCallsQuery): CallRow[] {
+  const { db, langs, def } = q;
+  const prefix = RESULT_PREFIX;
+  return q.onlyFile === undefined
+    ? all<CallRow>(
+        db,
+        `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} LIMIT ${MAX_RESULT_CALLS}`,
+        [def.name, prefix, `${prefix}\uffff`],
+      )
+    : all<CallRow>(
+        db,
+        `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? AND c.qualifier >= ? AND c.qualifier < ? AND f.lang IN ${langs} AND f.path = ?`,
+        [def.name, prefix, `${prefix}\uffff`, q.onlyFile],
+      );
+}
+
+type ProducerDefinition = { name: string; returns: string | null; kind: string; path: string; exported: number };
+
+/** What the definitions of the producers say of their results. */
+interface ProducerFacts {
+  /** What each producer returns, by every definition of its name; null when one says nothing. */
+  returns: Map<string, Set<string> | null>;
+  /** Producers that are only functions: a call of one is the workspace's only where the file can name it. */
+  functions: Map<string, Array<{ path: string; name: string; exported: number }>>;
+  methods: Set<string>;
+  /** Producers with a definition that returns the method's class in a file that names this class. */
+  home: Set<string>;
+}
+
+// A producer may be what iterating a result gives (`getRequires[]`): its definitions are the name's.
+const nameOf = (p: string) => (p.endsWith(ELEMENTS) ? p.slice(0, -ELEMENTS.length) : p);
+
+function producerFacts(q: ResultCallsQuery, producers: readonly string[]): ProducerFacts {
+  const { db, def } = q;
+  const facts: ProducerFacts = { returns: new Map(), functions: new Map(), methods: new Set(), home: new Set() };
+  const { returns, functions, methods, home } = facts;
   // PHP: a method of a class the code names (`ContainerBuilder#getDefinition`): that class's, or a base's.
   for (const producer of producers) {
     if (!producer.includes(METHOD_OF)) continue;
@@ -76,24 +111,7 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
     returns.set(producer, r.type === null ? null : new Set([r.type]));
     if (r.type !== null && r.type === def.container && q.named(r.path, r.type)) home.add(producer);
   }
-  const names = [...new Set(producers.filter((p) => !p.includes(METHOD_OF)).map(nameOf))];
-  const byName = new Map<
-    string,
-    Array<{ name: string; returns: string | null; kind: string; path: string; exported: number }>
-  >();
-  for (let i = 0; i < names.length; i += 500) {
-    const chunk = names.slice(i, i + 500);
-    const defs = all<{ name: string; returns: string | null; kind: string; path: string; exported: number }>(
-      db,
-      `SELECT s.name AS name, s.returns AS returns, s.kind AS kind, f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${langs}`,
-      chunk,
-    );
-    for (const d of defs) {
-      const list = byName.get(d.name);
-      if (!list) byName.set(d.name, [d]);
-      else list.push(d);
-    }
-  }
+  const byName = definitionsByName(q, [...new Set(producers.filter((p) => !p.includes(METHOD_OF)).map(nameOf))]);
   for (const producer of producers) {
     if (producer.includes(METHOD_OF)) continue;
     const element = producer.endsWith(ELEMENTS);
@@ -120,33 +138,45 @@ export function callsOnResults(q: ResultCallsQuery): CallerRef[] {
       else returns.set(producer, new Set([type]));
     }
   }
+  return facts;
+}
+
+/** Every function and method definition of the names, by name, read in chunks. */
+function definitionsByName(q: ResultCallsQuery, names: readonly string[]): Map<string, ProducerDefinition[]> {
+  const byName = new Map<string, ProducerDefinition[]>();
+  for (let i = 0; i < names.length; i += 500) {
+    const chunk = names.slice(i, i + 500);
+    const defs = all<ProducerDefinition>(
+      q.db,
+      `SELECT s.name AS name, s.returns AS returns, s.kind AS kind, f.path AS path, s.exported AS exported FROM symbols s JOIN files f ON f.id = s.file WHERE s.name IN (${chunk.map(() => '?').join(',')}) AND s.kind IN ('function', 'method') AND f.lang IN ${q.langs}`,
+      chunk,
+    );
+    for (const d of defs) {
+      const list = byName.get(d.name);
+      if (!list) byName.set(d.name, [d]);
+      else list.push(d);
+    }
+  }
+  return byName;
+}
+
+/** Producers whose every possible result type is the method's class or family: how surely their calls reach it. */
+function producerVerdicts(q: ResultCallsQuery, facts: ProducerFacts): Map<string, CallerConfidence | undefined> {
+  const { def } = q;
   const ours = (t: string) => t === def.container || q.related.has(t);
-  const mayHaveAny = methodHolder(db, q.heritage, def.name, langs, q.family);
+  const mayHaveAny = methodHolder(q.db, q.heritage, def.name, q.langs, q.family);
   const verdict = new Map<string, CallerConfidence | undefined>();
-  for (const [producer, types] of returns) {
+  for (const [producer, types] of facts.returns) {
     if (!types) continue;
     // A type that has no method of this name (a shape, an interface without it) is not what the call is on.
     const possible = [...types].filter((t) => ours(t) || mayHaveAny(t));
     if (possible.length && possible.every(ours))
       verdict.set(
         producer,
-        possible.length === 1 && possible[0] === def.container && home.has(producer) ? 'resolved' : 'likely',
+        possible.length === 1 && possible[0] === def.container && facts.home.has(producer) ? 'resolved' : 'likely',
       );
   }
-  const seen = new Set(q.found.map((r) => `${r.path}:${r.line}:${r.column}`));
-  const out: CallerRef[] = [];
-  const reaches = (file: string, producer: string) => {
-    const defs = functions.get(producer);
-    if (!defs || methods.has(producer) || !q.bindsFunction) return true;
-    return defs.some((d) => q.bindsFunction!(file, d));
-  };
-  for (const c of rows) {
-    const producer = resultSpec(c.qualifier!.slice(prefix.length)).producer;
-    const confidence = verdict.get(producer);
-    if (confidence && !seen.has(`${c.path}:${c.line}:${c.col}`) && reaches(c.path, producer))
-      out.push({ ...callRef(c), confidence, resultOf: producer });
-  }
-  return out;
+  return verdict;
 }
 
 /**

@@ -77,6 +77,7 @@ export class PromptAssembler {
   }
 
   /** Orders the parts (instructions, history, subscriptions, suggestions, memory, user message last) and cuts the least relevant first. */
+  // eslint-disable-next-line max-lines-per-function, complexity -- the prompt parts in their fixed order, sharing one budget
   async assemble(input: PromptInput): Promise<AssembledPrompt> {
     const budget = Math.max(0, Math.floor(input.maxInputTokens));
     const count = async (text: string): Promise<number> => {

@@ -318,6 +318,7 @@ export class SubscriptionRegistry {
     };
   }
 
+  // eslint-disable-next-line max-lines-per-function, complexity -- one validation per target kind, each with its own error
   private parseTarget(request: SubscribeRequest): ParsedTarget {
     const raw = typeof request.target === 'string' ? request.target.trim() : '';
     if (!raw)

@@ -150,6 +150,7 @@ function indentEnd(lines: string[], start: number, to: number): number {
   return end;
 }
 
+// eslint-disable-next-line complexity -- a scanner over each declaration kind's brackets
 function bracketEnd(lines: string[], start: number, to: number, kind: DeclKind): number {
   let depth = 0;
   let sawBrace = false;

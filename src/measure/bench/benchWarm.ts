@@ -75,6 +75,7 @@ export async function time<T>(fn: () => Promise<T> | T): Promise<[number, T]> {
  * to its first suggestion, single-file updates, and the latency of callers, related files,
  * suggestions and their slow second pass on a sample of files, each file asked for the first time.
  */
+// eslint-disable-next-line max-lines-per-function -- one measurement script, step by step
 export async function measureWarm(
   o: WarmOptions,
   logger: Logger,

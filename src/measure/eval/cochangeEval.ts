@@ -96,6 +96,7 @@ interface Query {
  * what a good ranking should find, using only history strictly before that commit and file contents
  * at its parent. Compares the full ranking with plain ROSE co-change over the same window.
  */
+// eslint-disable-next-line max-lines-per-function, complexity -- one evaluation script, step by step
 export async function runCochangeEval(
   root: string,
   options: CochangeEvalOptions = {},

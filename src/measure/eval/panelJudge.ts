@@ -131,6 +131,7 @@ export function expectedItems(c: PanelCase, history: PlaceHistory): ExpectedItem
  * Judges the visible items of one panel against the labels and git. `range`: the symbol's lines,
  * for warnings that must be about this function.
  */
+// eslint-disable-next-line max-lines-per-function -- one verdict per judged item, in order
 export function judgePanel(
   c: PanelCase,
   history: PlaceHistory,
@@ -139,6 +140,7 @@ export function judgePanel(
 ): JudgedItem[] {
   const acceptable = c.acceptable ?? [];
   const warned = new Set<string>();
+  // eslint-disable-next-line max-lines-per-function, complexity -- one verdict per judged item, in order
   return visible.map((item): JudgedItem => {
     const base = { type: item.type, title: item.title };
     const fine = acceptable.some((a) => anyMatches(a, item));

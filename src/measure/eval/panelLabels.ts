@@ -70,6 +70,7 @@ export function readPanelLabels(file: string): PanelLabels {
   if (d.bulkFiles !== undefined && !isLine(d.bulkFiles)) throw bad('"bulkFiles" must be a positive whole number');
   if (!Array.isArray(d.cases) || d.cases.length === 0) throw bad('"cases" must be a non-empty list');
   const seen = new Set<string>();
+  // eslint-disable-next-line complexity -- one check per field of a case, each with its own error
   const cases = d.cases.map((c: unknown, i: number): PanelCase => {
     const at = `case ${i}`;
     if (!c || typeof c !== 'object' || Array.isArray(c)) throw bad(`${at} must be an object`);

@@ -9,6 +9,7 @@ import type { SuggestionsController } from '../suggestionsController';
 import type { WorkspaceServices } from '../workspaceServices';
 import { withService } from './subscriptionCommands';
 
+// eslint-disable-next-line max-lines-per-function -- one registration per command
 export function registerWorkspaceCommands(
   context: vscode.ExtensionContext,
   services: WorkspaceServices,

@@ -260,6 +260,7 @@ const jsVisitors: Record<string, Visitor<JsContext>> = {
       });
     return undefined;
   },
+  // eslint-disable-next-line complexity -- one case per form of export statement
   export_statement(node, ctx) {
     const source = node.childForFieldName('source');
     const clause = node.namedChildren.find((c) => c?.type === 'export_clause');

@@ -194,6 +194,7 @@ function bind(locals: Map<string, string>, key: string, type: string | undefined
  * function opens; with `narrowed`, also where its checks (`$x instanceof Foo`) say more. Its class's
  * `properties` (`this.x` keys) type loops over them.
  */
+// eslint-disable-next-line max-lines-per-function, complexity -- one walk over a function body, a case per assignment and narrowing form
 export function phpFunctionLocals(
   fn: Node,
   narrowed?: Narrowing[],
@@ -372,6 +373,7 @@ function newType(node: Node | null): string | undefined {
  * A class's property types as `this.x` keys: declared types, promoted constructor parameters, and
  * what the constructor assigns an untyped property from a typed parameter or a `new`.
  */
+// eslint-disable-next-line complexity -- one case per form of property declaration and promotion
 export function phpClassProperties(cls: Node): Map<string, string> {
   const props = new Map<string, string>();
   const body = cls.childForFieldName('body');

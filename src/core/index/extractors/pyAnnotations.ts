@@ -144,6 +144,7 @@ export function moduleTypeVars(root: Node): Set<string> {
 }
 
 /** The class an annotation names, as written (`Response`, `httpx.Response`); undefined when it names none or several. */
+// eslint-disable-next-line complexity -- one case per form of annotation
 export function annotationType(node: Node | null | undefined, scope: PyScope, depth = 0): string | undefined {
   if (!node || depth > 4) return undefined;
   switch (node.type) {

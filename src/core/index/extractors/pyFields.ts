@@ -14,6 +14,7 @@ const MAX_FIELDS = 256;
  * a class called, another field), and properties by their return annotation. A field bound to two
  * classes is left out; `None` binds nothing.
  */
+// eslint-disable-next-line complexity -- one case per form of field assignment
 export function classFields(
   cls: Node,
   scope: PyScope,

@@ -170,6 +170,7 @@ export function moduleFrame(root: Node, scope: PyScope, ctx: ExtractionContext):
  * builtin or literal, a typed variable, a field of one (FIELD_OF and the chain), what a function
  * returns (RESULT_OF and its name); undefined otherwise.
  */
+// eslint-disable-next-line complexity -- one case per kind of expression
 export function valueType(
   node: Node | null | undefined,
   lookup: Lookup,
@@ -419,6 +420,7 @@ type BindKind = 'value' | 'element' | 'instance' | 'context';
 type Bind = (name: string, value: Node | null, annotation?: Node | null, kind?: BindKind) => void;
 
 /** Every name a body binds, with the value or annotation bound; null when the value is not one expression's. */
+// eslint-disable-next-line complexity -- one case per form of binding statement
 function bindings(body: Node, scope: PyScope, bind: Bind): boolean {
   const nodes = scopeNodes(body);
   for (const n of nodes) {

@@ -39,6 +39,7 @@ function rustTypeName(node: Node | null): string | undefined {
 }
 
 /** Flattens a `use` tree into (module path, name, local) triples. */
+// eslint-disable-next-line complexity -- one case per form of use tree
 function rustUse(node: Node, prefix: string, out: { path: string; name: ImportName }[]): void {
   const join = (a: string, b: string) => (a ? `${a}::${b}` : b);
   switch (node.type) {

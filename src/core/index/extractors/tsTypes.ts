@@ -98,6 +98,7 @@ const ELEMENT_CALLBACKS = new Set([
  * array method's callback (`xs.map((x) => …)`) the element type of the array; '' for any other,
  * which hides a variable of the same name around it.
  */
+// eslint-disable-next-line complexity -- one case per form of callback parameter
 export function callbackParams(ctx: TypedScopes, fn: Node): Map<string, string> | undefined {
   const params = tsParamTypes(fn);
   const call = fn.parent?.type === 'arguments' && fn.parent.namedChildren[0]?.equals(fn) ? fn.parent.parent : null;
@@ -349,6 +350,7 @@ function fieldType(
  * users: UsersService)`), or a field or constructor assignment of `new X(…)` (also JavaScript's
  * `this.client = new Client()`). '' for a field declared twice with different types.
  */
+// eslint-disable-next-line complexity -- one case per form of class member
 export function classFieldTypes(node: Node): Map<string, string> | undefined {
   const body = node.childForFieldName('body');
   if (!body) return undefined;

@@ -210,6 +210,7 @@ function statusOfFolderName(name: string): AdrStatus | undefined {
  * folders holding two or more ADR-shaped files. Git-ignored, vendored and dependency trees are
  * skipped; the listing never opens a file, and only a bounded number of files is sniffed for shape.
  */
+// eslint-disable-next-line max-lines-per-function, complexity -- one bounded walk with its layouts, caps and reasons
 export async function discoverDecisions(root: string, options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
   const maxDepth = options.maxDepth ?? 14;
   const maxSniffed = options.maxSniffed ?? 4000;

@@ -159,6 +159,7 @@ export class DecisionSource implements WorkspaceSource {
     }
   }
 
+  // eslint-disable-next-line max-lines-per-function -- the refresh steps share the discovery result and counters
   async refresh(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
     const found = await discoverDecisions(this.root, {
@@ -372,6 +373,7 @@ export class DecisionSource implements WorkspaceSource {
     return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
+  // eslint-disable-next-line complexity -- the ranking signals of one query, in order
   query(q: SourceQuery): SuggestionItem[] {
     // Kinds of evidence add up: the strongest link counts in full, the best link of another kind adds a share of its own.
     const byRecord = new Map<string, Map<string, DecisionHit>>();

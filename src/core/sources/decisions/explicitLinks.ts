@@ -48,6 +48,7 @@ export interface ExplicitQuery {
 }
 
 /** Records the code names (`ADR-12`, a record's path) and records that name the code (its path, a glob over it, its identifiers). */
+// eslint-disable-next-line max-lines-per-function, complexity -- the explicit link kinds of one query, in order
 export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery): DecisionHit[] {
   const out: DecisionHit[] = [];
   const file = q.file;
@@ -114,6 +115,7 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
     siblings && siblings.size > 1
       ? EXPLICIT_STRENGTH.sibling * Math.min(1, Math.sqrt(SMALL_FOLDER / siblings.size))
       : 0;
+  // eslint-disable-next-line max-lines-per-function, complexity -- the strengths of one record, one term per link kind
   list.forEach((adr, i) => {
     const L = adr.links;
     if (file) {

@@ -75,6 +75,7 @@ const SHORT_TOPICS: ReadonlySet<string> = new Set([
 ]);
 
 /** Builds the weighted term bag of a file: its name, folders, symbol, doc comment, definitions, imports, calls and text. */
+// eslint-disable-next-line complexity -- one weighted term source per line
 export function fileQuery(input: FileQueryInput): FileQuery {
   const acc = new Map<string, { max: number; sum: number; source: TermSource }>();
   const add = (term: string | undefined, source: TermSource, scale = 1) => {

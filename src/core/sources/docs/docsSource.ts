@@ -233,6 +233,7 @@ export class DocsSource implements WorkspaceSource {
     return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
+  // eslint-disable-next-line complexity -- the ranking signals of one query, in order
   query(q: SourceQuery): SuggestionItem[] {
     const hits = new Map<DocSection, Hit>();
     const add = (section: DocSection, s: number, reason: string) => {

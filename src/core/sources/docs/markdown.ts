@@ -173,6 +173,7 @@ const BLOCK_SCALAR = /^[|>][+-]?\d?[+-]?$/;
 const NESTED_KEY = /^[A-Za-z0-9_-]+[ \t]*:(?:[ \t]|$)/;
 
 /** Reads a simple YAML front matter block (`key: value`, `key:` followed by `- item` lists). */
+// eslint-disable-next-line complexity -- a line scanner over the front matter forms
 export function parseFrontMatter(text: string): FrontMatter | undefined {
   const clean = text.startsWith('\uFEFF') ? text.slice(1) : text;
   const lines = linesOf(clean);

@@ -282,6 +282,7 @@ export class HistorySources {
     };
   }
 
+  // eslint-disable-next-line complexity -- the ranking signals of one query, in order
   private async changes(ctx: QueryContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     if (!file) return [];

@@ -263,6 +263,7 @@ export class TestReportSource implements WorkspaceSource {
     return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
+  // eslint-disable-next-line complexity -- the ranking signals of one query, in order
   query(q: SourceQuery): SuggestionItem[] {
     if (!q.file) return [];
     const linked = this.bySource.get(q.file);
