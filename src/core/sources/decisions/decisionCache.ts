@@ -1,9 +1,11 @@
 import type { Logger } from '../../logger';
-import { all } from '../../store/sqlite';
+import { createHash } from 'node:crypto';
+import { all, one } from '../../store/sqlite';
 import type { Store } from '../../store/store';
 import { restoreLinks, storeLinks, type StoredLinks } from './adrLinks';
 import type { DecisionRecord } from './decisionItems';
 import type { PreparedLinkable } from './decisionLinker';
+import type { PathCounts } from './repoTerms';
 
 /**
  * Bump when the parser or the linker's word splitting changes what they make of a record: rows of
@@ -14,6 +16,8 @@ const PREFIX = `decisions.v${VERSION}:`;
 /** Every key of this cache, of any version, sorts between these two. */
 const ANY_FROM = 'decisions.v';
 const ANY_TO = 'decisions.w';
+/** The path word counts, with the digest of the path list they were counted over. */
+const TERMS_KEY = `decisionTerms.v${VERSION}`;
 
 /** A record as plain data: its links without their matchers. */
 type StoredRecord = Omit<DecisionRecord, 'links' | 'entryLinks'> & { links: StoredLinks; entryLinks?: StoredLinks[] };
@@ -74,6 +78,31 @@ export class DecisionCache {
     return { records, prepared };
   }
 
+  /** The word counts made over exactly these paths by an earlier process, if kept. */
+  loadPathCounts(paths: readonly string[]): PathCounts | undefined {
+    try {
+      const row = one<{ value: string }>(this.store.index, 'SELECT value FROM meta WHERE key = ?', [TERMS_KEY]);
+      if (!row) return undefined;
+      const v = JSON.parse(row.value) as { digest?: string; counts?: PathCounts };
+      return v.digest === digestOf(paths) && Array.isArray(v.counts?.df) ? v.counts : undefined;
+    } catch (err) {
+      this.logger.debug(`Could not read the cached path words: ${(err as Error).message}`);
+      return undefined;
+    }
+  }
+
+  savePathCounts(paths: readonly string[], counts: PathCounts): void {
+    try {
+      this.store.index.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [
+        TERMS_KEY,
+        JSON.stringify({ digest: digestOf(paths), counts }),
+      ]);
+      this.store.markIndexDirty();
+    } catch (err) {
+      this.logger.debug(`Could not cache the path words: ${(err as Error).message}`);
+    }
+  }
+
   /** Writes the records that changed since the last load or save and drops those gone; marks the index dirty only then. */
   save(records: ReadonlyMap<string, DecisionRecord>, prepared: ReadonlyMap<string, PreparedLinkable>): void {
     const byPath = new Map<string, [string, PreparedLinkable][]>();
@@ -117,6 +146,12 @@ export class DecisionCache {
 /** The record a linker key names: the key itself, or a log's path before `#line`. */
 export function recordPathOf(key: string, records: ReadonlyMap<string, unknown>): string {
   return records.has(key) ? key : key.slice(0, Math.max(0, key.lastIndexOf('#')));
+}
+
+function digestOf(paths: readonly string[]): string {
+  const h = createHash('sha256');
+  for (const p of paths) h.update(p).update('\0');
+  return h.digest('hex');
 }
 
 function parse(json: string): CachedRecord | undefined {

@@ -169,8 +169,8 @@ export class DecisionSource implements WorkspaceSource {
     });
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
-    this.repo.setPaths(found.paths);
     if (found.paths !== this.paths) {
+      this.countPathWords(found.paths);
       this.coverage = new Map();
       this.siblings = new Map();
       this.stems = undefined;
@@ -349,6 +349,14 @@ export class DecisionSource implements WorkspaceSource {
       this.byNumber.set(r.number, list);
     }
     this.linker = this.makeLinker();
+  }
+
+  /** Word counts over the workspace's paths: counted once per listing, kept for the next process. */
+  private countPathWords(paths: readonly string[]): void {
+    const kept = this.cache?.loadPathCounts(paths);
+    if (kept) return this.repo.restorePaths(kept);
+    this.repo.setPaths(paths);
+    this.cache?.savePathCounts(paths, this.repo.pathCounts());
   }
 
   /** Drops the linker words of a record that changed (and of its log entries). */
