@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ActivityTracker, relativePath } from './vscode/activityTracker';
 import { ChatModelAvailability } from './vscode/chat/chatModels';
 import { registerChatParticipant } from './vscode/chat/participant';
+import { registerAgentInstructionsCommand } from './vscode/commands/agentInstructionsCommand';
 import { registerChatPromptCommands } from './vscode/commands/chatPromptCommands';
 import { registerSubscriptionCommands, subscribeToItem } from './vscode/commands/subscriptionCommands';
 import { registerWatchCommands } from './vscode/commands/watchCommands';
@@ -76,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   registerWatchCommands(context, host, tracker, watchPanel);
   registerChatParticipant(context, { services: host, tracker, log });
   registerTools(context, { services: host, tracker, log });
+  registerAgentInstructionsCommand(context, host);
   registerMcpProvider(context, (folder) => host.stateDirFor(folder));
   registerGitContentProvider(context, async (root) => {
     const folder = host.folderOf(root);

@@ -6,6 +6,7 @@ import type { Store } from '../store/store';
 import { CallResolver } from './callResolution';
 import { IndexBuilder, LAST_BUILD_KEY } from './indexBuilder';
 import { CALL_COLS, CALLS, callRef, SYMBOL_COLS, SYMBOLS, toSymbol, type CallRow, type SymbolRow } from './indexRows';
+import type { ImportGraph } from './importGraph';
 import { IndexState } from './indexState';
 import type {
   BuildOptions,
@@ -29,6 +30,11 @@ export type {
 } from './indexTypes';
 
 const RANK: Record<CallerConfidence, number> = { resolved: 0, likely: 1, name: 2 };
+/** A lookup of one file's imports uses an index; one of its importers scans every import row (about 250 times dearer). */
+const IMPORTS_LOOKUP_COST = 1;
+const IMPORTERS_LOOKUP_COST = 250;
+/** Lookups past this cost read the whole import graph instead: about what reading it costs. */
+const GRAPH_LOOKUP_BUDGET = 2000;
 
 /**
  * The multi-language code index: definitions, call sites and imports of every code file, kept in
@@ -38,6 +44,8 @@ export class CodeIndex {
   private readonly state: IndexState;
   private readonly builder: IndexBuilder;
   private readonly resolution: CallResolver;
+  /** What single import lookups have cost since the graph was last in memory. */
+  private lookupCost = 0;
 
   /** `gitAllowed`: false while git may not run (the workspace is then listed by walking it). */
   constructor(store: Store, root: string, config: CoreConfig, logger: Logger = nullLogger, gitAllowed?: () => boolean) {
@@ -236,10 +244,15 @@ export class CodeIndex {
   importsOf(path: string): string[] {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
-    // Answered from the import graph held in memory: related-file ranking asks this for many candidates per query.
-    const out: string[] = [];
-    for (const t of this.state.graph().targetsOf(rel)) if (t !== rel) out.push(t);
-    return out.sort();
+    const graph = this.graphOrLookup(IMPORTS_LOOKUP_COST);
+    const targets = graph
+      ? graph.targetsOf(rel)
+      : all<{ v: string }>(
+          this.state.db,
+          'SELECT DISTINCT i.resolved AS v FROM imports i JOIN files f ON f.id = i.file WHERE f.path = ? AND i.resolved IS NOT NULL',
+          [rel],
+        ).map((r) => r.v);
+    return targets.filter((t) => t !== rel).sort();
   }
 
   /** Workspace files that import this file. */
@@ -247,10 +260,33 @@ export class CodeIndex {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
     const out = new Set<string>();
-    this.state.graph().forEachImporter(rel, (importer) => {
+    const graph = this.graphOrLookup(IMPORTERS_LOOKUP_COST);
+    if (!graph) {
+      for (const r of all<{ v: string }>(
+        this.state.db,
+        'SELECT DISTINCT f.path AS v FROM imports i JOIN files f ON f.id = i.file WHERE i.resolved = ?',
+        [rel],
+      ))
+        if (r.v !== rel) out.add(r.v);
+      return [...out].sort();
+    }
+    graph.forEachImporter(rel, (importer) => {
       if (importer !== rel) out.add(importer);
     });
     return [...out].sort();
+  }
+
+  /**
+   * The import graph when it is in memory or lookups have cost enough to read it whole; undefined
+   * while single lookups are cheaper. Reading the graph takes most of a second on a large
+   * repository: a one-shot process asking about one file answers from a few lookups instead, and
+   * a long-lived one reads the graph after its first queries.
+   */
+  private graphOrLookup(cost: number): ImportGraph | undefined {
+    const loaded = this.state.loadedGraph();
+    if (loaded) return loaded;
+    this.lookupCost += cost;
+    return this.lookupCost > GRAPH_LOOKUP_BUDGET ? this.state.graph() : undefined;
   }
 
   /** Calls in a file to definitions marked deprecated, resolved by the same rules as callers(). */

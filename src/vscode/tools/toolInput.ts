@@ -99,6 +99,30 @@ export function suggestInput(input: unknown): { path?: string; line?: number; sy
   return { path: optionalString(o, 'path', tool), line: optionalLine(o, 'line', tool), symbol };
 }
 
+const MAX_EDIT_PATHS = 10;
+
+/** governing_decisions `{ paths }`: the workspace files about to be edited, at least one. */
+export function editPathsInput(input: unknown): string[] {
+  const tool = 'governing_decisions';
+  const o = asObject(input, tool);
+  const raw = typeof o.paths === 'string' ? [o.paths] : o.paths;
+  if (!Array.isArray(raw) || !raw.length)
+    throw new ToolInputError(`${tool} needs "paths", the files you are about to edit, e.g. {"paths": ["src/app.ts"]}.`);
+  if (raw.length > MAX_EDIT_PATHS)
+    throw new ToolInputError(
+      `${tool}: at most ${MAX_EDIT_PATHS} paths per call (got ${raw.length}); call it again for the rest.`,
+    );
+  const out: string[] = [];
+  for (const p of raw) {
+    if (typeof p !== 'string' || !p.trim())
+      throw new ToolInputError(`${tool}: each path must be a non-empty string (got ${JSON.stringify(p)}).`);
+    if (p.length > MAX_TEXT)
+      throw new ToolInputError(`${tool}: a path is ${p.length} characters long; the limit is ${MAX_TEXT}.`);
+    if (!out.includes(p.trim())) out.push(p.trim());
+  }
+  return out;
+}
+
 /** Refuses extra input on tools that take none, so a confused call is not silently accepted. */
 export function noInput(input: unknown, tool: string): void {
   const o = asObject(input, tool);

@@ -6,4 +6,5 @@ export const toolNames = {
   unsubscribeAll: 'unsubscribe_all',
   listSubscriptions: 'list_subscriptions',
   contextSuggest: 'context_suggest',
+  governingDecisions: 'governing_decisions',
 } as const;

@@ -8,7 +8,11 @@
 //   fakeLm.reset        -> forgets the recorded requests and any reply override
 //   fakeLm.setReply     -> (text | null) answer this instead of the canned text; (null) back to canned
 //   fakeLm.failNext     -> (message) the next request fails with that message
-// A recorded request: { at, model, messages: [{ role: 'user'|'assistant', text }], options }.
+//   fakeLm.callToolNext -> (name, input) the next request to the tool-calling model answers with a
+//                          call of that tool, as an agent's model does; later ones answer with text
+// A recorded request: { at, model, messages: [{ role: 'user'|'assistant', text }], options }; tool
+// calls and tool results in a message are recorded in its text, and options.toolDescriptions holds
+// what the model is told about each tool it may call.
 // With FAKE_LM_RECORD_FILE set (in the VS Code server's environment), each request is also appended
 // to that file as one JSON line, for reading a run's prompts afterwards.
 'use strict';
@@ -30,6 +34,14 @@ const MODEL = {
 };
 // A second model with a small input budget, for tests of what gets cut to fit.
 const SMALL_MODEL = { ...MODEL, id: 'fake-lm-small', name: 'Fake LM (small)', maxInputTokens: 700 };
+// A model that calls tools, for requests made the way agent mode makes them (tools offered, results sent back).
+const TOOL_MODEL = {
+  ...MODEL,
+  id: 'fake-lm-tools',
+  name: 'Fake LM (tools)',
+  isUserSelectable: false,
+  capabilities: { toolCalling: true, imageInput: false },
+};
 const CANNED = 'This is the fake model answering.';
 const MAX_RECORDED = 200;
 
@@ -39,6 +51,9 @@ let recorded = [];
 let replyOverride;
 /** @type {string | undefined} */
 let failNext;
+/** @type {{ name: string, input: object } | undefined} */
+let toolCallNext;
+let callIds = 0;
 
 function roleName(role) {
   if (role === vscode.LanguageModelChatMessageRole.Assistant) return 'assistant';
@@ -52,6 +67,9 @@ function textOf(message) {
     .map((p) => {
       if (typeof p === 'string') return p;
       if (p instanceof vscode.LanguageModelTextPart) return p.value;
+      if (p instanceof vscode.LanguageModelToolCallPart) return `[tool call ${p.name} ${JSON.stringify(p.input)}]`;
+      if (p instanceof vscode.LanguageModelToolResultPart)
+        return `[tool result ${p.callId}]\n${textOf({ content: p.content })}\n[/tool result]`;
       if (p && typeof p.value === 'string') return p.value;
       return '';
     })
@@ -65,6 +83,7 @@ function safeOptions(options) {
         modelOptions: options?.modelOptions,
         toolMode: options?.toolMode,
         tools: options?.tools?.map((t) => t.name),
+        toolDescriptions: Object.fromEntries((options?.tools ?? []).map((t) => [t.name, t.description])),
       }),
     );
   } catch {
@@ -75,7 +94,7 @@ function safeOptions(options) {
 function activate(context) {
   const provider = {
     provideLanguageModelChatInformation() {
-      return [MODEL, SMALL_MODEL];
+      return [MODEL, SMALL_MODEL, TOOL_MODEL];
     },
     async provideLanguageModelChatResponse(model, messages, options, progress, token) {
       recorded.push({
@@ -96,6 +115,12 @@ function activate(context) {
         const message = failNext;
         failNext = undefined;
         throw new Error(message);
+      }
+      if (toolCallNext && model.id === TOOL_MODEL.id) {
+        const call = toolCallNext;
+        toolCallNext = undefined;
+        progress.report(new vscode.LanguageModelToolCallPart(`call-${++callIds}`, call.name, call.input));
+        return;
       }
       const reply = replyOverride ?? CANNED;
       // Two fragments, so streaming is exercised.
@@ -118,12 +143,16 @@ function activate(context) {
       recorded = [];
       replyOverride = undefined;
       failNext = undefined;
+      toolCallNext = undefined;
     }),
     vscode.commands.registerCommand('fakeLm.setReply', (text) => {
       replyOverride = typeof text === 'string' ? text : undefined;
     }),
     vscode.commands.registerCommand('fakeLm.failNext', (message) => {
       failNext = typeof message === 'string' ? message : 'fake failure';
+    }),
+    vscode.commands.registerCommand('fakeLm.callToolNext', (name, input) => {
+      toolCallNext = typeof name === 'string' ? { name, input: input ?? {} } : undefined;
     }),
   );
 }

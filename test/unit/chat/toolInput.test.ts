@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
+  editPathsInput,
   noInput,
   subscribeFileRequest,
   subscribeMemoryRequest,
@@ -98,5 +99,21 @@ describe('language-model tool input', () => {
     noInput({}, 'unsubscribe_all');
     noInput(undefined, 'unsubscribe_all');
     refused(() => noInput({ all: true }, 'unsubscribe_all'), /unsubscribe_all takes no input \(got "all"\)/);
+  });
+
+  describe('governing_decisions', () => {
+    it('takes one path or a list, trimmed and without repeats', () => {
+      assert.deepEqual(editPathsInput({ paths: [' src/a.ts ', 'src/b.ts', 'src/a.ts'] }), ['src/a.ts', 'src/b.ts']);
+      assert.deepEqual(editPathsInput({ paths: 'src/a.ts' }), ['src/a.ts']);
+    });
+
+    it('refuses no paths, empty or non-text paths, and more than ten, saying what a call looks like', () => {
+      refused(() => editPathsInput({}), /needs "paths".*\{"paths": \["src\/app\.ts"\]\}/);
+      refused(() => editPathsInput({ paths: [] }), /needs "paths"/);
+      refused(() => editPathsInput({ paths: ['src/a.ts', 3] }), /each path must be a non-empty string \(got 3\)/);
+      refused(() => editPathsInput({ paths: [' '] }), /non-empty string/);
+      const many = Array.from({ length: 11 }, (_, i) => `src/f${i}.ts`);
+      refused(() => editPathsInput({ paths: many }), /at most 10 paths per call \(got 11\)/);
+    });
   });
 });

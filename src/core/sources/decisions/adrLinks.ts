@@ -96,6 +96,30 @@ export function extractLinks(body: string, bodyStartLine: number, adrDir: string
   return { paths, codeIdentifiers, camelWords };
 }
 
+/** AdrLinks as plain data, for the record cache (matchers and maps do not survive JSON). */
+export interface StoredLinks {
+  paths: [text: string, line: number][];
+  codeIdentifiers: [string, number][];
+  camelWords: [string, number][];
+}
+
+export function storeLinks(links: AdrLinks): StoredLinks {
+  return {
+    paths: links.paths.map((m) => [m.text, m.line]),
+    codeIdentifiers: [...links.codeIdentifiers],
+    camelWords: [...links.camelWords],
+  };
+}
+
+/** The links stored by storeLinks; a mention is made again from its text, as extractLinks made it. */
+export function restoreLinks(stored: StoredLinks): AdrLinks {
+  return {
+    paths: stored.paths.flatMap(([text, line]) => toMention(text, line) ?? []),
+    codeIdentifiers: new Map(stored.codeIdentifiers),
+    camelWords: new Map(stored.camelWords),
+  };
+}
+
 function toMention(t: string, line: number): PathMention | undefined {
   if (/[*?{]/.test(t)) {
     const patterns = t.startsWith('**/') ? [t] : [t, `**/${t}`];

@@ -115,6 +115,56 @@ const SOURCE_WORDS: Readonly<Record<TermSource, string>> = {
 };
 
 /**
+ * The words the linker takes from one record: the costly part of building it, kept between
+ * processes with the parsed record (plain data, so it can be stored as JSON).
+ */
+export interface PreparedLinkable {
+  /** A record about keeping records ("Record architecture decisions"): it governs no code. */
+  aboutRecords: boolean;
+  /** Title words, then the file name's words the title lacks. */
+  title: string[];
+  /** Compound words of the title (`story book` → `storybook`). */
+  joined: string[];
+  headings: string[];
+  body: string[];
+  /** Each word's first written form, term → word, in the order met. */
+  surface: [string, string][];
+}
+
+/** Splits a record into the words the linker indexes. */
+export function prepareLinkable(r: LinkableRecord): PreparedLinkable {
+  const titleTerms = termsOf(r.title);
+  const title = [...titleTerms, ...termsOf(r.slug).filter((t) => !titleTerms.includes(t))];
+  const surface = new Map<string, string>();
+  surfaceWords(r.title + ' ' + r.slug, surface);
+  const headings: string[] = [];
+  const body: string[] = [];
+  for (const s of r.sections) {
+    if (
+      !TEMPLATE_HEADINGS.has(
+        s.heading
+          .toLowerCase()
+          .replace(/[^a-z ]/g, '')
+          .trim(),
+      )
+    )
+      headings.push(...termsOf(s.heading));
+    if (body.length >= MAX_BODY_TERMS) continue;
+    const text = withoutUrls(s.body);
+    body.push(...termsOf(text), ...compoundTerms(text));
+    surfaceWords(s.heading + ' ' + text, surface);
+  }
+  return {
+    aboutRecords: isAboutRecords(titleTerms),
+    title,
+    joined: compoundTerms(r.title),
+    headings,
+    body,
+    surface: [...surface],
+  };
+}
+
+/**
  * Links a file to decision records by what both are about: BM25F between the record (title,
  * headings, body) and the file's words (see fileQuery), each word weighed by how rare it is among
  * the records and across the workspace's code, then adjusted for where the record applies (its
@@ -135,44 +185,30 @@ export class DecisionLinker {
   /** The words records use, by term, to show matches as written. */
   private readonly surface = new Map<string, string>();
 
+  /**
+   * @param prepared the words of a record split before (see prepareLinkable), by record path; a
+   *   record without them is split here.
+   */
   constructor(
     records: readonly LinkableRecord[],
     private readonly repo: RepoTerms,
+    prepared?: (r: LinkableRecord) => PreparedLinkable,
   ) {
     const words = new Set<string>();
     this.index = new LexicalIndex(
       records.map((r) => {
         this.records.set(r.path, r);
-        const titleTerms = termsOf(r.title);
-        if (isAboutRecords(titleTerms)) this.aboutRecords.add(r.path);
-        const title = [...titleTerms, ...termsOf(r.slug).filter((t) => !titleTerms.includes(t))];
-        this.titleTerms.set(r.path, new Set(title));
-        const joined = compoundTerms(r.title);
-        surfaceWords(r.title + ' ' + r.slug, this.surface);
-        const headings: string[] = [];
-        const body: string[] = [];
-        for (const s of r.sections) {
-          if (
-            !TEMPLATE_HEADINGS.has(
-              s.heading
-                .toLowerCase()
-                .replace(/[^a-z ]/g, '')
-                .trim(),
-            )
-          )
-            headings.push(...termsOf(s.heading));
-          if (body.length >= MAX_BODY_TERMS) continue;
-          const text = withoutUrls(s.body);
-          body.push(...termsOf(text), ...compoundTerms(text));
-          surfaceWords(s.heading + ' ' + text, this.surface);
-        }
-        for (const t of [...title, ...headings, ...body]) words.add(t);
+        const p = prepared ? prepared(r) : prepareLinkable(r);
+        if (p.aboutRecords) this.aboutRecords.add(r.path);
+        this.titleTerms.set(r.path, new Set(p.title));
+        for (const [t, w] of p.surface) if (!this.surface.has(t)) this.surface.set(t, w);
+        for (const t of [...p.title, ...p.headings, ...p.body]) words.add(t);
         return {
           key: r.path,
           fields: {
-            title: { terms: [...title, ...joined.filter((t) => !title.includes(t))], weight: FIELDS.title },
-            headings: { terms: headings, weight: FIELDS.headings },
-            body: { terms: body, weight: FIELDS.body },
+            title: { terms: [...p.title, ...p.joined.filter((t) => !p.title.includes(t))], weight: FIELDS.title },
+            headings: { terms: p.headings, weight: FIELDS.headings },
+            body: { terms: p.body, weight: FIELDS.body },
           },
         };
       }),

@@ -27,7 +27,8 @@ import { coverageOf, extractLinks, type MentionCoverage, type PathMention } from
 import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr, type LogEntry } from './adrParser';
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
 import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
-import { DecisionLinker } from './decisionLinker';
+import { DecisionCache, recordPathOf } from './decisionCache';
+import { DecisionLinker, prepareLinkable, type LinkableRecord, type PreparedLinkable } from './decisionLinker';
 import { pickNumbered } from './decisionAnchors';
 import { explicitHits, fileStem } from './explicitLinks';
 import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
@@ -96,6 +97,12 @@ export class DecisionSource implements WorkspaceSource {
   private queryCache = new Map<string, FileQuery>();
 
   private readonly gitAllowed: () => boolean;
+  /** Parsed records kept in the store between processes; read at the first refresh only. */
+  private readonly cache: DecisionCache | undefined;
+  private cacheLoaded = false;
+  /** The linker's words of each record, by linker key (path, or `path#line` for a log's entry). */
+  private prepared = new Map<string, PreparedLinkable>();
+  private preparedChanged = false;
 
   constructor(ctx: SourceWiring) {
     this.root = ctx.root;
@@ -104,6 +111,7 @@ export class DecisionSource implements WorkspaceSource {
     this.logger = ctx.logger ?? nullLogger;
     this.now = ctx.now ?? Date.now;
     this.gitAllowed = ctx.gitAllowed ?? (() => true);
+    this.cache = ctx.store ? new DecisionCache(ctx.store, this.logger) : undefined;
   }
 
   /** The decision folders found at the last refresh (root-relative). */
@@ -159,7 +167,7 @@ export class DecisionSource implements WorkspaceSource {
     }
   }
 
-  // eslint-disable-next-line max-lines-per-function -- the refresh steps share the discovery result and counters
+  // eslint-disable-next-line max-lines-per-function, complexity -- the refresh steps share the discovery result and counters
   async refresh(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
     const found = await discoverDecisions(this.root, {
@@ -169,13 +177,18 @@ export class DecisionSource implements WorkspaceSource {
     });
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
-    this.repo.setPaths(found.paths);
     if (found.paths !== this.paths) {
+      this.countPathWords(found.paths);
       this.coverage = new Map();
       this.siblings = new Map();
       this.stems = undefined;
     }
     this.paths = found.paths;
+    if (this.cache && !this.cacheLoaded) {
+      this.cacheLoaded = true;
+      // A fresh process starts from the records parsed by the last one; each is checked like an in-memory one.
+      if (!this.records.size) ({ records: this.records, prepared: this.prepared } = this.cache.load());
+    }
     const place = new Map<string, DecisionFile>(found.files.map((f) => [f.path, f]));
     this.candidates = new Set(place.keys());
     const next = new Map<string, DecisionRecord>();
@@ -203,6 +216,7 @@ export class DecisionSource implements WorkspaceSource {
         continue;
       }
       changed = true;
+      this.forgetPrepared(path);
       if (file.kind === 'skipped') continue;
       const name = recordName(path);
       const adr = parseAdr(name, file.text);
@@ -247,6 +261,11 @@ export class DecisionSource implements WorkspaceSource {
     this.records = next;
     if (changed || !this.linker) this.rebuildIndexes();
     else this.linker = this.makeLinker();
+    if (changed || this.preparedChanged) {
+      for (const key of this.prepared.keys()) if (!next.has(recordPathOf(key, next))) this.prepared.delete(key);
+      this.cache?.save(next, this.prepared);
+      this.preparedChanged = false;
+    }
     return {
       files: found.files.length,
       parsed: changedFiles.parsed,
@@ -342,6 +361,29 @@ export class DecisionSource implements WorkspaceSource {
     this.linker = this.makeLinker();
   }
 
+  /** Word counts over the workspace's paths: counted once per listing, kept for the next process. */
+  private countPathWords(paths: readonly string[]): void {
+    const kept = this.cache?.loadPathCounts(paths);
+    if (kept) return this.repo.restorePaths(kept);
+    this.repo.setPaths(paths);
+    this.cache?.savePathCounts(paths, this.repo.pathCounts());
+  }
+
+  /** Drops the linker words of a record that changed (and of its log entries). */
+  private forgetPrepared(path: string): void {
+    for (const key of this.prepared.keys()) if (key === path || key.startsWith(`${path}#`)) this.prepared.delete(key);
+  }
+
+  /** A record's linker words, split once per version of its file. */
+  private preparedOf(r: LinkableRecord): PreparedLinkable {
+    let p = this.prepared.get(r.path);
+    if (!p) {
+      this.prepared.set(r.path, (p = prepareLinkable(r)));
+      this.preparedChanged = true;
+    }
+    return p;
+  }
+
   private makeLinker(): DecisionLinker {
     return new DecisionLinker(
       [...this.records.values()].flatMap((r) =>
@@ -366,6 +408,7 @@ export class DecisionSource implements WorkspaceSource {
             ],
       ),
       this.repo,
+      (r) => this.preparedOf(r),
     );
   }
 

@@ -17,6 +17,13 @@ const MANIFESTS = new Set([
   'pubspec.yaml',
 ]);
 
+/** RepoTerms' counts over the workspace's paths. */
+export interface PathCounts {
+  files: number;
+  df: [string, number][];
+  packageDirs: string[];
+}
+
 /**
  * How common each word is across the workspace's code (file paths and defined names), and where
  * its packages are. A word in most paths (`src`, `lib`, `components`, `server`) says little about
@@ -27,6 +34,18 @@ export class RepoTerms {
   private nameDf = new Map<string, number>();
   private files = 0;
   private packageDirs: string[] = [];
+
+  /** What setPaths counted, as plain data, to keep between processes (see restorePaths). */
+  pathCounts(): PathCounts {
+    return { files: this.files, df: [...this.pathDf], packageDirs: this.packageDirs };
+  }
+
+  /** Takes counts made by setPaths over the same paths, instead of counting again. */
+  restorePaths(counts: PathCounts): void {
+    this.pathDf = new Map(counts.df);
+    this.files = counts.files;
+    this.packageDirs = counts.packageDirs;
+  }
 
   /** Counts words over every path of the workspace and records its package folders. */
   setPaths(paths: readonly string[]): void {
