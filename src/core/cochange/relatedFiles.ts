@@ -230,7 +230,11 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
   if (n > 0 && w.twoHop > 0) {
     // One step further: partners of the partners, weighted by both confidences.
     const hop = new Map<string, number>();
-    const mids = [...ctx.cochange.partners(path)].sort((a, b) => b[1].count - a[1].count).slice(0, w.twoHopFanout);
+    // Ties by path: partners come in the order their paths were first mined, which differs between a
+    // model mined at once and one caught up commit by commit (from a team snapshot, after a pull).
+    const mids = [...ctx.cochange.partners(path)]
+      .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, w.twoHopFanout);
     for (const [mid, p1] of mids) {
       const c1 = p1.count / (n + w.shrinkage);
       const nm = ctx.cochange.commitsOf(mid);
@@ -413,7 +417,8 @@ function gather(path: string, ctx: RelatedFilesContext, w: RankingWeights): Cand
       because(c, s, `your change is about ${words.join(' ')}`);
     });
   }
-  const list = [...cands.values()];
+  // By path, so that ties rank the same whichever order the partners came in.
+  const list = [...cands.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const folderAbove = posix.dirname(posix.dirname(path));
   // ROSE order among co-changed candidates: confidence, then support.
   const co = list
