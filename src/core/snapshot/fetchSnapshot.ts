@@ -147,7 +147,7 @@ function download(start: URL, o: ReadOptions, maxBytes: number): Promise<Buffer>
         }
         if (status !== 200) {
           res.resume();
-          return finish(statusError(url, status, Boolean(o.token)));
+          return finish(statusError(url, status, headers.authorization !== undefined));
         }
         receive(res, maxBytes, o, finish);
       });
