@@ -30,6 +30,7 @@ export const ids = {
     showChatPrompt: 'proactiveContext.showChatPrompt',
     /** The walkthrough's "Ask @context": a real query when a chat model can answer, an explanation otherwise. */
     askContext: 'proactiveContext.askContext',
+    setTeamIndexToken: 'proactiveContext.setTeamIndexToken',
   },
   context: {
     /** Set once the user opened an item from the panel (a walkthrough step completes on it). */

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { noPositionals, print, withService, type CliCommand } from './command';
+import { loggerOf, noPositionals, print, withService, type CliCommand } from './command';
 import { productVersion } from './snapshotFlags';
 
 export const indexCommand: CliCommand = {
@@ -21,6 +21,10 @@ export const indexCommand: CliCommand = {
         typeof args.flags.export === 'string'
           ? await service.exportSnapshot(resolve(args.flags.export), productVersion())
           : undefined;
+      if (exported && work.index.capped)
+        loggerOf(args).warn(
+          `The code index stopped at its ${work.index.capped.reason} limit (${work.index.capped.limit}): the snapshot holds the files indexed so far, and each editor indexes the rest.`,
+        );
       const stats = { root: service.root, ...service.storeStats(), ...work, ...(exported ? { exported } : {}) };
       print(
         args,

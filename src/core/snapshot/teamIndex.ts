@@ -17,6 +17,8 @@ export interface SnapshotSource {
   token?: () => Promise<string | undefined>;
   maxBytes?: number;
   timeoutMs?: number;
+  /** Hears what came of it (an editor shows a refusal once). */
+  onOutcome?: (outcome: SnapshotOutcome) => void;
 }
 
 export interface SnapshotOutcome {
@@ -59,6 +61,7 @@ export async function seedFromSnapshot(
     const say = `Team index ${shown}: ${out.message}`;
     if (out.status === 'refused') parts.logger.warn(`${say}; indexing locally.`);
     else parts.logger.info(say);
+    source.onOutcome?.(out);
     return out;
   };
   if (!parts.gitAllowed()) return outcome({ status: 'skipped', message: 'not used while git is off for this folder' });
