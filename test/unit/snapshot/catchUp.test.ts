@@ -63,6 +63,9 @@ describe('team index snapshot: import and catch up', function () {
       "import { usersRun } from './users';\nexport function draft() {\n  return usersRun(2);\n}\n",
     );
     unlinkSync(join(repo.dir, 'src/extra50.ts'));
+    // An edit that keeps the size: found by content, never taken for unchanged.
+    const util = join(repo.dir, 'src/lib/util3.ts');
+    repo.write('src/lib/util3.ts', readFileSync(util, 'utf8').replace('+ 3;', '+ 7;'));
   });
 
   after(() => {
@@ -79,6 +82,8 @@ describe('team index snapshot: import and catch up', function () {
     try {
       assert.equal(a.summary.snapshot?.status, 'applied', a.summary.snapshot?.message);
       assert.equal(a.summary.snapshot?.commit, behind);
+      // The eleven files no commit or edit touched since are not even read again.
+      assert.match(a.summary.snapshot?.message ?? '', /; 11 files unchanged since\)/);
       // Only the 50 newer commits were mined, and only changed files parsed.
       assert.equal(a.summary.history.mode, 'incremental');
       assert.equal(a.summary.history.commits, 50);
