@@ -110,6 +110,15 @@ describe('CLI: team index snapshots', function () {
     assert.match(alone.stderr, /--snapshot-sha256 needs --snapshot/);
   });
 
+  it('offers --snapshot on the commands that open the index, the MCP server among them', () => {
+    for (const command of ['index', 'suggest', 'mcp', 'subscribe', 'watch']) {
+      const r = run([command, '--help']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /--snapshot FILE\|URL/, command);
+    }
+    assert.doesNotMatch(run(['eval', '--help']).stdout, /--snapshot/);
+  });
+
   it('refuses to export where there is no history to share', () => {
     const plain = tempDir('pc-snap-cli-plain-');
     dirs.push(plain);
