@@ -19,7 +19,7 @@ export const CORE_TIERS = [
   { tier: 'common', prefixes: ['text', 'terms', 'timeSlice', 'timeout', 'random', 'logger', 'paths', 'types', 'config'] },
   { tier: 'platform', prefixes: ['store/', 'events/', 'scan/', 'security/', 'git/', 'gitAccess'] },
   { tier: 'engines', prefixes: ['index/', 'cochange/'] },
-  { tier: 'features', prefixes: ['sources/', 'provider/', 'prompt/', 'subscriptions/', 'watches/', 'memory/'] },
+  { tier: 'features', prefixes: ['sources/', 'provider/', 'prompt/', 'subscriptions/', 'watches/', 'memory/', 'snapshot/'] },
   { tier: 'wiring', prefixes: ['engine', 'indexer'] },
   { tier: 'api', prefixes: ['api/'] },
 ];

@@ -10,6 +10,7 @@ import { registerWorkspaceCommands } from './vscode/commands/workspaceCommands';
 import { affectsConfig, readConfig, readRevealOnStartup, readWatchNotifications } from './vscode/config';
 import { registerEditorHints, type EditorHintCounts } from './vscode/editor/editorHints';
 import { ids } from './vscode/ids';
+import { registerTeamIndex } from './vscode/teamIndex';
 import { WorkspaceServices } from './vscode/workspaceServices';
 import { languageServerSource } from './vscode/languageServer';
 import { asLogger, createLog } from './vscode/log';
@@ -48,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const log = createLog();
   context.subscriptions.push(log);
   const logger = asLogger(log);
-  const host = new WorkspaceServices(logger);
+  const host = new WorkspaceServices(logger, registerTeamIndex(context, log));
   services = host;
   const tracker = new ActivityTracker(
     () => readConfig().debounceMs,

@@ -23,6 +23,7 @@ import { TestReportSource } from './sources/reports/testReportSource';
 import { Store } from './store/store';
 import { SubscriptionMaterializer } from './subscriptions/materializer';
 import { SubscriptionRegistry } from './subscriptions/registry';
+import { seedFromSnapshot, type SnapshotSource } from './snapshot/teamIndex';
 
 export interface EngineOptions {
   root: string;
@@ -37,6 +38,8 @@ export interface EngineOptions {
    * `gitAccess.allow()`; the reason is told where history would be. For a folder not trusted yet.
    */
   noGit?: { reason: string };
+  /** A team index snapshot to load before the first indexing, which then only catches up from its commit. */
+  snapshot?: SnapshotSource;
 }
 
 /** The workspace's folder is missing or not a folder. */
@@ -105,6 +108,7 @@ export async function openEngine(options: EngineOptions): Promise<EngineParts> {
     options.clock ?? Date.now,
     gitAccess,
     options.gitRunner,
+    options.snapshot,
   );
 }
 
@@ -118,6 +122,7 @@ function wireEngine(
   clock: () => number,
   gitAccess: GitAccess,
   gitRunner?: GitRunner,
+  teamIndex?: SnapshotSource,
 ): EngineParts {
   let snapshot = initial;
   const cfg = live(() => snapshot);
@@ -207,6 +212,10 @@ function wireEngine(
     history,
     git: gitAccess,
     logger,
+    seed:
+      teamIndex &&
+      ((signal, onProgress) =>
+        seedFromSnapshot({ root, stateDir, store, cochange, logger, gitAllowed }, teamIndex, signal, onProgress)),
   });
   return {
     root,

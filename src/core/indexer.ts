@@ -10,6 +10,7 @@ import type { HistorySources } from './sources/git/historySources';
 import type { WorkspaceSource } from './sources/sourceQuery';
 import type { Logger } from './logger';
 import type { Store } from './store/store';
+import type { SnapshotOutcome, SnapshotProgress } from './snapshot/teamIndex';
 
 /** A minimal event: listeners in a set, disposed one by one. */
 export interface RefreshSummary {
@@ -19,7 +20,15 @@ export interface RefreshSummary {
   history: MineResult;
   /** Where decision records were found, how each folder was found, and how many records it holds. */
   decisionFolders: { path: string; records: number; foundBy: FolderReason }[];
+  /** What came of the team index snapshot, when one was configured. */
+  snapshot?: SnapshotOutcome;
 }
+
+/** Loads a team index snapshot into the caches; runs before the first build and mining pass. */
+export type IndexSeed = (
+  signal: AbortSignal | undefined,
+  onProgress: (p: SnapshotProgress) => void,
+) => Promise<SnapshotOutcome>;
 
 interface IndexerParts {
   root: string;
@@ -32,6 +41,7 @@ interface IndexerParts {
   /** While git may not run, history is not mined; it is mined as soon as git is allowed. */
   git: GitAccess;
   logger: Logger;
+  seed?: IndexSeed;
 }
 
 const FILE_DEBOUNCE_MS = 150;
@@ -44,6 +54,8 @@ export interface IndexingProgress {
   done: number;
   total: number;
   commits?: { done: number; total: number };
+  /** Bytes of a team index snapshot downloaded, before indexing starts. */
+  snapshot?: SnapshotProgress;
 }
 
 /**
@@ -65,6 +77,7 @@ export class WorkspaceIndexer {
   private fileTimer: NodeJS.Timeout | undefined;
   private headTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  private seeding: Promise<SnapshotOutcome | undefined> | undefined;
 
   constructor(private readonly parts: IndexerParts) {
     parts.git.onDidAllow(() => {
@@ -93,6 +106,7 @@ export class WorkspaceIndexer {
 
   /** Refreshes everything in the foreground (CLI, MCP start-up) and says what was done. */
   async refreshAll(signal?: AbortSignal): Promise<RefreshSummary> {
+    const snapshot = await this.seedOnce(signal);
     const t0 = performance.now();
     const sources = await this.refreshSources(signal);
     const sourcesMs = performance.now() - t0;
@@ -101,7 +115,7 @@ export class WorkspaceIndexer {
     const decisionFolders = this.parts.decisions
       .whereLooked()
       .folders.map((f) => ({ path: f.path, records: f.records, foundBy: f.reason }));
-    return { sources, sourcesMs, index, history, decisionFolders };
+    return { sources, sourcesMs, index, history, decisionFolders, ...(snapshot ? { snapshot } : {}) };
   }
 
   async rebuildIndex(
@@ -163,10 +177,13 @@ export class WorkspaceIndexer {
     clearTimeout(this.headTimer);
     this.headTimer = setTimeout(() => {
       this.parts.history.invalidate();
-      this.mineHistory(this.backgroundAbort.signal).then(
-        () => this.dataEmitter.fire([]),
-        (err: Error) => this.parts.logger.warn(`Could not update the co-change model: ${err.message}`),
-      );
+      // A snapshot being loaded replaces the history: mining waits for it.
+      void (this.seeding ?? Promise.resolve())
+        .then(() => this.mineHistory(this.backgroundAbort.signal))
+        .then(
+          () => this.dataEmitter.fire([]),
+          (err: Error) => this.parts.logger.warn(`Could not update the co-change model: ${err.message}`),
+        );
     }, HEAD_DEBOUNCE_MS);
     this.headTimer.unref?.();
   }
@@ -209,15 +226,43 @@ export class WorkspaceIndexer {
 
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
+    // Decisions and docs are read from the work tree meanwhile; the caches wait for the snapshot.
+    const seeded = this.seedOnce(signal);
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
-    const mined = this.parts.git.allowed ? this.mineInBackground() : Promise.resolve();
+    const mined = seeded.then(() => (this.parts.git.allowed ? this.mineInBackground() : undefined));
     await this.refreshSources(signal);
     this.dataEmitter.fire([]);
+    await seeded;
     if (!signal.aborted) {
       await this.buildIndex(signal);
       this.dataEmitter.fire([]);
     }
     await mined;
+  }
+
+  /** Loads the team snapshot once, telling its download where indexing progress is told. */
+  private seedOnce(signal?: AbortSignal): Promise<SnapshotOutcome | undefined> {
+    const seed = this.parts.seed;
+    if (!seed) return Promise.resolve(undefined);
+    this.seeding ??= (async () => {
+      let lastFire = 0;
+      try {
+        return await seed(signal, (p) => {
+          this.progress = { ...(this.progress ?? { done: 0, total: 0 }), snapshot: p };
+          const now = Date.now();
+          if (now - lastFire < PROGRESS_EVERY_MS && p.received !== p.total) return;
+          lastFire = now;
+          this.indexingEmitter.fire(this.progress);
+        });
+      } finally {
+        if (this.progress?.snapshot) {
+          const { snapshot: _done, ...rest } = this.progress;
+          this.progress = rest.total || rest.commits ? rest : undefined;
+          this.indexingEmitter.fire(this.progress);
+        }
+      }
+    })();
+    return this.seeding;
   }
 
   private mineInBackground(): Promise<void> {

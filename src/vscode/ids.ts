@@ -31,6 +31,7 @@ export const ids = {
     /** The walkthrough's "Ask @context": a real query when a chat model can answer, an explanation otherwise. */
     askContext: 'proactiveContext.askContext',
     addAgentInstructions: 'proactiveContext.addAgentInstructions',
+    setTeamIndexToken: 'proactiveContext.setTeamIndexToken',
   },
   context: {
     /** Set once the user opened an item from the panel (a walkthrough step completes on it). */

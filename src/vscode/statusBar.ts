@@ -51,7 +51,7 @@ export class SuggestionsStatusBar implements vscode.Disposable {
 
   /** Files, then commits, done of all while the workspace is indexed; undefined when it is done. */
   setIndexing(progress: IndexingProgress | undefined): void {
-    this.indexing = progress && (progress.total > 0 || progress.commits) ? progress : undefined;
+    this.indexing = progress && (progress.total > 0 || progress.commits || progress.snapshot) ? progress : undefined;
     this.update();
   }
 
@@ -64,7 +64,9 @@ export class SuggestionsStatusBar implements vscode.Disposable {
     const p = this.indexing;
     if (p) {
       const what = indexingText(p);
-      this.item.text = `$(sync~spin) ${p.commits ? `${p.commits.done.toLocaleString('en-US')}/${p.commits.total ? p.commits.total.toLocaleString('en-US') : '…'} commits` : `${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} files`}`;
+      this.item.text = p.snapshot
+        ? `$(cloud-download) ${(p.snapshot.received / (1024 * 1024)).toFixed(1)} MB`
+        : `$(sync~spin) ${p.commits ? `${p.commits.done.toLocaleString('en-US')}/${p.commits.total ? p.commits.total.toLocaleString('en-US') : '…'} commits` : `${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} files`}`;
       this.item.tooltip = `Proactive Context: ${what}. ${this.shown.tooltip}`;
       this.item.accessibilityInformation = { label: `Proactive Context: ${what}` };
       this.item.backgroundColor = undefined;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ContextService } from '../core/api/contextService';
+import type { SnapshotSource } from '../core/api/teamIndex';
 import { resolveStateDir, type Logger } from '../core/api/types';
 import { readConfig, readStateDirSetting } from './config';
 
@@ -17,7 +18,11 @@ export class WorkspaceServices implements vscode.Disposable {
   readonly onDidAllowGit = this.gitAllowed.event;
   private readonly disposables: vscode.Disposable[] = [this.created, this.gitAllowed];
 
-  constructor(private readonly logger: Logger) {
+  constructor(
+    private readonly logger: Logger,
+    /** The team index snapshot a folder starts from; downloaded in the background, never before it opens. */
+    private readonly teamIndex: () => SnapshotSource | undefined = () => undefined,
+  ) {
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
         for (const f of e.removed) void this.close(f);
@@ -54,12 +59,14 @@ export class WorkspaceServices implements vscode.Disposable {
     if (!p) {
       // Restricted Mode: a repository's config can make git run programs, so git stays off until trust.
       const noGit = vscode.workspace.isTrusted ? undefined : { reason: RESTRICTED_MODE_NOTE };
+      const snapshot = this.teamIndex();
       p = ContextService.open({
         root: folder.uri.fsPath,
         stateDir: this.stateDirFor(folder),
         config: readConfig(folder.uri),
         logger: this.logger,
         noGit,
+        ...(snapshot ? { snapshot } : {}),
       });
       p.then(
         (service) => {

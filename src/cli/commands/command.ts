@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ContextService } from '../../core/api/contextService';
 import { StderrLogger } from '../../core/api/types';
 import { UsageError, type FlagSpec, type ParsedArgs } from '../args';
+import { snapshotSourceOf } from './snapshotFlags';
 
 export interface CliCommand {
   name: string;
@@ -26,10 +27,12 @@ export function loggerOf(args: ParsedArgs): StderrLogger {
 
 /** Opens the workspace for --root, runs `fn` and always closes it. */
 export async function withService<T>(args: ParsedArgs, fn: (service: ContextService) => Promise<T>): Promise<T> {
+  const snapshot = snapshotSourceOf(args);
   const service = await ContextService.open({
     root: rootOf(args),
     stateDir: args.flags['state-dir'] as string | undefined,
     logger: loggerOf(args),
+    ...(snapshot ? { snapshot } : {}),
   });
   try {
     return await fn(service);

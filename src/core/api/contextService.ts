@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import { openEngine, type EngineParts } from '../engine';
 import { checkRevision } from '../git/revisions';
+import { exportSnapshot, type ExportResult } from '../snapshot/exportSnapshot';
 import type { RefreshSummary } from '../indexer';
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
 import type { SuggestionSource } from '../sources/sourceQuery';
@@ -112,6 +113,11 @@ export class ContextService {
   /** Refreshes everything in the foreground and says what was done (CLI, measurements). */
   refreshAll(signal?: AbortSignal): Promise<RefreshSummary> {
     return this.parts.indexer.refreshAll(signal);
+  }
+
+  /** Writes a team index snapshot of the index at HEAD to `file` (call after refreshAll). */
+  exportSnapshot(file: string, productVersion: string): Promise<ExportResult> {
+    return exportSnapshot(this.parts, file, productVersion);
   }
 
   rebuildIndex(

@@ -21,6 +21,7 @@ import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { AnchorDecision, DecisionAnchor } from '../sources/decisions/decisionAnchors';
 import type { FailureSite, LocatedFailure as FailingTest } from '../sources/reports/failureSites';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
+import type { SnapshotSource } from '../snapshot/teamIndex';
 import type { LineRange, SubscribeRequest, Subscription, SubscriptionKind } from '../subscriptions/registry';
 import type { StoreNotice } from '../store/store';
 import type { CoreConfig } from '../config';
@@ -193,6 +194,8 @@ export interface IndexingProgress {
   total: number;
   /** Commits read from history so far, once the files are done; `total` is 0 until git has counted them. */
   commits?: { done: number; total: number };
+  /** Bytes of a team index snapshot downloaded so far (of `total` when the server said), before indexing. */
+  snapshot?: { received: number; total?: number };
 }
 
 export interface OpenOptions {
@@ -206,6 +209,12 @@ export interface OpenOptions {
    * `ContextService.allowGit()`; the reason is told where history would be.
    */
   noGit?: { reason: string };
+  /**
+   * A team index snapshot (a path or an https URL; `{commit}` tries HEAD's nearest ancestors) loaded
+   * before the first indexing, which then only catches up from its commit. Checked first; one that
+   * cannot be used is told in `refreshAll().snapshot` and the log, and the workspace is indexed locally.
+   */
+  snapshot?: SnapshotSource;
 }
 
 export interface Disposable {

@@ -106,7 +106,8 @@ export class Candidates {
   }
 
   list(): Candidate[] {
-    return [...this.byPath.values()];
+    // By path, so that ties rank the same whichever order the partners came in.
+    return [...this.byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   private get(p: string): Candidate {
@@ -204,7 +205,11 @@ export class Candidates {
     const { path, ctx, w, n } = this;
     if (!(n > 0 && w.twoHop > 0)) return;
     const hop = new Map<string, number>();
-    const mids = [...ctx.cochange.partners(path)].sort((a, b) => b[1].count - a[1].count).slice(0, w.twoHopFanout);
+    // Ties by path: partners come in the order their paths were first mined, which differs between a
+    // model mined at once and one caught up commit by commit (from a team snapshot, after a pull).
+    const mids = [...ctx.cochange.partners(path)]
+      .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, w.twoHopFanout);
     for (const [mid, p1] of mids) {
       const c1 = p1.count / (n + w.shrinkage);
       const nm = ctx.cochange.commitsOf(mid);

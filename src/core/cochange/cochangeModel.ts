@@ -189,6 +189,17 @@ export class CoChangeModel implements CoChangeSource {
     removeSnapshot(this.options.store.stateDir, this.logger);
   }
 
+  /** The cache files were replaced (by a team index snapshot): any pass under way is dropped, and they are read on next use. */
+  reload(): void {
+    this.generation++;
+    this.stopMining?.abort();
+    this.stopMining = undefined;
+    this.mining = undefined;
+    this.head = undefined;
+    this.adopt(new PathTable());
+    this.loaded = false;
+  }
+
   /**
    * Brings the model up to HEAD: nothing, the new commits only, or everything when history was
    * rewritten. A call made while a pass is under way gets the pass after it, since HEAD may have

@@ -258,6 +258,16 @@ export class Store {
     this.flushIndex();
   }
 
+  /** index.db was replaced on disk (by a team index snapshot): the loaded cache is dropped unsaved and the file read on next use. */
+  reloadIndex(): void {
+    this.assertOpen();
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    this.indexDirty = false;
+    this.indexDb?.close();
+    this.indexDb = undefined;
+  }
+
   /** Writes everything pending now. */
   flush(): void {
     if (this.disposed) return;
