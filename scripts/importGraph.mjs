@@ -16,10 +16,16 @@ const SRC = join(ROOT, 'src');
  * matching prefix (a path under src/core, without extension) decides a module's tier.
  */
 export const CORE_TIERS = [
-  { tier: 'common', prefixes: ['text', 'terms', 'timeSlice', 'timeout', 'random', 'logger', 'paths', 'types', 'config'] },
+  {
+    tier: 'common',
+    prefixes: ['text', 'terms', 'timeSlice', 'timeout', 'random', 'logger', 'paths', 'types', 'config'],
+  },
   { tier: 'platform', prefixes: ['store/', 'events/', 'scan/', 'security/', 'git/', 'gitAccess'] },
   { tier: 'engines', prefixes: ['index/', 'cochange/'] },
-  { tier: 'features', prefixes: ['sources/', 'provider/', 'prompt/', 'subscriptions/', 'watches/', 'memory/', 'snapshot/'] },
+  {
+    tier: 'features',
+    prefixes: ['sources/', 'provider/', 'prompt/', 'subscriptions/', 'watches/', 'memory/', 'snapshot/'],
+  },
   { tier: 'wiring', prefixes: ['engine', 'indexer'] },
   { tier: 'api', prefixes: ['api/'] },
 ];
