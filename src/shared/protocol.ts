@@ -3,7 +3,7 @@
  * check every message they receive with `isHostMessage` / `isPageMessage`: the page renders text that
  * comes from commit messages, ADRs and file names, and the host acts on ids the page sends back.
  */
-import type { SuggestionType } from '../core/types';
+import { SUGGESTION_TYPES, type SuggestionType } from './kinds';
 
 export type { SuggestionType };
 
@@ -35,15 +35,8 @@ export const PANEL_PHASES: readonly PanelPhase[] = [
   'error',
 ];
 
-/** Group order in the panel: what governs the code first, then what happened to it, then what surrounds it. */
-export const PANEL_ITEM_TYPES: readonly SuggestionType[] = [
-  'decision',
-  'warning',
-  'change',
-  'cochange',
-  'related_code',
-  'doc',
-];
+/** The panel shows every kind, in the order of the kinds table. */
+export const PANEL_ITEM_TYPES: readonly SuggestionType[] = SUGGESTION_TYPES;
 
 export interface PanelLocation {
   path: string;

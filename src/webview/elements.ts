@@ -11,7 +11,8 @@ import type {
   SuggestionType,
 } from '../shared/protocol';
 import { codicon, el } from './dom';
-import { COMMAND_BUTTONS, GROUPS } from './labels';
+import { KINDS, kindLabel } from '../shared/kinds';
+import { COMMAND_BUTTONS } from './labels';
 
 const ITEM_ACTIONS: readonly {
   action: ItemCommandType;
@@ -27,7 +28,8 @@ const ITEM_ACTIONS: readonly {
   { action: 'dismiss', icon: 'close', label: 'Dismiss', key: 'Delete' },
 ];
 
-export function itemRow(item: PanelItem, kind: string): HTMLElement {
+export function itemRow(item: PanelItem): HTMLElement {
+  const kind = kindLabel(item.type);
   const score = `Relevance ${item.relevanceScore.toFixed(2)}`;
   const where = locationText(item.location);
   const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';
@@ -116,7 +118,7 @@ function emptySection(
   detail: string,
   buttons: PanelCommandType[],
 ): HTMLElement {
-  const group = GROUPS[type];
+  const group = KINDS[type];
   const id = `pc-empty-${type}`;
   return el(
     'section',

@@ -17,7 +17,8 @@ import {
 } from '../shared/protocol';
 import { clear, codicon, el } from './dom';
 import { commandButton, emptySections, itemRow } from './elements';
-import { GROUPS, KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
+import { KINDS, countOf } from '../shared/kinds';
+import { KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
 import { renderWatching } from './watching';
 import type { WebviewApi } from './vscodeApi';
 
@@ -257,7 +258,7 @@ export class Panel {
     for (const type of PANEL_ITEM_TYPES) {
       const items = s.items.filter((i) => i.type === type).sort((a, b) => a.index - b.index);
       if (items.length === 0) continue;
-      const group = GROUPS[type];
+      const group = KINDS[type];
       const expanded = this.page.expanded.includes(type);
       const shown = expanded ? items : items.slice(0, VISIBLE_PER_GROUP);
       const headerId = `pc-group-${type}`;
@@ -273,12 +274,12 @@ export class Panel {
             'span',
             {
               class: 'badge',
-              'aria-label': `${items.length} ${items.length === 1 ? group.kind.toLowerCase() : group.plural}`,
+              'aria-label': countOf(type, items.length),
             },
             String(items.length),
           ),
         ),
-        ...shown.map((item) => itemRow(item, group.kind)),
+        ...shown.map((item) => itemRow(item)),
       );
       const hidden = items.length - VISIBLE_PER_GROUP;
       if (hidden > 0) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SUGGESTION_TYPES, type ContextSuggestion, type SuggestionType } from '../../core/types';
+import { KINDS, SUGGESTION_TYPES, type ContextSuggestion } from '../../core/types';
 import { safeLabel } from '../../core/api/messages';
 import { toRelative } from '../../core/api/types';
 import { UsageError } from '../args';
@@ -39,15 +39,6 @@ export const suggest: CliCommand = {
   },
 };
 
-const TYPE_LABELS: Record<SuggestionType, string> = {
-  decision: 'Decisions',
-  warning: 'Warnings',
-  change: 'Recent changes',
-  cochange: 'Usually changes with',
-  related_code: 'Callers',
-  doc: 'Docs',
-};
-
 /** The suggestions as text; titles, reasons and paths are repository text, so each stays on its own line. */
 export function renderSuggestion(s: ContextSuggestion): string {
   const lines = [
@@ -57,7 +48,7 @@ export function renderSuggestion(s: ContextSuggestion): string {
   for (const type of SUGGESTION_TYPES) {
     const items = s.items.filter((i) => i.type === type);
     if (!items.length) continue;
-    lines.push('', `${TYPE_LABELS[type]}:`);
+    lines.push('', `${KINDS[type].title}:`);
     for (const i of items) {
       const where = i.location.line ? `${i.location.path}:${i.location.line}` : i.location.path;
       lines.push(

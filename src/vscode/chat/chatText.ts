@@ -16,20 +16,10 @@ import type {
   Subscription,
   SuggestionItem,
 } from '../../core/api/types';
-import type { SuggestionType } from '../../core/types';
+import { KINDS, SUGGESTION_TYPES } from '../../core/types';
 
 /** Builds a link target for a root-relative path and optional line (a file URI in the extension). */
 export type LinkFor = (path: string, line?: number) => string;
-
-const TYPE_HEADINGS: Record<SuggestionType, string> = {
-  decision: 'Decisions',
-  warning: 'Warnings',
-  change: 'Recent changes',
-  cochange: 'Usually changed together',
-  related_code: 'Callers and related code',
-  doc: 'Docs',
-};
-const TYPE_ORDER: readonly SuggestionType[] = ['warning', 'decision', 'change', 'cochange', 'related_code', 'doc'];
 
 function linkTarget(target: string): string {
   // Parentheses and spaces in a link target would end it early.
@@ -48,10 +38,10 @@ export function locationLink(item: Pick<SuggestionItem, 'location' | 'entityId'>
 export function renderSuggestions(items: readonly SuggestionItem[], linkFor: LinkFor, heading?: string): string {
   if (!items.length) return `${heading ? `${heading}\n\n` : ''}No suggestions for this place yet.`;
   const out: string[] = heading ? [heading, ''] : [];
-  for (const type of TYPE_ORDER) {
+  for (const type of SUGGESTION_TYPES) {
     const group = items.filter((i) => i.type === type);
     if (!group.length) continue;
-    out.push(`**${TYPE_HEADINGS[type]}**`, '');
+    out.push(`**${KINDS[type].title}**`, '');
     for (const i of group)
       out.push(`- ${escapeMarkdown(i.title)} — ${escapeMarkdown(i.reason)} · ${locationLink(i, linkFor)}`);
     out.push('');

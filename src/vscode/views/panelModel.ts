@@ -3,7 +3,7 @@
  * extension builds the state the page renders and tests can build the very same state in Node.
  */
 import { clip, formatAge, oneLine } from '../../core/api/messages';
-import type { SuggestionItem, SuggestionType } from '../../core/types';
+import { KINDS, type SuggestionItem } from '../../core/types';
 import {
   LIMITS,
   PANEL_ITEM_TYPES,
@@ -15,16 +15,6 @@ import {
   type PanelState,
   type SectionNote,
 } from '../../shared/protocol';
-
-/** Codicon per kind; the group headers use the same ones. */
-export const ITEM_ICONS: Readonly<Record<SuggestionType, string>> = {
-  decision: 'law',
-  warning: 'warning',
-  change: 'git-commit',
-  cochange: 'files',
-  related_code: 'call-incoming',
-  doc: 'book',
-};
 
 export interface PanelStateInput {
   phase: PanelPhase;
@@ -112,7 +102,7 @@ export function toPanelItem(
     reason: clip(oneLine(item.reason), LIMITS.text),
     relevanceScore: Number.isFinite(item.relevanceScore) ? Math.min(1, Math.max(0, item.relevanceScore)) : 0,
     location,
-    icon: ITEM_ICONS[item.type],
+    icon: KINDS[item.type].icon,
   };
   if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = formatAge(item.timestamp, now);
   if (item.meta?.new === true) panelItem.isNew = true;
