@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
+import { isIndexedEditorLanguage, withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
 import { Debouncer, realTimers, type Scheduler } from './debouncer';
 
 /** What the user is looking at, after the cursor has stopped for the debounce time. */
@@ -33,19 +33,6 @@ export interface ActivityEvent {
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
-const INDEXED_LANGUAGES = new Set([
-  'typescript',
-  'typescriptreact',
-  'javascript',
-  'javascriptreact',
-  'python',
-  'go',
-  'java',
-  'rust',
-  'csharp',
-  'ruby',
-  'php',
-]);
 
 /**
  * Owns "where the user is": turns editor events into debounced Activity events, and answers
@@ -174,7 +161,7 @@ export class ActivityTracker implements vscode.Disposable {
     // The code index knows the definitions of these languages; asking the language server as well
     // would only delay the panel.
     const symbol =
-      (INDEXED_LANGUAGES.has(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ??
+      (isIndexedEditorLanguage(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ??
       (await symbolAt(doc.uri, pos, signal));
     return {
       kind: 'file',
