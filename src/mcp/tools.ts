@@ -71,7 +71,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       if (line !== undefined && file === undefined) throw new Error('A line needs a file.');
       const rel = file === undefined ? undefined : workspacePathFromInput(file, service.root);
       const suggestion = await bounded(
-        service.suggestForInput({ file: rel, line, symbol }).then((first) => service.complete(first)),
+        service.suggestForPath({ file: rel, line, symbol }),
         'Suggesting context',
         timeoutMs,
       );

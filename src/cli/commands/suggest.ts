@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { KINDS, SUGGESTION_TYPES, type ContextSuggestion } from '../../core/types';
+import { ContextError } from '../../core/api/errors';
 import { safeLabel } from '../../core/api/messages';
 import { toRelative } from '../../core/api/types';
 import { UsageError } from '../args';
@@ -25,14 +24,16 @@ export const suggest: CliCommand = {
       const rel = toRelative(service.root, args.flags.file as string);
       if (rel === undefined || rel === '')
         throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
-      if (!existsSync(join(service.root, rel))) throw new UsageError(`--file ${rel} does not exist in ${service.root}`);
       await service.refreshAll();
-      const s = await service.complete(
-        await service.suggestAt(
-          { file: rel, line, symbolName: args.flags.symbol as string | undefined },
-          { trigger: 'manual' },
-        ),
-      );
+      let s;
+      try {
+        s = await service.suggestForPath({ file: rel, line, symbol: args.flags.symbol as string | undefined });
+      } catch (err) {
+        // A path that is not a workspace file is a usage mistake, said the way every surface says it.
+        if (err instanceof ContextError && (err.reason === 'not_found' || err.reason === 'invalid'))
+          throw new UsageError(err.message);
+        throw err;
+      }
       print(args, s, renderSuggestion(s));
       return 0;
     });

@@ -268,6 +268,12 @@ describe('MCP server over stdio', function () {
       ['context_suggest', { file: 'src/util.ts', line: 'seven' }, /line/],
       ['context_suggest', {}, /Give a file, a symbol, or both/],
       ['context_suggest', { file: 'src/util.ts', line: 0 }, /line/],
+      // The words every surface answers a missing file with (ContextService.suggestForPath).
+      [
+        'context_suggest',
+        { file: 'src/missing.ts' },
+        /src\/missing\.ts does not exist in the workspace; check the path/,
+      ],
       ['subscribe_file', {}, /path/],
       ['subscribe_file', { path: 42 }, /path/],
       ['subscribe_file', { path: 'src/util.ts', lines: { start: 5, end: 2 } }, /ends before it starts/],
