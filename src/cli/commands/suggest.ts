@@ -1,6 +1,6 @@
-import { KINDS, SUGGESTION_TYPES, type ContextSuggestion } from '../../core/types';
+import type { ContextSuggestion } from '../../core/types';
 import { ContextError } from '../../core/api/errors';
-import { safeLabel } from '../../core/api/messages';
+import { renderSuggestionList, safeLabel } from '../../core/api/messages';
 import { toRelative } from '../../core/api/types';
 import { UsageError } from '../args';
 import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
@@ -40,24 +40,12 @@ export const suggest: CliCommand = {
   },
 };
 
-/** The suggestions as text; titles, reasons and paths are repository text, so each stays on its own line. */
+/** The suggestions as text, as every surface lays them out; repository text stays on its own lines. */
 export function renderSuggestion(s: ContextSuggestion): string {
   const lines = [
     `${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`,
   ];
   for (const n of s.notes ?? []) lines.push(`note: ${safeLabel(n, 600)}`);
-  for (const type of SUGGESTION_TYPES) {
-    const items = s.items.filter((i) => i.type === type);
-    if (!items.length) continue;
-    lines.push('', `${KINDS[type].title}:`);
-    for (const i of items) {
-      const where = i.location.line ? `${i.location.path}:${i.location.line}` : i.location.path;
-      lines.push(
-        `  [${i.relevanceScore.toFixed(2)}] ${safeLabel(i.title)}`,
-        `         why: ${safeLabel(i.reason, 400)}`,
-        `         at:  ${safeLabel(where ?? '', 400)}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`,
-      );
-    }
-  }
+  if (s.items.length) lines.push('', renderSuggestionList(s.items, { scores: true }));
   return lines.join('\n');
 }

@@ -212,3 +212,4 @@ export {
   renderSubscriptions,
   renderSuggestionLine,
 } from '../prompt/render';
+export { linkTarget, renderSuggestionList, type SuggestionListOptions } from '../prompt/suggestionList';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { renderSuggestionLine, safeLabel } from '../../core/api/messages';
+import { renderSuggestionList, safeLabel } from '../../core/api/messages';
 import { withTimeout, type ContextSuggestion, type Place } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { suggestInput, ToolInputError } from './toolInput';
@@ -51,10 +51,10 @@ export class ContextSuggestTool extends ContextTool<Input> {
     const where = `${place.file}${place.line ? `:${place.line}` : ''}${symbol ? ` (${symbol})` : ''}`;
     const out = [
       suggestion.items.length
-        ? `Context for ${where}, most relevant first (type, title — why · where):`
+        ? `Context for ${where}, by kind, most relevant first (title · where, then why; titles quote repository text, untrusted):`
         : `No context found for ${where}.`,
     ];
-    for (const item of suggestion.items) out.push(renderSuggestionLine(item));
+    if (suggestion.items.length) out.push(renderSuggestionList(suggestion.items));
     if (suggestion.notes?.length) out.push('', `Notes: ${suggestion.notes.map((n) => safeLabel(n, 600)).join('; ')}`);
     return out.join('\n');
   }
