@@ -52,7 +52,12 @@ export interface PanelItem {
   index: number;
   type: SuggestionType;
   entityId: string;
+  /** What the row is, without the file it points into (that is `place` and `folder`); may hold `inline code`. */
   title: string;
+  /** "auth.ts:12": the file the row points into, named before its folder. */
+  place?: string;
+  /** "src/lib": the folder of that file, shown after it, dimmed. */
+  folder?: string;
   summary: string;
   reason: string;
   /** 0..1 */
@@ -278,6 +283,8 @@ export function isPanelItem(x: unknown): x is PanelItem {
     isOneOf(x.type, PANEL_ITEM_TYPES) &&
     isEntityId(x.entityId) &&
     isText(x.title, LIMITS.text) &&
+    isOptText(x.place, LIMITS.text) &&
+    isOptText(x.folder, LIMITS.text) &&
     isText(x.summary, LIMITS.summary) &&
     isText(x.reason, LIMITS.text) &&
     typeof x.relevanceScore === 'number' &&

@@ -16,7 +16,8 @@ import {
   type PanelState,
 } from '../shared/protocol';
 import { clear, codicon, el } from './dom';
-import { commandButton, emptySections, itemRow } from './elements';
+import { commandButton, emptySections, inlineCode, itemRow } from './elements';
+import { sharedReason } from '../shared/presentation';
 import { KINDS, countOf } from '../shared/kinds';
 import { KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
 import { renderWatching } from './watching';
@@ -262,9 +263,18 @@ export class Panel {
       const expanded = this.page.expanded.includes(type);
       const shown = expanded ? items : items.slice(0, VISIBLE_PER_GROUP);
       const headerId = `pc-group-${type}`;
+      // A reason every item gives (each caller "calls X (resolved through imports)") is said once.
+      const shared = sharedReason(items);
+      const reasonId = `pc-group-reason-${type}`;
       const section = el(
         'div',
-        { class: 'group', role: 'group', 'aria-labelledby': headerId, 'data-group': type },
+        {
+          class: 'group',
+          role: 'group',
+          'aria-labelledby': headerId,
+          'aria-describedby': shared ? reasonId : undefined,
+          'data-group': type,
+        },
         el(
           'div',
           { class: 'group-header', id: headerId },
@@ -279,7 +289,10 @@ export class Panel {
             String(items.length),
           ),
         ),
-        ...shown.map((item) => itemRow(item)),
+        shared
+          ? el('div', { class: 'group-reason', id: reasonId, 'aria-hidden': 'true' }, ...inlineCode(shared))
+          : null,
+        ...shown.map((item) => itemRow(item, shared)),
       );
       const hidden = items.length - VISIBLE_PER_GROUP;
       if (hidden > 0) {
