@@ -20,7 +20,8 @@ export type Activity =
     }
   | {
       kind: 'none';
-      reason: 'no-workspace' | 'no-editor' | 'unsupported-document' | 'outside-workspace';
+      /** `other-editor`: a tab that is not a text editor is in front (a walkthrough, the settings, a preview). */
+      reason: 'no-workspace' | 'no-editor' | 'other-editor' | 'unsupported-document' | 'outside-workspace';
       detail?: string;
     };
 
@@ -143,7 +144,8 @@ export class ActivityTracker implements vscode.Disposable {
   private async compute(signal: AbortSignal): Promise<Activity> {
     if (!vscode.workspace.workspaceFolders?.length) return { kind: 'none', reason: 'no-workspace' };
     const editor = vscode.window.activeTextEditor;
-    if (!editor) return { kind: 'none', reason: 'no-editor' };
+    if (!editor)
+      return { kind: 'none', reason: vscode.window.tabGroups.activeTabGroup.activeTab ? 'other-editor' : 'no-editor' };
     const doc = editor.document;
     if (doc.uri.scheme !== 'file') {
       return {

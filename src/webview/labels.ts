@@ -41,7 +41,7 @@ export function phaseMessage(phase: PanelPhase, file: string | undefined): Phase
         icon: 'circle-slash',
         heading: 'No suggestions for this editor',
         detail: `Suggestions are shown for files inside the workspace folder${file ? `; ${baseName(file)} is not one of them` : ''}. Switch to a file of this workspace.`,
-        settings: true,
+        settings: false,
       };
     case 'error':
       return {

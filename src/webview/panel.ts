@@ -227,8 +227,10 @@ export class Panel {
     if (!s) return;
     const message = phaseMessage(s.phase, s.file);
     if (message) {
-      const primary: PanelCommandType = s.phase === 'error' ? 'showLog' : 'refresh';
-      const buttons: PanelCommandType[] = [primary, primary === 'refresh' ? 'showLog' : 'refresh'];
+      // Only a failure or an empty answer has something to retry or tune; waiting for a folder or a
+      // file is a calm state, with nothing that looks like an error to press.
+      const buttons: PanelCommandType[] =
+        s.phase === 'error' ? ['showLog', 'refresh'] : s.phase === 'empty' ? ['refresh', 'showLog'] : [];
       if (message.settings) buttons.push('openSettings');
       this.content.replaceChildren(
         el(
@@ -238,7 +240,9 @@ export class Panel {
           el('h2', { class: 'message-heading' }, message.heading),
           el('p', { class: 'message-detail' }, message.detail),
           s.message ? el('p', { class: 'message-host' }, s.message) : null,
-          el('div', { class: 'message-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0))),
+          buttons.length
+            ? el('div', { class: 'message-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0)))
+            : null,
         ),
         ...(s.phase === 'empty' ? Object.values(emptySections(s)).flat() : []),
       );

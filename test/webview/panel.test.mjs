@@ -184,6 +184,20 @@ describe('Suggestions page (Chromium)', function () {
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
   });
 
+  it('puts the keyboard on the first item when the view gets focus, so the arrow keys work at once', async () => {
+    await showState(page, protocol, ready());
+    assert.equal(await focusedId(), null);
+    const first = (await rowIds())[0];
+    // What "Focus on Suggestions View" does to the page: the window gets focus, no element has it.
+    await page.evaluate(() => {
+      document.activeElement?.blur();
+      window.dispatchEvent(new FocusEvent('focus'));
+    });
+    assert.equal(await focusedId(), first);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedId(), (await rowIds())[1]);
+  });
+
   it('ignores malformed host messages and keeps showing the last good state', async () => {
     const good = ready();
     await showState(page, protocol, good);
@@ -318,23 +332,30 @@ describe('Suggestions page (Chromium)', function () {
     assert.equal((await rowIds()).length, 11);
   });
 
+  it('tells the user what to do in the empty state, with Refresh, Show Log and Settings', async () => {
+    await showState(page, protocol, panelModel.buildPanelState({ phase: 'empty', file: 'src/core/index/indexer.ts' }));
+    assert.equal(await page.textContent('.message-heading'), 'No suggestions for indexer.ts');
+    await clearPosted(page);
+    await page.click('button[data-command="showLog"]');
+    await page.click('button[data-command="refresh"]');
+    assert.deepEqual(await posted(page), [
+      { type: 'showLog', version: 1 },
+      { type: 'refresh', version: 1 },
+    ]);
+    assert.equal(await page.$$eval('button[data-command="openSettings"]', (b) => b.length), 1);
+  });
+
   for (const [phase, text] of [
-    ['empty', 'No suggestions for indexer.ts'],
     ['no-workspace', 'Open a folder to see suggestions'],
     ['no-editor', 'Open a file to see suggestions'],
     ['unsupported-document', 'No suggestions for this editor'],
   ]) {
-    it(`tells the user what to do in the ${phase} state, with Refresh and Show Log`, async () => {
+    it(`says calmly what to do in the ${phase} state, with no buttons that look like an error`, async () => {
       await showState(page, protocol, panelModel.buildPanelState({ phase, file: 'src/core/index/indexer.ts' }));
       assert.equal(await page.textContent('.message-heading'), text);
       assert.ok((await page.textContent('.message-detail')).length > 40);
-      await clearPosted(page);
-      await page.click('button[data-command="showLog"]');
-      await page.click('button[data-command="refresh"]');
-      assert.deepEqual(await posted(page), [
-        { type: 'showLog', version: 1 },
-        { type: 'refresh', version: 1 },
-      ]);
+      assert.equal(await page.getAttribute('.message', 'role'), 'status');
+      assert.equal(await page.$$eval('.message button', (b) => b.length), 0);
     });
   }
 
