@@ -82,6 +82,9 @@ export class Panel {
     );
     window.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
     window.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    // "Focus on Suggestions View" focuses the page: the keyboard goes to the current item at once,
+    // so the arrow keys work without a Tab first.
+    window.addEventListener('focus', () => this.focusList());
     this.content.addEventListener('click', (event) => this.onClick(event));
     this.content.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.content.addEventListener('focusin', (event) => this.onFocusIn(event));
@@ -324,6 +327,15 @@ export class Panel {
   }
 
   // ---- roving focus
+
+  /** Puts the keyboard on the list's current row when the page gets focus and nothing in it has it. */
+  private focusList(): void {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return;
+    const rows = this.rows();
+    if (rows.length === 0) return;
+    this.setCurrent(rows.find((r) => r.tabIndex === 0) ?? rows[0], true);
+  }
 
   private rows(): HTMLElement[] {
     return this.list ? Array.from(this.list.querySelectorAll<HTMLElement>('.item, .more')) : [];
