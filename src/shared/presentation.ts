@@ -52,14 +52,31 @@ function withFolder(parts: RowParts, folder: string): RowParts {
 }
 
 /**
- * The reason to say once above a group: the one every item gives, when there are at least two of
- * them ("calls login (resolved through imports)" on each of eight callers says nothing new after
- * the first). Undefined when the reasons differ; each row then says its own.
+ * The reason to say once above a group: the parts ("; "-separated) that every item gives, when there
+ * are at least two items ("calls login (resolved through imports)" on each of eight callers says
+ * nothing new after the first). Undefined when they share none; each row then says its own.
  */
 export function sharedReason(items: readonly Pick<PresentableItem, 'reason'>[]): string | undefined {
   if (items.length < 2) return undefined;
-  const first = items[0].reason;
-  return first && items.every((i) => i.reason === first) ? first : undefined;
+  const [first, ...rest] = items.map((i) => clauses(i.reason));
+  const common = first.filter((c) => rest.every((r) => r.includes(c)));
+  return common.length ? common.join('; ') : undefined;
+}
+
+/** What a row says of its own reason once the group has said `shared` (the parts left, or nothing). */
+export function ownReason(reason: string, shared: string | undefined): string {
+  if (!shared) return reason;
+  const said = clauses(shared);
+  return clauses(reason)
+    .filter((c) => !said.includes(c))
+    .join('; ');
+}
+
+function clauses(reason: string): string[] {
+  return reason
+    .split('; ')
+    .map((c) => c.trim())
+    .filter(Boolean);
 }
 
 /** A title cut into prose and inline code (`code` without its ticks), for surfaces that show code as code. */

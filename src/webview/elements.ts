@@ -12,7 +12,7 @@ import type {
 } from '../shared/protocol';
 import { codicon, el } from './dom';
 import { KINDS, kindLabel } from '../shared/kinds';
-import { inlineCodeParts } from '../shared/presentation';
+import { inlineCodeParts, ownReason } from '../shared/presentation';
 import { COMMAND_BUTTONS } from './labels';
 
 const ITEM_ACTIONS: readonly {
@@ -29,10 +29,10 @@ const ITEM_ACTIONS: readonly {
   { action: 'dismiss', icon: 'close', label: 'Dismiss', key: 'Delete' },
 ];
 
-/** `sharedReason`: the group says the reason once above its rows, so the row leaves it out. */
+/** `sharedReason`: what the group says once above its rows, so the row leaves it out. */
 export function itemRow(item: PanelItem, sharedReason?: string): HTMLElement {
   const kind = kindLabel(item.type);
-  const reason = item.reason === sharedReason ? '' : item.reason;
+  const reason = ownReason(item.reason, sharedReason);
   const score = `Relevance ${item.relevanceScore.toFixed(2)}`;
   const where = locationText(item.location);
   const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';

@@ -4,7 +4,7 @@
  * groups in the kinds table's order, the file name before its folder, a reason every item of a group
  * shares said once for the group, and inline code kept as code.
  */
-import { inlineCodeParts, rowParts, sharedReason, splitPath } from '../../shared/presentation';
+import { inlineCodeParts, ownReason, rowParts, sharedReason, splitPath } from '../../shared/presentation';
 import { escapeMarkdown, safeLabel } from '../text';
 import { KINDS, SUGGESTION_TYPES, type SuggestionItem } from '../types';
 
@@ -44,7 +44,7 @@ export function renderSuggestionList(items: readonly SuggestionItem[], options: 
       const where = whereOf(item, row.place !== undefined || row.title !== item.title ? row : undefined);
       const score = options.scores ? ` (${item.relevanceScore.toFixed(2)})` : '';
       const number = options.numbered ? `[${index}] ` : '';
-      const reason = shared ? '' : item.reason;
+      const reason = ownReason(item.reason, shared);
       if (md) {
         // A co-change row's title is the file itself: the title is the link.
         const linkFor = !where.place && row.title !== item.title && item.location.path ? options.linkFor : undefined;

@@ -63,6 +63,26 @@ describe('renderSuggestionList', () => {
     assert.equal(text.match(/why: /g)?.length, 2);
   });
 
+  it('says the part of the reasons every row gives once, and each row only what is its own', () => {
+    const text = renderSuggestionList([
+      caller('a', 'src/a.ts', 1, 'calls login (resolved through imports); confirmed by the language server'),
+      caller('b', 'src/b.ts', 2, 'confirmed by the language server; calls login (resolved through imports)'),
+      caller('c', 'src/c.ts', 3, 'calls login (resolved through imports); in a test'),
+    ]);
+    assert.equal(
+      text,
+      [
+        'Callers (3) — calls login (resolved through imports)',
+        '  a · a.ts:1 (src)',
+        '      why: confirmed by the language server',
+        '  b · b.ts:2 (src)',
+        '      why: confirmed by the language server',
+        '  c · c.ts:3 (src)',
+        '      why: in a test',
+      ].join('\n'),
+    );
+  });
+
   it('numbers rows by their place in the list and shows scores and summaries when asked', () => {
     const text = renderSuggestionList(
       ITEMS.map((i) => ({ ...i, summary: `${i.title} summary` })),
