@@ -1,7 +1,7 @@
 // Builds the bundles (extension host, CLI, MCP server, webview) and copies the wasm and codicon assets
 // next to them, so the packaged extension never loads anything from node_modules at run time.
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -12,14 +12,11 @@ function copyAssets() {
   mkdirSync(join(out, 'media'), { recursive: true });
   cpSync('node_modules/sql.js/dist/sql-wasm.wasm', join(out, 'sql-wasm.wasm'));
   const ts = 'node_modules/@vscode/tree-sitter-wasm/wasm';
-  for (const f of readdirSync(ts)) {
-    if (
-      f === 'tree-sitter.wasm' ||
-      /^tree-sitter-(typescript|tsx|javascript|python|go|java|rust|c-sharp|ruby|php)\.wasm$/.test(f)
-    ) {
-      cpSync(join(ts, f), join(out, f));
-    }
-  }
+  // The grammars of the indexed languages, from the table the index itself reads.
+  /** @type {Record<string, { grammar: string }>} */
+  const languages = JSON.parse(readFileSync('src/core/index/languages.json', 'utf8'));
+  for (const f of ['tree-sitter.wasm', ...Object.values(languages).map((l) => l.grammar)])
+    cpSync(join(ts, f), join(out, f));
   cpSync('node_modules/@vscode/codicons/dist/codicon.css', join(out, 'media', 'codicon.css'));
   cpSync('node_modules/@vscode/codicons/dist/codicon.ttf', join(out, 'media', 'codicon.ttf'));
 }

@@ -162,7 +162,11 @@ function wireEngine(
     lineCountDays: () => snapshot.recentChangeDays,
     now: clock,
   });
-  decisions.setLastCommit((path) => cochange.history.recent(path, 1)[0]?.date);
+  // Ages come from commits: none is shown until the history is read (or known to be absent).
+  decisions.setLastCommit(
+    (path) => cochange.history.recent(path, 1)[0]?.date,
+    () => cochange.lastMined !== undefined || cochange.repoState?.ok === false,
+  );
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
   const history = new HistorySources(root, git, cochange, graph, () => safe(() => index.workspaceFiles(), []), clock);
   const symbolAt = (file: string, line: number) => {

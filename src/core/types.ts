@@ -1,14 +1,9 @@
 /** Shared data shapes of the engine (DESIGN §4). */
 
-export type SuggestionType = 'decision' | 'change' | 'cochange' | 'doc' | 'related_code' | 'warning';
-export const SUGGESTION_TYPES: readonly SuggestionType[] = [
-  'decision',
-  'warning',
-  'change',
-  'cochange',
-  'related_code',
-  'doc',
-];
+import type { SuggestionType } from '../shared/kinds';
+
+// The kinds, their names and their order are one table shared with the adapters and the panel page.
+export { KINDS, SUGGESTION_TYPES, countOf, kindLabel, type KindInfo, type SuggestionType } from '../shared/kinds';
 
 export type SuggestionStatus = 'pending' | 'shown' | 'used' | 'dismissed';
 

@@ -10,7 +10,7 @@ export type McpService = Pick<
   ContextService,
   | 'root'
   | 'suggestForInput'
-  | 'complete'
+  | 'suggestForPath'
   | 'watch'
   | 'subscribe'
   | 'unsubscribe'

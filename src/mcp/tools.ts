@@ -9,6 +9,7 @@ import {
   noSuchSubscription,
   noSuchWatch,
   removedAll,
+  renderSuggestionList,
   safeLabel,
   subscriptionLimit,
 } from '../core/api/messages';
@@ -71,7 +72,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       if (line !== undefined && file === undefined) throw new Error('A line needs a file.');
       const rel = file === undefined ? undefined : workspacePathFromInput(file, service.root);
       const suggestion = await bounded(
-        service.suggestForInput({ file: rel, line, symbol }).then((first) => service.complete(first)),
+        service.suggestForPath({ file: rel, line, symbol }),
         'Suggesting context',
         timeoutMs,
       );
@@ -329,13 +330,10 @@ function formatSuggestion(s: ContextSuggestion): string {
       ? `${s.query.currentFile}:${s.query.cursorPosition.line}`
       : s.query.currentFile;
   const head = `Suggestion ${s.id} for ${safeLabel([file, s.query.currentSymbol].filter(Boolean).join(' / '), 400)} (${s.items.length} item${s.items.length === 1 ? '' : 's'}, ${Math.round(s.latencyMs)} ms)`;
-  const items = s.items.map((it, i) => {
-    // Titles, paths, summaries and reasons quote repository text: one line each, so none can pose as a line of its own.
-    const where = it.location.path
-      ? ` — ${safeLabel(it.location.path, 400)}${it.location.line ? `:${it.location.line}` : ''}`
-      : '';
-    return `${i}. [${it.type}] ${safeLabel(it.title)} (${it.relevanceScore.toFixed(2)})${where}\n   ${safeLabel(it.summary, 300)}\n   why: ${safeLabel(it.reason, 400)}`;
-  });
+  // Titles, paths, summaries and reasons quote repository text: one line each, so none can pose as a line of its own.
+  const items = s.items.length
+    ? [renderSuggestionList(s.items, { numbered: true, scores: true, summaries: true })]
+    : [];
   const notes = s.notes?.length ? ['Notes: ' + s.notes.map((n) => safeLabel(n, 600)).join('; ')] : [];
   // The answer reaches a model: say that the quoted parts are data, as the @context prompt does.
   const marker = s.items.length

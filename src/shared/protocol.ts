@@ -3,7 +3,7 @@
  * check every message they receive with `isHostMessage` / `isPageMessage`: the page renders text that
  * comes from commit messages, ADRs and file names, and the host acts on ids the page sends back.
  */
-import type { SuggestionType } from '../core/types';
+import { SUGGESTION_TYPES, type SuggestionType } from './kinds';
 
 export type { SuggestionType };
 
@@ -35,15 +35,8 @@ export const PANEL_PHASES: readonly PanelPhase[] = [
   'error',
 ];
 
-/** Group order in the panel: what governs the code first, then what happened to it, then what surrounds it. */
-export const PANEL_ITEM_TYPES: readonly SuggestionType[] = [
-  'decision',
-  'warning',
-  'change',
-  'cochange',
-  'related_code',
-  'doc',
-];
+/** The panel shows every kind, in the order of the kinds table. */
+export const PANEL_ITEM_TYPES: readonly SuggestionType[] = SUGGESTION_TYPES;
 
 export interface PanelLocation {
   path: string;
@@ -59,7 +52,12 @@ export interface PanelItem {
   index: number;
   type: SuggestionType;
   entityId: string;
+  /** What the row is, without the file it points into (that is `place` and `folder`); may hold `inline code`. */
   title: string;
+  /** "auth.ts:12": the file the row points into, named before its folder. */
+  place?: string;
+  /** "src/lib": the folder of that file, shown after it, dimmed. */
+  folder?: string;
   summary: string;
   reason: string;
   /** 0..1 */
@@ -285,6 +283,8 @@ export function isPanelItem(x: unknown): x is PanelItem {
     isOneOf(x.type, PANEL_ITEM_TYPES) &&
     isEntityId(x.entityId) &&
     isText(x.title, LIMITS.text) &&
+    isOptText(x.place, LIMITS.text) &&
+    isOptText(x.folder, LIMITS.text) &&
     isText(x.summary, LIMITS.summary) &&
     isText(x.reason, LIMITS.text) &&
     typeof x.relevanceScore === 'number' &&

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
+import { isIndexedEditorLanguage, withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
 import { Debouncer, realTimers, type Scheduler } from './debouncer';
 
 /** What the user is looking at, after the cursor has stopped for the debounce time. */
@@ -20,7 +20,8 @@ export type Activity =
     }
   | {
       kind: 'none';
-      reason: 'no-workspace' | 'no-editor' | 'unsupported-document' | 'outside-workspace';
+      /** `other-editor`: a tab that is not a text editor is in front (a walkthrough, the settings, a preview). */
+      reason: 'no-workspace' | 'no-editor' | 'other-editor' | 'unsupported-document' | 'outside-workspace';
       detail?: string;
     };
 
@@ -33,19 +34,6 @@ export interface ActivityEvent {
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
-const INDEXED_LANGUAGES = new Set([
-  'typescript',
-  'typescriptreact',
-  'javascript',
-  'javascriptreact',
-  'python',
-  'go',
-  'java',
-  'rust',
-  'csharp',
-  'ruby',
-  'php',
-]);
 
 /**
  * Owns "where the user is": turns editor events into debounced Activity events, and answers
@@ -156,7 +144,8 @@ export class ActivityTracker implements vscode.Disposable {
   private async compute(signal: AbortSignal): Promise<Activity> {
     if (!vscode.workspace.workspaceFolders?.length) return { kind: 'none', reason: 'no-workspace' };
     const editor = vscode.window.activeTextEditor;
-    if (!editor) return { kind: 'none', reason: 'no-editor' };
+    if (!editor)
+      return { kind: 'none', reason: vscode.window.tabGroups.activeTabGroup.activeTab ? 'other-editor' : 'no-editor' };
     const doc = editor.document;
     if (doc.uri.scheme !== 'file') {
       return {
@@ -174,7 +163,7 @@ export class ActivityTracker implements vscode.Disposable {
     // The code index knows the definitions of these languages; asking the language server as well
     // would only delay the panel.
     const symbol =
-      (INDEXED_LANGUAGES.has(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ??
+      (isIndexedEditorLanguage(doc.languageId) ? this.indexSymbol(folder, path, pos.line + 1) : undefined) ??
       (await symbolAt(doc.uri, pos, signal));
     return {
       kind: 'file',

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { resolveConfig, type CoreConfig } from '../core/api/types';
+import { KINDS, SUGGESTION_TYPES, type SuggestionType } from '../core/types';
 import { ids } from './ids';
 
 /** The one place that reads settings: returns the frozen snapshot the core works with. */
@@ -8,14 +9,10 @@ export function readConfig(scope?: vscode.ConfigurationScope): CoreConfig {
   const extraGlobs = c.get<string[]>('testReportGlobs', []).filter((g) => typeof g === 'string' && g.trim());
   const base = resolveConfig();
   return resolveConfig({
-    enabledKinds: {
-      decision: c.get('show.decisions', true),
-      warning: c.get('show.warnings', true),
-      change: c.get('show.changes', true),
-      cochange: c.get('show.coChange', true),
-      related_code: c.get('show.callers', true),
-      doc: c.get('show.docs', true),
-    },
+    enabledKinds: Object.fromEntries(SUGGESTION_TYPES.map((t) => [t, c.get(KINDS[t].setting, true)])) as Record<
+      SuggestionType,
+      boolean
+    >,
     maxSuggestions: c.get('maxSuggestions', base.maxSuggestions),
     minRelevanceScore: c.get('minRelevanceScore', base.minRelevanceScore),
     recentChangeDays: c.get('recentChangeDays', base.recentChangeDays),

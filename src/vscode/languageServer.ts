@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { withTimeoutOr, type QueryContext, type SuggestionItem, type SuggestionSource } from '../core/api/types';
 import { relativePath } from './activityTracker';
+import { deprecatedName } from './deprecatedMessage';
 
 const CALL_HIERARCHY_TIMEOUT_MS = 700;
 
@@ -18,7 +19,7 @@ export function languageServerSource(folder: vscode.WorkspaceFolder): Omit<Sugge
       if (!file) return [];
       const uri = vscode.Uri.joinPath(folder.uri, ...file.split('/'));
       const callers = ctx.config.enabledKinds.related_code ? await incomingCalls(folder, uri, ctx) : [];
-      const deprecated = ctx.config.enabledKinds.warning ? deprecatedDiagnostics(uri, file) : [];
+      const deprecated = ctx.config.enabledKinds.warning ? deprecatedDiagnostics(uri, file, ctx.symbolRange) : [];
       return [...callers, ...deprecated];
     },
   };
@@ -89,11 +90,13 @@ async function incomingCalls(
 /** Import lines name a deprecated API without using it; the call sites are what matter. */
 const IMPORT_LINE = /^\s*(import\b|export\s.*\bfrom\b|from\s+\S+\s+import\b|using\s|use\s)/;
 
-function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] {
+/** Deprecated uses inside the definition at the cursor when there is one, like the code index's warnings. */
+function deprecatedDiagnostics(uri: vscode.Uri, file: string, range: QueryContext['symbolRange']): SuggestionItem[] {
   const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   return vscode.languages
     .getDiagnostics(uri)
     .filter((d) => d.tags?.includes(vscode.DiagnosticTag.Deprecated))
+    .filter((d) => !range || (d.range.start.line + 1 >= range.startLine && d.range.start.line + 1 <= range.endLine))
     .filter(
       (d) => !doc || d.range.start.line >= doc.lineCount || !IMPORT_LINE.test(doc.lineAt(d.range.start.line).text),
     )
@@ -101,8 +104,7 @@ function deprecatedDiagnostics(uri: vscode.Uri, file: string): SuggestionItem[] 
     .map((d): SuggestionItem => {
       const line = d.range.start.line + 1;
       const message = d.message.split('\n')[0];
-      // TypeScript says "'toCents' is deprecated."; other servers word it differently.
-      const name = /['"`]([^'"`]+)['"`] is deprecated/i.exec(message)?.[1];
+      const name = deprecatedName(message);
       return {
         type: 'warning' as const,
         title: name ? `Deprecated: ${name} used at line ${line}` : `Deprecated API used at line ${line}`,

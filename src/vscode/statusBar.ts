@@ -7,11 +7,14 @@ import { ids } from './ids';
  * Count of suggestions and warnings for the current file; while the workspace is being indexed, the
  * files and commits done of all with a spinner instead. A click focuses the panel.
  */
+/** What the item says when there is nothing to count: what it is. */
+export const IDLE_TEXT = '$(lightbulb) Context';
+
 export class SuggestionsStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private indexing: IndexingProgress | undefined;
   private shown: { text: string; tooltip: string; background?: vscode.ThemeColor } = {
-    text: '$(lightbulb) —',
+    text: IDLE_TEXT,
     tooltip: 'Proactive Context',
   };
 
@@ -27,8 +30,8 @@ export class SuggestionsStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
-  showIdle(text = 'Proactive Context'): void {
-    this.show('$(lightbulb) —', text);
+  showIdle(text = 'Proactive Context: no suggestions for the active editor. Click to show the panel.'): void {
+    this.show(IDLE_TEXT, text);
   }
 
   showBusy(label: string): void {
@@ -36,7 +39,11 @@ export class SuggestionsStatusBar implements vscode.Disposable {
   }
 
   showCounts(file: string, suggestions: number, warnings: number): void {
-    const text = warnings > 0 ? `$(lightbulb) ${suggestions} $(warning) ${warnings}` : `$(lightbulb) ${suggestions}`;
+    // Words next to the numbers: a bare "16 3" says nothing to someone who has not read the tooltip.
+    const text =
+      warnings > 0
+        ? `$(lightbulb) Context ${suggestions} $(warning) ${warnings}`
+        : `$(lightbulb) Context ${suggestions}`;
     const label = `Proactive Context: ${suggestions} suggestion${suggestions === 1 ? '' : 's'}${warnings ? `, ${warnings} warning${warnings === 1 ? '' : 's'}` : ''} for ${file}. Click to show them.`;
     this.show(text, label, warnings > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined);
   }

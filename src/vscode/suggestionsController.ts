@@ -14,6 +14,7 @@ import type { WorkspaceServices } from './workspaceServices';
 const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], string> = {
   'no-workspace': 'Open a folder to see the decisions, changes and warnings for your code.',
   'no-editor': 'Open a file of this workspace to see its context.',
+  'other-editor': 'The editor in front is not a file; suggestions follow the next file you open.',
   'unsupported-document': 'This editor is not a file of the workspace, so there is no context to show.',
   'outside-workspace': 'This file is outside the workspace folders; open its folder to see its context.',
 };
@@ -79,8 +80,16 @@ export class SuggestionsController implements vscode.Disposable {
     const { activity, signal } = event;
     const stoppedAt = performance.now();
     if (activity.kind === 'none') {
+      // A walkthrough, the settings or a preview in front: the last file's items stay, as the user
+      // comes back to that file; with none yet, the panel asks calmly for a file.
+      if (activity.reason === 'other-editor' && this.last) return;
       this.last = undefined;
-      const phase = activity.reason === 'outside-workspace' ? 'unsupported-document' : activity.reason;
+      const phase =
+        activity.reason === 'outside-workspace'
+          ? 'unsupported-document'
+          : activity.reason === 'other-editor'
+            ? 'no-editor'
+            : activity.reason;
       // The panel's own heading and detail say what to do; the host adds only what it knows of this editor.
       const message = activity.detail ? `${NONE_MESSAGES[activity.reason]} (${activity.detail})` : undefined;
       this.view.setState(buildPanelState({ phase, message }));

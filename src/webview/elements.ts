@@ -11,7 +11,9 @@ import type {
   SuggestionType,
 } from '../shared/protocol';
 import { codicon, el } from './dom';
-import { COMMAND_BUTTONS, GROUPS } from './labels';
+import { KINDS, kindLabel } from '../shared/kinds';
+import { inlineCodeParts, ownReason } from '../shared/presentation';
+import { COMMAND_BUTTONS } from './labels';
 
 const ITEM_ACTIONS: readonly {
   action: ItemCommandType;
@@ -27,12 +29,16 @@ const ITEM_ACTIONS: readonly {
   { action: 'dismiss', icon: 'close', label: 'Dismiss', key: 'Delete' },
 ];
 
-export function itemRow(item: PanelItem, kind: string): HTMLElement {
+/** `sharedReason`: what the group says once above its rows, so the row leaves it out. */
+export function itemRow(item: PanelItem, sharedReason?: string): HTMLElement {
+  const kind = kindLabel(item.type);
+  const reason = ownReason(item.reason, sharedReason);
   const score = `Relevance ${item.relevanceScore.toFixed(2)}`;
   const where = locationText(item.location);
   const summary = item.summary && item.summary !== item.title ? clipText(item.summary, 400) : '';
   const tooltip = [score, where, summary].filter(Boolean).join('\n');
-  const spoken = [`${item.isNew ? 'New. ' : ''}${kind}: ${item.title}`, item.reason, item.age]
+  const at = [item.place, item.folder && `in ${item.folder}`].filter(Boolean).join(' ');
+  const spoken = [`${item.isNew ? 'New. ' : ''}${kind}: ${item.title}${at ? `, ${at}` : ''}`, reason, item.age]
     .filter(Boolean)
     .join('. ');
   return el(
@@ -55,13 +61,15 @@ export function itemRow(item: PanelItem, kind: string): HTMLElement {
         'div',
         { class: 'item-title' },
         item.isNew ? el('span', { class: 'new-marker', 'aria-hidden': 'true' }, 'new') : null,
-        item.title,
+        ...inlineCode(item.title),
+        item.place ? el('span', { class: 'item-place' }, item.place) : null,
+        item.folder ? el('span', { class: 'item-folder' }, item.folder) : null,
       ),
-      item.reason || item.age
+      reason || item.age
         ? el(
             'div',
             { class: 'item-detail' },
-            item.reason ? el('span', { class: 'item-reason' }, item.reason) : null,
+            reason ? el('span', { class: 'item-reason' }, ...inlineCode(reason)) : null,
             item.age ? el('span', { class: 'item-age' }, item.age) : null,
           )
         : null,
@@ -116,7 +124,7 @@ function emptySection(
   detail: string,
   buttons: PanelCommandType[],
 ): HTMLElement {
-  const group = GROUPS[type];
+  const group = KINDS[type];
   const id = `pc-empty-${type}`;
   return el(
     'section',
@@ -147,6 +155,11 @@ export function commandButton(command: PanelCommandType, primary: boolean): HTML
     codicon(b.icon),
     el('span', {}, b.label),
   );
+}
+
+/** Prose as text nodes and `inline code` as code elements: never markup from the string itself. */
+export function inlineCode(text: string): (HTMLElement | string)[] {
+  return inlineCodeParts(text).map((p) => (p.code ? el('code', { class: 'inline-code' }, p.text) : p.text));
 }
 
 function locationText(loc: PanelLocation): string {

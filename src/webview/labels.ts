@@ -1,23 +1,5 @@
 /** Every word the page shows that does not come from the host. */
-import type { IndexingProgress, PanelCommandType, PanelPhase, SuggestionType } from '../shared/protocol';
-
-export interface GroupLabel {
-  title: string;
-  /** Used in screen-reader labels: "Decision: ...". */
-  kind: string;
-  /** Used in "Show 3 more decisions". */
-  plural: string;
-  icon: string;
-}
-
-export const GROUPS: Readonly<Record<SuggestionType, GroupLabel>> = {
-  decision: { title: 'Decisions', kind: 'Decision', plural: 'decisions', icon: 'law' },
-  warning: { title: 'Warnings', kind: 'Warning', plural: 'warnings', icon: 'warning' },
-  change: { title: 'Recent changes', kind: 'Recent change', plural: 'recent changes', icon: 'git-commit' },
-  cochange: { title: 'Usually changes with', kind: 'Usually changes with', plural: 'files', icon: 'files' },
-  related_code: { title: 'Callers', kind: 'Caller', plural: 'callers', icon: 'call-incoming' },
-  doc: { title: 'Docs', kind: 'Doc', plural: 'docs', icon: 'book' },
-};
+import type { IndexingProgress, PanelCommandType, PanelPhase } from '../shared/protocol';
 
 export interface PhaseMessage {
   icon: string;
@@ -59,7 +41,7 @@ export function phaseMessage(phase: PanelPhase, file: string | undefined): Phase
         icon: 'circle-slash',
         heading: 'No suggestions for this editor',
         detail: `Suggestions are shown for files inside the workspace folder${file ? `; ${baseName(file)} is not one of them` : ''}. Switch to a file of this workspace.`,
-        settings: true,
+        settings: false,
       };
     case 'error':
       return {

@@ -16,8 +16,10 @@ import {
   type PanelState,
 } from '../shared/protocol';
 import { clear, codicon, el } from './dom';
-import { commandButton, emptySections, itemRow } from './elements';
-import { GROUPS, KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
+import { commandButton, emptySections, inlineCode, itemRow } from './elements';
+import { sharedReason } from '../shared/presentation';
+import { KINDS, countOf } from '../shared/kinds';
+import { KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
 import { renderWatching } from './watching';
 import type { WebviewApi } from './vscodeApi';
 
@@ -80,6 +82,9 @@ export class Panel {
     );
     window.addEventListener('message', (event: MessageEvent) => this.receive(event.data));
     window.addEventListener('scroll', () => this.onScroll(), { passive: true });
+    // "Focus on Suggestions View" focuses the page: the keyboard goes to the current item at once,
+    // so the arrow keys work without a Tab first.
+    window.addEventListener('focus', () => this.focusList());
     this.content.addEventListener('click', (event) => this.onClick(event));
     this.content.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.content.addEventListener('focusin', (event) => this.onFocusIn(event));
@@ -225,8 +230,10 @@ export class Panel {
     if (!s) return;
     const message = phaseMessage(s.phase, s.file);
     if (message) {
-      const primary: PanelCommandType = s.phase === 'error' ? 'showLog' : 'refresh';
-      const buttons: PanelCommandType[] = [primary, primary === 'refresh' ? 'showLog' : 'refresh'];
+      // Only a failure or an empty answer has something to retry or tune; waiting for a folder or a
+      // file is a calm state, with nothing that looks like an error to press.
+      const buttons: PanelCommandType[] =
+        s.phase === 'error' ? ['showLog', 'refresh'] : s.phase === 'empty' ? ['refresh', 'showLog'] : [];
       if (message.settings) buttons.push('openSettings');
       this.content.replaceChildren(
         el(
@@ -236,7 +243,9 @@ export class Panel {
           el('h2', { class: 'message-heading' }, message.heading),
           el('p', { class: 'message-detail' }, message.detail),
           s.message ? el('p', { class: 'message-host' }, s.message) : null,
-          el('div', { class: 'message-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0))),
+          buttons.length
+            ? el('div', { class: 'message-buttons' }, ...buttons.map((b, i) => commandButton(b, i === 0)))
+            : null,
         ),
         ...(s.phase === 'empty' ? Object.values(emptySections(s)).flat() : []),
       );
@@ -257,13 +266,22 @@ export class Panel {
     for (const type of PANEL_ITEM_TYPES) {
       const items = s.items.filter((i) => i.type === type).sort((a, b) => a.index - b.index);
       if (items.length === 0) continue;
-      const group = GROUPS[type];
+      const group = KINDS[type];
       const expanded = this.page.expanded.includes(type);
       const shown = expanded ? items : items.slice(0, VISIBLE_PER_GROUP);
       const headerId = `pc-group-${type}`;
+      // A reason every item gives (each caller "calls X (resolved through imports)") is said once.
+      const shared = sharedReason(items);
+      const reasonId = `pc-group-reason-${type}`;
       const section = el(
         'div',
-        { class: 'group', role: 'group', 'aria-labelledby': headerId, 'data-group': type },
+        {
+          class: 'group',
+          role: 'group',
+          'aria-labelledby': headerId,
+          'aria-describedby': shared ? reasonId : undefined,
+          'data-group': type,
+        },
         el(
           'div',
           { class: 'group-header', id: headerId },
@@ -273,12 +291,15 @@ export class Panel {
             'span',
             {
               class: 'badge',
-              'aria-label': `${items.length} ${items.length === 1 ? group.kind.toLowerCase() : group.plural}`,
+              'aria-label': countOf(type, items.length),
             },
             String(items.length),
           ),
         ),
-        ...shown.map((item) => itemRow(item, group.kind)),
+        shared
+          ? el('div', { class: 'group-reason', id: reasonId, 'aria-hidden': 'true' }, ...inlineCode(shared))
+          : null,
+        ...shown.map((item) => itemRow(item, shared)),
       );
       const hidden = items.length - VISIBLE_PER_GROUP;
       if (hidden > 0) {
@@ -306,6 +327,15 @@ export class Panel {
   }
 
   // ---- roving focus
+
+  /** Puts the keyboard on the list's current row when the page gets focus and nothing in it has it. */
+  private focusList(): void {
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement) return;
+    const rows = this.rows();
+    if (rows.length === 0) return;
+    this.setCurrent(rows.find((r) => r.tabIndex === 0) ?? rows[0], true);
+  }
 
   private rows(): HTMLElement[] {
     return this.list ? Array.from(this.list.querySelectorAll<HTMLElement>('.item, .more')) : [];

@@ -69,7 +69,7 @@ suite('suggestions panel', () => {
   test('the status bar counts the suggestions and the warnings shown in the panel', () => {
     const warnings = state.items.filter((i) => i.type === 'warning').length;
     assert.ok(warnings > 0);
-    assert.equal(api.statusBarText(), `$(lightbulb) ${state.items.length - warnings} $(warning) ${warnings}`);
+    assert.equal(api.statusBarText(), `$(lightbulb) Context ${state.items.length - warnings} $(warning) ${warnings}`);
   });
 
   test('another file replaces the items, and the status bar follows', async () => {
@@ -95,8 +95,8 @@ suite('suggestions panel', () => {
     assert.equal(
       api.statusBarText(),
       warnings
-        ? `$(lightbulb) ${now.items.length - warnings} $(warning) ${warnings}`
-        : `$(lightbulb) ${now.items.length}`,
+        ? `$(lightbulb) Context ${now.items.length - warnings} $(warning) ${warnings}`
+        : `$(lightbulb) Context ${now.items.length}`,
     );
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

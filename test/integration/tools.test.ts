@@ -163,7 +163,11 @@ suite('language-model tools', () => {
     await refused('subscribe_file', { path: '../outside.ts' }, /outside the workspace/);
     await refused('subscribe_memory', { query: ' ' }, /needs "query"/);
     await refused('unsubscribe', { id: 'nosuchid' }, /No subscription has the id “nosuchid”/);
-    await refused('context_suggest', { path: 'src/does/not/exist.ts' }, /does not exist in the workspace/);
+    await refused(
+      'context_suggest',
+      { path: 'src/does/not/exist.ts' },
+      /src\/does\/not\/exist\.ts does not exist in the workspace; check the path/,
+    );
     assert.match(await invokeTool('list_subscriptions', {}), /No active subscriptions/);
   });
 

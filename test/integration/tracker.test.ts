@@ -20,7 +20,7 @@ import {
 } from './support';
 
 const FILE = 'src/pricing.ts';
-const IDLE_STATUS = '$(lightbulb) —';
+const IDLE_STATUS = '$(lightbulb) Context';
 
 suite('activity tracker', () => {
   let api: TestApi;

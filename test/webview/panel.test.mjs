@@ -117,12 +117,85 @@ describe('Suggestions page (Chromium)', function () {
       '<img src=x onerror=alert(1)>',
     );
     const svgRow = await page.$$eval('.item[data-type="cochange"] .item-title', (ts) => ts.map((t) => t.textContent));
-    assert.ok(svgRow.includes('test/"><svg onload=alert(2)>.ts'));
+    assert.ok(svgRow.includes('"><svg onload=alert(2)>.tstest'), JSON.stringify(svgRow));
     await page.waitForTimeout(100);
     assert.equal(await page.$$eval('img, svg, script:not([nonce])', (els) => els.length), 0);
     assert.equal(await page.evaluate(() => window.__dialogs), 0);
     assert.deepEqual(page.dialogs, []);
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  });
+
+  it('names the file before its folder, dimmed, and says a reason every row of a group shares once', async () => {
+    await showState(page, protocol, ready());
+    const row = (id) =>
+      page.$eval(`.item[data-entity-id="${id}"]`, (r) => ({
+        title: r.querySelector('.item-title').firstChild.textContent,
+        place: r.querySelector('.item-place')?.textContent ?? null,
+        folder: r.querySelector('.item-folder')?.textContent ?? null,
+        reason: r.querySelector('.item-reason')?.textContent ?? null,
+        folderDimmed: getComputedStyle(r.querySelector('.item-folder')).color !== getComputedStyle(r).color,
+      }));
+    assert.deepEqual(await row('caller:src/cli/main.ts:88'), {
+      title: 'runIndex',
+      place: 'main.ts:88',
+      folder: 'src/cli',
+      reason: null,
+      folderDimmed: true,
+    });
+    assert.deepEqual(await row('cochange:src/core/store/store.ts'), {
+      title: 'store.ts',
+      place: null,
+      folder: 'src/core/store',
+      reason: 'Changed together in 14 of 20 commits',
+      folderDimmed: true,
+    });
+    // Both callers give the same reason: it heads the group once, and each row leaves it out.
+    assert.equal(await page.textContent('.group[data-group="related_code"] .group-reason'), 'Calls indexWorkspace()');
+    assert.equal(await page.$$eval('.group[data-group="related_code"] .item-reason', (r) => r.length), 0);
+    assert.equal(await page.$$eval('.group[data-group="cochange"] .group-reason', (r) => r.length), 0);
+    assert.equal(
+      await page.getAttribute('.item[data-entity-id="caller:src/cli/main.ts:88"]', 'aria-label'),
+      'Caller: runIndex, main.ts:88 in src/cli',
+    );
+  });
+
+  it('shows inline code in titles as code, and code that looks like markup stays text', async () => {
+    const state = ready();
+    const hostile = {
+      ...state.items[0],
+      index: 99,
+      entityId: 'adr:0031',
+      title: 'ADR-0031: Deprecate `<img src=x onerror=alert(3)>` and `&&` in JSX',
+      reason: 'in `src/app/`, which ADR-0031 is about',
+    };
+    await showState(page, protocol, { ...state, items: [hostile, ...state.items], counts: { ...state.counts } });
+    const parts = await page.$eval('.item[data-entity-id="adr:0031"] .item-title', (t) =>
+      Array.from(t.childNodes).map((n) => [n.nodeName, n.textContent]),
+    );
+    assert.deepEqual(parts, [
+      ['#text', 'ADR-0031: Deprecate '],
+      ['CODE', '<img src=x onerror=alert(3)>'],
+      ['#text', ' and '],
+      ['CODE', '&&'],
+      ['#text', ' in JSX'],
+    ]);
+    assert.equal(await page.textContent('.item[data-entity-id="adr:0031"] .item-reason code'), 'src/app/');
+    assert.equal(await page.$$eval('img, svg', (els) => els.length), 0);
+    assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  });
+
+  it('puts the keyboard on the first item when the view gets focus, so the arrow keys work at once', async () => {
+    await showState(page, protocol, ready());
+    assert.equal(await focusedId(), null);
+    const first = (await rowIds())[0];
+    // What "Focus on Suggestions View" does to the page: the window gets focus, no element has it.
+    await page.evaluate(() => {
+      document.activeElement?.blur();
+      window.dispatchEvent(new FocusEvent('focus'));
+    });
+    assert.equal(await focusedId(), first);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await focusedId(), (await rowIds())[1]);
   });
 
   it('ignores malformed host messages and keeps showing the last good state', async () => {
@@ -259,23 +332,30 @@ describe('Suggestions page (Chromium)', function () {
     assert.equal((await rowIds()).length, 11);
   });
 
+  it('tells the user what to do in the empty state, with Refresh, Show Log and Settings', async () => {
+    await showState(page, protocol, panelModel.buildPanelState({ phase: 'empty', file: 'src/core/index/indexer.ts' }));
+    assert.equal(await page.textContent('.message-heading'), 'No suggestions for indexer.ts');
+    await clearPosted(page);
+    await page.click('button[data-command="showLog"]');
+    await page.click('button[data-command="refresh"]');
+    assert.deepEqual(await posted(page), [
+      { type: 'showLog', version: 1 },
+      { type: 'refresh', version: 1 },
+    ]);
+    assert.equal(await page.$$eval('button[data-command="openSettings"]', (b) => b.length), 1);
+  });
+
   for (const [phase, text] of [
-    ['empty', 'No suggestions for indexer.ts'],
     ['no-workspace', 'Open a folder to see suggestions'],
     ['no-editor', 'Open a file to see suggestions'],
     ['unsupported-document', 'No suggestions for this editor'],
   ]) {
-    it(`tells the user what to do in the ${phase} state, with Refresh and Show Log`, async () => {
+    it(`says calmly what to do in the ${phase} state, with no buttons that look like an error`, async () => {
       await showState(page, protocol, panelModel.buildPanelState({ phase, file: 'src/core/index/indexer.ts' }));
       assert.equal(await page.textContent('.message-heading'), text);
       assert.ok((await page.textContent('.message-detail')).length > 40);
-      await clearPosted(page);
-      await page.click('button[data-command="showLog"]');
-      await page.click('button[data-command="refresh"]');
-      assert.deepEqual(await posted(page), [
-        { type: 'showLog', version: 1 },
-        { type: 'refresh', version: 1 },
-      ]);
+      assert.equal(await page.getAttribute('.message', 'role'), 'status');
+      assert.equal(await page.$$eval('.message button', (b) => b.length), 0);
     });
   }
 

@@ -114,10 +114,10 @@ describe('SuggestionsViewProvider (Node, stand-in vscode)', function () {
     assert.ok(log.lines.some(([level]) => level === 'error'));
   });
 
-  it('shows the file next to the view title and the warning count on the badge', () => {
+  it('leaves the view title whole (the page names the file) and shows the warning count on the badge', () => {
     const { provider, view } = resolved();
     provider.setState(fixtureState(panelModel));
-    assert.equal(view.description, 'indexer.ts');
+    assert.equal(view.description, undefined);
     assert.deepEqual(view.badge, { value: 1, tooltip: '1 warning for this code' });
     provider.setState(panelModel.buildPanelState({ phase: 'no-editor' }));
     assert.equal(view.description, undefined);

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { SUGGESTION_TYPES, type ContextSuggestion, type SuggestionType } from '../../core/types';
-import { safeLabel } from '../../core/api/messages';
+import type { ContextSuggestion } from '../../core/types';
+import { ContextError } from '../../core/api/errors';
+import { renderSuggestionList, safeLabel } from '../../core/api/messages';
 import { toRelative } from '../../core/api/types';
 import { UsageError } from '../args';
 import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
@@ -25,47 +24,28 @@ export const suggest: CliCommand = {
       const rel = toRelative(service.root, args.flags.file as string);
       if (rel === undefined || rel === '')
         throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
-      if (!existsSync(join(service.root, rel))) throw new UsageError(`--file ${rel} does not exist in ${service.root}`);
       await service.refreshAll();
-      const s = await service.complete(
-        await service.suggestAt(
-          { file: rel, line, symbolName: args.flags.symbol as string | undefined },
-          { trigger: 'manual' },
-        ),
-      );
+      let s;
+      try {
+        s = await service.suggestForPath({ file: rel, line, symbol: args.flags.symbol as string | undefined });
+      } catch (err) {
+        // A path that is not a workspace file is a usage mistake, said the way every surface says it.
+        if (err instanceof ContextError && (err.reason === 'not_found' || err.reason === 'invalid'))
+          throw new UsageError(err.message);
+        throw err;
+      }
       print(args, s, renderSuggestion(s));
       return 0;
     });
   },
 };
 
-const TYPE_LABELS: Record<SuggestionType, string> = {
-  decision: 'Decisions',
-  warning: 'Warnings',
-  change: 'Recent changes',
-  cochange: 'Usually changes with',
-  related_code: 'Callers',
-  doc: 'Docs',
-};
-
-/** The suggestions as text; titles, reasons and paths are repository text, so each stays on its own line. */
+/** The suggestions as text, as every surface lays them out; repository text stays on its own lines. */
 export function renderSuggestion(s: ContextSuggestion): string {
   const lines = [
     `${s.items.length} suggestion${s.items.length === 1 ? '' : 's'} for ${s.trigger.source} in ${s.latencyMs} ms`,
   ];
   for (const n of s.notes ?? []) lines.push(`note: ${safeLabel(n, 600)}`);
-  for (const type of SUGGESTION_TYPES) {
-    const items = s.items.filter((i) => i.type === type);
-    if (!items.length) continue;
-    lines.push('', `${TYPE_LABELS[type]}:`);
-    for (const i of items) {
-      const where = i.location.line ? `${i.location.path}:${i.location.line}` : i.location.path;
-      lines.push(
-        `  [${i.relevanceScore.toFixed(2)}] ${safeLabel(i.title)}`,
-        `         why: ${safeLabel(i.reason, 400)}`,
-        `         at:  ${safeLabel(where ?? '', 400)}${i.location.commit ? ` (${i.location.commit.slice(0, 10)})` : ''}`,
-      );
-    }
-  }
+  if (s.items.length) lines.push('', renderSuggestionList(s.items, { scores: true }));
   return lines.join('\n');
 }

@@ -21,7 +21,7 @@ import { Watching } from './watching';
 import { buildChatContext } from './chatContext';
 import { anchorsOf, decisionSearch, FailureLocator, lineCommitsOf, lineHistoryFrom } from './editorSupport';
 import { ContextError } from './errors';
-import { fileIsFolder, fileNotYetCreated } from './messages';
+import { fileIsFolder, fileNotYetCreated, noSuchFileToSuggest } from './messages';
 import type {
   ChatContext,
   ChatContextRequest,
@@ -229,6 +229,24 @@ export class ContextService {
     return missing && file
       ? { ...suggestion, notes: [fileNotYetCreated(file), ...(suggestion.notes ?? [])] }
       : suggestion;
+  }
+
+  /**
+   * "What matters for this path", for the surfaces that answer once (the CLI, MCP and the
+   * language-model tool): a file that does not exist is refused with the same message on each, then
+   * the answer comes with what the slow sources add.
+   */
+  async suggestForPath(
+    input: { file?: string; line?: number; symbol?: string },
+    options: SuggestOptions = {},
+  ): Promise<ContextSuggestion> {
+    if (input.file !== undefined) {
+      const file = this.resolvePath(input.file);
+      if (!statSync(join(this.parts.root, file), { throwIfNoEntry: false }))
+        throw new ContextError('not_found', noSuchFileToSuggest(file));
+      input = { ...input, file };
+    }
+    return this.complete(await this.suggestForInput(input, options), options);
   }
 
   /** True when there are slow sources that `enrich` would add. */

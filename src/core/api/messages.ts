@@ -159,6 +159,11 @@ export function fileMissing(path: string): string {
   return `${path} does not exist in the workspace; check the path, or subscribe once the file is created.`;
 }
 
+/** The one answer of every surface asked for suggestions on a file that is not there. */
+export function noSuchFileToSuggest(path: string): string {
+  return `${path} does not exist in the workspace; check the path (relative to the workspace folder).`;
+}
+
 export function fileNotYetCreated(path: string): string {
   return `${path} does not exist yet; suggestions follow once it is created.`;
 }
@@ -211,3 +216,4 @@ export {
   renderSubscriptions,
   renderSuggestionLine,
 } from '../prompt/render';
+export { linkTarget, renderSuggestionList, type SuggestionListOptions } from '../prompt/suggestionList';

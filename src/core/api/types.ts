@@ -225,6 +225,7 @@ export interface Disposable {
 export { MemoryLogger, nullLogger, StderrLogger } from '../logger';
 export { defaultConfig, resolveConfig } from '../config';
 export { resolveStateDir, toRelative } from '../paths';
+export { isIndexedEditorLanguage } from '../index/languages';
 export { SUBSCRIPTION_KINDS } from '../subscriptions/registry';
 export { WATCH_LIMITS, WATCH_PATTERN_TYPES } from '../watches/watchStore';
 export { CancelledError, TimeoutError, withTimeout, withTimeoutOr } from '../timeout';

@@ -1,47 +1,32 @@
 import { Language, Parser } from '@vscode/tree-sitter-wasm';
 import { locateAsset } from '../paths';
+import table from './languages.json';
 
-export type LangId =
-  'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'csharp' | 'ruby' | 'php';
+/**
+ * The indexed languages: grammar, file extensions and the editor's language ids. One table, read by
+ * the index, by the editor's activity tracker (through the core's door) and by the build, which
+ * copies exactly these grammars next to the bundle.
+ */
+const TABLE: Readonly<Record<LangId, { grammar: string; extensions: string[]; editorIds: string[] }>> = table;
 
-const GRAMMAR_FILE: Record<LangId, string> = {
-  typescript: 'tree-sitter-typescript.wasm',
-  tsx: 'tree-sitter-tsx.wasm',
-  javascript: 'tree-sitter-javascript.wasm',
-  python: 'tree-sitter-python.wasm',
-  go: 'tree-sitter-go.wasm',
-  java: 'tree-sitter-java.wasm',
-  rust: 'tree-sitter-rust.wasm',
-  csharp: 'tree-sitter-c-sharp.wasm',
-  ruby: 'tree-sitter-ruby.wasm',
-  php: 'tree-sitter-php.wasm',
-};
+export type LangId = keyof typeof table;
 
-const BY_EXTENSION: Record<string, LangId> = {
-  ts: 'typescript',
-  mts: 'typescript',
-  cts: 'typescript',
-  tsx: 'tsx',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  py: 'python',
-  pyi: 'python',
-  go: 'go',
-  java: 'java',
-  rs: 'rust',
-  cs: 'csharp',
-  rb: 'ruby',
-  rake: 'ruby',
-  php: 'php',
-};
+const BY_EXTENSION: ReadonlyMap<string, LangId> = new Map(
+  (Object.keys(TABLE) as LangId[]).flatMap((lang) => TABLE[lang].extensions.map((ext) => [ext, lang] as const)),
+);
+
+const EDITOR_IDS: ReadonlySet<string> = new Set(Object.values(TABLE).flatMap((l) => l.editorIds));
+
+/** Whether the code index parses documents of an editor language id ("typescriptreact", "python"). */
+export function isIndexedEditorLanguage(languageId: string): boolean {
+  return EDITOR_IDS.has(languageId);
+}
 
 /** The language of a path by its extension, or undefined when it is not indexed. */
 export function languageOf(path: string): LangId | undefined {
   const dot = path.lastIndexOf('.');
   if (dot < 0 || dot < path.lastIndexOf('/')) return undefined;
-  return BY_EXTENSION[path.slice(dot + 1).toLowerCase()];
+  return BY_EXTENSION.get(path.slice(dot + 1).toLowerCase());
 }
 
 /** The family used to pick extraction and resolution rules. */
@@ -67,7 +52,7 @@ function initRuntime(): Promise<void> {
 function loadLanguage(lang: LangId): Promise<Language> {
   let p = languages.get(lang);
   if (!p) {
-    const file = GRAMMAR_FILE[lang];
+    const file = TABLE[lang].grammar;
     p = initRuntime()
       .then(() => Language.load(locateAsset(file, `@vscode/tree-sitter-wasm/wasm/${file}`)))
       .catch((err) => {

@@ -4,7 +4,9 @@ import {
   describeSubscription,
   escapeMarkdown,
   expiresIn,
+  linkTarget,
   noSubscriptions,
+  renderSuggestionList,
   renderLedger,
   subscribed,
 } from '../../core/api/messages';
@@ -16,25 +18,9 @@ import type {
   Subscription,
   SuggestionItem,
 } from '../../core/api/types';
-import type { SuggestionType } from '../../core/types';
 
 /** Builds a link target for a root-relative path and optional line (a file URI in the extension). */
 export type LinkFor = (path: string, line?: number) => string;
-
-const TYPE_HEADINGS: Record<SuggestionType, string> = {
-  decision: 'Decisions',
-  warning: 'Warnings',
-  change: 'Recent changes',
-  cochange: 'Usually changed together',
-  related_code: 'Callers and related code',
-  doc: 'Docs',
-};
-const TYPE_ORDER: readonly SuggestionType[] = ['warning', 'decision', 'change', 'cochange', 'related_code', 'doc'];
-
-function linkTarget(target: string): string {
-  // Parentheses and spaces in a link target would end it early.
-  return target.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
-}
 
 /** `path:line` (or the commit / ADR the item is about) as a markdown link. */
 export function locationLink(item: Pick<SuggestionItem, 'location' | 'entityId'>, linkFor: LinkFor): string {
@@ -44,19 +30,11 @@ export function locationLink(item: Pick<SuggestionItem, 'location' | 'entityId'>
   return `[${escapeMarkdown(label)}](${linkTarget(linkFor(l.path, l.line))})${l.commit ? ` @${l.commit.slice(0, 8)}` : ''}`;
 }
 
-/** `/suggest`: suggestions grouped by kind (warnings first), each with why and where. */
+/** `/suggest`: suggestions grouped by kind, each with why and where, as every surface renders them. */
 export function renderSuggestions(items: readonly SuggestionItem[], linkFor: LinkFor, heading?: string): string {
   if (!items.length) return `${heading ? `${heading}\n\n` : ''}No suggestions for this place yet.`;
-  const out: string[] = heading ? [heading, ''] : [];
-  for (const type of TYPE_ORDER) {
-    const group = items.filter((i) => i.type === type);
-    if (!group.length) continue;
-    out.push(`**${TYPE_HEADINGS[type]}**`, '');
-    for (const i of group)
-      out.push(`- ${escapeMarkdown(i.title)} — ${escapeMarkdown(i.reason)} · ${locationLink(i, linkFor)}`);
-    out.push('');
-  }
-  return out.join('\n').trimEnd();
+  const list = renderSuggestionList(items, { format: 'markdown', linkFor });
+  return heading ? `${heading}\n\n${list}` : list;
 }
 
 const PLACEHOLDER = '\uE000';

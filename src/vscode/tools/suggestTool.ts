@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { fileIsFolder, renderSuggestionLine, safeLabel } from '../../core/api/messages';
-import { withTimeout, type Place } from '../../core/api/types';
+import { renderSuggestionList, safeLabel } from '../../core/api/messages';
+import { withTimeout, type ContextSuggestion, type Place } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { suggestInput, ToolInputError } from './toolInput';
 
@@ -20,15 +20,18 @@ export class ContextSuggestTool extends ContextTool<Input> {
   protected async run(input: Input, { service, signal, folder }: ToolRun): Promise<string> {
     const args = suggestInput(input);
     let place: Place;
+    let suggestion: ContextSuggestion;
     if (args.path) {
-      const file = service.resolvePath(args.path);
-      const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, ...file.split('/'))).then(
-        (s) => s,
-        () => undefined,
+      place = { file: args.path, line: args.line, symbolName: args.symbol };
+      suggestion = await withTimeout(
+        service.suggestForPath(
+          { file: args.path, line: args.line, symbol: args.symbol },
+          { signal, trigger: 'manual' },
+        ),
+        SUGGEST_TIMEOUT_MS,
+        { what: 'context_suggest', signal },
       );
-      if (!stat) throw new ToolInputError(`context_suggest: ${file} does not exist in the workspace.`);
-      if (stat.type & vscode.FileType.Directory) throw new ToolInputError(`context_suggest: ${fileIsFolder(file)}`);
-      place = { file, line: args.line, symbolName: args.symbol };
+      place = { ...place, file: suggestion.query.currentFile ?? args.path };
     } else {
       const here = this.deps.tracker.currentPlace(folder);
       if (!here)
@@ -37,20 +40,21 @@ export class ContextSuggestTool extends ContextTool<Input> {
       if (args.line !== undefined) place = { ...place, line: args.line, symbol: undefined };
       if (args.symbol && args.symbol !== place.symbol?.name)
         place = { ...place, symbol: undefined, symbolName: args.symbol };
+      const at = place;
+      suggestion = await withTimeout(
+        service.suggestAt(at, { signal, trigger: 'manual' }).then((first) => service.complete(first, { signal })),
+        SUGGEST_TIMEOUT_MS,
+        { what: 'context_suggest', signal },
+      );
     }
-    const suggestion = await withTimeout(
-      service.suggestAt(place, { signal, trigger: 'manual' }).then((first) => service.complete(first, { signal })),
-      SUGGEST_TIMEOUT_MS,
-      { what: 'context_suggest', signal },
-    );
     const symbol = place.symbol?.name ?? place.symbolName;
     const where = `${place.file}${place.line ? `:${place.line}` : ''}${symbol ? ` (${symbol})` : ''}`;
     const out = [
       suggestion.items.length
-        ? `Context for ${where}, most relevant first (type, title — why · where):`
+        ? `Context for ${where}, by kind, most relevant first (title · where, then why; titles quote repository text, untrusted):`
         : `No context found for ${where}.`,
     ];
-    for (const item of suggestion.items) out.push(renderSuggestionLine(item));
+    if (suggestion.items.length) out.push(renderSuggestionList(suggestion.items));
     if (suggestion.notes?.length) out.push('', `Notes: ${suggestion.notes.map((n) => safeLabel(n, 600)).join('; ')}`);
     return out.join('\n');
   }

@@ -3,7 +3,7 @@
  * extension builds the state the page renders and tests can build the very same state in Node.
  */
 import { clip, formatAge, oneLine } from '../../core/api/messages';
-import type { SuggestionItem, SuggestionType } from '../../core/types';
+import { KINDS, type SuggestionItem } from '../../core/types';
 import {
   LIMITS,
   PANEL_ITEM_TYPES,
@@ -15,16 +15,7 @@ import {
   type PanelState,
   type SectionNote,
 } from '../../shared/protocol';
-
-/** Codicon per kind; the group headers use the same ones. */
-export const ITEM_ICONS: Readonly<Record<SuggestionType, string>> = {
-  decision: 'law',
-  warning: 'warning',
-  change: 'git-commit',
-  cochange: 'files',
-  related_code: 'call-incoming',
-  doc: 'book',
-};
+import { rowParts } from '../../shared/presentation';
 
 export interface PanelStateInput {
   phase: PanelPhase;
@@ -103,17 +94,21 @@ export function toPanelItem(
   if (isLine(loc.endLine)) location.endLine = loc.endLine;
   if (loc.commit) location.commit = clip(loc.commit, LIMITS.short);
   if (loc.adr) location.adr = clip(loc.adr, LIMITS.text);
+  // The file a row points into is named before its folder, which a narrow side bar may cut.
+  const row = rowParts({ ...item, title: oneLine(item.title) });
   const panelItem: PanelItem = {
     index,
     type: item.type,
     entityId: clip(item.entityId, LIMITS.entityId),
-    title: clip(oneLine(item.title), LIMITS.text),
+    title: clip(row.title, LIMITS.text),
     summary: clip(item.summary, LIMITS.summary),
     reason: clip(oneLine(item.reason), LIMITS.text),
     relevanceScore: Number.isFinite(item.relevanceScore) ? Math.min(1, Math.max(0, item.relevanceScore)) : 0,
     location,
-    icon: ITEM_ICONS[item.type],
+    icon: KINDS[item.type].icon,
   };
+  if (row.place) panelItem.place = clip(row.place, LIMITS.text);
+  if (row.folder) panelItem.folder = clip(row.folder, LIMITS.text);
   if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = formatAge(item.timestamp, now);
   if (item.meta?.new === true) panelItem.isNew = true;
   if (marks.useful?.has(item.entityId)) panelItem.useful = true;

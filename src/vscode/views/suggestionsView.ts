@@ -171,12 +171,13 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
     );
   }
 
-  /** The file name next to the view title, and the warning count on the activity-bar icon. */
+  /**
+   * The warning count on the activity-bar icon. No description next to the title: the page's header
+   * names the file, and in a narrow side bar the description cut the view's own title short.
+   */
   private updateChrome(): void {
     const view = this.view;
     if (!view) return;
-    const file = this.state.file;
-    view.description = file ? file.slice(file.lastIndexOf('/') + 1) : undefined;
     const unseen = this.watches.filter((w) => w.last?.unseen).length;
     const warnings = this.state.counts.warning;
     // New context from a watch comes first: it is what changed while the user looked elsewhere.

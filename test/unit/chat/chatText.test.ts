@@ -47,7 +47,7 @@ function sub(over: Partial<Subscription>): Subscription {
 
 describe('chat text', () => {
   describe('/suggest', () => {
-    it('groups items by kind, warnings first, each with why and a link to where', () => {
+    it('groups items by kind in the kinds table order, each with why and a link to where, file name first', () => {
       const md = renderSuggestions(
         [
           item({
@@ -69,12 +69,12 @@ describe('chat text', () => {
         '### Context for src/cart.ts',
       );
       assert.ok(md.startsWith('### Context for src/cart.ts'));
-      assert.ok(md.indexOf('**Warnings**') < md.indexOf('**Recent changes**'), 'warnings are not first');
+      assert.ok(md.indexOf('**Warnings**') < md.indexOf('**Recent changes**'), 'warnings are not before changes');
       assert.match(
         md,
-        /applyDiscount is deprecated — used on line 4 · \[src\/cart\.ts:4\]\(file:\/\/\/ws\/src\/cart\.ts#L4\)/,
+        /applyDiscount is deprecated — used on line 4 · \[cart\.ts:4\]\(file:\/\/\/ws\/src\/cart\.ts#L4\) in src$/m,
       );
-      assert.match(md, /\[src\/money\.ts:12\]\(file:\/\/\/ws\/src\/money\.ts#L12\) @abcdef12/);
+      assert.match(md, /\[money\.ts:12\]\(file:\/\/\/ws\/src\/money\.ts#L12\) in src @abcdef12/);
     });
 
     it('says so when there is nothing', () => {

@@ -114,4 +114,22 @@ describe('CLI', () => {
       rmSync(repoState, { recursive: true, force: true });
     }
   });
+
+  it('refuses suggest on a missing file with the words every surface uses, exit 2', () => {
+    const repo = new TempRepo(true, 'pc-cli-missing-');
+    try {
+      repo.commit('code', { 'src/a.ts': 'export const a = 1;\n' });
+      const r = run(['suggest', '--root', repo.dir, '--state-dir', join(state, 'missing'), '--file', 'src/gone.ts']);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(
+        r.stderr.trim(),
+        'proactive-context: src/gone.ts does not exist in the workspace; check the path (relative to the workspace folder).',
+      );
+      assert.equal(r.stdout, '');
+      const ok = run(['suggest', '--root', repo.dir, '--state-dir', join(state, 'missing'), '--file', 'src/a.ts']);
+      assert.equal(ok.code, 0, ok.stderr);
+    } finally {
+      repo.dispose();
+    }
+  });
 });

@@ -67,6 +67,16 @@ describe('CodeIndexSource', () => {
     );
   });
 
+  it('warns only of the uses inside the definition at the cursor', async () => {
+    const titles = async (startLine: number, endLine: number) =>
+      (await source.collect(context({ currentFile: 'src/app.ts' }, defaultConfig, { name: 'run', startLine, endLine })))
+        .filter((i) => i.type === 'warning')
+        .map((i) => i.title);
+    assert.deepEqual(await titles(7, 11), ['Deprecated: addTo used at line 9', 'Deprecated: plus used at line 10']);
+    assert.deepEqual(await titles(10, 11), ['Deprecated: plus used at line 10']);
+    assert.deepEqual(await titles(1, 5), [], 'uses in another definition are not warned of here');
+  });
+
   it('says nothing of a kind the settings turn off, nor without a file', async () => {
     const quiet = resolveConfig({
       enabledKinds: { ...defaultConfig.enabledKinds, warning: false, related_code: false },

@@ -88,9 +88,9 @@ describe('layering enforced by lint', function () {
 
 /** The graph script's own functions, as `npm run lint` runs them. */
 interface ImportGraph {
-  graphOf(srcDir?: string): Map<string, string[]>;
-  cycles(graph: Map<string, string[]>): string[][];
-  upwardEdges(graph: Map<string, string[]>): { from: string; to: string }[];
+  graphOf: (srcDir?: string) => Map<string, string[]>;
+  cycles: (graph: Map<string, string[]>) => string[][];
+  upwardEdges: (graph: Map<string, string[]>) => { from: string; to: string }[];
 }
 const importGraph = async (): Promise<ImportGraph> =>
   (await import(pathToFileURL(join(REPO, 'scripts', 'importGraph.mjs')).href)) as ImportGraph;

@@ -26,7 +26,7 @@ function counted(service: ContextService): McpService & { listeners(): number } 
   return {
     root: service.root,
     suggestForInput: (input, options) => service.suggestForInput(input, options),
-    complete: (suggestion, options) => service.complete(suggestion, options),
+    suggestForPath: (input, options) => service.suggestForPath(input, options),
     subscribe: (request, options) => service.subscribe(request, options),
     unsubscribe: (id) => service.unsubscribe(id),
     unsubscribeAll: () => service.unsubscribeAll(),

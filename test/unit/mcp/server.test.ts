@@ -96,7 +96,12 @@ describe('MCP server over stdio', function () {
     );
     assert.match(structured.items[0].title, /Use short-lived JWT tokens/);
     assert.match(text(r), /for src\/auth\/AuthService\.ts:6 /);
-    assert.match(text(r), /0\. \[decision\] ADR 0*1: Use short-lived JWT tokens/);
+    // Grouped by kind as on every surface; the number is the itemIndex suggestion_feedback takes.
+    assert.match(text(r), /^Decisions \(1\)$/m);
+    assert.match(
+      text(r),
+      /^ {2}\[0\] ADR 0*1: Use short-lived JWT tokens \(\d\.\d\d\) · 0001-use-jwt\.md \(docs\/adr\)$/m,
+    );
     assert.match(text(r), /why: .*AuthService/);
 
     const fb = await call(s, 'suggestion_feedback', { suggestionId: structured.id, itemIndex: 0, action: 'used' });
@@ -268,6 +273,12 @@ describe('MCP server over stdio', function () {
       ['context_suggest', { file: 'src/util.ts', line: 'seven' }, /line/],
       ['context_suggest', {}, /Give a file, a symbol, or both/],
       ['context_suggest', { file: 'src/util.ts', line: 0 }, /line/],
+      // The words every surface answers a missing file with (ContextService.suggestForPath).
+      [
+        'context_suggest',
+        { file: 'src/missing.ts' },
+        /src\/missing\.ts does not exist in the workspace; check the path/,
+      ],
       ['subscribe_file', {}, /path/],
       ['subscribe_file', { path: 42 }, /path/],
       ['subscribe_file', { path: 'src/util.ts', lines: { start: 5, end: 2 } }, /ends before it starts/],

@@ -16,6 +16,19 @@ const read = (p: string) => readFileSync(join(FIXTURES, p), 'utf8');
 const NYGARD = 'nygard-repo/doc/architecture/decisions';
 
 describe('parseAdr', () => {
+  it('keeps inline code in a title, ticks included, and still drops the other marks', () => {
+    const adr = parseAdr(
+      '0007-conditionals-in-jsx.md',
+      '# 7. Use of **conditionals** in JSX (deprecation of `<Show />` and `&&`)\n\n## Status\n\nAccepted\n',
+    );
+    assert.equal(adr.title, 'Use of conditionals in JSX (deprecation of `<Show />` and `&&`)');
+    const front = parseAdr(
+      '0008-x.md',
+      '---\ntitle: "Prefer `fetch` over <b>axios</b>"\n---\n\n## Status\n\nAccepted\n',
+    );
+    assert.equal(front.title, 'Prefer `fetch` over axios');
+  });
+
   it('reads a Nygard record that was superseded, with its successor link', () => {
     const adr = parseAdr(
       '0002-write-ledger-entries-directly.md',

@@ -152,6 +152,29 @@ describe('DecisionSource', () => {
       await source.refresh();
     });
 
+    it('gives a record no age until the history is read, then its last commit, never the checkout time', async () => {
+      // A record that states no date of its own.
+      const path = 'doc/architecture/decisions/0005-ledger-audit-log.md';
+      writeFiles({
+        [path]: adr(5, 'Ledger audit log', 'Every write in src/payments/ledger.ts appends to the audit log.'),
+      });
+      await source.refresh();
+      const committed = Date.UTC(2023, 0, 5);
+      let known = false;
+      source.setLastCommit(
+        (p) => (p === path ? committed : undefined),
+        () => known,
+      );
+      const ageOf = () =>
+        source.query({ file: 'src/payments/ledger.ts' }).find((i) => i.entityId === `decision:${path}`);
+      const before = ageOf();
+      assert.ok(before, 'the record is suggested');
+      assert.equal(before.timestamp, undefined, 'a file time before the history is read is the clone time');
+      known = true;
+      source.codeChanged();
+      assert.equal(ageOf()?.timestamp, committed);
+    });
+
     it('warns that code governed by a superseded ADR should follow its successor', () => {
       const items = source.query({ file: 'src/payments/ledger.ts' });
       const warning = items.find((i) => i.type === 'warning');

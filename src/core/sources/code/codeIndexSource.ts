@@ -29,7 +29,7 @@ export class CodeIndexSource implements SuggestionSource {
     if (!file) return [];
     const items: SuggestionItem[] = [];
     if (ctx.config.enabledKinds.related_code) items.push(...this.callers(ctx, file));
-    if (ctx.config.enabledKinds.warning) items.push(...this.deprecatedUses(file));
+    if (ctx.config.enabledKinds.warning) items.push(...this.deprecatedUses(file, ctx.symbolRange));
     return items;
   }
 
@@ -63,8 +63,11 @@ export class CodeIndexSource implements SuggestionSource {
     });
   }
 
-  private deprecatedUses(file: string): SuggestionItem[] {
-    return this.index.deprecatedUsedIn(file).map((d) => ({
+  /** Uses inside the definition at the cursor when there is one: a use in another function is not this code's concern. */
+  private deprecatedUses(file: string, range: QueryContext['symbolRange']): SuggestionItem[] {
+    const uses = this.index.deprecatedUsedIn(file);
+    const here = range ? uses.filter((d) => d.line >= range.startLine && d.line <= range.endLine) : uses;
+    return here.map((d) => ({
       type: 'warning' as const,
       title: `Deprecated: ${d.name} used at line ${d.line}`,
       summary: `${d.name} is marked @deprecated in ${d.definition.path}:${d.definition.line}; it is called here${d.enclosing ? ` in ${d.enclosing}` : ''}.`,

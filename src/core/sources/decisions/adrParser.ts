@@ -245,7 +245,7 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
 
   return {
     number,
-    title: stripInline(title),
+    title: stripInline(title, true),
     status,
     statusText,
     supersededBy,
@@ -522,7 +522,7 @@ function entryOf(block: MarkdownSection[]): LogEntry | undefined {
   if (!shaped) return undefined;
   // Unnumbered, it may carry its number on the line below: `*DEC 12 — 2025-11-24*`.
   const label = numbered ? numbered[2] : ENTRY_LABEL.exec(linesOf(head.body).slice(0, 3).join('\n'))?.[1];
-  const title = stripInline((numbered ? numbered[4] : head.heading).replace(LEADING_PICTOGRAPHS, '').trim());
+  const title = stripInline((numbered ? numbered[4] : head.heading).replace(LEADING_PICTOGRAPHS, '').trim(), true);
   const section = (word: string) => block.slice(1).find((s) => s.heading.toLowerCase().includes(word))?.body;
   return {
     number: label !== undefined ? Number(label) : undefined,

@@ -43,14 +43,14 @@ export interface DecisionHit {
   line?: number;
 }
 
-/** `when`: the record's date to show; its own date, else its file's time. */
+/** `when`: the record's date to show (its own date by default); none when it is not known yet. */
 export function decisionItem(
   adr: DecisionRecord,
   s: number,
   reason: string,
   kind: string,
   line?: number,
-  when: number = adr.date ?? adr.mtimeMs,
+  when: number | undefined = adr.date,
 ): SuggestionItem {
   const meta: Record<string, string | number | boolean> = { status: adr.status, link: kind };
   if (adr.number !== undefined) meta.number = adr.number;
@@ -69,7 +69,7 @@ export function decisionItem(
       : { path: adr.path, adr: adr.label },
     // One item per file: an entry of a log stands for its file, whose lines move as it grows.
     entityId: `decision:${adr.path}`,
-    timestamp: when,
+    ...(when !== undefined ? { timestamp: when } : {}),
     meta,
   };
 }

@@ -84,6 +84,7 @@ export class DecisionSource implements WorkspaceSource {
   private linker: DecisionLinker | undefined;
   private code: CodeVocabulary | undefined;
   private lastCommit: ((path: string) => number | undefined) | undefined;
+  private historyKnown: () => boolean = () => true;
   private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
   /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
   private paths: readonly string[] = [];
@@ -146,13 +147,20 @@ export class DecisionSource implements WorkspaceSource {
    * When a path was last committed, from the history index: a record's date when it states none.
    * A checkout writes every file at once, so the file's own time says when it was cloned.
    */
-  setLastCommit(lastCommit: (path: string) => number | undefined): void {
+  setLastCommit(lastCommit: (path: string) => number | undefined, historyKnown: () => boolean = () => true): void {
     this.lastCommit = lastCommit;
+    this.historyKnown = historyKnown;
   }
 
-  /** The record's own date, else its last commit, else its file's time (a record not committed yet). */
-  private dateOf(adr: DecisionRecord): number {
-    return adr.date ?? this.lastCommit?.(adr.path) ?? adr.mtimeMs;
+  /**
+   * The record's own date, else its last commit, else its file's time (a record not committed yet).
+   * No date at all while the history is not read: until then every file's time is the checkout's.
+   */
+  private dateOf(adr: DecisionRecord): number | undefined {
+    if (adr.date !== undefined) return adr.date;
+    if (!this.lastCommit) return adr.mtimeMs;
+    if (!this.historyKnown()) return undefined;
+    return this.lastCommit(adr.path) ?? adr.mtimeMs;
   }
 
   /** The code index changed: forget cached file words; after a full build, recount workspace words too. */

@@ -479,7 +479,7 @@ function sectionsOfText(path: string, text: string): MarkdownSection[] {
   const fm = /\.mdx?$/i.test(path) ? parseFrontMatter(text) : undefined;
   if (!fm) return splitSections(text);
   const sections = splitSections(fm.body, fm.lineCount + 1);
-  const title = typeof fm.data.title === 'string' ? stripInline(fm.data.title.trim()) : '';
+  const title = typeof fm.data.title === 'string' ? stripInline(fm.data.title.trim(), true) : '';
   if (title && sections[0]?.level === 0) sections[0] = { ...sections[0], heading: title, level: 1 };
   return sections;
 }

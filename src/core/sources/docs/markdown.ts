@@ -143,7 +143,7 @@ export function splitSections(text: string, startLine = 1): MarkdownSection[] {
       close(i - 1);
       const heading = atx ? atx.text : line.trim();
       current = {
-        heading: stripInline(heading),
+        heading: stripInline(heading, true),
         level: atx ? atx.level : setext,
         line: startLine + i,
         endLine: startLine + i,
@@ -260,20 +260,32 @@ function unquote(s: string): string {
   return t;
 }
 
-/** Removes inline markdown (links, emphasis, code ticks, tags) for display. */
-export function stripInline(s: string): string {
+/**
+ * Removes inline markdown (links, emphasis, code ticks, tags) for display. `keepCode`: code spans stay
+ * as they are, ticks included, so a title such as "Deprecate `<Show />`" keeps what it is about and
+ * each surface can show it as code.
+ */
+export function stripInline(s: string, keepCode = false): string {
+  const text = s.slice(0, INLINE_LIMIT);
+  if (!keepCode) return stripMarks(text.replace(/`([^`]*)`/g, '$1')).trim();
+  // Code spans alternate with prose: only the prose loses its marks.
+  const parts = text.split(/(`[^`]*`)/);
+  return parts
+    .map((p, i) => (i % 2 === 1 ? p : stripMarks(p)))
+    .join('')
+    .trim();
+}
+
+function stripMarks(s: string): string {
   // Each pattern's repeated part excludes its own delimiters, so a scan never runs past the next one.
   return s
-    .slice(0, INLINE_LIMIT)
     .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
     .replace(/\[([^[\]]*)\]\([^()]*\)/g, '$1')
     .replace(/\[([^[\]]*)\]\[[^[\]]*\]/g, '$1')
-    .replace(/`([^`]*)`/g, '$1')
     .replace(/\*\*([^*]*)\*\*/g, '$1')
     .replace(/__([^_]*)__/g, '$1')
     .replace(/(^|\W)[*_]([^*_]+)[*_](?=\W|$)/g, '$1$2')
-    .replace(/<[^<>]+>/g, '')
-    .trim();
+    .replace(/<[^<>]+>/g, '');
 }
 
 /** A list, quote or heading marker at the start of a line. */
