@@ -155,7 +155,11 @@ function wireEngine(
     lineCountDays: () => snapshot.recentChangeDays,
     now: clock,
   });
-  decisions.setLastCommit((path) => cochange.history.recent(path, 1)[0]?.date);
+  decisions.setLastCommit(
+    (path) => cochange.history.recent(path, 1)[0]?.date,
+    // Outside a repository the file's time is all there is; inside, history says once it is read.
+    () => cochange.repoState !== undefined && (!cochange.repoState.ok || cochange.lastMined !== undefined),
+  );
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
   const history = new HistorySources(
     root,

@@ -43,14 +43,14 @@ export interface DecisionHit {
   line?: number;
 }
 
-/** `when`: the record's date to show; its own date, else its file's time. */
+/** `when`: the record's date to show (none while it cannot be told). */
 export function decisionItem(
   adr: DecisionRecord,
   s: number,
   reason: string,
   kind: string,
-  line?: number,
-  when: number = adr.date ?? adr.mtimeMs,
+  line: number | undefined,
+  when: number | undefined,
 ): SuggestionItem {
   const meta: Record<string, string | number | boolean> = { status: adr.status, link: kind };
   if (adr.number !== undefined) meta.number = adr.number;

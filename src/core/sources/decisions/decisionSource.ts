@@ -76,6 +76,7 @@ export class DecisionSource implements WorkspaceSource {
   private linker: DecisionLinker | undefined;
   private code: CodeVocabulary | undefined;
   private lastCommit: ((path: string) => number | undefined) | undefined;
+  private historyKnown: () => boolean = () => true;
   private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
   /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
   private paths: readonly string[] = [];
@@ -130,14 +131,22 @@ export class DecisionSource implements WorkspaceSource {
   /**
    * When a path was last committed, from the history index: a record's date when it states none.
    * A checkout writes every file at once, so the file's own time says when it was cloned.
+   * `historyKnown`: false while history is still being read, when no commit date can be told yet.
    */
-  setLastCommit(lastCommit: (path: string) => number | undefined): void {
+  setLastCommit(lastCommit: (path: string) => number | undefined, historyKnown: () => boolean = () => true): void {
     this.lastCommit = lastCommit;
+    this.historyKnown = historyKnown;
   }
 
-  /** The record's own date, else its last commit, else its file's time (a record not committed yet). */
-  private dateOf(adr: DecisionRecord): number {
-    return adr.date ?? this.lastCommit?.(adr.path) ?? adr.mtimeMs;
+  /**
+   * The record's own date, else its last commit, else its file's time (a record not committed yet).
+   * While history is being read there is no date yet: a file's time would say "just now" of an old record.
+   */
+  private dateOf(adr: DecisionRecord): number | undefined {
+    if (adr.date !== undefined) return adr.date;
+    const committed = this.lastCommit?.(adr.path);
+    if (committed !== undefined) return committed;
+    return this.lastCommit && !this.historyKnown() ? undefined : adr.mtimeMs;
   }
 
   /** The code index changed: forget cached file words; after a full build, recount workspace words too. */
