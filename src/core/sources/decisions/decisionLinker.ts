@@ -25,6 +25,11 @@ export interface LexicalLink {
   /** Link strength, 0..1, on the same scale as explicit links (which stay above it). */
   strength: number;
   reason: string;
+  /**
+   * A broad record (one that common words would link to much of the workspace) with no specific
+   * evidence here: not one of this file's decisions, only one that holds across the repository.
+   */
+  wide?: boolean;
   /** Linked by words alone, with no specific evidence: not shown, but the records shown must come near it. */
   unspecific?: boolean;
 }
@@ -141,6 +146,8 @@ export class DecisionLinker {
   private readonly titleTerms = new Map<string, ReadonlySet<string>>();
   /** The words records use, by term, to show matches as written. */
   private readonly surface = new Map<string, string>();
+  /** Records that common words would link to much of the workspace; see setBroad. */
+  private broad: ReadonlySet<string> = new Set();
 
   constructor(
     records: readonly LinkableRecord[],
@@ -205,11 +212,19 @@ export class DecisionLinker {
   }
 
   /**
-   * Records linked to a file by its words, strongest first, down to the floor. Only specific
-   * evidence makes a link (see specificEvidence); a link by common words alone comes back marked
-   * `unspecific`.
+   * Records that words would link to a large share of the workspace's files ("Use React" in a React
+   * app): only a word of their title that the file is named after or lives in links them to a file.
    */
-  link(file: string, query: FileQuery, limit = 10): LexicalLink[] {
+  setBroad(paths: ReadonlySet<string>): void {
+    this.broad = paths;
+  }
+
+  /**
+   * Records linked to a file by its words, strongest first, down to the floor. Only specific
+   * evidence makes a link (see specificEvidence); `all` treats every record as narrow, to find
+   * which ones are broad.
+   */
+  link(file: string, query: FileQuery, limit = 10, all = false): LexicalLink[] {
     const rarity = (t: string) => this.repo.rarity(t);
     const { terms, from } = this.expand(query.terms, rarity);
     const textOnly = new Set<string>();
@@ -244,9 +259,12 @@ export class DecisionLinker {
         share: (t: string) => this.repo.share(t),
         file,
       };
-      const evidence = specificEvidence(input);
+      const broad = !all && this.broad.has(hit.key);
+      const evidence = specificEvidence({ ...input, broad });
       if (!evidence) {
-        out.push({ path: hit.key, strength, reason: 'common words only', unspecific: true });
+        const wide = broad && specificEvidence(input) !== undefined;
+        const name = this.records.get(hit.key)!.name;
+        out.push({ path: hit.key, strength, reason: `${name} holds across the repository`, wide, unspecific: !wide });
         continue;
       }
       const where = scope?.package && scope.package === filePackage ? ` (for ${scope.package})` : '';

@@ -414,7 +414,8 @@ export class DecisionSource implements WorkspaceSource {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
         if (!adr) continue;
-        if (l.unspecific) unspecific = Math.max(unspecific, score(l.strength));
+        // A broad record with no specific link here holds across the repository, not for this code.
+        if (l.wide || l.unspecific) unspecific = Math.max(unspecific, score(l.strength));
         else add({ adr, score: l.strength, kind: 'text', reason: l.reason });
       }
     }

@@ -166,7 +166,7 @@ const TYPE_WORDS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Terms of a file's type: `_buttons.scss` → scss, sass, stylesheet; `Dockerfile` → docker. */
-function typeTerms(base: string): string[] {
+export function typeTerms(base: string): string[] {
   const lower = base.toLowerCase();
   const ext = lower.startsWith('dockerfile') ? 'dockerfile' : lower.slice(lower.lastIndexOf('.') + 1);
   return (TYPE_WORDS[ext] ?? []).flatMap((w) => termsOf(w));

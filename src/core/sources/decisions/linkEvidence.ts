@@ -6,7 +6,7 @@ import type { FileQuery, TermSource } from './fileTerms';
  * the workspace use. Words most files share (`update`, `service`, `side`) link a record to all of
  * them, so they are never evidence on their own.
  */
-type EvidenceKind = 'import' | 'folder' | 'name' | 'words';
+export type EvidenceKind = 'import' | 'folder' | 'name' | 'words';
 
 export interface LinkEvidence {
   kind: EvidenceKind;
@@ -19,7 +19,7 @@ export interface LinkEvidence {
 }
 
 /** A word carried by at most this share of the workspace's files is rare. */
-const RARE_SHARE = 0.02;
+export const RARE_SHARE = 0.02;
 /** Packages are fewer than words: one imported by up to this share of files is still rare. */
 const RARE_IMPORT_SHARE = 0.05;
 /** A word of the definition at the cursor this rare speaks for it alone. */
@@ -29,7 +29,7 @@ const RARE_WORDS = 2;
 /** A package imported by more files than this is the stack every file is on (`react` in a React app), not a topic. */
 const COMMON_IMPORT_SHARE = 0.5;
 
-interface EvidenceInput {
+export interface EvidenceInput {
   /** The record's terms that matched, strongest first. */
   matched: readonly string[];
   /** The file's word each expanded record term comes from. */
@@ -43,6 +43,8 @@ interface EvidenceInput {
   share: (term: string) => number;
   /** The file's path, to name the folder a word comes from. */
   file: string;
+  /** A broad record links by a word it is titled after that the file is named after or lives in, nothing weaker. */
+  broad?: boolean;
 }
 
 /** The strongest specific evidence for the link, or undefined when only common words link them. */
@@ -54,6 +56,11 @@ export function specificEvidence(input: EvidenceInput): LinkEvidence | undefined
   const pick = (kinds: readonly TermSource[]) => titled.find((t) => kinds.includes(sourceOf(t)));
   const folder = pick(['folder']);
   const named = pick(['name', 'symbol', 'type']);
+  if (input.broad) {
+    if (named) return { kind: 'name', words: [named], source: sourceOf(named) };
+    if (folder) return folderEvidence(input.file, from.get(folder) ?? folder, folder);
+    return undefined;
+  }
   // A package the record names: any it is titled after but the stack every file is on, or one few files import.
   const importShare = (t: string) => (query.packages?.has(from.get(t) ?? t) ? share(from.get(t) ?? t) : 1);
   const imported =
