@@ -2,7 +2,6 @@ import { kindFloor } from '../../provider/scoring';
 import { LexicalIndex } from '../docs/lexicalIndex';
 import { compoundTerms, surfaceWords, termsOf } from '../docs/textTerms';
 import { TERM_WEIGHTS, withoutUrls, type FileQuery, type TermSource } from './fileTerms';
-import { specificEvidence, type LinkEvidence } from './linkEvidence';
 import { normalizeName, type RepoTerms } from './repoTerms';
 
 /** A decision record as the linker reads it. */
@@ -16,8 +15,6 @@ export interface LinkableRecord {
   area: readonly string[];
   /** The decision folder. */
   folder: string;
-  /** How reasons name the record (`ADR 0003`, `ADR "Use Redis"`). */
-  name: string;
 }
 
 export interface LexicalLink {
@@ -25,13 +22,6 @@ export interface LexicalLink {
   /** Link strength, 0..1, on the same scale as explicit links (which stay above it). */
   strength: number;
   reason: string;
-  /**
-   * A broad record (one that common words would link to much of the workspace) with no specific
-   * evidence here: not one of this file's decisions, only one that holds across the repository.
-   */
-  wide?: boolean;
-  /** Linked by words alone, with no specific evidence: not shown, but the records shown must come near it. */
-  unspecific?: boolean;
 }
 
 /** Field weights: a word in the title counts three times one in the body. */
@@ -113,17 +103,15 @@ function isAboutRecords(titleTerms: readonly string[]): boolean {
   );
 }
 
-/** How a reason says where the file has a word its record is about. */
-const OWN_WORDS: Readonly<Record<TermSource, string>> = {
-  symbol: 'the definition here is named after',
-  name: 'this file is named after',
-  type: 'this file is written in',
-  import: 'this file imports',
-  comment: 'the doc comment here is about',
-  folder: "this file's folder is named after",
-  definition: 'this file defines',
-  call: 'this file calls',
-  text: 'this file names',
+const SOURCE_WORDS: Readonly<Record<TermSource, string>> = {
+  symbol: 'the symbol at the cursor',
+  name: "this file's name",
+  import: 'an import of this file',
+  comment: 'the doc comment here',
+  folder: "this file's folder",
+  definition: 'a name defined here',
+  call: 'a call made here',
+  text: "this file's text",
 };
 
 /**
@@ -146,8 +134,6 @@ export class DecisionLinker {
   private readonly titleTerms = new Map<string, ReadonlySet<string>>();
   /** The words records use, by term, to show matches as written. */
   private readonly surface = new Map<string, string>();
-  /** Records that common words would link to much of the workspace; see setBroad. */
-  private broad: ReadonlySet<string> = new Set();
 
   constructor(
     records: readonly LinkableRecord[],
@@ -211,20 +197,8 @@ export class DecisionLinker {
     return this.index.size;
   }
 
-  /**
-   * Records that words would link to a large share of the workspace's files ("Use React" in a React
-   * app): only a word of their title that the file is named after or lives in links them to a file.
-   */
-  setBroad(paths: ReadonlySet<string>): void {
-    this.broad = paths;
-  }
-
-  /**
-   * Records linked to a file by its words, strongest first, down to the floor. Only specific
-   * evidence makes a link (see specificEvidence); `all` treats every record as narrow, to find
-   * which ones are broad.
-   */
-  link(file: string, query: FileQuery, limit = 10, all = false): LexicalLink[] {
+  /** Records linked to a file by its words, strongest first, down to the floor. */
+  link(file: string, query: FileQuery, limit = 10): LexicalLink[] {
     const rarity = (t: string) => this.repo.rarity(t);
     const { terms, from } = this.expand(query.terms, rarity);
     const textOnly = new Set<string>();
@@ -244,31 +218,16 @@ export class DecisionLinker {
       const title = hit.titleCoverage * Math.min(1, hit.titleWeight / TITLE_WEIGHT_FULL);
       let strength = 0.15 + 0.45 * text + 0.18 * title;
       const scope = this.scope.get(hit.key);
+      let where = '';
       if (scope) {
-        if (scope.package === filePackage) strength *= 1.1;
-        else if (scope.strict || scope.package !== '') strength *= scope.strict ? 0.6 : 0.8;
+        if (scope.package === filePackage) {
+          strength *= 1.1;
+          where = scope.package ? ` (for ${scope.package})` : '';
+        } else if (scope.strict || scope.package !== '') strength *= scope.strict ? 0.6 : 0.8;
       }
       strength = Math.min(MAX_LEXICAL, strength);
       if (strength < kindFloor.decision) continue;
-      const input = {
-        matched: hit.matched,
-        from,
-        textOnly,
-        query,
-        title: this.titleTerms.get(hit.key),
-        share: (t: string) => this.repo.share(t),
-        file,
-      };
-      const broad = !all && this.broad.has(hit.key);
-      const evidence = specificEvidence({ ...input, broad });
-      if (!evidence) {
-        const wide = broad && specificEvidence(input) !== undefined;
-        const name = this.records.get(hit.key)!.name;
-        out.push({ path: hit.key, strength, reason: `${name} holds across the repository`, wide, unspecific: !wide });
-        continue;
-      }
-      const where = scope?.package && scope.package === filePackage ? ` (for ${scope.package})` : '';
-      out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, evidence) + where });
+      out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, hit.matched, title, query, from) + where });
     }
     return out.sort((a, b) => b.strength - a.strength).slice(0, limit);
   }
@@ -330,19 +289,25 @@ export class DecisionLinker {
     return { terms: out, from };
   }
 
-  /** The evidence in words: what the file imports, where it lives, what it is named after, or the rare words both use. */
-  private reasonFor(path: string, evidence: LinkEvidence): string {
-    const name = this.records.get(path)!.name;
-    const words = evidence.words.map((w) => this.surface.get(w) ?? w);
-    switch (evidence.kind) {
-      case 'import':
-        return `this file imports ${evidence.where ?? words[0]}, which ${name} is about`;
-      case 'folder':
-        return `in \`${evidence.where}/\`, which ${name} is about`;
-      case 'name':
-        return `${name} is about ${words[0]}, which ${OWN_WORDS[evidence.source ?? 'name']}`;
-      case 'words':
-        return `${name} and this file both speak of ${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}, which few other files do`;
-    }
+  private reasonFor(
+    path: string,
+    matched: readonly string[],
+    titleCoverage: number,
+    query: FileQuery,
+    expandedFrom: ReadonlyMap<string, string>,
+  ): string {
+    const record = this.records.get(path)!;
+    const inTitle = this.titleTerms.get(path);
+    // A title match names the title's words first: "matches rate, limit", not the body's words.
+    const shown =
+      titleCoverage >= 0.5 && inTitle
+        ? [...matched.filter((w) => inTitle.has(w)), ...matched.filter((w) => !inTitle.has(w))].slice(0, 3)
+        : matched.slice(0, 3);
+    const words = shown.map((w) => this.surface.get(w) ?? w);
+    const sourceOf = (w: string) => query.sources.get(w) ?? query.sources.get(expandedFrom.get(w) ?? '') ?? 'text';
+    const from = [...new Set(shown.map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
+    const where = from.length ? ` (from ${from.join(' and ')})` : '';
+    if (titleCoverage >= 0.5) return `its title "${record.title}" matches ${words.join(', ')}${where}`;
+    return `it talks about ${words.join(', ')}${where}`;
   }
 }

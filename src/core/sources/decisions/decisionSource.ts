@@ -8,7 +8,7 @@ import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
 import { linesOf, looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
-import { type RefreshStats, type SourceWiring, type SourceQuery, score, sourceQueryOf } from '../sourceQuery';
+import { type RefreshStats, type SourceWiring, type SourceQuery, sourceQueryOf } from '../sourceQuery';
 import {
   adrDirSetting,
   DECISION_CONVENTIONS,
@@ -48,8 +48,6 @@ const RELATIVE_FLOOR = [0.65, 0.65, 0.65, 0.75, 0.85];
 const EVIDENCE_BONUS = 0.15;
 /** `[text](target)`: a markdown link's target, without spaces or parentheses (bounded by the line). */
 const MARKDOWN_LINK = /\]\(([^()\s]{1,500})\)/g;
-/** Files that may define a name a record mentions for the mention to mean the definition at the cursor. */
-const MAX_SYMBOL_FILES = 10;
 /** Most text a file contributes words from. */
 const MAX_TEXT_BYTES = 256 * 1024;
 
@@ -64,7 +62,6 @@ export class DecisionSource implements WorkspaceSource {
   readonly name = 'decisions';
   readonly kinds = ['decision', 'warning'] as const;
   private readonly importsOfFile: ((file: string) => string[]) | undefined;
-  private readonly definitionFiles: ((name: string) => number) | undefined;
   private readonly root: string;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
@@ -97,7 +94,6 @@ export class DecisionSource implements WorkspaceSource {
   constructor(ctx: SourceWiring) {
     this.root = ctx.root;
     this.importsOfFile = ctx.importsOf;
-    this.definitionFiles = ctx.definitionFiles;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.now = ctx.now ?? Date.now;
@@ -349,14 +345,13 @@ export class DecisionSource implements WorkspaceSource {
     return new DecisionLinker(
       [...this.records.values()].flatMap((r) =>
         r.entries
-          ? r.entries.map((e, i) => ({
+          ? r.entries.map((e) => ({
               path: `${r.path}#${e.line}`,
               title: e.title,
               slug: '',
               sections: [{ heading: '', body: e.sections[0].body }, ...e.sections.slice(1)],
               area: r.area,
               folder: r.folder,
-              name: nameOf(entryView(r, e, i)),
             }))
           : [
               {
@@ -366,7 +361,6 @@ export class DecisionSource implements WorkspaceSource {
                 sections: r.sectionList,
                 area: r.area,
                 folder: r.folder,
-                name: nameOf(r),
               },
             ],
       ),
@@ -391,9 +385,7 @@ export class DecisionSource implements WorkspaceSource {
     };
     const items: SuggestionItem[] = [];
     const file = q.file;
-    const named = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
-    // A name that many files define (`update` in every store) is not this definition when a record names it.
-    const symbol = named && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES ? named : undefined;
+    const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     const inline = file ? this.inlineScan(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
     for (const h of explicitHits(this.listEntries(), {
@@ -408,15 +400,10 @@ export class DecisionSource implements WorkspaceSource {
       siblingsOf: (f) => this.siblingsOf(f),
     }))
       add(h);
-    // The strongest link by words alone: records shown must come near it too, as they did before it needed evidence.
-    let unspecific = 0;
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
-        if (!adr) continue;
-        // A broad record with no specific link here holds across the repository, not for this code.
-        if (l.wide || l.unspecific) unspecific = Math.max(unspecific, score(l.strength));
-        else add({ adr, score: l.strength, kind: 'text', reason: l.reason });
+        if (adr) add({ adr, score: l.strength, kind: 'text', reason: `${nameOf(adr)}: ${l.reason}` });
       }
     }
 
@@ -457,10 +444,7 @@ export class DecisionSource implements WorkspaceSource {
     for (const i of items) put(i);
     // Records far weaker than the best one here are noise beside it: an empty line is better.
     const sorted = [...out.values()].sort((a, b) => b.relevanceScore - a.relevanceScore);
-    const best = Math.max(
-      unspecific,
-      sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0,
-    );
+    const best = sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0;
     let records = 0;
     return sorted.filter((i) => {
       if (i.type !== 'decision') return true;
