@@ -162,10 +162,10 @@ function wireEngine(
     lineCountDays: () => snapshot.recentChangeDays,
     now: clock,
   });
-  // Ages come from commits: none is shown until the history is read (or known to be absent).
   decisions.setLastCommit(
     (path) => cochange.history.recent(path, 1)[0]?.date,
-    () => cochange.lastMined !== undefined || cochange.repoState?.ok === false,
+    // Outside a repository the file's time is all there is; inside, history says once it is read.
+    () => cochange.repoState !== undefined && (!cochange.repoState.ok || cochange.lastMined !== undefined),
   );
   const graph = { importsOf, importersOf: (file: string) => safe(() => index.importersOf(file), []) };
   const history = new HistorySources(root, git, cochange, graph, () => safe(() => index.workspaceFiles(), []), clock);

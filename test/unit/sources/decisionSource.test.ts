@@ -161,8 +161,9 @@ describe('DecisionSource', () => {
       await source.refresh();
       const committed = Date.UTC(2023, 0, 5);
       let known = false;
+      // Until the history is read, its commit is not known either.
       source.setLastCommit(
-        (p) => (p === path ? committed : undefined),
+        (p) => (known && p === path ? committed : undefined),
         () => known,
       );
       const ageOf = () =>

@@ -85,3 +85,57 @@ describe('recent changes: focused commits of this file first', function () {
     assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score);
   });
 });
+
+describe('recent changes: the function’s own line history first', function () {
+  this.timeout(60000);
+  let repo: TempRepo;
+  let state: string;
+  let sources: HistorySources;
+  const now = Date.now();
+  const file = (early: string, busy: number) =>
+    `export function early() {\n  return '${early}';\n}\n\nexport function busy() {\n  return ${busy};\n}\n`;
+
+  before(async () => {
+    repo = new TempRepo(true, 'pc-lines-first-', Math.floor(now / 1000) - 60 * 86400);
+    state = mkdtempSync(join(tmpdir(), 'pc-lines-first-state-'));
+    repo.commit('start', { 'src/service.ts': file('a', 0) });
+    repo.commit('fix early', { 'src/service.ts': file('b', 0) });
+    // A long, busy file: its other function changed in every one of the file's last 25 commits.
+    for (let i = 1; i <= 25; i++) repo.commit(`tweak busy ${i}`, { 'src/service.ts': file('b', i) });
+    const git = new GitService(repo.dir);
+    const model = new CoChangeModel({ root: repo.dir, store: { stateDir: state }, git, lineCountDays: () => 3650 });
+    await model.update();
+    sources = new HistorySources(
+      repo.dir,
+      git,
+      model,
+      { importsOf: () => [], importersOf: () => [] },
+      () => ['src/service.ts'],
+      () => now,
+    );
+    await sources.refreshWorkingTree();
+  });
+
+  after(() => {
+    repo.dispose();
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it('finds the commit that changed the function though the file had 25 later commits, and ranks it above them', async () => {
+    const ctx = context('src/service.ts', now, { name: 'early', startLine: 1, endLine: 3 });
+    const own = await sources.lineHistorySource().collect(ctx);
+    assert.deepEqual(
+      own.map((i) => i.title),
+      ['fix early', 'start'],
+    );
+    const file = await sources.changeSource().collect(ctx);
+    assert.ok(
+      file.some((i) => i.title === 'tweak busy 25'),
+      'the file’s newest commits are there too',
+    );
+    const ranked = [...own, ...file]
+      .map((i) => ({ title: i.title, score: scoreItem(i, ctx.query, now, 1).score }))
+      .sort((a, b) => b.score - a.score);
+    assert.equal(ranked[0].title, 'fix early', JSON.stringify(ranked.slice(0, 4)));
+  });
+});

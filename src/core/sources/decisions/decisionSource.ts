@@ -146,6 +146,7 @@ export class DecisionSource implements WorkspaceSource {
   /**
    * When a path was last committed, from the history index: a record's date when it states none.
    * A checkout writes every file at once, so the file's own time says when it was cloned.
+   * `historyKnown`: false while history is still being read, when no commit date can be told yet.
    */
   setLastCommit(lastCommit: (path: string) => number | undefined, historyKnown: () => boolean = () => true): void {
     this.lastCommit = lastCommit;
@@ -154,13 +155,13 @@ export class DecisionSource implements WorkspaceSource {
 
   /**
    * The record's own date, else its last commit, else its file's time (a record not committed yet).
-   * No date at all while the history is not read: until then every file's time is the checkout's.
+   * While history is being read there is no date yet: a file's time would say "just now" of an old record.
    */
   private dateOf(adr: DecisionRecord): number | undefined {
     if (adr.date !== undefined) return adr.date;
-    if (!this.lastCommit) return adr.mtimeMs;
-    if (!this.historyKnown()) return undefined;
-    return this.lastCommit(adr.path) ?? adr.mtimeMs;
+    const committed = this.lastCommit?.(adr.path);
+    if (committed !== undefined) return committed;
+    return this.lastCommit && !this.historyKnown() ? undefined : adr.mtimeMs;
   }
 
   /** The code index changed: forget cached file words; after a full build, recount workspace words too. */

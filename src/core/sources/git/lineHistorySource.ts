@@ -8,8 +8,13 @@ import type { BulkCommits } from './bulkCommits';
 import { commitItem } from './commitItems';
 import type { MergedWork } from './mergedWork';
 
-/** The file's newest commits that are diffed for the lines' history, over all its names. */
-const REVISIONS = 20;
+/**
+ * The file's newest commits diffed first for the lines' history; while the lines have fewer commits
+ * than are shown, older ones follow in batches twice as large, up to MAX_REVISIONS over all its names.
+ * In a long, busy file a function's own last change is often older than the file's last 20 commits.
+ */
+const FIRST_BATCH = 20;
+const MAX_REVISIONS = 320;
 const SHOWN = 5;
 /** Renames followed back. */
 const MAX_RENAMES = 3;
@@ -90,11 +95,14 @@ export class LineHistorySource implements SuggestionSource {
     let path = file;
     let lines: LineRange | undefined = range;
     let before = Number.POSITIVE_INFINITY;
-    let budget = REVISIONS;
-    for (let renames = 0; lines && renames <= MAX_RENAMES && budget > 0; renames++) {
-      const revisions = this.cochange.history.revisions(path, budget, before);
+    let budget = MAX_REVISIONS;
+    let batch = FIRST_BATCH;
+    for (let renames = 0; lines && renames <= MAX_RENAMES && budget > 0;) {
+      const revisions = this.cochange.history.revisions(path, Math.min(batch, budget), before);
+      if (!revisions.length) break;
       budget -= revisions.length;
-      const diffs = revisions.length ? await this.git.fileDiffs(path, revisions, options) : new Map<string, Hunk[]>();
+      batch *= 2;
+      const diffs = await this.git.fileDiffs(path, revisions, options);
       let renamed: { from: string; at: number } | undefined;
       for (const rev of revisions) {
         let hunks = diffs.get(rev.hash);
@@ -114,10 +122,14 @@ export class LineHistorySource implements SuggestionSource {
         if (touches(hunks, lines) && !ignored.has(rev.hash)) out.push(rev);
         lines = rangeBefore(hunks, lines);
         if (!lines || out.length >= SHOWN || renamed) break;
+        before = rev.index;
       }
-      if (!renamed || out.length >= SHOWN) break;
-      path = renamed.from;
-      before = renamed.at;
+      if (!lines || out.length >= SHOWN) break;
+      if (renamed) {
+        path = renamed.from;
+        before = renamed.at;
+        renames++;
+      }
     }
     return out.slice(0, SHOWN);
   }
