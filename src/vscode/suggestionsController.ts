@@ -47,7 +47,7 @@ export class SuggestionsController implements vscode.Disposable {
     private readonly subscribeItem: (service: ContextService, item: SuggestionItem) => Promise<void>,
   ) {
     this.disposables.push(
-      tracker.onDidChangeActivity((e) => void this.onActivity(e)),
+      tracker.onDidChangeActivity((e) => e.waitUntil(this.onActivity(e))),
       view.onDidReceiveCommand((c) => void this.onCommand(c)),
       view.onDidChangeVisibility((visible) => {
         if (visible && this.last) this.last.service.markShown(this.last.suggestion.id);

@@ -3,13 +3,13 @@ import { Debouncer, type Scheduler } from '../../../src/vscode/debouncer';
 
 /** A clock the test moves by hand: timers fire only when it is advanced past them. */
 class ManualClock implements Scheduler {
-  private now = 0;
+  private time = 0;
   private next = 1;
   private readonly timers = new Map<number, { at: number; fn: () => void }>();
 
   setTimeout(fn: () => void, ms: number): number {
     const id = this.next++;
-    this.timers.set(id, { at: this.now + ms, fn });
+    this.timers.set(id, { at: this.time + ms, fn });
     return id;
   }
 
@@ -17,17 +17,21 @@ class ManualClock implements Scheduler {
     this.timers.delete(handle as number);
   }
 
+  now(): number {
+    return this.time;
+  }
+
   /** Moves time forward, firing due timers in order. */
   advance(ms: number): void {
-    const end = this.now + ms;
+    const end = this.time + ms;
     for (;;) {
       const due = [...this.timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
       if (!due) break;
       this.timers.delete(due[0]);
-      this.now = due[1].at;
+      this.time = due[1].at;
       due[1].fn();
     }
-    this.now = end;
+    this.time = end;
   }
 
   get pending(): number {
@@ -92,5 +96,135 @@ describe('Debouncer (the activity tracker’s timing)', () => {
     clock.advance(100);
     await flush();
     assert.equal(runs, 1);
+  });
+});
+
+/** Work whose passes the test finishes by hand; records which request (place) each pass served. */
+class Passes {
+  readonly started: { place: number; signal: AbortSignal; finish: () => void }[] = [];
+  readonly shown: number[] = [];
+  place = 0;
+
+  readonly work = (signal: AbortSignal): Promise<void> => {
+    const place = this.place;
+    return new Promise<void>((resolve) => {
+      this.started.push({
+        place,
+        signal,
+        finish: () => {
+          // What the panel does: an aborted pass shows nothing.
+          if (!signal.aborted) this.shown.push(place);
+          resolve();
+        },
+      });
+    });
+  };
+
+  /** Passes started and neither finished nor aborted. */
+  get live(): number {
+    return this.started.filter((p) => !p.signal.aborted && !this.finished.has(p)).length;
+  }
+
+  private readonly finished = new Set<unknown>();
+  async finish(i: number): Promise<void> {
+    this.finished.add(this.started[i]);
+    this.started[i].finish();
+    await flush();
+  }
+}
+
+describe('Debouncer scheduling rules (stale passes, held keys)', () => {
+  const nav = { leading: true, catchUpMs: 200 };
+
+  it('drops a stale pass when the cursor moves on: it is aborted and never shown', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    const p = new Passes();
+    clock.advance(1000);
+    p.place = 1;
+    d.schedule(50, p.work, nav);
+    clock.advance(0);
+    assert.equal(p.started.length, 1, 'a lone jump runs at once');
+    clock.advance(30);
+    p.place = 2;
+    d.schedule(50, p.work, nav);
+    assert.equal(p.started[0].signal.aborted, true, 'the pass for the old place is stale at once');
+    await p.finish(0);
+    assert.deepEqual(p.shown, [], 'the stale pass shows nothing');
+    clock.advance(50);
+    assert.equal(p.started.length, 2);
+    assert.equal(p.started[1].place, 2);
+    await p.finish(1);
+    assert.deepEqual(p.shown, [2]);
+  });
+
+  it('a held key keeps at most one pass pending, trails by one update, and settles on the last place', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    const p = new Passes();
+    clock.advance(1000);
+    let maxLive = 0;
+    // Forty key repeats, 30 ms apart; no pass finishes on its own (a slow machine).
+    for (let key = 1; key <= 40; key++) {
+      p.place = key;
+      d.schedule(50, p.work, nav);
+      clock.advance(30);
+      maxLive = Math.max(maxLive, p.live);
+    }
+    assert.ok(maxLive <= 1, `${maxLive} passes ran at once for a held key`);
+    const catchUps = p.started.filter((s) => s.place > 1);
+    assert.ok(catchUps.length >= 1, 'the panel never caught up while the key was held');
+    const running = p.started.findIndex((s) => !s.signal.aborted);
+    assert.ok(running >= 0, 'a catch-up pass runs while the key is held');
+    // It finishes: the one pending catch-up starts, for where the cursor is now, not a queue of places.
+    const before = p.started.length;
+    await p.finish(running);
+    assert.equal(p.shown.length, 1, 'the catch-up pass was shown');
+    assert.ok(p.started.length <= before + 1, 'more than one pass was pending behind the running one');
+    // The key is released: the last place is served one quiet time later, and any catch-up still
+    // running is stale.
+    clock.advance(50);
+    const last = p.started.at(-1)!;
+    assert.equal(last.place, 40);
+    assert.equal(
+      p.started.slice(0, -1).every((s) => s.signal.aborted || p.shown.includes(s.place)),
+      true,
+      'a pass for an older place is still running after the key was released',
+    );
+    await p.finish(p.started.length - 1);
+    assert.equal(p.shown.at(-1), 40);
+  });
+
+  it('never starts a second pass for a place the running pass already serves', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    const p = new Passes();
+    clock.advance(1000);
+    p.place = 1;
+    d.schedule(50, p.work, { catchUpMs: 40 });
+    clock.advance(40);
+    assert.equal(p.started.length, 1, 'the catch-up came due');
+    clock.advance(10);
+    assert.equal(p.started.length, 1, 'the end of the burst started the same place again');
+    await p.finish(0);
+    assert.deepEqual(p.shown, [1]);
+  });
+
+  it('typing (no leading pass, no catch-up) runs one pass after the last key', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    const p = new Passes();
+    clock.advance(1000);
+    for (let key = 1; key <= 20; key++) {
+      p.place = key;
+      d.schedule(50, p.work);
+      clock.advance(30);
+    }
+    assert.equal(p.started.length, 0);
+    clock.advance(20);
+    assert.deepEqual(
+      p.started.map((s) => s.place),
+      [20],
+    );
   });
 });
