@@ -33,6 +33,8 @@ export interface ActivityEvent {
    * so a held key never stacks passes behind it.
    */
   waitUntil(work: Promise<unknown>): void;
+  /** The pass's answer is on screen: its remaining work (enrichment) may give way to a newer place. */
+  shown(): void;
 }
 
 // The code index knows the symbol too; never hold the panel back long for the language server.
@@ -159,15 +161,15 @@ export class ActivityTracker implements vscode.Disposable {
   }
 
   private schedule(delay = this.debounceMs(), options: ScheduleOptions = {}): void {
-    this.debouncer.schedule(delay, (signal) => this.fire(signal), options);
+    this.debouncer.schedule(delay, (signal, shown) => this.fire(signal, shown), options);
   }
 
-  private async fire(signal: AbortSignal): Promise<void> {
+  private async fire(signal: AbortSignal, shown: () => void): Promise<void> {
     const activity = await this.compute(signal);
     if (signal.aborted) return;
     this.last = activity;
     const passes: Promise<unknown>[] = [];
-    this.emitter.fire({ activity, signal, waitUntil: (work) => passes.push(work) });
+    this.emitter.fire({ activity, signal, waitUntil: (work) => passes.push(work), shown });
     await Promise.allSettled(passes);
   }
 

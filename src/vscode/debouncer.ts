@@ -32,12 +32,18 @@ interface Run {
   /** The request this pass serves: a later request makes it stale. */
   seq: number;
   catchUp: boolean;
+  /** Its answer is on screen: what is left (enrichment) is worth less than a newer place. */
+  shown: boolean;
 }
+
+/** A pass: `signal` aborts when it is stale; `shown()` says its answer is on screen and the rest may be dropped. */
+export type PassWork = (signal: AbortSignal, shown: () => void) => Promise<void>;
 
 /**
  * Runs passes for the latest of a burst of requests, and never lets stale passes pile up:
- * - a new request aborts the running pass at once (its place is stale), except a catch-up pass,
- *   which is the one update the result may trail by while a key is held;
+ * - a new request aborts the running pass at once (its place is stale), except a catch-up pass
+ *   that has not shown its answer yet: that one is the update the result may trail by while a key
+ *   is held, and once shown, what is left of it (enrichment) gives way too;
  * - a catch-up that comes due while a pass still runs waits in a single slot: never more than one
  *   pass pending, whatever the number of requests;
  * - the pass after the burst ends aborts whatever still runs and starts at once.
@@ -48,14 +54,14 @@ export class Debouncer {
   private catchUpTimer: unknown;
   private running: Run | undefined;
   private pendingCatchUp = false;
-  private work: ((signal: AbortSignal) => Promise<void>) | undefined;
+  private work: PassWork | undefined;
   private seq = 0;
   private lastRequestAt = Number.NEGATIVE_INFINITY;
   private disposed = false;
 
   constructor(private readonly timers: Scheduler = realTimers) {}
 
-  schedule(delayMs: number, work: (signal: AbortSignal) => Promise<void>, options: ScheduleOptions = {}): void {
+  schedule(delayMs: number, work: PassWork, options: ScheduleOptions = {}): void {
     if (this.disposed) return;
     const now = this.timers.now();
     const quiet = now - this.lastRequestAt >= delayMs;
@@ -63,7 +69,7 @@ export class Debouncer {
     this.seq++;
     this.work = work;
     this.timers.clearTimeout(this.quietTimer);
-    if (this.running && !this.running.catchUp) this.running.controller.abort();
+    if (this.running && (!this.running.catchUp || this.running.shown)) this.running.controller.abort();
     const delay = options.leading && quiet ? 0 : delayMs;
     this.quietTimer = this.timers.setTimeout(() => {
       this.quietTimer = undefined;
@@ -89,19 +95,30 @@ export class Debouncer {
 
   /** Requests keep coming: run for where things are now, or wait in the one slot behind the running pass. */
   private catchUp(): void {
-    if (this.running && !this.running.controller.signal.aborted) {
+    if (this.running && !this.running.controller.signal.aborted && !this.running.shown) {
       this.pendingCatchUp = true;
       return;
     }
+    this.running?.controller.abort();
     this.start(true);
   }
 
   private start(catchUp: boolean): void {
     const work = this.work;
     if (!work || this.disposed) return;
-    const run: Run = { controller: new AbortController(), seq: this.seq, catchUp };
+    const run: Run = { controller: new AbortController(), seq: this.seq, catchUp, shown: false };
     this.running = run;
-    void work(run.controller.signal)
+    const shown = () => {
+      if (run.shown || this.running !== run) return;
+      run.shown = true;
+      // The catch-up waiting behind this pass goes now, in place of its enrichment.
+      if (this.pendingCatchUp && this.seq !== run.seq) {
+        this.pendingCatchUp = false;
+        run.controller.abort();
+        this.start(true);
+      }
+    };
+    void work(run.controller.signal, shown)
       .catch(() => undefined)
       .finally(() => {
         if (this.running !== run) return;

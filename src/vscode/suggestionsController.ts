@@ -159,6 +159,8 @@ export class SuggestionsController implements vscode.Disposable {
     this.render();
     rendered?.();
     this.answers.remember(answerPlace, this.last);
+    // On screen: a newer place may take over from the enrichment below.
+    event.shown();
     const elapsed = performance.now() - stoppedAt;
     this.panelLatencies.push(elapsed);
     if (this.panelLatencies.length > 200) this.panelLatencies.shift();

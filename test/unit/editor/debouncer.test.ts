@@ -228,3 +228,31 @@ describe('Debouncer scheduling rules (stale passes, held keys)', () => {
     );
   });
 });
+
+describe('Debouncer: a shown answer gives way', () => {
+  it('a held key with a slow enrichment after each answer still catches up every interval', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    const started: { place: number; signal: AbortSignal }[] = [];
+    let place = 0;
+    // Each pass shows its answer at once, then enriches for ever (a busy language server).
+    const work = (signal: AbortSignal, shown: () => void) => {
+      started.push({ place, signal });
+      shown();
+      return new Promise<void>(() => undefined);
+    };
+    clock.advance(1000);
+    for (let key = 1; key <= 40; key++) {
+      place = key;
+      d.schedule(50, work, { leading: true, catchUpMs: 200 });
+      clock.advance(30);
+    }
+    // 1.2 s of holding: the leading pass plus a catch-up about every 200 ms, none stuck behind an enrichment.
+    assert.ok(started.length >= 5, `only ${started.length} passes while the key was held`);
+    assert.ok(started.filter((s) => !s.signal.aborted).length <= 1, 'more than one pass alive at once');
+    clock.advance(50);
+    assert.equal(started.at(-1)!.place, 40, 'the last place is served when the key is released');
+    assert.equal(started.filter((s) => !s.signal.aborted).length, 1);
+    d.dispose();
+  });
+});
