@@ -7,6 +7,7 @@
 //
 //   npm run bench:editor -- --workspace PATH [--runs 1] [--moves 40] [--files 10] [--held 4] [--no-build]
 //   npm run bench:editor -- --demo [--quick] [--gate]     (a fresh copy of demo-workspace/)
+//   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
 //
 // --quick: fewer moves, no rebuild (CI). --gate: exit 1 when the panel showed a wrong symbol, never
 // showed the place the cursor went to, or did not settle after the held key. Times never gate.
@@ -152,6 +153,7 @@ async function main() {
       'no-build': { type: 'boolean', default: false },
       label: { type: 'string' },
       vsix: { type: 'string' },
+      out: { type: 'string' },
     },
   });
   if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
@@ -203,9 +205,10 @@ async function main() {
     measuredAt: new Date().toISOString(),
     runs,
   };
-  fs.mkdirSync(OUT_DIR, { recursive: true });
+  const outDir = values.out ? path.resolve(values.out) : OUT_DIR;
+  fs.mkdirSync(outDir, { recursive: true });
   const stamp = result.measuredAt.replace(/[:.]/g, '-');
-  const jsonFile = path.join(OUT_DIR, `editor-${label}-${stamp}.json`);
+  const jsonFile = path.join(outDir, `editor-${label}-${stamp}.json`);
   fs.writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
   const { text, problems } = summarize(result);
   fs.writeFileSync(jsonFile.replace(/\.json$/, '.md'), text);
