@@ -175,9 +175,11 @@ export async function heldKey(wb, held, index, { repeatMs = 33 } = {}) {
     }
     await sleep(20);
   }
+  // Lines between definitions (blank lines, comments) name no symbol: the panel keeps the last one there.
   const cursor = (await statusLog(wb.page, start))
     .filter((e) => e.line !== undefined)
-    .map((e) => ({ at: e.at, symbol: symbolAtLine(index, held.path, e.line)?.name ?? '' }));
+    .map((e) => ({ at: e.at, symbol: symbolAtLine(index, held.path, e.line)?.name ?? '' }))
+    .filter((e) => e.symbol);
   const lastCursorAt = cursor.at(-1)?.at ?? lastKeyAt;
   const panel = (await panelLog(frame, start)).filter((e) => e.phase === 'ready');
   // Order of the symbols as the cursor passed them; the panel is "behind" by the difference in order.
