@@ -57,6 +57,27 @@ async function waitForIndexFile(wb, timeoutMs = 300_000) {
   }
 }
 
+/**
+ * The bridge lives in the extension host, which a large repository keeps busy for seconds at a
+ * time: a refused or dropped connection is tried again a few times before it counts.
+ */
+function patientBridge(wb) {
+  const bridge = wb.bridge.bind(wb);
+  wb.bridge = async (...args) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await bridge(...args);
+      } catch (err) {
+        if (attempt >= 6 || !/fetch failed/.test(String(err?.message))) throw err;
+        log(
+          `bridge /${args[0]}: ${err.message} (${err.cause?.code ?? err.cause?.message ?? 'no cause'}); trying again`,
+        );
+        await sleep(2_000 * attempt);
+      }
+    }
+  };
+}
+
 async function oneRun(i, opts) {
   const wb = await startWorkbench({
     name: `bench-editor-${i}`,
@@ -64,12 +85,14 @@ async function oneRun(i, opts) {
     extraEnv: { PC_PERF: '1' },
     settings: { 'files.autoSave': 'off' },
   });
+  patientBridge(wb);
   try {
     // Where the cursor goes first: the previous run's pick when there is one, else the first
     // largest source file, so the cold open measures a real file before the index exists.
     const first = opts.first ?? { path: opts.firstFile, line: 1 };
     log(`run ${i + 1}: cold open on ${first.path}`);
     const cold = await coldOpen(wb, first);
+    log(`run ${i + 1}: first items ${cold.firstItemsMs} ms, index complete ${cold.indexCompleteMs} ms after page load`);
     const coldHost = await hostPerf(wb, 'moves');
     const index = await waitForIndexFile(wb);
     const targets = pickTargets(index, wb.workspace, {

@@ -13,6 +13,13 @@ import { buildPanelState } from './views/panelModel';
 import type { SuggestionsViewProvider } from './views/suggestionsView';
 import type { WorkspaceServices } from './workspaceServices';
 
+/**
+ * The language-server extras start this long after the answer is on screen: the page gets the
+ * answer without language-server traffic competing for the workbench, and a place the cursor
+ * leaves sooner never asks the language server at all.
+ */
+const ENRICH_AFTER_MS = 150;
+
 const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], string> = {
   'no-workspace': 'Open a folder to see the decisions, changes and warnings for your code.',
   'no-editor': 'Open a file of this workspace to see its context.',
@@ -169,6 +176,8 @@ export class SuggestionsController implements vscode.Disposable {
     );
     if (this.view.visible) service.markShown(suggestion.id);
     if (!service.hasEnrichment) return;
+    await new Promise((resolve) => setTimeout(resolve, ENRICH_AFTER_MS));
+    if (signal.aborted) return;
     let enriched: ContextSuggestion | undefined;
     try {
       const end = this.perf?.begin('enrich');
