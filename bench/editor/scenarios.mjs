@@ -114,8 +114,14 @@ export async function cursorMoves(wb, files, index, { moves = 40 } = {}) {
       statusBarMs: status && enter !== undefined ? status.at - enter : null,
       // Where the time went (host stamps; valid when the last pass was this move's).
       toPassStartMs: pass && enter !== undefined && pass.start >= enter ? pass.start - enter : null,
-      suggestMs: suggest && enter !== undefined && suggest.start >= enter ? suggest.end - suggest.start : null,
-      renderToPageMs: render && shownAt !== undefined && render.start >= (enter ?? 0) ? shownAt - render.end : null,
+      suggestMs:
+        suggest?.end !== undefined && enter !== undefined && suggest.start >= enter
+          ? suggest.end - suggest.start
+          : null,
+      renderToPageMs:
+        render?.end !== undefined && shownAt !== undefined && render.start >= (enter ?? 0)
+          ? shownAt - render.end
+          : null,
       wrongSymbols: wrong.map((e) => e.symbol),
       timedOut: shownAt === undefined,
     });

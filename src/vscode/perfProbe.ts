@@ -21,7 +21,7 @@ export interface PerfSnapshot {
   /** Milliseconds spent in each phase's passes over the segment, and how many ran. */
   phaseMs: Record<string, { count: number; ms: number }>;
   /** Epoch ms of the latest run of each phase: lines a pass up with what the page showed. */
-  last: Record<string, { start: number; end: number }>;
+  last: Record<string, { start: number; end?: number }>;
   activationMs: number;
   memory: { rssMb: number; heapUsedMb: number; externalMb: number; rssAtActivationMb: number };
 }
@@ -39,7 +39,7 @@ export class PerfProbe {
   private readonly running = new Map<string, number>();
   private touched = new Set<string>();
   private phaseMs = new Map<string, { count: number; ms: number }>();
-  private readonly last = new Map<string, { start: number; end: number }>();
+  private readonly last = new Map<string, { start: number; end?: number }>();
   private segment = 'start';
   private tick: NodeJS.Timeout;
   private activationMs = 0;
@@ -75,6 +75,8 @@ export class PerfProbe {
   begin(label: string): () => void {
     const t0 = performance.now();
     const startedAt = Date.now();
+    // The start is known at once, so a pass still running (enriching) lines up with the page too.
+    this.last.set(label, { start: startedAt });
     this.running.set(label, (this.running.get(label) ?? 0) + 1);
     return () => {
       const n = (this.running.get(label) ?? 1) - 1;
@@ -85,7 +87,7 @@ export class PerfProbe {
       s.count++;
       s.ms += performance.now() - t0;
       this.phaseMs.set(label, s);
-      this.last.set(label, { start: startedAt, end: Date.now() });
+      if (this.last.get(label)?.start === startedAt) this.last.set(label, { start: startedAt, end: Date.now() });
     };
   }
 
