@@ -31,6 +31,7 @@ interface Run {
   controller: AbortController;
   /** The request this pass serves: a later request makes it stale. */
   seq: number;
+  /** A catch-up: the next move does not abort it before it has shown its answer. */
   catchUp: boolean;
   /** Its answer is on screen: what is left (enrichment) is worth less than a newer place. */
   shown: boolean;
@@ -46,7 +47,8 @@ export type PassWork = (signal: AbortSignal, shown: () => void) => Promise<void>
  *   is held, and once shown, what is left of it (enrichment) gives way too;
  * - a catch-up that comes due while a pass still runs waits in a single slot: never more than one
  *   pass pending, whatever the number of requests;
- * - the pass after the burst ends aborts whatever still runs and starts at once.
+ * - the pass after the burst ends aborts whatever still runs and starts at once, except a catch-up
+ *   that has not shown its answer yet: it follows that one.
  * A pass always reads the latest place when it starts, so the slot needs no queue of places.
  */
 export class Debouncer {
@@ -64,7 +66,9 @@ export class Debouncer {
   schedule(delayMs: number, work: PassWork, options: ScheduleOptions = {}): void {
     if (this.disposed) return;
     const now = this.timers.now();
-    const quiet = now - this.lastRequestAt >= delayMs;
+    // A pass still working on an earlier place means the cursor is on the move (a key repeat slower
+    // than the debounce on a loaded machine), not a lone jump.
+    const quiet = now - this.lastRequestAt >= delayMs && !this.inFlight();
     this.lastRequestAt = now;
     this.seq++;
     this.work = work;
@@ -75,7 +79,9 @@ export class Debouncer {
       this.quietTimer = undefined;
       this.settle();
     }, delay);
-    if (options.catchUpMs !== undefined && delay > 0 && this.catchUpTimer === undefined) {
+    // Armed until an answer reaches the screen: however the moves are spaced, the screen never goes
+    // longer than this without one.
+    if (options.catchUpMs !== undefined && this.catchUpTimer === undefined) {
       this.catchUpTimer = this.timers.setTimeout(() => {
         this.catchUpTimer = undefined;
         this.catchUp();
@@ -83,20 +89,33 @@ export class Debouncer {
     }
   }
 
-  /** The burst ended: serve the latest request now, unless the running pass already serves it. */
+  /** The running pass, when it has neither been aborted nor shown its answer yet. */
+  private inFlight(): Run | undefined {
+    const r = this.running;
+    return r && !r.controller.signal.aborted && !r.shown ? r : undefined;
+  }
+
+  /** The cursor stopped: serve the latest request now, unless the running pass already serves it. */
   private settle(): void {
-    this.timers.clearTimeout(this.catchUpTimer);
-    this.catchUpTimer = undefined;
+    const running = this.inFlight();
+    if (running?.seq === this.seq) return;
+    if (running?.catchUp) {
+      // A catch-up about to show where the cursor was: let it, and serve the last place right after.
+      this.pendingCatchUp = true;
+      return;
+    }
     this.pendingCatchUp = false;
-    if (this.running && this.running.seq === this.seq && !this.running.controller.signal.aborted) return;
     this.running?.controller.abort();
     this.start(false);
   }
 
-  /** Requests keep coming: run for where things are now, or wait in the one slot behind the running pass. */
+  /** Nothing reached the screen for a while: let the pass in flight finish, or run one for where things are now. */
   private catchUp(): void {
-    if (this.running && !this.running.controller.signal.aborted && !this.running.shown) {
-      this.pendingCatchUp = true;
+    const running = this.inFlight();
+    if (running) {
+      if (running.catchUp) this.pendingCatchUp = true;
+      // Protected from here on: the next move no longer aborts it.
+      else running.catchUp = true;
       return;
     }
     this.running?.controller.abort();
@@ -108,25 +127,32 @@ export class Debouncer {
     if (!work || this.disposed) return;
     const run: Run = { controller: new AbortController(), seq: this.seq, catchUp, shown: false };
     this.running = run;
-    const shown = () => {
-      if (run.shown || this.running !== run) return;
-      run.shown = true;
-      // The catch-up waiting behind this pass goes now, in place of its enrichment.
+    const next = () => {
       if (this.pendingCatchUp && this.seq !== run.seq) {
         this.pendingCatchUp = false;
         run.controller.abort();
         this.start(true);
       }
     };
+    const shown = () => {
+      if (run.shown || this.running !== run) return;
+      run.shown = true;
+      // The screen has caught up; the pass waiting behind this one goes now, in place of its enrichment.
+      this.timers.clearTimeout(this.catchUpTimer);
+      this.catchUpTimer = undefined;
+      next();
+    };
     void work(run.controller.signal, shown)
       .catch(() => undefined)
       .finally(() => {
         if (this.running !== run) return;
         this.running = undefined;
-        if (this.pendingCatchUp && this.seq !== run.seq) {
-          this.pendingCatchUp = false;
-          this.start(true);
+        if (!run.controller.signal.aborted && run.seq === this.seq) {
+          // It served the latest place, shown or not (nothing to show): no catch-up is due.
+          this.timers.clearTimeout(this.catchUpTimer);
+          this.catchUpTimer = undefined;
         }
+        next();
       });
   }
 

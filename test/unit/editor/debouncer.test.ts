@@ -256,3 +256,58 @@ describe('Debouncer: a shown answer gives way', () => {
     d.dispose();
   });
 });
+
+describe('Debouncer: key repeats slower than the debounce', () => {
+  it('shows a catch-up pass instead of aborting it when each key repeat outlasts the quiet time', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    // A loaded machine: passes take 120 ms of the clock before their answer is shown.
+    const live: { place: number; at: number; signal: AbortSignal; done: () => void }[] = [];
+    const shown: number[] = [];
+    let place = 0;
+    const work = (signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        live.push({ place, at: clock.now(), signal, done: resolve });
+      });
+    const tick = async (ms: number) => {
+      for (let t = 0; t < ms; t += 10) {
+        clock.advance(10);
+        for (const pass of live.splice(0)) {
+          if (pass.signal.aborted) pass.done();
+          else if (clock.now() - pass.at >= 120) {
+            shown.push(pass.place);
+            pass.done();
+          } else live.push(pass);
+        }
+        await flush();
+      }
+    };
+    clock.advance(1000);
+    // Keys 80 ms apart: more than the 50 ms debounce, less than a pass.
+    for (let key = 1; key <= 12; key++) {
+      place = key;
+      d.schedule(50, work, { leading: true, catchUpMs: 200 });
+      await tick(80);
+    }
+    assert.ok(shown.length >= 2, `the panel showed ${shown.length} places while the key was held`);
+    await tick(400);
+    assert.equal(shown.at(-1), 12, 'the last place is shown once the key is released');
+  });
+});
+
+describe('Debouncer: a lone jump', () => {
+  it('runs once: no catch-up follows a pass that served the latest place', async () => {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    let runs = 0;
+    clock.advance(1000);
+    // A pass with nothing to show (no file open) never calls shown().
+    d.schedule(50, async () => void runs++, { leading: true, catchUpMs: 200 });
+    clock.advance(0);
+    await flush();
+    clock.advance(1000);
+    await flush();
+    assert.equal(runs, 1);
+    assert.equal(clock.pending, 0);
+  });
+});
