@@ -181,13 +181,27 @@ export async function heldKey(wb, held, index, { repeatMs = 33 } = {}) {
     }
     await sleep(20);
   }
-  // Lines between definitions (blank lines, comments) name no symbol: the panel keeps the last one there.
-  const cursor = (await statusLog(wb.page, start))
+  // Counted in the held-through functions: a line, and a symbol the panel names (a nested callback
+  // included), count as the function they sit in. Lines between them name none and are left out.
+  const fnOfLine = (line) => held.ranges.find((r) => line >= r.startLine && line <= r.endLine)?.name ?? '';
+  const fnOfSymbol = (name) => {
+    if (held.functions.includes(name)) return name;
+    const rows = index.all(
+      'SELECT s.start_line AS line FROM symbols s JOIN files f ON f.id = s.file WHERE f.path = ? AND s.name = ?',
+      [held.path, name],
+    );
+    return rows.map((r) => fnOfLine(r.line)).find(Boolean) ?? '';
+  };
+  const statuses = await statusLog(wb.page, start);
+  const lastCursorAt = statuses.at(-1)?.at ?? lastKeyAt;
+  const cursor = statuses
     .filter((e) => e.line !== undefined)
-    .map((e) => ({ at: e.at, symbol: symbolAtLine(index, held.path, e.line)?.name ?? '' }))
+    .map((e) => ({ at: e.at, symbol: fnOfLine(e.line) }))
     .filter((e) => e.symbol);
-  const lastCursorAt = cursor.at(-1)?.at ?? lastKeyAt;
-  const panel = (await panelLog(frame, start)).filter((e) => e.phase === 'ready');
+  const panel = (await panelLog(frame, start))
+    .filter((e) => e.phase === 'ready')
+    .map((e) => ({ ...e, symbol: fnOfSymbol(e.symbol) }))
+    .filter((e) => e.symbol);
   // Order of the symbols as the cursor passed them; the panel is "behind" by the difference in order.
   const order = [];
   for (const c of cursor) if (order.at(-1) !== c.symbol) order.push(c.symbol);

@@ -110,7 +110,13 @@ function heldRun(shuffled, heldThrough) {
       const run = fns.slice(i, i + heldThrough + 1);
       const lines = run.at(-1).startLine - run[0].startLine;
       if (lines <= 60 * heldThrough && run.every((f, j) => j === 0 || f.startLine > run[j - 1].endLine)) {
-        held = { path: c.path, from: run[0].startLine, to: run.at(-1).startLine, functions: run.map((f) => f.name) };
+        held = {
+          path: c.path,
+          from: run[0].startLine,
+          to: run.at(-1).startLine,
+          functions: run.map((f) => f.name),
+          ranges: run.map((f) => ({ name: f.name, startLine: f.startLine, endLine: f.endLine })),
+        };
         break;
       }
     }
