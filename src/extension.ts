@@ -21,6 +21,7 @@ import { SuggestionsController } from './vscode/suggestionsController';
 import { registerTools } from './vscode/tools/tools';
 import { SuggestionsViewProvider } from './vscode/views/suggestionsView';
 import { WatchPanel } from './vscode/watches/watchPanel';
+import { PerfProbe, type PerfSnapshot } from './vscode/perfProbe';
 import type { PanelState } from './shared/protocol';
 
 let services: WorkspaceServices | undefined;
@@ -42,6 +43,8 @@ export interface ProactiveContextApi {
   editorHintCounts(): EditorHintCounts;
   /** Whether the Suggestions view is showing. */
   panelVisible(): boolean;
+  /** The extension host's measures for the editor benchmark (only when started with PC_PERF=1). */
+  perfSnapshot(nextSegment?: string): PerfSnapshot | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
@@ -51,6 +54,13 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const logger = asLogger(log);
   const host = new WorkspaceServices(logger, registerTeamIndex(context, log));
   services = host;
+  const perf = PerfProbe.fromEnv(() =>
+    (vscode.workspace.workspaceFolders ?? []).flatMap((f) => {
+      const p = host.peek(f)?.indexingProgress;
+      return !p ? [] : p.commits ? ['mining', ...(p.done < p.total ? ['indexing'] : [])] : ['indexing'];
+    }),
+  );
+  if (perf) context.subscriptions.push(perf);
   const tracker = new ActivityTracker(
     () => readConfig().debounceMs,
     (folder, path, line) => host.peek(folder)?.symbolAt(path, line),
@@ -60,8 +70,14 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const status = new SuggestionsStatusBar();
   const models = new ChatModelAvailability(log);
   const chatModel = () => models.available();
-  const controller = new SuggestionsController(host, tracker, view, status, log, (service, item) =>
-    subscribeToItem(service, item, chatModel),
+  const controller = new SuggestionsController(
+    host,
+    tracker,
+    view,
+    status,
+    log,
+    (service, item) => subscribeToItem(service, item, chatModel),
+    perf,
   );
   const watchPanel = new WatchPanel(
     view,
@@ -91,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     tracker.refresh();
     if (readRevealOnStartup() && vscode.workspace.workspaceFolders?.length) void revealPanel(view);
   }, 0);
+  perf?.activated(performance.now() - started);
   log.info(
     `Proactive Context ${(context.extension.packageJSON as { version: string }).version} activated in ${(performance.now() - started).toFixed(1)} ms`,
   );
@@ -113,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
       (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestionPasses ?? 0), 0),
     editorHintCounts: hintCounts,
     panelVisible: () => view.visible,
+    perfSnapshot: (next) => perf?.snapshot(next),
   };
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isIndexedEditorLanguage, withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
-import { Debouncer, realTimers, type Scheduler } from './debouncer';
+import { Debouncer, realTimers, type ScheduleOptions, type Scheduler } from './debouncer';
 
 /** What the user is looking at, after the cursor has stopped for the debounce time. */
 export type Activity =
@@ -29,11 +29,20 @@ export interface ActivityEvent {
   activity: Activity;
   /** Aborted as soon as a newer activity arrives: work for this one is stale. */
   signal: AbortSignal;
+  /**
+   * A listener's pass for this activity: the tracker counts the pass as running until it settles,
+   * so a held key never stacks passes behind it.
+   */
+  waitUntil(work: Promise<unknown>): void;
+  /** The pass's answer is on screen: its remaining work (enrichment) may give way to a newer place. */
+  shown(): void;
 }
 
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
+/** While the cursor keeps moving (a held arrow key), the panel catches up this often. */
+const CATCH_UP_MS = 200;
 
 /**
  * Owns "where the user is": turns editor events into debounced Activity events, and answers
@@ -48,6 +57,7 @@ export class ActivityTracker implements vscode.Disposable {
   private readonly debouncer: Debouncer;
   private readonly recent: string[] = [];
   private last: Activity | undefined;
+  private edited = false;
 
   constructor(
     private readonly debounceMs: () => number,
@@ -62,8 +72,16 @@ export class ActivityTracker implements vscode.Disposable {
     this.debouncer = new Debouncer(timers);
     this.disposables.push(
       vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === vscode.window.activeTextEditor?.document && e.contentChanges.length) this.edited = true;
+      }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
-        if (e.textEditor === vscode.window.activeTextEditor) this.schedule();
+        if (e.textEditor !== vscode.window.activeTextEditor) return;
+        // A move that follows an edit is typing: one pass once it stops. A move without one is
+        // navigation: a lone jump runs at once and a held key is followed.
+        const typing = this.edited;
+        this.edited = false;
+        this.schedule(this.debounceMs(), typing ? {} : { leading: true, catchUpMs: CATCH_UP_MS });
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.schedule(0)),
       this.emitter,
@@ -130,15 +148,17 @@ export class ActivityTracker implements vscode.Disposable {
     this.schedule();
   }
 
-  private schedule(delay = this.debounceMs()): void {
-    this.debouncer.schedule(delay, (signal) => this.fire(signal));
+  private schedule(delay = this.debounceMs(), options: ScheduleOptions = {}): void {
+    this.debouncer.schedule(delay, (signal, shown) => this.fire(signal, shown), options);
   }
 
-  private async fire(signal: AbortSignal): Promise<void> {
+  private async fire(signal: AbortSignal, shown: () => void): Promise<void> {
     const activity = await this.compute(signal);
     if (signal.aborted) return;
     this.last = activity;
-    this.emitter.fire({ activity, signal });
+    const passes: Promise<unknown>[] = [];
+    this.emitter.fire({ activity, signal, waitUntil: (work) => passes.push(work), shown });
+    await Promise.allSettled(passes);
   }
 
   private async compute(signal: AbortSignal): Promise<Activity> {

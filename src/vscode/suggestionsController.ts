@@ -6,10 +6,19 @@ import type { PageCommand } from '../shared/protocol';
 import type { Activity, ActivityEvent, ActivityTracker } from './activityTracker';
 import { ids } from './ids';
 import { openSuggestionItem } from './openItem';
+import type { PerfProbe } from './perfProbe';
+import { AnswerMemo, type AnswerPlace } from './rebuildHold';
 import type { SuggestionsStatusBar } from './statusBar';
 import { buildPanelState } from './views/panelModel';
 import type { SuggestionsViewProvider } from './views/suggestionsView';
 import type { WorkspaceServices } from './workspaceServices';
+
+/**
+ * The language-server extras start this long after the answer is on screen: the page gets the
+ * answer without language-server traffic competing for the workbench, and a place the cursor
+ * leaves sooner never asks the language server at all.
+ */
+const ENRICH_AFTER_MS = 150;
 
 const NONE_MESSAGES: Record<Exclude<Activity, { kind: 'file' }>['reason'], string> = {
   'no-workspace': 'Open a folder to see the decisions, changes and warnings for your code.',
@@ -38,6 +47,7 @@ export class SuggestionsController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly panelLatencies: number[] = [];
   private suggestCount = 0;
+  private readonly answers = new AnswerMemo<NonNullable<SuggestionsController['last']>>();
 
   constructor(
     private readonly services: WorkspaceServices,
@@ -46,9 +56,13 @@ export class SuggestionsController implements vscode.Disposable {
     private readonly status: SuggestionsStatusBar,
     private readonly log: vscode.LogOutputChannel,
     private readonly subscribeItem: (service: ContextService, item: SuggestionItem) => Promise<void>,
+    private readonly perf?: PerfProbe,
   ) {
     this.disposables.push(
-      tracker.onDidChangeActivity((e) => void this.onActivity(e)),
+      tracker.onDidChangeActivity((e) => {
+        const end = this.perf?.begin('pass');
+        e.waitUntil(this.onActivity(e).finally(() => end?.()));
+      }),
       view.onDidReceiveCommand((c) => void this.onCommand(c)),
       view.onDidChangeVisibility((visible) => {
         if (visible && this.last) this.last.service.markShown(this.last.suggestion.id);
@@ -66,6 +80,14 @@ export class SuggestionsController implements vscode.Disposable {
     return this.suggestCount;
   }
 
+  /**
+   * Keeps the panel's answers while the index is rebuilt (see AnswerMemo); call the returned
+   * function when the rebuild has ended, then refresh.
+   */
+  holdAnswers(): () => void {
+    return this.answers.begin();
+  }
+
   /** The last suggestion when it is for this document: what the editor's hints reuse instead of asking again. */
   lastFor(
     uri: vscode.Uri,
@@ -76,6 +98,7 @@ export class SuggestionsController implements vscode.Disposable {
       : undefined;
   }
 
+  // eslint-disable-next-line max-lines-per-function, complexity -- one pass from activity to panel: each early return drops a stale or empty pass
   private async onActivity(event: ActivityEvent): Promise<void> {
     const { activity, signal } = event;
     const stoppedAt = performance.now();
@@ -104,6 +127,18 @@ export class SuggestionsController implements vscode.Disposable {
       return;
     }
     if (signal.aborted) return;
+    const answerPlace: AnswerPlace = {
+      key: `${activity.folder.uri.toString()}|${activity.path}`,
+      line: activity.line,
+      symbol: activity.symbol,
+    };
+    const held = this.answers.lookup(answerPlace);
+    if (held) {
+      // A rebuild runs: the answer given here before it, complete and for the right symbol.
+      this.last = held.answer;
+      this.render();
+      return;
+    }
     if (!this.last || this.last.activity.path !== activity.path) {
       this.dismissedHere.clear();
       // Keep the old items while the new ones load; say which file they are for.
@@ -128,7 +163,8 @@ export class SuggestionsController implements vscode.Disposable {
     this.suggestCount++;
     try {
       // The engine's own answer at once; slow sources (language servers) enrich it afterwards.
-      suggestion = await service.suggestAt(place, { signal });
+      const end = this.perf?.begin('suggest');
+      suggestion = await service.suggestAt(place, { signal }).finally(() => end?.());
     } catch (err) {
       if (signal.aborted) return;
       this.fail((err as Error).message);
@@ -136,7 +172,12 @@ export class SuggestionsController implements vscode.Disposable {
     }
     if (signal.aborted) return;
     this.last = { suggestion, service, folder: activity.folder, activity };
+    const rendered = this.perf?.begin('render');
     this.render();
+    rendered?.();
+    this.answers.remember(answerPlace, this.last);
+    // On screen: a newer place may take over from the enrichment below.
+    event.shown();
     const elapsed = performance.now() - stoppedAt;
     this.panelLatencies.push(elapsed);
     if (this.panelLatencies.length > 200) this.panelLatencies.shift();
@@ -145,9 +186,12 @@ export class SuggestionsController implements vscode.Disposable {
     );
     if (this.view.visible) service.markShown(suggestion.id);
     if (!service.hasEnrichment) return;
+    await new Promise((resolve) => setTimeout(resolve, ENRICH_AFTER_MS));
+    if (signal.aborted) return;
     let enriched: ContextSuggestion | undefined;
     try {
-      enriched = await service.enrich(suggestion, { signal });
+      const end = this.perf?.begin('enrich');
+      enriched = await service.enrich(suggestion, { signal }).finally(() => end?.());
     } catch (err) {
       if (!signal.aborted) this.log.warn(`Language-server enrichment failed: ${(err as Error).message}`);
       return;
@@ -158,6 +202,7 @@ export class SuggestionsController implements vscode.Disposable {
     enriched.items = enriched.items.filter((i) => !gone.has(i.entityId));
     this.last = { suggestion: enriched, service, folder: activity.folder, activity };
     this.render();
+    this.answers.remember(answerPlace, this.last);
     this.log.trace(
       `Language-server enrichment for ${activity.path}:${activity.line} done ${(performance.now() - stoppedAt).toFixed(1)} ms after the cursor stopped`,
     );

@@ -87,6 +87,8 @@ const TRUST_SETTINGS = {
  * `testExtensions`: also load test/extensions/* (true) or the named ones (e.g. ['fake-lm']).
  * `restricted`: Workspace Trust on and the folder not trusted (Restricted Mode) instead of trust off.
  * `pathPrepend`: folders put first on PATH for code-server and every process it starts.
+ * `workspace`: open this existing folder as it is instead of a fresh copy of the demo (benchmarks).
+ * `extraEnv`: more variables for code-server and the extension host (e.g. PC_PERF=1).
  */
 export async function startWorkbench({
   name = 'scenario',
@@ -94,10 +96,12 @@ export async function startWorkbench({
   testExtensions = false,
   restricted = false,
   pathPrepend = [],
+  workspace: existingWorkspace,
+  extraEnv = {},
 } = {}) {
   const vscode = await ensureTestVSCode();
   const run = makeRunDir(name);
-  const env = {};
+  const env = { ...extraEnv };
   if (pathPrepend.length) {
     env.PATH = [...pathPrepend, run.env.PATH].join(path.delimiter);
     // The server gives the extension host the PATH of a login shell, not its own: the run's HOME
@@ -127,7 +131,7 @@ export async function startWorkbench({
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...USER_SETTINGS, ...(restricted ? TRUST_SETTINGS : {}), ...settings }, null, 2),
   );
-  const workspace = prepareWorkspace(run.path('workspace'), { env: run.env });
+  const workspace = existingWorkspace ?? prepareWorkspace(run.path('workspace'), { env: run.env });
   const bridgeFile = run.path('bridge.json');
 
   const port = await freePort();
@@ -169,8 +173,10 @@ export async function startWorkbench({
   const browserLog = fs.createWriteStream(path.join(logsDir, `e2e-${name}-browser.log`));
   page.on('console', (msg) => browserLog.write(`[${msg.type()}] ${msg.text()}\n`));
   page.on('pageerror', (err) => browserLog.write(`[pageerror] ${err.stack ?? err}\n`));
+  const openedAt = Date.now();
   await page.goto(url);
   const wb = new Workbench({ page, run, server, workspace, url, name, bridgeFile });
+  wb.openedAt = openedAt;
   await wb.waitReady();
   wb.closeHooks.push(async () => {
     await browser.close();

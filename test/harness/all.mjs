@@ -48,6 +48,25 @@ const steps = [
     when: () => blocked(vscodeTestsBlocker()),
   },
   { name: 'e2e', cmd: ['node', ['test/harness/e2e.mjs']], env: built, when: () => blocked(vscodeTestsBlocker()) },
+  // A short editor benchmark on the demo: its numbers land in test-results/bench-editor/ with the
+  // other artifacts; it fails on a wrong or missing panel state only, never on a time.
+  {
+    name: 'bench-editor',
+    cmd: [
+      'node',
+      [
+        'bench/editor/benchEditor.mjs',
+        '--demo',
+        '--quick',
+        '--gate',
+        '--no-build',
+        '--out',
+        'test-results/bench-editor',
+      ],
+    ],
+    env: built,
+    when: () => blocked(vscodeTestsBlocker()),
+  },
 ];
 
 function blocked(status) {

@@ -24,40 +24,50 @@ export function registerWorkspaceCommands(
 
   reg(ids.command.reindex, () =>
     withService(services, async (service) => {
-      await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: 'Proactive Context: rebuilding the index',
-          cancellable: true,
-        },
-        async (progress, token) => {
-          const ac = new AbortController();
-          token.onCancellationRequested(() => ac.abort());
-          let last = 0;
-          const stats = await service.rebuildIndex({
-            signal: ac.signal,
-            onProgress: (done, total) => {
-              const pct = total ? Math.floor((done / total) * 100) : 0;
-              if (pct > last) {
-                progress.report({ increment: pct - last, message: `${done} of ${total} files` });
-                last = pct;
-              }
-            },
-          });
-          if (ac.signal.aborted) {
-            void vscode.window.showInformationMessage(
-              'Index rebuild cancelled; the partial index is kept and completed in the background later.',
-            );
-            return;
-          }
-          void vscode.window.showInformationMessage(
-            `Proactive Context indexed ${stats.files} files (${stats.symbols} definitions) in ${(stats.ms / 1000).toFixed(1)} s${stats.capped ? `; stopped at the ${stats.capped.reason} limit (${stats.capped.limit})` : ''}.`,
-          );
-        },
-      );
+      // The panel keeps its answers until the new index is ready, then asks again.
+      const release = controller.holdAnswers();
+      try {
+        await rebuildWithProgress(service);
+      } finally {
+        release();
+      }
       tracker.refresh();
     }),
   );
+
+  async function rebuildWithProgress(service: ContextService): Promise<void> {
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: 'Proactive Context: rebuilding the index',
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const ac = new AbortController();
+        token.onCancellationRequested(() => ac.abort());
+        let last = 0;
+        const stats = await service.rebuildIndex({
+          signal: ac.signal,
+          onProgress: (done, total) => {
+            const pct = total ? Math.floor((done / total) * 100) : 0;
+            if (pct > last) {
+              progress.report({ increment: pct - last, message: `${done} of ${total} files` });
+              last = pct;
+            }
+          },
+        });
+        if (ac.signal.aborted) {
+          void vscode.window.showInformationMessage(
+            'Index rebuild cancelled; the partial index is kept and completed in the background later.',
+          );
+          return;
+        }
+        void vscode.window.showInformationMessage(
+          `Proactive Context indexed ${stats.files} files (${stats.symbols} definitions) in ${(stats.ms / 1000).toFixed(1)} s${stats.capped ? `; stopped at the ${stats.capped.reason} limit (${stats.capped.limit})` : ''}.`,
+        );
+      },
+    );
+  }
 
   reg(ids.command.showMetrics, () =>
     withService(services, async (service, folder) => {

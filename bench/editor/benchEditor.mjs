@@ -1,0 +1,246 @@
+// `npm run bench:editor -- --workspace PATH [--runs N]`: the packaged extension in the real VS Code of
+// the e2e harness (code-server + headless Chromium), opened on any folder, measured as a user meets
+// it. Per run: the cold open timeline, cursor stop → panel (and VS Code's own status bar) over
+// Go to Line jumps between functions picked from the extension's code index, a held ↓ key, a
+// Rebuild Index with the cursor still, the extension host's event-loop delay (with every block over
+// 50 ms and what was running), activation time and memory. JSON and a summary go to bench-results/.
+//
+//   npm run bench:editor -- --workspace PATH [--runs 1] [--moves 40] [--files 10] [--held 4] [--no-build]
+//   npm run bench:editor -- --demo [--quick] [--gate]     (a fresh copy of demo-workspace/)
+//   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
+//
+// --quick: fewer moves, no rebuild (CI). --gate: exit 1 when the panel showed a wrong symbol, never
+// showed the place the cursor went to, or did not settle after the held key. Times never gate.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { installVsix, startWorkbench, VSIX } from '../../test/e2e/fixture.mjs';
+import {
+  REPO_ROOT,
+  ensureTestVSCode,
+  fail,
+  log,
+  makeRunDir,
+  npmRun,
+  runMain,
+  sleep,
+} from '../../test/harness/vscode-env.mjs';
+import { coldOpen, cursorMoves, heldKey, hostPerf, rebuild } from './scenarios.mjs';
+import { openIndex, pickTargets } from './targets.mjs';
+import { summarize } from './summary.mjs';
+
+const OUT_DIR = path.join(REPO_ROOT, 'bench-results');
+
+function gitCount(ws, args) {
+  try {
+    return Number(
+      execFileSync('git', ['-C', ws, ...args], { encoding: 'utf8' })
+        .trim()
+        .split('\n').length,
+    );
+  } catch {
+    return null;
+  }
+}
+
+async function waitForIndexFile(wb, timeoutMs = 300_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await openIndex(wb.stateDir());
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await sleep(500);
+    }
+  }
+}
+
+/**
+ * The bridge lives in the extension host, which a large repository keeps busy for seconds at a
+ * time: a refused or dropped connection is tried again a few times before it counts.
+ */
+function patientBridge(wb) {
+  const bridge = wb.bridge.bind(wb);
+  wb.bridge = async (...args) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await bridge(...args);
+      } catch (err) {
+        if (attempt >= 6 || !/fetch failed/.test(String(err?.message))) throw err;
+        log(
+          `bridge /${args[0]}: ${err.message} (${err.cause?.code ?? err.cause?.message ?? 'no cause'}); trying again`,
+        );
+        await sleep(2_000 * attempt);
+      }
+    }
+  };
+}
+
+async function oneRun(i, opts) {
+  const wb = await startWorkbench({
+    name: `bench-editor-${i}`,
+    workspace: opts.workspace,
+    extraEnv: { PC_PERF: '1' },
+    settings: { 'files.autoSave': 'off' },
+  });
+  patientBridge(wb);
+  try {
+    // Where the cursor goes first: the previous run's pick when there is one, else the first
+    // largest source file, so the cold open measures a real file before the index exists.
+    const first = opts.first ?? { path: opts.firstFile, line: 1 };
+    log(`run ${i + 1}: cold open on ${first.path}`);
+    const cold = await coldOpen(wb, first);
+    log(`run ${i + 1}: first items ${cold.firstItemsMs} ms, index complete ${cold.indexCompleteMs} ms after page load`);
+    const coldHost = await hostPerf(wb, 'moves');
+    const index = await waitForIndexFile(wb);
+    const targets = pickTargets(index, wb.workspace, {
+      files: opts.files,
+      perFile: opts.perFile,
+      heldThrough: opts.held,
+    });
+    if (!targets.files.length) throw new Error('the code index has no file with enough functions to move between');
+    log(`run ${i + 1}: ${opts.moves} moves over ${targets.files.length} files (${targets.candidates} candidates)`);
+    const moves = await cursorMoves(wb, targets.files, index, { moves: opts.moves });
+    const movesHost = await hostPerf(wb, 'held');
+    let held = null;
+    if (targets.held) {
+      log(`run ${i + 1}: holding ↓ through ${targets.held.functions.length - 1} functions of ${targets.held.path}`);
+      held = await heldKey(wb, targets.held, index);
+    }
+    const heldHost = await hostPerf(wb, 'rebuild');
+    let rebuilt = null;
+    let rebuildHost = null;
+    if (!opts.quick) {
+      log(`run ${i + 1}: Rebuild Index`);
+      const m = targets.files[0].moves[0];
+      rebuilt = await rebuild(wb, { path: targets.files[0].path, line: m.line }, index);
+      rebuildHost = await hostPerf(wb, 'end');
+    }
+    index.close();
+    const host = rebuildHost ?? heldHost;
+    const segments = [coldHost, movesHost, heldHost, rebuildHost].filter(Boolean);
+    return {
+      run: i + 1,
+      coldOpen: cold,
+      moves,
+      held,
+      rebuild: rebuilt,
+      // Absent for a build without the PC_PERF probe (a baseline from an older commit).
+      host: host && {
+        activationMs: coldHost?.activationMs,
+        memory: host.memory,
+        extraRssMb: Math.round((host.memory.rssMb - host.memory.rssAtActivationMb) * 10) / 10,
+        segments: segments.map((s) => ({
+          segment: s.segment,
+          delay: s.delay,
+          blocksOver50ms: s.blocks.length,
+          blocks: s.blocks,
+          phaseMs: s.phaseMs,
+        })),
+      },
+      firstTarget: { path: targets.files[0].path, line: targets.files[0].moves[0].line },
+    };
+  } finally {
+    await wb.close();
+  }
+}
+
+/** The largest tracked source file, a stand-in for "the file the user had open". */
+function firstSourceFile(ws) {
+  const files = execFileSync('git', ['-C', ws, 'ls-files'], { encoding: 'utf8', maxBuffer: 64 << 20 })
+    .split('\n')
+    .filter((f) => /\.(ts|tsx|js|jsx|py|go|java|rs|cs|rb|php)$/.test(f) && !/(^|\/)(test|tests|__tests__)\//.test(f));
+  let best;
+  let size = -1;
+  for (const f of files.slice(0, 5000)) {
+    const s = fs.statSync(path.join(ws, f), { throwIfNoEntry: false })?.size ?? 0;
+    if (s > size && s < 60_000) [best, size] = [f, s];
+  }
+  if (!best) fail(`no source file to open in ${ws}`);
+  return best;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      workspace: { type: 'string' },
+      demo: { type: 'boolean', default: false },
+      runs: { type: 'string', default: '1' },
+      moves: { type: 'string' },
+      files: { type: 'string', default: '10' },
+      held: { type: 'string', default: '4' },
+      quick: { type: 'boolean', default: false },
+      gate: { type: 'boolean', default: false },
+      'no-build': { type: 'boolean', default: false },
+      label: { type: 'string' },
+      vsix: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
+  await ensureTestVSCode();
+  const vsix = values.vsix ? path.resolve(values.vsix) : VSIX;
+  if (values.vsix) {
+    if (!fs.existsSync(vsix)) fail(`${vsix} does not exist`);
+  } else if (!values['no-build'] && !process.env.PC_SKIP_BUILD) {
+    log('packaging the extension (npm run package)');
+    if (npmRun('package') !== 0) fail('npm run package failed');
+  } else if (!fs.existsSync(VSIX) && npmRun('package') !== 0) fail('npm run package failed');
+  const run = makeRunDir('bench-editor');
+  const extensionsDir = run.path('extensions');
+  installVsix(await ensureTestVSCode(), extensionsDir, run, vsix);
+  process.env.PC_E2E_EXTENSIONS_DIR = extensionsDir;
+  process.env.PC_HARNESS_RUN = run.dir;
+
+  let workspace = values.workspace ? path.resolve(values.workspace) : undefined;
+  if (!workspace) {
+    const { prepareWorkspace } = await import('../../test/harness/vscode-env.mjs');
+    workspace = prepareWorkspace(run.path('demo'), { env: run.env });
+  }
+  if (!fs.existsSync(path.join(workspace, '.git'))) fail(`${workspace} is not a git repository`);
+  const quick = values.quick;
+  const opts = {
+    workspace,
+    files: Number(values.files),
+    perFile: 4,
+    held: Number(values.held),
+    moves: Number(values.moves ?? (quick ? 12 : 40)),
+    quick,
+    firstFile: firstSourceFile(workspace),
+  };
+  const label = values.label ?? (values.demo ? 'demo' : path.basename(workspace));
+  const repo = {
+    label,
+    files: gitCount(workspace, ['ls-files']),
+    commits: Number(execFileSync('git', ['-C', workspace, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).trim()),
+  };
+  const runs = [];
+  for (let i = 0; i < Number(values.runs); i++) {
+    const r = await oneRun(i, { ...opts, first: runs[0]?.firstTarget });
+    runs.push(r);
+  }
+  const result = {
+    bench: 'editor',
+    repo,
+    machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+    measuredAt: new Date().toISOString(),
+    runs,
+  };
+  const outDir = values.out ? path.resolve(values.out) : OUT_DIR;
+  fs.mkdirSync(outDir, { recursive: true });
+  const stamp = result.measuredAt.replace(/[:.]/g, '-');
+  const jsonFile = path.join(outDir, `editor-${label}-${stamp}.json`);
+  fs.writeFileSync(jsonFile, `${JSON.stringify(result, null, 2)}\n`);
+  const { text, problems } = summarize(result);
+  fs.writeFileSync(jsonFile.replace(/\.json$/, '.md'), text);
+  process.stdout.write(`${text}\nresults: ${path.relative(REPO_ROOT, jsonFile)}\n`);
+  if (values.gate && problems.length) {
+    process.stderr.write(`bench:editor correctness problems:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+runMain(main);

@@ -1,0 +1,91 @@
+// What the editor benchmark watches inside the browser: the Suggestions webview's header and phase,
+// VS Code's own status bar (Ln/Col), and the Enter of Go to Line, each change stamped with the
+// page's Date.now() (the same clock as the benchmark and the extension host on one machine).
+
+/** Starts (or restarts) logging every change of the panel's phase, symbol and item count in the webview frame. */
+export async function watchPanel(frame) {
+  await frame.evaluate(() => {
+    const read = () => ({
+      phase: document.body.dataset.phase ?? '',
+      symbol: document.querySelector('.header-symbol .header-name')?.textContent ?? '',
+      file: document.querySelector('.header-file')?.getAttribute('title') ?? '',
+      items: Number(document.body.dataset.itemCount ?? 0),
+    });
+    window.__pcPanelLog = [];
+    let last = '';
+    const note = () => {
+      const s = read();
+      const key = `${s.phase}|${s.file}|${s.symbol}|${s.items}`;
+      if (key === last) return;
+      last = key;
+      window.__pcPanelLog.push({ at: Date.now(), ...s });
+    };
+    window.__pcPanelObserver?.disconnect();
+    window.__pcPanelObserver = new MutationObserver(note);
+    window.__pcPanelObserver.observe(document.body, {
+      attributes: true,
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+    note();
+  });
+}
+
+export function panelLog(frame, since = 0) {
+  return frame.evaluate((t) => window.__pcPanelLog.filter((e) => e.at >= t), since);
+}
+
+/** Starts logging the status bar's cursor line and the Enter key in the workbench page. */
+export async function watchWorkbench(page) {
+  await page.evaluate(() => {
+    if (!window.__pcEnterHooked) {
+      window.__pcEnterHooked = true;
+      window.addEventListener(
+        'keydown',
+        (e) => {
+          if (e.key === 'Enter') window.__pcEnterAt = Date.now();
+        },
+        true,
+      );
+    }
+    window.__pcStatusLog = [];
+    const item = () => document.querySelector('.part.statusbar [id="status.editor.selection"]');
+    let last;
+    const note = () => {
+      const m = /Ln (\d+)/.exec(item()?.textContent ?? '');
+      const line = m ? Number(m[1]) : undefined;
+      if (line === last) return;
+      last = line;
+      window.__pcStatusLog.push({ at: Date.now(), line });
+    };
+    window.__pcStatusObserver?.disconnect();
+    window.__pcStatusObserver = new MutationObserver(note);
+    window.__pcStatusObserver.observe(document.querySelector('.part.statusbar') ?? document.body, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    });
+    note();
+  });
+}
+
+export function statusLog(page, since = 0) {
+  return page.evaluate((t) => window.__pcStatusLog.filter((e) => e.at >= t), since);
+}
+
+export function resetEnter(page) {
+  return page.evaluate(() => {
+    window.__pcEnterAt = undefined;
+  });
+}
+
+export function enterAt(page) {
+  return page.evaluate(() => window.__pcEnterAt);
+}
+
+export function percentile(values, p) {
+  const sorted = values.filter((v) => typeof v === 'number').sort((a, b) => a - b);
+  if (!sorted.length) return undefined;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
