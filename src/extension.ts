@@ -47,6 +47,16 @@ export interface ProactiveContextApi {
   perfSnapshot(nextSegment?: string): PerfSnapshot | undefined;
 }
 
+/** The benchmark's probe (only with PC_PERF=1), told which background phases run in any folder. */
+function perfProbeOf(host: WorkspaceServices): PerfProbe | undefined {
+  return PerfProbe.fromEnv(() =>
+    (vscode.workspace.workspaceFolders ?? []).flatMap((f) => {
+      const p = host.peek(f)?.indexingProgress;
+      return !p ? [] : p.commits ? ['mining', ...(p.done < p.total ? ['indexing'] : [])] : ['indexing'];
+    }),
+  );
+}
+
 export function activate(context: vscode.ExtensionContext): ProactiveContextApi {
   const started = performance.now();
   const log = createLog();
@@ -54,12 +64,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   const logger = asLogger(log);
   const host = new WorkspaceServices(logger, registerTeamIndex(context, log));
   services = host;
-  const perf = PerfProbe.fromEnv(() =>
-    (vscode.workspace.workspaceFolders ?? []).flatMap((f) => {
-      const p = host.peek(f)?.indexingProgress;
-      return !p ? [] : p.commits ? ['mining', ...(p.done < p.total ? ['indexing'] : [])] : ['indexing'];
-    }),
-  );
+  const perf = perfProbeOf(host);
   if (perf) context.subscriptions.push(perf);
   const tracker = new ActivityTracker(
     () => readConfig().debounceMs,

@@ -51,10 +51,12 @@ const CONCERNS: Record<string, readonly string[]> = {
     'readFile',
     'fileAtRevision',
     'relatedFiles',
+    'exportSnapshot',
   ],
   suggestions: [
     'suggestAt',
     'suggestForInput',
+    'suggestForPath',
     'complete',
     'hasEnrichment',
     'enrich',
