@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const REPO = resolve(__dirname, '..', '..', '..', '..');
 
 /** Lints a few lines as if they were a file at `path` in the repository, with the project's own config. */
-async function restrictedImports(path: string, code: string): Promise<string[]> {
+async function lintMessages(path: string, code: string, ruleId: string): Promise<string[]> {
   // Type information is beside the point here (the probe file is not on disk); the layering rules are not.
   const eslint = new ESLint({
     cwd: REPO,
@@ -20,8 +20,11 @@ async function restrictedImports(path: string, code: string): Promise<string[]> 
     ],
   });
   const [result] = await eslint.lintText(code, { filePath: join(REPO, path) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result.messages.filter((m) => m.ruleId === ruleId).map((m) => m.message);
 }
+
+const restrictedImports = (path: string, code: string) => lintMessages(path, code, 'no-restricted-imports');
+const tierMessages = (path: string, code: string) => lintMessages(path, code, 'pc/core-tiers');
 
 describe('layering enforced by lint', function () {
   this.timeout(60_000);
@@ -94,18 +97,6 @@ interface ImportGraph {
 }
 const importGraph = async (): Promise<ImportGraph> =>
   (await import(pathToFileURL(join(REPO, 'scripts', 'importGraph.mjs')).href)) as ImportGraph;
-
-async function tierMessages(path: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({
-    cwd: REPO,
-    overrideConfig: [
-      tseslint.configs.disableTypeChecked,
-      { languageOptions: { parserOptions: { projectService: false, project: null } } },
-    ],
-  });
-  const [result] = await eslint.lintText(code, { filePath: join(REPO, path) });
-  return result.messages.filter((m) => m.ruleId === 'pc/core-tiers').map((m) => m.message);
-}
 
 describe('the core tiers, the import graph and the formatting, enforced by lint', function () {
   this.timeout(60_000);
