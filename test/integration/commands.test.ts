@@ -29,9 +29,9 @@ const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 
 const FILE = 'src/pricing.ts';
 const covered = new Set<string>();
 
-function run(id: string): Thenable<unknown> {
+function run(id: string, ...args: unknown[]): Thenable<unknown> {
   covered.add(id);
-  return vscode.commands.executeCommand(id);
+  return vscode.commands.executeCommand(id, ...args);
 }
 
 /** Tracks whether a command's promise has settled, and how. */
@@ -514,6 +514,33 @@ suite('watches', () => {
       assert.ok(body.items.length >= 1);
     } finally {
       await client.close();
+    }
+  });
+});
+
+suite('palette commands: team index and agent instructions', () => {
+  teardown(() => vscode.commands.executeCommand('workbench.action.closeQuickOpen'));
+
+  test('Set Team Index Token with nothing typed removes the saved token and ends', async () => {
+    const t = track(run('proactiveContext.setTeamIndexToken'));
+    assert.equal(
+      await pressUntilSettled(t, 'workbench.action.acceptSelectedQuickOpenItem', 'the empty token to be accepted'),
+      undefined,
+    );
+  });
+
+  test('Add Agent Instructions leaves a file that is already there as it is', async () => {
+    const dir = path.join(workspaceRoot(), '.github', 'instructions');
+    const file = path.join(dir, 'proactive-context.instructions.md');
+    const made = !fs.existsSync(dir);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, '# our own rules\n');
+    try {
+      assert.equal(await run('proactiveContext.addAgentInstructions', { confirmed: true }), 'exists');
+      assert.equal(fs.readFileSync(file, 'utf8'), '# our own rules\n');
+    } finally {
+      fs.rmSync(file, { force: true });
+      if (made) fs.rmSync(path.join(workspaceRoot(), '.github'), { recursive: true, force: true });
     }
   });
 });
