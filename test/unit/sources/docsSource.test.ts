@@ -285,4 +285,25 @@ describe('DocsSource', () => {
       'the "Context" section shares one word of two',
     );
   });
+
+  it('shows no section of a plan, an evolution report or a retrospective, even one naming the class', async () => {
+    mkdirSync(join(ws.root, 'docs/plans'), { recursive: true });
+    mkdirSync(join(ws.root, 'docs/retro/2020'), { recursive: true });
+    const steps = '# Steps\n\n## Step 2: refunds\n\nMove `refundOrder` into src/payments/ledger.ts.\n';
+    writeFileSync(join(ws.root, 'docs/plans/refunds.md'), steps);
+    writeFileSync(join(ws.root, 'docs/evolution-report.md'), steps);
+    writeFileSync(join(ws.root, 'docs/retro/2020/04.md'), '# Insights\n\n`refundOrder` was slow.\n');
+    writeFileSync(
+      join(ws.root, 'docs/refunds.md'),
+      '# Refunds\n\n## Ledger\n\n`refundOrder` books in src/payments/ledger.ts.\n',
+    );
+    await source.refresh();
+    const paths = source.query({ file: 'src/payments/ledger.ts', symbol: 'refundOrder' }).map((i) => i.location.path);
+    assert.ok(paths.includes('docs/refunds.md'), 'the reference document is shown');
+    assert.deepEqual(
+      paths.filter((p) => p !== 'README.md' && p !== 'docs/refunds.md'),
+      [],
+      'plans, reports and retrospectives are history, not documentation',
+    );
+  });
 });

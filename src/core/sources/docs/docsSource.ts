@@ -16,6 +16,7 @@ import {
   type WorkspaceSource,
 } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
+import { isPlanningDocument } from './planningDocs';
 import { translatedDocs } from './translations';
 import { parseFrontMatter, slugify, splitSections, stripInline, summarize, type MarkdownSection } from './markdown';
 import { GENERIC_NAMES, isGenericSymbol, surfaceWords, termsOf } from './textTerms';
@@ -157,7 +158,7 @@ export class DocsSource implements WorkspaceSource {
       signal,
       enterDir: (_rel, name) => !name.startsWith('.') && !SKIP_DIRS.has(name),
     });
-    const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p));
+    const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p) && !isPlanningDocument(p));
     this.translations = translatedDocs(docs);
     const next = new Map<string, DocFile>();
     let changed = false;
