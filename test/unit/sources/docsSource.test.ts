@@ -306,4 +306,33 @@ describe('DocsSource', () => {
       'plans, reports and retrospectives are history, not documentation',
     );
   });
+
+  it('shows one section of a document, its best, however many of its sections name the code', async () => {
+    writeFileSync(
+      join(ws.root, 'docs/refunds.md'),
+      [
+        '# Refunds',
+        '',
+        '## refundOrder',
+        '',
+        '`refundOrder` books a refund in src/payments/ledger.ts.',
+        '',
+        '## Limits',
+        '',
+        '`refundOrder` refuses more than the order paid.',
+        '',
+        '## Reports',
+        '',
+        'The monthly report lists each `refundOrder` call.',
+        '',
+      ].join('\n'),
+    );
+    await source.refresh();
+    const items = source.query({ file: 'src/payments/ledger.ts', symbol: 'refundOrder' });
+    const refunds = items.filter((i) => i.location.path === 'docs/refunds.md');
+    assert.deepEqual(
+      refunds.map((i) => i.entityId),
+      ['doc:docs/refunds.md#refundorder'],
+    );
+  });
 });

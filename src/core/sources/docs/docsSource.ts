@@ -294,11 +294,15 @@ export class DocsSource implements WorkspaceSource {
     }
     this.textMatches(file, symbol, add, label);
 
+    // One section per document, its best: the reader opens the document there, and the next
+    // sections of the same page only crowd out other documents.
+    const documents = new Set<string>();
     return [...hits.values()]
       .filter((h) => h.score >= kindFloor.doc && !this.translations.has(h.section.path))
       .sort(
         (a, b) => b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line,
       )
+      .filter((h) => !documents.has(h.section.path) && documents.add(h.section.path))
       .slice(0, this.limit)
       .map((h) => this.item(h));
   }
