@@ -4,7 +4,8 @@
 // workspace answers) and one-shot (no server: the hook answers in its own process). Per call: wall
 // time from spawn to exit, CPU time of the process and what it ran (from this process's reaped
 // children), and the hook's own time as it logs it; for the warm path also the server's CPU per call.
-// The load average is printed with the results: on a shared machine wall times are mostly waiting.
+// The warm path is measured once the server is idle (its background indexing and mining done). The
+// load average is printed with the results: on a shared machine wall times are mostly waiting.
 //
 //   npm run bench:hooks -- [--repo /tmp/panel-repos/Unleash__unleash] [--file F] [--runs 30] [--warmup 3]
 //     [--modes warm,one-shot] [--dist DIR] [--launcher hook|cli] [--no-index] [--json FILE]
@@ -111,6 +112,17 @@ function callHook(args, session) {
   });
 }
 
+/** Waits until the server is idle (under 10% of a CPU over 2 s): its background indexing and mining done, the index warm. */
+async function serverIdle(pid) {
+  const until = Date.now() + 10 * 60_000;
+  while (Date.now() < until) {
+    const c0 = cpuOf(pid, false);
+    await new Promise((r) => setTimeout(r, 2000));
+    if (cpuOf(pid, false) - c0 < 0.2) return;
+  }
+  console.error('the server was still busy after 10 minutes; measuring anyway');
+}
+
 async function measure(mode, port, serverPid) {
   const args = hookArgs(mode === 'warm' ? port : undefined);
   if (mode === 'one-shot') args.push('--no-server');
@@ -210,6 +222,7 @@ async function main() {
   if (modes.includes('warm')) {
     const { child, port } = await startServer();
     try {
+      await serverIdle(child.pid);
       results.push(await measure('warm', port, child.pid));
     } finally {
       child.kill('SIGTERM');

@@ -1,3 +1,4 @@
+import * as nodeModule from 'node:module';
 import { parseArgs, UsageError } from './args';
 import { answerHook, type OneShot } from './hooks/hookAnswer';
 import { HOOK_FLAGS } from './hooks/hookFlags';
@@ -8,9 +9,14 @@ import { HOOK_FLAGS } from './hooks/hookFlags';
  * (or for install, uninstall and help) is the CLI loaded, for a one-shot answer in this process.
  */
 async function launch(argv: string[]): Promise<number> {
-  // The CLI bundle, loaded synchronously and only when needed.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const cli = async (): Promise<typeof import('./main')> => require('./main') as typeof import('./main');
+  const cli = async (): Promise<typeof import('./main')> => {
+    // Node 22.1+ keeps the compiled CLI bundle between runs: a third less CPU to load it (measured on
+    // Node 24; the launcher itself is too small to gain). Older Node has no such call.
+    (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+    // The CLI bundle, loaded synchronously and only when needed.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require('./main') as typeof import('./main');
+  };
   let args;
   try {
     args = parseArgs(['hook', ...argv], () => HOOK_FLAGS);

@@ -33,6 +33,7 @@ export const HOOK_FLAGS: Record<string, FlagSpec> = {
   command: {
     type: 'string',
     value: 'CMD',
-    description: "install: how the host starts us (default 'proactive-context-hook', the thin launcher)",
+    description:
+      "install: how the host starts us (default 'proactive-context'); written as the thin launcher beside it when there is one",
   },
 };
