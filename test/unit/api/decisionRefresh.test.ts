@@ -21,10 +21,8 @@ describe('decision records in a long-lived service', () => {
   let service: ContextService;
   const savedPath = process.env.PATH;
 
-  const listings = (): number =>
-    readFileSync(log, 'utf8')
-      .split('\n')
-      .filter((l) => / ls-files /.test(` ${l} `)).length;
+  const gitRuns = (): string[] => readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  const listings = (): number => gitRuns().filter((l) => / ls-files /.test(` ${l} `)).length;
   const decisionText = async (): Promise<string> => {
     const s = await service.suggestForInput({ file: 'src/a.ts' }, { record: false });
     return s.items
@@ -65,9 +63,11 @@ describe('decision records in a long-lived service', () => {
     assert.match(await decisionText(), /never compute a price below half/);
     const first = listings();
     assert.ok(first >= 1, 'the first question lists the workspace');
+    const runs = gitRuns().length;
     assert.match(await decisionText(), /never compute a price below half/);
     assert.match(await decisionText(), /never compute a price below half/);
     assert.equal(listings(), first, 'no listing while nothing changed');
+    assert.deepEqual(gitRuns().slice(runs), [], 'no git process at all while nothing changed');
 
     const before = readFileSync(join(repo.dir, ADR), 'utf8');
     writeFileSync(join(repo.dir, ADR), before.replace('below half', 'below forty percent of the list price'));
