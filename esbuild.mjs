@@ -38,6 +38,15 @@ const mcpApart = {
   },
 };
 
+// The hook launcher answers from a running server without the CLI: the CLI bundle is loaded (as it is,
+// from beside it) only for a one-shot answer.
+const cliApart = {
+  name: 'cli-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/main(\.js)?$/ }, () => ({ path: './cli.js', external: true }));
+  },
+};
+
 const builds = [
   {
     ...common,
@@ -58,6 +67,17 @@ const builds = [
     external: ['vscode'],
     banner: { js: '#!/usr/bin/env node' },
     plugins: [mcpApart],
+  },
+  {
+    ...common,
+    entryPoints: ['src/cli/hookMain.ts'],
+    outfile: join(out, 'hook.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    banner: { js: '#!/usr/bin/env node' },
+    plugins: [cliApart],
   },
   {
     ...common,

@@ -14,6 +14,7 @@ import { registerTeamIndex } from './vscode/teamIndex';
 import { WorkspaceServices } from './vscode/workspaceServices';
 import { languageServerSource } from './vscode/languageServer';
 import { asLogger, createLog } from './vscode/log';
+import { registerHookEndpoint } from './vscode/hookEndpoint';
 import { registerMcpProvider } from './vscode/mcpProvider';
 import { registerGitContentProvider } from './vscode/openItem';
 import { SuggestionsStatusBar } from './vscode/statusBar';
@@ -101,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   registerTools(context, { services: host, tracker, log });
   registerAgentInstructionsCommand(context, host);
   registerMcpProvider(context, (folder) => host.stateDirFor(folder));
+  registerHookEndpoint(context, host, logger);
   registerGitContentProvider(context, async (root) => {
     const folder = host.folderOf(root);
     return folder ? host.get(folder) : undefined;

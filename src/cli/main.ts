@@ -1,6 +1,9 @@
 import { globalFlags, parseArgs, UsageError, type FlagSpec } from './args';
 import { commands, type CliCommand } from './commandList';
 
+// The thin hook launcher (hookMain.ts) loads this bundle for a one-shot answer and calls this.
+export { runHook } from './hooks/hookRunner';
+
 const HELP_HEADER = `proactive-context — decisions, recent changes, co-change, callers, docs and warnings for your code
 
 Usage: proactive-context <command> [options]

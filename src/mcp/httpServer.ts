@@ -35,6 +35,9 @@ const INTERNAL_ERROR = -32603;
 const SERVER_ERROR = -32000;
 const SESSION_NOT_FOUND = -32001;
 
+/** A JSON endpoint served beside MCP behind the same guards (the hook endpoint); answers a parsed POST body. */
+export type JsonRoute = (body: unknown) => Promise<{ status: number; body: unknown }>;
+
 export interface McpHttpOptions extends McpServerOptions {
   /** 0 picks any free port. */
   port: number;
@@ -43,6 +46,8 @@ export interface McpHttpOptions extends McpServerOptions {
   tokenFile?: string;
   maxSessions?: number;
   maxBodyBytes?: number;
+  /** Further POST endpoints by path, with the same token, Host/Origin checks and body limit. */
+  routes?: Record<string, JsonRoute>;
 }
 
 class PortInUseError extends Error {
@@ -173,10 +178,12 @@ export class McpHttpServer {
       });
     }
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    if (path !== MCP_HTTP_PATH)
+    const route = this.routeOf(path);
+    if (path !== MCP_HTTP_PATH && !route)
       return sendJsonRpcError(res, 404, SERVER_ERROR, `Not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
     if (this.closing)
       return sendJsonRpcError(res, 503, SERVER_ERROR, 'The server is shutting down', { Connection: 'close' });
+    if (route) return this.serveRoute(route, req, res);
     if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
       return sendJsonRpcError(res, 405, SERVER_ERROR, 'Method not allowed', { Allow: 'GET, POST, DELETE' });
     }
@@ -230,6 +237,29 @@ export class McpHttpServer {
       SERVER_ERROR,
       'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request',
     );
+  }
+
+  private routeOf(path: string): JsonRoute | undefined {
+    const routes = this.options.routes;
+    return routes && Object.hasOwn(routes, path) ? routes[path] : undefined;
+  }
+
+  /** One JSON request, one JSON answer: no session, no stream. */
+  private async serveRoute(route: JsonRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return sendJsonRpcError(res, 405, SERVER_ERROR, 'Method not allowed', { Allow: 'POST' });
+    const read = await readBody(req, this.maxBodyBytes);
+    if (read.kind === 'tooLarge')
+      return sendJsonRpcError(res, 413, INVALID_REQUEST, `Request body too large: at most ${this.maxBodyBytes} bytes`);
+    let body: unknown;
+    try {
+      body = JSON.parse(read.text);
+    } catch {
+      return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: the body is not JSON');
+    }
+    const answer = await route(body);
+    const text = JSON.stringify(answer.body);
+    res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+    res.end(text);
   }
 
   /** A 2026-07-28 request; a listen stream's resources are watched for as long as it stays open. */

@@ -5,6 +5,8 @@ import { defaultTokenFile, loadOrCreateToken } from '../../mcp/httpToken';
 import { runStdioServer } from '../../mcp/server';
 import type { WorkspaceWatcherOptions } from '../../mcp/workspaceWatcher';
 import type { ParsedArgs } from '../args';
+import { HOOK_PATH, publishEndpoint } from '../hooks/hookClient';
+import { hookRoute } from '../hooks/hookEndpoint';
 import { loggerOf, withService } from './command';
 import { watchWorkspace } from './watchCommands';
 
@@ -53,7 +55,20 @@ async function serveHttp(
     token: bearer.token,
     tokenFile: bearer.file,
     debounceMs: options.debounceMs,
+    routes: { [HOOK_PATH]: hookRoute(service, logger) },
   });
+  // Hooks of this workspace find the server here, whatever port it got.
+  let unpublish = (): void => undefined;
+  try {
+    unpublish = publishEndpoint(service.stateDir, {
+      port: server.port,
+      pid: process.pid,
+      root: service.root,
+      tokenFile: bearer.file,
+    });
+  } catch (err) {
+    logger.warn(`mcp: hooks will not find this server by themselves (${(err as Error).message}); pass them --port`);
+  }
   // Listen for the stop signals before announcing the URL: whoever reads it may stop us at once.
   const stopped = nextStopSignal();
   startServing(service, logger, watcher);
@@ -65,6 +80,7 @@ async function serveHttp(
   if (args.flags.json) process.stdout.write(JSON.stringify({ url: server.url, tokenFile: bearer.file }) + '\n');
   const signal = await stopped;
   logger.info(`mcp: ${signal}: closing ${server.sessionCount()} session(s)`);
+  unpublish();
   await server.close();
   return 0;
 }

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { settingsError } from './settingsJson';
 
 export interface InstallOptions {
@@ -76,13 +76,14 @@ export function installHooks(o: InstallOptions): InstallReport {
   const added: string[] = [];
   for (const spec of target.events) {
     const list = arrayField(hooks, spec.event, target.file);
-    if (list.some((e) => holdsOurs(e, o.host))) continue;
-    list.push(
+    const ours =
       target.shape === 'grouped'
         ? { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [spec.entry] }
-        : spec.entry,
-    );
-    hooks[spec.event] = list;
+        : spec.entry;
+    // An entry of ours written before (an older, slower command) is replaced, not kept beside the new one.
+    const next = [...list.flatMap((e) => withoutOurs(e, o.host)), ours];
+    if (JSON.stringify(next) === JSON.stringify(list)) continue;
+    hooks[spec.event] = next;
     added.push(spec.event);
   }
   if (!added.length) return report(o, target.file, false, [], `Already installed in ${target.file}; nothing changed.`);
@@ -128,7 +129,7 @@ export function uninstallHooks(o: InstallOptions): InstallReport {
 
 function targetOf(o: InstallOptions): JsonTarget | ScriptTarget {
   const home = o.home ?? homedir();
-  const run = (extra = ''): string => `${o.command} hook --host ${o.host}${extra}`;
+  const run = (extra = ''): string => `${hookCommandOf(o.command, o.root)} --host ${o.host}${extra}`;
   switch (o.host) {
     case 'claude-code': {
       const entry = { type: 'command', command: run(), timeout: HOST_TIMEOUT_S };
@@ -188,7 +189,7 @@ function installScripts(o: InstallOptions, t: ScriptTarget): InstallReport {
   );
   if (foreign.length)
     throw new HookInstallError(
-      `${join(t.dir, foreign[0])} is another hook (Cline runs one file per event); nothing was written. Merge by hand: add '${o.command} hook --host cline' to it.`,
+      `${join(t.dir, foreign[0])} is another hook (Cline runs one file per event); nothing was written. Merge by hand: add '${hookCommandOf(o.command, o.root)} --host cline' to it.`,
     );
   const added = t.events.filter(
     (e) => !existsSync(join(t.dir, e)) || readFileSync(join(t.dir, e), 'utf8') !== t.script,
@@ -215,13 +216,6 @@ function report(o: InstallOptions, file: string, changed: boolean, events: strin
   return { host: o.host, file, changed, events, lines: [line] };
 }
 
-/** Whether a settings entry (flat, or a matcher group) runs our hook for this host. */
-function holdsOurs(entry: unknown, host: string): boolean {
-  return (
-    isOurs(entry, host) || (isObject(entry) && Array.isArray(entry.hooks) && entry.hooks.some((h) => isOurs(h, host)))
-  );
-}
-
 /** The entry without our hook: [] when it was ours, the group without our command, or itself. */
 function withoutOurs(entry: unknown, host: string): unknown[] {
   if (isOurs(entry, host)) return [];
@@ -232,12 +226,27 @@ function withoutOurs(entry: unknown, host: string): unknown[] {
   return [entry];
 }
 
-/** Ours: an entry whose command (or Copilot CLI's bash) runs `… hook --host <host>`. */
+/**
+ * The fastest command that answers a hook, from how the host starts us: the thin launcher, which
+ * asks a running server without loading the CLI (`proactive-context-hook`, or `dist/hook.js` beside
+ * a given `dist/cli.js`); any other command gets its `hook` subcommand.
+ */
+export function hookCommandOf(command: string, root: string): string {
+  if (command === 'proactive-context') return 'proactive-context-hook';
+  const cli = command.slice(command.lastIndexOf(' ') + 1);
+  if (basename(cli) === 'cli.js') {
+    const launcher = join(dirname(cli), 'hook.js');
+    if (existsSync(resolve(root, launcher))) return command.slice(0, command.length - cli.length) + launcher;
+  }
+  return `${command} hook`;
+}
+
+/** Ours: an entry whose command (or Copilot CLI's bash) runs `… hook --host <host>` or the launcher. */
 function isOurs(entry: unknown, host: string): boolean {
   if (!isObject(entry)) return false;
   const cmd =
     typeof entry.command === 'string' ? entry.command : typeof entry.bash === 'string' ? entry.bash : undefined;
-  return cmd !== undefined && cmd.includes(` hook --host ${host}`);
+  return cmd !== undefined && [' hook', '-hook', 'hook.js'].some((c) => cmd.includes(`${c} --host ${host}`));
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

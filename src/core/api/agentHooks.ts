@@ -19,6 +19,11 @@ export interface HookItem {
   text: string;
 }
 
+// The thin hook launcher's only needs from the core besides this file: from here, not from ./types,
+// whose other exports load the regex engine and the wasm modules a launcher must not start.
+export { resolveStateDir } from '../paths';
+export { nullLogger, StderrLogger, type Logger } from '../logger';
+
 export const DEFAULT_HOOK_MAX_CHARS = 1500;
 const MAX_DECISIONS = 3;
 const MAX_WARNINGS = 3;

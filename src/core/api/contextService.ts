@@ -582,9 +582,10 @@ export class ContextService {
     this.parts.dispose();
   }
 
+  /** Decisions as on disk: looked for again only when a cheap stamp says something changed. */
   private async refreshDecisions(): Promise<void> {
     try {
-      await this.parts.decisions.refresh();
+      await this.parts.decisions.refreshIfChanged();
     } catch (err) {
       this.parts.logger.warn(`Could not re-read decision records: ${(err as Error).message}`);
     }

@@ -28,6 +28,7 @@ import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr, type LogEnt
 import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
 import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
 import { DecisionCache, recordPathOf } from './decisionCache';
+import { decisionStamp } from './decisionStamp';
 import { DecisionLinker, prepareLinkable, type LinkableRecord, type PreparedLinkable } from './decisionLinker';
 import { pickNumbered } from './decisionAnchors';
 import { explicitHits, fileStem } from './explicitLinks';
@@ -104,6 +105,10 @@ export class DecisionSource implements WorkspaceSource {
   /** The linker's words of each record, by linker key (path, or `path#line` for a log's entry). */
   private prepared = new Map<string, PreparedLinkable>();
   private preparedChanged = false;
+  /** The fingerprint of what the last discovery depended on (decisionStamp.ts). */
+  private stamp: string | undefined;
+  private running: Promise<RefreshStats> | undefined;
+  private discoveryRuns = 0;
 
   constructor(ctx: SourceWiring) {
     this.root = ctx.root;
@@ -176,9 +181,46 @@ export class DecisionSource implements WorkspaceSource {
     }
   }
 
+  /** How many times records were looked for (a measure of work, for tests and logs). */
+  get discoveries(): number {
+    return this.discoveryRuns;
+  }
+
+  /**
+   * Refreshes only when something discovery depends on changed since the last refresh, told by stat
+   * calls alone: a long-lived process answers each question without listing the workspace again.
+   * True when it refreshed.
+   */
+  async refreshIfChanged(signal?: AbortSignal): Promise<boolean> {
+    if (this.running) await this.running.catch(() => undefined);
+    if (this.stamp !== undefined && this.stamp === this.currentStamp()) return false;
+    await this.refresh(signal);
+    return true;
+  }
+
+  refresh(signal?: AbortSignal): Promise<RefreshStats> {
+    const run = this.discover(signal);
+    this.running = run;
+    const done = (): void => {
+      if (this.running === run) this.running = undefined;
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  private currentStamp(known?: ReadonlyMap<string, DecisionRecord>): string {
+    return decisionStamp(
+      this.root,
+      { folders: this.folders, candidates: this.candidates, configured: this.config.decisionFolders },
+      (path) => known?.get(path),
+    );
+  }
+
   // eslint-disable-next-line max-lines-per-function, complexity -- the refresh steps share the discovery result and counters
-  async refresh(signal?: AbortSignal): Promise<RefreshStats> {
+  private async discover(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
+    this.discoveryRuns++;
+    this.stamp = undefined;
     const found = await discoverDecisions(this.root, {
       configured: this.config.decisionFolders,
       signal,
@@ -268,6 +310,8 @@ export class DecisionSource implements WorkspaceSource {
     }
     if (next.size !== this.records.size) changed = true;
     this.records = next;
+    // The records as they were read: a file changed while this refresh read it differs from its stamp.
+    this.stamp = this.currentStamp(next);
     if (changed || !this.linker) this.rebuildIndexes();
     else this.linker = this.makeLinker();
     if (changed || this.preparedChanged) {

@@ -141,7 +141,9 @@ describe('hook --host claude-code', () => {
     assert.equal(none.stdout, '');
   });
 
-  it('gives the active subscriptions at session start, and nothing when there are none', () => {
+  it('gives the active subscriptions at session start, and nothing when there are none', function () {
+    // Three processes in a row: a safety net for a busy machine, not a measure.
+    this.timeout(180000);
     const state = `${repo.stateDir}-start`;
     const start = (session: string): string =>
       fixtureInput('claude-code', 'SessionStart', repo.dir, (i) => (i.session_id = session));

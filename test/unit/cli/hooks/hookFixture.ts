@@ -4,6 +4,8 @@ import { basename, dirname, join } from 'node:path';
 import { TempRepo } from '../../git/repoFixture';
 
 export const CLI = join(__dirname, '..', '..', '..', '..', 'src', 'cli', 'main.js');
+/** The thin launcher (dist/hook.js once bundled). */
+export const LAUNCHER = join(__dirname, '..', '..', '..', '..', 'src', 'cli', 'hookMain.js');
 const FIXTURES = join(__dirname, '..', '..', '..', '..', '..', 'test', 'fixtures', 'hooks');
 
 /** A repository whose decision record governs src/a.ts; src/b.ts is governed by nothing. */
@@ -64,6 +66,17 @@ export function runHookCli(args: string[], input: string, env: NodeJS.ProcessEnv
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** The thin launcher in a real process, fed `input` on stdin; waits for it to exit. */
+export function runLauncher(args: string[], input: string, env: NodeJS.ProcessEnv = {}): HookRun {
+  const r = spawnSync(process.execPath, [LAUNCHER, ...args], {
+    input,
+    encoding: 'utf8',
+    timeout: 120000,
+    env: { ...process.env, ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 export function runCli(args: string[]): HookRun {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -80,7 +93,10 @@ export function sameShape(actual: unknown, expected: unknown): boolean {
 }
 
 /** Starts `mcp --http` on a free port; resolves with its port once it prints its URL. */
-export function startHttpServer(root: string, stateDir: string): Promise<{ port: number; stop: () => Promise<void> }> {
+export function startHttpServer(
+  root: string,
+  stateDir: string,
+): Promise<{ port: number; pid: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
     [CLI, 'mcp', '--http', '--port', '0', '--json', '--root', root, '--state-dir', stateDir],
@@ -99,7 +115,7 @@ export function startHttpServer(root: string, stateDir: string): Promise<{ port:
           child.once('exit', () => done());
           child.kill('SIGKILL');
         });
-      resolve({ port, stop });
+      resolve({ port, pid: child.pid ?? 0, stop });
     });
     child.once('exit', (code) => reject(new Error(`mcp --http exited with ${code}`)));
   });

@@ -54,7 +54,7 @@ describe('hook install and uninstall', () => {
     assert.deepEqual(after.hooks.Stop, EXISTING.hooks.Stop);
     assert.deepEqual(after.hooks.PreToolUse[0], EXISTING.hooks.PreToolUse[0]);
     assert.equal(after.hooks.PreToolUse[1].matcher, 'Edit|Write|MultiEdit|NotebookEdit');
-    assert.equal(after.hooks.PreToolUse[1].hooks[0].command, 'proactive-context hook --host claude-code');
+    assert.equal(after.hooks.PreToolUse[1].hooks[0].command, 'proactive-context-hook --host claude-code');
     const text = readFileSync(file, 'utf8');
     assert.equal(installHooks(opts('claude-code')).changed, false, 'idempotent');
     assert.equal(readFileSync(file, 'utf8'), text);
@@ -104,7 +104,7 @@ describe('hook install and uninstall', () => {
       hooks: Record<string, { type: string; command: string; timeout: number }[]>;
     };
     assert.deepEqual(Object.keys(vsData.hooks), ['PreToolUse', 'SessionStart', 'SubagentStart']);
-    assert.equal(vsData.hooks.PreToolUse[0].command, 'proactive-context hook --host vscode');
+    assert.equal(vsData.hooks.PreToolUse[0].command, 'proactive-context-hook --host vscode');
     vsData.hooks.PostToolUse = [{ type: 'command', command: 'npx prettier --write .', timeout: 30 }];
     writeFileSync(vs.file, JSON.stringify(vsData));
     uninstallHooks(opts('vscode'));
@@ -117,7 +117,7 @@ describe('hook install and uninstall', () => {
       version: 1,
       hooks: {
         subagentStart: [
-          { type: 'command', bash: 'proactive-context hook --host copilot-cli --event subagentStart', timeoutSec: 5 },
+          { type: 'command', bash: 'proactive-context-hook --host copilot-cli --event subagentStart', timeoutSec: 5 },
         ],
       },
     });
@@ -127,7 +127,7 @@ describe('hook install and uninstall', () => {
     const dir = join(root, '.clinerules', 'hooks');
     const r = installHooks(opts('cline'));
     assert.deepEqual(r.events, ['PreToolUse', 'UserPromptSubmit', 'TaskStart']);
-    assert.match(readFileSync(join(dir, 'PreToolUse'), 'utf8'), /exec proactive-context hook --host cline\n$/);
+    assert.match(readFileSync(join(dir, 'PreToolUse'), 'utf8'), /exec proactive-context-hook --host cline\n$/);
     assert.ok((statSync(join(dir, 'PreToolUse')).mode & 0o111) !== 0, 'executable');
     assert.equal(installHooks(opts('cline')).changed, false);
     uninstallHooks(opts('cline'));
@@ -136,6 +136,39 @@ describe('hook install and uninstall', () => {
     assert.ok(!existsSync(join(dir, 'PreToolUse')));
     assert.equal(uninstallHooks(opts('cline')).changed, false);
     assert.equal(readFileSync(join(dir, 'TaskStart'), 'utf8'), '#!/bin/sh\necho mine\n');
+  });
+
+  it('writes the thin launcher, replacing an entry of ours that runs the CLI', () => {
+    const file = join(root, '.claude', 'settings.json');
+    const slow = { type: 'command', command: 'proactive-context hook --host claude-code', timeout: 5 };
+    write(file, JSON.stringify({ hooks: { ...EXISTING.hooks, SessionStart: [{ hooks: [slow] }] } }, null, 2));
+    const r = installHooks(opts('claude-code'));
+    assert.ok(r.events.includes('SessionStart'), r.lines.join('\n'));
+    const after = JSON.parse(readFileSync(file, 'utf8')) as {
+      hooks: Record<string, { hooks: { command: string }[] }[]>;
+    };
+    assert.deepEqual(
+      after.hooks.SessionStart.flatMap((g) => g.hooks.map((h) => h.command)),
+      ['proactive-context-hook --host claude-code'],
+    );
+    assert.equal(uninstallHooks(opts('claude-code')).changed, true);
+    assert.equal(
+      (JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, unknown> }).hooks.SessionStart,
+      undefined,
+    );
+
+    // Given the CLI's own file, the launcher beside it.
+    const dist = join(root, 'dist');
+    write(join(dist, 'cli.js'), '');
+    write(join(dist, 'hook.js'), '');
+    const byPath = installHooks({ ...opts('vscode'), command: `node ${join(dist, 'cli.js')}` });
+    const vs = JSON.parse(readFileSync(byPath.file, 'utf8')) as { hooks: Record<string, { command: string }[]> };
+    assert.equal(vs.hooks.PreToolUse[0].command, `node ${join(dist, 'hook.js')} --host vscode`);
+    assert.equal(installHooks({ ...opts('cline'), command: 'npx proactive-context' }).changed, true);
+    assert.match(
+      readFileSync(join(root, '.clinerules', 'hooks', 'PreToolUse'), 'utf8'),
+      /exec npx proactive-context hook --host cline\n$/,
+    );
   });
 
   it('explains how to add Kiro hooks instead of rewriting an agent definition', () => {
