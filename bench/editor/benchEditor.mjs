@@ -95,12 +95,17 @@ async function oneRun(i, opts) {
     const cold = await coldOpen(wb, first);
     log(`run ${i + 1}: first items ${cold.firstItemsMs} ms, index complete ${cold.indexCompleteMs} ms after page load`);
     const coldHost = await hostPerf(wb, 'moves');
-    const index = await waitForIndexFile(wb);
-    const targets = pickTargets(index, wb.workspace, {
-      files: opts.files,
-      perFile: opts.perFile,
-      heldThrough: opts.held,
-    });
+    let index = await waitForIndexFile(wb);
+    const pick = () =>
+      pickTargets(index, wb.workspace, { files: opts.files, perFile: opts.perFile, heldThrough: opts.held });
+    let targets = pick();
+    // index.db is saved a while after the build writes it: the copy on disk may predate the definitions.
+    for (let wait = 0; !targets.files.length && wait < 30; wait++) {
+      await sleep(2_000);
+      index.close();
+      index = await waitForIndexFile(wb);
+      targets = pick();
+    }
     if (!targets.files.length) throw new Error('the code index has no file with enough functions to move between');
     log(`run ${i + 1}: ${opts.moves} moves over ${targets.files.length} files (${targets.candidates} candidates)`);
     const moves = await cursorMoves(wb, targets.files, index, { moves: opts.moves });
