@@ -8,6 +8,7 @@
 //   npm run bench:editor -- --workspace PATH [--runs 1] [--moves 40] [--files 10] [--held 4] [--no-build]
 //   npm run bench:editor -- --demo [--quick] [--gate]     (a fresh copy of demo-workspace/)
 //   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
+//   --profile: the host also writes a CPU profile per segment (start, moves, held, rebuild) next to the results.
 //
 // --quick: fewer moves, no rebuild (CI). --gate: exit 1 when the panel showed a wrong symbol, never
 // showed the place the cursor went to, or did not settle after the held key. Times never gate.
@@ -82,7 +83,7 @@ async function oneRun(i, opts) {
   const wb = await startWorkbench({
     name: `bench-editor-${i}`,
     workspace: opts.workspace,
-    extraEnv: { PC_PERF: '1' },
+    extraEnv: { PC_PERF: '1', ...(opts.profileDir ? { PC_PERF_PROFILE: opts.profileDir(i) } : {}) },
     settings: { 'files.autoSave': 'off' },
   });
   patientBridge(wb);
@@ -94,12 +95,17 @@ async function oneRun(i, opts) {
     const cold = await coldOpen(wb, first);
     log(`run ${i + 1}: first items ${cold.firstItemsMs} ms, index complete ${cold.indexCompleteMs} ms after page load`);
     const coldHost = await hostPerf(wb, 'moves');
-    const index = await waitForIndexFile(wb);
-    const targets = pickTargets(index, wb.workspace, {
-      files: opts.files,
-      perFile: opts.perFile,
-      heldThrough: opts.held,
-    });
+    let index = await waitForIndexFile(wb);
+    const pick = () =>
+      pickTargets(index, wb.workspace, { files: opts.files, perFile: opts.perFile, heldThrough: opts.held });
+    let targets = pick();
+    // index.db is saved a while after the build writes it: the copy on disk may predate the definitions.
+    for (let wait = 0; !targets.files.length && wait < 30; wait++) {
+      await sleep(2_000);
+      index.close();
+      index = await waitForIndexFile(wb);
+      targets = pick();
+    }
     if (!targets.files.length) throw new Error('the code index has no file with enough functions to move between');
     log(`run ${i + 1}: ${opts.moves} moves over ${targets.files.length} files (${targets.candidates} candidates)`);
     const moves = await cursorMoves(wb, targets.files, index, { moves: opts.moves });
@@ -177,6 +183,7 @@ async function main() {
       label: { type: 'string' },
       vsix: { type: 'string' },
       out: { type: 'string' },
+      profile: { type: 'boolean', default: false },
     },
   });
   if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
@@ -201,7 +208,17 @@ async function main() {
   }
   if (!fs.existsSync(path.join(workspace, '.git'))) fail(`${workspace} is not a git repository`);
   const quick = values.quick;
+  const outDir = values.out ? path.resolve(values.out) : OUT_DIR;
+  const label = values.label ?? (values.demo ? 'demo' : path.basename(workspace));
+  const profileRoot = path.join(outDir, `editor-${label}-profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const opts = {
+    profileDir: values.profile
+      ? (i) => {
+          const dir = path.join(profileRoot, `run-${i + 1}`);
+          fs.mkdirSync(dir, { recursive: true });
+          return dir;
+        }
+      : undefined,
     workspace,
     files: Number(values.files),
     perFile: 4,
@@ -210,7 +227,6 @@ async function main() {
     quick,
     firstFile: firstSourceFile(workspace),
   };
-  const label = values.label ?? (values.demo ? 'demo' : path.basename(workspace));
   const repo = {
     label,
     files: gitCount(workspace, ['ls-files']),
@@ -228,7 +244,6 @@ async function main() {
     measuredAt: new Date().toISOString(),
     runs,
   };
-  const outDir = values.out ? path.resolve(values.out) : OUT_DIR;
   fs.mkdirSync(outDir, { recursive: true });
   const stamp = result.measuredAt.replace(/[:.]/g, '-');
   const jsonFile = path.join(outDir, `editor-${label}-${stamp}.json`);

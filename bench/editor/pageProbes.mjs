@@ -12,6 +12,19 @@ export async function watchPanel(frame) {
       items: Number(document.body.dataset.itemCount ?? 0),
     });
     window.__pcPanelLog = [];
+    // When each state message reached the page, before the page renders it (a capture listener at
+    // the window runs first): splits host → page into the message's way and the page's render.
+    window.__pcStateAt = [];
+    if (!window.__pcMessageHooked) {
+      window.__pcMessageHooked = true;
+      window.addEventListener(
+        'message',
+        (e) => {
+          if (e.data?.type === 'state') window.__pcStateAt.push(Date.now());
+        },
+        true,
+      );
+    }
     let last = '';
     const note = () => {
       const s = read();
@@ -34,6 +47,11 @@ export async function watchPanel(frame) {
 
 export function panelLog(frame, since = 0) {
   return frame.evaluate((t) => window.__pcPanelLog.filter((e) => e.at >= t), since);
+}
+
+/** When state messages reached the page, since `since`. */
+export function stateArrivals(frame, since = 0) {
+  return frame.evaluate((t) => window.__pcStateAt.filter((at) => at >= t), since);
 }
 
 /** Starts logging the status bar's cursor line and the Enter key in the workbench page. */

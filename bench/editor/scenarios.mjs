@@ -2,7 +2,16 @@
 // cursor stops, a held key, a rebuild. Every step waits on what the page shows, with generous
 // timeouts as a safety net only; the numbers are what the page and the extension host stamped.
 import { sleep } from '../../test/harness/vscode-env.mjs';
-import { enterAt, panelLog, percentile, resetEnter, statusLog, watchPanel, watchWorkbench } from './pageProbes.mjs';
+import {
+  enterAt,
+  panelLog,
+  percentile,
+  resetEnter,
+  stateArrivals,
+  statusLog,
+  watchPanel,
+  watchWorkbench,
+} from './pageProbes.mjs';
 import { symbolAtLine } from './targets.mjs';
 
 const MOVE_TIMEOUT_MS = 15_000;
@@ -97,6 +106,10 @@ export async function cursorMoves(wb, files, index, { moves = 40 } = {}) {
       await sleep(20);
     }
     const status = (await statusLog(wb.page, enter ?? 0)).find((e) => e.line === move.line);
+    // The last state message that reached the page before it showed the destination.
+    const arrived = (await stateArrivals(frame, enter ?? 0))
+      .filter((at) => shownAt !== undefined && at <= shownAt)
+      .at(-1);
     const host = await hostPerf(wb);
     const pass = host?.last?.pass;
     const suggest = host?.last?.suggest;
@@ -122,6 +135,12 @@ export async function cursorMoves(wb, files, index, { moves = 40 } = {}) {
         render?.end !== undefined && shownAt !== undefined && render.start >= (enter ?? 0)
           ? shownAt - render.end
           : null,
+      // host state sent → message at the page, and message at the page → header shows it.
+      sentToPageMs:
+        render?.end !== undefined && arrived !== undefined && render.start >= (enter ?? 0)
+          ? arrived - render.end
+          : null,
+      pageRenderMs: arrived !== undefined && shownAt !== undefined ? shownAt - arrived : null,
       wrongSymbols: wrong.map((e) => e.symbol),
       timedOut: shownAt === undefined,
     });
@@ -144,6 +163,8 @@ export async function cursorMoves(wb, files, index, { moves = 40 } = {}) {
       toPassStart: stat(samples.map((s) => s.toPassStartMs)),
       suggest: stat(samples.map((s) => s.suggestMs)),
       renderToPage: stat(samples.map((s) => s.renderToPageMs)),
+      sentToPage: stat(samples.map((s) => s.sentToPageMs)),
+      pageRender: stat(samples.map((s) => s.pageRenderMs)),
     },
     timedOut: samples.filter((s) => s.timedOut).length,
     wrongSymbols: samples.filter((s) => s.wrongSymbols.length).length,

@@ -24,7 +24,11 @@ export function summarize(result) {
         (c.timedOut ? ' (index not complete when the wait ended)' : ''),
       `- cursor stop → panel over ${m.moves} moves in ${m.files} files: p50 ${ms(m.panel.p50)}, p95 ${ms(m.panel.p95)}, max ${ms(m.panel.max)}`,
       `- status bar (Ln/Col): p50 ${ms(m.statusBar.p50)}, p95 ${ms(m.statusBar.p95)}; panel behind it: p50 ${ms(m.panelBehindStatusBar.p50)}, p95 ${ms(m.panelBehindStatusBar.p95)}`,
-      `- where the time goes (p50): Enter → pass start ${ms(m.breakdown.toPassStart.p50)}, engine ${ms(m.breakdown.suggest.p50)}, host state → page shows it ${ms(m.breakdown.renderToPage.p50)}`,
+      `- where the time goes (p50): Enter → pass start ${ms(m.breakdown.toPassStart.p50)}, engine ${ms(m.breakdown.suggest.p50)}, host state → page shows it ${ms(m.breakdown.renderToPage.p50)}` +
+        (m.breakdown.sentToPage
+          ? ` (message on its way ${ms(m.breakdown.sentToPage.p50)}, page render ${ms(m.breakdown.pageRender.p50)}); ` +
+            `p95: pass start ${ms(m.breakdown.toPassStart.p95)}, engine ${ms(m.breakdown.suggest.p95)}, on its way ${ms(m.breakdown.sentToPage.p95)}, page render ${ms(m.breakdown.pageRender.p95)}`
+          : ''),
     );
     if (r.held) {
       const h = r.held;

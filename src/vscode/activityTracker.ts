@@ -41,8 +41,8 @@ export interface ActivityEvent {
 // The code index knows the symbol too; never hold the panel back long for the language server.
 const SYMBOL_TIMEOUT_MS = 150;
 const MAX_RECENT = 10;
-/** While the cursor keeps moving (a held arrow key), the panel catches up this often. */
-const CATCH_UP_MS = 200;
+/** While the cursor keeps moving (a held arrow key), a catch-up pass starts this long after the one before (start to start). */
+const CATCH_UP_MS = 100;
 
 /**
  * Owns "where the user is": turns editor events into debounced Activity events, and answers

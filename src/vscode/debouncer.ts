@@ -35,6 +35,8 @@ interface Run {
   catchUp: boolean;
   /** Its answer is on screen: what is left (enrichment) is worth less than a newer place. */
   shown: boolean;
+  /** When it started, on the scheduler's clock: the next catch-up is spaced from here. */
+  startedAt: number;
 }
 
 /** A pass: `signal` aborts when it is stale; `shown()` says its answer is on screen and the rest may be dropped. */
@@ -48,7 +50,10 @@ export type PassWork = (signal: AbortSignal, shown: () => void) => Promise<void>
  * - a catch-up that comes due while a pass still runs waits in a single slot: never more than one
  *   pass pending, whatever the number of requests;
  * - the pass after the burst ends aborts whatever still runs and starts at once, except a catch-up
- *   that has not shown its answer yet: it follows that one.
+ *   that has not shown its answer yet: it follows that one;
+ * - while the cursor keeps moving, catch-ups are spaced from start to start, not from one answer to
+ *   the next move: the next comes due `catchUpMs` after the last one started, at once when that
+ *   pass took longer, so the result trails by one pass, not by a pass plus the interval.
  * A pass always reads the latest place when it starts, so the slot needs no queue of places.
  */
 export class Debouncer {
@@ -59,6 +64,7 @@ export class Debouncer {
   private work: PassWork | undefined;
   private seq = 0;
   private lastRequestAt = Number.NEGATIVE_INFINITY;
+  private catchUpMs: number | undefined;
   private disposed = false;
 
   constructor(private readonly timers: Scheduler = realTimers) {}
@@ -70,6 +76,7 @@ export class Debouncer {
     // than the debounce on a loaded machine), not a lone jump.
     const quiet = now - this.lastRequestAt >= delayMs && !this.inFlight();
     this.lastRequestAt = now;
+    this.catchUpMs = options.catchUpMs;
     this.seq++;
     this.work = work;
     this.timers.clearTimeout(this.quietTimer);
@@ -81,12 +88,14 @@ export class Debouncer {
     }, delay);
     // Armed until an answer reaches the screen: however the moves are spaced, the screen never goes
     // longer than this without one.
-    if (options.catchUpMs !== undefined && this.catchUpTimer === undefined) {
-      this.catchUpTimer = this.timers.setTimeout(() => {
-        this.catchUpTimer = undefined;
-        this.catchUp();
-      }, options.catchUpMs);
-    }
+    if (options.catchUpMs !== undefined && this.catchUpTimer === undefined) this.armCatchUp(options.catchUpMs);
+  }
+
+  private armCatchUp(ms: number): void {
+    this.catchUpTimer = this.timers.setTimeout(() => {
+      this.catchUpTimer = undefined;
+      this.catchUp();
+    }, ms);
   }
 
   /** The running pass, when it has neither been aborted nor shown its answer yet. */
@@ -125,7 +134,13 @@ export class Debouncer {
   private start(catchUp: boolean): void {
     const work = this.work;
     if (!work || this.disposed) return;
-    const run: Run = { controller: new AbortController(), seq: this.seq, catchUp, shown: false };
+    const run: Run = {
+      controller: new AbortController(),
+      seq: this.seq,
+      catchUp,
+      shown: false,
+      startedAt: this.timers.now(),
+    };
     this.running = run;
     const next = () => {
       if (this.pendingCatchUp && this.seq !== run.seq) {
@@ -140,6 +155,10 @@ export class Debouncer {
       // The screen has caught up; the pass waiting behind this one goes now, in place of its enrichment.
       this.timers.clearTimeout(this.catchUpTimer);
       this.catchUpTimer = undefined;
+      // The cursor moved on while this pass ran (a held key): the next catch-up is due one interval
+      // after this one started, not one interval after the next key.
+      if (this.seq !== run.seq && this.catchUpMs !== undefined && !this.pendingCatchUp)
+        this.armCatchUp(Math.max(0, this.catchUpMs - (this.timers.now() - run.startedAt)));
       next();
     };
     void work(run.controller.signal, shown)

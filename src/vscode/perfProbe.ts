@@ -1,3 +1,6 @@
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 /** Blocks of the extension host's event loop longer than this are recorded one by one. */
@@ -44,8 +47,14 @@ export class PerfProbe {
   private tick: NodeJS.Timeout;
   private activationMs = 0;
   private readonly rssAtActivation = process.memoryUsage().rss;
+  private readonly profiler: SegmentProfiler | undefined;
 
-  private constructor(private readonly ambient: () => string[]) {
+  private constructor(
+    private readonly ambient: () => string[],
+    profileDir?: string,
+  ) {
+    this.profiler = profileDir ? new SegmentProfiler(profileDir) : undefined;
+    this.profiler?.start();
     this.histogram = monitorEventLoopDelay({ resolution: TICK_MS });
     this.histogram.enable();
     let expected = performance.now() + TICK_MS;
@@ -62,9 +71,12 @@ export class PerfProbe {
     this.tick.unref();
   }
 
-  /** A probe when PC_PERF=1, else undefined. `ambient` names the background work going on now. */
+  /**
+   * A probe when PC_PERF=1, else undefined. `ambient` names the background work going on now.
+   * With PC_PERF_PROFILE=DIR it also writes a CPU profile of the host per segment into DIR.
+   */
   static fromEnv(ambient: () => string[]): PerfProbe | undefined {
-    return process.env.PC_PERF === '1' ? new PerfProbe(ambient) : undefined;
+    return process.env.PC_PERF === '1' ? new PerfProbe(ambient, process.env.PC_PERF_PROFILE || undefined) : undefined;
   }
 
   activated(ms: number): void {
@@ -120,6 +132,7 @@ export class PerfProbe {
       },
     };
     if (next) {
+      this.profiler?.cut(this.segment);
       this.segment = next;
       this.blocks = [];
       this.phaseMs = new Map();
@@ -131,5 +144,45 @@ export class PerfProbe {
   dispose(): void {
     clearInterval(this.tick);
     this.histogram.disable();
+    this.profiler?.cut(this.segment, false);
+  }
+}
+
+/**
+ * The host's own CPU profile (the in-process inspector, sampled on its own thread), one file per
+ * segment: where the thread's time went during a cold open, the moves, a rebuild. Benchmark only.
+ */
+class SegmentProfiler {
+  private readonly session = new Session();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly dir: string) {
+    this.session.connect();
+  }
+
+  private post(method: string, params?: object): Promise<unknown> {
+    return new Promise((resolve, reject) =>
+      this.session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))),
+    );
+  }
+
+  start(): void {
+    this.chain = this.chain
+      .then(() => this.post('Profiler.enable'))
+      .then(() => this.post('Profiler.setSamplingInterval', { interval: 1000 }))
+      .then(() => this.post('Profiler.start'))
+      .catch(() => undefined);
+  }
+
+  /** Ends the running profile, writes it as `<segment>.cpuprofile`, and starts the next unless told not to. */
+  cut(segment: string, again = true): void {
+    this.chain = this.chain
+      .then(() => this.post('Profiler.stop'))
+      .then((r) =>
+        writeFile(join(this.dir, `${segment}.cpuprofile`), JSON.stringify((r as { profile: unknown }).profile)),
+      )
+      .catch(() => undefined)
+      .then(() => (again ? this.post('Profiler.start') : this.session.disconnect()))
+      .catch(() => undefined);
   }
 }

@@ -44,6 +44,8 @@ const BASE_ARGS = [...SAFE_CONFIG.flatMap((s) => ['-c', s]), '--no-pager', '--no
 const PIPE_GRACE_MS = 250;
 /** And how long, after that, before the pipes are closed from this side (a holder outside the group). */
 const PIPE_CLOSE_MS = 1000;
+/** How long a stream's reader may work through chunks before the event loop gets a turn. */
+const STREAM_SLICE_MS = 12;
 
 const PROFILE_TIMEOUT_MS = 10_000;
 
@@ -262,12 +264,24 @@ function spawnGit(
     const onAbort = (): void => kill('aborted');
     timers.push(setTimeout(() => kill('timeout'), options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS));
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    let sliceStarted = performance.now();
     child.stdout.on('data', (chunk: Buffer) => {
       if (failure) return;
       try {
         options.onData(chunk);
       } catch (e) {
         kill(e instanceof OutputTooLarge ? 'too-large' : 'exit');
+        return;
+      }
+      // A long output (a whole history) is handed over as fast as git writes it, many chunks in one
+      // turn of the event loop: after a slice of work the stream waits one turn, so the editor's
+      // timers and messages run between chunks.
+      if (performance.now() - sliceStarted >= STREAM_SLICE_MS) {
+        child.stdout.pause();
+        setImmediate(() => {
+          sliceStarted = performance.now();
+          if (!settled) child.stdout.resume();
+        });
       }
     });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));

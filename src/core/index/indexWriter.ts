@@ -20,8 +20,11 @@ export interface PendingFile {
 
 /** Most parameters one statement binds; SQLite allows more, but long IN lists gain nothing. */
 const CHUNK = 500;
-/** Held-back calls judged per transaction at the end of a build. */
-const JUDGE_SLICE = 5000;
+/**
+ * Held-back calls judged per transaction at the end of a build, the event loop free in between:
+ * 5,000 at a time held the extension host 0.1–0.6 s each on a 6k-file repository under load.
+ */
+const JUDGE_SLICE = 500;
 
 const yieldToLoop = () => new Promise<void>((r) => setImmediate(r));
 

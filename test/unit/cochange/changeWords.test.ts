@@ -252,3 +252,43 @@ describe('related files in the panel follow an uncommitted change', function () 
     }
   });
 });
+
+describe('the related-files ranking keeps its file index', function () {
+  this.timeout(60000);
+  it('across a history pass over the same files, and builds it again when a file comes', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'pc-file-index-'));
+    const repo = new TempRepo();
+    try {
+      repo.commit('base', { ...filler(), 'src/a.ts': 'export const a = 1;\n', 'src/a.test.ts': 'a();\n' });
+      const git = new GitService(repo.dir);
+      const model = new CoChangeModel({ root: repo.dir, store: { stateDir: state }, git });
+      await model.update();
+      let list = repo.git('ls-files', '-z').split('\0').filter(Boolean);
+      const sources = new HistorySources(
+        repo.dir,
+        git,
+        model,
+        { importsOf: () => [], importersOf: () => [] },
+        () => [...list],
+        () => NOW,
+      );
+      // What each ranking reads: one index per list of files.
+      const index = () => (sources as unknown as { fileIndex?: FileIndex }).fileIndex;
+      sources.related('src/a.ts');
+      const first = index();
+      assert.ok(first, 'the first ranking builds the file index');
+      // A history pass (or HEAD moving) with the same files listed: the index is not built again.
+      sources.invalidate();
+      sources.related('src/a.ts');
+      assert.equal(index(), first, 'the file index was built again for the same files');
+      list = [...list, 'src/b.ts'];
+      sources.invalidate();
+      sources.related('src/a.ts');
+      assert.notEqual(index(), first, 'a new file must reach the file index');
+      assert.equal(index()!.has('src/b.ts'), true);
+    } finally {
+      repo.dispose();
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+});

@@ -311,3 +311,49 @@ describe('Debouncer: a lone jump', () => {
     assert.equal(clock.pending, 0);
   });
 });
+
+describe('Debouncer: a held key is followed one function behind at most', () => {
+  /**
+   * ↓ held through functions of 6 lines, a key every 33 ms (198 ms per function); each pass shows
+   * its answer 100 ms after it starts (a loaded machine). Returns how many functions the panel trailed the cursor by, at worst.
+   */
+  async function mostBehind(catchUpMs: number): Promise<{ behind: number; shown: number[] }> {
+    const clock = new ManualClock();
+    const d = new Debouncer(clock);
+    const LINES = 6;
+    const passes: { place: number; at: number; signal: AbortSignal; shown: () => void; done: () => void }[] = [];
+    const shown: number[] = [];
+    let line = 0;
+    const work = (signal: AbortSignal, show: () => void) =>
+      new Promise<void>((done) => passes.push({ place: line, at: clock.now(), signal, shown: show, done }));
+    let behind = 0;
+    const step = async () => {
+      clock.advance(1);
+      for (const pass of passes.splice(0)) {
+        if (pass.signal.aborted) pass.done();
+        else if (clock.now() - pass.at >= 100) {
+          shown.push(pass.place);
+          pass.shown();
+          pass.done();
+        } else passes.push(pass);
+      }
+      await flush();
+      if (shown.length) behind = Math.max(behind, Math.floor(line / LINES) - Math.floor(shown.at(-1)! / LINES));
+    };
+    clock.advance(1000);
+    for (let key = 0; key < 12 * LINES; key++) {
+      line = key;
+      d.schedule(50, work, { leading: true, catchUpMs });
+      for (let t = 0; t < 33; t++) await step();
+    }
+    for (let t = 0; t < 300; t++) await step();
+    d.dispose();
+    return { behind, shown };
+  }
+
+  it('spaces catch-ups from start to start, so the panel never trails by two functions', async () => {
+    const { behind, shown } = await mostBehind(100);
+    assert.ok(behind <= 1, `the panel trailed the cursor by ${behind} functions`);
+    assert.equal(shown.at(-1), 12 * 6 - 1, 'the last place is shown once the key is released');
+  });
+});

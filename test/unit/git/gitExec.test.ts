@@ -29,6 +29,45 @@ describe('running git', function () {
     assert.equal(r.stdout, '');
   });
 
+  it('lets the event loop run between the chunks of a long output whose reader is slow', async () => {
+    const big = new TempRepo();
+    try {
+      big.write('big.txt', 'y'.repeat(2_000_000));
+      big.git('add', 'big.txt');
+      big.git('commit', '-q', '-m', 'big');
+      // A ticker on the event loop's check phase: the chunks handed over between two of its turns.
+      let sinceTurn = 0;
+      let most = 0;
+      let ticking = true;
+      const turn = () => {
+        sinceTurn = 0;
+        if (ticking) setImmediate(turn);
+      };
+      setImmediate(turn);
+      let bytes = 0;
+      let chunks = 0;
+      const r = await streamGit(['show', 'HEAD:big.txt'], {
+        cwd: big.dir,
+        onData: (chunk) => {
+          bytes += chunk.length;
+          chunks++;
+          most = Math.max(most, ++sinceTurn);
+          // A reader that takes longer than a slice over every chunk (parsing a history).
+          const until = performance.now() + 15;
+          while (performance.now() < until);
+        },
+      });
+      ticking = false;
+      assert.equal(r.ok, true, r.stderr);
+      assert.equal(bytes, 2_000_000, 'every byte is read');
+      assert.ok(chunks >= 10, `the output came in ${chunks} chunks, too few to tell`);
+      // One chunk a turn; the stream's end may hand over the last one with the one before it.
+      assert.ok(most <= 2, `${most} chunks were handed over in one turn of the event loop`);
+    } finally {
+      big.dispose();
+    }
+  });
+
   it('stops a stream whose reader throws, and says the call failed', async () => {
     let chunks = 0;
     const r = await streamGit(['show', 'HEAD:a.txt'], {

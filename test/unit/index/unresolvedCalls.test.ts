@@ -133,6 +133,50 @@ describe('calls to names defined nowhere', () => {
     }
   });
 
+  it('judges the held-back calls of a build in small transactions, the event loop free in between', async () => {
+    const fresh = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-index-state-')) });
+    try {
+      const writer = new IndexWriter(new IndexState(fresh, root), fresh);
+      const file = (path: string, facts: Partial<FileFacts>): PendingFile => ({
+        path,
+        hash: path,
+        lang: 'typescript',
+        size: 1,
+        mtime: 1,
+        imports: [],
+        facts: { symbols: [], calls: [], imports: [], ...facts },
+      });
+      writer.beginBuild();
+      // 3,000 calls to names written later: all held back until the build ends.
+      const calls = Array.from({ length: 3000 }, (_, i) => ({ name: `f${i % 30}`, line: i + 1, column: 1 }));
+      writer.write([file('caller.ts', { calls })]);
+      const symbols = Array.from({ length: 30 }, (_, i) => ({
+        name: `f${i}`,
+        kind: 'function' as const,
+        startLine: i + 1,
+        endLine: i + 1,
+        exported: 1 as const,
+        deprecated: false,
+      }));
+      writer.write([file('defs.ts', { symbols })]);
+      let turns = 0;
+      let ticking = true;
+      const turn = () => {
+        turns++;
+        if (ticking) setImmediate(turn);
+      };
+      setImmediate(turn);
+      await writer.finishBuild();
+      ticking = false;
+      const stored = all<{ n: number }>(fresh.index, 'SELECT count(*) AS n FROM calls')[0].n;
+      assert.equal(stored, 3000, 'every held-back call is judged');
+      assert.ok(turns >= 5, `the event loop ran ${turns} times while 3,000 calls were judged`);
+    } finally {
+      fresh.dispose();
+      rmSync(fresh.stateDir, { recursive: true, force: true });
+    }
+  });
+
   it('finds them after a full build too, and forgets the notes of a removed file', async () => {
     writeFileSync(join(root, 'late.ts'), 'export function later() {\n  return 2;\n}\n');
     await index.build();
