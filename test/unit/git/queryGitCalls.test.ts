@@ -54,7 +54,7 @@ const isFileStatus = (file: string) => (args: readonly string[]) => args.include
 const isDiffTree = (args: readonly string[]) => args.includes('diff-tree');
 const lineItems = (s: ContextSuggestion, name = 'total') =>
   s.items
-    .filter((i) => i.type === 'change' && i.reason.startsWith(`changed ${name} `))
+    .filter((i) => i.type === 'change' && i.reason.split('; ').includes(`changed ${name}`))
     .map((i) => i.title)
     .sort();
 

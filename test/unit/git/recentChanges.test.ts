@@ -7,9 +7,8 @@ import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { resolveConfig } from '../../../src/core/config';
 import { GitService } from '../../../src/core/git/gitService';
 import type { QueryContext } from '../../../src/core/sources/sourceQuery';
-import { commitItem } from '../../../src/core/sources/git/commitItems';
+import { commitItem, lineCounts } from '../../../src/core/sources/git/commitItems';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
-import { formatAge } from '../../../src/core/sources/sourceQuery';
 import type { SuggestionItem } from '../../../src/core/types';
 import { awkwardHistory } from './awkwardHistory';
 import { TempRepo } from './repoFixture';
@@ -60,9 +59,8 @@ async function compareItems(root: string, stateDir: string, days: number): Promi
     const shown = (await source.collect(context(file, days, now))).filter((i) => i.location.commit);
     const expected: SuggestionItem[] = [];
     for (const c of await git.recentCommits(file, { days, maxCount: 8, now: windowEnd })) {
-      expected.push(
-        commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`),
-      );
+      const lines = c.added === undefined ? '' : `; ${lineCounts(c.added, c.removed ?? 0)}`;
+      expected.push(commitItem(file, c, 0.6, `changed this file${lines}`));
     }
     assert.deepEqual(shown, expected, `${file} within ${days} days`);
     compared += expected.length;
@@ -113,8 +111,8 @@ describe('recent changes from the history index are the ones git log gives', fun
       );
       assert.deepEqual(
         shown.map((i) => [i.title, i.reason]),
-        [['second take', 'changed this file 9 months ago (+1 −0)']],
-        'within 30 days of the last commit, with its line counts; the first take is older',
+        [['second take', 'changed this file; +1 −0 line']],
+        'within 30 days of the last commit, with its line counts and not its age; the first take is older',
       );
     } finally {
       repo.dispose();

@@ -8,6 +8,7 @@ import { GitService } from '../../../src/core/git/gitService';
 import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { scoreItem } from '../../../src/core/provider/scoring';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
+import { renderSuggestionList } from '../../../src/core/prompt/suggestionList';
 import { TempRepo } from '../git/repoFixture';
 
 function context(file: string, now: number, symbolRange?: QueryContext['symbolRange']): QueryContext {
@@ -83,6 +84,32 @@ describe('recent changes: focused commits of this file first', function () {
     assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
     assert.match(bulk.reason, /^bulk change: 13 files; changed a/);
     assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score);
+  });
+
+  it('says each commit’s age once: in its age, not again in its reason', async () => {
+    const ctx = context('src/a.ts', now, { name: 'a', startLine: 1, endLine: 3 });
+    const items = [
+      ...(await sources.changeSource().collect(ctx)),
+      ...(await sources.lineHistorySource().collect(ctx)),
+    ].filter((i) => i.location.commit);
+    assert.ok(items.length >= 4, items.map((i) => i.title).join(', '));
+    for (const i of items) {
+      assert.doesNotMatch(`${i.reason} ${i.summary}`, /\bago\b|\bdays?\b|\bmonths?\b/, i.reason);
+      assert.ok(i.timestamp, `${i.title} has no date for its age`);
+    }
+    const fix = items.find((i) => i.title === 'fix a' && i.location.line === undefined);
+    assert.equal(fix?.reason, 'changed this file; +1 −1 lines');
+    // The list outside the panel: one age per row, and what every row shares said once above them.
+    const text = renderSuggestionList(
+      items.filter((i) => i.location.line === undefined),
+      { now },
+    );
+    const rows = text.split('\n').filter((l) => /^ {2}\S/.test(l));
+    assert.equal(rows.length, 3, text);
+    for (const row of rows) assert.equal(row.match(/ ago\b/g)?.length, 1, row);
+    assert.match(text, /^Recent changes \(3\) — changed this file$/m);
+    assert.match(text, /^ {2}fix a · a\.ts \(src\) @[0-9a-f]{8} · 28 days ago$/m);
+    assert.equal(text.match(/changed this file/g)?.length, 1, text);
   });
 });
 

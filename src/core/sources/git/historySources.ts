@@ -10,9 +10,9 @@ import { hunkAt } from '../../git/gitService';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { SuggestionItem } from '../../types';
 import { recentWindowStart } from '../../cochange/recentWindow';
-import { formatAge, type QueryContext, type SuggestionSource } from '../sourceQuery';
+import { type QueryContext, type SuggestionSource } from '../sourceQuery';
 import { BulkCommits } from './bulkCommits';
-import { commitItem } from './commitItems';
+import { commitItem, lineCounts } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
 import { MergedWork } from './mergedWork';
 
@@ -336,18 +336,10 @@ export class HistorySources {
     const ignored = this.ignored;
     // Only commits of this file, each once: another file's commits belong to its own panel.
     for (const c of history.recent(file, RECENT_COMMITS, since, ignored)) {
-      const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
-      items.push(
-        commitItem(
-          file,
-          c,
-          now,
-          0.6,
-          `changed this file ${formatAge(c.date, now)}${lines}`,
-          undefined,
-          this.bulk.filesOf(c.hash),
-        ),
-      );
+      // The age has a column of its own; the reason says what the commit did to the file, and the
+      // part every row shares ("changed this file") is said once above the group.
+      const lines = c.added === undefined ? '' : `; ${lineCounts(c.added, c.removed ?? 0)}`;
+      items.push(commitItem(file, c, 0.6, `changed this file${lines}`, undefined, this.bulk.filesOf(c.hash)));
     }
     await this.merged.retitle(items, ctx.signal);
     return items;
