@@ -15,9 +15,11 @@ import { TempRepo } from './repoFixture';
 
 const demoSetup = join(__dirname, '..', '..', '..', '..', 'demo-workspace', 'setup.mjs');
 
-function context(file: string, days: number, now: number): QueryContext {
+/** `whole`: no definition at the cursor, so the file's older commits may fill in (the window alone otherwise). */
+function context(file: string, days: number, now: number, whole = false): QueryContext {
   return {
     query: { currentFile: file },
+    symbolRange: whole ? undefined : { name: 'x', startLine: 1, endLine: 1 },
     config: resolveConfig({ recentChangeDays: days }),
     now,
     signal: new AbortController().signal,
@@ -113,6 +115,14 @@ describe('recent changes from the history index are the ones git log gives', fun
         shown.map((i) => [i.title, i.reason]),
         [['second take', 'changed this file; +1 −0 line']],
         'within 30 days of the last commit, with its line counts and not its age; the first take is older',
+      );
+      // With no definition at the cursor (a config, a style sheet) there is no line history: older commits fill in.
+      const whole = (await sources.changeSource().collect(context('src/a.ts', 30, now, true))).filter(
+        (i) => i.location.path === 'src/a.ts',
+      );
+      assert.deepEqual(
+        whole.map((i) => i.title),
+        ['second take', 'first take'],
       );
     } finally {
       repo.dispose();
