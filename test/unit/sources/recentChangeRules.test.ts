@@ -9,6 +9,8 @@ import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { scoreItem } from '../../../src/core/provider/scoring';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
 import { renderSuggestionList } from '../../../src/core/prompt/suggestionList';
+import { ProactiveContextProvider } from '../../../src/core/provider/provider';
+import { storePerTest } from '../store/storeFixture';
 import { TempRepo } from '../git/repoFixture';
 
 function context(file: string, now: number, symbolRange?: QueryContext['symbolRange']): QueryContext {
@@ -31,6 +33,7 @@ function everyFile(text: string): Record<string, string> {
 
 describe('recent changes: focused commits of this file first', function () {
   this.timeout(60000);
+  const store = storePerTest('pc-bulk-store-');
   let repo: TempRepo;
   let state: string;
   let sources: HistorySources;
@@ -110,6 +113,29 @@ describe('recent changes: focused commits of this file first', function () {
     assert.match(text, /^Recent changes \(3\) — changed this file$/m);
     assert.match(text, /^ {2}fix a · a\.ts \(src\) @[0-9a-f]{8} · 28 days ago$/m);
     assert.equal(text.match(/changed this file/g)?.length, 1, text);
+  });
+
+  it('says each part of a reason once when the file’s history and the lines’ history find the same commit', async () => {
+    const provider = new ProactiveContextProvider(
+      store(),
+      () => resolveConfig({ recentChangeDays: 3650, minRelevanceScore: 0 }),
+      [sources.changeSource(), sources.lineHistorySource()],
+      () => ({ name: 'a', startLine: 1, endLine: 3 }),
+      undefined,
+      () => now,
+    );
+    const first = await provider.suggest(
+      { currentFile: 'src/a.ts', cursorPosition: { line: 2, column: 1 } },
+      { record: false },
+    );
+    const enriched = await provider.enrich(first);
+    const bulk = enriched?.items.find((i) => i.title === 'reformat everything');
+    assert.ok(bulk, JSON.stringify(enriched?.items.map((i) => i.title)));
+    assert.deepEqual(
+      bulk.reason.split('; ').sort(),
+      ['+1 −1 lines', 'bulk change: 13 files', 'changed a', 'changed this file'],
+      bulk.reason,
+    );
   });
 });
 
