@@ -61,8 +61,8 @@ async function compareItems(root: string, stateDir: string, days: number): Promi
     const shown = (await source.collect(context(file, days, now))).filter((i) => i.location.commit);
     const expected: SuggestionItem[] = [];
     for (const c of await git.recentCommits(file, { days, maxCount: 8, now: windowEnd })) {
-      const lines = c.added === undefined ? '' : `; ${lineCounts(c.added, c.removed ?? 0)}`;
-      expected.push(commitItem(file, c, 0.6, `changed this file${lines}`));
+      const lines = c.added === undefined ? 'changed this file' : lineCounts(c.added, c.removed ?? 0);
+      expected.push(commitItem(file, c, 0.6, lines));
     }
     assert.deepEqual(shown, expected, `${file} within ${days} days`);
     compared += expected.length;
@@ -113,7 +113,7 @@ describe('recent changes from the history index are the ones git log gives', fun
       );
       assert.deepEqual(
         shown.map((i) => [i.title, i.reason]),
-        [['second take', 'changed this file; +1 −0 line']],
+        [['second take', '+1 −0 line']],
         'within 30 days of the last commit, with its line counts and not its age; the first take is older',
       );
       // With no definition at the cursor (a config, a style sheet) there is no line history: older commits fill in.

@@ -372,10 +372,10 @@ export class HistorySources {
       }
     }
     for (const c of commits) {
-      // The age has a column of its own; the reason says what the commit did to the file, and the
-      // part every row shares ("changed this file") is said once above the group.
-      const lines = c.added === undefined ? '' : `; ${lineCounts(c.added, c.removed ?? 0)}`;
-      items.push(commitItem(file, c, 0.6, `changed this file${lines}`, undefined, this.bulk.filesOf(c.hash)));
+      // The age has a column of its own and the group says these are the file's changes: the reason
+      // says how much the commit changed here.
+      const lines = c.added === undefined ? 'changed this file' : lineCounts(c.added, c.removed ?? 0);
+      items.push(commitItem(file, c, 0.6, lines, undefined, this.bulk.filesOf(c.hash)));
     }
     await this.merged.retitle(items, ctx.signal);
     return items;
