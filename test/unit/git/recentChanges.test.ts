@@ -113,7 +113,7 @@ describe('recent changes from the history index are the ones git log gives', fun
       );
       assert.deepEqual(
         shown.map((i) => [i.title, i.reason]),
-        [['second take', '+1 −0 line']],
+        [['second take', '+1 line']],
         'within 30 days of the last commit, with its line counts and not its age; the first take is older',
       );
       // With no definition at the cursor (a config, a style sheet) there is no line history: older commits fill in.

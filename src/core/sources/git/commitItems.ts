@@ -37,7 +37,11 @@ export function commitItem(
   };
 }
 
-/** "+12 −3 lines": what a commit did to a file, said without its age (the row shows that). */
+/** "+12 −3 lines", "+4 lines", "−2 lines": what a commit did to a file, said without its age (the row shows that). */
 export function lineCounts(added: number, removed: number): string {
-  return `+${added} −${removed} line${added + removed === 1 ? '' : 's'}`;
+  const unit = added + removed === 1 ? 'line' : 'lines';
+  if (added && removed) return `+${added} −${removed} ${unit}`;
+  if (added || removed) return `${added ? `+${added}` : `−${removed}`} ${unit}`;
+  // A binary file or a change of mode alone: no lines to count.
+  return 'changed this file';
 }
