@@ -72,6 +72,16 @@ export function ownReason(reason: string, shared: string | undefined): string {
     .join('; ');
 }
 
+/**
+ * One reason from two that found the same item (a commit of the function's lines and of the file):
+ * each part said once, in the order first said ("bulk change: 111 files" twice says nothing more).
+ */
+export function mergeReasons(first: string, second: string): string {
+  const parts = clauses(first);
+  for (const c of clauses(second)) if (!parts.includes(c)) parts.push(c);
+  return parts.join('; ');
+}
+
 function clauses(reason: string): string[] {
   return reason
     .split('; ')

@@ -91,6 +91,9 @@ function rawLocation(s: SuggestionItem): string {
   if (l.line !== undefined)
     where += `:${l.line}${l.endLine !== undefined && l.endLine !== l.line ? `-${l.endLine}` : ''}`;
   if (l.commit) where += `${where ? ' ' : ''}@${l.commit.slice(0, 8)}`;
+  // A commit's day, which its reason no longer says: fixed text, so the prompt does not change as time passes.
+  if (l.commit && s.timestamp !== undefined && Number.isFinite(s.timestamp))
+    where += ` (${new Date(s.timestamp).toISOString().slice(0, 10)})`;
   if (l.adr) where += `${where ? ' ' : ''}(${l.adr})`;
   return where || s.entityId;
 }

@@ -5,7 +5,7 @@
  * shares said once for the group, and inline code kept as code.
  */
 import { inlineCodeParts, ownReason, rowParts, sharedReason, splitPath } from '../../shared/presentation';
-import { escapeMarkdown, safeLabel } from '../text';
+import { escapeMarkdown, formatAge, safeLabel } from '../text';
 import { KINDS, SUGGESTION_TYPES, type SuggestionItem } from '../types';
 
 export interface SuggestionListOptions {
@@ -19,6 +19,8 @@ export interface SuggestionListOptions {
   scores?: boolean;
   /** Text: add each item's summary under it. */
   summaries?: boolean;
+  /** The time ages are told from (default: now). */
+  now?: number;
 }
 
 /** Where a row points: "auth.ts:12", its folder, and a commit. */
@@ -26,6 +28,8 @@ interface Where {
   place?: string;
   folder?: string;
   commit?: string;
+  /** "3 months ago": said here once, as the panel's age column does, never in the reason as well. */
+  age?: string;
 }
 
 export function renderSuggestionList(items: readonly SuggestionItem[], options: SuggestionListOptions = {}): string {
@@ -41,7 +45,7 @@ export function renderSuggestionList(items: readonly SuggestionItem[], options: 
     else out.push(`${title} (${group.length})${shared ? ` — ${safeLabel(shared, 400)}` : ''}`);
     for (const { item, index } of group) {
       const row = rowParts(item);
-      const where = whereOf(item, row.place !== undefined || row.title !== item.title ? row : undefined);
+      const where = whereOf(item, row.place !== undefined || row.title !== item.title ? row : undefined, options.now);
       const score = options.scores ? ` (${item.relevanceScore.toFixed(2)})` : '';
       const number = options.numbered ? `[${index}] ` : '';
       const reason = ownReason(item.reason, shared);
@@ -68,15 +72,17 @@ export function renderSuggestionList(items: readonly SuggestionItem[], options: 
 }
 
 /** The row's place, or the item's own location when the title did not take it in. */
-function whereOf(item: SuggestionItem, row: { place?: string; folder?: string } | undefined): Where {
+function whereOf(item: SuggestionItem, row: { place?: string; folder?: string } | undefined, now = Date.now()): Where {
   const l = item.location;
   const commit = l.commit ? l.commit.slice(0, 8) : undefined;
-  if (row) return { place: row.place, folder: row.folder, commit };
-  if (!l.path) return { place: l.adr ?? (commit ? undefined : item.entityId), commit };
+  const age =
+    item.timestamp !== undefined && Number.isFinite(item.timestamp) ? formatAge(item.timestamp, now) : undefined;
+  if (row) return { place: row.place, folder: row.folder, commit, age };
+  if (!l.path) return { place: l.adr ?? (commit ? undefined : item.entityId), commit, age };
   const { name, folder } = splitPath(l.path);
   const lines =
     l.line !== undefined ? `:${l.line}${l.endLine !== undefined && l.endLine !== l.line ? `-${l.endLine}` : ''}` : '';
-  return { place: `${name}${lines}`, folder: folder || undefined, commit };
+  return { place: `${name}${lines}`, folder: folder || undefined, commit, age };
 }
 
 function textWhere(w: Where): string {
@@ -84,7 +90,8 @@ function textWhere(w: Where): string {
   if (w.place) parts.push(safeLabel(w.place, 300));
   if (w.folder) parts.push(`(${safeLabel(w.folder, 300)})`);
   if (w.commit) parts.push(`@${w.commit}`);
-  return parts.join(' ');
+  const at = parts.join(' ');
+  return w.age ? (at ? `${at} · ${w.age}` : w.age) : at;
 }
 
 function markdownWhere(item: SuggestionItem, w: Where, linkFor: SuggestionListOptions['linkFor']): string {
@@ -96,7 +103,8 @@ function markdownWhere(item: SuggestionItem, w: Where, linkFor: SuggestionListOp
   }
   if (w.folder) parts.push(`in ${escapeMarkdown(w.folder)}`);
   if (w.commit) parts.push(`@${w.commit}`);
-  return parts.join(' ');
+  const at = parts.join(' ');
+  return w.age ? (at ? `${at} · ${w.age}` : w.age) : at;
 }
 
 /** Prose escaped, inline code kept as code (its text cannot hold a tick, so it cannot end the span early). */

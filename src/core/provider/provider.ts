@@ -8,6 +8,7 @@ import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatu
 import { SUGGESTION_TYPES } from '../types';
 import { percentile, round as roundTo } from '../text';
 import { TimeoutError, withTimeout } from '../timeout';
+import { mergeReasons } from '../../shared/presentation';
 import { feedbackFactor, isTimeless, passesFloor, perKindCap, scoreItem } from './scoring';
 
 /** Port: finds the definition enclosing a line (code index or editor symbols). */
@@ -357,7 +358,7 @@ export class ProactiveContextProvider {
       } else {
         // The same entity found by two sources: keep the stronger, and say both reasons.
         const [keep, other] = prev.relevanceScore >= item.relevanceScore ? [prev, item] : [item, prev];
-        if (other.reason && !keep.reason.includes(other.reason)) keep.reason = `${keep.reason}; ${other.reason}`;
+        if (other.reason) keep.reason = mergeReasons(keep.reason, other.reason);
         keep.relevanceScore = round(Math.min(1, keep.relevanceScore + 0.05));
         byEntity.set(item.entityId, keep);
       }

@@ -54,7 +54,7 @@ const isFileStatus = (file: string) => (args: readonly string[]) => args.include
 const isDiffTree = (args: readonly string[]) => args.includes('diff-tree');
 const lineItems = (s: ContextSuggestion, name = 'total') =>
   s.items
-    .filter((i) => i.type === 'change' && i.reason.startsWith(`changed ${name} `))
+    .filter((i) => i.type === 'change' && i.reason.split('; ').includes(`changed ${name}`))
     .map((i) => i.title)
     .sort();
 
@@ -156,7 +156,7 @@ describe('git calls on the query path', function () {
     const first = await suggest({ currentFile: 'src/calc.ts', cursorPosition: { line: 4, column: 1 } });
     assert.equal(runner.calls.length, before, 'the first answer asked git nothing');
     assert.ok(
-      first.items.some((i) => i.type === 'change' && /changed this file/.test(i.reason)),
+      first.items.some((i) => i.type === 'change' && i.location.commit && i.location.line === undefined),
       'recent commits are in the first answer',
     );
     assert.deepEqual(lineItems(first), []);

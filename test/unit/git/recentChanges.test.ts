@@ -7,18 +7,19 @@ import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { resolveConfig } from '../../../src/core/config';
 import { GitService } from '../../../src/core/git/gitService';
 import type { QueryContext } from '../../../src/core/sources/sourceQuery';
-import { commitItem } from '../../../src/core/sources/git/commitItems';
+import { commitItem, lineCounts } from '../../../src/core/sources/git/commitItems';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
-import { formatAge } from '../../../src/core/sources/sourceQuery';
 import type { SuggestionItem } from '../../../src/core/types';
 import { awkwardHistory } from './awkwardHistory';
 import { TempRepo } from './repoFixture';
 
 const demoSetup = join(__dirname, '..', '..', '..', '..', 'demo-workspace', 'setup.mjs');
 
-function context(file: string, days: number, now: number): QueryContext {
+/** `whole`: no definition at the cursor, so the file's older commits may fill in (the window alone otherwise). */
+function context(file: string, days: number, now: number, whole = false): QueryContext {
   return {
     query: { currentFile: file },
+    symbolRange: whole ? undefined : { name: 'x', startLine: 1, endLine: 1 },
     config: resolveConfig({ recentChangeDays: days }),
     now,
     signal: new AbortController().signal,
@@ -60,9 +61,8 @@ async function compareItems(root: string, stateDir: string, days: number): Promi
     const shown = (await source.collect(context(file, days, now))).filter((i) => i.location.commit);
     const expected: SuggestionItem[] = [];
     for (const c of await git.recentCommits(file, { days, maxCount: 8, now: windowEnd })) {
-      expected.push(
-        commitItem(file, c, now, 0.6, `changed this file ${formatAge(c.date, now)} (+${c.added} −${c.removed})`),
-      );
+      const lines = c.added === undefined ? 'changed this file' : lineCounts(c.added, c.removed ?? 0);
+      expected.push(commitItem(file, c, 0.6, lines));
     }
     assert.deepEqual(shown, expected, `${file} within ${days} days`);
     compared += expected.length;
@@ -113,8 +113,16 @@ describe('recent changes from the history index are the ones git log gives', fun
       );
       assert.deepEqual(
         shown.map((i) => [i.title, i.reason]),
-        [['second take', 'changed this file 9 months ago (+1 −0)']],
-        'within 30 days of the last commit, with its line counts; the first take is older',
+        [['second take', '+1 line']],
+        'within 30 days of the last commit, with its line counts and not its age; the first take is older',
+      );
+      // With no definition at the cursor (a config, a style sheet) there is no line history: older commits fill in.
+      const whole = (await sources.changeSource().collect(context('src/a.ts', 30, now, true))).filter(
+        (i) => i.location.path === 'src/a.ts',
+      );
+      assert.deepEqual(
+        whole.map((i) => i.title),
+        ['second take', 'first take'],
       );
     } finally {
       repo.dispose();

@@ -100,7 +100,8 @@ describe('MCP server over stdio', function () {
     assert.match(text(r), /^Decisions \(1\)$/m);
     assert.match(
       text(r),
-      /^ {2}\[0\] ADR 0*1: Use short-lived JWT tokens \(\d\.\d\d\) · 0001-use-jwt\.md \(docs\/adr\)$/m,
+      // The record's age ends the row, as the panel's age column shows it.
+      /^ {2}\[0\] ADR 0*1: Use short-lived JWT tokens \(\d\.\d\d\) · 0001-use-jwt\.md \(docs\/adr\) · (?:just now|\d+ \w+ ago)$/m,
     );
     assert.match(text(r), /why: .*AuthService/);
 

@@ -8,6 +8,9 @@ import { GitService } from '../../../src/core/git/gitService';
 import type { QueryContext } from '../../../src/core/sources/sourceQuery';
 import { scoreItem } from '../../../src/core/provider/scoring';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
+import { renderSuggestionList } from '../../../src/core/prompt/suggestionList';
+import { ProactiveContextProvider } from '../../../src/core/provider/provider';
+import { storePerTest } from '../store/storeFixture';
 import { TempRepo } from '../git/repoFixture';
 
 function context(file: string, now: number, symbolRange?: QueryContext['symbolRange']): QueryContext {
@@ -30,6 +33,7 @@ function everyFile(text: string): Record<string, string> {
 
 describe('recent changes: focused commits of this file first', function () {
   this.timeout(60000);
+  const store = storePerTest('pc-bulk-store-');
   let repo: TempRepo;
   let state: string;
   let sources: HistorySources;
@@ -67,7 +71,7 @@ describe('recent changes: focused commits of this file first', function () {
     const bulk = items.find((i) => i.title === 'reformat everything');
     const focused = items.find((i) => i.title === 'fix a');
     assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
-    assert.match(bulk.reason, /^bulk change: 13 files; changed this file/);
+    assert.match(bulk.reason, /^bulk change: 13 files; \+1 −1 lines$/);
     assert.doesNotMatch(focused.reason, /bulk/);
     assert.ok(
       scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score,
@@ -83,6 +87,54 @@ describe('recent changes: focused commits of this file first', function () {
     assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
     assert.match(bulk.reason, /^bulk change: 13 files; changed a/);
     assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score);
+  });
+
+  it('says each commit’s age once: in its age, not again in its reason', async () => {
+    const ctx = context('src/a.ts', now, { name: 'a', startLine: 1, endLine: 3 });
+    const items = [
+      ...(await sources.changeSource().collect(ctx)),
+      ...(await sources.lineHistorySource().collect(ctx)),
+    ].filter((i) => i.location.commit);
+    assert.ok(items.length >= 4, items.map((i) => i.title).join(', '));
+    for (const i of items) {
+      assert.doesNotMatch(`${i.reason} ${i.summary}`, /\bago\b|\bdays?\b|\bmonths?\b/, i.reason);
+      assert.ok(i.timestamp, `${i.title} has no date for its age`);
+    }
+    const fix = items.find((i) => i.title === 'fix a' && i.location.line === undefined);
+    assert.equal(fix?.reason, '+1 −1 lines');
+    // The list outside the panel: one age per row.
+    const text = renderSuggestionList(
+      items.filter((i) => i.location.line === undefined),
+      { now },
+    );
+    const rows = text.split('\n').filter((l) => /^ {2}\S/.test(l));
+    assert.equal(rows.length, 3, text);
+    for (const row of rows) assert.equal(row.match(/ ago\b/g)?.length, 1, row);
+    assert.match(text, /^Recent changes \(3\)$/m);
+    assert.match(text, /^ {2}fix a · a\.ts \(src\) @[0-9a-f]{8} · 28 days ago\n {6}why: \+1 −1 lines$/m);
+  });
+
+  it('says each part of a reason once when the file’s history and the lines’ history find the same commit', async () => {
+    const provider = new ProactiveContextProvider(
+      store(),
+      () => resolveConfig({ recentChangeDays: 3650, minRelevanceScore: 0 }),
+      [sources.changeSource(), sources.lineHistorySource()],
+      () => ({ name: 'a', startLine: 1, endLine: 3 }),
+      undefined,
+      () => now,
+    );
+    const first = await provider.suggest(
+      { currentFile: 'src/a.ts', cursorPosition: { line: 2, column: 1 } },
+      { record: false },
+    );
+    const enriched = await provider.enrich(first);
+    const bulk = enriched?.items.find((i) => i.title === 'reformat everything');
+    assert.ok(bulk, JSON.stringify(enriched?.items.map((i) => i.title)));
+    assert.deepEqual(
+      bulk.reason.split('; ').sort(),
+      ['+1 −1 lines', 'bulk change: 13 files', 'changed a'],
+      bulk.reason,
+    );
   });
 });
 

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
+import { languageOf } from '../../index/languages';
 import { toRelative } from '../../paths';
 import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
@@ -32,6 +33,7 @@ import { decisionStamp } from './decisionStamp';
 import { DecisionLinker, prepareLinkable, type LinkableRecord, type PreparedLinkable } from './decisionLinker';
 import { pickNumbered } from './decisionAnchors';
 import { explicitHits, fileStem } from './explicitLinks';
+import { fileKindHits } from './fileKindLinks';
 import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
 import { scanInline, type InlineScan } from './inlineRefs';
 import { RepoTerms } from './repoTerms';
@@ -498,6 +500,7 @@ export class DecisionSource implements WorkspaceSource {
       siblingsOf: (f) => this.siblingsOf(f),
     }))
       add(h);
+    if (file && !languageOf(file)) for (const h of this.kindHits(file)) add(h);
     if (file && this.linker?.size) {
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
@@ -551,6 +554,15 @@ export class DecisionSource implements WorkspaceSource {
       if (i.relevanceScore < best * floor) return false;
       if (!note) records++;
       return true;
+    });
+  }
+
+  /** A file the code index does not parse: what the records say of its kind, name and folders. */
+  private kindHits(file: string): DecisionHit[] {
+    return fileKindHits(this.listEntries(), {
+      file,
+      filesNamed: (base) => this.filesNamed(fileStem(base)),
+      coverage: (m) => this.coverageOf(m),
     });
   }
 

@@ -28,13 +28,17 @@ export class BulkCommits {
   /**
    * Counts the files history knows that still exist (after each history update, off the query path):
    * every path history ever saw includes the deleted ones, which would let a reformat of a whole
-   * package pass as focused.
+   * package pass as focused. Returns those files.
    */
-  countTracked(): void {
+  countTracked(): string[] {
     const paths = this.history().paths;
-    let n = 0;
-    for (let id = 0; id < paths.size; id++) if (existsSync(join(this.root, paths.path(id)))) n++;
-    this.tracked = n;
+    const present: string[] = [];
+    for (let id = 0; id < paths.size; id++) {
+      const p = paths.path(id);
+      if (existsSync(join(this.root, p))) present.push(p);
+    }
+    this.tracked = present.length;
+    return present;
   }
 
   /** How many files the commit changed, when it is a bulk change; undefined for a focused commit. */

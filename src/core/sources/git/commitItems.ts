@@ -1,6 +1,5 @@
 import type { HistoryCommit } from '../../cochange/fileHistory';
 import type { SuggestionItem } from '../../types';
-import { formatAge } from '../sourceQuery';
 
 /** The link of a bulk commit: at the kind's floor, so that every focused commit of the file or its lines ranks above it. */
 const BULK_SCORE = 0.2;
@@ -13,7 +12,6 @@ const BULK_SCORE = 0.2;
 export function commitItem(
   path: string,
   c: HistoryCommit,
-  now: number,
   score: number,
   reason: string,
   range?: { startLine: number; endLine: number },
@@ -27,7 +25,8 @@ export function commitItem(
   return {
     type: 'change',
     title: c.subject || `(no message) ${short}`,
-    summary: `${c.author} · ${short} · ${formatAge(c.date, now)}`,
+    // The age is the row's own column (from `timestamp`): the summary does not say it again.
+    summary: `${c.author} · ${short}`,
     relevanceScore: score,
     reason,
     location: { path, line: range?.startLine, endLine: range?.endLine, commit: c.hash },
@@ -36,4 +35,13 @@ export function commitItem(
     meta:
       bulkFiles === undefined ? { author: c.author, commit: short } : { author: c.author, commit: short, bulkFiles },
   };
+}
+
+/** "+12 −3 lines", "+4 lines", "−2 lines": what a commit did to a file, said without its age (the row shows that). */
+export function lineCounts(added: number, removed: number): string {
+  const unit = added + removed === 1 ? 'line' : 'lines';
+  if (added && removed) return `+${added} −${removed} ${unit}`;
+  if (added || removed) return `${added ? `+${added}` : `−${removed}`} ${unit}`;
+  // A binary file or a change of mode alone: no lines to count.
+  return 'changed this file';
 }

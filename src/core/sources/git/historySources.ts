@@ -10,9 +10,9 @@ import { hunkAt } from '../../git/gitService';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { SuggestionItem } from '../../types';
 import { recentWindowStart } from '../../cochange/recentWindow';
-import { formatAge, type QueryContext, type SuggestionSource } from '../sourceQuery';
+import { type QueryContext, type SuggestionSource } from '../sourceQuery';
 import { BulkCommits } from './bulkCommits';
-import { commitItem } from './commitItems';
+import { commitItem, lineCounts } from './commitItems';
 import { LineHistorySource } from './lineHistorySource';
 import { MergedWork } from './mergedWork';
 
@@ -20,6 +20,8 @@ const RELATED_TTL_MS = 5_000;
 const RELATED_CACHED = 10;
 const HUNK_TIMEOUT_MS = 2_500;
 const RECENT_COMMITS = 8;
+/** Focused commits a file without a definition at the cursor shows, older than the recent window if need be. */
+const FILE_COMMITS = 3;
 
 const REPO_REASONS: Record<NonNullable<RepoState['reason']>, string> = {
   'not-a-repo': 'Not a git repository: recent changes and “usually changes with” are off.',
@@ -52,6 +54,9 @@ export class HistorySources {
   private fileIndex: FileIndex | undefined;
   /** The file list the file index was built from. */
   private fileIndexPaths: readonly string[] | undefined;
+  /** The files history knows that are still there, as last counted: partners for a file the index does not parse. */
+  private present: readonly string[] = [];
+  private everyFileIndex: FileIndex | undefined;
   /** The last rankings, by file: one suggestion asks twice (changes of partners, then co-change). */
   private readonly relatedCache = new Map<string, { at: number; value: RelatedFile[] }>();
   /** The last ranking that took a file's uncommitted change into account, for that change's words. */
@@ -100,7 +105,8 @@ export class HistorySources {
    */
   async refreshWorkingTree(signal?: AbortSignal): Promise<void> {
     if (!this.cochange.repoState?.ok) return;
-    this.bulk.countTracked();
+    this.present = this.bulk.countTracked();
+    this.everyFileIndex = undefined;
     await Promise.all([this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
   }
 
@@ -117,6 +123,7 @@ export class HistorySources {
       this.hunks.clear();
       this.toldStamps.clear();
       this.keepFileIndexIfSameFiles();
+      this.everyFileIndex = undefined;
       this.relatedCache.clear();
       this.changeRanking = undefined;
       return;
@@ -140,6 +147,10 @@ export class HistorySources {
     // Only code files are in the list: a README or JSON save never changes it.
     if (this.fileIndex && languageOf(path) && this.fileIndex.has(path) !== this.isFile(path))
       this.fileIndex = undefined;
+    if (this.everyFileIndex?.has(path) && !this.isFile(path)) {
+      this.present = this.present.filter((p) => p !== path);
+      this.everyFileIndex = undefined;
+    }
   }
 
   /**
@@ -183,23 +194,34 @@ export class HistorySources {
   }
 
   private rank(path: string, now: number, changeWords?: readonly string[]): RelatedFile[] {
-    if (!this.fileIndex) {
-      this.fileIndexPaths = this.listFiles();
-      this.fileIndex = new FileIndex(this.sharedPaths(this.fileIndexPaths));
-    }
     return relatedFiles(
       path,
       {
         cochange: this.cochange,
         broad: this.cochange.broad,
         imports: this.imports,
-        files: this.fileIndex,
+        files: this.filesFor(path),
         terms: this.terms.similarity(),
         now,
         changeWords,
       },
       RELATED_CACHED,
     );
+  }
+
+  /**
+   * The files that may be ranked with `path`: the code files, and for a file the code index does not
+   * parse (a style sheet, a config, a Kotlin class) every file history knows that is still there, so
+   * that its test, its lock file or its other half (also unparsed) can show.
+   */
+  private filesFor(path: string): FileIndex {
+    if (!this.fileIndex) {
+      this.fileIndexPaths = this.listFiles();
+      this.fileIndex = new FileIndex(this.sharedPaths(this.fileIndexPaths));
+    }
+    if (languageOf(path) || !this.present.length) return this.fileIndex;
+    this.everyFileIndex ??= new FileIndex(new Set([...this.sharedPaths(this.listFiles()), ...this.present]));
+    return this.everyFileIndex;
   }
 
   /**
@@ -351,19 +373,25 @@ export class HistorySources {
     // A listed mass reformat touched the file but changed nothing a reader looks for.
     const ignored = this.ignored;
     // Only commits of this file, each once: another file's commits belong to its own panel.
-    for (const c of history.recent(file, RECENT_COMMITS, since, ignored)) {
-      const lines = c.added === undefined ? '' : ` (+${c.added} −${c.removed})`;
-      items.push(
-        commitItem(
-          file,
-          c,
-          now,
-          0.6,
-          `changed this file ${formatAge(c.date, now)}${lines}`,
-          undefined,
-          this.bulk.filesOf(c.hash),
-        ),
-      );
+    const commits = history.recent(file, RECENT_COMMITS, since, ignored);
+    // With no definition at the cursor there is no line history to fall back on (a style sheet, a
+    // config, a language the index does not parse): the file's last commits stand for it, however old.
+    const focused = (c: { hash: string }) => this.bulk.filesOf(c.hash) === undefined;
+    let shown = commits.filter(focused).length;
+    if (!range && shown < FILE_COMMITS) {
+      const seen = new Set(commits.map((c) => c.hash));
+      for (const c of history.recent(file, RECENT_COMMITS, undefined, ignored)) {
+        if (shown >= FILE_COMMITS || commits.length >= RECENT_COMMITS) break;
+        if (seen.has(c.hash)) continue;
+        commits.push(c);
+        if (focused(c)) shown++;
+      }
+    }
+    for (const c of commits) {
+      // The age has a column of its own and the group says these are the file's changes: the reason
+      // says how much the commit changed here.
+      const lines = c.added === undefined ? 'changed this file' : lineCounts(c.added, c.removed ?? 0);
+      items.push(commitItem(file, c, 0.6, lines, undefined, this.bulk.filesOf(c.hash)));
     }
     await this.merged.retitle(items, ctx.signal);
     return items;

@@ -3,7 +3,7 @@ import type { FileRevision } from '../../cochange/fileHistory';
 import type { GitService, Hunk } from '../../git/gitService';
 import { rangeBefore, touches, type LineRange } from '../../git/lineRanges';
 import type { SuggestionItem } from '../../types';
-import { formatAge, type QueryContext, type SuggestionSource } from '../sourceQuery';
+import type { QueryContext, SuggestionSource } from '../sourceQuery';
 import type { BulkCommits } from './bulkCommits';
 import { commitItem } from './commitItems';
 import type { MergedWork } from './mergedWork';
@@ -67,17 +67,7 @@ export class LineHistorySource implements SuggestionSource {
       answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
         // A stopped answer is partial: the next query asks again.
         if (signal.aborted) this.cache.delete(key);
-        return commits.map((c) =>
-          commitItem(
-            file,
-            c,
-            ctx.now,
-            0.9,
-            `changed ${range.name} ${formatAge(c.date, ctx.now)}`,
-            range,
-            this.bulk?.filesOf(c.hash),
-          ),
-        );
+        return commits.map((c) => commitItem(file, c, 0.9, `changed ${range.name}`, range, this.bulk?.filesOf(c.hash)));
       });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
