@@ -215,28 +215,45 @@ export class CodeIndex {
     return { definitions: [...sets.d], calls: [...sets.c], packages: [...sets.p] };
   }
 
-  /** For each indexed file that defines or imports anything (and is not skipped): the names it defines and the packages it imports, for word statistics. */
-  vocabularyByFile(skip?: (path: string) => boolean): { names: string; packages: string }[] {
-    const byFile = new Map<number, { names: string; packages: string }>();
+  /**
+   * For each indexed file that defines, imports or calls anything: the names it defines and the packages it
+   * imports (blank for a skipped file), for word statistics, and every name it uses (defines, imports or
+   * calls, skipped files too), for how many files share a word.
+   */
+  vocabularyByFile(skip?: (path: string) => boolean): { names: string; packages: string; uses: string }[] {
+    const byFile = new Map<number, { names: string; packages: string; uses: string }>();
     const skipped = new Set<number>();
     if (skip)
       for (const r of all<{ id: number; path: string }>(this.state.db, 'SELECT id, path FROM files'))
         if (skip(r.path)) skipped.add(Number(r.id));
     const entry = (file: number) =>
-      skipped.has(file)
-        ? { names: '', packages: '' }
-        : (byFile.get(file) ?? byFile.set(file, { names: '', packages: '' }).get(file)!);
-    // Two grouped scans instead of a sub-query per file: the same rows, a fraction of the time.
+      byFile.get(file) ?? byFile.set(file, { names: '', packages: '', uses: '' }).get(file)!;
+    const use = (file: number, v: string | null) => {
+      const e = entry(file);
+      if (v) e.uses = e.uses ? `${e.uses} ${v}` : v;
+      return e;
+    };
+    // Grouped scans instead of a sub-query per file: the same rows, a fraction of the time.
     for (const r of all<{ file: number; v: string | null }>(
       this.state.db,
       "SELECT file, group_concat(name, ' ') AS v FROM symbols GROUP BY file",
-    ))
-      entry(Number(r.file)).names = r.v ?? '';
+    )) {
+      const e = use(Number(r.file), r.v);
+      if (!skipped.has(Number(r.file))) e.names = r.v ?? '';
+    }
     for (const r of all<{ file: number; v: string | null }>(
       this.state.db,
       "SELECT file, group_concat(spec, ' ') AS v FROM imports WHERE resolved IS NULL GROUP BY file",
-    ))
-      entry(Number(r.file)).packages = r.v ?? '';
+    )) {
+      const e = use(Number(r.file), r.v);
+      if (!skipped.has(Number(r.file))) e.packages = r.v ?? '';
+    }
+    for (const table of ['calls', 'unresolved_calls'])
+      for (const r of all<{ file: number; v: string | null }>(
+        this.state.db,
+        `SELECT file, group_concat(DISTINCT name) AS v FROM ${table} GROUP BY file`,
+      ))
+        use(Number(r.file), r.v?.replaceAll(',', ' ') ?? null);
     return [...byFile.values()];
   }
 

@@ -39,6 +39,8 @@ export interface JudgedItem {
   verdict: Verdict;
   /** Why it got its verdict, for a person auditing the labels. */
   why: string;
+  /** The reason the panel gives for the item, to audit that it names its evidence. */
+  reason?: string;
   /** The labelled (or git-derived) expected item it stands for, for recall. */
   expected?: string;
   /** A decision record: counts toward decision noise. */
@@ -142,7 +144,7 @@ export function judgePanel(
   const warned = new Set<string>();
   // eslint-disable-next-line max-lines-per-function, complexity -- one verdict per judged item, in order
   return visible.map((item): JudgedItem => {
-    const base = { type: item.type, title: item.title };
+    const base = { type: item.type, title: item.title, reason: item.reason };
     const fine = acceptable.some((a) => anyMatches(a, item));
     const verdict = (ok: boolean, why: string, target: string, expected?: string): JudgedItem =>
       ok

@@ -273,7 +273,7 @@ describe('DecisionSource', () => {
       // ADR 0004 says "Balances are eventually consistent" in its last line.
       const items = source.query({ file: 'src/report/summary.ts', symbol: 'consistentBalances' });
       assert.equal(items[0]?.location.adr, '0004');
-      assert.equal(items[0].reason, 'ADR 0004: it talks about consistent, balances (from the symbol at the cursor)');
+      assert.equal(items[0].reason, 'ADR 0004 is about consistent, which the definition here is named after');
       assert.ok(items[0].relevanceScore < 0.5 && items[0].relevanceScore >= 0.3, String(items[0].relevanceScore));
     });
 

@@ -2,6 +2,7 @@ import { kindFloor } from '../../provider/scoring';
 import { LexicalIndex } from '../docs/lexicalIndex';
 import { compoundTerms, surfaceWords, termsOf } from '../docs/textTerms';
 import { TERM_WEIGHTS, withoutUrls, type FileQuery, type TermSource } from './fileTerms';
+import { specificEvidence, type LinkEvidence } from './linkEvidence';
 import { normalizeName, type RepoTerms } from './repoTerms';
 
 /** A decision record as the linker reads it. */
@@ -15,6 +16,8 @@ export interface LinkableRecord {
   area: readonly string[];
   /** The decision folder. */
   folder: string;
+  /** How reasons name the record (`ADR 0003`, `ADR "Use Redis"`). */
+  name: string;
 }
 
 export interface LexicalLink {
@@ -22,6 +25,10 @@ export interface LexicalLink {
   /** Link strength, 0..1, on the same scale as explicit links (which stay above it). */
   strength: number;
   reason: string;
+  /** Linked by words alone, with no specific evidence: not shown, but the records shown must come near it. */
+  unspecific?: boolean;
+  /** What links them, when it is specific. */
+  evidence?: LinkEvidence;
 }
 
 /** Field weights: a word in the title counts three times one in the body. */
@@ -103,15 +110,17 @@ function isAboutRecords(titleTerms: readonly string[]): boolean {
   );
 }
 
-const SOURCE_WORDS: Readonly<Record<TermSource, string>> = {
-  symbol: 'the symbol at the cursor',
-  name: "this file's name",
-  import: 'an import of this file',
-  comment: 'the doc comment here',
-  folder: "this file's folder",
-  definition: 'a name defined here',
-  call: 'a call made here',
-  text: "this file's text",
+/** How a reason says where the file has a word its record is about. */
+const OWN_WORDS: Readonly<Record<TermSource, string>> = {
+  symbol: 'the definition here is named after',
+  name: 'this file is named after',
+  type: 'this file is written in',
+  import: 'this file imports',
+  comment: 'the doc comment here is about',
+  folder: "this file's folder is named after",
+  definition: 'this file defines',
+  call: 'this file calls',
+  text: 'this file names',
 };
 
 /**
@@ -233,7 +242,11 @@ export class DecisionLinker {
     return this.index.size;
   }
 
-  /** Records linked to a file by its words, strongest first, down to the floor. */
+  /**
+   * Records linked to a file by its words, strongest first, down to the floor. Only specific
+   * evidence makes a link (see specificEvidence); a link by common words alone comes back marked
+   * `unspecific`.
+   */
   link(file: string, query: FileQuery, limit = 10): LexicalLink[] {
     const rarity = (t: string) => this.repo.rarity(t);
     const { terms, from } = this.expand(query.terms, rarity);
@@ -254,16 +267,34 @@ export class DecisionLinker {
       const title = hit.titleCoverage * Math.min(1, hit.titleWeight / TITLE_WEIGHT_FULL);
       let strength = 0.15 + 0.45 * text + 0.18 * title;
       const scope = this.scope.get(hit.key);
-      let where = '';
       if (scope) {
-        if (scope.package === filePackage) {
-          strength *= 1.1;
-          where = scope.package ? ` (for ${scope.package})` : '';
-        } else if (scope.strict || scope.package !== '') strength *= scope.strict ? 0.6 : 0.8;
+        if (scope.package === filePackage) strength *= 1.1;
+        else if (scope.strict || scope.package !== '') strength *= scope.strict ? 0.6 : 0.8;
       }
       strength = Math.min(MAX_LEXICAL, strength);
       if (strength < kindFloor.decision) continue;
-      out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, hit.matched, title, query, from) + where });
+      const input = {
+        matched: hit.matched,
+        from,
+        textOnly,
+        query,
+        title: this.titleTerms.get(hit.key),
+        share: (t: string) => this.repo.share(t),
+        file,
+      };
+      const evidence = specificEvidence(input);
+      if (!evidence) {
+        // No word tells this file apart: the caller looks for a name the record writes as code, or stays silent.
+        out.push({
+          path: hit.key,
+          strength,
+          reason: `${this.records.get(hit.key)!.name}: common words only`,
+          unspecific: true,
+        });
+        continue;
+      }
+      const where = scope?.package && scope.package === filePackage ? ` (for ${scope.package})` : '';
+      out.push({ path: hit.key, strength, reason: this.reasonFor(hit.key, evidence) + where, evidence });
     }
     return out.sort((a, b) => b.strength - a.strength).slice(0, limit);
   }
@@ -325,25 +356,19 @@ export class DecisionLinker {
     return { terms: out, from };
   }
 
-  private reasonFor(
-    path: string,
-    matched: readonly string[],
-    titleCoverage: number,
-    query: FileQuery,
-    expandedFrom: ReadonlyMap<string, string>,
-  ): string {
-    const record = this.records.get(path)!;
-    const inTitle = this.titleTerms.get(path);
-    // A title match names the title's words first: "matches rate, limit", not the body's words.
-    const shown =
-      titleCoverage >= 0.5 && inTitle
-        ? [...matched.filter((w) => inTitle.has(w)), ...matched.filter((w) => !inTitle.has(w))].slice(0, 3)
-        : matched.slice(0, 3);
-    const words = shown.map((w) => this.surface.get(w) ?? w);
-    const sourceOf = (w: string) => query.sources.get(w) ?? query.sources.get(expandedFrom.get(w) ?? '') ?? 'text';
-    const from = [...new Set(shown.map(sourceOf))].slice(0, 2).map((s) => SOURCE_WORDS[s]);
-    const where = from.length ? ` (from ${from.join(' and ')})` : '';
-    if (titleCoverage >= 0.5) return `its title "${record.title}" matches ${words.join(', ')}${where}`;
-    return `it talks about ${words.join(', ')}${where}`;
+  /** The evidence in words: what the file imports, where it lives, what it is named after, or the rare words both use. */
+  private reasonFor(path: string, evidence: LinkEvidence): string {
+    const name = this.records.get(path)!.name;
+    const words = evidence.words.map((w) => this.surface.get(w) ?? w);
+    switch (evidence.kind) {
+      case 'import':
+        return `this file imports ${evidence.where ?? words[0]}, which ${name} is about`;
+      case 'folder':
+        return `in \`${evidence.where}/\`, which ${name} is about`;
+      case 'name':
+        return `${name} is about ${words[0]}, which ${OWN_WORDS[evidence.source ?? 'name']}`;
+      case 'words':
+        return `${name} and this file both speak of ${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}, which few other files do`;
+    }
   }
 }

@@ -1,12 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import { languageOf } from '../../index/languages';
-import { toRelative } from '../../paths';
-import { kindFloor } from '../../provider/scoring';
 import type { SuggestionItem } from '../../types';
-import { linesOf, looksBinary } from '../docs/markdown';
 import { ChangedFiles } from '../changedFiles';
 import {
   type RefreshStats,
@@ -17,25 +13,26 @@ import {
   type WorkspaceSource,
 } from '../sourceQuery';
 import {
-  adrDirSetting,
   DECISION_CONVENTIONS,
   DECISION_FOLDERS_SETTING,
   discoverDecisions,
   type DecisionDiscoverySummary,
   type DecisionFile,
 } from './adrDiscovery';
-import { coverageOf, extractLinks, type MentionCoverage, type PathMention } from './adrLinks';
-import { fileNumberText, fileSeries, fileSlug, logEntries, parseAdr, type LogEntry } from './adrParser';
-import { DEFAULT_FORMAT, writeAdrFile, type AdrFormat, type NewDecision } from './adrWriter';
-import { decisionItem, nameOf, noteItem, retiredWarning, type DecisionHit, type DecisionRecord } from './decisionItems';
+import { coverageOf, type MentionCoverage, type PathMention } from './adrLinks';
+import { writeAdrFile, type NewDecision } from './adrWriter';
+import { nameOf, noteItem, type DecisionHit, type DecisionRecord } from './decisionItems';
+import { rankDecisions } from './decisionRanking';
+import { identifiersOf, usedIdentifier } from './codeUse';
 import { DecisionCache, recordPathOf } from './decisionCache';
 import { decisionStamp } from './decisionStamp';
+import { detectFormat, entryView, linkables, linksToRecord, parseRecord, pickWriteFolder } from './decisionRecords';
 import { DecisionLinker, prepareLinkable, type LinkableRecord, type PreparedLinkable } from './decisionLinker';
 import { pickNumbered } from './decisionAnchors';
 import { explicitHits, fileStem } from './explicitLinks';
 import { fileKindHits } from './fileKindLinks';
 import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
-import { scanInline, type InlineScan } from './inlineRefs';
+import { FileTexts } from './fileTexts';
 import { RepoTerms } from './repoTerms';
 import { TimeSlice } from '../../timeSlice';
 
@@ -47,20 +44,8 @@ export interface CodeVocabulary {
   vocabularyByFile(): { names: string; packages: string }[];
 }
 
-/** An explicit link this strong to a retired record becomes a warning. */
-const STRONG = 0.6;
-/**
- * A record linked less than this share of the best record's strength is not shown; the fourth and
- * fifth record must come closer to the best. Over 30 labelled repositories the fifth record shown
- * was one a reader wanted in 3% of panels and noise in 82%: a further record must earn its place.
- */
-const RELATIVE_FLOOR = [0.65, 0.65, 0.65, 0.75, 0.85];
-/** Share of the second-best kind of link added to the best one. */
-const EVIDENCE_BONUS = 0.15;
-/** `[text](target)`: a markdown link's target, without spaces or parentheses (bounded by the line). */
-const MARKDOWN_LINK = /\]\(([^()\s]{1,500})\)/g;
-/** Most text a file contributes words from. */
-const MAX_TEXT_BYTES = 256 * 1024;
+/** Files that may define a name a record mentions for the mention to mean the definition at the cursor. */
+const MAX_SYMBOL_FILES = 10;
 
 /**
  * Decisions that govern the code under the cursor: ADR files (Nygard, MADR, log4brains,
@@ -73,6 +58,7 @@ export class DecisionSource implements WorkspaceSource {
   readonly name = 'decisions';
   readonly kinds = ['decision', 'warning'] as const;
   private readonly importsOfFile: ((file: string) => string[]) | undefined;
+  private readonly definitionFiles: ((name: string) => number) | undefined;
   private readonly root: string;
   private readonly config: CoreConfig;
   private readonly logger: Logger;
@@ -88,13 +74,15 @@ export class DecisionSource implements WorkspaceSource {
   private code: CodeVocabulary | undefined;
   private lastCommit: ((path: string) => number | undefined) | undefined;
   private historyKnown: () => boolean = () => true;
-  private readonly inlineCache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
+  private readonly texts: FileTexts;
   /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
   private paths: readonly string[] = [];
   private coverage = new Map<string, MentionCoverage>();
   private siblings = new Map<string, Set<string>>();
   /** How many workspace files have each file stem (lower case), counted when first asked. */
   private stems: Map<string, number> | undefined;
+  /** Every folder and file name of the listing (lower case, without extension), made when first asked. */
+  private segments: Set<string> | undefined;
   /** The records explicit links are looked for in, made again when the records change. */
   private explicit: { records: ReadonlyMap<string, DecisionRecord>; list: DecisionRecord[] } | undefined;
   /** Words of recently asked files: the cursor mostly stays in one file. */
@@ -115,11 +103,13 @@ export class DecisionSource implements WorkspaceSource {
   constructor(ctx: SourceWiring) {
     this.root = ctx.root;
     this.importsOfFile = ctx.importsOf;
+    this.definitionFiles = ctx.definitionFiles;
     this.config = ctx.config ?? defaultConfig;
     this.logger = ctx.logger ?? nullLogger;
     this.now = ctx.now ?? Date.now;
     this.gitAllowed = ctx.gitAllowed ?? (() => true);
     this.cache = ctx.store ? new DecisionCache(ctx.store, this.logger) : undefined;
+    this.texts = new FileTexts(this.root, this.config.index.maxFileBytes);
   }
 
   /** The decision folders found at the last refresh (root-relative). */
@@ -218,7 +208,6 @@ export class DecisionSource implements WorkspaceSource {
     );
   }
 
-  // eslint-disable-next-line max-lines-per-function, complexity -- the refresh steps share the discovery result and counters
   private async discover(signal?: AbortSignal): Promise<RefreshStats> {
     const started = performance.now();
     this.discoveryRuns++;
@@ -235,6 +224,7 @@ export class DecisionSource implements WorkspaceSource {
       this.coverage = new Map();
       this.siblings = new Map();
       this.stems = undefined;
+      this.segments = undefined;
     }
     this.paths = found.paths;
     if (this.cache && !this.cacheLoaded) {
@@ -271,44 +261,11 @@ export class DecisionSource implements WorkspaceSource {
       changed = true;
       this.forgetPrepared(path);
       if (file.kind === 'skipped') continue;
-      const name = recordName(path);
-      const adr = parseAdr(name, file.text);
+      const record = parseRecord(path, file.text, where, file.stamp, (e) => linksToRecord(e, path, place));
       changedFiles.markParsed();
-      if (adr.status === 'unknown' && where.folderStatus) adr.status = where.folderStatus;
-      if (adr.status === 'unknown') this.logger.debug(`${path} has no status; it is treated as 'unknown'.`);
-      const digits = fileNumberText(name);
-      const series = fileSeries(name);
-      const label =
-        digits && series
-          ? `${series}-${digits}`
-          : (digits ?? (adr.number !== undefined ? String(adr.number).padStart(4, '0') : name.replace(/\.[^.]+$/, '')));
-      const links = extractLinks(adr.body, adr.sectionList[0]?.line ?? 1, posix.dirname(path));
-      const entries = logEntries(adr.sectionList);
-      // An index page lists records kept in files of their own; a log keeps them in itself.
-      if (entries.length && !entries.some((e) => this.linksToRecord(e, path, place))) {
-        // What the file says as a whole (a status, a successor) belongs to one of its entries, not to the log.
-        const lines = linesOf(file.text);
-        const entryLinks = entries.map((e) =>
-          extractLinks(lines.slice(e.line - 1, e.endLine).join('\n'), e.line, posix.dirname(path)),
-        );
-        next.set(path, {
-          ...adr,
-          status: 'unknown',
-          statusText: '',
-          supersededBy: undefined,
-          supersedes: [],
-          path,
-          folder: where.folder,
-          area: where.area,
-          label,
-          ...file.stamp,
-          links,
-          entries,
-          entryLinks,
-        });
-        continue;
-      }
-      next.set(path, { ...adr, path, folder: where.folder, area: where.area, label, ...file.stamp, links });
+      if (record.status === 'unknown' && !record.entries)
+        this.logger.debug(`${path} has no status; it is treated as 'unknown'.`);
+      next.set(path, record);
     }
     if (next.size !== this.records.size) changed = true;
     this.records = next;
@@ -328,18 +285,6 @@ export class DecisionSource implements WorkspaceSource {
       entries: next.size,
       ms: performance.now() - started,
     };
-  }
-
-  /** True when an entry of a log links to another file discovery took for a record. */
-  private linksToRecord(entry: LogEntry, path: string, records: ReadonlyMap<string, unknown>): boolean {
-    const dir = posix.dirname(path);
-    for (const s of entry.sections) {
-      for (const m of s.body.matchAll(MARKDOWN_LINK)) {
-        const target = posix.normalize(posix.join(dir, m[1].split('#')[0]));
-        if (target !== path && records.has(target)) return true;
-      }
-    }
-    return false;
   }
 
   /** One entry of a decision log, as a record of its own. */
@@ -378,6 +323,26 @@ export class DecisionSource implements WorkspaceSource {
     let c = this.coverage.get(key);
     if (c === undefined) this.coverage.set(key, (c = coverageOf(m, this.paths)));
     return c;
+  }
+
+  /** A name the workspace defines elsewhere, or one of its folders or file names. */
+  private isOwnName(name: string, file: string): boolean {
+    if (!this.segments) {
+      this.segments = new Set();
+      for (const p of this.paths)
+        for (const part of p.split('/')) this.segments.add(part.replace(/\.[^.]*$/, '').toLowerCase());
+    }
+    if (this.segments.has(name.toLowerCase())) return true;
+    const defined = this.definitionFiles?.(name) ?? 0;
+    return defined > 1 || (defined === 1 && !this.definesHere(name, file));
+  }
+
+  private definesHere(name: string, file: string): boolean {
+    try {
+      return this.code?.vocabularyOf(file)?.definitions.includes(name) ?? false;
+    } catch {
+      return false;
+    }
   }
 
   private filesNamed(stem: string): number {
@@ -440,120 +405,61 @@ export class DecisionSource implements WorkspaceSource {
   }
 
   private makeLinker(): DecisionLinker {
-    return new DecisionLinker(
-      [...this.records.values()].flatMap((r) =>
-        r.entries
-          ? r.entries.map((e) => ({
-              path: `${r.path}#${e.line}`,
-              title: e.title,
-              slug: '',
-              sections: [{ heading: '', body: e.sections[0].body }, ...e.sections.slice(1)],
-              area: r.area,
-              folder: r.folder,
-            }))
-          : [
-              {
-                path: r.path,
-                title: r.title,
-                slug: fileSlug(recordName(r.path)),
-                sections: r.sectionList,
-                area: r.area,
-                folder: r.folder,
-              },
-            ],
-      ),
-      this.repo,
-      (r) => this.preparedOf(r),
-    );
+    return new DecisionLinker(linkables(this.records.values()), this.repo, (r) => this.preparedOf(r));
   }
 
   collect(ctx: QueryContext): Promise<SuggestionItem[]> {
     return Promise.resolve(this.query(sourceQueryOf(ctx, this.importsOfFile)));
   }
 
-  // eslint-disable-next-line complexity -- the ranking signals of one query, in order
   query(q: SourceQuery): SuggestionItem[] {
-    // Kinds of evidence add up: the strongest link counts in full, the best link of another kind adds a share of its own.
-    const byRecord = new Map<string, Map<string, DecisionHit>>();
-    const add = (h: DecisionHit) => {
-      // Each entry of a decision log gathers its own evidence; the panel then shows the log's best.
-      const key = h.adr.span ? `${h.adr.path}#${h.adr.span.line}` : h.adr.path;
-      const kinds = byRecord.get(key) ?? new Map<string, DecisionHit>();
-      const group = h.kind === 'text' ? 'text' : 'explicit:' + h.kind;
-      if ((kinds.get(group)?.score ?? -1) < h.score) kinds.set(group, h);
-      byRecord.set(key, kinds);
-    };
-    const items: SuggestionItem[] = [];
+    const hits: DecisionHit[] = [];
+    const notes: SuggestionItem[] = [];
     const file = q.file;
-    const symbol = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
-    const inline = file ? this.inlineScan(file, q.fileText) : undefined;
-    if (file && inline) for (const note of inline.scan.notes) items.push(noteItem(file, note, q));
-    for (const h of explicitHits(this.listEntries(), {
-      file,
-      symbol,
-      inline: inline?.scan,
-      range: q.symbolRange,
-      byPath: (p) => this.byPath(p),
-      byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined),
-      coverage: (m) => this.coverageOf(m),
-      filesNamed: (stem) => this.filesNamed(stem),
-      siblingsOf: (f) => this.siblingsOf(f),
-    }))
-      add(h);
-    if (file && !languageOf(file)) for (const h of this.kindHits(file)) add(h);
+    const named = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
+    // A name that many files define (`update` in every store) is not this definition when a record names it.
+    const symbol = named && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES ? named : undefined;
+    const inline = file ? this.texts.get(file, q.fileText) : undefined;
+    if (file && inline) for (const note of inline.scan.notes) notes.push(noteItem(file, note, q));
+    hits.push(
+      ...explicitHits(this.listEntries(), {
+        file,
+        symbol,
+        inline: inline?.scan,
+        range: q.symbolRange,
+        byPath: (p) => this.byPath(p),
+        byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined),
+        coverage: (m) => this.coverageOf(m),
+        filesNamed: (stem) => this.filesNamed(stem),
+        siblingsOf: (f) => this.siblingsOf(f),
+      }),
+    );
+    if (file && !languageOf(file)) hits.push(...this.kindHits(file));
+    // The strongest link by words alone: records shown must come near it too, as they did before it needed evidence.
+    let unspecific = 0;
     if (file && this.linker?.size) {
+      let used: Set<string> | undefined;
       for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
-        if (adr) add({ adr, score: l.strength, kind: 'text', reason: `${nameOf(adr)}: ${l.reason}` });
+        if (!adr) continue;
+        if (l.unspecific) {
+          // Words in common, and the file uses a name the record writes as code: that is specific.
+          used ??= identifiersOf(inline?.text ?? '');
+          const id = usedIdentifier(adr.links, used, (name) => this.isOwnName(name, file));
+          if (id) {
+            const reason = `this file uses \`${id}\`, which ${nameOf(adr)} names`;
+            hits.push({ adr, score: l.strength, kind: 'text', reason, evidence: { kind: 'uses', words: [id] } });
+          } else unspecific = Math.max(unspecific, l.strength);
+        } else hits.push({ adr, score: l.strength, kind: 'text', reason: l.reason, evidence: l.evidence });
       }
     }
-
-    const out = new Map<string, SuggestionItem>();
-    const put = (item: SuggestionItem) => {
-      // A record open in the editor is already in front of the reader: it never suggests itself.
-      if (file && item.location.path === file && item.meta?.status !== 'note') return;
-      const prev = out.get(item.entityId);
-      if (!prev || prev.relevanceScore < item.relevanceScore) out.set(item.entityId, item);
-    };
-    for (const kinds of byRecord.values()) {
-      const [best, second] = [...kinds.values()].sort((a, b) => b.score - a.score);
-      const h = second ? { ...best, score: Math.min(1, best.score + EVIDENCE_BONUS * second.score) } : best;
-      const adr = h.adr;
-      const retired = adr.status === 'superseded' || adr.status === 'deprecated';
-      // Only an explicit link says that this code relies on a retired decision.
-      // The explicit link alone must be strong: words in common do not make a file rely on a record.
-      if (retired && best.score >= STRONG && h.kind !== 'text') {
-        const successor = this.successorOf(adr);
-        put(retiredWarning(adr, successor, h));
-        if (successor)
-          put(
-            decisionItem(
-              successor,
-              h.score * 0.95,
-              `supersedes ${nameOf(adr)}; ${h.reason}`,
-              h.kind,
-              undefined,
-              this.dateOf(successor),
-            ),
-          );
-        continue;
-      }
-      const factor = retired ? 0.4 : adr.status === 'rejected' ? 0.6 : adr.status === 'proposed' ? 0.9 : 1;
-      if (h.score * factor < kindFloor.decision) continue;
-      put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line, this.dateOf(adr)));
-    }
-    for (const i of items) put(i);
-    // Records far weaker than the best one here are noise beside it: an empty line is better.
-    const sorted = [...out.values()].sort((a, b) => b.relevanceScore - a.relevanceScore);
-    const best = sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0;
-    let records = 0;
-    return sorted.filter((i) => {
-      if (i.type !== 'decision') return true;
-      const note = i.meta?.status === 'note';
-      const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
-      if (i.relevanceScore < best * floor) return false;
-      if (!note) records++;
-      return true;
+    return rankDecisions({
+      file,
+      hits,
+      notes,
+      unspecific,
+      successorOf: (adr) => this.successorOf(adr),
+      dateOf: (adr) => this.dateOf(adr),
     });
   }
 
@@ -595,39 +501,13 @@ export class DecisionSource implements WorkspaceSource {
   /** Writes a new ADR into the decision folder in the format of the newest existing one; returns its root-relative path. */
   async recordDecision(input: NewDecision): Promise<string> {
     if (!this.folders.length && !this.records.size) await this.refresh();
-    const folder = this.pickWriteFolder();
-    const format = this.detectFormat(folder);
+    const folder = pickWriteFolder(this.root, this.records.values(), this.folders);
+    const format = detectFormat(this.records.values(), folder);
     const name = writeAdrFile(join(this.root, folder), input, format, this.now());
     const path = folder && folder !== '.' ? `${folder}/${name}` : name;
     this.logger.info(`Recorded decision ${path}`);
     await this.refresh();
     return path;
-  }
-
-  private pickWriteFolder(): string {
-    const counts = new Map<string, number>();
-    for (const r of this.records.values()) counts.set(r.folder, (counts.get(r.folder) ?? 0) + 1);
-    // adr-tools creates the folder `.adr-dir` names; otherwise the folder holding the most records.
-    const configured = adrDirSetting(this.root);
-    if (configured) return configured;
-    return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0] ?? this.folders[0] ?? 'docs/adr';
-  }
-
-  private detectFormat(folder: string): AdrFormat {
-    const inFolder = [...this.records.values()].filter((r) => r.folder === folder && /\.md$/i.test(r.path));
-    if (!inFolder.length) return DEFAULT_FORMAT;
-    const newest = inFolder.reduce((a, b) =>
-      (b.number ?? -1) > (a.number ?? -1) || ((b.number ?? -1) === (a.number ?? -1) && (b.date ?? 0) > (a.date ?? 0))
-        ? b
-        : a,
-    );
-    const digits = /^(?:adr[-_]?)?(\d+)[-_]/i.exec(newest.path.slice(newest.path.lastIndexOf('/') + 1))?.[1];
-    return {
-      style: newest.style,
-      titleStyle: newest.titleStyle,
-      bullet: newest.bullet ?? '*',
-      padding: digits?.length ?? 4,
-    };
   }
 
   private successorOf(adr: DecisionRecord): DecisionRecord | undefined {
@@ -659,55 +539,4 @@ export class DecisionSource implements WorkspaceSource {
     const n = /(?:^|\/)(\d+)[-_][^/]*$/.exec(clean)?.[1];
     return n !== undefined ? this.findByNumber(Number(n)) : undefined;
   }
-
-  /** The file's text (editor buffer or disk, bounded) and its inline decision references. */
-  private inlineScan(file: string, text: string | undefined): { text: string; scan: InlineScan } | undefined {
-    if (text !== undefined) return { text, scan: scanInline(text) };
-    if (toRelative(this.root, file) === undefined) return undefined;
-    const abs = join(this.root, file);
-    try {
-      const st = statSync(abs);
-      const cached = this.inlineCache.get(file);
-      if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached;
-      if (st.size > Math.min(this.config.index.maxFileBytes, MAX_TEXT_BYTES)) return undefined;
-      const buf = readFileSync(abs);
-      const entry = { mtimeMs: st.mtimeMs, size: st.size, text: '', scan: { refs: [], notes: [] } as InlineScan };
-      if (!looksBinary(buf)) {
-        entry.text = buf.toString('utf8');
-        entry.scan = scanInline(entry.text);
-      }
-      if (this.inlineCache.size > 16) this.inlineCache.delete(this.inlineCache.keys().next().value as string);
-      this.inlineCache.set(file, entry);
-      return entry;
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-/** Entry `i` of a decision log, as a record of its own. */
-function entryView(log: DecisionRecord, e: LogEntry, i: number): DecisionRecord {
-  const links = log.entryLinks?.[i] ?? log.links;
-  const body = e.sections
-    .map((s, k) => (k === 0 || s.heading ? `${'#'.repeat(Math.max(1, s.level))} ${s.heading}\n${s.body}` : s.body))
-    .join('\n');
-  return {
-    ...log,
-    title: e.title,
-    number: e.number,
-    label: e.label ?? log.label,
-    status: e.status,
-    summary: e.summary,
-    body: body.trim(),
-    links,
-    span: { line: e.line, endLine: e.endLine },
-  };
-}
-
-/** A record's file name; one kept in a folder of its own (`0003-use-queues/README.md`) is named by that folder. */
-function recordName(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  return /^(?:readme|index)\.[^.]+$/i.test(base)
-    ? posix.basename(posix.dirname(path)) + base.slice(base.indexOf('.'))
-    : base;
 }

@@ -10,12 +10,13 @@ export interface FileVocabulary {
 }
 
 /** Where a query term came from; it says why a record is linked. */
-export type TermSource = 'symbol' | 'name' | 'import' | 'comment' | 'folder' | 'definition' | 'call' | 'text';
+export type TermSource = 'symbol' | 'name' | 'type' | 'import' | 'comment' | 'folder' | 'definition' | 'call' | 'text';
 
 /** How much one word from each place says about what the file is about. */
 export const TERM_WEIGHTS: Readonly<Record<TermSource, number>> = {
   symbol: 1.0,
   name: 1.0,
+  type: 0.8,
   import: 0.8,
   comment: 0.45,
   folder: 0.45,
@@ -35,6 +36,8 @@ export interface FileQuery {
    * the code index reads), so its words may make a link on their own.
    */
   textIsContent?: boolean;
+  /** The package each import word comes from (`helmet` → `helmet`, `react` → `@types/react`), to name it in a reason. */
+  packages?: Map<string, string>;
 }
 
 export interface FileQueryInput {
@@ -101,17 +104,26 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   for (let i = parts.length - 2, d = 0; i >= 0; i--, d++)
     for (const t of termsOf(parts[i])) add(t, 'folder', d === 0 ? 1 : 0.7);
   if (input.symbol) for (const t of termsOf(input.symbol)) add(t, 'symbol');
+  // What kind of file it is, for files the code index does not read: a record about Stylelint and SCSS governs `.scss` files.
+  if (!input.vocabulary) for (const t of typeTerms(base)) add(t, 'type');
   const v = input.vocabulary;
+  const packages = new Map<string, string>();
+  const imported = (spec: string, scale = 1) => {
+    for (const t of packageTerms(spec)) {
+      add(t, 'import', scale);
+      if (!packages.has(t)) packages.set(t, spec);
+    }
+  };
   if (v) {
     for (const name of v.definitions) for (const t of termsOf(name)) add(t, 'definition');
     for (const name of v.calls) for (const t of termsOf(name, false)) add(t, 'call');
-    for (const spec of v.packages) for (const t of packageTerms(spec)) add(t, 'import');
+    for (const spec of v.packages) imported(spec);
   }
   if (input.text) {
     const text = input.text.length > MAX_TEXT ? input.text.slice(0, MAX_TEXT) : input.text;
     // A language the code index does not read (Kotlin, Scala, Swift…) still says what it imports.
     if (!v && IMPORTING_LANGUAGE.test(base))
-      for (const [spec, scale] of importedPackagesOf(text)) for (const t of packageTerms(spec)) add(t, 'import', scale);
+      for (const [spec, scale] of importedPackagesOf(text)) imported(spec, scale);
     if (input.symbolLine !== undefined)
       for (const t of termsOf(docCommentAt(text, input.symbolLine), false)) add(t, 'comment');
     for (const t of termsOf(withoutUrls(text), false)) add(t, 'text');
@@ -128,7 +140,37 @@ export function fileQuery(input: FileQueryInput): FileQuery {
     terms.set(t, e.max + Math.min(e.max * 0.5, (e.sum - e.max) * 0.1));
     sources.set(t, e.source);
   }
-  return { terms, sources, textCounts, textIsContent: !v && textCounts.size > 0 };
+  return { terms, sources, textCounts, textIsContent: !v && textCounts.size > 0, packages };
+}
+
+/** The words a file type goes by, for the types the code index does not read. */
+const TYPE_WORDS: Readonly<Record<string, readonly string[]>> = {
+  scss: ['scss', 'sass', 'stylesheet'],
+  sass: ['sass', 'scss', 'stylesheet'],
+  css: ['css', 'stylesheet'],
+  less: ['less', 'stylesheet'],
+  styl: ['stylus', 'stylesheet'],
+  kt: ['kotlin'],
+  kts: ['kotlin', 'gradle'],
+  swift: ['swift'],
+  dart: ['dart', 'flutter'],
+  scala: ['scala'],
+  tf: ['terraform'],
+  sql: ['sql'],
+  proto: ['protobuf', 'proto'],
+  graphql: ['graphql'],
+  gql: ['graphql'],
+  vue: ['vue'],
+  svelte: ['svelte'],
+  sh: ['shell', 'bash'],
+  dockerfile: ['docker', 'dockerfile'],
+};
+
+/** Terms of a file's type: `_buttons.scss` → scss, sass, stylesheet; `Dockerfile` → docker. */
+export function typeTerms(base: string): string[] {
+  const lower = base.toLowerCase();
+  const ext = lower.startsWith('dockerfile') ? 'dockerfile' : lower.slice(lower.lastIndexOf('.') + 1);
+  return (TYPE_WORDS[ext] ?? []).flatMap((w) => termsOf(w));
 }
 
 /** Text without web addresses: a URL's words (`reactjs`, `org`) say where a page is, not what the text is about. */

@@ -24,6 +24,9 @@ export interface PathCounts {
   packageDirs: string[];
 }
 
+/** Fewer files than this say nothing about how common a word is. */
+const MIN_FILES = 20;
+
 /**
  * How common each word is across the workspace's code (file paths and defined names), and where
  * its packages are. A word in most paths (`src`, `lib`, `components`, `server`) says little about
@@ -32,6 +35,8 @@ export interface PathCounts {
 export class RepoTerms {
   private pathDf = new Map<string, number>();
   private nameDf = new Map<string, number>();
+  /** Files whose path or code (names defined, imported or called) carries each word. */
+  private useDf = new Map<string, number>();
   private files = 0;
   private packageDirs: string[] = [];
 
@@ -71,19 +76,36 @@ export class RepoTerms {
     this.packageDirs = [...packages].sort((a, b) => b.length - a.length);
   }
 
-  /** Counts words of the names each indexed file defines and the packages it imports (a file counts once per word). */
-  setFileVocabulary(rows: readonly { names: string; packages: string }[]): void {
+  /**
+   * Counts words of the names each indexed file defines and the packages it imports (a file counts once
+   * per word), and of every name it uses, calls included.
+   */
+  setFileVocabulary(rows: readonly { names: string; packages: string; uses?: string }[]): void {
     const df = new Map<string, number>();
-    for (const r of rows)
-      for (const t of new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)]))
-        df.set(t, (df.get(t) ?? 0) + 1);
+    const use = new Map<string, number>();
+    for (const r of rows) {
+      const named = new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)]);
+      for (const t of named) df.set(t, (df.get(t) ?? 0) + 1);
+      for (const t of r.uses ? new Set([...named, ...termsOf(r.uses)]) : named) use.set(t, (use.get(t) ?? 0) + 1);
+    }
     this.nameDf = df;
+    this.useDf = use;
     this.files = Math.max(this.files, rows.length);
+  }
+
+  /**
+   * The share of the workspace's files whose path or code carries the word (0..1); 0 in a workspace too
+   * small to tell. A word most files share (`update`, `service`) tells no file apart.
+   */
+  share(term: string): number {
+    if (this.files < MIN_FILES) return 0;
+    const df = Math.max(this.pathDf.get(term) ?? 0, this.useDf.get(term) ?? 0, this.nameDf.get(term) ?? 0);
+    return Math.min(1, df / this.files);
   }
 
   /** 0..1: near 1 for words few files carry, falling towards 0 for words in most files. */
   rarity(term: string): number {
-    if (this.files < 20) return 1;
+    if (this.files < MIN_FILES) return 1;
     const df = Math.max(this.pathDf.get(term) ?? 0, this.nameDf.get(term) ?? 0);
     if (df <= 1) return 1;
     return Math.max(0.03, Math.min(1, Math.log(this.files / df) / Math.log(this.files)));

@@ -1,0 +1,163 @@
+import type { FileQuery, TermSource } from './fileTerms';
+
+/**
+ * What makes a link between a file and a record by their words specific: a word of the record's
+ * title that the file is named after, lives in, defines or imports, or several words few files of
+ * the workspace use. Words most files share (`update`, `service`, `side`) link a record to all of
+ * them, so they are never evidence on their own.
+ */
+export type EvidenceKind = 'import' | 'folder' | 'name' | 'words';
+
+export interface LinkEvidence {
+  kind: EvidenceKind;
+  /** The record's words that make it (terms; the linker shows them as the record writes them). */
+  words: string[];
+  /** The package imported (`import`) or the folder (`folder`), for the reason. */
+  where?: string;
+  /** Where the file has the word (`name`). */
+  source?: TermSource;
+  /** Share of the workspace's files carrying the evidence's most common word (0..1). */
+  share?: number;
+}
+
+/** A word carried by at most this share of the workspace's files is rare. */
+export const RARE_SHARE = 0.02;
+/** Packages are fewer than words: one imported by up to this share of files is still rare. */
+const RARE_IMPORT_SHARE = 0.05;
+/** A word of the definition at the cursor this rare speaks for it alone. */
+const SYMBOL_SHARE = 0.005;
+/** A title word the file is named after links it unless this share of files carries it too. */
+const NAME_SHARE = 0.25;
+/** A title word the definition at the cursor is named after: a little rarer. */
+const SYMBOL_NAME_SHARE = 0.2;
+/** A title word a name defined in the file carries: rarer still, files define many names. */
+const DEFINED_SHARE = 0.045;
+/** A word of the file's own name, not of the record's title, that the record speaks of. */
+const FILE_WORD_SHARE = 0.03;
+/** Title words that say what a record does (`Use X`, `Replace X with Y`), never what a file is about. */
+const ACTION_WORDS: ReadonlySet<string> = new Set(
+  // Stems, as termsOf gives them.
+  [
+    'replac',
+    'creat',
+    'remov',
+    'avoid',
+    'prefer',
+    'handl',
+    'send',
+    'add',
+    'adopt',
+    'introduc',
+    'mov',
+    'switch',
+    'separ',
+    'reinst',
+    'gener',
+    'allow',
+    'enabl',
+    'disabl',
+    'support',
+    'implement',
+    'never',
+    'stop',
+  ],
+);
+/** Rare words it takes, together, to link a record with no title word in common. */
+const RARE_WORDS = 2;
+/** A package imported by more files than this is the stack every file is on (`react` in a React app), not a topic. */
+const COMMON_IMPORT_SHARE = 0.5;
+
+export interface EvidenceInput {
+  /** The record's terms that matched, strongest first. */
+  matched: readonly string[];
+  /** The file's word each expanded record term comes from. */
+  from: ReadonlyMap<string, string>;
+  /** Record terms matched only through the file's plain text. */
+  textOnly: ReadonlySet<string>;
+  query: FileQuery;
+  /** The record's title terms. */
+  title: ReadonlySet<string> | undefined;
+  /** Share of the workspace's files carrying a word (0..1). */
+  share: (term: string) => number;
+  /** The file's path, to name the folder a word comes from. */
+  file: string;
+}
+
+/** The strongest specific evidence for the link, or undefined when only common words link them. */
+export function specificEvidence(input: EvidenceInput): LinkEvidence | undefined {
+  const e = findEvidence(input);
+  if (e) e.share = Math.max(...e.words.map((t) => input.share(input.from.get(t) ?? t)));
+  return e;
+}
+
+function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
+  const { matched, from, textOnly, query, title, share } = input;
+  const sourceOf = (t: string): TermSource =>
+    textOnly.has(t) ? 'text' : (query.sources.get(from.get(t) ?? t) ?? 'text');
+  const shareOf = (t: string) => share(from.get(t) ?? t);
+  // A package word the record only starts with (`conf` of `configuration`) is another word.
+  const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
+  // "Use", "Replace", "Create": what the record does, not what it is about.
+  const titled = matched.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
+  const pick = (kinds: readonly TermSource[], most = 1) =>
+    titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
+  const folder = pick(['folder']);
+  const named = pick(['name', 'type'], NAME_SHARE) ?? pick(['symbol'], SYMBOL_NAME_SHARE);
+  // A package the record names: any it is titled after but the stack every file is on, or one few files import.
+  const importShare = (t: string) => (query.packages?.has(from.get(t) ?? t) ? shareOf(t) : 1);
+  const imported =
+    titled.find((t) => own.includes(t) && sourceOf(t) === 'import' && importShare(t) <= COMMON_IMPORT_SHARE) ??
+    own.find((t) => sourceOf(t) === 'import' && importShare(t) <= RARE_IMPORT_SHARE && isPackageName(t, from, query));
+  if (imported) {
+    const w = from.get(imported) ?? imported;
+    return { kind: 'import', words: [imported], where: query.packages?.get(w) };
+  }
+  if (folder) return folderEvidence(input.file, from.get(folder) ?? folder, folder);
+  // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
+  const symbolWord = own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
+  // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
+  const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
+  const word =
+    named ??
+    symbolWord ??
+    pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE) ??
+    fileWord;
+  if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
+  const rare = new Set<string>();
+  for (const t of own) {
+    const s = sourceOf(t);
+    if (!query.textIsContent && (s === 'text' || s === 'comment' || s === 'call')) continue;
+    if (s === 'call') continue;
+    if (shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.add(t);
+  }
+  return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare].slice(0, 3) } : undefined;
+}
+
+/** The package's own name (`bullmq`, `rest_framework`), not a word of a path inside it (`storage`, `request`). */
+function isPackageName(t: string, from: ReadonlyMap<string, string>, query: FileQuery): boolean {
+  const spec = query.packages?.get(from.get(t) ?? t);
+  if (!spec) return false;
+  const parts = spec.replace(/^@/, '').split(/[/.:]+/);
+  // A Go module path or a reverse domain starts with a host: the project follows it.
+  const head =
+    parts.length > 2 && /^(?:github|gitlab|bitbucket|golang|google|org|com|io|net)$/i.test(parts[0])
+      ? parts.slice(1, 3)
+      : parts.slice(0, 1);
+  return head.some((p) =>
+    p
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .startsWith((from.get(t) ?? t).replace(/[^a-z0-9]/g, '')),
+  );
+}
+
+/** The innermost folder of `file` whose name carries the file's word `term` (the record's `recordTerm`). */
+function folderEvidence(file: string, term: string, recordTerm: string): LinkEvidence {
+  const parts = file.split('/').slice(0, -1);
+  // Terms are stems (`servic`): the folder name starts with all but the stem's last letter or so.
+  const stem = term.slice(0, Math.max(3, term.length - 1));
+  for (let i = parts.length - 1; i >= 0; i--)
+    if (parts[i].toLowerCase().includes(stem))
+      return { kind: 'folder', words: [recordTerm], where: parts.slice(0, i + 1).join('/') };
+  return { kind: 'folder', words: [recordTerm], where: parts.join('/') };
+}
