@@ -122,6 +122,7 @@ export class IndexBuilder {
       parsed: 0,
       skipped: 0,
       failed: 0,
+      read: 0,
       symbols: 0,
       calls: 0,
       imports: 0,
@@ -171,6 +172,7 @@ export class IndexBuilder {
         if (!needsRead(i)) {
           stats.skipped++;
         } else {
+          stats.read++;
           parseAhead(i);
           const parsed = parses.get(i)!;
           parses.delete(i);
@@ -195,7 +197,7 @@ export class IndexBuilder {
     } finally {
       await this.writer.finishBuild();
     }
-    if (!signal?.aborted) await this.reindexStale(signal);
+    if (!signal?.aborted) stats.read += await this.reindexStale(signal);
     const counts = this.counts();
     Object.assign(stats, counts, { ms: Date.now() - started });
     this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [
@@ -204,7 +206,7 @@ export class IndexBuilder {
     ]);
     this.store.markIndexDirty();
     this.logger.info(
-      `Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed) in ${stats.ms} ms`,
+      `Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed; ${stats.read} read) in ${stats.ms} ms`,
     );
     return stats;
   }
@@ -294,13 +296,15 @@ export class IndexBuilder {
 
   /**
    * Parses again the files that noted calls to names defined since (or whose imports now reach the
-   * workspace), so their calls are stored. A slice at a time, like the build.
+   * workspace), so their calls are stored. A slice at a time, like the build. Returns how many files it read.
    */
-  private async reindexStale(signal?: AbortSignal): Promise<void> {
+  private async reindexStale(signal?: AbortSignal): Promise<number> {
+    let read = 0;
     // A re-read file defines nothing new unless it changed on disk meanwhile: a few rounds settle it.
     for (let round = 0; round < 3 && !signal?.aborted; round++) {
       const paths = this.writer.takeStale();
-      if (!paths.length) return;
+      if (!paths.length) return read;
+      read += paths.length;
       let batch: PendingFile[] = [];
       let sliceStart = Date.now();
       // Parsed a window ahead, like the build; each file's stamp is read before its parse is asked.
@@ -341,6 +345,7 @@ export class IndexBuilder {
       }
       this.writer.write(batch);
     }
+    return read;
   }
 
   /** Drops a file (deleted or renamed away) from the index. */
