@@ -8,6 +8,7 @@
 //   npm run bench:editor -- --workspace PATH [--runs 1] [--moves 40] [--files 10] [--held 4] [--no-build]
 //   npm run bench:editor -- --demo [--quick] [--gate]     (a fresh copy of demo-workspace/)
 //   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
+//   --snapshot FILE|URL: open with a team index snapshot (the user setting proactiveContext.teamIndex.source).
 //
 // --quick: fewer moves, no rebuild (CI). --gate: exit 1 when the panel showed a wrong symbol, never
 // showed the place the cursor went to, or did not settle after the held key. Times never gate.
@@ -84,6 +85,8 @@ async function oneRun(i, opts) {
     workspace: opts.workspace,
     extraEnv: { PC_PERF: '1' },
     settings: { 'files.autoSave': 'off' },
+    // A machine-scoped setting: the server's machine settings are where a remote window reads it.
+    ...(opts.snapshot ? { machineSettings: { 'proactiveContext.teamIndex.source': opts.snapshot } } : {}),
   });
   patientBridge(wb);
   try {
@@ -95,6 +98,12 @@ async function oneRun(i, opts) {
     log(`run ${i + 1}: first items ${cold.firstItemsMs} ms, index complete ${cold.indexCompleteMs} ms after page load`);
     const coldHost = await hostPerf(wb, 'moves');
     const index = await waitForIndexFile(wb);
+    // What the first build did: with a snapshot, next to nothing parsed.
+    const [built] = index.all("SELECT value FROM meta WHERE key = 'codeIndex.lastBuild'");
+    if (built) {
+      const b = JSON.parse(built.value);
+      cold.codeIndex = { files: b.files, parsed: b.parsed, skipped: b.skipped, ms: b.ms };
+    }
     const targets = pickTargets(index, wb.workspace, {
       files: opts.files,
       perFile: opts.perFile,
@@ -177,6 +186,7 @@ async function main() {
       label: { type: 'string' },
       vsix: { type: 'string' },
       out: { type: 'string' },
+      snapshot: { type: 'string' },
     },
   });
   if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
@@ -209,8 +219,11 @@ async function main() {
     moves: Number(values.moves ?? (quick ? 12 : 40)),
     quick,
     firstFile: firstSourceFile(workspace),
+    // A path is made absolute: the setting is read by the extension host, from another folder.
+    snapshot: values.snapshot && (/^https?:/.test(values.snapshot) ? values.snapshot : path.resolve(values.snapshot)),
   };
-  const label = values.label ?? (values.demo ? 'demo' : path.basename(workspace));
+  const label =
+    values.label ?? `${values.demo ? 'demo' : path.basename(workspace)}${values.snapshot ? '-snapshot' : ''}`;
   const repo = {
     label,
     files: gitCount(workspace, ['ls-files']),
@@ -224,6 +237,7 @@ async function main() {
   const result = {
     bench: 'editor',
     repo,
+    ...(opts.snapshot ? { snapshot: opts.snapshot } : {}),
     machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
     measuredAt: new Date().toISOString(),
     runs,
