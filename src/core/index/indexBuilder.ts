@@ -78,12 +78,24 @@ export class IndexBuilder {
     const started = Date.now();
     const { signal, onProgress } = options;
     let capped: ScanCap | undefined;
+    const known = new Map<string, { hash: string; size: number; mtime: number }>();
+    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(
+      this.state.db,
+      'SELECT path, hash, size, mtime FROM files',
+    ))
+      known.set(r.path, r);
+    // Same stamp as when it was indexed: the file is read neither to sniff it nor to hash it.
+    const unchanged = (f: ScannedFile) => {
+      const prev = known.get(f.path);
+      return !!prev && prev.hash.startsWith(HASH_PREFIX) && prev.size === f.size && prev.mtime === f.mtime;
+    };
     let scanned = options.files;
     if (!scanned) {
       const scan = await scanWorkspace(this.root, this.config, {
         signal,
         logger: this.logger,
         noGit: !this.gitAllowed(),
+        seen: unchanged,
       });
       scanned = scan.files;
       capped = scan.capped;
@@ -91,12 +103,6 @@ export class IndexBuilder {
     const code = scanned.filter(
       (f) => languageOf(f.path) && !MINIFIED.test(f.path) && f.size <= this.config.index.maxFileBytes,
     );
-    const known = new Map<string, { hash: string; size: number; mtime: number }>();
-    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(
-      this.state.db,
-      'SELECT path, hash, size, mtime FROM files',
-    ))
-      known.set(r.path, r);
 
     const manifests = scanned
       .filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json'))
@@ -138,10 +144,7 @@ export class IndexBuilder {
     // Files are read and parsed a window ahead (in the parse workers, or on this thread as reads
     // complete); their facts are resolved and written here, in order, so the index is the same either way.
     const parses = new Map<number, Promise<ParseOutcome>>();
-    const needsRead = (j: number) => {
-      const prev = known.get(code[j].path);
-      return !(prev && prev.hash.startsWith(HASH_PREFIX) && prev.size === code[j].size && prev.mtime === code[j].mtime);
-    };
+    const needsRead = (j: number) => !unchanged(code[j]);
     const window = this.parser.window;
     let ahead = 0;
     const parseAhead = (from: number) => {
