@@ -1,6 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ContextService } from '../../../src/core/api/contextService';
+import { indexingText } from '../../../src/core/api/messages';
+import type { IndexingProgress } from '../../../src/core/api/types';
 import { loadSqlJs } from '../../../src/core/store/sqlite';
 import type { TempRepo } from '../git/repoFixture';
 import { buildRepo, cloneAt, indexed, tempDir } from './snapshotFixture';
@@ -81,5 +84,26 @@ describe('team index snapshot: only files changed since its commit are read agai
     const again = await indexed(repo.dir, fromSnapshot);
     again.service.dispose();
     assert.equal(again.summary.index.read, 0);
+  });
+
+  it('shows that it is loading the snapshot from the start, before the files are indexed', async () => {
+    const state = tempDir('pc-snap-reread-progress-');
+    dirs.push(state);
+    const service = await ContextService.open({ root: repo.dir, stateDir: state, snapshot: { location: snapshot } });
+    const seen: (IndexingProgress | undefined)[] = [];
+    const listening = service.onDidChangeIndexing((p) => seen.push(p && { ...p }));
+    try {
+      const summary = await service.refreshAll();
+      assert.equal(summary.snapshot?.status, 'applied', summary.snapshot?.message);
+    } finally {
+      listening.dispose();
+      service.dispose();
+    }
+    // A file is read without download progress: the editor still has something to show meanwhile.
+    assert.deepEqual(seen[0]?.snapshot, { received: 0 });
+    assert.equal(indexingText(seen[0]), 'Loading the team index');
+    const files = seen.findIndex((p) => !!p && p.total > 0);
+    const cleared = seen.findIndex((p) => !p?.snapshot);
+    assert.ok(cleared > 0 && cleared <= files, `the snapshot's progress ends before the files' (${cleared}, ${files})`);
   });
 });
