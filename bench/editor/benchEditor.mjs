@@ -9,6 +9,7 @@
 //   npm run bench:editor -- --demo [--quick] [--gate]     (a fresh copy of demo-workspace/)
 //   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
 //   --profile: the host also writes a CPU profile per segment (start, moves, held, rebuild) next to the results.
+//   --snapshot FILE|URL: open with a team index snapshot (the user setting proactiveContext.teamIndex.source).
 //
 // --quick: fewer moves, no rebuild (CI). --gate: exit 1 when the panel showed a wrong symbol, never
 // showed the place the cursor went to, or did not settle after the held key. Times never gate.
@@ -85,6 +86,8 @@ async function oneRun(i, opts) {
     workspace: opts.workspace,
     extraEnv: { PC_PERF: '1', ...(opts.profileDir ? { PC_PERF_PROFILE: opts.profileDir(i) } : {}) },
     settings: { 'files.autoSave': 'off' },
+    // A machine-scoped setting: the server's machine settings are where a remote window reads it.
+    ...(opts.snapshot ? { machineSettings: { 'proactiveContext.teamIndex.source': opts.snapshot } } : {}),
   });
   patientBridge(wb);
   try {
@@ -105,6 +108,12 @@ async function oneRun(i, opts) {
       index.close();
       index = await waitForIndexFile(wb);
       targets = pick();
+    }
+    // What the first build did: with a snapshot, next to nothing parsed.
+    const [built] = index.all("SELECT value FROM meta WHERE key = 'codeIndex.lastBuild'");
+    if (built) {
+      const b = JSON.parse(built.value);
+      cold.codeIndex = { files: b.files, parsed: b.parsed, skipped: b.skipped, ms: b.ms };
     }
     if (!targets.files.length) throw new Error('the code index has no file with enough functions to move between');
     log(`run ${i + 1}: ${opts.moves} moves over ${targets.files.length} files (${targets.candidates} candidates)`);
@@ -183,7 +192,6 @@ async function main() {
       label: { type: 'string' },
       vsix: { type: 'string' },
       out: { type: 'string' },
-      profile: { type: 'boolean', default: false },
     },
   });
   if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
@@ -209,7 +217,8 @@ async function main() {
   if (!fs.existsSync(path.join(workspace, '.git'))) fail(`${workspace} is not a git repository`);
   const quick = values.quick;
   const outDir = values.out ? path.resolve(values.out) : OUT_DIR;
-  const label = values.label ?? (values.demo ? 'demo' : path.basename(workspace));
+  const label =
+    values.label ?? `${values.demo ? 'demo' : path.basename(workspace)}${values.snapshot ? '-snapshot' : ''}`;
   const profileRoot = path.join(outDir, `editor-${label}-profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const opts = {
     profileDir: values.profile
@@ -226,6 +235,8 @@ async function main() {
     moves: Number(values.moves ?? (quick ? 12 : 40)),
     quick,
     firstFile: firstSourceFile(workspace),
+    // A path is made absolute: the setting is read by the extension host, from another folder.
+    snapshot: values.snapshot && (/^https?:/.test(values.snapshot) ? values.snapshot : path.resolve(values.snapshot)),
   };
   const repo = {
     label,
@@ -240,6 +251,7 @@ async function main() {
   const result = {
     bench: 'editor',
     repo,
+    ...(opts.snapshot ? { snapshot: opts.snapshot } : {}),
     machine: { cpus: os.cpus().length, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
     measuredAt: new Date().toISOString(),
     runs,

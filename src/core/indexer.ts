@@ -246,6 +246,9 @@ export class WorkspaceIndexer {
     if (!seed) return Promise.resolve(undefined);
     this.seeding ??= (async () => {
       let lastFire = 0;
+      // Shown from the start: reading and checking a snapshot takes seconds even when nothing is downloaded.
+      this.progress = { ...(this.progress ?? { done: 0, total: 0 }), snapshot: { received: 0 } };
+      this.indexingEmitter.fire(this.progress);
       try {
         return await seed(signal, (p) => {
           this.progress = { ...(this.progress ?? { done: 0, total: 0 }), snapshot: p };

@@ -72,7 +72,9 @@ export class SuggestionsStatusBar implements vscode.Disposable {
     if (p) {
       const what = indexingText(p);
       this.item.text = p.snapshot
-        ? `$(cloud-download) ${(p.snapshot.received / (1024 * 1024)).toFixed(1)} MB`
+        ? p.snapshot.received
+          ? `$(cloud-download) ${(p.snapshot.received / (1024 * 1024)).toFixed(1)} MB`
+          : '$(sync~spin) team index'
         : `$(sync~spin) ${p.commits ? `${p.commits.done.toLocaleString('en-US')}/${p.commits.total ? p.commits.total.toLocaleString('en-US') : '…'} commits` : `${p.done.toLocaleString('en-US')}/${p.total.toLocaleString('en-US')} files`}`;
       this.item.tooltip = `Proactive Context: ${what}. ${this.shown.tooltip}`;
       this.item.accessibilityInformation = { label: `Proactive Context: ${what}` };

@@ -89,10 +89,12 @@ const TRUST_SETTINGS = {
  * `pathPrepend`: folders put first on PATH for code-server and every process it starts.
  * `workspace`: open this existing folder as it is instead of a fresh copy of the demo (benchmarks).
  * `extraEnv`: more variables for code-server and the extension host (e.g. PC_PERF=1).
+ * `machineSettings`: settings of the machine the server runs on (machine-scoped ones are read only there).
  */
 export async function startWorkbench({
   name = 'scenario',
   settings = {},
+  machineSettings,
   testExtensions = false,
   restricted = false,
   pathPrepend = [],
@@ -131,6 +133,10 @@ export async function startWorkbench({
     path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...USER_SETTINGS, ...(restricted ? TRUST_SETTINGS : {}), ...settings }, null, 2),
   );
+  if (machineSettings) {
+    fs.mkdirSync(path.join(userDataDir, 'Machine'), { recursive: true });
+    fs.writeFileSync(path.join(userDataDir, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
+  }
   const workspace = existingWorkspace ?? prepareWorkspace(run.path('workspace'), { env: run.env });
   const bridgeFile = run.path('bridge.json');
 

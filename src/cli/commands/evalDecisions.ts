@@ -4,6 +4,7 @@ import { StderrLogger } from '../../core/api/types';
 import { readDecisionLabels, runDecisionsEval } from '../../measure/eval/decisionsEval';
 import { LabelsError } from '../../measure/eval/labelFile';
 import { UsageError, type ParsedArgs } from '../args';
+import { snapshotSourceOf } from './snapshotFlags';
 
 /** `eval decisions --root R --labels FILE [--json]`: hit@5, MRR, discovery and noise of decision links. */
 export async function runDecisionsEvalCommand(args: ParsedArgs): Promise<number> {
@@ -21,10 +22,11 @@ export async function runDecisionsEvalCommand(args: ParsedArgs): Promise<number>
     if (err instanceof LabelsError) throw new UsageError(err.message);
     throw err;
   }
+  const snapshot = snapshotSourceOf(args);
   const r = await runDecisionsEval(
     root,
     labels,
-    { stateDir: args.flags['state-dir'] as string | undefined },
+    { stateDir: args.flags['state-dir'] as string | undefined, ...(snapshot ? { snapshot } : {}) },
     new StderrLogger(Boolean(args.flags.verbose)),
   );
   const f = (x: number) => x.toFixed(3);

@@ -12,6 +12,7 @@ import { readPanelLabels, type PanelLabels } from '../../measure/eval/panelLabel
 import { PANEL_ITEM_TYPES } from '../../shared/protocol';
 import { UsageError, type ParsedArgs } from '../args';
 import { loggerOf } from './command';
+import { snapshotSourceOf } from './snapshotFlags';
 
 const SETS = ['reported', 'check', 'all'] as const;
 
@@ -68,6 +69,9 @@ export async function runPanelEvalCommand(args: ParsedArgs): Promise<number> {
   for (const f of ['replay', 'window', 'seed', 'with-change'] as const)
     if (args.flags[f] !== undefined) throw new UsageError(`--${f} is for eval cochange, not eval panel`);
   const runs = runsOf(args);
+  const snapshot = snapshotSourceOf(args);
+  if (snapshot && runs.length > 1)
+    throw new UsageError('a snapshot is for one checkout: give --root and one label file, not --repos');
   const results: PanelRepoResult[] = [];
   for (const { root, labels } of runs) {
     if (!args.flags.json && runs.length > 1)
@@ -76,7 +80,10 @@ export async function runPanelEvalCommand(args: ParsedArgs): Promise<number> {
       await runPanelEval(
         root,
         labels,
-        { stateDir: runs.length === 1 ? (args.flags['state-dir'] as string | undefined) : undefined },
+        {
+          stateDir: runs.length === 1 ? (args.flags['state-dir'] as string | undefined) : undefined,
+          ...(snapshot ? { snapshot } : {}),
+        },
         loggerOf(args),
       ),
     );

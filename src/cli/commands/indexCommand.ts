@@ -33,7 +33,7 @@ export const indexCommand: CliCommand = {
           `root        ${stats.root}`,
           `state dir   ${stats.stateDir}`,
           `schema      durable v${stats.schema.durable}, index v${stats.schema.index}`,
-          `code        ${work.index.files} files (${work.index.parsed} parsed, ${work.index.skipped} unchanged), ${work.index.symbols} definitions, ${work.index.calls} calls, ${work.index.imports} imports in ${(work.index.ms / 1000).toFixed(2)} s${work.index.capped ? ` — capped at ${work.index.capped.limit} (${work.index.capped.reason})` : ''}`,
+          `code        ${work.index.files} files (${work.index.parsed} parsed, ${work.index.skipped} unchanged, ${work.index.read} read), ${work.index.symbols} definitions, ${work.index.calls} calls, ${work.index.imports} imports in ${(work.index.ms / 1000).toFixed(2)} s${work.index.capped ? ` — capped at ${work.index.capped.limit} (${work.index.capped.reason})` : ''}`,
           ...work.sources.map((s) => `${s.name.padEnd(12)}${s.entries} entries from ${s.files} files`),
           ...work.decisionFolders.map((f) => `  ${f.path}: ${f.records} records (found by ${f.foundBy})`),
           `durable     ${stats.durableBytes} bytes`,

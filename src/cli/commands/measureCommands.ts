@@ -5,13 +5,14 @@ import { runDecisionsEvalCommand } from './evalDecisions';
 import { runPanelEvalCommand } from './evalPanel';
 import { UsageError } from '../args';
 import { loggerOf, noPositionals, print, rootOf, wholeNumber, type CliCommand } from './command';
+import { SNAPSHOT_FLAGS } from './snapshotFlags';
 
 export const evalCommand: CliCommand = {
   name: 'eval',
   summary:
     'evaluate related-files ranking (eval cochange), decision linking (eval decisions) or the whole panel (eval panel) against labels',
   usage:
-    'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--with-change] [--json] | eval decisions --root R --labels FILE [--json] | eval panel (--root R --labels FILE | --repos DIR --labels DIR [--set reported|check|all]) [--json] [--verbose]',
+    'eval cochange --root R [--replay 300] [--window 2000] [--seed 42] [--with-change] [--json] | eval decisions --root R --labels FILE [--snapshot FILE|URL] [--json] | eval panel (--root R --labels FILE [--snapshot FILE|URL] | --repos DIR --labels DIR [--set reported|check|all]) [--json] [--verbose]',
   description:
     'eval cochange replays the last N commits that touch 2–20 source files; for each, one modified file is the query and the others are the answer, using only history before the commit and file contents at its parent (with --with-change, also the words of the lines the commit changed in the query file, as the panel has them from an uncommitted edit). Reports recall@5, recall@10, MRR, hit@10 and latency for the related-files ranking and for a plain ROSE-style co-change baseline computed in the same run. ' +
     'eval decisions indexes a checkout and, for each labelled file, ranks decision records as the panel would; it reports hit@5, MRR, the share of records discovered and the decision items per panel that are neither expected nor acceptable. ' +
@@ -43,6 +44,8 @@ export const evalCommand: CliCommand = {
       value: 'SET',
       description: 'eval panel with a folder of labels: reported (default), check or all',
     },
+    // eval decisions and eval panel open the index; eval cochange replays history from git alone.
+    ...SNAPSHOT_FLAGS,
   },
   async run(args) {
     if (args.positionals[0] === 'decisions' && args.positionals.length === 1) return runDecisionsEvalCommand(args);
@@ -52,6 +55,10 @@ export const evalCommand: CliCommand = {
     for (const f of ['repos', 'set'] as const)
       if (args.flags[f] !== undefined) throw new UsageError(`--${f} is for eval panel, not eval cochange`);
     if (args.flags.labels !== undefined) throw new UsageError('--labels is for eval decisions, not eval cochange');
+    if (args.flags.snapshot !== undefined)
+      throw new UsageError(
+        '--snapshot is for eval decisions and eval panel: eval cochange reads no index, it replays history from git',
+      );
     const withChange = Boolean(args.flags['with-change']);
     const replay = wholeNumber(args, 'replay');
     const window = wholeNumber(args, 'window');

@@ -171,6 +171,7 @@ export function fileNotYetCreated(path: string): string {
 /** "Indexing 1,200 of 5,000 files", then "Reading history: 3,000 of 10,000 commits". */
 export function indexingText(p: IndexingProgress): string {
   const n = (x: number) => x.toLocaleString('en-US');
+  if (p.snapshot && !p.snapshot.received && !p.snapshot.total) return 'Loading the team index';
   if (p.snapshot) {
     const mb = (x: number) => (x / (1024 * 1024)).toFixed(1);
     return `Downloading the team index: ${mb(p.snapshot.received)}${p.snapshot.total ? ` of ${mb(p.snapshot.total)}` : ''} MB`;

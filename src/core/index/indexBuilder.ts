@@ -78,12 +78,24 @@ export class IndexBuilder {
     const started = Date.now();
     const { signal, onProgress } = options;
     let capped: ScanCap | undefined;
+    const known = new Map<string, { hash: string; size: number; mtime: number }>();
+    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(
+      this.state.db,
+      'SELECT path, hash, size, mtime FROM files',
+    ))
+      known.set(r.path, r);
+    // Same stamp as when it was indexed: the file is read neither to sniff it nor to hash it.
+    const unchanged = (f: ScannedFile) => {
+      const prev = known.get(f.path);
+      return !!prev && prev.hash.startsWith(HASH_PREFIX) && prev.size === f.size && prev.mtime === f.mtime;
+    };
     let scanned = options.files;
     if (!scanned) {
       const scan = await scanWorkspace(this.root, this.config, {
         signal,
         logger: this.logger,
         noGit: !this.gitAllowed(),
+        seen: unchanged,
       });
       scanned = scan.files;
       capped = scan.capped;
@@ -91,12 +103,6 @@ export class IndexBuilder {
     const code = scanned.filter(
       (f) => languageOf(f.path) && !MINIFIED.test(f.path) && f.size <= this.config.index.maxFileBytes,
     );
-    const known = new Map<string, { hash: string; size: number; mtime: number }>();
-    for (const r of all<{ path: string; hash: string; size: number; mtime: number }>(
-      this.state.db,
-      'SELECT path, hash, size, mtime FROM files',
-    ))
-      known.set(r.path, r);
 
     const manifests = scanned
       .filter((f) => f.path === 'package.json' || f.path.endsWith('/package.json'))
@@ -122,6 +128,7 @@ export class IndexBuilder {
       parsed: 0,
       skipped: 0,
       failed: 0,
+      read: 0,
       symbols: 0,
       calls: 0,
       imports: 0,
@@ -137,10 +144,7 @@ export class IndexBuilder {
     // Files are read and parsed a window ahead (in the parse workers, or on this thread as reads
     // complete); their facts are resolved and written here, in order, so the index is the same either way.
     const parses = new Map<number, Promise<ParseOutcome>>();
-    const needsRead = (j: number) => {
-      const prev = known.get(code[j].path);
-      return !(prev && prev.hash.startsWith(HASH_PREFIX) && prev.size === code[j].size && prev.mtime === code[j].mtime);
-    };
+    const needsRead = (j: number) => !unchanged(code[j]);
     const window = this.parser.window;
     let ahead = 0;
     const parseAhead = (from: number) => {
@@ -171,6 +175,7 @@ export class IndexBuilder {
         if (!needsRead(i)) {
           stats.skipped++;
         } else {
+          stats.read++;
           parseAhead(i);
           const parsed = parses.get(i)!;
           parses.delete(i);
@@ -195,7 +200,7 @@ export class IndexBuilder {
     } finally {
       await this.writer.finishBuild();
     }
-    if (!signal?.aborted) await this.reindexStale(signal);
+    if (!signal?.aborted) stats.read += await this.reindexStale(signal);
     const counts = this.counts();
     Object.assign(stats, counts, { ms: Date.now() - started });
     this.state.db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [
@@ -204,7 +209,7 @@ export class IndexBuilder {
     ]);
     this.store.markIndexDirty();
     this.logger.info(
-      `Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed) in ${stats.ms} ms`,
+      `Code index: ${stats.files} files (${stats.parsed} parsed, ${stats.skipped} unchanged, ${stats.failed} failed; ${stats.read} read) in ${stats.ms} ms`,
     );
     return stats;
   }
@@ -294,13 +299,15 @@ export class IndexBuilder {
 
   /**
    * Parses again the files that noted calls to names defined since (or whose imports now reach the
-   * workspace), so their calls are stored. A slice at a time, like the build.
+   * workspace), so their calls are stored. A slice at a time, like the build. Returns how many files it read.
    */
-  private async reindexStale(signal?: AbortSignal): Promise<void> {
+  private async reindexStale(signal?: AbortSignal): Promise<number> {
+    let read = 0;
     // A re-read file defines nothing new unless it changed on disk meanwhile: a few rounds settle it.
     for (let round = 0; round < 3 && !signal?.aborted; round++) {
       const paths = this.writer.takeStale();
-      if (!paths.length) return;
+      if (!paths.length) return read;
+      read += paths.length;
       let batch: PendingFile[] = [];
       let sliceStart = Date.now();
       // Parsed a window ahead, like the build; each file's stamp is read before its parse is asked.
@@ -341,6 +348,7 @@ export class IndexBuilder {
       }
       this.writer.write(batch);
     }
+    return read;
   }
 
   /** Drops a file (deleted or renamed away) from the index. */

@@ -24,6 +24,8 @@ export interface BuildStats {
   skipped: number;
   /** Files that could not be read or parsed. */
   failed: number;
+  /** Files read from disk (to hash, and to parse when changed): those whose size or time moved, or that are new. */
+  read: number;
   /** Rows in the index after the run. */
   symbols: number;
   calls: number;

@@ -39,6 +39,8 @@ export interface ScanOptions {
   readonly under?: string;
   /** List by walking the tree (honouring .gitignore) instead of asking git: no git process starts. */
   readonly noGit?: boolean;
+  /** True for a file read before at this size and time: it is text, so it is not opened to check. */
+  readonly seen?: (file: ScannedFile) => boolean;
 }
 
 /** Folders never worth indexing, even when nothing ignores them. */
@@ -80,7 +82,7 @@ export async function scanWorkspace(root: string, config: CoreConfig, options: S
   let batch: string[] = [];
 
   const flush = async (): Promise<void> => {
-    const checked = await Promise.all(batch.map((p) => inspect(root, p, maxFileBytes)));
+    const checked = await Promise.all(batch.map((p) => inspect(root, p, maxFileBytes, options.seen)));
     batch = [];
     for (const c of checked) {
       if (c === 'binary') skipped.binary++;
@@ -158,6 +160,7 @@ async function inspect(
   root: string,
   rel: string,
   maxBytes: number,
+  seen?: (file: ScannedFile) => boolean,
 ): Promise<ScannedFile | 'binary' | 'large' | undefined> {
   const abs = join(root, rel);
   try {
@@ -165,7 +168,8 @@ async function inspect(
     const s = await lstat(abs);
     if (!s.isFile()) return undefined;
     if (s.size > maxBytes) return 'large';
-    if (s.size > 0) {
+    const file = { path: rel, size: s.size, mtime: Math.round(s.mtimeMs) };
+    if (s.size > 0 && !seen?.(file)) {
       const fh = await open(abs, 'r');
       try {
         const buf = Buffer.alloc(Math.min(SNIFF_BYTES, s.size));
@@ -175,7 +179,7 @@ async function inspect(
         await fh.close();
       }
     }
-    return { path: rel, size: s.size, mtime: Math.round(s.mtimeMs) };
+    return file;
   } catch {
     // Deleted since listing, unreadable, or a dangling symlink: not part of the workspace.
     return undefined;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompressSync, brotliDecompress, brotliDecompressSync, constants as zlib } from 'node:zlib';
 
 /**
  * A team index snapshot: the index cache and the history cache of one commit, in one file.
@@ -164,17 +165,53 @@ export function decodeSnapshot(
   data: Buffer,
   limits: SnapshotLimits = DEFAULT_LIMITS,
 ): { header: SnapshotHeader; entries: Map<string, Buffer> } {
+  const { header, body, rawBytes } = checkedBody(data, limits);
+  let raw: Buffer;
+  try {
+    raw = brotliDecompressSync(body, { maxOutputLength: rawBytes });
+  } catch (err) {
+    throw damaged(err);
+  }
+  return { header, entries: checkedEntries(header, raw) };
+}
+
+/**
+ * As decodeSnapshot, unpacking off the event loop: an editor opening a repository keeps answering
+ * while tens of megabytes are unpacked.
+ */
+export async function decodeSnapshotAsync(
+  data: Buffer,
+  limits: SnapshotLimits = DEFAULT_LIMITS,
+): Promise<{ header: SnapshotHeader; entries: Map<string, Buffer> }> {
+  const { header, body, rawBytes } = checkedBody(data, limits);
+  let raw: Buffer;
+  try {
+    raw = await brotliDecompressAsync(body, { maxOutputLength: rawBytes });
+  } catch (err) {
+    throw damaged(err);
+  }
+  return { header, entries: checkedEntries(header, raw) };
+}
+
+const brotliDecompressAsync = promisify(brotliDecompress);
+
+function damaged(err: unknown): SnapshotError {
+  return new SnapshotError('corrupted', `the snapshot is damaged (${(err as Error).message})`);
+}
+
+/** The header, checked, and the compressed body once it matches its hash. */
+function checkedBody(data: Buffer, limits: SnapshotLimits): { header: SnapshotHeader; body: Buffer; rawBytes: number } {
   const header = readHeader(data, limits);
   const body = data.subarray(data.length - header.bodyBytes);
   if (sha256(body) !== header.bodySha256)
     throw new SnapshotError('corrupted', 'the snapshot is damaged (its body does not match the hash in its header)');
   const rawBytes = header.entries.reduce((n, e) => n + e.bytes, 0);
-  let raw: Buffer;
-  try {
-    raw = brotliDecompressSync(body, { maxOutputLength: Math.max(1, rawBytes) });
-  } catch (err) {
-    throw new SnapshotError('corrupted', `the snapshot is damaged (${(err as Error).message})`);
-  }
+  return { header, body, rawBytes: Math.max(1, rawBytes) };
+}
+
+/** The unpacked content split into its entries, each checked against its hash. */
+function checkedEntries(header: SnapshotHeader, raw: Buffer): Map<string, Buffer> {
+  const rawBytes = header.entries.reduce((n, e) => n + e.bytes, 0);
   if (raw.length !== rawBytes)
     throw new SnapshotError('corrupted', `the snapshot is damaged (${raw.length} of ${rawBytes} bytes unpacked)`);
   if (sha256(raw) !== header.contentSha256)
@@ -188,7 +225,7 @@ export function decodeSnapshot(
       throw new SnapshotError('corrupted', `the snapshot is damaged (${e.name} does not match its hash)`);
     entries.set(e.name, piece);
   }
-  return { header, entries };
+  return entries;
 }
 
 function validHeader(h: SnapshotHeader): boolean {

@@ -4,7 +4,7 @@ import { runGit } from '../git/gitExec';
 import { writeFileAtomic } from '../store/atomicFile';
 import { indexMigrations, userVersion } from '../store/migrations';
 import { loadSqlJs } from '../store/sqlite';
-import { decodeSnapshot, sha256, SnapshotError, type SnapshotHeader, type SnapshotLimits } from './format';
+import { decodeSnapshotAsync, sha256, SnapshotError, type SnapshotHeader, type SnapshotLimits } from './format';
 import { BROAD_FILE, COCHANGE_FILE, HISTORY_FILE, INDEX_ENTRY, type SnapshotParts } from './snapshotParts';
 
 /** A snapshot that passed every check, ready to be put in place. */
@@ -32,7 +32,7 @@ export async function verifySnapshot(
       'hash-mismatch',
       `the snapshot's SHA-256 ${hash.slice(0, 16)}… does not match the published ${options.published.slice(0, 16)}…; it was changed or damaged on the way`,
     );
-  const { header, entries } = decodeSnapshot(data, options.limits);
+  const { header, entries } = await decodeSnapshotAsync(data, options.limits);
   for (const name of [INDEX_ENTRY, HISTORY_FILE, COCHANGE_FILE, BROAD_FILE])
     if (!entries.has(name)) throw new SnapshotError('corrupted', `the snapshot has no ${name}`);
   if (header.indexSchema > indexMigrations.length)

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../core/api/contextService';
+import type { SnapshotSource } from '../../core/api/teamIndex';
 import { runGit } from '../../core/git/gitExec';
 import { nullLogger, type Logger } from '../../core/logger';
 
 export interface EvalWorkspaceOptions {
   /** Keeps the index here between runs (default: a temporary folder, removed afterwards). */
   stateDir?: string;
+  /** Start from this team index snapshot: the figures are then those of an index caught up from it. */
+  snapshot?: SnapshotSource;
   signal?: AbortSignal;
 }
 
@@ -22,9 +25,13 @@ export async function withIndexedWorkspace<T>(
   fn: (service: ContextService) => Promise<T>,
 ): Promise<T> {
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-eval-'));
-  const service = await ContextService.open({ root, stateDir, logger });
+  const snapshot = options.snapshot;
+  const service = await ContextService.open({ root, stateDir, logger, ...(snapshot ? { snapshot } : {}) });
   try {
-    await service.refreshAll(options.signal);
+    const work = await service.refreshAll(options.signal);
+    // Figures asked of a snapshot but made from a local index would answer another question.
+    if (snapshot && work.snapshot?.status !== 'applied')
+      throw new Error(`the figures would not come from the snapshot: ${work.snapshot?.message ?? 'it was not read'}`);
     return await fn(service);
   } finally {
     service.dispose();

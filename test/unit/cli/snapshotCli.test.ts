@@ -116,7 +116,51 @@ describe('CLI: team index snapshots', function () {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /--snapshot FILE\|URL/, command);
     }
-    assert.doesNotMatch(run(['eval', '--help']).stdout, /--snapshot/);
+    // eval decisions and eval panel open the index; eval cochange replays git and refuses it.
+    assert.match(run(['eval', '--help']).stdout, /--snapshot FILE\|URL/);
+    const cochange = run(['eval', 'cochange', '--root', repo.dir, '--snapshot', file]);
+    assert.equal(cochange.code, 2);
+    assert.match(cochange.stderr, /--snapshot is for eval decisions and eval panel: eval cochange reads no index/);
+  });
+
+  it('eval decisions --snapshot gives the figures of a local index, and fails rather than fall back', () => {
+    const labels = join(out, 'decisions.json');
+    writeFileSync(
+      labels,
+      JSON.stringify({
+        repo: 'example/shop',
+        commit: repo.head(),
+        language: 'TypeScript',
+        layout: 'docs/adr/NNNN-title.md',
+        records: ['docs/adr/0001-money-in-cents.md'],
+        cases: [
+          { file: 'src/billing.ts', expected: ['docs/adr/0001-money-in-cents.md'], why: 'names billing' },
+          { file: 'src/cart.ts', line: 4, expected: ['docs/adr/0001-money-in-cents.md'], why: 'names cart' },
+          { file: 'src/search.ts', expected: ['docs/adr/0001-money-in-cents.md'], why: 'nothing links it' },
+        ],
+      }),
+    );
+    const args = ['eval', 'decisions', '--root', repo.dir, '--labels', labels, '--json'];
+    const local = run([...args, '--state-dir', state()]);
+    const fromSnapshot = run([...args, '--state-dir', state(), '--snapshot', file]);
+    assert.equal(local.code, 0, local.stderr);
+    assert.equal(fromSnapshot.code, 0, fromSnapshot.stderr);
+    // Exit 0 with --snapshot: it was applied (an eval fails rather than fall back, as below).
+    const figures = JSON.parse(fromSnapshot.stdout) as { cases: number; perCase: { rank: number }[] };
+    assert.equal(figures.cases, 3);
+    assert.ok(
+      figures.perCase.some((c) => c.rank > 0),
+      'the record is found for some file',
+    );
+    assert.deepEqual(figures, JSON.parse(local.stdout));
+    const junk = join(out, 'junk-eval.pcsnap');
+    writeFileSync(junk, 'not a snapshot');
+    const refused = run([...args, '--state-dir', state(), '--snapshot', junk]);
+    assert.equal(refused.code, 1);
+    assert.match(
+      refused.stderr,
+      /the figures would not come from the snapshot: not used: the file is not a Proactive Context index snapshot/,
+    );
   });
 
   it('refuses to export where there is no history to share', () => {

@@ -52,6 +52,22 @@ describe('scanWorkspace', () => {
     assert.ok(a.mtime > 0);
   });
 
+  it('does not open a file that was read before at the same size and time', async () => {
+    const root = workspace({ 'a.dat': Buffer.from([0x41, 0x00, 0x42]), 'b.dat': Buffer.from([0x41, 0x00, 0x43]) });
+    roots.push(root);
+    assert.equal((await scanWorkspace(root, config)).skipped.binary, 2);
+    const stamps = new Map((await scanWorkspace(root, config, { seen: () => true })).files.map((f) => [f.path, f]));
+    const again = await scanWorkspace(root, config, {
+      seen: (f) => f.path === 'a.dat' && f.size === 3 && f.mtime === stamps.get('a.dat')?.mtime,
+    });
+    // Listed with its stamp rather than sniffed: opened, its NUL byte would have left it out.
+    assert.deepEqual(
+      again.files.map((f) => f.path),
+      ['a.dat'],
+    );
+    assert.equal(again.skipped.binary, 1);
+  });
+
   it('inside git: lists tracked and untracked files that git does not ignore', async () => {
     const root = workspace(sample);
     roots.push(root);

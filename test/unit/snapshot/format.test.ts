@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import {
   decodeSnapshot,
+  decodeSnapshotAsync,
   encodeSnapshot,
   readHeader,
   SNAPSHOT_FORMAT,
@@ -38,6 +40,25 @@ function withHeader(file: Buffer, change: (h: Record<string, unknown>) => void):
 
 describe('team index snapshot format', () => {
   const file = encodeSnapshot(META, ENTRIES);
+
+  it('unpacks off the event loop to the same entries, and refuses a damaged body alike', async () => {
+    const got = await decodeSnapshotAsync(file);
+    assert.deepEqual(got, decodeSnapshot(file));
+    // A byte changed in the compressed body, its hash updated: only unpacking can find it.
+    const bad = Buffer.from(file);
+    bad[bad.length - 3] ^= 0xff;
+    const patched = withHeader(bad, (h) => {
+      h.bodySha256 = createHash('sha256')
+        .update(bad.subarray(bad.length - (h.bodyBytes as number)))
+        .digest('hex');
+    });
+    await assert.rejects(decodeSnapshotAsync(patched), (err: unknown) => {
+      assert.ok(err instanceof SnapshotError, String(err));
+      assert.equal(err.reason, 'corrupted');
+      return true;
+    });
+    refused(() => decodeSnapshot(patched), 'corrupted');
+  });
 
   it('round-trips entries, commit, versions and hashes, and compresses', () => {
     const { header, entries } = decodeSnapshot(file);
