@@ -16,10 +16,10 @@ import { withTimeout } from '../timeout';
 import type { ContextSuggestion, ProactiveQuery } from '../types';
 import type { FiredWatch } from '../watches/watchService';
 import type { Watch, WatchInput } from '../watches/watchStore';
-import { Subscribing, UnknownSubscriptionError } from './subscribing';
-import { Watching } from './watching';
-import { buildChatContext } from './chatContext';
-import { anchorsOf, decisionSearch, FailureLocator, lineCommitsOf, lineHistoryFrom } from './editorSupport';
+import { Subscribing, UnknownSubscriptionError } from './service/subscribing';
+import { Watching } from './service/watching';
+import { buildChatContext } from './service/chatContext';
+import { anchorsOf, decisionSearch, FailureLocator, lineCommitsOf, lineHistoryFrom } from './service/editorSupport';
 import { ContextError } from './errors';
 import { fileIsFolder, fileNotYetCreated, noSuchFileToSuggest } from './messages';
 import type {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
-import { FailureLocator } from '../../../src/core/api/editorSupport';
+import { FailureLocator } from '../../../src/core/api/service/editorSupport';
 import { openEngine } from '../../../src/core/engine';
 import { noDecisionRecords } from '../../../src/core/api/messages';
 import { buildPanelState } from '../../../src/vscode/views/panelModel';
