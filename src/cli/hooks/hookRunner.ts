@@ -117,7 +117,7 @@ async function gather(
   if (event.kind === 'sessionStart')
     return {
       items: subscriptionHookItems(
-        await withService(o, root, stateDir, (s) => s.materializeAll({ record: false, signal })),
+        await withService(o, root, stateDir, (s) => s.subscriptions.materializeAll({ record: false, signal })),
       ),
       via: 'in-process',
     };
@@ -140,7 +140,7 @@ async function gather(
   }
   const suggestions = await withService(o, root, stateDir, async (s) => {
     const out: ContextSuggestion[] = [];
-    for (const file of files) out.push(await s.suggestForInput({ file }, { signal, record: false }));
+    for (const file of files) out.push(await s.suggestions.suggestForInput({ file }, { signal, record: false }));
     return out;
   });
   return { items: itemsOf(suggestions, files), via: 'in-process' };

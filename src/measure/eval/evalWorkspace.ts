@@ -24,7 +24,7 @@ export async function withIndexedWorkspace<T>(
   const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), 'pc-eval-'));
   const service = await ContextService.open({ root, stateDir, logger });
   try {
-    await service.refreshAll(options.signal);
+    await service.workspace.refreshAll(options.signal);
     return await fn(service);
   } finally {
     service.dispose();

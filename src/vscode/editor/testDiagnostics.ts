@@ -24,7 +24,7 @@ export class TestDiagnostics implements vscode.Disposable {
   ) {
     this.disposables.push(
       services.onDidOpen(({ folder, service }) => {
-        service.onDidChangeWorkspaceData(() => this.refresh(folder, service));
+        service.workspace.onDidChangeWorkspaceData(() => this.refresh(folder, service));
         this.refresh(folder, service);
       }),
     );
@@ -32,7 +32,7 @@ export class TestDiagnostics implements vscode.Disposable {
 
   /** Shows the folder's failing tests now (or clears them when the setting is off). */
   refresh(folder: vscode.WorkspaceFolder, service: ContextService): void {
-    const failures = this.enabled() ? service.failingTests() : [];
+    const failures = this.enabled() ? service.suggestions.failingTests() : [];
     const now = Date.now();
     const byUri = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
     const at = (path: string) => {

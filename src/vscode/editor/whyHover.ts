@@ -64,7 +64,7 @@ export class WhyHoverProvider implements vscode.HoverProvider {
       const file = relativePath(folder, document.uri);
       const last = this.controller.lastFor(document.uri);
       // Not tied to this hover's token: a card half computed when the pointer moves on is still worth keeping.
-      card = service
+      card = service.suggestions
         .explainWhy({ file, line: span.startLine, symbol: { ...span } }, { suggestion: last?.suggestion })
         .catch((err: unknown) => {
           this.cards.delete(key);

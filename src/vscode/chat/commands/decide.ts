@@ -49,7 +49,7 @@ export class DecisionDrafts {
       return undefined;
     }
     try {
-      const path = await (await this.deps.services.get(folder)).recordDecision(draft.decision);
+      const path = await (await this.deps.services.get(folder)).decisions.record(draft.decision);
       this.drafts.delete(draftId as string);
       void vscode.window
         .showTextDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')), { preview: false })

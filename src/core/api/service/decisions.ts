@@ -1,0 +1,61 @@
+import type { EngineParts } from '../../engine';
+import type { Episode, ProposedDecision, TextModel } from '../../memory/memoryStore';
+import type { NewDecision } from '../../sources/decisions/adrWriter';
+import type { DecisionAnchor, DecisionRecord, DecisionSearch } from '../types';
+import { anchorsOf, decisionSearch } from './editorSupport';
+
+/** The workspace's decision records: listed, written, anchored to code, proposed. `service.decisions`. */
+export class DecisionUseCases {
+  readonly #parts: EngineParts;
+
+  constructor(parts: EngineParts) {
+    this.#parts = parts;
+  }
+
+  /** The decision records of the workspace, re-read first (only changed files are parsed); a decision log lists each of its entries. */
+  async list(): Promise<DecisionRecord[]> {
+    await refreshDecisions(this.#parts);
+    return this.#parts.decisions.listEntries().map((d) => ({
+      number: d.number,
+      label: d.label,
+      title: d.title,
+      status: d.status,
+      path: d.path,
+      ...(d.span ? { line: d.span.line } : {}),
+      body: d.body,
+    }));
+  }
+
+  /** Writes a decision as an ADR file in the repository's own format; returns its root-relative path. */
+  record(decision: NewDecision): Promise<string> {
+    return this.#parts.decisions.recordDecision(decision);
+  }
+
+  /** The decision records that govern each definition of a workspace file (root-relative path). */
+  anchors(file: string): DecisionAnchor[] {
+    return anchorsOf(this.#parts, file);
+  }
+
+  /** Where decision records were looked for and how many were found, for an empty Decisions section. */
+  search(): DecisionSearch {
+    return decisionSearch(this.#parts);
+  }
+
+  /** Decisions a model proposes from past conversations; nothing is written until the user picks them. */
+  propose(
+    episodes: readonly Episode[],
+    model: TextModel,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<ProposedDecision[]> {
+    return this.#parts.memory.consolidate(episodes, model, options);
+  }
+}
+
+/** Re-reads the decision records (only changed files are parsed), so a record just written counts. */
+export async function refreshDecisions(parts: EngineParts): Promise<void> {
+  try {
+    await parts.decisions.refresh();
+  } catch (err) {
+    parts.logger.warn(`Could not re-read decision records: ${(err as Error).message}`);
+  }
+}
