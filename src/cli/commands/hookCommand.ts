@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_HOOK_MAX_CHARS } from '../../core/api/agentHooks';
+import { DEFAULT_HOOK_MAX_CHARS } from '../../core/api/messages';
 import { nullLogger, StderrLogger } from '../../core/api/types';
 import { DEFAULT_HTTP_PORT } from '../../mcp/httpPort';
 import { UsageError, type ParsedArgs } from '../args';

@@ -1,7 +1,6 @@
-import type { ContextSuggestion } from '../../core/types';
 import { ContextError } from '../../core/api/errors';
 import { renderSuggestionList, safeLabel } from '../../core/api/messages';
-import { toRelative } from '../../core/api/types';
+import { toRelative, type ContextSuggestion } from '../../core/api/types';
 import { UsageError } from '../args';
 import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
 

@@ -136,6 +136,7 @@ export function watchWorkspace(
     service.root,
     (path, deleted) => service.workspace.fileChanged(path, deleted),
     logger,
+    service.workspace,
     options,
   );
   watcher

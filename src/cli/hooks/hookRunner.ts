@@ -6,10 +6,9 @@ import {
   subscriptionHookItems,
   workspacePath,
   type HookItem,
-} from '../../core/api/agentHooks';
+} from '../../core/api/messages';
 import { ContextService } from '../../core/api/contextService';
-import { resolveStateDir, type Logger } from '../../core/api/types';
-import type { ContextSuggestion } from '../../core/types';
+import { resolveStateDir, type ContextSuggestion, type Logger } from '../../core/api/types';
 import type { HookEvent, HostAdapter } from './hosts';
 import { McpLoopbackClient, serverToken } from './serverClient';
 import { SessionLedger } from './sessionLedger';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import type { ContextSuggestion } from '../../core/types';
+import type { ContextSuggestion } from '../../core/api/types';
 
 /** The token file `mcp --http` keeps in the workspace's state directory. */
 const TOKEN_FILE = 'mcp-token';

@@ -13,15 +13,6 @@ import { WorkspaceUseCases } from './service/workspace';
 import type { OpenOptions } from './types';
 
 export { UnknownSubscriptionError };
-export type {
-  ChatUseCases,
-  DecisionUseCases,
-  MemoryUseCases,
-  SubscriptionUseCases,
-  SuggestionUseCases,
-  WatchUseCases,
-  WorkspaceUseCases,
-};
 
 /**
  * The core's front door: the product's use cases for one workspace root, grouped by concern

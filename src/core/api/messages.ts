@@ -217,3 +217,15 @@ export {
   renderSuggestionLine,
 } from '../prompt/render';
 export { linkTarget, renderSuggestionList, type SuggestionListOptions } from '../prompt/suggestionList';
+export { labelName } from '../sources/decisions/decisionItems';
+// What an agent's host is told when the agent touches a file, fenced as repository content.
+export {
+  DEFAULT_HOOK_MAX_CHARS,
+  fileHookItems,
+  filesNamedIn,
+  renderHookContext,
+  subscriptionHookItems,
+  workspacePath,
+  type HookItem,
+  type RenderedHookContext,
+} from '../prompt/agentHooks';

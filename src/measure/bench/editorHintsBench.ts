@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../core/api/contextService';
-import { AnchorLines, lensesOf, renderWhyHover } from '../../core/api/editorHints';
+import { AnchorLines, lensesOf, renderWhyHover } from '../../vscode/editor/hintText';
 import type { DecisionAnchor, WhyCard } from '../../core/api/types';
 import { prng } from '../../core/random';
 import { walkFiles } from '../../core/sources/reports/walk';

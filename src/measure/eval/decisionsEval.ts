@@ -1,5 +1,5 @@
 import { nullLogger, type Logger } from '../../core/logger';
-import type { SuggestionItem } from '../../core/types';
+import type { SuggestionItem } from '../../core/api/types';
 import { commitNote, withIndexedWorkspace, type EvalWorkspaceOptions } from './evalWorkspace';
 import { isText, isTextList, readLabelObject } from './labelFile';
 

@@ -1,5 +1,5 @@
 import type { ContextService } from '../../core/api/contextService';
-import type { SuggestionType } from '../../core/types';
+import type { SuggestionType } from '../../core/api/types';
 import { nullLogger, type Logger } from '../../core/logger';
 import { PANEL_ITEM_TYPES } from '../../shared/protocol';
 import { commitNote, withIndexedWorkspace, type EvalWorkspaceOptions } from './evalWorkspace';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AnchorLines } from '../../core/api/editorHints';
+import { AnchorLines } from './hintText';
 import { relativePath } from '../activityTracker';
 import type { WorkspaceServices } from '../workspaceServices';
 

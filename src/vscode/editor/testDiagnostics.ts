@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
-import { failureMessage } from '../../core/api/editorHints';
+import { failureMessage } from './hintText';
 import type { WorkspaceServices } from '../workspaceServices';
 
 /** How often the reports' ages in the messages are brought up to date while failures are shown. */

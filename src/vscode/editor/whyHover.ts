@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { renderWhyHover } from '../../core/api/editorHints';
+import { renderWhyHover } from './hintText';
 import { isCancellation } from '../../core/api/errors';
 import type { WhyCard } from '../../core/api/types';
 import { relativePath } from '../activityTracker';

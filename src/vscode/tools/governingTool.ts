@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { fileHookItems, renderHookContext } from '../../core/api/agentHooks';
+import { fileHookItems, renderHookContext } from '../../core/api/messages';
 import { withTimeout } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { editPathsInput } from './toolInput';

@@ -3,7 +3,8 @@
  * extension builds the state the page renders and tests can build the very same state in Node.
  */
 import { clip, formatAge, oneLine } from '../../core/api/messages';
-import { KINDS, type SuggestionItem } from '../../core/types';
+import type { SuggestionItem } from '../../core/api/types';
+import { KINDS } from '../../shared/kinds';
 import {
   LIMITS,
   PANEL_ITEM_TYPES,

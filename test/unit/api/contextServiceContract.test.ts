@@ -64,6 +64,8 @@ const CONCERNS: Record<string, readonly string[]> = {
     'fileAtRevision',
     'relatedFiles',
     'exportSnapshot',
+    'gitDirectories',
+    'ignoredPaths',
   ],
   suggestions: [
     'suggestAt',
@@ -81,7 +83,7 @@ const CONCERNS: Record<string, readonly string[]> = {
     'metrics',
     'failingTests',
   ],
-  decisions: ['list', 'record', 'anchors', 'search', 'propose'],
+  decisions: ['list', 'record', 'anchors', 'search', 'propose', 'fromReply'],
   subscriptions: ['subscribe', 'unsubscribe', 'unsubscribeAll', 'list', 'get', 'read', 'materializeAll', 'onDidChange'],
   watches: [
     'add',
@@ -209,6 +211,8 @@ describe('ContextService contract', function () {
       'Round half to even',
       'Totals in cents',
     ]);
+    // A reply without the drafting JSON still yields a draft to review, the reply as its decision.
+    assert.equal(service.decisions.fromReply('Cents', '  Keep totals in cents.  ').decision, 'Keep totals in cents.');
   });
 
   it('subscriptions: subscribes, reads, tells listeners, and refuses an unknown id', async () => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SnapshotOutcome, SnapshotSource } from '../../../src/core/api/teamIndex';
+import type { SnapshotOutcome, SnapshotSource } from '../../../src/core/api/types';
 import { decodeSnapshot, encodeSnapshot, sha256 } from '../../../src/core/snapshot/format';
 import type { TempRepo } from '../git/repoFixture';
 import { buildRepo, cloneAt, indexed, tempDir } from './snapshotFixture';

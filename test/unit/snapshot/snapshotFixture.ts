@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
-import type { SnapshotSource } from '../../../src/core/api/teamIndex';
+import type { SnapshotSource } from '../../../src/core/api/types';
 import type { ContextSuggestion } from '../../../src/core/types';
 import { TempRepo } from '../git/repoFixture';
 

@@ -1,5 +1,11 @@
 import type { EngineParts } from '../../engine';
-import type { Episode, ProposedDecision, TextModel } from '../../memory/memoryStore';
+import {
+  MemoryError,
+  parseProposals,
+  type Episode,
+  type ProposedDecision,
+  type TextModel,
+} from '../../memory/memoryStore';
 import type { NewDecision } from '../../sources/decisions/adrWriter';
 import type { DecisionAnchor, DecisionRecord, DecisionSearch } from '../types';
 import { anchorsOf, decisionSearch } from './editorSupport';
@@ -48,6 +54,25 @@ export class DecisionUseCases {
     options: { signal?: AbortSignal } = {},
   ): Promise<ProposedDecision[]> {
     return this.#parts.memory.consolidate(episodes, model, options);
+  }
+
+  /**
+   * A decision draft from a model's reply to the drafting prompt: its JSON when it gave one, else the
+   * reply itself as the decision, so a chatty model still yields something the user can review.
+   */
+  fromReply(title: string, reply: string): NewDecision {
+    try {
+      const [proposal] = parseProposals(reply, 1);
+      if (proposal) return { ...proposal, title };
+    } catch (err) {
+      if (!(err instanceof MemoryError)) throw err;
+    }
+    return {
+      title,
+      context: 'Drafted from the @context conversation.',
+      decision: reply.trim().slice(0, 4000) || 'Not discussed',
+      consequences: 'Not discussed',
+    };
   }
 }
 

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineParts } from '../../engine';
 import { checkRevision } from '../../git/revisions';
+import { gitDirectoriesOf, ignoredPathsOf, type GitDirectories } from '../../git/workspaceGit';
 import type { RefreshSummary } from '../../indexer';
 import { exportSnapshot, type ExportResult } from '../../snapshot/exportSnapshot';
 import { checkWorkspaceFile } from '../../subscriptions/workspacePaths';
@@ -119,5 +120,15 @@ export class WorkspaceUseCases {
   /** Files related to this one (co-change, imports, tests), strongest first. */
   relatedFiles(path: string, limit = 10): ReturnType<EngineParts['history']['related']> {
     return this.#parts.history.related(path, limit);
+  }
+
+  /** The root's repository folders, absolute (for watching HEAD and refs); undefined outside a repository. */
+  gitDirectories(signal?: AbortSignal): Promise<GitDirectories | undefined> {
+    return gitDirectoriesOf(this.#parts.root, signal);
+  }
+
+  /** Which of these root-relative paths the repository's ignore rules exclude; undefined when git cannot tell. */
+  ignoredPaths(paths: readonly string[], signal?: AbortSignal): Promise<Set<string> | undefined> {
+    return ignoredPathsOf(this.#parts.root, paths, signal);
   }
 }
