@@ -82,6 +82,24 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
   },
   {
+    // The lowest layer: the engine, the adapters and the panel page all use it, so it uses none of them.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_VSCODE],
+          patterns: [
+            {
+              group: ['**/core/**', '**/vscode/**', '**/mcp/**', '**/cli/**', '**/measure/**', '**/webview/**'],
+              message: 'src/shared sits below the engine and every adapter: it imports only its own files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Inside the core, imports point down the tiers (scripts/importGraph.mjs lists them).
     files: ['src/core/**/*.ts'],
     plugins: { pc: coreTiers },

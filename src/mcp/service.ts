@@ -1,6 +1,6 @@
 import type { ContextService } from '../core/api/contextService';
 import type { ContextSuggestion, Subscription, Watch } from '../core/api/types';
-import { withTimeout } from '../core/api/types';
+import { withTimeout } from '../shared/timeout';
 
 /**
  * What the MCP server uses of the core's front door. Naming it lets a test wrap the service (to

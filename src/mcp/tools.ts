@@ -3,16 +3,15 @@ import { z } from 'zod';
 import { SubscriptionLimitError } from '../core/api/errors';
 import { UnknownSubscriptionError } from '../core/api/contextService';
 import {
-  clip,
   describeSubscription,
   describeWatch,
   noSuchSubscription,
   noSuchWatch,
   removedAll,
   renderSuggestionList,
-  safeLabel,
   subscriptionLimit,
 } from '../core/api/messages';
+import { clip, safeLabel } from '../shared/text';
 import {
   redactDeep,
   type ContextSuggestion,

@@ -6,9 +6,9 @@ import {
   noSubscriptions,
   removedAll,
   renderSubscriptions,
-  safeLabel,
   subscriptionLimit,
 } from '../../core/api/messages';
+import { safeLabel } from '../../shared/text';
 import { SUBSCRIPTION_KINDS, toRelative, type SubscriptionKind } from '../../core/api/types';
 import { UsageError } from '../args';
 import { idOrAll, noPositionals, print, withService, type CliCommand } from './command';

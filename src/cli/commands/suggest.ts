@@ -1,5 +1,6 @@
 import { ContextError } from '../../core/api/errors';
-import { renderSuggestionList, safeLabel } from '../../core/api/messages';
+import { renderSuggestionList } from '../../core/api/messages';
+import { safeLabel } from '../../shared/text';
 import { toRelative, type ContextSuggestion } from '../../core/api/types';
 import { UsageError } from '../args';
 import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';

@@ -3,7 +3,7 @@
  * the panel, chat, language-model tools, MCP and the CLI say the same thing. Surfaces differ only in
  * how the user acts next (a button, a flag, a tool name), passed in as `Surface`.
  */
-import { formatDuration, plural, safeLabel } from '../text';
+import { formatDuration, plural, safeLabel } from '../../shared/text';
 import type { SubscriptionLimitError } from './errors';
 import type { Subscription } from '../subscriptions/registry';
 import type { DecisionSearch, IndexingProgress, SubscribeOutcome, Watch } from './types';
@@ -197,18 +197,7 @@ export function noDecisionRecords(search: DecisionSearch): { heading: string; de
   };
 }
 
-// The shared wording helpers and prompt renderers, so surfaces never format these themselves.
-export {
-  clip,
-  escapeMarkdown,
-  escapeTableCell,
-  formatAge,
-  formatDuration,
-  oneLine,
-  percentile,
-  plural,
-  safeLabel,
-} from '../text';
+// The prompt renderers, so surfaces never format these themselves.
 export {
   ledgerLabel,
   renderLedger,

@@ -236,6 +236,5 @@ export { resolveStateDir, toRelative } from '../paths';
 export { isIndexedEditorLanguage } from '../index/languages';
 export { SUBSCRIPTION_KINDS } from '../subscriptions/registry';
 export { WATCH_LIMITS, WATCH_PATTERN_TYPES } from '../watches/watchStore';
-export { CancelledError, TimeoutError, withTimeout, withTimeoutOr } from '../timeout';
 export { redactDeep, redactSecrets, redactWithNote, redactionNote } from '../security/secretRedaction';
 export { compileUserPattern, UserPatternError } from '../subscriptions/userPattern';

@@ -6,7 +6,7 @@ import { AnchorLines, lensesOf, renderWhyHover } from '../../vscode/editor/hintT
 import type { DecisionAnchor, WhyCard } from '../../core/api/types';
 import { prng } from '../../core/random';
 import { walkFiles } from '../../core/sources/reports/walk';
-import { percentile } from '../../core/text';
+import { percentile } from '../../shared/text';
 
 export interface EditorHintsBenchOptions {
   /** Files sampled (governed files first). */

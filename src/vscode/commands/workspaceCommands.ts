@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
 import { userMessageOf } from '../../core/api/errors';
-import { noChatModel, percentile } from '../../core/api/messages';
+import { noChatModel } from '../../core/api/messages';
+import { percentile } from '../../shared/text';
 import type { ProviderMetrics } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import { ids } from '../ids';

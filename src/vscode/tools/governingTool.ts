@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { fileHookItems, renderHookContext } from '../../core/api/messages';
-import { withTimeout } from '../../core/api/types';
+import { withTimeout } from '../../shared/timeout';
 import { ContextTool, type ToolRun } from './contextTool';
 import { editPathsInput } from './toolInput';
 import { toolNames } from './toolNames';

@@ -4,7 +4,6 @@ import { SubscriptionLimitError } from '../../core/api/errors';
 import {
   activeCount,
   describeSubscription,
-  escapeMarkdown,
   expiresIn,
   noSubscriptions,
   noSuchSubscription,
@@ -13,6 +12,7 @@ import {
   subscribed,
   subscriptionLimit,
 } from '../../core/api/messages';
+import { escapeMarkdown } from '../../shared/text';
 import type { SubscribeRequest } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { toolNames } from './toolNames';

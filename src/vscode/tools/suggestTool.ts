@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { renderSuggestionList, safeLabel } from '../../core/api/messages';
-import { withTimeout, type ContextSuggestion, type Place } from '../../core/api/types';
+import { renderSuggestionList } from '../../core/api/messages';
+import { safeLabel } from '../../shared/text';
+import { type ContextSuggestion, type Place } from '../../core/api/types';
+import { withTimeout } from '../../shared/timeout';
 import { ContextTool, type ToolRun } from './contextTool';
 import { suggestInput, ToolInputError } from './toolInput';
 

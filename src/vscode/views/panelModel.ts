@@ -2,7 +2,7 @@
  * Turns engine results into the panel's view model. Plain functions with no `vscode` import, so the
  * extension builds the state the page renders and tests can build the very same state in Node.
  */
-import { clip, formatAge, oneLine } from '../../core/api/messages';
+import { clip, formatAge, oneLine } from '../../shared/text';
 import type { SuggestionItem } from '../../core/api/types';
 import { KINDS } from '../../shared/kinds';
 import {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
-import { describeWatch, formatAge } from '../../core/api/messages';
+import { describeWatch } from '../../core/api/messages';
+import { formatAge } from '../../shared/text';
 import type { Disposable, FiredWatch, SuggestionItem } from '../../core/api/types';
 import type { PageCommand, PanelWatch } from '../../shared/protocol';
 import { openSuggestionItem } from '../openItem';

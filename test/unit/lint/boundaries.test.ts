@@ -82,6 +82,18 @@ describe('layering enforced by lint', function () {
       assert.deepEqual(await restrictedImports(path, code), [], path);
   });
 
+  it('keeps the shared helpers below the engine and every adapter', async () => {
+    for (const code of [
+      "import type { SuggestionItem } from '../core/types';\nexport const x: SuggestionItem[] = [];\n",
+      "import { ids } from '../vscode/ids';\nexport const x = ids;\n",
+    ])
+      assert.equal((await restrictedImports('src/shared/probe.ts', code)).length, 1, code);
+    assert.deepEqual(
+      await restrictedImports('src/shared/probe.ts', "import { clip } from './text';\nexport const x = clip;\n"),
+      [],
+    );
+  });
+
   it('keeps VS Code out of the engine, and the engine and Node out of the page', async () => {
     assert.equal(
       (await restrictedImports('src/core/probe.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n"))
@@ -130,7 +142,7 @@ describe('the core tiers, the import graph and the formatting, enforced by lint'
 
   // One probe per tier: a module importing the tier above it.
   const upward: [path: string, code: string][] = [
-    ['src/core/text.ts', "import { GitService } from './git/gitService';\nexport const x = GitService;\n"],
+    ['src/core/paths.ts', "import { GitService } from './git/gitService';\nexport const x = GitService;\n"],
     ['src/core/git/probe.ts', "import { CodeIndex } from '../index/codeIndex';\nexport const x = CodeIndex;\n"],
     [
       'src/core/index/probe.ts',

@@ -7,7 +7,7 @@ import { ContextService } from '../../../src/core/api/contextService';
 import { renderSubscriptionBlock, renderSuggestionLine } from '../../../src/core/prompt/render';
 import type { MaterializedSubscription } from '../../../src/core/subscriptions/materializer';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
-import { safeLabel } from '../../../src/core/text';
+import { safeLabel } from '../../../src/shared/text';
 import { startServer } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 

@@ -1,7 +1,7 @@
 import type { EngineParts } from '../../engine';
 import type { MemoryHit } from '../../memory/memoryStore';
 import { PromptAssembler } from '../../prompt/promptAssembler';
-import { withTimeout } from '../../timeout';
+import { withTimeout } from '../../../shared/timeout';
 import type { ContextSuggestion } from '../../types';
 import type { ChatContext, ChatContextRequest, Place } from '../types';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { EngineParts } from '../../engine';
 import type { SuggestionSource } from '../../sources/sourceQuery';
 import { checkWorkspaceFile } from '../../subscriptions/workspacePaths';
-import { withTimeout } from '../../timeout';
+import { withTimeout } from '../../../shared/timeout';
 import type { ContextSuggestion, ProactiveQuery } from '../../types';
 import { ContextError } from '../errors';
 import { fileIsFolder, fileNotYetCreated, noSuchFileToSuggest } from '../messages';

@@ -1,5 +1,5 @@
 import { renderSuggestions, renderWhy } from '../chatText';
-import { escapeMarkdown } from '../../../core/api/messages';
+import { escapeMarkdown } from '../../../shared/text';
 import type { Turn } from '../turn';
 
 /** `/suggest`: the ranked context for the active editor. */

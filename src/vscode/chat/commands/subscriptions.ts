@@ -1,13 +1,8 @@
 import * as vscode from 'vscode';
 import { UnknownSubscriptionError } from '../../../core/api/contextService';
 import { SubscriptionLimitError } from '../../../core/api/errors';
-import {
-  describeSubscription,
-  escapeMarkdown,
-  noSuchSubscription,
-  removedAll,
-  subscriptionLimit,
-} from '../../../core/api/messages';
+import { describeSubscription, noSuchSubscription, removedAll, subscriptionLimit } from '../../../core/api/messages';
+import { escapeMarkdown } from '../../../shared/text';
 import type { SubscribeRequest } from '../../../core/api/types';
 import { relativePath } from '../../activityTracker';
 import { renderSubscribed, renderSubscriptionList } from '../chatText';
