@@ -2,11 +2,23 @@
 import tseslint from 'typescript-eslint';
 import coreTiers from './scripts/eslintCoreTiers.mjs';
 
-/** Adapters reach the engine only through its front door (`core/api`) and its public types. */
+/**
+ * Adapters reach the engine only through its door: the service, its types, its messages and its
+ * errors. (The folder `core/api` is let through first, because a path under an excluded folder
+ * cannot be let through again.)
+ */
 const ADAPTER_BOUNDARY = {
-  group: ['**/core/*', '**/core/**', '!**/core/api', '!**/core/api/**', '!**/core/types'],
+  group: [
+    '**/core/*',
+    '**/core/**',
+    '!**/core/api',
+    '!**/core/api/contextService',
+    '!**/core/api/types',
+    '!**/core/api/messages',
+    '!**/core/api/errors',
+  ],
   message:
-    'Adapters (src/vscode, src/mcp, src/cli) use the core only through src/core/api and src/core/types; add a use case to ContextService instead.',
+    'Adapters (src/vscode, src/mcp, src/cli) use the core only through its door: src/core/api/contextService, types, messages and errors; add a use case to ContextService instead.',
 };
 const NO_VSCODE = {
   name: 'vscode',
@@ -68,6 +80,24 @@ export default tseslint.config(
     // The engine runs without an editor: the MCP server and the CLI load it in plain Node.
     files: ['src/core/**/*.ts', 'src/shared/**/*.ts', 'src/measure/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [NO_VSCODE] }] },
+  },
+  {
+    // The lowest layer: the engine, the adapters and the panel page all use it, so it uses none of them.
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_VSCODE],
+          patterns: [
+            {
+              group: ['**/core/**', '**/vscode/**', '**/mcp/**', '**/cli/**', '**/measure/**', '**/webview/**'],
+              message: 'src/shared sits below the engine and every adapter: it imports only its own files.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Inside the core, imports point down the tiers (scripts/importGraph.mjs lists them).

@@ -18,7 +18,7 @@ const SRC = join(ROOT, 'src');
 export const CORE_TIERS = [
   {
     tier: 'common',
-    prefixes: ['text', 'terms', 'timeSlice', 'timeout', 'random', 'logger', 'paths', 'types', 'config'],
+    prefixes: ['terms', 'timeSlice', 'random', 'logger', 'paths', 'types', 'config'],
   },
   { tier: 'platform', prefixes: ['store/', 'events/', 'scan/', 'security/', 'git/', 'gitAccess'] },
   { tier: 'engines', prefixes: ['index/', 'cochange/'] },

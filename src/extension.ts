@@ -52,7 +52,7 @@ export interface ProactiveContextApi {
 function perfProbeOf(host: WorkspaceServices): PerfProbe | undefined {
   return PerfProbe.fromEnv(() =>
     (vscode.workspace.workspaceFolders ?? []).flatMap((f) => {
-      const p = host.peek(f)?.indexingProgress;
+      const p = host.peek(f)?.workspace.indexingProgress;
       return !p ? [] : p.commits ? ['mining', ...(p.done < p.total ? ['indexing'] : [])] : ['indexing'];
     }),
   );
@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
   if (perf) context.subscriptions.push(perf);
   const tracker = new ActivityTracker(
     () => readConfig().debounceMs,
-    (folder, path, line) => host.peek(folder)?.symbolAt(path, line),
+    (folder, path, line) => host.peek(folder)?.workspace.symbolAt(path, line),
   );
   const view = new SuggestionsViewProvider(context.extensionUri, log);
   view.register(context);
@@ -134,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     suggestionRuns: () => controller.runs,
     stateDir: (folder) => host.stateDirFor(folder),
     enginePasses: () =>
-      (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestionPasses ?? 0), 0),
+      (vscode.workspace.workspaceFolders ?? []).reduce((n, f) => n + (host.peek(f)?.suggestions.passes ?? 0), 0),
     editorHintCounts: hintCounts,
     panelVisible: () => view.visible,
     perfSnapshot: (next) => perf?.snapshot(next),
@@ -162,23 +162,23 @@ function wireServices(
     // Where the user is reaches every watch on the workspace, an agent's in another process too.
     tracker.onDidChangeActivity(({ activity: a }) => {
       if (a.kind !== 'file') return;
-      services.peek(a.folder)?.activity({ file: a.path, line: a.line, symbol: a.symbol });
+      services.peek(a.folder)?.workspace.activity({ file: a.path, line: a.line, symbol: a.symbol });
     }),
     vscode.workspace.onDidChangeWorkspaceFolders((e) => {
       for (const f of e.removed) watchPanel.detach(f);
     }),
     services.onDidOpen(({ folder, service }) => {
-      service.addEnrichmentSource(languageServerSource(folder));
+      service.suggestions.addEnrichmentSource(languageServerSource(folder));
       watchPanel.attach(folder, service);
       for (const n of service.notices)
         void vscode.window.showWarningMessage(n.message, 'Show Log').then((a) => a && log.show());
-      service.onDidChangeIndexing((progress) => {
+      service.workspace.onDidChangeIndexing((progress) => {
         view.setIndexing(progress ?? null);
         status.setIndexing(progress);
         if (!progress) controller.render();
       });
-      service.onDidChangeWorkspaceData(() => tracker.refreshSoon());
-      service
+      service.workspace.onDidChangeWorkspaceData(() => tracker.refreshSoon());
+      service.workspace
         .startBackgroundWork()
         .catch((err: Error) => log.error(`Background indexing of ${folder.name} failed: ${err.message}`));
     }),
@@ -198,7 +198,7 @@ function wireServices(
     // Of git's own files only the ones that say HEAD moved (a commit, a checkout, a pull) matter.
     if (path.startsWith('.git/') && !isHeadFile(path)) return;
     if (path.includes('/node_modules/') || path.startsWith('node_modules/')) return;
-    for (const o of await services.opened()) if (o.folder === folder) o.service.fileChanged(path, deleted);
+    for (const o of await services.opened()) if (o.folder === folder) o.service.workspace.fileChanged(path, deleted);
   };
   context.subscriptions.push(
     watcher,

@@ -78,21 +78,21 @@ const ask = async () => {
   try {
     do {
       again = false;
-      const s = await service.suggestAt({ file: values.file, line: Number(values.line) }, { limit: 40 });
+      const s = await service.suggestions.suggestAt({ file: values.file, line: Number(values.line) }, { limit: 40 });
       for (const item of s.items) first[item.type] ??= since();
     } while (again);
   } finally {
     asking = false;
   }
 };
-service.onDidChangeWorkspaceData(() => void ask());
+service.workspace.onDidChangeWorkspaceData(() => void ask());
 let sawIndexing = false;
-service.onDidChangeIndexing((p) => {
+service.workspace.onDidChangeIndexing((p) => {
   if (p) sawIndexing = true;
   phase = p ? (p.commits ? `index+history` : 'index') : 'idle';
 });
 phase = 'background';
-await service.startBackgroundWork();
+await service.workspace.startBackgroundWork();
 const complete = since();
 await ask();
 // A pass asked by the last data event may still run: the store must stay open until it ends.

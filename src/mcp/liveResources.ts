@@ -45,7 +45,7 @@ export class LiveResources {
 
   start(): void {
     this.disposables.push(
-      this.service.onDidChangeSubscriptions(() => {
+      this.service.subscriptions.onDidChange(() => {
         this.enqueue(async () => {
           await this.checkList();
           await this.evaluate((ref) => ref.kind === 'subscriptions' || ref.kind === 'subscription');
@@ -54,12 +54,14 @@ export class LiveResources {
       }),
     );
     this.disposables.push(
-      this.service.onDidChangeWorkspaceData((paths) => this.onBatch({ paths: new Set(paths), unknown: false })),
+      this.service.workspace.onDidChangeWorkspaceData((paths) =>
+        this.onBatch({ paths: new Set(paths), unknown: false }),
+      ),
     );
     this.disposables.push(
-      this.service.onDidChangeWatches(() => this.enqueue(() => this.checkList())),
+      this.service.watches.onDidChange(() => this.enqueue(() => this.checkList())),
       // A firing (made here or by any other process on the workspace) updates its watch's resource.
-      this.service.onDidFireWatch((f) =>
+      this.service.watches.onDidFire((f) =>
         this.enqueue(() => this.evaluate((ref) => ref.kind === 'watch' && ref.id === f.watchId)),
       ),
     );
@@ -117,7 +119,7 @@ export class LiveResources {
       if (!p) continue;
       try {
         const st = statSync(join(this.service.root, p), { throwIfNoEntry: false });
-        if (!st?.isDirectory()) this.service.fileChanged(p, st === undefined);
+        if (!st?.isDirectory()) this.service.workspace.fileChanged(p, st === undefined);
       } catch (err) {
         this.logger.warn(`mcp: could not pass a change to the engine: ${(err as Error).message}`);
       }
@@ -150,8 +152,8 @@ export class LiveResources {
 
   private async checkList(announce = true): Promise<void> {
     const ids = [
-      ...this.service.subscriptions().list.map((s) => s.id),
-      ...this.service.watches().map((w) => `watch:${w.id}`),
+      ...this.service.subscriptions.list().list.map((s) => s.id),
+      ...this.service.watches.list().map((w) => `watch:${w.id}`),
     ]
       .sort()
       .join('\n');
@@ -165,7 +167,7 @@ export class LiveResources {
     const refs = [...this.subscribed.values()].map((s) => s.ref);
     const needsSubs = refs.some((r) => r.kind === 'subscription');
     const needsDecisions = refs.some((r) => r.kind !== 'file' && r.kind !== 'subscriptions');
-    const subs = needsSubs ? this.service.subscriptions().list : [];
+    const subs = needsSubs ? this.service.subscriptions.list().list : [];
     const decisionDirs = needsDecisions
       ? await this.catalog.decisionDirs((rel) => existsSync(join(this.service.root, rel)))
       : [];

@@ -41,19 +41,23 @@ export class ResourceCatalog {
   ) {}
 
   private subs(): Promise<Subscription[]> {
-    return bounded(this.service.subscriptions().list, 'Listing subscriptions', this.timeoutMs);
+    return bounded(this.service.subscriptions.list().list, 'Listing subscriptions', this.timeoutMs);
   }
 
   private decisions(): Promise<DecisionRecord[]> {
-    return bounded(this.service.decisions(), 'Reading decisions', this.timeoutMs);
+    return bounded(this.service.decisions.list(), 'Reading decisions', this.timeoutMs);
   }
 
   private suggest(path: string, record = true): Promise<ContextSuggestion> {
-    return bounded(this.service.suggestForInput({ file: path }, { record }), 'Suggesting context', this.timeoutMs);
+    return bounded(
+      this.service.suggestions.suggestForInput({ file: path }, { record }),
+      'Suggesting context',
+      this.timeoutMs,
+    );
   }
 
   private readFile(path: string): Promise<string> {
-    return bounded(this.service.readFile(path), `Reading ${path}`, this.timeoutMs);
+    return bounded(this.service.workspace.readFile(path), `Reading ${path}`, this.timeoutMs);
   }
 
   parse(uri: string): ResourceRef {
@@ -81,7 +85,7 @@ export class ResourceCatalog {
         description: `Current content of the subscription to ${describeSubscription(s)}, expires ${new Date(s.expiresAt).toISOString()}.`,
         mimeType: 'text/plain',
       })),
-      ...this.service.watches().map((w) => ({
+      ...this.service.watches.list().map((w) => ({
         uri: watchUri(w.id),
         name: `Watch ${describeWatch(w)}`,
         description: `The latest context pushed for the watch on ${describeWatch(w)}, and its settings; resources/subscribe to be told of each firing. Expires ${new Date(w.expiresAt).toISOString()}.`,
@@ -94,7 +98,7 @@ export class ResourceCatalog {
   readWatch(id: string): WatchResourceJson {
     let r;
     try {
-      r = this.service.readWatch(id);
+      r = this.service.watches.read(id);
     } catch {
       throw invalidParams(`No watch has the id ${id}; list_watches shows the watches in use.`);
     }
@@ -153,7 +157,7 @@ export class ResourceCatalog {
       case 'subscription': {
         await this.requireSubscription(ref.id);
         const m = await bounded(
-          this.service.readSubscription(ref.id),
+          this.service.subscriptions.read(ref.id),
           `Reading subscription ${ref.id}`,
           this.timeoutMs,
         );
@@ -220,7 +224,7 @@ export class ResourceCatalog {
         if (!subs.some((s) => s.id === ref.id)) return 'gone';
         try {
           return (
-            await bounded(this.service.readSubscription(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs)
+            await bounded(this.service.subscriptions.read(ref.id), `Reading subscription ${ref.id}`, this.timeoutMs)
           ).hash;
         } catch (err) {
           return 'error:' + (err as Error).message;
@@ -236,9 +240,9 @@ export class ResourceCatalog {
         return d ? digest(d) : 'gone';
       }
       case 'watch': {
-        const w = this.service.watches().find((x) => x.id === ref.id);
+        const w = this.service.watches.list().find((x) => x.id === ref.id);
         if (!w) return 'gone';
-        return `seq:${this.service.firingsSince(0, { watchIds: [ref.id], limit: 200 }).firings.at(-1)?.seq ?? 0}`;
+        return `seq:${this.service.watches.firingsSince(0, { watchIds: [ref.id], limit: 200 }).firings.at(-1)?.seq ?? 0}`;
       }
       case 'file':
         try {

@@ -67,7 +67,7 @@ export class McpClientState {
 
   start(): void {
     // Watches fire in this process too, so its clients hear of activity anywhere on the workspace.
-    this.service.startWatching();
+    this.service.watches.start();
     this.live.start();
   }
 

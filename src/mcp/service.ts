@@ -1,37 +1,28 @@
 import type { ContextService } from '../core/api/contextService';
 import type { ContextSuggestion, Subscription, Watch } from '../core/api/types';
-import { withTimeout } from '../core/api/types';
+import { withTimeout } from '../shared/timeout';
 
 /**
  * What the MCP server uses of the core's front door. Naming it lets a test wrap the service (to
  * count listeners, say) while the server stays a pure translation between MCP and the API.
  */
-export type McpService = Pick<
-  ContextService,
-  | 'root'
-  | 'suggestForInput'
-  | 'suggestForPath'
-  | 'watch'
-  | 'subscribe'
-  | 'unsubscribe'
-  | 'unsubscribeAll'
-  | 'subscriptions'
-  | 'readSubscription'
-  | 'decisions'
-  | 'feedback'
-  | 'readFile'
-  | 'resolvePath'
-  | 'fileChanged'
-  | 'onDidChangeSubscriptions'
-  | 'onDidChangeWorkspaceData'
-  | 'watches'
-  | 'unwatch'
-  | 'readWatch'
-  | 'firingsSince'
-  | 'startWatching'
-  | 'onDidFireWatch'
-  | 'onDidChangeWatches'
->;
+export interface McpService {
+  readonly root: string;
+  readonly workspace: Pick<
+    ContextService['workspace'],
+    'readFile' | 'resolvePath' | 'fileChanged' | 'onDidChangeWorkspaceData'
+  >;
+  readonly suggestions: Pick<ContextService['suggestions'], 'suggestForInput' | 'suggestForPath' | 'feedback'>;
+  readonly decisions: Pick<ContextService['decisions'], 'list'>;
+  readonly subscriptions: Pick<
+    ContextService['subscriptions'],
+    'subscribe' | 'unsubscribe' | 'unsubscribeAll' | 'list' | 'read' | 'onDidChange'
+  >;
+  readonly watches: Pick<
+    ContextService['watches'],
+    'add' | 'list' | 'remove' | 'read' | 'firingsSince' | 'start' | 'onDidFire' | 'onDidChange'
+  >;
+}
 
 /** A subscription as MCP clients get it (JSON in tool results and `context://subscriptions`). */
 export interface SubscriptionJson {

@@ -3,16 +3,15 @@ import { z } from 'zod';
 import { SubscriptionLimitError } from '../core/api/errors';
 import { UnknownSubscriptionError } from '../core/api/contextService';
 import {
-  clip,
   describeSubscription,
   describeWatch,
   noSuchSubscription,
   noSuchWatch,
   removedAll,
   renderSuggestionList,
-  safeLabel,
   subscriptionLimit,
 } from '../core/api/messages';
+import { clip, safeLabel } from '../shared/text';
 import {
   redactDeep,
   type ContextSuggestion,
@@ -42,7 +41,11 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
   const path = z.string().min(1).max(1024);
   const subscribe = async (request: SubscribeRequest): Promise<CallToolResult> => {
     try {
-      const outcome = await bounded(service.subscribe(request, { requireFile: true }), 'Subscribing', timeoutMs);
+      const outcome = await bounded(
+        service.subscriptions.subscribe(request, { requireFile: true }),
+        'Subscribing',
+        timeoutMs,
+      );
       await live.refreshList();
       return subscriptionResult(outcome.subscription);
     } catch (err) {
@@ -72,7 +75,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       if (line !== undefined && file === undefined) throw new Error('A line needs a file.');
       const rel = file === undefined ? undefined : workspacePathFromInput(file, service.root);
       const suggestion = await bounded(
-        service.suggestForPath({ file: rel, line, symbol }),
+        service.suggestions.suggestForPath({ file: rel, line, symbol }),
         'Suggesting context',
         timeoutMs,
       );
@@ -104,7 +107,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       }),
     },
     async (input) => {
-      const { watch, renewed } = service.watch({ ...input, patterns: input.patterns as WatchPattern[] });
+      const { watch, renewed } = service.watches.add({ ...input, patterns: input.patterns as WatchPattern[] });
       await live.refreshList();
       const uri = watchUri(watch.id);
       return result(
@@ -124,7 +127,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     },
     async ({ id }) => {
       try {
-        service.unwatch(id);
+        service.watches.remove(id);
       } catch {
         throw new Error(noSuchWatch(id, 'mcp'));
       }
@@ -142,7 +145,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       annotations: { readOnlyHint: true },
     },
     async () => {
-      const watches = service.watches();
+      const watches = service.watches.list();
       const text = watches.length
         ? watches
             .map(
@@ -200,7 +203,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     },
     async ({ id }) => {
       try {
-        service.unsubscribe(id);
+        service.subscriptions.unsubscribe(id);
       } catch (err) {
         if (err instanceof UnknownSubscriptionError) throw new Error(noSuchSubscription(id, 'mcp'));
         throw err;
@@ -219,7 +222,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       annotations: { destructiveHint: true, idempotentHint: true },
     },
     async () => {
-      const removed = service.unsubscribeAll();
+      const removed = service.subscriptions.unsubscribeAll();
       await live.refreshList();
       return result(removedAll(removed), { removed });
     },
@@ -234,7 +237,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       annotations: { readOnlyHint: true },
     },
     async () => {
-      const subs = service.subscriptions().list;
+      const subs = service.subscriptions.list().list;
       const text = subs.length
         ? subs
             .map(
@@ -259,7 +262,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
       }),
     },
     async ({ suggestionId, itemIndex, action }) => {
-      service.feedback(suggestionId, itemIndex, action);
+      service.suggestions.feedback(suggestionId, itemIndex, action);
       return result(`Recorded ${action} for item ${itemIndex} of ${suggestionId}.`, {
         suggestionId,
         itemIndex,
@@ -284,7 +287,7 @@ export function registerTools(mcp: McpServer, service: McpService, deps: ToolDep
     },
     async ({ uris, cursor }) => {
       const r = await poller.poll(uris);
-      const since = service.firingsSince(cursor ?? 0);
+      const since = service.watches.firingsSince(cursor ?? 0);
       logger.trace(`mcp: poll found ${r.changed.length} changed, ${since.firings.length} firing(s)`);
       const firings = since.firings.map((f) => ({
         seq: f.seq,

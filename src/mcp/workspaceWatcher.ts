@@ -2,8 +2,7 @@ import { lstatSync, readFileSync, watch } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import type { Logger } from '../core/api/types';
-import { gitDirectoriesOf, ignoredPathsOf, type GitDirectories } from '../core/api/workspaceGit';
+import type { GitDirectories, Logger } from '../core/api/types';
 import { changedNames, modifiedSince, snapshotFolder, type FolderSnapshot } from './folderPoller';
 
 /**
@@ -34,9 +33,13 @@ export interface WorkspaceWatcherOptions {
   pollIntervalMs?: number;
   /** Folders listed, or changes handled, before the event loop gets a turn. */
   sliceSize?: number;
+}
+
+/** What the watcher asks of the root's repository (the service's `workspace` answers it). */
+export interface WatchedRepository {
+  gitDirectories(signal: AbortSignal): Promise<GitDirectories | undefined>;
   /** Which root-relative paths the repository ignores; undefined when that cannot be told. */
-  ignored?: (paths: readonly string[], signal: AbortSignal) => Promise<Set<string> | undefined>;
-  gitDirectories?: (signal: AbortSignal) => Promise<GitDirectories | undefined>;
+  ignoredPaths(paths: readonly string[], signal: AbortSignal): Promise<Set<string> | undefined>;
 }
 
 /** Never worth watching: other repositories' internals and installed packages. */
@@ -100,7 +103,8 @@ export class WorkspaceWatcher {
     /** A root-relative path changed (created, modified or deleted); repository moves come as `.git/HEAD`, `.git/refs/…`, `.git/packed-refs`. */
     private readonly onChange: (path: string, deleted: boolean) => void,
     private readonly logger: Logger,
-    private readonly options: WorkspaceWatcherOptions = {},
+    private readonly repository: WatchedRepository,
+    options: WorkspaceWatcherOptions = {},
   ) {
     this.maxHandles = options.maxHandles ?? defaultMaxHandles();
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
@@ -110,7 +114,7 @@ export class WorkspaceWatcher {
   /** Finds and watches the folders; settles once the first scan is done (changes are reported meanwhile). */
   async start(): Promise<void> {
     this.startedAt = Date.now();
-    const git = await (this.options.gitDirectories ?? ((s) => gitDirectoriesOf(this.root, s)))(this.abort.signal);
+    const git = await this.repository.gitDirectories(this.abort.signal);
     if (this.disposed) return;
     this.inRepo = git !== undefined;
     if (!git) this.rootIgnore = readRootIgnore(this.root);
@@ -293,10 +297,9 @@ export class WorkspaceWatcher {
       for (const rel of rels) if (this.rootIgnore?.ignores(rel + '/')) out.add(rel);
       return out;
     }
-    const ask = this.options.ignored ?? ((paths, s) => ignoredPathsOf(this.root, paths, s));
     for (let i = 0; i < rels.length && !this.disposed; i += IGNORE_BATCH) {
       const chunk = rels.slice(i, i + IGNORE_BATCH);
-      const r = await ask(chunk, this.abort.signal);
+      const r = await this.repository.ignoredPaths(chunk, this.abort.signal);
       // A path inside a submodule makes git refuse the whole batch: watch those folders rather than lose them.
       if (!r) this.logger.debug(`File watching: git could not tell which of ${chunk.length} folders are ignored`);
       for (const p of r ?? []) out.add(p);

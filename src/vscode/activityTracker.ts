@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { isIndexedEditorLanguage, withTimeoutOr, type Place, type SymbolSpan } from '../core/api/types';
+import { isIndexedEditorLanguage, type Place, type SymbolSpan } from '../core/api/types';
+import { withTimeoutOr } from '../shared/timeout';
 import { Debouncer, realTimers, type ScheduleOptions, type Scheduler } from './debouncer';
 
 /** What the user is looking at, after the cursor has stopped for the debounce time. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { resolveConfig, type CoreConfig } from '../core/api/types';
-import { KINDS, SUGGESTION_TYPES, type SuggestionType } from '../core/types';
+import { KINDS, SUGGESTION_TYPES, type SuggestionType } from '../shared/kinds';
 import { ids } from './ids';
 
 /** The one place that reads settings: returns the frozen snapshot the core works with. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { withTimeoutOr, type QueryContext, type SuggestionItem, type SuggestionSource } from '../core/api/types';
+import { type QueryContext, type SuggestionItem, type SuggestionSource } from '../core/api/types';
+import { withTimeoutOr } from '../shared/timeout';
 import { relativePath } from './activityTracker';
 import { deprecatedName } from './deprecatedMessage';
 

@@ -27,7 +27,7 @@ export function registerGitContentProvider(
       const service = await serviceForRoot(q.root);
       if (!service) return '';
       try {
-        return await service.fileAtRevision(q.ref, q.path);
+        return await service.workspace.fileAtRevision(q.ref, q.path);
       } catch (err) {
         // A ref that is not a commit id or HEAD is refused before git runs; say why in the tab.
         if (err instanceof ContextError) return `Proactive Context: ${err.message}`;

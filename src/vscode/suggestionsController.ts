@@ -65,7 +65,7 @@ export class SuggestionsController implements vscode.Disposable {
       }),
       view.onDidReceiveCommand((c) => void this.onCommand(c)),
       view.onDidChangeVisibility((visible) => {
-        if (visible && this.last) this.last.service.markShown(this.last.suggestion.id);
+        if (visible && this.last) this.last.service.suggestions.markShown(this.last.suggestion.id);
       }),
     );
   }
@@ -147,7 +147,7 @@ export class SuggestionsController implements vscode.Disposable {
           phase: 'loading',
           file: activity.path,
           symbol: activity.symbol?.name,
-          indexing: service.indexingProgress,
+          indexing: service.workspace.indexingProgress,
         }),
       );
     }
@@ -164,7 +164,7 @@ export class SuggestionsController implements vscode.Disposable {
     try {
       // The engine's own answer at once; slow sources (language servers) enrich it afterwards.
       const end = this.perf?.begin('suggest');
-      suggestion = await service.suggestAt(place, { signal }).finally(() => end?.());
+      suggestion = await service.suggestions.suggestAt(place, { signal }).finally(() => end?.());
     } catch (err) {
       if (signal.aborted) return;
       this.fail((err as Error).message);
@@ -184,14 +184,14 @@ export class SuggestionsController implements vscode.Disposable {
     this.log.trace(
       `Suggestions for ${activity.path}:${activity.line} in ${suggestion.latencyMs} ms (panel updated ${elapsed.toFixed(1)} ms after the cursor stopped)`,
     );
-    if (this.view.visible) service.markShown(suggestion.id);
-    if (!service.hasEnrichment) return;
+    if (this.view.visible) service.suggestions.markShown(suggestion.id);
+    if (!service.suggestions.hasEnrichment) return;
     await new Promise((resolve) => setTimeout(resolve, ENRICH_AFTER_MS));
     if (signal.aborted) return;
     let enriched: ContextSuggestion | undefined;
     try {
       const end = this.perf?.begin('enrich');
-      enriched = await service.enrich(suggestion, { signal }).finally(() => end?.());
+      enriched = await service.suggestions.enrich(suggestion, { signal }).finally(() => end?.());
     } catch (err) {
       if (!signal.aborted) this.log.warn(`Language-server enrichment failed: ${(err as Error).message}`);
       return;
@@ -212,7 +212,7 @@ export class SuggestionsController implements vscode.Disposable {
   render(): void {
     if (!this.last) return;
     const { suggestion, activity, service } = this.last;
-    const search = service.decisionSearch();
+    const search = service.decisions.search();
     this.view.setState(
       buildPanelState({
         phase: 'ready',
@@ -220,7 +220,7 @@ export class SuggestionsController implements vscode.Disposable {
         symbol: activity.symbol?.name ?? suggestion.query.currentSymbol,
         items: suggestion.items,
         notes: suggestion.notes,
-        indexing: service.indexingProgress,
+        indexing: service.workspace.indexingProgress,
         useful: this.useful,
         pinned: this.pinned,
         decisionHelp: search.records === 0 ? noDecisionRecords(search) : undefined,
@@ -269,20 +269,21 @@ export class SuggestionsController implements vscode.Disposable {
     }
     const { service, suggestion, folder } = last;
     try {
-      if (command.type === 'open' || command.type === 'useful' || command.type === 'dismiss') service.keep(suggestion);
+      if (command.type === 'open' || command.type === 'useful' || command.type === 'dismiss')
+        service.suggestions.keep(suggestion);
       switch (command.type) {
         case 'open':
-          service.feedback(suggestion.id, item.entityId, 'used');
+          service.suggestions.feedback(suggestion.id, item.entityId, 'used');
           await openSuggestionItem(folder, item);
           void vscode.commands.executeCommand('setContext', ids.context.openedItem, true);
           return;
         case 'useful':
-          service.feedback(suggestion.id, item.entityId, 'used');
+          service.suggestions.feedback(suggestion.id, item.entityId, 'used');
           this.useful.add(item.entityId);
           this.render();
           return;
         case 'dismiss':
-          service.feedback(suggestion.id, item.entityId, 'dismissed');
+          service.suggestions.feedback(suggestion.id, item.entityId, 'dismissed');
           this.dismissedHere.add(item.entityId);
           suggestion.items = suggestion.items.filter((i) => i.entityId !== item.entityId);
           this.render();

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SnapshotOutcome, SnapshotSource } from '../core/api/teamIndex';
+import type { SnapshotOutcome, SnapshotSource } from '../core/api/types';
 import { ids } from './ids';
 
 /** Where the bearer token for the team index lives: the editor's secret storage, never a setting. */

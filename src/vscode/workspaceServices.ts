@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ContextService } from '../core/api/contextService';
-import type { SnapshotSource } from '../core/api/teamIndex';
+import type { SnapshotSource } from '../core/api/types';
 import { resolveStateDir, type Logger } from '../core/api/types';
 import { readConfig, readStateDirSetting } from './config';
 

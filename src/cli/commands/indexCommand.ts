@@ -15,17 +15,22 @@ export const indexCommand: CliCommand = {
   async run(args) {
     noPositionals(args);
     return withService(args, async (service) => {
-      const work = await service.refreshAll();
-      service.flush();
+      const work = await service.workspace.refreshAll();
+      service.workspace.flush();
       const exported =
         typeof args.flags.export === 'string'
-          ? await service.exportSnapshot(resolve(args.flags.export), productVersion())
+          ? await service.workspace.exportSnapshot(resolve(args.flags.export), productVersion())
           : undefined;
       if (exported && work.index.capped)
         loggerOf(args).warn(
           `The code index stopped at its ${work.index.capped.reason} limit (${work.index.capped.limit}): the snapshot holds the files indexed so far, and each editor indexes the rest.`,
         );
-      const stats = { root: service.root, ...service.storeStats(), ...work, ...(exported ? { exported } : {}) };
+      const stats = {
+        root: service.root,
+        ...service.workspace.storeStats(),
+        ...work,
+        ...(exported ? { exported } : {}),
+      };
       print(
         args,
         stats,

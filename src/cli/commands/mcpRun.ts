@@ -90,7 +90,7 @@ function startServing(service: ContextService, logger: Logger, watcher: Workspac
   // Background work cut short by the shutdown (aborted, or reaching the closed store) is not a failure.
   let stopping = false;
   service.onDispose(() => (stopping = true));
-  service
+  service.workspace
     .startBackgroundWork()
     .catch((err: Error) => stopping || logger.warn(`background indexing failed: ${err.message}`));
   service.onDispose(watchWorkspace(service, logger, watcher));

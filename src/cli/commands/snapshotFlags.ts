@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SnapshotSource } from '../../core/api/teamIndex';
+import type { SnapshotSource } from '../../core/api/types';
 import { UsageError, type FlagSpec, type ParsedArgs } from '../args';
 
 /** The options of every command that opens the index: a team snapshot to start from. */

@@ -6,9 +6,9 @@ import {
   noSubscriptions,
   removedAll,
   renderSubscriptions,
-  safeLabel,
   subscriptionLimit,
 } from '../../core/api/messages';
+import { safeLabel } from '../../shared/text';
 import { SUBSCRIPTION_KINDS, toRelative, type SubscriptionKind } from '../../core/api/types';
 import { UsageError } from '../args';
 import { idOrAll, noPositionals, print, withService, type CliCommand } from './command';
@@ -51,7 +51,7 @@ export const subscribe: CliCommand = {
       const raw = args.flags.target as string;
       const target = kind === 'symbol' || kind === 'memory' ? raw : (toRelative(service.root, raw) ?? raw);
       try {
-        const r = await service.subscribe(
+        const r = await service.subscriptions.subscribe(
           { kind: kind as SubscriptionKind, target, lines, pattern: args.flags.pattern as string | undefined },
           { replaceOldest: Boolean(args.flags['replace-oldest']) },
         );
@@ -94,12 +94,12 @@ export const unsubscribe: CliCommand = {
     const which = idOrAll(args);
     return withService(args, async (service) => {
       if ('all' in which) {
-        const n = service.unsubscribeAll();
+        const n = service.subscriptions.unsubscribeAll();
         print(args, { removed: n }, removedAll(n));
         return 0;
       }
       try {
-        const s = service.unsubscribe(which.id);
+        const s = service.subscriptions.unsubscribe(which.id);
         print(args, { removed: 1, subscription: s }, `removed ${s.id} ${describeSubscription(s)}`);
         return 0;
       } catch (err) {
@@ -119,7 +119,7 @@ export const subscriptions: CliCommand = {
   async run(args) {
     noPositionals(args);
     return withService(args, async (service) => {
-      const { list, max } = service.subscriptions();
+      const { list, max } = service.subscriptions.list();
       const text = list.length
         ? list
             .map(
@@ -144,7 +144,7 @@ export const materialize: CliCommand = {
   async run(args) {
     noPositionals(args);
     return withService(args, async (service) => {
-      const results = await service.materializeAll({ record: !args.flags['dry-run'] });
+      const results = await service.subscriptions.materializeAll({ record: !args.flags['dry-run'] });
       print(args, results, results.length ? renderSubscriptions(results) : 'no active subscriptions');
       return 0;
     });

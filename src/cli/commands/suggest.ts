@@ -1,7 +1,7 @@
-import type { ContextSuggestion } from '../../core/types';
 import { ContextError } from '../../core/api/errors';
-import { renderSuggestionList, safeLabel } from '../../core/api/messages';
-import { toRelative } from '../../core/api/types';
+import { renderSuggestionList } from '../../core/api/messages';
+import { safeLabel } from '../../shared/text';
+import { toRelative, type ContextSuggestion } from '../../core/api/types';
 import { UsageError } from '../args';
 import { noPositionals, print, wholeNumber, withService, type CliCommand } from './command';
 
@@ -24,10 +24,14 @@ export const suggest: CliCommand = {
       const rel = toRelative(service.root, args.flags.file as string);
       if (rel === undefined || rel === '')
         throw new UsageError(`--file ${args.flags.file} is not inside ${service.root}`);
-      await service.refreshAll();
+      await service.workspace.refreshAll();
       let s;
       try {
-        s = await service.suggestForPath({ file: rel, line, symbol: args.flags.symbol as string | undefined });
+        s = await service.suggestions.suggestForPath({
+          file: rel,
+          line,
+          symbol: args.flags.symbol as string | undefined,
+        });
       } catch (err) {
         // A path that is not a workspace file is a usage mistake, said the way every surface says it.
         if (err instanceof ContextError && (err.reason === 'not_found' || err.reason === 'invalid'))

@@ -41,7 +41,7 @@ export const watch: CliCommand = {
     return withService(args, async (service) => {
       let created;
       try {
-        created = service.watch({
+        created = service.watches.add({
           patterns,
           cooldownMs: args.flags.cooldown as number | undefined,
           minRelevanceScore: args.flags['min-score'] as number | undefined,
@@ -53,21 +53,23 @@ export const watch: CliCommand = {
         throw err;
       }
       const { watch: w } = created;
-      service.startBackgroundWork().catch((err: Error) => logger.warn(`background indexing failed: ${err.message}`));
-      service.startWatching();
+      service.workspace
+        .startBackgroundWork()
+        .catch((err: Error) => logger.warn(`background indexing failed: ${err.message}`));
+      service.watches.start();
       service.onDispose(watchWorkspace(service, logger, watcherOptions));
       process.stderr.write(`watching ${describeWatch(w)} (id ${w.id}); Ctrl-C to stop\n`);
       const done = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
-      const sub = service.onDidFireWatch((f) => {
+      const sub = service.watches.onDidFire((f) => {
         if (f.watchId !== w.id) return;
         process.stdout.write(JSON.stringify({ seq: f.seq, watchId: f.watchId, ...f.suggestion }) + '\n');
       });
       await done;
       sub.dispose();
-      if (!created.renewed) service.unwatch(w.id);
+      if (!created.renewed) service.watches.remove(w.id);
       return 0;
     });
   },
@@ -83,7 +85,7 @@ export const watches: CliCommand = {
   async run(args) {
     noPositionals(args);
     return withService(args, async (service) => {
-      const list = service.watches();
+      const list = service.watches.list();
       const text = list.length
         ? list
             .map(
@@ -111,13 +113,13 @@ export const unwatch: CliCommand = {
     const which = idOrAll(args);
     return withService(args, async (service) => {
       if ('all' in which) {
-        const n = service.unwatchAll();
+        const n = service.watches.removeAll();
         print(args, { removed: n }, n ? `stopped ${n} watch${n === 1 ? '' : 'es'}` : 'there were no active watches');
         return 0;
       }
-      const known = service.watches().find((w) => w.id === which.id);
+      const known = service.watches.list().find((w) => w.id === which.id);
       if (!known) throw new Error(noSuchWatch(which.id, 'cli'));
-      service.unwatch(known.id);
+      service.watches.remove(known.id);
       print(args, { removed: 1, watch: known }, `stopped ${known.id} ${describeWatch(known)}`);
       return 0;
     });
@@ -132,8 +134,9 @@ export function watchWorkspace(
 ): () => void {
   const watcher = new WorkspaceWatcher(
     service.root,
-    (path, deleted) => service.fileChanged(path, deleted),
+    (path, deleted) => service.workspace.fileChanged(path, deleted),
     logger,
+    service.workspace,
     options,
   );
   watcher

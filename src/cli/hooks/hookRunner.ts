@@ -5,10 +5,9 @@ import {
   subscriptionHookItems,
   workspacePath,
   type HookItem,
-} from '../../core/api/agentHooks';
+} from '../../core/api/messages';
 import { ContextService } from '../../core/api/contextService';
-import type { Logger } from '../../core/api/types';
-import type { ContextSuggestion } from '../../core/types';
+import type { ContextSuggestion, Logger } from '../../core/api/types';
 import type { HookEvent } from './hosts';
 import { planHook, type HookPlanInput, type HookRunResult } from './hookPlan';
 import { SessionLedger } from './sessionLedger';
@@ -79,7 +78,7 @@ async function gather(
 ): Promise<HookItem[]> {
   if (event.kind === 'sessionStart')
     return subscriptionHookItems(
-      await withService(o, root, stateDir, (s) => s.materializeAll({ record: false, signal })),
+      await withService(o, root, stateDir, (s) => s.subscriptions.materializeAll({ record: false, signal })),
     );
   // Never look outside the workspace: paths outside the root are dropped before anything reads them.
   const files =
@@ -89,7 +88,7 @@ async function gather(
   if (!files.length) return [];
   const suggestions = await withService(o, root, stateDir, async (s) => {
     const out: ContextSuggestion[] = [];
-    for (const file of files) out.push(await s.suggestForInput({ file }, { signal, record: false }));
+    for (const file of files) out.push(await s.suggestions.suggestForInput({ file }, { signal, record: false }));
     return out;
   });
   return itemsOf(suggestions, files);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookItem } from '../../core/api/agentHooks';
+import type { HookItem } from '../../core/api/messages';
 
 const LEDGER_FILE = 'hook-sessions.json';
 /** Sessions kept; the least recently used go first. */

@@ -6,7 +6,7 @@ import { StoreSchemaError } from '../store/store';
 import { StoreWriteError } from '../store/writeErrors';
 import { SubscriptionError, type Subscription } from '../subscriptions/registry';
 import { WorkspacePathError } from '../subscriptions/workspacePaths';
-import { CancelledError, TimeoutError } from '../timeout';
+import { CancelledError, TimeoutError } from '../../shared/timeout';
 import { WatchError } from '../watches/watchStore';
 
 export type ContextErrorReason =

@@ -3,7 +3,7 @@
  * the panel, chat, language-model tools, MCP and the CLI say the same thing. Surfaces differ only in
  * how the user acts next (a button, a flag, a tool name), passed in as `Surface`.
  */
-import { formatDuration, plural, safeLabel } from '../text';
+import { formatDuration, plural, safeLabel } from '../../shared/text';
 import type { SubscriptionLimitError } from './errors';
 import type { Subscription } from '../subscriptions/registry';
 import type { DecisionSearch, IndexingProgress, SubscribeOutcome, Watch } from './types';
@@ -198,18 +198,7 @@ export function noDecisionRecords(search: DecisionSearch): { heading: string; de
   };
 }
 
-// The shared wording helpers and prompt renderers, so surfaces never format these themselves.
-export {
-  clip,
-  escapeMarkdown,
-  escapeTableCell,
-  formatAge,
-  formatDuration,
-  oneLine,
-  percentile,
-  plural,
-  safeLabel,
-} from '../text';
+// The prompt renderers, so surfaces never format these themselves.
 export {
   ledgerLabel,
   renderLedger,
@@ -218,3 +207,15 @@ export {
   renderSuggestionLine,
 } from '../prompt/render';
 export { linkTarget, renderSuggestionList, type SuggestionListOptions } from '../prompt/suggestionList';
+export { labelName } from '../sources/decisions/decisionItems';
+// What an agent's host is told when the agent touches a file, fenced as repository content.
+export {
+  DEFAULT_HOOK_MAX_CHARS,
+  fileHookItems,
+  filesNamedIn,
+  renderHookContext,
+  subscriptionHookItems,
+  workspacePath,
+  type HookItem,
+  type RenderedHookContext,
+} from '../prompt/agentHooks';

@@ -1,7 +1,7 @@
 /**
  * The shapes adapters exchange with the core through ContextService. Core shapes that adapters also
- * need (suggestions, subscriptions, memory hits, the prompt ledger) are named here so that this
- * folder and `core/types` are all an adapter ever imports.
+ * need (suggestions, subscriptions, memory hits, the prompt ledger) are named here, so that an
+ * adapter imports only the service, these types, the messages and the errors.
  */
 import type { Episode, MemoryHit, ProposedDecision, TextModel } from '../memory/memoryStore';
 import type {
@@ -21,12 +21,14 @@ import type { NewDecision } from '../sources/decisions/adrWriter';
 import type { AnchorDecision, DecisionAnchor } from '../sources/decisions/decisionAnchors';
 import type { FailureSite, LocatedFailure as FailingTest } from '../sources/reports/failureSites';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
-import type { SnapshotSource } from '../snapshot/teamIndex';
+import type { SnapshotOutcome, SnapshotProgress, SnapshotSource } from '../snapshot/teamIndex';
+import type { ExportResult } from '../snapshot/exportSnapshot';
 import type { LineRange, SubscribeRequest, Subscription, SubscriptionKind } from '../subscriptions/registry';
 import type { StoreNotice } from '../store/store';
+import type { GitDirectories } from '../git/workspaceGit';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
-import type { ContextSuggestion, SuggestionItem, TriggerType } from '../types';
+import type { ContextSuggestion, SuggestionItem, SuggestionType, TriggerType } from '../types';
 
 export type {
   AnchorDecision,
@@ -36,9 +38,11 @@ export type {
   CoreConfig,
   DecisionAnchor,
   Episode,
+  ExportResult,
   FiredWatch,
   FailingTest,
   FailureSite,
+  GitDirectories,
   LedgerCut,
   LedgerEntry,
   LedgerSource,
@@ -52,12 +56,16 @@ export type {
   ProposedDecision,
   ProviderMetrics,
   QueryContext,
+  SnapshotOutcome,
+  SnapshotProgress,
+  SnapshotSource,
   StoreNotice,
   SubscribeRequest,
   Subscription,
   SubscriptionKind,
   SuggestionItem,
   SuggestionSource,
+  SuggestionType,
   TriggerType,
   TextModel,
   Watch,
@@ -228,6 +236,5 @@ export { resolveStateDir, toRelative } from '../paths';
 export { isIndexedEditorLanguage } from '../index/languages';
 export { SUBSCRIPTION_KINDS } from '../subscriptions/registry';
 export { WATCH_LIMITS, WATCH_PATTERN_TYPES } from '../watches/watchStore';
-export { CancelledError, TimeoutError, withTimeout, withTimeoutOr } from '../timeout';
 export { redactDeep, redactSecrets, redactWithNote, redactionNote } from '../security/secretRedaction';
 export { compileUserPattern, UserPatternError } from '../subscriptions/userPattern';

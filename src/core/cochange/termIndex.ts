@@ -4,8 +4,6 @@
  * error often change together even when neither imports the other and they have no history yet.
  */
 
-import { detached } from '../text';
-
 export { extractTerms } from '../terms';
 
 /**
@@ -308,4 +306,12 @@ class Postings {
     }
     this.changes += terms.length + 1;
   }
+}
+
+/**
+ * A copy of `s` that shares no memory with the string it was cut from: V8 makes a substring of 13
+ * characters or more a view into its parent, so keeping one keeps the whole parent (a file's text).
+ */
+function detached(s: string): string {
+  return Buffer.from(s, 'utf8').toString('utf8');
 }

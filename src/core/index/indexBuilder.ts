@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
-import { trimEndOf } from '../text';
+import { trimEndOf } from '../../shared/text';
 import { all, one } from '../store/sqlite';
 import type { Store } from '../store/store';
 import type { IndexState } from './indexState';

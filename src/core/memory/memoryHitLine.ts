@@ -1,4 +1,4 @@
-import { safeLabel } from '../text';
+import { safeLabel } from '../../shared/text';
 import type { MemoryHit } from './memoryStore';
 
 /** Longest a memory snippet runs on its one line. */

@@ -5,7 +5,7 @@
  */
 import { renderMemoryHit } from '../memory/memoryHitLine';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
-import { escapeTableCell, formatDuration, safeLabel } from '../text';
+import { escapeTableCell, formatDuration, safeLabel } from '../../shared/text';
 import type { SuggestionItem } from '../types';
 
 export { renderMemoryHit };

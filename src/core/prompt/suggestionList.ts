@@ -5,7 +5,7 @@
  * shares said once for the group, and inline code kept as code.
  */
 import { inlineCodeParts, ownReason, rowParts, sharedReason, splitPath } from '../../shared/presentation';
-import { escapeMarkdown, formatAge, safeLabel } from '../text';
+import { escapeMarkdown, formatAge, safeLabel } from '../../shared/text';
 import { KINDS, SUGGESTION_TYPES, type SuggestionItem } from '../types';
 
 export interface SuggestionListOptions {

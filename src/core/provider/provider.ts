@@ -6,8 +6,8 @@ import type { Store } from '../store/store';
 import { all, one } from '../store/sqlite';
 import type { ContextSuggestion, ProactiveQuery, SuggestionItem, SuggestionStatus, SuggestionType } from '../types';
 import { SUGGESTION_TYPES } from '../types';
-import { percentile, round as roundTo } from '../text';
-import { TimeoutError, withTimeout } from '../timeout';
+import { percentile, round as roundTo } from '../../shared/text';
+import { TimeoutError, withTimeout } from '../../shared/timeout';
 import { mergeReasons } from '../../shared/presentation';
 import { feedbackFactor, isTimeless, passesFloor, perKindCap, scoreItem } from './scoring';
 

@@ -5,7 +5,7 @@ import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
 import { runGit } from '../git/gitExec';
-import { trimEndOf } from '../text';
+import { trimEndOf } from '../../shared/text';
 
 /** A file of the workspace, by root-relative forward-slash path. */
 export interface ScannedFile {

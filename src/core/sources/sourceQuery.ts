@@ -70,7 +70,7 @@ export function score(n: number): number {
 }
 
 /** How long ago, in the same words everywhere (panel, chat, reasons). */
-export { formatAge } from '../text';
+export { formatAge } from '../../shared/text';
 
 /** What a source needs to know about the code at the cursor. */
 export interface QueryContext {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { withTimeout } from '../timeout';
+import { withTimeout } from '../../shared/timeout';
 import { open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { defaultConfig, type CoreConfig } from '../config';

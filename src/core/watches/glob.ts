@@ -8,7 +8,7 @@
  * (`*.ts`); a pattern without wildcards matches that path and everything under it (`src/auth`).
  */
 
-import { trimEndOf } from '../text';
+import { trimEndOf } from '../../shared/text';
 
 export const MAX_GLOB_LENGTH = 500;
 const MAX_ALTERNATIVES = 64;

@@ -1,6 +1,6 @@
 import { openEngine } from '../../core/engine';
 import type { Logger } from '../../core/logger';
-import { percentile } from '../../core/text';
+import { percentile } from '../../shared/text';
 import { prng } from '../../core/random';
 import { all } from '../../core/store/sqlite';
 import type { RssSampler } from './rssSampler';

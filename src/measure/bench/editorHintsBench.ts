@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../core/api/contextService';
-import { AnchorLines, lensesOf, renderWhyHover } from '../../core/api/editorHints';
+import { AnchorLines, lensesOf, renderWhyHover } from '../../vscode/editor/hintText';
 import type { DecisionAnchor, WhyCard } from '../../core/api/types';
 import { prng } from '../../core/random';
 import { walkFiles } from '../../core/sources/reports/walk';
-import { percentile } from '../../core/text';
+import { percentile } from '../../shared/text';
 
 export interface EditorHintsBenchOptions {
   /** Files sampled (governed files first). */
@@ -72,9 +72,9 @@ export async function runEditorHintsBench(
   });
   try {
     onStep('indexing');
-    const refreshed = await service.refreshAll();
+    const refreshed = await service.workspace.refreshAll();
     const files = refreshed.index.files;
-    const decisions = (await service.decisions()).length;
+    const decisions = (await service.decisions.list()).length;
     onStep('sampling');
     const { sampled, governed } = sample(service, sourceFiles(root), options.samples ?? 100, options.seed ?? 42);
     const lensRequest: number[] = [];
@@ -87,7 +87,7 @@ export async function runEditorHintsBench(
     onStep(`typing into ${sampled.length} files`);
     for (const file of sampled) {
       let t = performance.now();
-      const anchors = service.decisionAnchors(file);
+      const anchors = service.decisions.anchors(file);
       lensLookup.push(performance.now() - t);
       anchorCount += anchors.length;
       const lines = new AnchorLines(anchors, 1);
@@ -104,14 +104,14 @@ export async function runEditorHintsBench(
       const span = anchors[0].symbol;
       const place = { file, line: span.startLine, symbol: { ...span } };
       // The panel's answer for the place, enriched with the slow sources as the panel shows it.
-      const panel = await service.complete(await service.suggestAt(place, { record: false }));
-      const before = service.suggestionPasses;
+      const panel = await service.suggestions.complete(await service.suggestions.suggestAt(place, { record: false }));
+      const before = service.suggestions.passes;
       t = performance.now();
       const found = lines.at(lines.anchors[0].symbol.startLine);
-      const card = await service.explainWhy(place, { suggestion: panel });
+      const card = await service.suggestions.explainWhy(place, { suggestion: panel });
       renderWhyHover(found?.anchors ?? [], card, (p) => p, Date.now());
       hover.push(performance.now() - t);
-      extraPasses += service.suggestionPasses - before;
+      extraPasses += service.suggestions.passes - before;
       const kept = new Map<string, WhyCard>([[`${file}@1#${span.name}`, card]]);
       t = performance.now();
       renderWhyHover(
@@ -149,7 +149,7 @@ function sample(
   seed: number,
 ): { sampled: string[]; governed: number } {
   const random = prng(seed);
-  const governed = pool.filter((f) => service.decisionAnchors(f).length > 0);
+  const governed = pool.filter((f) => service.decisions.anchors(f).length > 0);
   const others = pool.filter((f) => !governed.includes(f));
   const pick = (from: string[], k: number) => {
     const copy = [...from];

@@ -1,5 +1,5 @@
 import { nullLogger, type Logger } from '../../core/logger';
-import type { SuggestionItem } from '../../core/types';
+import type { SuggestionItem } from '../../core/api/types';
 import { commitNote, withIndexedWorkspace, type EvalWorkspaceOptions } from './evalWorkspace';
 import { isText, isTextList, readLabelObject } from './labelFile';
 
@@ -92,12 +92,12 @@ export async function runDecisionsEval(
   logger: Logger = nullLogger,
 ): Promise<DecisionsEvalResult> {
   return withIndexedWorkspace(root, options, logger, async (service) => {
-    const found = new Set((await service.decisions()).map((d) => d.path));
+    const found = new Set((await service.decisions.list()).map((d) => d.path));
     const missed = labels.records.filter((r) => !found.has(r));
     const perCase: DecisionCaseResult[] = [];
     for (const c of labels.cases) {
       options.signal?.throwIfAborted();
-      const s = await service.suggestAt(
+      const s = await service.suggestions.suggestAt(
         { file: c.file, line: c.line, symbolName: c.symbol },
         { record: false, trigger: 'manual' },
       );

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../core/api/contextService';
-import type { SnapshotSource } from '../../core/api/teamIndex';
+import type { SnapshotSource } from '../../core/api/types';
 import { runGit } from '../../core/git/gitExec';
 import { nullLogger, type Logger } from '../../core/logger';
 
@@ -28,7 +28,7 @@ export async function withIndexedWorkspace<T>(
   const snapshot = options.snapshot;
   const service = await ContextService.open({ root, stateDir, logger, ...(snapshot ? { snapshot } : {}) });
   try {
-    const work = await service.refreshAll(options.signal);
+    const work = await service.workspace.refreshAll(options.signal);
     // Figures asked of a snapshot but made from a local index would answer another question.
     if (snapshot && work.snapshot?.status !== 'applied')
       throw new Error(`the figures would not come from the snapshot: ${work.snapshot?.message ?? 'it was not read'}`);

@@ -1,5 +1,5 @@
 import type { ContextService } from '../../core/api/contextService';
-import type { SuggestionType } from '../../core/types';
+import type { SuggestionType } from '../../core/api/types';
 import { nullLogger, type Logger } from '../../core/logger';
 import { PANEL_ITEM_TYPES } from '../../shared/protocol';
 import { commitNote, withIndexedWorkspace, type EvalWorkspaceOptions } from './evalWorkspace';
@@ -91,13 +91,15 @@ async function evalCase(
   signal?: AbortSignal,
 ): Promise<PanelCaseResult> {
   // The extension takes the enclosing definition from the code index (the editor's symbols otherwise).
-  const span = c.line !== undefined ? service.symbolAt(c.file, c.line) : undefined;
+  const span = c.line !== undefined ? service.workspace.symbolAt(c.file, c.line) : undefined;
   const symbol = span && (!c.symbol || span.name === c.symbol || span.name.endsWith(`.${c.symbol}`)) ? span : undefined;
-  const first = await service.suggestAt(
+  const first = await service.suggestions.suggestAt(
     { file: c.file, line: c.line, column: 1, symbol, symbolName: symbol ? undefined : c.symbol },
     { record: false, signal },
   );
-  const settled = service.hasEnrichment ? ((await service.enrich(first, { signal })) ?? first) : first;
+  const settled = service.suggestions.hasEnrichment
+    ? ((await service.suggestions.enrich(first, { signal })) ?? first)
+    : first;
   const range =
     c.line === undefined
       ? undefined

@@ -1,4 +1,4 @@
-import type { SuggestionItem, SuggestionType } from '../../core/types';
+import type { SuggestionItem, SuggestionType } from '../../core/api/types';
 import { LIMITS, PANEL_ITEM_TYPES } from '../../shared/protocol';
 import type { PanelCase } from './panelLabels';
 import type { PlaceHistory } from './panelGit';

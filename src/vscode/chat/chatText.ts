@@ -2,7 +2,6 @@
 // so the wording and links are unit-tested in Node.
 import {
   describeSubscription,
-  escapeMarkdown,
   expiresIn,
   linkTarget,
   noSubscriptions,
@@ -10,6 +9,7 @@ import {
   renderLedger,
   subscribed,
 } from '../../core/api/messages';
+import { escapeMarkdown } from '../../shared/text';
 import type {
   LineCommit,
   NewDecision,

@@ -105,7 +105,7 @@ async function replaceOldest(deps: ChatDeps, folderUri: string, request: Subscri
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === folderUri);
   if (!folder) return;
   try {
-    const r = await (await deps.services.get(folder)).subscribe(request, { replaceOldest: true });
+    const r = await (await deps.services.get(folder)).subscriptions.subscribe(request, { replaceOldest: true });
     void vscode.window.showInformationMessage(
       `Subscribed to ${describeSubscription(r.subscription)}${r.replaced ? `; removed the oldest, ${describeSubscription(r.replaced)}` : ''}.`,
     );
@@ -124,7 +124,8 @@ async function applyFeedback(deps: ChatDeps, feedback: vscode.ChatResultFeedback
   try {
     const service = await deps.services.get(folder);
     const helpful = feedback.kind === vscode.ChatResultFeedbackKind.Helpful;
-    for (const entity of m.suggestionEntities) service.feedback(m.suggestionId, entity, helpful ? 'used' : 'dismissed');
+    for (const entity of m.suggestionEntities)
+      service.suggestions.feedback(m.suggestionId, entity, helpful ? 'used' : 'dismissed');
     deps.log.debug(
       `Chat feedback (${helpful ? 'helpful' : 'unhelpful'}) applied to ${m.suggestionEntities.length} suggestion item(s)`,
     );

@@ -73,7 +73,7 @@ function showChatPrompt(
     const prompt = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Building the @context prompt' },
       () =>
-        service.chatContext({
+        service.chat.context({
           conversationId: `preview_${randomUUID()}`,
           question: PREVIEW_QUESTION,
           history: [],

@@ -30,13 +30,13 @@ export async function subscribeWithLimit(
 ): Promise<Subscription | undefined> {
   let outcome;
   try {
-    outcome = await service.subscribe(request);
+    outcome = await service.subscriptions.subscribe(request);
   } catch (err) {
     if (!(err instanceof SubscriptionLimitError)) throw err;
     const replace = 'Replace Oldest';
     const pick = await vscode.window.showWarningMessage(subscriptionLimit(err, 'palette'), replace);
     if (pick !== replace) return undefined;
-    outcome = await service.subscribe(request, { replaceOldest: true });
+    outcome = await service.subscriptions.subscribe(request, { replaceOldest: true });
   }
   const hasModel = await chatModel();
   void vscode.window.showInformationMessage(
@@ -188,7 +188,7 @@ export function registerSubscriptionCommands(
 
   reg(ids.command.unsubscribe, () =>
     withService(services, async (service) => {
-      const subs = service.subscriptions().list;
+      const subs = service.subscriptions.list().list;
       if (subs.length === 0) {
         void vscode.window.showInformationMessage('There are no active subscriptions.');
         return;
@@ -203,7 +203,7 @@ export function registerSubscriptionCommands(
         { title: 'Unsubscribe', placeHolder: 'Choose subscriptions to remove', canPickMany: true },
       );
       if (!picked?.length) return;
-      for (const p of picked) service.unsubscribe(p.s.id);
+      for (const p of picked) service.subscriptions.unsubscribe(p.s.id);
       void vscode.window.showInformationMessage(
         `Removed ${picked.length} subscription${picked.length === 1 ? '' : 's'}.`,
       );
@@ -212,7 +212,7 @@ export function registerSubscriptionCommands(
 
   reg(ids.command.unsubscribeAll, () =>
     withService(services, async (service) => {
-      const n = service.subscriptions().list.length;
+      const n = service.subscriptions.list().list.length;
       if (n === 0) {
         void vscode.window.showInformationMessage('There are no active subscriptions.');
         return;
@@ -223,14 +223,14 @@ export function registerSubscriptionCommands(
         'Remove All',
       );
       if (ok !== 'Remove All') return;
-      const removed = service.unsubscribeAll();
+      const removed = service.subscriptions.unsubscribeAll();
       void vscode.window.showInformationMessage(`Removed ${removed} subscription${removed === 1 ? '' : 's'}.`);
     }),
   );
 
   reg(ids.command.listSubscriptions, () =>
     withService(services, async (service, folder) => {
-      const { list: subs, max } = service.subscriptions();
+      const { list: subs, max } = service.subscriptions.list();
       if (subs.length === 0) {
         void vscode.window.showInformationMessage(noSubscriptions(max, 'palette'));
         return;

@@ -11,7 +11,7 @@ import { withService } from './subscriptionCommands';
 
 /** Creates a watch from the editor and says what it follows; a firing then shows in the Watching section. */
 async function addWatch(service: ContextService, panel: WatchPanel, patterns: WatchPattern[]): Promise<void> {
-  const { watch, renewed } = service.watch({ patterns, scope: EDITOR_SCOPE });
+  const { watch, renewed } = service.watches.add({ patterns, scope: EDITOR_SCOPE });
   panel.refresh();
   void vscode.window.showInformationMessage(
     `${renewed ? 'Still watching' : 'Watching'} ${describeWatch(watch)}. When it changes or comes into focus, its context shows in the panel’s Watching section.`,
@@ -96,7 +96,7 @@ export function registerWatchCommands(
 
   reg(ids.command.unwatch, () =>
     withService(services, async (service) => {
-      const watches = service.watches();
+      const watches = service.watches.list();
       if (!watches.length) {
         void vscode.window.showInformationMessage('Nothing is being watched.');
         return;
@@ -110,7 +110,7 @@ export function registerWatchCommands(
         { title: 'Stop watching', placeHolder: 'Choose the watches to stop', canPickMany: true },
       );
       if (!picked?.length) return;
-      for (const p of picked) service.unwatch(p.w.id);
+      for (const p of picked) service.watches.remove(p.w.id);
       panel.refresh();
       void vscode.window.showInformationMessage(`Stopped ${picked.length} watch${picked.length === 1 ? '' : 'es'}.`);
     }),

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
 import { userMessageOf } from '../../core/api/errors';
-import { noChatModel, percentile } from '../../core/api/messages';
+import { noChatModel } from '../../core/api/messages';
+import { percentile } from '../../shared/text';
 import type { ProviderMetrics } from '../../core/api/types';
 import type { ActivityTracker } from '../activityTracker';
 import { ids } from '../ids';
@@ -46,7 +47,7 @@ export function registerWorkspaceCommands(
         const ac = new AbortController();
         token.onCancellationRequested(() => ac.abort());
         let last = 0;
-        const stats = await service.rebuildIndex({
+        const stats = await service.workspace.rebuildIndex({
           signal: ac.signal,
           onProgress: (done, total) => {
             const pct = total ? Math.floor((done / total) * 100) : 0;
@@ -73,7 +74,7 @@ export function registerWorkspaceCommands(
     withService(services, async (service, folder) => {
       const doc = await vscode.workspace.openTextDocument({
         language: 'markdown',
-        content: metricsMarkdown(folder.name, service.metrics(), controller.latencies, service),
+        content: metricsMarkdown(folder.name, service.suggestions.metrics(), controller.latencies, service),
       });
       await vscode.window.showTextDocument(doc, { preview: true });
     }),
@@ -105,7 +106,7 @@ export function registerWorkspaceCommands(
       });
       if (decision === undefined) return;
       try {
-        const path = await service.recordDecision({
+        const path = await service.decisions.record({
           title: title.trim(),
           context: ctxText.trim(),
           decision: decision.trim(),
@@ -123,7 +124,7 @@ export function registerWorkspaceCommands(
 
   reg(ids.command.consolidateMemory, () =>
     withService(services, async (service) => {
-      const episodes = service.recentEpisodes(50);
+      const episodes = service.memory.recentEpisodes(50);
       if (episodes.length === 0) {
         void vscode.window.showInformationMessage('There is no chat memory yet: ask @context a few questions first.');
         return;
@@ -143,7 +144,7 @@ export function registerWorkspaceCommands(
           const ac = new AbortController();
           token.onCancellationRequested(() => ac.abort());
           try {
-            return await service.proposeDecisions(
+            return await service.decisions.propose(
               episodes,
               {
                 async complete(prompt, signal) {
@@ -183,7 +184,7 @@ export function registerWorkspaceCommands(
       const written: string[] = [];
       for (const { p } of picked)
         written.push(
-          await service.recordDecision({
+          await service.decisions.record({
             title: p.title,
             context: p.context,
             decision: p.decision,

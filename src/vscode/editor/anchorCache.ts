@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AnchorLines } from '../../core/api/editorHints';
+import { AnchorLines } from './hintText';
 import { relativePath } from '../activityTracker';
 import type { WorkspaceServices } from '../workspaceServices';
 
@@ -24,7 +24,7 @@ export class AnchorCache implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.follow(e)),
       vscode.workspace.onDidCloseTextDocument((d) => this.docs.delete(d.uri.toString())),
       services.onDidOpen(({ folder, service }) => {
-        service.onDidChangeWorkspaceData((paths) => this.invalidate(folder, paths));
+        service.workspace.onDidChangeWorkspaceData((paths) => this.invalidate(folder, paths));
         this.changed.fire();
       }),
     );
@@ -46,7 +46,7 @@ export class AnchorCache implements vscode.Disposable {
     if (!folder || !service) return undefined;
     const path = relativePath(folder, document.uri);
     this.lookupCount++;
-    const lines = new AnchorLines(service.decisionAnchors(path), document.version);
+    const lines = new AnchorLines(service.decisions.anchors(path), document.version);
     this.docs.set(key, { lines, folder: folder.uri.toString(), path });
     return lines;
   }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { lensesOf } from '../../core/api/editorHints';
+import { lensesOf } from './hintText';
 import { ids } from '../ids';
 import type { AnchorCache } from './anchorCache';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
-import { failureMessage } from '../../core/api/editorHints';
+import { failureMessage } from './hintText';
 import type { WorkspaceServices } from '../workspaceServices';
 
 /** How often the reports' ages in the messages are brought up to date while failures are shown. */
@@ -24,7 +24,7 @@ export class TestDiagnostics implements vscode.Disposable {
   ) {
     this.disposables.push(
       services.onDidOpen(({ folder, service }) => {
-        service.onDidChangeWorkspaceData(() => this.refresh(folder, service));
+        service.workspace.onDidChangeWorkspaceData(() => this.refresh(folder, service));
         this.refresh(folder, service);
       }),
     );
@@ -32,7 +32,7 @@ export class TestDiagnostics implements vscode.Disposable {
 
   /** Shows the folder's failing tests now (or clears them when the setting is off). */
   refresh(folder: vscode.WorkspaceFolder, service: ContextService): void {
-    const failures = this.enabled() ? service.failingTests() : [];
+    const failures = this.enabled() ? service.suggestions.failingTests() : [];
     const now = Date.now();
     const byUri = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[] }>();
     const at = (path: string) => {

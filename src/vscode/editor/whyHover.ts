@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { renderWhyHover } from '../../core/api/editorHints';
+import { renderWhyHover } from './hintText';
 import { isCancellation } from '../../core/api/errors';
 import type { WhyCard } from '../../core/api/types';
 import { relativePath } from '../activityTracker';
@@ -64,7 +64,7 @@ export class WhyHoverProvider implements vscode.HoverProvider {
       const file = relativePath(folder, document.uri);
       const last = this.controller.lastFor(document.uri);
       // Not tied to this hover's token: a card half computed when the pointer moves on is still worth keeping.
-      card = service
+      card = service.suggestions
         .explainWhy({ file, line: span.startLine, symbol: { ...span } }, { suggestion: last?.suggestion })
         .catch((err: unknown) => {
           this.cards.delete(key);

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import { fileHookItems, renderHookContext } from '../../core/api/agentHooks';
-import { withTimeout } from '../../core/api/types';
+import { fileHookItems, renderHookContext } from '../../core/api/messages';
+import { withTimeout } from '../../shared/timeout';
 import { ContextTool, type ToolRun } from './contextTool';
 import { editPathsInput } from './toolInput';
 import { toolNames } from './toolNames';
@@ -27,9 +27,9 @@ export class GoverningDecisionsTool extends ContextTool<Input> {
 
   protected async run(input: Input, { service, signal }: ToolRun): Promise<string> {
     const paths = editPathsInput(input);
-    const files = paths.map((p) => service.resolvePath(p));
+    const files = paths.map((p) => service.workspace.resolvePath(p));
     const suggestions = await withTimeout(
-      Promise.all(files.map((file) => service.suggestForInput({ file }, { signal, record: false }))),
+      Promise.all(files.map((file) => service.suggestions.suggestForInput({ file }, { signal, record: false }))),
       TIMEOUT_MS,
       { what: toolNames.governingDecisions, signal },
     );

@@ -4,7 +4,6 @@ import { SubscriptionLimitError } from '../../core/api/errors';
 import {
   activeCount,
   describeSubscription,
-  escapeMarkdown,
   expiresIn,
   noSubscriptions,
   noSuchSubscription,
@@ -13,6 +12,7 @@ import {
   subscribed,
   subscriptionLimit,
 } from '../../core/api/messages';
+import { escapeMarkdown } from '../../shared/text';
 import type { SubscribeRequest } from '../../core/api/types';
 import { ContextTool, type ToolRun } from './contextTool';
 import { toolNames } from './toolNames';
@@ -29,7 +29,7 @@ function textField(input: Input | undefined, key: string): string {
 /** Subscribes and reports what the next turns get, the same sentences as the chat and the palette. */
 async function subscribeAndReport(request: SubscribeRequest, { service, signal }: ToolRun): Promise<string> {
   try {
-    const outcome = await service.subscribe(request, { signal });
+    const outcome = await service.subscriptions.subscribe(request, { signal });
     return subscribed(outcome, Date.now(), { maxChars: service.config.subscriptions.maxChars }).join('\n');
   } catch (err) {
     if (err instanceof SubscriptionLimitError) throw new ToolInputError(subscriptionLimit(err, 'tool'));
@@ -91,7 +91,7 @@ export class UnsubscribeTool extends ContextTool<Input> {
     o: vscode.LanguageModelToolInvocationPrepareOptions<Input>,
   ): Promise<vscode.PreparedToolInvocation> {
     const id = textField(o.input, 'id');
-    const sub = id ? (await this.peekService())?.subscription(id) : undefined;
+    const sub = id ? (await this.peekService())?.subscriptions.get(id) : undefined;
     const what = sub ? `${describeSubscription(sub)} (id ${sub.id})` : `subscription ${id}`;
     return {
       invocationMessage: `Removing ${what}`,
@@ -105,8 +105,8 @@ export class UnsubscribeTool extends ContextTool<Input> {
   protected run(input: Input, { service }: ToolRun): string {
     const id = unsubscribeId(input);
     try {
-      const removed = service.unsubscribe(id);
-      const { list, max } = service.subscriptions();
+      const removed = service.subscriptions.unsubscribe(id);
+      const { list, max } = service.subscriptions.list();
       return `${removedSubscription(removed)} ${activeCount(list.length, max)}`;
     } catch (err) {
       if (err instanceof UnknownSubscriptionError) throw new ToolInputError(noSuchSubscription(id, 'tool'));
@@ -117,7 +117,7 @@ export class UnsubscribeTool extends ContextTool<Input> {
 
 export class UnsubscribeAllTool extends ContextTool<Input> {
   async prepareInvocation(): Promise<vscode.PreparedToolInvocation> {
-    const n = (await this.peekService())?.subscriptions().list.length ?? 0;
+    const n = (await this.peekService())?.subscriptions.list().list.length ?? 0;
     return {
       invocationMessage: 'Removing all context subscriptions',
       confirmationMessages: {
@@ -131,7 +131,7 @@ export class UnsubscribeAllTool extends ContextTool<Input> {
 
   protected run(input: Input, { service }: ToolRun): string {
     noInput(input, toolNames.unsubscribeAll);
-    return removedAll(service.unsubscribeAll());
+    return removedAll(service.subscriptions.unsubscribeAll());
   }
 }
 
@@ -142,7 +142,7 @@ export class ListSubscriptionsTool extends ContextTool<Input> {
 
   protected run(input: Input, { service }: ToolRun): string {
     noInput(input, toolNames.listSubscriptions);
-    const { list, max } = service.subscriptions();
+    const { list, max } = service.subscriptions.list();
     if (!list.length) return noSubscriptions(max, 'tool');
     const now = Date.now();
     return [

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { renderSuggestionList, safeLabel } from '../../core/api/messages';
-import { withTimeout, type ContextSuggestion, type Place } from '../../core/api/types';
+import { renderSuggestionList } from '../../core/api/messages';
+import { safeLabel } from '../../shared/text';
+import { type ContextSuggestion, type Place } from '../../core/api/types';
+import { withTimeout } from '../../shared/timeout';
 import { ContextTool, type ToolRun } from './contextTool';
 import { suggestInput, ToolInputError } from './toolInput';
 
@@ -24,7 +26,7 @@ export class ContextSuggestTool extends ContextTool<Input> {
     if (args.path) {
       place = { file: args.path, line: args.line, symbolName: args.symbol };
       suggestion = await withTimeout(
-        service.suggestForPath(
+        service.suggestions.suggestForPath(
           { file: args.path, line: args.line, symbol: args.symbol },
           { signal, trigger: 'manual' },
         ),
@@ -42,7 +44,9 @@ export class ContextSuggestTool extends ContextTool<Input> {
         place = { ...place, symbol: undefined, symbolName: args.symbol };
       const at = place;
       suggestion = await withTimeout(
-        service.suggestAt(at, { signal, trigger: 'manual' }).then((first) => service.complete(first, { signal })),
+        service.suggestions
+          .suggestAt(at, { signal, trigger: 'manual' })
+          .then((first) => service.suggestions.complete(first, { signal })),
         SUGGEST_TIMEOUT_MS,
         { what: 'context_suggest', signal },
       );

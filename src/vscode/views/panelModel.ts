@@ -2,8 +2,9 @@
  * Turns engine results into the panel's view model. Plain functions with no `vscode` import, so the
  * extension builds the state the page renders and tests can build the very same state in Node.
  */
-import { clip, formatAge, oneLine } from '../../core/api/messages';
-import { KINDS, type SuggestionItem } from '../../core/types';
+import { clip, formatAge, oneLine } from '../../shared/text';
+import type { SuggestionItem } from '../../core/api/types';
+import { KINDS } from '../../shared/kinds';
 import {
   LIMITS,
   PANEL_ITEM_TYPES,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContextService } from '../../core/api/contextService';
-import { describeWatch, formatAge } from '../../core/api/messages';
+import { describeWatch } from '../../core/api/messages';
+import { formatAge } from '../../shared/text';
 import type { Disposable, FiredWatch, SuggestionItem } from '../../core/api/types';
 import type { PageCommand, PanelWatch } from '../../shared/protocol';
 import { openSuggestionItem } from '../openItem';
@@ -49,15 +50,15 @@ export class WatchPanel implements vscode.Disposable {
   attach(folder: vscode.WorkspaceFolder, service: ContextService): void {
     const key = folder.uri.toString();
     if (this.attached.has(key)) return;
-    service.startWatching();
+    service.watches.start();
     const entry: Attached = { folder, service, disposables: [] };
     entry.disposables.push(
-      service.onDidFireWatch((f) => this.onFire(entry, f)),
-      service.onDidChangeWatches(() => this.refresh()),
+      service.watches.onDidFire((f) => this.onFire(entry, f)),
+      service.watches.onDidChange(() => this.refresh()),
     );
     this.attached.set(key, entry);
     // What fired before this window opened counts as seen.
-    for (const w of service.watches()) this.seenSeq.set(w.id, service.latestFiring(w.id)?.seq ?? 0);
+    for (const w of service.watches.list()) this.seenSeq.set(w.id, service.watches.latestFiring(w.id)?.seq ?? 0);
     this.refresh();
   }
 
@@ -75,8 +76,8 @@ export class WatchPanel implements vscode.Disposable {
     const out: PanelWatch[] = [];
     const many = this.attached.size > 1;
     for (const { folder, service } of this.attached.values()) {
-      for (const w of service.watches()) {
-        const latest = service.latestFiring(w.id);
+      for (const w of service.watches.list()) {
+        const latest = service.watches.latestFiring(w.id);
         const label = `${many ? `${folder.name}: ` : ''}${describeWatch(w)}${w.scope === EDITOR_SCOPE ? '' : ' (agent)'}`;
         const entry: PanelWatch = { id: w.id, label };
         if (latest) {
@@ -130,8 +131,8 @@ export class WatchPanel implements vscode.Disposable {
   private markSeen(): void {
     let changed = false;
     for (const { service } of this.attached.values()) {
-      for (const w of service.watches()) {
-        const seq = service.latestFiring(w.id)?.seq ?? 0;
+      for (const w of service.watches.list()) {
+        const seq = service.watches.latestFiring(w.id)?.seq ?? 0;
         if (seq > (this.seenSeq.get(w.id) ?? 0)) {
           this.seenSeq.set(w.id, seq);
           changed = true;
@@ -142,7 +143,7 @@ export class WatchPanel implements vscode.Disposable {
   }
 
   private find(watchId: string): Attached | undefined {
-    return [...this.attached.values()].find((a) => a.service.watches().some((w) => w.id === watchId));
+    return [...this.attached.values()].find((a) => a.service.watches.list().some((w) => w.id === watchId));
   }
 
   private async onCommand(command: PageCommand): Promise<void> {
@@ -154,7 +155,7 @@ export class WatchPanel implements vscode.Disposable {
     }
     try {
       if (command.type === 'unwatch') {
-        entry.service.unwatch(command.watchId);
+        entry.service.watches.remove(command.watchId);
         this.refresh();
       } else await this.show(entry, command.watchId);
     } catch (err) {
@@ -164,7 +165,7 @@ export class WatchPanel implements vscode.Disposable {
 
   /** What a watch last pushed, to pick from and open. */
   async show(entry: Attached, watchId: string): Promise<void> {
-    const latest = entry.service.latestFiring(watchId);
+    const latest = entry.service.watches.latestFiring(watchId);
     this.seenSeq.set(watchId, latest?.seq ?? 0);
     this.refresh();
     if (!latest) {

@@ -24,7 +24,7 @@ describe('decision records in a long-lived service', () => {
   const gitRuns = (): string[] => readFileSync(log, 'utf8').split('\n').filter(Boolean);
   const listings = (): number => gitRuns().filter((l) => / ls-files /.test(` ${l} `)).length;
   const decisionText = async (): Promise<string> => {
-    const s = await service.suggestForInput({ file: 'src/a.ts' }, { record: false });
+    const s = await service.suggestions.suggestForInput({ file: 'src/a.ts' }, { record: false });
     return s.items
       .filter((i) => i.type === 'decision')
       .map((i) => JSON.stringify(i))

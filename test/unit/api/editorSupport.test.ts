@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
-import { FailureLocator } from '../../../src/core/api/editorSupport';
+import { FailureLocator } from '../../../src/core/api/service/editorSupport';
 import { openEngine } from '../../../src/core/engine';
 import { noDecisionRecords } from '../../../src/core/api/messages';
 import { buildPanelState } from '../../../src/vscode/views/panelModel';
@@ -78,7 +78,7 @@ describe('ContextService: the editor surfaces', function () {
       () => rmSync(state, { recursive: true, force: true }),
       () => service.dispose(),
     );
-    await service.refreshAll();
+    await service.workspace.refreshAll();
     return service;
   }
 
@@ -97,8 +97,8 @@ describe('ContextService: the editor surfaces', function () {
       'docs/adr/0002-cap-stacked-discounts.md': ADR_2,
     });
     const service = await open(r.dir);
-    const passes = service.suggestionPasses;
-    const anchors = service.decisionAnchors('src/pricing.ts');
+    const passes = service.suggestions.passes;
+    const anchors = service.decisions.anchors('src/pricing.ts');
     const summary = anchors.map(
       (a) =>
         `${a.symbol.name}:${a.symbol.startLine} ${a.decision.label} ${a.how}${a.successor ? ` -> ${a.successor.label}` : ''}`,
@@ -107,11 +107,11 @@ describe('ContextService: the editor surfaces', function () {
     // The ADR-2 comment above a constant governs no definition: code stands between it and subtotal.
     assert.ok(!anchors.some((a) => a.symbol.name === 'subtotal'));
     assert.deepEqual(
-      service.decisionAnchors('src/money.ts'),
+      service.decisions.anchors('src/money.ts'),
       [],
       'a record that does not name money.ts governs nothing in it',
     );
-    assert.equal(service.suggestionPasses, passes, 'looking up anchors ran a suggestion pass');
+    assert.equal(service.suggestions.passes, passes, 'looking up anchors ran a suggestion pass');
   });
 
   it('lists each entry of a decision log as a record of its own, and anchors a definition to the entry that names it', async () => {
@@ -123,7 +123,7 @@ describe('ContextService: the editor surfaces', function () {
       entry(2, 'Cap discounts', 'The cap lives in `applyDiscount` in `src/pricing.ts`.');
     const r = repo({ 'src/pricing.ts': PRICING.replace(/ADR-2/g, 'the cap'), 'docs/DECISIONS.md': log });
     const service = await open(r.dir);
-    const list = await service.decisions();
+    const list = await service.decisions.list();
     assert.deepEqual(
       list.map((d) => [d.number, d.title, d.status, d.path, d.line]),
       [
@@ -134,7 +134,7 @@ describe('ContextService: the editor surfaces', function () {
     // Each entry carries its own text, not the whole log.
     assert.match(list[1].body, /^## 2\. Cap discounts\n/);
     assert.ok(!list[1].body.includes('Postgres'));
-    const anchors = service.decisionAnchors('src/pricing.ts');
+    const anchors = service.decisions.anchors('src/pricing.ts');
     assert.deepEqual(
       anchors.map((a) => [a.symbol.name, a.decision.title, a.decision.line, a.how]),
       [['applyDiscount', 'Cap discounts', 15, 'names']],
@@ -151,16 +151,16 @@ describe('ContextService: the editor surfaces', function () {
     const service = await open(r.dir);
     const span = { name: 'applyDiscount', startLine: 11, endLine: 13 };
     const place = { file: 'src/pricing.ts', line: 12, symbol: span };
-    const panel = await service.suggestAt(place);
-    const before = service.suggestionPasses;
-    const card = await service.explainWhy(place, { suggestion: panel });
-    assert.equal(service.suggestionPasses, before, 'explaining with the panel’s suggestion ran another pass');
+    const panel = await service.suggestions.suggestAt(place);
+    const before = service.suggestions.passes;
+    const card = await service.suggestions.explainWhy(place, { suggestion: panel });
+    assert.equal(service.suggestions.passes, before, 'explaining with the panel’s suggestion ran another pass');
     assert.deepEqual(
       card.lineHistory.map((c) => c.subject),
       ['Raise the cap', 'Start'],
     );
-    const fresh = await service.explainWhy(place);
-    assert.equal(service.suggestionPasses, before + 1);
+    const fresh = await service.suggestions.explainWhy(place);
+    assert.equal(service.suggestions.passes, before + 1);
     assert.deepEqual(
       fresh.lineHistory.map((c) => c.subject),
       card.lineHistory.map((c) => c.subject),
@@ -168,11 +168,11 @@ describe('ContextService: the editor surfaces', function () {
     assert.equal(fresh.callers, card.callers);
 
     // Hovering another definition than the panel's: its own lines' history, still without a pass.
-    const other = await service.explainWhy(
+    const other = await service.suggestions.explainWhy(
       { file: 'src/pricing.ts', line: 7, symbol: { name: 'subtotal', startLine: 6, endLine: 8 } },
       { suggestion: panel },
     );
-    assert.equal(service.suggestionPasses, before + 1);
+    assert.equal(service.suggestions.passes, before + 1);
     assert.deepEqual(
       other.lineHistory.map((c) => c.subject),
       ['Start'],
@@ -188,7 +188,7 @@ describe('ContextService: the editor surfaces', function () {
     });
     write(r.dir, 'reports/junit.xml', junit(r.dir, true));
     const service = await open(r.dir);
-    const [failure, ...more] = service.failingTests();
+    const [failure, ...more] = service.suggestions.failingTests();
     assert.equal(more.length, 0);
     assert.equal(failure.report, 'reports/junit.xml');
     assert.deepEqual(failure.test, { path: 'test/pricing.test.ts', line: 5 });
@@ -196,14 +196,14 @@ describe('ContextService: the editor surfaces', function () {
     assert.equal(failure.time, Date.parse('2026-11-20T10:00:00'));
 
     write(r.dir, 'reports/junit.xml', junit(r.dir, false));
-    await service.refreshAll();
-    assert.deepEqual(service.failingTests(), []);
+    await service.workspace.refreshAll();
+    assert.deepEqual(service.suggestions.failingTests(), []);
     write(r.dir, 'reports/junit.xml', junit(r.dir, true));
-    await service.refreshAll();
-    assert.equal(service.failingTests().length, 1);
+    await service.workspace.refreshAll();
+    assert.equal(service.suggestions.failingTests().length, 1);
     unlinkSync(join(r.dir, 'reports/junit.xml'));
-    await service.refreshAll();
-    assert.deepEqual(service.failingTests(), []);
+    await service.workspace.refreshAll();
+    assert.deepEqual(service.suggestions.failingTests(), []);
   });
 
   it('places a failure’s source lines again once the index that knows the files is built', async () => {
@@ -232,13 +232,13 @@ describe('ContextService: the editor surfaces', function () {
     });
     write(r.dir, 'reports/junit.xml', junit(r.dir, true).replace(/\n at [^\n]*pricing\.test\.ts[^<]*/, ''));
     const service = await open(r.dir);
-    assert.deepEqual(service.failingTests()[0]?.test, { path: 'test/pricing.test.ts', line: 2 });
+    assert.deepEqual(service.suggestions.failingTests()[0]?.test, { path: 'test/pricing.test.ts', line: 2 });
   });
 
   it('says where it looked for decision records in a workspace without any', async () => {
     const r = repo({ 'src/a.ts': 'export const a = 1;\n' });
     const service = await open(r.dir);
-    const search = service.decisionSearch();
+    const search = service.decisions.search();
     assert.equal(search.records, 0);
     assert.deepEqual(search.folders, []);
     assert.ok(
@@ -256,9 +256,9 @@ describe('ContextService: the editor surfaces', function () {
     // adr-tools configured for a folder that holds nothing yet.
     mkdirSync(join(r.dir, 'docs', 'decisions'), { recursive: true });
     writeFileSync(join(r.dir, '.adr-dir'), 'docs/decisions\n');
-    await service.refreshAll();
+    await service.workspace.refreshAll();
     assert.match(
-      noDecisionRecords(service.decisionSearch()).detail,
+      noDecisionRecords(service.decisions.search()).detail,
       /^Looked in docs\/decisions, which holds no decision records\. Record a Decision… writes the first one there/,
     );
   });
@@ -268,13 +268,13 @@ describe('ContextService: the editor surfaces', function () {
     cleanup.push(() => rmSync(root, { recursive: true, force: true }));
     write(root, 'src/a.ts', 'export function alpha(): number {\n  return 1;\n}\n');
     const service = await open(root);
-    const suggestion = await service.suggestAt({ file: 'src/a.ts', line: 2 });
+    const suggestion = await service.suggestions.suggestAt({ file: 'src/a.ts', line: 2 });
     const state = buildPanelState({
       phase: 'ready',
       file: 'src/a.ts',
       items: suggestion.items,
       notes: suggestion.notes,
-      decisionHelp: noDecisionRecords(service.decisionSearch()),
+      decisionHelp: noDecisionRecords(service.decisions.search()),
     });
     assert.deepEqual(state.sectionNotes, [
       { type: 'change', text: 'Not a git repository: recent changes and “usually changes with” are off.' },

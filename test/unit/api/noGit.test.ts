@@ -95,16 +95,16 @@ describe('an engine opened with git off', function () {
   });
 
   it('starts no git process while it indexes, answers and explains, and still shows decisions and code', async () => {
-    await service.startBackgroundWork();
-    await service.refreshAll();
-    service.startWatching();
-    const first = await service.suggestAt({ file: 'src/calc.ts', line: 2 });
-    const answer = await service.complete(first);
-    const why = await service.explainWhy({ file: 'src/calc.ts', line: 2 });
-    service.fileChanged('src/calc.ts');
-    service.fileChanged('.git/HEAD');
-    const atHead = await service.fileAtRevision('HEAD', 'src/calc.ts');
-    const decisions = await service.decisions();
+    await service.workspace.startBackgroundWork();
+    await service.workspace.refreshAll();
+    service.watches.start();
+    const first = await service.suggestions.suggestAt({ file: 'src/calc.ts', line: 2 });
+    const answer = await service.suggestions.complete(first);
+    const why = await service.suggestions.explainWhy({ file: 'src/calc.ts', line: 2 });
+    service.workspace.fileChanged('src/calc.ts');
+    service.workspace.fileChanged('.git/HEAD');
+    const atHead = await service.workspace.fileAtRevision('HEAD', 'src/calc.ts');
+    const decisions = await service.decisions.list();
 
     assert.deepEqual(spy.callsIn(repo.dir), []);
     assert.equal(atHead, '');
@@ -121,16 +121,16 @@ describe('an engine opened with git off', function () {
     assert.ok(answer.notes?.includes(REASON), `the reason is told: ${JSON.stringify(answer.notes)}`);
     assert.deepEqual(why.lineHistory, []);
     // The code index is built from a walk of the tree that honours .gitignore.
-    assert.equal(service.symbolAt('src/calc.ts', 2)?.name, 'total');
-    assert.equal(service.symbolAt('generated/big.ts', 2), undefined);
+    assert.equal(service.workspace.symbolAt('src/calc.ts', 2)?.name, 'total');
+    assert.equal(service.workspace.symbolAt('generated/big.ts', 2), undefined);
   });
 
   it('mines history as soon as git is allowed, without opening again', async () => {
-    await service.startBackgroundWork();
+    await service.workspace.startBackgroundWork();
     assert.deepEqual(spy.callsIn(repo.dir), []);
     const mined = new Promise<void>((resolve) => {
-      const sub = service.onDidChangeWorkspaceData(() => {
-        if (service.historyStats().commits > 0) {
+      const sub = service.workspace.onDidChangeWorkspaceData(() => {
+        if (service.workspace.historyStats().commits > 0) {
           sub.dispose();
           resolve();
         }
@@ -139,7 +139,7 @@ describe('an engine opened with git off', function () {
     service.allowGit();
     await mined;
 
-    const answer = await service.suggestAt({ file: 'src/calc.ts', line: 2 });
+    const answer = await service.suggestions.suggestAt({ file: 'src/calc.ts', line: 2 });
     assert.equal(service.gitAllowed, true);
     assert.ok(
       answer.items.some((i) => i.type === 'change' && i.title.includes('guard the loop')),

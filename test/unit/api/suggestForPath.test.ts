@@ -22,7 +22,7 @@ describe('ContextService.suggestForPath', () => {
     });
     stateDir = mkdtempSync(join(tmpdir(), 'pc-suggest-path-state-'));
     service = await ContextService.open({ root: repo.dir, stateDir, config: { minRelevanceScore: 0 } });
-    await service.refreshAll();
+    await service.workspace.refreshAll();
   });
 
   after(() => {
@@ -32,13 +32,13 @@ describe('ContextService.suggestForPath', () => {
   });
 
   it('refuses a missing file with one message, and a folder with another', async () => {
-    await assert.rejects(service.suggestForPath({ file: './src/gone.ts', line: 3 }), (err: unknown) => {
+    await assert.rejects(service.suggestions.suggestForPath({ file: './src/gone.ts', line: 3 }), (err: unknown) => {
       assert.ok(err instanceof ContextError);
       assert.equal(err.reason, 'not_found');
       assert.equal(err.message, noSuchFileToSuggest('src/gone.ts'));
       return true;
     });
-    await assert.rejects(service.suggestForPath({ file: 'src' }), (err: unknown) => {
+    await assert.rejects(service.suggestions.suggestForPath({ file: 'src' }), (err: unknown) => {
       assert.ok(err instanceof ContextError);
       assert.equal(err.message, fileIsFolder('src'));
       return true;
@@ -47,7 +47,7 @@ describe('ContextService.suggestForPath', () => {
 
   it('answers an existing file, typed absolute or relative, with the record that governs it', async () => {
     for (const file of ['src/cart.ts', join(repo.dir, 'src', 'cart.ts')]) {
-      const s = await service.suggestForPath({ file, line: 2 });
+      const s = await service.suggestions.suggestForPath({ file, line: 2 });
       assert.equal(s.query.currentFile, 'src/cart.ts');
       assert.ok(
         s.items.some((i) => i.type === 'decision' && /Totals in cents/.test(i.title)),

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { CancelledError, TimeoutError, withTimeout, withTimeoutOr } from '../../../src/core/timeout';
+import { CancelledError, TimeoutError, withTimeout, withTimeoutOr } from '../../../src/shared/timeout';
 
 const never = new Promise<number>(() => undefined);
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { PromptLedger } from '../../../src/core/prompt/promptAssembler';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
-import { escapeMarkdown, formatDuration } from '../../../src/core/text';
+import { escapeMarkdown, formatDuration } from '../../../src/shared/text';
 import type { SuggestionItem } from '../../../src/core/types';
 import {
   buildDecisionPrompt,

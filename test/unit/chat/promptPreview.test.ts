@@ -37,12 +37,12 @@ describe('@context without a chat model', () => {
     countTokens: async (t) => Math.ceil(t.length / 4),
     preview,
   });
-  const changed = (ctx: Awaited<ReturnType<ContextService['chatContext']>>) =>
+  const changed = (ctx: Awaited<ReturnType<ContextService['chat']['context']>>) =>
     ctx.ledger.entries.filter((e) => e.source.kind === 'subscription').map((e) => e.changedSinceLastTurn);
 
   it('the subscribe message says the content reaches @context once a model is available', async () => {
-    const outcome: SubscribeOutcome = await service.subscribe({ kind: 'file', target: 'src/other.ts' });
-    service.unsubscribeAll();
+    const outcome: SubscribeOutcome = await service.subscriptions.subscribe({ kind: 'file', target: 'src/other.ts' });
+    service.subscriptions.unsubscribeAll();
     const withModel = subscribed(outcome, Date.now(), { maxChars: 2000 })[0];
     const without = subscribed(outcome, Date.now(), { maxChars: 2000, chatModel: false })[0];
     assert.match(withModel, /Every @context turn includes its current content; it expires/);
@@ -64,9 +64,9 @@ describe('@context without a chat model', () => {
   });
 
   it('the preview holds the subscribed content fenced, the ledger and the question placeholder, and marks nothing as seen', async () => {
-    await service.subscribe({ kind: 'file', target: 'src/rates.ts' });
-    const first = await service.chatContext(request('preview_1', true));
-    const again = await service.chatContext(request('preview_1', true));
+    await service.subscriptions.subscribe({ kind: 'file', target: 'src/rates.ts' });
+    const first = await service.chat.context(request('preview_1', true));
+    const again = await service.chat.context(request('preview_1', true));
     // A preview records nothing: the same conversation still sees the content as new.
     assert.deepEqual(changed(first), [true]);
     assert.deepEqual(changed(again), [true]);
@@ -83,7 +83,7 @@ describe('@context without a chat model', () => {
     const close = inside.indexOf(`\n${open[1]}\n`);
     assert.ok(close > inside.indexOf('export const cap = 50;'), `the fence closes before the content ends:\n${text}`);
     // A real turn afterwards still sees the content as changed; the one after it does not.
-    assert.deepEqual(changed(await service.chatContext(request('chat_1'))), [true]);
-    assert.deepEqual(changed(await service.chatContext(request('chat_1'))), [false]);
+    assert.deepEqual(changed(await service.chat.context(request('chat_1'))), [true]);
+    assert.deepEqual(changed(await service.chat.context(request('chat_1'))), [false]);
   });
 });

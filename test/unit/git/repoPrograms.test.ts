@@ -99,9 +99,9 @@ describe('what the repository configures, git does not run', function () {
       config: { minRelevanceScore: 0, recentChangeDays: 3650 },
     });
     try {
-      await service.refreshAll();
-      const s = await service.complete(
-        await service.suggestAt({ file: 'src/a.ts', line: 2, symbolName: 'price' }, { trigger: 'manual' }),
+      await service.workspace.refreshAll();
+      const s = await service.suggestions.complete(
+        await service.suggestions.suggestAt({ file: 'src/a.ts', line: 2, symbolName: 'price' }, { trigger: 'manual' }),
       );
       assert.deepEqual(readdirSync(markers), []);
       // History and the uncommitted change were read all the same.
@@ -113,7 +113,7 @@ describe('what the repository configures, git does not run', function () {
         s.items.some((i) => i.type === 'change' && i.meta?.uncommitted),
         JSON.stringify(s.items.map((i) => i.title)),
       );
-      assert.equal(await service.fileAtRevision('HEAD', 'src/a.ts'), A(4));
+      assert.equal(await service.workspace.fileAtRevision('HEAD', 'src/a.ts'), A(4));
       assert.deepEqual(readdirSync(markers), []);
     } finally {
       service.dispose();
@@ -125,8 +125,10 @@ describe('what the repository configures, git does not run', function () {
     writeFileSync(join(repo.dir, '.git', 'info', 'attributes'), 'src/b.ts filter=a=b\n');
     const service = await ContextService.open({ root: repo.dir, stateDir: `${state}-2` });
     try {
-      await service.refreshAll();
-      await service.complete(await service.suggestAt({ file: 'src/b.ts', line: 2 }, { trigger: 'manual' }));
+      await service.workspace.refreshAll();
+      await service.suggestions.complete(
+        await service.suggestions.suggestAt({ file: 'src/b.ts', line: 2 }, { trigger: 'manual' }),
+      );
       assert.deepEqual(readdirSync(markers), []);
       assert.equal(readFileSync(join(repo.dir, 'src/b.ts'), 'utf8'), B(4));
     } finally {

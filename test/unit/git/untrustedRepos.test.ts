@@ -32,8 +32,10 @@ describe('repositories git must be careful with', function () {
       config: { minRelevanceScore: 0 },
     });
     cleanup.push(() => service.dispose());
-    await service.refreshAll();
-    const s = await service.complete(await service.suggestAt({ file: 'src/a.ts', line: 1 }, { trigger: 'manual' }));
+    await service.workspace.refreshAll();
+    const s = await service.suggestions.complete(
+      await service.suggestions.suggestAt({ file: 'src/a.ts', line: 1 }, { trigger: 'manual' }),
+    );
     assert.deepEqual(clone.fetches(), [], 'the remote was asked for objects');
     assert.ok(
       s.notes?.some((n) => n.startsWith('Partial clone: line counts are off')),
@@ -65,8 +67,8 @@ describe('repositories git must be careful with', function () {
     assert.ok(state.detail?.includes(`git config --global --add safe.directory ${repo.dir}`), state.detail);
     const service = await ContextService.open({ root: repo.dir, stateDir: stateDir() });
     cleanup.push(() => service.dispose());
-    await service.refreshAll();
-    const s = await service.suggestAt({ file: 'a.ts', line: 1 }, { trigger: 'manual' });
+    await service.workspace.refreshAll();
+    const s = await service.suggestions.suggestAt({ file: 'a.ts', line: 1 }, { trigger: 'manual' });
     const note = s.notes?.find((n) => n.includes('another user owns it'));
     assert.ok(note?.includes(`safe.directory ${repo.dir}`), JSON.stringify(s.notes));
     assert.ok(!s.notes?.some((n) => n.startsWith('Not a git repository')), JSON.stringify(s.notes));
@@ -102,18 +104,18 @@ describe('repositories git must be careful with', function () {
     for (const ref of [`--output=${out}`, '-p', 'main', 'HEAD@{1}', 'HEAD:a.ts', `${first}..HEAD`, '']) {
       await assert.rejects(git.fileAtRevision(ref, 'a.ts'), /Invalid revision/, ref);
       await assert.rejects(
-        service.fileAtRevision(ref, 'a.ts'),
+        service.workspace.fileAtRevision(ref, 'a.ts'),
         (e: Error & { code?: string }) => /Invalid revision .*expected a commit id/.test(e.message),
         ref,
       );
     }
     assert.equal(existsSync(out) || existsSync(`${out}:a.ts`), false);
-    assert.equal(await service.fileAtRevision('HEAD', 'a.ts'), 'two\n');
-    assert.equal(await service.fileAtRevision('HEAD~1', 'a.ts'), 'one\n');
-    assert.equal(await service.fileAtRevision(`${repo.head()}^`, 'a.ts'), 'one\n');
-    assert.equal(await service.fileAtRevision(first.slice(0, 8), 'a.ts'), 'one\n');
+    assert.equal(await service.workspace.fileAtRevision('HEAD', 'a.ts'), 'two\n');
+    assert.equal(await service.workspace.fileAtRevision('HEAD~1', 'a.ts'), 'one\n');
+    assert.equal(await service.workspace.fileAtRevision(`${repo.head()}^`, 'a.ts'), 'one\n');
+    assert.equal(await service.workspace.fileAtRevision(first.slice(0, 8), 'a.ts'), 'one\n');
     assert.equal(
-      await service.fileAtRevision(`${first}^`, 'a.ts'),
+      await service.workspace.fileAtRevision(`${first}^`, 'a.ts'),
       '',
       'before the first commit the file did not exist',
     );

@@ -36,7 +36,7 @@ describe('layering enforced by lint', function () {
         "import { openEngine } from '../core/engine';\nexport const x = openEngine;\n",
       );
       assert.equal(messages.length, 1, path);
-      assert.match(messages[0], /only through src\/core\/api and src\/core\/types/);
+      assert.match(messages[0], /only through its door: src\/core\/api\/contextService, types, messages and errors/);
     }
     assert.equal(
       (
@@ -49,10 +49,49 @@ describe('layering enforced by lint', function () {
     );
   });
 
-  it('lets adapters use the front door and the public types', async () => {
-    const code =
-      "import { ContextService } from '../core/api/contextService';\nimport type { SuggestionItem } from '../core/types';\nexport const x: SuggestionItem[] = [];\nexport const y = ContextService;\n";
-    assert.deepEqual(await restrictedImports('src/mcp/probe.ts', code), []);
+  it('refuses an adapter that imports past the narrowed door: the internals of a concern, or the core types', async () => {
+    const past: [path: string, code: string][] = [
+      [
+        'src/vscode/probe.ts',
+        "import { WatchUseCases } from '../core/api/service/watches';\nexport const x = WatchUseCases;\n",
+      ],
+      ['src/mcp/probe.ts', "import { Watching } from '../core/api/service/watching';\nexport const x = Watching;\n"],
+      [
+        'src/cli/commands/probe.ts',
+        "import type { SuggestionItem } from '../../core/types';\nexport const x: SuggestionItem[] = [];\n",
+      ],
+      [
+        'src/vscode/editor/probe.ts',
+        "import * as api from '../../core/api/service/suggestions';\nexport const x = api;\n",
+      ],
+    ];
+    for (const [path, code] of past) assert.equal((await restrictedImports(path, code)).length, 1, `${path}: ${code}`);
+  });
+
+  it('lets adapters use the door: the service, its types, its messages and its errors', async () => {
+    const code = [
+      "import { ContextService } from '../core/api/contextService';",
+      "import type { SuggestionItem } from '../core/api/types';",
+      "import { renderSuggestionList } from '../core/api/messages';",
+      "import { ContextError } from '../core/api/errors';",
+      'export const x: SuggestionItem[] = [];',
+      'export const y = [ContextService, renderSuggestionList, ContextError];',
+      '',
+    ].join('\n');
+    for (const path of ['src/mcp/probe.ts', 'src/cli/probe.ts', 'src/vscode/probe.ts'])
+      assert.deepEqual(await restrictedImports(path, code), [], path);
+  });
+
+  it('keeps the shared helpers below the engine and every adapter', async () => {
+    for (const code of [
+      "import type { SuggestionItem } from '../core/types';\nexport const x: SuggestionItem[] = [];\n",
+      "import { ids } from '../vscode/ids';\nexport const x = ids;\n",
+    ])
+      assert.equal((await restrictedImports('src/shared/probe.ts', code)).length, 1, code);
+    assert.deepEqual(
+      await restrictedImports('src/shared/probe.ts', "import { clip } from './text';\nexport const x = clip;\n"),
+      [],
+    );
   });
 
   it('keeps VS Code out of the engine, and the engine and Node out of the page', async () => {
@@ -103,7 +142,7 @@ describe('the core tiers, the import graph and the formatting, enforced by lint'
 
   // One probe per tier: a module importing the tier above it.
   const upward: [path: string, code: string][] = [
-    ['src/core/text.ts', "import { GitService } from './git/gitService';\nexport const x = GitService;\n"],
+    ['src/core/paths.ts', "import { GitService } from './git/gitService';\nexport const x = GitService;\n"],
     ['src/core/git/probe.ts', "import { CodeIndex } from '../index/codeIndex';\nexport const x = CodeIndex;\n"],
     [
       'src/core/index/probe.ts',

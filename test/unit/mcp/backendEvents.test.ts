@@ -23,30 +23,39 @@ function counted(service: ContextService): McpService & { listeners(): number } 
     let done = false;
     return { dispose: () => (done ? undefined : ((done = true), live--, d.dispose())) };
   };
+  const { workspace, suggestions, decisions, subscriptions, watches } = service;
   return {
     root: service.root,
-    suggestForInput: (input, options) => service.suggestForInput(input, options),
-    suggestForPath: (input, options) => service.suggestForPath(input, options),
-    subscribe: (request, options) => service.subscribe(request, options),
-    unsubscribe: (id) => service.unsubscribe(id),
-    unsubscribeAll: () => service.unsubscribeAll(),
-    subscriptions: () => service.subscriptions(),
-    readSubscription: (id, options) => service.readSubscription(id, options),
-    decisions: () => service.decisions(),
-    feedback: (id, item, action) => service.feedback(id, item, action),
-    readFile: (path) => service.readFile(path),
-    resolvePath: (path) => service.resolvePath(path),
-    fileChanged: (path, deleted) => service.fileChanged(path, deleted),
-    onDidChangeSubscriptions: (l) => track(service.onDidChangeSubscriptions(l)),
-    onDidChangeWorkspaceData: (l) => track(service.onDidChangeWorkspaceData(l)),
-    watch: (input) => service.watch(input),
-    watches: () => service.watches(),
-    unwatch: (id) => service.unwatch(id),
-    readWatch: (id) => service.readWatch(id),
-    firingsSince: (cursor, options) => service.firingsSince(cursor, options),
-    startWatching: () => service.startWatching(),
-    onDidFireWatch: (l) => track(service.onDidFireWatch(l)),
-    onDidChangeWatches: (l) => track(service.onDidChangeWatches(l)),
+    workspace: {
+      readFile: (path) => workspace.readFile(path),
+      resolvePath: (path) => workspace.resolvePath(path),
+      fileChanged: (path, deleted) => workspace.fileChanged(path, deleted),
+      onDidChangeWorkspaceData: (l) => track(workspace.onDidChangeWorkspaceData(l)),
+    },
+    suggestions: {
+      suggestForInput: (input, options) => suggestions.suggestForInput(input, options),
+      suggestForPath: (input, options) => suggestions.suggestForPath(input, options),
+      feedback: (id, item, action) => suggestions.feedback(id, item, action),
+    },
+    decisions: { list: () => decisions.list() },
+    subscriptions: {
+      subscribe: (request, options) => subscriptions.subscribe(request, options),
+      unsubscribe: (id) => subscriptions.unsubscribe(id),
+      unsubscribeAll: () => subscriptions.unsubscribeAll(),
+      list: () => subscriptions.list(),
+      read: (id, options) => subscriptions.read(id, options),
+      onDidChange: (l) => track(subscriptions.onDidChange(l)),
+    },
+    watches: {
+      add: (input) => watches.add(input),
+      list: () => watches.list(),
+      remove: (id) => watches.remove(id),
+      read: (id) => watches.read(id),
+      firingsSince: (cursor, options) => watches.firingsSince(cursor, options),
+      start: () => watches.start(),
+      onDidFire: (l) => track(watches.onDidFire(l)),
+      onDidChange: (l) => track(watches.onDidChange(l)),
+    },
     listeners: () => live,
   };
 }
@@ -74,7 +83,7 @@ describe('MCP server and engine events', function () {
   beforeEach(async () => {
     ws = makeWorkspace(FILES);
     service = await ContextService.open({ root: ws.root, stateDir: join(ws.base, '.pc-state') });
-    await service.refreshAll();
+    await service.workspace.refreshAll();
     backend = counted(service);
     server = createMcpServer(backend, new MemoryLogger());
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -101,19 +110,19 @@ describe('MCP server and engine events', function () {
 
   it('announces subscriptions the engine makes for someone else (the extension, the CLI)', async () => {
     await client.subscribeResource({ uri: 'context://subscriptions' });
-    const { subscription: sub } = await service.subscribe({ kind: 'file', target: 'src/util.ts' });
+    const { subscription: sub } = await service.subscriptions.subscribe({ kind: 'file', target: 'src/util.ts' });
     await waitFor('list_changed', () => listChanges() === 1);
     await waitFor('subscriptions update', () => updates('context://subscriptions') === 1);
     const listed = (await client.listResources()).resources;
     assert.equal(listed.find((r) => r.uri === `context://subscription/${sub.id}`)?.name, 'Subscription src/util.ts');
 
     // Subscribing again to the same target only renews it: the list is the same, nothing to announce.
-    await service.subscribe({ kind: 'file', target: 'src/util.ts' });
+    await service.subscriptions.subscribe({ kind: 'file', target: 'src/util.ts' });
     await sleep(300);
     assert.equal(listChanges(), 1);
     assert.equal(updates('context://subscriptions'), 1);
 
-    service.unsubscribe(sub.id);
+    service.subscriptions.unsubscribe(sub.id);
     await waitFor('second list_changed', () => listChanges() === 2);
   });
 
@@ -131,7 +140,7 @@ describe('MCP server and engine events', function () {
       join(ws.root, 'lib/hash.ts'),
       '/** @deprecated Use sha256 instead. */\nexport function legacyHash(s: string): string {\n  return s;\n}\n',
     );
-    service.fileChanged('lib/hash.ts');
+    service.workspace.fileChanged('lib/hash.ts');
     await waitFor('suggestions update', () => updates(uri) === 1);
     assert.deepEqual(
       (await read()).items.map((i) => [i.type, i.title]),
@@ -139,7 +148,7 @@ describe('MCP server and engine events', function () {
     );
 
     // The same report again, with nothing new to suggest, stays quiet.
-    service.fileChanged('lib/hash.ts');
+    service.workspace.fileChanged('lib/hash.ts');
     await sleep(500);
     assert.equal(updates(uri), 1);
   });

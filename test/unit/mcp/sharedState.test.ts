@@ -66,7 +66,7 @@ describe('MCP server and the extension on one state folder', function () {
     const r = await call(s, 'subscribe_file', { path: 'src/billing/invoice.ts', lines: { start: 2, end: 2 } });
     const id = (r.structuredContent as { id: string }).id;
     const seen = await until('the subscription in the engine', () =>
-      engine.subscriptions().list.find((x) => x.id === id),
+      engine.subscriptions.list().list.find((x) => x.id === id),
     );
     assert.equal(seen.kind, 'lines');
     assert.equal(seen.path, 'src/billing/invoice.ts');
@@ -74,14 +74,18 @@ describe('MCP server and the extension on one state folder', function () {
     // Both sides read the same content for it.
     const overMcp = (await s.client.readResource({ uri: (r.structuredContent as { uri: string }).uri }))
       .contents[0] as { text: string };
-    assert.equal((await engine.readSubscription(seen.id)).text, overMcp.text);
+    assert.equal((await engine.subscriptions.read(seen.id)).text, overMcp.text);
     assert.match(overMcp.text, /Math\.round/);
   });
 
   it('lists and announces a subscription the engine made, once it is saved', async () => {
     await s.client.listResources();
-    const { subscription } = await engine.subscribe({ kind: 'pattern', target: 'src/billing/tax.ts', pattern: 'rate' });
-    engine.flush();
+    const { subscription } = await engine.subscriptions.subscribe({
+      kind: 'pattern',
+      target: 'src/billing/tax.ts',
+      pattern: 'rate',
+    });
+    engine.workspace.flush();
     await s.waitFor('list_changed', () => s.received.some((n) => n.method === LIST_CHANGED), 5000);
     const listed = (await call(s, 'list_subscriptions')).structuredContent as {
       subscriptions: { id: string; target: string; uri: string }[];
@@ -93,8 +97,8 @@ describe('MCP server and the extension on one state folder', function () {
     const resource = (await s.client.listResources()).resources.find((x) => x.uri === listed.subscriptions[0].uri);
     assert.equal(resource?.name, 'Subscription src/billing/tax.ts lines matching /rate/');
 
-    engine.unsubscribe(subscription.id);
-    engine.flush();
+    engine.subscriptions.unsubscribe(subscription.id);
+    engine.workspace.flush();
     await s.waitFor(
       'a second list_changed',
       () => s.received.filter((n) => n.method === LIST_CHANGED).length === 2,

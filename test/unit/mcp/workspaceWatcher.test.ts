@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { MemoryLogger } from '../../../src/core/api/types';
+import { gitDirectoriesOf, ignoredPathsOf } from '../../../src/core/git/workspaceGit';
 import { WorkspaceWatcher, type WorkspaceWatcherOptions } from '../../../src/mcp/workspaceWatcher';
 import { TempRepo } from '../git/repoFixture';
 import { hostileRepo } from './hostileRepo';
@@ -18,6 +19,10 @@ function watcherOn(repo: TempRepo, options: WorkspaceWatcherOptions = {}) {
       for (const w of waiters.splice(0)) w();
     },
     logger,
+    {
+      gitDirectories: (signal) => gitDirectoriesOf(repo.dir, signal),
+      ignoredPaths: (paths, signal) => ignoredPathsOf(repo.dir, paths, signal),
+    },
     options,
   );
   const waitFor = async (path: string, timeoutMs = 15_000): Promise<boolean> => {

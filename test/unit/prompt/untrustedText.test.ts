@@ -7,7 +7,7 @@ import { ContextService } from '../../../src/core/api/contextService';
 import { renderSubscriptionBlock, renderSuggestionLine } from '../../../src/core/prompt/render';
 import type { MaterializedSubscription } from '../../../src/core/subscriptions/materializer';
 import type { Subscription } from '../../../src/core/subscriptions/registry';
-import { safeLabel } from '../../../src/core/text';
+import { safeLabel } from '../../../src/shared/text';
 import { startServer } from '../../fixtures/mcp/harness';
 import { TempRepo } from '../git/repoFixture';
 
@@ -124,9 +124,9 @@ describe('repository text in prompts and text output', () => {
     it('the @context prompt keeps the name inside labels and fences and says quoted text is untrusted', async () => {
       const service = await ContextService.open({ root: repo.dir, stateDir: state });
       try {
-        await service.refreshAll();
-        await service.subscribe({ kind: 'file', target: EVIL });
-        const ctx = await service.chatContext({
+        await service.workspace.refreshAll();
+        await service.subscriptions.subscribe({ kind: 'file', target: EVIL });
+        const ctx = await service.chat.context({
           conversationId: 'c1',
           question: 'What does cart.ts do?',
           history: [],

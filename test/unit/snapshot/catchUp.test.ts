@@ -50,7 +50,7 @@ describe('team index snapshot: import and catch up', function () {
     out = tempDir('pc-snap-out-');
     snapshot = join(out, 'team.pcsnap');
     const { service } = await indexed(ci, ciState);
-    const result = await service.exportSnapshot(snapshot, '9.9.9-test');
+    const result = await service.workspace.exportSnapshot(snapshot, '9.9.9-test');
     service.dispose();
     assert.equal(result.commit, behind);
     // Uncommitted work in the clone that imports: a changed file, a new one and a deleted one.
@@ -105,8 +105,8 @@ describe('team index snapshot: import and catch up', function () {
         'docs/adr/0001-money-in-cents.md',
       ])
         assert.deepEqual(await suggestionsFor(a.service, file), await suggestionsFor(b.service, file), file);
-      a.service.flush();
-      b.service.flush();
+      a.service.workspace.flush();
+      b.service.workspace.flush();
     } finally {
       a.service.dispose();
       b.service.dispose();
@@ -125,8 +125,8 @@ describe('team index snapshot: import and catch up', function () {
     const state = tempDir('pc-snap-durable-');
     dirs.push(state);
     const first = await indexed(repo.dir, state);
-    await first.service.subscribe({ kind: 'file', target: 'src/cart.ts' });
-    const before = first.service.subscriptions().list;
+    await first.service.subscriptions.subscribe({ kind: 'file', target: 'src/cart.ts' });
+    const before = first.service.subscriptions.list().list;
     first.service.dispose();
     // The local index is newer than the snapshot: it is kept, and says so.
     const kept = await indexed(repo.dir, state, { location: snapshot });
@@ -138,7 +138,7 @@ describe('team index snapshot: import and catch up', function () {
     const again = await indexed(repo.dir, state, { location: snapshot });
     try {
       assert.equal(again.summary.snapshot?.status, 'applied', again.summary.snapshot?.message);
-      assert.deepEqual(again.service.subscriptions().list, before);
+      assert.deepEqual(again.service.subscriptions.list().list, before);
       assert.ok(readFileSync(join(state, 'durable.db')).equals(durable), 'durable.db unchanged');
     } finally {
       again.service.dispose();

@@ -47,7 +47,7 @@ describe('team index snapshot: fetching over HTTP', function () {
     const ciState = tempDir('pc-snap-http-ci-');
     dirs.push(ci, ciState);
     const { service } = await indexed(ci, ciState);
-    await service.exportSnapshot(join(out, 's.pcsnap'), 'test');
+    await service.workspace.exportSnapshot(join(out, 's.pcsnap'), 'test');
     service.dispose();
     data = readFileSync(join(out, 's.pcsnap'));
     ({ server, base } = await listen((req, res) => {

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SnapshotOutcome, SnapshotSource } from '../../../src/core/api/teamIndex';
+import type { SnapshotOutcome, SnapshotSource } from '../../../src/core/api/types';
 import { decodeSnapshot, encodeSnapshot, sha256 } from '../../../src/core/snapshot/format';
 import type { TempRepo } from '../git/repoFixture';
 import { buildRepo, cloneAt, indexed, tempDir } from './snapshotFixture';
@@ -44,7 +44,7 @@ describe('team index snapshot: refusals fall back to local indexing', function (
     dirs.push(ci, ciState);
     good = join(out, 'good.pcsnap');
     const { service } = await indexed(ci, ciState);
-    await service.exportSnapshot(good, 'test');
+    await service.workspace.exportSnapshot(good, 'test');
     service.dispose();
   });
 
@@ -70,7 +70,7 @@ describe('team index snapshot: refusals fall back to local indexing', function (
     dirs.push(state);
     try {
       const { service } = await indexed(other.dir, state);
-      await service.exportSnapshot(join(out, 'other.pcsnap'), 'test');
+      await service.workspace.exportSnapshot(join(out, 'other.pcsnap'), 'test');
       service.dispose();
     } finally {
       other.dispose();
@@ -87,7 +87,7 @@ describe('team index snapshot: refusals fall back to local indexing', function (
     execFileSync('git', ['add', 'side.ts'], { cwd: side });
     execFileSync('git', ['-c', 'user.name=A', '-c', 'user.email=a@b', 'commit', '-q', '-m', 'Side'], { cwd: side });
     const { service } = await indexed(side, sideState);
-    await service.exportSnapshot(join(out, 'side.pcsnap'), 'test');
+    await service.workspace.exportSnapshot(join(out, 'side.pcsnap'), 'test');
     service.dispose();
     // The branch's commit reaches the repository, which stays on main.
     execFileSync('git', ['fetch', '-q', side, 'side:side'], { cwd: repo.dir });

@@ -43,7 +43,7 @@ describe('team index snapshot: only files changed since its commit are read agai
     dirs.push(ci, ciState, out);
     snapshot = join(out, 'team.pcsnap');
     const { service } = await indexed(ci, ciState);
-    await service.exportSnapshot(snapshot, '9.9.9-test');
+    await service.workspace.exportSnapshot(snapshot, '9.9.9-test');
     service.dispose();
     // One file changed by a commit after the snapshot, one by an uncommitted edit that keeps its size.
     repo.commit('Audit util4', {
@@ -65,8 +65,8 @@ describe('team index snapshot: only files changed since its commit are read agai
     dirs.push(fromSnapshot, full);
     const a = await indexed(repo.dir, fromSnapshot, { location: snapshot });
     const b = await indexed(repo.dir, full);
-    a.service.flush();
-    b.service.flush();
+    a.service.workspace.flush();
+    b.service.workspace.flush();
     a.service.dispose();
     b.service.dispose();
     assert.equal(a.summary.snapshot?.status, 'applied', a.summary.snapshot?.message);
@@ -91,9 +91,9 @@ describe('team index snapshot: only files changed since its commit are read agai
     dirs.push(state);
     const service = await ContextService.open({ root: repo.dir, stateDir: state, snapshot: { location: snapshot } });
     const seen: (IndexingProgress | undefined)[] = [];
-    const listening = service.onDidChangeIndexing((p) => seen.push(p && { ...p }));
+    const listening = service.workspace.onDidChangeIndexing((p) => seen.push(p && { ...p }));
     try {
-      const summary = await service.refreshAll();
+      const summary = await service.workspace.refreshAll();
       assert.equal(summary.snapshot?.status, 'applied', summary.snapshot?.message);
     } finally {
       listening.dispose();

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
-import type { SnapshotSource } from '../../../src/core/api/teamIndex';
+import type { SnapshotSource } from '../../../src/core/api/types';
 import type { ContextSuggestion } from '../../../src/core/types';
 import { TempRepo } from '../git/repoFixture';
 
@@ -76,14 +76,16 @@ export async function indexed(
   root: string,
   stateDir: string,
   snapshot?: SnapshotSource,
-): Promise<{ service: ContextService; summary: Awaited<ReturnType<ContextService['refreshAll']>> }> {
+): Promise<{ service: ContextService; summary: Awaited<ReturnType<ContextService['workspace']['refreshAll']>> }> {
   const service = await ContextService.open({ root, stateDir, ...(snapshot ? { snapshot } : {}) });
-  const summary = await service.refreshAll();
+  const summary = await service.workspace.refreshAll();
   return { service, summary };
 }
 
 /** Suggestions for a file without what differs between two runs (ids, times). */
 export async function suggestionsFor(service: ContextService, file: string): Promise<unknown> {
-  const s: ContextSuggestion = await service.complete(await service.suggestAt({ file }, { trigger: 'manual' }));
+  const s: ContextSuggestion = await service.suggestions.complete(
+    await service.suggestions.suggestAt({ file }, { trigger: 'manual' }),
+  );
   return { items: s.items, notes: s.notes, status: s.status };
 }

@@ -45,7 +45,7 @@ describe('a file the code index does not parse', function () {
       repo.commit(`App work ${i}`, { 'src/app.tsx': `export function App() {\n  return ${i};\n}\n` }, 20);
     stateDir = mkdtempSync(join(tmpdir(), 'pc-unparsed-state-'));
     service = await ContextService.open({ root: repo.dir, stateDir });
-    await service.refreshAll();
+    await service.workspace.refreshAll();
   });
 
   after(() => {
@@ -57,7 +57,7 @@ describe('a file the code index does not parse', function () {
   const titles = (s: ContextSuggestion, type: string) => s.items.filter((i) => i.type === type).map((i) => i.title);
 
   it('gets the record about its kind of file, its own commits and the file that changes with it', async () => {
-    const s = await service.suggestForPath({ file: 'sass/_buttons.scss' });
+    const s = await service.suggestions.suggestForPath({ file: 'sass/_buttons.scss' });
     const stylelint = s.items.find((i) => i.type === 'decision' && /Stylelint/.test(i.title));
     assert.ok(stylelint, `no Stylelint record among ${JSON.stringify(titles(s, 'decision'))}`);
     assert.match(stylelint.reason, /Stylelint.*style sheets/);
@@ -74,7 +74,7 @@ describe('a file the code index does not parse', function () {
   });
 
   it('does not get a record about something else, wherever it is', async () => {
-    const s = await service.suggestForPath({ file: 'styles/print/page.scss' });
+    const s = await service.suggestions.suggestForPath({ file: 'styles/print/page.scss' });
     assert.ok(!titles(s, 'decision').some((t) => /React/.test(t)), JSON.stringify(titles(s, 'decision')));
     assert.ok(
       !s.items.some((i) => i.type === 'change' && i.location.path !== 'styles/print/page.scss'),

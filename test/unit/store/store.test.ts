@@ -450,12 +450,12 @@ describe('a command on durable data only', function () {
     try {
       writeFileSync(join(root, 'a.ts'), 'export const a = 1;\n');
       const first = await ContextService.open({ root, stateDir });
-      await first.subscribe({ kind: 'file', target: 'a.ts' });
+      await first.subscriptions.subscribe({ kind: 'file', target: 'a.ts' });
       first.dispose();
       writeFileSync(join(stateDir, 'index.db'), 'not a database');
       const service = await ContextService.open({ root, stateDir });
       assert.deepEqual(
-        service.subscriptions().list.map((s) => s.target),
+        service.subscriptions.list().list.map((s) => s.target),
         ['a.ts'],
       );
       service.dispose();

@@ -29,14 +29,14 @@ describe('a watch and the events before it', function () {
       () => agent.dispose(),
       () => editor.dispose(),
     );
-    agent.startWatching();
-    const sentinel = agent.watch({
+    agent.watches.start();
+    const sentinel = agent.watches.add({
       patterns: [{ type: 'file', pattern: 'src/b.ts' }],
       cooldownMs: 0,
       minRelevanceScore: 0,
     }).watch;
     agentNow = 3_000_000;
-    const late = agent.watch({
+    const late = agent.watches.add({
       patterns: [{ type: 'file', pattern: 'src/a.ts' }],
       cooldownMs: 0,
       minRelevanceScore: 0,
@@ -44,20 +44,20 @@ describe('a watch and the events before it', function () {
 
     const fired: FiredWatch[] = [];
     const sentinelFired = new Promise<void>((resolve) =>
-      agent.onDidFireWatch((f) => {
+      agent.watches.onDidFire((f) => {
         fired.push(f);
         if (f.watchId === sentinel.id) resolve();
       }),
     );
     // Both events are older than the late watch; the log delivers them in order.
-    editor.activity({ file: 'src/a.ts', line: 1 });
-    editor.activity({ file: 'src/b.ts', line: 1 });
+    editor.workspace.activity({ file: 'src/a.ts', line: 1 });
+    editor.workspace.activity({ file: 'src/b.ts', line: 1 });
     await sentinelFired;
     assert.deepEqual(
       fired.map((f) => f.watchId),
       [sentinel.id],
       'the watch made after the editor was on src/a.ts did not fire for it',
     );
-    assert.equal(agent.latestFiring(late.id), undefined);
+    assert.equal(agent.watches.latestFiring(late.id), undefined);
   });
 });

@@ -7,7 +7,7 @@ import { linesOf } from '../docs/markdown';
 import { termsOf } from '../docs/textTerms';
 import type { AdrStatus } from './adrParser';
 import { adrShapeOf, type AdrShape } from './adrShape';
-import { trimEndOf } from '../../text';
+import { trimEndOf } from '../../../shared/text';
 
 /** Why a folder counts as a decision folder. */
 export type FolderReason = 'adr-dir' | 'log4brains' | 'setting' | 'name' | 'shape';

@@ -1,7 +1,7 @@
 import picomatch from 'picomatch';
 import { posix } from 'node:path';
 import { linesOf } from '../docs/markdown';
-import { trimEndOf } from '../../text';
+import { trimEndOf } from '../../../shared/text';
 
 /** A code location named in an ADR's text. */
 export interface PathMention {

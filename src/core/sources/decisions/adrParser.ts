@@ -8,7 +8,7 @@ import {
   type MarkdownSection,
 } from '../docs/markdown';
 import { splitRstSections } from '../docs/restructuredText';
-import { trimEndOf } from '../../text';
+import { trimEndOf } from '../../../shared/text';
 
 import {
   classifyStatus,

@@ -1,5 +1,5 @@
 import { linesOf } from '../docs/markdown';
-import { trimEndOf } from '../../text';
+import { trimEndOf } from '../../../shared/text';
 
 /** What a record says of itself: proposed, accepted, or no longer in force. */
 export type AdrStatus = 'proposed' | 'accepted' | 'rejected' | 'deprecated' | 'superseded' | 'unknown';

@@ -19,7 +19,7 @@ export async function ask(t: Turn): Promise<void> {
     return;
   }
   stream.progress('Gathering subscribed context, suggestions and memory…');
-  const prompt = await service.chatContext({
+  const prompt = await service.chat.context({
     conversationId: meta.conversationId,
     question: request.prompt,
     history: promptHistory(historyTurns(t.chatContext)),
@@ -51,7 +51,7 @@ export async function ask(t: Turn): Promise<void> {
     meta.suggestionEntities = prompt.suggestion.items.map((i) => i.entityId);
   }
   try {
-    service.saveEpisode({ conversationId: meta.conversationId, prompt: request.prompt, answer });
+    service.memory.saveEpisode({ conversationId: meta.conversationId, prompt: request.prompt, answer });
   } catch (err) {
     t.deps.log.warn(`Could not save the chat turn to memory: ${(err as Error).message}`);
   }

@@ -1,5 +1,5 @@
 import { renderSuggestions, renderWhy } from '../chatText';
-import { escapeMarkdown } from '../../../core/api/messages';
+import { escapeMarkdown } from '../../../shared/text';
 import type { Turn } from '../turn';
 
 /** `/suggest`: the ranked context for the active editor. */
@@ -13,8 +13,8 @@ export async function suggest(t: Turn): Promise<void> {
   }
   const { place } = here;
   t.stream.progress(`Looking for context on ${place.file}…`);
-  const first = await t.service.suggestAt(place, { signal: t.signal, trigger: 'manual' });
-  const suggestion = await t.service.complete(first, { signal: t.signal });
+  const first = await t.service.suggestions.suggestAt(place, { signal: t.signal, trigger: 'manual' });
+  const suggestion = await t.service.suggestions.complete(first, { signal: t.signal });
   const where = `${place.file}${place.symbol ? ` · ${place.symbol.name}` : ''}`;
   t.stream.markdown(renderSuggestions(suggestion.items, t.linkFor, `### Context for ${escapeMarkdown(where)}`));
   if (suggestion.notes?.length) t.stream.markdown(`\n\n_${suggestion.notes.map(escapeMarkdown).join(' · ')}_`);
@@ -32,7 +32,7 @@ export async function why(t: Turn): Promise<void> {
     return;
   }
   t.stream.progress('Looking up decisions and history…');
-  const card = await t.service.explainWhy(here.place, { signal: t.signal });
+  const card = await t.service.suggestions.explainWhy(here.place, { signal: t.signal });
   const lines = card.symbol ? `${card.symbol.name} (lines ${card.symbol.startLine}–${card.symbol.endLine})` : '';
   t.stream.markdown(
     renderWhy(

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { NewDecision } from '../../../core/api/types';
-import { decisionFromReply } from '../../../core/api/decisions';
 import { buildDecisionPrompt, renderDecisionDraft, transcriptOf } from '../chatText';
 import { parseDecisionTitle } from '../slashArgs';
 import { chatCommands, historyTurns, NoModelError, streamFromModel, type ChatDeps, type Turn } from '../turn';
@@ -25,7 +24,7 @@ export class DecisionDrafts {
     await streamFromModel(model, [vscode.LanguageModelChatMessage.User(prompt)], t.token, (fragment) => {
       reply += fragment;
     });
-    const decision = decisionFromReply(title, reply);
+    const decision = t.service.decisions.fromReply(title, reply);
     const id = randomUUID();
     this.drafts.set(id, { folder: t.folder.uri.toString(), decision });
     while (this.drafts.size > MAX_DRAFTS) this.drafts.delete(this.drafts.keys().next().value as string);
@@ -49,7 +48,7 @@ export class DecisionDrafts {
       return undefined;
     }
     try {
-      const path = await (await this.deps.services.get(folder)).recordDecision(draft.decision);
+      const path = await (await this.deps.services.get(folder)).decisions.record(draft.decision);
       this.drafts.delete(draftId as string);
       void vscode.window
         .showTextDocument(vscode.Uri.joinPath(folder.uri, ...path.split('/')), { preview: false })

@@ -1,13 +1,8 @@
 import * as vscode from 'vscode';
 import { UnknownSubscriptionError } from '../../../core/api/contextService';
 import { SubscriptionLimitError } from '../../../core/api/errors';
-import {
-  describeSubscription,
-  escapeMarkdown,
-  noSuchSubscription,
-  removedAll,
-  subscriptionLimit,
-} from '../../../core/api/messages';
+import { describeSubscription, noSuchSubscription, removedAll, subscriptionLimit } from '../../../core/api/messages';
+import { escapeMarkdown } from '../../../shared/text';
 import type { SubscribeRequest } from '../../../core/api/types';
 import { relativePath } from '../../activityTracker';
 import { renderSubscribed, renderSubscriptionList } from '../chatText';
@@ -26,7 +21,7 @@ export async function subscribe(t: Turn): Promise<void> {
   for (const req of requests) {
     let outcome;
     try {
-      outcome = await service.subscribe(req, { signal: t.signal });
+      outcome = await service.subscriptions.subscribe(req, { signal: t.signal });
     } catch (err) {
       if (err instanceof SubscriptionLimitError) {
         stream.markdown(`⚠️ ${escapeMarkdown(subscriptionLimit(err, 'chat'))}`);
@@ -49,14 +44,14 @@ export async function subscribe(t: Turn): Promise<void> {
 export function unsubscribe(t: Turn): void {
   const args = parseUnsubscribeArgs(t.request.prompt);
   if (args.all) {
-    t.stream.markdown(removedAll(t.service.unsubscribeAll()));
+    t.stream.markdown(removedAll(t.service.subscriptions.unsubscribeAll()));
     return;
   }
   const removed: string[] = [];
   const failed: string[] = [];
   for (const id of args.ids) {
     try {
-      removed.push(`\`${id}\` (${escapeMarkdown(describeSubscription(t.service.unsubscribe(id)))})`);
+      removed.push(`\`${id}\` (${escapeMarkdown(describeSubscription(t.service.subscriptions.unsubscribe(id)))})`);
     } catch (err) {
       if (err instanceof UnknownSubscriptionError) failed.push(escapeMarkdown(noSuchSubscription(id, 'chat')));
       else throw err;
@@ -70,7 +65,7 @@ export function unsubscribe(t: Turn): void {
 
 /** `/list`. */
 export function list(t: Turn): void {
-  const { list: subs, max } = t.service.subscriptions();
+  const { list: subs, max } = t.service.subscriptions.list();
   t.stream.markdown(renderSubscriptionList(subs, max, Date.now(), t.linkFor));
 }
 

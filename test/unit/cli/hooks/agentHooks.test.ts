@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileHookItems, filesNamedIn, renderHookContext, type HookItem } from '../../../../src/core/api/agentHooks';
+import { fileHookItems, filesNamedIn, renderHookContext, type HookItem } from '../../../../src/core/prompt/agentHooks';
 import type { ContextSuggestion, SuggestionItem } from '../../../../src/core/types';
 import { SessionLedger } from '../../../../src/cli/hooks/sessionLedger';
 

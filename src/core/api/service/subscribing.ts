@@ -1,12 +1,12 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EngineParts } from '../engine';
-import type { MaterializedSubscription } from '../subscriptions/materializer';
-import { SubscriptionError, type SubscribeRequest, type Subscription } from '../subscriptions/registry';
-import { checkWorkspaceFile } from '../subscriptions/workspacePaths';
-import { ContextError, SubscriptionLimitError } from './errors';
-import { fileIsFolder, fileMissing, noSuchSubscription } from './messages';
-import type { Disposable, SubscribeOutcome } from './types';
+import type { EngineParts } from '../../engine';
+import type { MaterializedSubscription } from '../../subscriptions/materializer';
+import { SubscriptionError, type SubscribeRequest, type Subscription } from '../../subscriptions/registry';
+import { checkWorkspaceFile } from '../../subscriptions/workspacePaths';
+import { ContextError, SubscriptionLimitError } from '../errors';
+import { fileIsFolder, fileMissing, noSuchSubscription } from '../messages';
+import type { Disposable, SubscribeOutcome } from '../types';
 
 /** How often another process's subscription changes (the extension, the CLI, an MCP server) are looked for. */
 const SHARED_STATE_POLL_MS = 1000;

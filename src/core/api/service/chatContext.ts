@@ -1,9 +1,9 @@
-import type { EngineParts } from '../engine';
-import type { MemoryHit } from '../memory/memoryStore';
-import { PromptAssembler } from '../prompt/promptAssembler';
-import { withTimeout } from '../timeout';
-import type { ContextSuggestion } from '../types';
-import type { ChatContext, ChatContextRequest, Place } from './types';
+import type { EngineParts } from '../../engine';
+import type { MemoryHit } from '../../memory/memoryStore';
+import { PromptAssembler } from '../../prompt/promptAssembler';
+import { withTimeout } from '../../../shared/timeout';
+import type { ContextSuggestion } from '../../types';
+import type { ChatContext, ChatContextRequest, Place } from '../types';
 
 /** Instructions that explain the parts of the prompt to the model. */
 export const CHAT_INSTRUCTIONS = [

@@ -4,14 +4,14 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EngineParts } from '../engine';
-import { decisionAnchors, type DecisionAnchor } from '../sources/decisions/decisionAnchors';
-import { scanInline } from '../sources/decisions/inlineRefs';
-import { locateFailures, type LocatedFailure } from '../sources/reports/failureSites';
-import type { FailedTest } from '../sources/reports/testReportSource';
-import { all, firstColumn } from '../store/sqlite';
-import type { ContextSuggestion, SuggestionItem } from '../types';
-import type { DecisionSearch, LineCommit, SymbolSpan } from './types';
+import type { EngineParts } from '../../engine';
+import { decisionAnchors, type DecisionAnchor } from '../../sources/decisions/decisionAnchors';
+import { scanInline } from '../../sources/decisions/inlineRefs';
+import { locateFailures, type LocatedFailure } from '../../sources/reports/failureSites';
+import type { FailedTest } from '../../sources/reports/testReportSource';
+import { all, firstColumn } from '../../store/sqlite';
+import type { ContextSuggestion, SuggestionItem } from '../../types';
+import type { DecisionSearch, LineCommit, SymbolSpan } from '../types';
 
 /** The setting that points decision discovery at other folders. */
 export const DECISION_FOLDERS_SETTING = 'proactiveContext.decisionFolders';

@@ -3,9 +3,9 @@
  * failing tests in the Problems view), as plain functions and one small line tracker, so the words
  * are the same everywhere and the cost per request can be measured without an editor.
  */
-import { escapeMarkdown, formatAge, oneLine, plural } from '../text';
-import { labelName } from '../sources/decisions/decisionItems';
-import type { DecisionAnchor, FailingTest, LineCommit, WhyCard } from './types';
+import { labelName } from '../../core/api/messages';
+import { escapeMarkdown, formatAge, oneLine, plural } from '../../shared/text';
+import type { DecisionAnchor, FailingTest, LineCommit, WhyCard } from '../../core/api/types';
 
 /** A CodeLens to draw: on a 1-based line, opening a decision record. */
 export interface LensSpec {

@@ -1,7 +1,7 @@
-import type { EngineParts } from '../engine';
-import { WatchService, type FiredWatch } from '../watches/watchService';
-import { WatchError, WatchStore, type Watch, type WatchInput } from '../watches/watchStore';
-import type { Disposable } from './types';
+import type { EngineParts } from '../../engine';
+import { WatchService, type FiredWatch } from '../../watches/watchService';
+import { WatchError, WatchStore, type Watch, type WatchInput } from '../../watches/watchStore';
+import type { Disposable } from '../types';
 
 /** The watch use cases behind ContextService: the shared store of watches and this process's evaluation. */
 export class Watching {

@@ -102,11 +102,3 @@ export function percentile(values: readonly number[], p: number): number {
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[idx];
 }
-
-/**
- * A copy of `s` that shares no memory with the string it was cut from: V8 makes a substring of 13
- * characters or more a view into its parent, so keeping one keeps the whole parent (a file's text).
- */
-export function detached(s: string): string {
-  return Buffer.from(s, 'utf8').toString('utf8');
-}

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { runGit } from '../git/gitExec';
+import { runGit } from './gitExec';
 
 /** Where a workspace's repository keeps HEAD (per worktree) and its refs (shared by all worktrees). */
 export interface GitDirectories {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { AnchorLines, failureMessage, lensTitle, lensesOf, renderWhyHover } from '../../../src/core/api/editorHints';
+import { AnchorLines, failureMessage, lensTitle, lensesOf, renderWhyHover } from '../../../src/vscode/editor/hintText';
 import { indexingText } from '../../../src/core/api/messages';
 import type { DecisionAnchor, FailingTest } from '../../../src/core/api/types';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { toRelative } from '../paths';
-import { clip, oneLine, trimEndOf } from '../text';
+import { clip, oneLine, trimEndOf } from '../../shared/text';
 import type { MaterializedSubscription } from '../subscriptions/materializer';
 import type { ContextSuggestion, SuggestionItem } from '../types';
 
