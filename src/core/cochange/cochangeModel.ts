@@ -1,5 +1,6 @@
 import { runGit } from '../git/gitExec';
-import { GitService, type RepoState } from '../git/gitService';
+import { GitService } from '../git/gitService';
+import type { RepoState } from '../git/repoState';
 import { nullLogger, type Logger } from '../logger';
 import { MAX_BROAD_CHANGE_SET, type BroadChange, type BroadChangeSource } from './broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET, type CoChanged, type CoChangeSource, type PairStat } from './cochangeCounts';
