@@ -18,6 +18,20 @@ export interface MinedCommit {
   removed: readonly number[];
 }
 
+/**
+ * `git log` along first parents, a merge read as its diff against its first parent, paths relative
+ * to the folder, no rename detection and nothing run from the repository's config.
+ */
+export const FIRST_PARENT_LOG = [
+  'log',
+  '--no-renames',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--first-parent',
+  '-m',
+  '--relative',
+] as const;
+
 const MARK = 0x01;
 /** What CommitParser reads: a mark, the commit id, then FIELDS. */
 export const COMMIT_RECORD_FORMAT = '%x01%H%x00%P%x00%ct%x00%an%x00%ae%x00%s';

@@ -1,7 +1,14 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
-import { COMMIT_RECORD_FORMAT, CommitParser, LINE_LOG_FORMAT, parseLineLog, type CommitInfo } from './commitLog';
+import {
+  COMMIT_RECORD_FORMAT,
+  CommitParser,
+  FIRST_PARENT_LOG,
+  LINE_LOG_FORMAT,
+  parseLineLog,
+  type CommitInfo,
+} from './commitLog';
 import { readRepoProfile, runGit, type GitResult, type GitRunner } from './gitExec';
 import { diffWords, parseFileDiffs, parseHunks, type Hunk, type UncommittedChange } from './hunks';
 import { isForgeMerge, MERGE_LOG, parseMergeTitles } from './mergeTitles';
@@ -93,13 +100,7 @@ export class GitService {
     const rel = await this.relativePath(file);
     if (rel === undefined) return [];
     const args = [
-      'log',
-      '--first-parent',
-      '-m',
-      '--no-renames',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--relative',
+      ...FIRST_PARENT_LOG,
       `--format=${COMMIT_RECORD_FORMAT}`,
       '--numstat',
       '-z',
