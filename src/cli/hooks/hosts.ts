@@ -45,13 +45,8 @@ const claudeCode: HostAdapter = {
   id: 'claude-code',
   parse(input) {
     // VS Code runs hooks from .claude/settings.json too, with its own camelCase common fields.
-    const event = str(input.hook_event_name) ?? str(input.hookEventName) ?? '';
-    const base = {
-      event,
-      sessionId: str(input.session_id) ?? str(input.sessionId),
-      cwd: str(input.cwd),
-      files: [] as string[],
-    };
+    const base = commonFields(input, false);
+    const event = base.event;
     const tool = str(input.tool_name);
     if (event === 'PreToolUse' && tool && (CLAUDE_EDIT_TOOLS.has(tool) || VSCODE_EDIT_TOOL.test(tool)))
       return { ...base, kind: 'edit', files: pathsOf(input.tool_input) };
@@ -65,13 +60,8 @@ const claudeCode: HostAdapter = {
 const vscode: HostAdapter = {
   id: 'vscode',
   parse(input) {
-    const event = str(input.hookEventName) ?? str(input.hook_event_name) ?? '';
-    const base = {
-      event,
-      sessionId: str(input.sessionId) ?? str(input.session_id),
-      cwd: str(input.cwd),
-      files: [] as string[],
-    };
+    const base = commonFields(input, true);
+    const event = base.event;
     const tool = str(input.tool_name) ?? '';
     if (event === 'PreToolUse' && VSCODE_EDIT_TOOL.test(tool))
       return { ...base, kind: 'edit', files: pathsOf(input.tool_input) };
@@ -175,6 +165,18 @@ function pathsOf(toolInput: unknown): string[] {
     }
   }
   return [...new Set(out)].slice(0, 5);
+}
+
+/** The fields every hook input has, in snake_case or camelCase; `camelFirst` for VS Code's own hooks. */
+function commonFields(input: Record<string, unknown>, camelFirst: boolean) {
+  const read = (snake: string, camel: string) =>
+    camelFirst ? (str(input[camel]) ?? str(input[snake])) : (str(input[snake]) ?? str(input[camel]));
+  return {
+    event: read('hook_event_name', 'hookEventName') ?? '',
+    sessionId: read('session_id', 'sessionId'),
+    cwd: str(input.cwd),
+    files: [] as string[],
+  };
 }
 
 function str(v: unknown): string | undefined {

@@ -72,6 +72,18 @@ export class BinaryWriter {
 /** Thrown by BinaryReader when the file is not what its header says; the message says why. */
 export class CorruptFile extends Error {}
 
+/**
+ * A reader past the first two numbers of a file that starts with `magic` and `format`, or why the file
+ * is not one to read (another kind of file, another format). A damaged file throws CorruptFile.
+ */
+export function openBinary(data: Buffer, magic: number, format: number, kind: string): BinaryReader | string {
+  if (data.length >= 4 && data.readUInt32LE(0) !== magic) return `not a ${kind}`;
+  const r = new BinaryReader(data);
+  r.u32();
+  const found = r.u32();
+  return found === format ? r : `format ${found}, expected ${format}`;
+}
+
 /** Reads what BinaryWriter wrote, in the same order; every read is bounds-checked. */
 export class BinaryReader {
   private offset = 0;

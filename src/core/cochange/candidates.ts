@@ -233,22 +233,25 @@ export class Candidates {
   private imports(): void {
     const { path, ctx, w } = this;
     if (!ctx.imports) return;
-    for (const other of unique(ctx.imports.importsOf(path))) {
-      if (other === path || !this.exists(other)) continue;
-      const s = w.imports * (w.importFloor + (1 - w.importFloor) * this.activity(other));
-      const c = this.get(other);
-      this.found(c, s);
-      this.matrix[c.at + F.imports] = 1;
-      this.because(c, DIRECT + s, 'imported by this file');
-    }
-    for (const other of unique(ctx.imports.importersOf(path))) {
-      if (other === path || !this.exists(other)) continue;
-      const s = w.importedBy * (w.importFloor + (1 - w.importFloor) * this.activity(other));
-      const c = this.get(other);
-      this.found(c, s);
-      this.matrix[c.at + F.importedBy] = 1;
-      this.because(c, DIRECT + s, 'imports this file');
-    }
+    const graph = ctx.imports;
+    const directions = [
+      { files: () => graph.importsOf(path), weight: w.imports, feature: F.imports, reason: 'imported by this file' },
+      {
+        files: () => graph.importersOf(path),
+        weight: w.importedBy,
+        feature: F.importedBy,
+        reason: 'imports this file',
+      },
+    ];
+    for (const { files, weight, feature, reason } of directions)
+      for (const other of unique(files())) {
+        if (other === path || !this.exists(other)) continue;
+        const s = weight * (w.importFloor + (1 - w.importFloor) * this.activity(other));
+        const c = this.get(other);
+        this.found(c, s);
+        this.matrix[c.at + feature] = 1;
+        this.because(c, DIRECT + s, reason);
+      }
   }
 
   /** The test or implementation by naming convention, similar names, and active files nearby. */

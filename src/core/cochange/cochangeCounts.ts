@@ -13,6 +13,18 @@ export interface PairStat {
   lastTime: number;
 }
 
+/** The first `limit` partners by confidence, then support, then recency, then name (sorts `out`). */
+export function bestCoChanged(out: CoChanged[], limit: number): CoChanged[] {
+  out.sort(
+    (x, y) =>
+      y.confidence - x.confidence ||
+      y.support - x.support ||
+      y.lastTime - x.lastTime ||
+      (x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
+  );
+  return out.slice(0, limit);
+}
+
 export interface CoChanged {
   path: string;
   support: number;
@@ -152,14 +164,7 @@ export class CoChangeCounts implements CoChangeSource {
     const out: CoChanged[] = [];
     for (const [other, p] of this.partners(path))
       out.push({ path: other, support: p.count, confidence: p.count / n, lastTime: p.lastTime });
-    out.sort(
-      (x, y) =>
-        y.confidence - x.confidence ||
-        y.support - x.support ||
-        y.lastTime - x.lastTime ||
-        (x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
-    );
-    return out.slice(0, limit);
+    return bestCoChanged(out, limit);
   }
 
   clear(): void {

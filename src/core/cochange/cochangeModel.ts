@@ -1,5 +1,6 @@
 import { runGit } from '../git/gitExec';
-import { GitService, type RepoState } from '../git/gitService';
+import { GitService } from '../git/gitService';
+import type { RepoState } from '../git/repoState';
 import { nullLogger, type Logger } from '../logger';
 import { MAX_BROAD_CHANGE_SET, type BroadChange, type BroadChangeSource } from './broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET, type CoChanged, type CoChangeSource, type PairStat } from './cochangeCounts';
@@ -444,16 +445,11 @@ export class CoChangeModel implements CoChangeSource {
    * commit: a pass that then fails leaves the next update to mine everything again, and it is never saved.
    */
   private publishFirst(pass: Pass): void {
-    this.adopt(pass.paths);
-    if (pass.counts) this.counts = pass.counts;
-    this.counts.merge(pass.delta);
-    for (const b of pass.broad.reverse()) this.broadChanges.add(b.files, b.time);
-    this.fileHistory.append(pass.history);
-    this.head = undefined;
+    this.apply(pass, true, undefined);
   }
 
-  /** Makes a finished pass the model (a rebuild) or adds it (new commits). */
-  private apply(pass: Pass, rebuild: boolean, head: string): void {
+  /** Makes a finished pass the model (a rebuild) or adds it (new commits); mined up to `head`. */
+  private apply(pass: Pass, rebuild: boolean, head: string | undefined): void {
     if (rebuild) {
       this.adopt(pass.paths);
       if (pass.counts) this.counts = pass.counts;

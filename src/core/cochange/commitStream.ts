@@ -1,8 +1,7 @@
-import { streamGit } from '../git/gitExec';
 import { readMergeTitles } from '../git/mergeTitles';
-import { COMMIT_RECORD_FORMAT, CommitParser } from '../git/commitLog';
+import { COMMIT_RECORD_FORMAT, CommitParser, FIRST_PARENT_LOG } from '../git/commitLog';
 import type { MinedCommit } from './fileHistory';
-import type { HistoryOptions, HistoryResult } from './historyStream';
+import { streamParsed, type HistoryOptions, type HistoryResult } from './historyStream';
 
 export interface CommitStreamOptions extends HistoryOptions {
   /**
@@ -30,13 +29,7 @@ export async function streamCommits(
   if (options.since !== undefined) revs.push(`--since=${Math.max(0, Math.floor(options.since))}`);
   revs.push(options.range ?? 'HEAD', '--');
   const args = [
-    'log',
-    '--no-renames',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--first-parent',
-    '-m',
-    '--relative',
+    ...FIRST_PARENT_LOG,
     `--format=${COMMIT_RECORD_FORMAT}`,
     '-z',
     options.lines ? '--numstat' : '--name-status',
@@ -53,13 +46,5 @@ export async function streamCommits(
     });
     if (titles.size) emit = (c) => onCommit(titles.has(c.hash) ? { ...c, subject: titles.get(c.hash)! } : c);
   }
-  const parser = new CommitParser(options.lines, emit);
-  const res = await streamGit(args, {
-    cwd: options.cwd,
-    timeoutMs: options.timeoutMs ?? 120_000,
-    signal: options.signal,
-    onData: (chunk) => parser.push(chunk),
-  });
-  if (res.ok) parser.end();
-  return { ok: res.ok, failure: res.failure, stderr: res.stderr };
+  return streamParsed(args, options, new CommitParser(options.lines, emit));
 }

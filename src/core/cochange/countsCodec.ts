@@ -1,4 +1,4 @@
-import { BinaryReader, BinaryWriter, CorruptFile } from './binaryFile';
+import { BinaryWriter, CorruptFile, openBinary } from './binaryFile';
 import { MAX_CHANGE_SET } from './cochangeCounts';
 import { PackedCounts } from './packedCounts';
 import type { PathTable } from './pathTable';
@@ -33,11 +33,8 @@ export function decodeCounts(
   maxChangeSet = MAX_CHANGE_SET,
 ): { counts: PackedCounts; head: string } | string {
   try {
-    if (data.length >= 4 && data.readUInt32LE(0) !== MAGIC) return 'not a co-change cache';
-    const r = new BinaryReader(data);
-    r.u32();
-    const format = r.u32();
-    if (format !== FORMAT) return `format ${format}, expected ${FORMAT}`;
+    const r = openBinary(data, MAGIC, FORMAT, 'co-change cache');
+    if (typeof r === 'string') return r;
     const counted = r.u32();
     if (counted !== maxChangeSet) return `counted change sets up to ${counted} files, now ${maxChangeSet}`;
     const commitCount = r.u32();

@@ -1,4 +1,4 @@
-import { BinaryReader, BinaryWriter, CorruptFile } from './binaryFile';
+import { BinaryWriter, CorruptFile, openBinary } from './binaryFile';
 import { FileHistory } from './fileHistory';
 import { PathTable } from './pathTable';
 
@@ -55,11 +55,8 @@ export function encodeHistory(history: FileHistory, head: string, shallow: boole
 /** Reads a cache file, or says why it cannot be used. */
 export function decodeHistory(data: Buffer): DecodedHistory | string {
   try {
-    if (data.length >= 4 && data.readUInt32LE(0) !== MAGIC) return 'not a file-history cache';
-    const r = new BinaryReader(data);
-    r.u32();
-    const format = r.u32();
-    if (format !== FORMAT) return `format ${format}, expected ${FORMAT}`;
+    const r = openBinary(data, MAGIC, FORMAT, 'file-history cache');
+    if (typeof r === 'string') return r;
     const flags = r.u32();
     const hashBytes = r.u32();
     const commits = r.u32();

@@ -1,3 +1,4 @@
+import { FIRST_PARENT_LOG } from '../git/commitLog';
 import { streamGit, type GitFailure } from '../git/gitExec';
 import { TokenParser } from '../git/tokenParser';
 
@@ -34,20 +35,22 @@ const MARK = 0x01;
  */
 export async function streamHistory(options: HistoryOptions, onCommit: (c: ChangeSet) => void): Promise<HistoryResult> {
   const args = [
-    'log',
-    '--no-renames',
-    '--no-ext-diff',
-    '--no-textconv',
-    '--first-parent',
-    '-m',
-    '--relative',
+    ...FIRST_PARENT_LOG,
     '--format=%x01%H%x00%ct',
     '-z',
     options.withStatus ? '--name-status' : '--name-only',
   ];
   if (options.maxCount) args.push(`--max-count=${options.maxCount}`);
   args.push(options.range ?? 'HEAD', '--');
-  const parser = new HistoryParser(Boolean(options.withStatus), onCommit);
+  return streamParsed(args, options, new HistoryParser(Boolean(options.withStatus), onCommit));
+}
+
+/** Streams git's output through the parser, which is ended only when git succeeded. */
+export async function streamParsed(
+  args: string[],
+  options: HistoryOptions,
+  parser: TokenParser,
+): Promise<HistoryResult> {
   const res = await streamGit(args, {
     cwd: options.cwd,
     timeoutMs: options.timeoutMs ?? 120_000,

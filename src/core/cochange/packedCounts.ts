@@ -1,4 +1,5 @@
 import {
+  bestCoChanged,
   MAX_CHANGE_SET,
   type CoChanged,
   type CoChangeCounts,
@@ -108,14 +109,7 @@ export class PackedCounts implements CoChangeSource {
       confidence: p.count / n,
       lastTime: p.lastTime,
     }));
-    out.sort(
-      (x, y) =>
-        y.confidence - x.confidence ||
-        y.support - x.support ||
-        y.lastTime - x.lastTime ||
-        (x.path < y.path ? -1 : x.path > y.path ? 1 : 0),
-    );
-    return out.slice(0, limit);
+    return bestCoChanged(out, limit);
   }
 
   /** Adds counts mined from more commits. */

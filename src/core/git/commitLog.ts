@@ -1,4 +1,5 @@
 /** The commit records `git log` writes for history mining, and their parser. */
+import { COMMIT_ID } from './revisions';
 import { TokenParser } from './tokenParser';
 
 /** The line count of a file in a commit that was read without counting lines. */
@@ -16,6 +17,20 @@ export interface MinedCommit {
   added: readonly number[];
   removed: readonly number[];
 }
+
+/**
+ * `git log` along first parents, a merge read as its diff against its first parent, paths relative
+ * to the folder, no rename detection and nothing run from the repository's config.
+ */
+export const FIRST_PARENT_LOG = [
+  'log',
+  '--no-renames',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--first-parent',
+  '-m',
+  '--relative',
+] as const;
 
 const MARK = 0x01;
 /** What CommitParser reads: a mark, the commit id, then FIELDS. */
@@ -110,4 +125,44 @@ export class CommitParser extends TokenParser {
 function lineCount(text: string): number {
   const n = Number(text);
   return Number.isSafeInteger(n) && n >= 0 && n < UNKNOWN_LINES ? n : 0;
+}
+
+export interface CommitInfo {
+  hash: string;
+  author: string;
+  email: string;
+  /** Committer date, unix milliseconds. */
+  date: number;
+  subject: string;
+}
+
+/** Five fields per commit; with -z each commit is five NUL-separated tokens, read by position. */
+export const LINE_LOG_FORMAT = '--format=%H%x00%an%x00%ae%x00%ct%x00%s';
+
+/**
+ * The commits of a `git log -z -L` written with LINE_LOG_FORMAT. Five fields per commit by position;
+ * `-L` may end a commit with a newline instead of a NUL, and a subject never holds one, so what
+ * follows a newline in a subject is the next commit's id.
+ */
+export function parseLineLog(stdout: string): CommitInfo[] {
+  const out: CommitInfo[] = [];
+  const tokens = stdout.split('\0');
+  for (let i = 0; i + 5 <= tokens.length; i += 5) {
+    const fields = tokens.slice(i, i + 5);
+    const nl = fields[4].indexOf('\n');
+    if (nl >= 0) {
+      tokens[i + 4] = fields[4].slice(nl + 1);
+      fields[4] = fields[4].slice(0, nl);
+      i--;
+    }
+    const info = parseCommitFields(fields);
+    if (info) out.push(info);
+  }
+  return out;
+}
+
+function parseCommitFields(parts: string[]): CommitInfo | undefined {
+  const hash = parts[0]?.replace(/^\n/, '');
+  if (parts.length < 5 || !COMMIT_ID.test(hash)) return undefined;
+  return { hash, author: parts[1], email: parts[2], date: Number(parts[3]) * 1000, subject: parts[4] };
 }

@@ -1,56 +1,24 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { nullLogger, type Logger } from '../logger';
-import { COMMIT_RECORD_FORMAT, CommitParser } from './commitLog';
-import { isForgeMerge, MERGE_LOG, parseMergeTitles } from './mergeTitles';
-import { extractTerms } from '../terms';
+import {
+  COMMIT_RECORD_FORMAT,
+  CommitParser,
+  FIRST_PARENT_LOG,
+  LINE_LOG_FORMAT,
+  parseLineLog,
+  type CommitInfo,
+} from './commitLog';
 import { readRepoProfile, runGit, type GitResult, type GitRunner } from './gitExec';
-import { checkRevision } from './revisions';
-
-export type RepoReason = 'not-a-repo' | 'dubious-ownership' | 'git-missing' | 'shallow' | 'detached' | 'no-commits';
-
-/** What git can give for this folder. Shallow and detached repositories still work (`ok`), with a reason. */
-export interface RepoState {
-  ok: boolean;
-  reason?: RepoReason;
-  head?: string;
-  shallow?: boolean;
-  detached?: boolean;
-  /** Blobs may be missing and are never fetched: line counts and old diffs are not read. */
-  partialClone?: boolean;
-  /** What git said, for a reason the user has to act on (dubious ownership: the folder to trust). */
-  detail?: string;
-}
-
-export interface CommitInfo {
-  hash: string;
-  author: string;
-  email: string;
-  /** Committer date, unix milliseconds. */
-  date: number;
-  subject: string;
-}
+import { diffWords, parseFileDiffs, parseHunks, type Hunk, type UncommittedChange } from './hunks';
+import { isForgeMerge, MERGE_LOG, parseMergeTitles } from './mergeTitles';
+import { dubiousOwnership, type RepoState } from './repoState';
+import { addIgnoredRevisions, checkRevision, COMMIT_ID, ignoreRevsFiles } from './revisions';
 
 export interface FileCommit extends CommitInfo {
   /** Lines added to and removed from the file in this commit; 0 for binary files. */
   added: number;
   removed: number;
-}
-
-/** A file's uncommitted change: its hunks and the words of the lines it adds and removes. */
-export interface UncommittedChange {
-  hunks: Hunk[];
-  /** Identifiers on the changed lines; none for an untracked file (all of it is new). */
-  words: string[];
-}
-
-/** An uncommitted change, in the line numbers of the working copy (1-based). */
-export interface Hunk {
-  oldStart: number;
-  oldLines: number;
-  newStart: number;
-  newLines: number;
-  kind: 'added' | 'modified' | 'deleted' | 'untracked';
 }
 
 export interface CallOptions {
@@ -66,11 +34,8 @@ export interface GitServiceOptions {
   run?: GitRunner;
 }
 
-/** Five fields per commit; with -z each commit is five NUL-separated tokens, read by position. */
-const COMMIT_FORMAT = '--format=%H%x00%an%x00%ae%x00%ct%x00%s';
-const COMMIT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-/** Where forges look for the commits blame should skip when `blame.ignoreRevsFile` is not set. */
-const IGNORE_REVS_FILE = '.git-blame-ignore-revs';
+/** The diff options of every zero-context patch read here: whitespace ignored as `git blame -w` does. */
+const ZERO_CONTEXT_PATCH = ['-p', '-U0', '-w', '--no-color', '--no-ext-diff', '--no-textconv'];
 
 /**
  * The git facts the engine shows: recent commits of a file, the history of a line range, uncommitted
@@ -135,13 +100,7 @@ export class GitService {
     const rel = await this.relativePath(file);
     if (rel === undefined) return [];
     const args = [
-      'log',
-      '--first-parent',
-      '-m',
-      '--no-renames',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--relative',
+      ...FIRST_PARENT_LOG,
       `--format=${COMMIT_RECORD_FORMAT}`,
       '--numstat',
       '-z',
@@ -197,7 +156,7 @@ export class GitService {
       this.git(
         [
           'log',
-          COMMIT_FORMAT,
+          LINE_LOG_FORMAT,
           '--no-patch',
           '--no-ext-diff',
           '--no-textconv',
@@ -210,22 +169,7 @@ export class GitService {
       this.ignoredRevisions(options),
     ]);
     if (!r.ok) return [];
-    // Five fields per commit by position; `-L` may end a commit with a newline instead of a NUL, and
-    // a subject never holds one, so what follows a newline in a subject is the next commit's id.
-    const out: CommitInfo[] = [];
-    const tokens = r.stdout.split('\0');
-    for (let i = 0; i + 5 <= tokens.length; i += 5) {
-      const fields = tokens.slice(i, i + 5);
-      const nl = fields[4].indexOf('\n');
-      if (nl >= 0) {
-        tokens[i + 4] = fields[4].slice(nl + 1);
-        fields[4] = fields[4].slice(0, nl);
-        i--;
-      }
-      const info = parseCommitFields(fields);
-      if (info && !ignored.has(info.hash)) out.push(info);
-    }
-    return out;
+    return parseLineLog(r.stdout).filter((info) => !ignored.has(info.hash));
   }
 
   /**
@@ -333,25 +277,9 @@ export class GitService {
   async ignoredRevisions(options: CallOptions = {}): Promise<Set<string>> {
     const out = new Set<string>();
     const configured = await this.git(['config', '--get-all', 'blame.ignoreRevsFile'], options);
-    let files = [IGNORE_REVS_FILE];
-    if (configured.ok) {
-      files = [];
-      // An empty value resets the list, as git reads it.
-      for (const value of configured.stdout.split('\n').slice(0, -1)) {
-        if (value.trim()) files.push(value.trim());
-        else files = [];
-      }
-    }
-    for (const file of files) {
-      const path = file.replace(/^\.\//, '');
-      // Inside the repository only: a name, no way up or out.
-      if (isAbsolute(path) || path.startsWith('~') || path.split(/[\\/]/).includes('..')) continue;
+    for (const path of ignoreRevsFiles(configured.ok ? configured.stdout : undefined)) {
       const r = await this.git(['cat-file', 'blob', `HEAD:${path}`], { ...options, maxBytes: 4 * 1024 * 1024 });
-      if (!r.ok) continue;
-      for (const line of r.stdout.split('\n')) {
-        const id = line.split('#', 1)[0].trim().toLowerCase();
-        if (COMMIT_ID.test(id)) out.add(id);
-      }
+      if (r.ok) addIgnoredRevisions(r.stdout, out);
     }
     return out;
   }
@@ -365,47 +293,19 @@ export class GitService {
     revisions: readonly { hash: string; parent?: string }[],
     options: CallOptions = {},
   ): Promise<Map<string, Hunk[]>> {
-    const out = new Map<string, Hunk[]>();
     const rel = await this.relativePath(file);
     const valid = revisions.filter(
       (r) => COMMIT_ID.test(r.hash) && (r.parent === undefined || COMMIT_ID.test(r.parent)),
     );
-    if (rel === undefined || !valid.length) return out;
+    if (rel === undefined || !valid.length) return new Map();
     const input = valid.map((r) => (r.parent ? `${r.hash} ${r.parent}` : r.hash)).join('\n') + '\n';
     // Whitespace is ignored as `git blame -w` ignores it: a commit that only re-indents or reformats
     // within lines changes no line. It comes with its id and no hunk, and lines map through it 1:1.
     const r = await this.git(
-      [
-        'diff-tree',
-        '--stdin',
-        '--root',
-        '-p',
-        '-U0',
-        '-w',
-        '--no-color',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--no-renames',
-        '--relative',
-        '--',
-        rel,
-      ],
+      ['diff-tree', '--stdin', '--root', ...ZERO_CONTEXT_PATCH, '--no-renames', '--relative', '--', rel],
       { ...options, input, maxBytes: 16 * 1024 * 1024 },
     );
-    if (!r.ok) return out;
-    // Each commit's diff follows a line holding its id alone; diff lines start with a sign or a word.
-    let current: string | undefined;
-    let body: string[] = [];
-    const flush = () => current && out.set(current, parseHunks(body.join('\n')));
-    for (const line of r.stdout.split('\n')) {
-      if (COMMIT_ID.test(line)) {
-        flush();
-        current = line;
-        body = [];
-      } else if (line.startsWith('@@')) body.push(line);
-    }
-    flush();
-    return out;
+    return r.ok ? parseFileDiffs(r.stdout) : new Map();
   }
 
   /**
@@ -476,25 +376,10 @@ export class GitService {
   ): Promise<Hunk[] | undefined> {
     const [old, rel] = await Promise.all([this.relativePath(from), this.relativePath(file)]);
     if (old === undefined || rel === undefined || !COMMIT_ID.test(commit) || !COMMIT_ID.test(parent)) return undefined;
-    const r = await this.git(
-      [
-        'diff-tree',
-        '-M',
-        '-p',
-        '-U0',
-        '-w',
-        '--no-color',
-        '--no-ext-diff',
-        '--no-textconv',
-        '--relative',
-        parent,
-        commit,
-        '--',
-        old,
-        rel,
-      ],
-      { ...options, maxBytes: 16 * 1024 * 1024 },
-    );
+    const r = await this.git(['diff-tree', '-M', ...ZERO_CONTEXT_PATCH, '--relative', parent, commit, '--', old, rel], {
+      ...options,
+      maxBytes: 16 * 1024 * 1024,
+    });
     return r.ok ? parseHunks(r.stdout) : undefined;
   }
 
@@ -540,76 +425,6 @@ export class GitService {
     }
     return rel.split('\\').join('/');
   }
-}
-
-/**
- * What git said when it refused the folder because another user owns it ("detected dubious
- * ownership"), with the fix; undefined when git said something else.
- */
-export function dubiousOwnership(stderr: string): string | undefined {
-  if (!stderr.includes('detected dubious ownership')) return undefined;
-  // Git's own words, on one line, with the command that trusts the folder (older gits do not give it).
-  let text = stderr
-    .replace(/^fatal: /gm, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (text.length > 600) text = `${text.slice(0, 600)}…`;
-  if (!text.includes('safe.directory')) {
-    const at = text.indexOf(" at '");
-    const end = at < 0 ? -1 : text.indexOf("'", at + 5);
-    if (end > 0) text += ` To trust it: git config --global --add safe.directory ${text.slice(at + 5, end)}`;
-  }
-  return text;
-}
-
-function parseCommitFields(parts: string[]): CommitInfo | undefined {
-  const hash = parts[0]?.replace(/^\n/, '');
-  if (parts.length < 5 || !COMMIT_ID.test(hash)) return undefined;
-  return { hash, author: parts[1], email: parts[2], date: Number(parts[3]) * 1000, subject: parts[4] };
-}
-
-/** Parses the `@@ -a,b +c,d @@` headers of a zero-context diff. */
-export function parseHunks(diff: string): Hunk[] {
-  const hunks: Hunk[] = [];
-  const re = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/gm;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(diff))) {
-    const oldLines = m[2] === undefined ? 1 : Number(m[2]);
-    const newLines = m[4] === undefined ? 1 : Number(m[4]);
-    hunks.push({
-      oldStart: Number(m[1]),
-      oldLines,
-      newStart: Number(m[3]),
-      newLines,
-      kind: oldLines === 0 ? 'added' : newLines === 0 ? 'deleted' : 'modified',
-    });
-  }
-  return hunks;
-}
-
-/**
- * The identifiers on the lines a unified diff adds or removes. File headers (`--- a/x`, `+++ b/x`)
- * come before a file's first hunk and are skipped by position, so a removed line that starts with
- * `--` still counts.
- */
-export function diffWords(diff: string): string[] {
-  const lines: string[] = [];
-  let inHunk = false;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('diff ')) inHunk = false;
-    else if (line.startsWith('@@')) inHunk = true;
-    else if (inHunk && (line[0] === '+' || line[0] === '-')) lines.push(line.slice(1));
-  }
-  return extractTerms(lines.join('\n'));
-}
-
-/** The hunk the cursor line (1-based) is in; a deletion counts on the lines around where it was. */
-export function hunkAt(hunks: readonly Hunk[], line: number): Hunk | undefined {
-  for (const h of hunks) {
-    if (h.newLines > 0 && line >= h.newStart && line < h.newStart + h.newLines) return h;
-    if (h.newLines === 0 && (line === h.newStart || line === h.newStart + 1)) return h;
-  }
-  return undefined;
 }
 
 async function countLines(path: string): Promise<number | undefined> {

@@ -1,4 +1,4 @@
-import type { Hunk } from './gitService';
+import type { Hunk } from './hunks';
 
 /** Lines start..end, 1-based and inclusive. */
 export interface LineRange {

@@ -5,7 +5,7 @@ import type { CoreConfig } from '../config';
 import type { Logger } from '../logger';
 import { scanWorkspace, type ScanCap, type ScannedFile } from '../scan/scanner';
 import { trimEndOf } from '../../shared/text';
-import { all, one } from '../store/sqlite';
+import { all, one, runEach } from '../store/sqlite';
 import type { Store } from '../store/store';
 import type { IndexState } from './indexState';
 import { MANIFESTS_KEY } from './indexState';
@@ -400,18 +400,7 @@ export class IndexBuilder {
       if (r.resolved === null) nowBound.add(r.path);
     }
     if (moved.length) {
-      const db = this.state.db;
-      const stmt = db.prepare('UPDATE imports SET resolved = ? WHERE rowid = ?');
-      try {
-        db.run('BEGIN');
-        for (const [resolved, id] of moved) stmt.run([resolved, id]);
-        db.run('COMMIT');
-      } catch (err) {
-        db.run('ROLLBACK');
-        throw err;
-      } finally {
-        stmt.free();
-      }
+      runEach(this.state.db, 'UPDATE imports SET resolved = ? WHERE rowid = ?', moved);
       this.state.dropGraph();
       this.store.markIndexDirty();
     }

@@ -10,7 +10,8 @@ interface PathsConfig {
 }
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '.vue', '.svelte'];
-const JS_EMITTED: Record<string, string[]> = {
+/** Maps `./x.js` style specifiers (TypeScript ESM) back to their sources. */
+export const JS_EMITTED: Readonly<Record<string, readonly string[]>> = {
   '.js': ['.ts', '.tsx'],
   '.jsx': ['.tsx'],
   '.mjs': ['.mts'],

@@ -224,33 +224,16 @@ export class PromptAssembler {
       });
     }
 
+    // Suggestions and memory hits each go in one message under their header, when any are kept.
+    const section = (kind: 'suggestions' | 'memory', header: string, kept: Unit[], cost: number) => {
+      if (!kept.length) return;
+      messages.push({ role: 'user', content: [header, ...kept.map((u) => u.text)].join('\n'), source: { kind } });
+      entries.push({ source: { kind }, tokens: sum(kept) + cost, items: kept.length });
+    };
     const keptSuggestions = keptOf('suggestion');
-    if (keptSuggestions.length) {
-      messages.push({
-        role: 'user',
-        content: [SUGGESTIONS_HEADER, ...keptSuggestions.map((u) => u.text)].join('\n'),
-        source: { kind: 'suggestions' },
-      });
-      entries.push({
-        source: { kind: 'suggestions' },
-        tokens: sum(keptSuggestions) + sectionCost.suggestion,
-        items: keptSuggestions.length,
-      });
-    }
-
     const keptMemory = keptOf('memory');
-    if (keptMemory.length) {
-      messages.push({
-        role: 'user',
-        content: [MEMORY_HEADER, ...keptMemory.map((u) => u.text)].join('\n'),
-        source: { kind: 'memory' },
-      });
-      entries.push({
-        source: { kind: 'memory' },
-        tokens: sum(keptMemory) + sectionCost.memory,
-        items: keptMemory.length,
-      });
-    }
+    section('suggestions', SUGGESTIONS_HEADER, keptSuggestions, sectionCost.suggestion);
+    section('memory', MEMORY_HEADER, keptMemory, sectionCost.memory);
 
     messages.push({ role: 'user', content: userMessage, source: { kind: 'user' } });
     entries.push({ source: { kind: 'user' }, tokens: user });

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from '../git/gitExec';
-import { all } from '../store/sqlite';
+import { all, runEach } from '../store/sqlite';
 import type { SnapshotParts } from './snapshotParts';
 
 /**
@@ -32,17 +32,7 @@ export async function trustUnchangedFiles(parts: SnapshotParts, commit: string, 
       // Gone: the build drops it.
     }
   }
-  const stmt = db.prepare('UPDATE files SET size = ?, mtime = ? WHERE path = ?');
-  try {
-    db.run('BEGIN');
-    for (const m of marks) stmt.run(m);
-    db.run('COMMIT');
-  } catch (err) {
-    db.run('ROLLBACK');
-    throw err;
-  } finally {
-    stmt.free();
-  }
+  runEach(db, 'UPDATE files SET size = ?, mtime = ? WHERE path = ?', marks);
   parts.store.markIndexDirty();
   return marks.length;
 }

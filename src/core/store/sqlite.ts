@@ -71,3 +71,15 @@ export function transaction<T>(db: Database, fn: () => T): T {
     throw err;
   }
 }
+
+/** Runs one statement once for each row of parameters, all in one transaction. */
+export function runEach(db: Database, sql: string, rows: Iterable<SqlValue[]>): void {
+  const stmt = db.prepare(sql);
+  try {
+    transaction(db, () => {
+      for (const row of rows) stmt.run(row);
+    });
+  } finally {
+    stmt.free();
+  }
+}

@@ -6,6 +6,7 @@ import { nullLogger, type Logger } from '../logger';
 import { toMatchQuery } from '../memory/memoryStore';
 import { all, one, run, type Database } from '../store/sqlite';
 import type { Store } from '../store/store';
+import { Refusal } from './refusal';
 import { compileUserPattern, UserPatternError } from './userPattern';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
 
@@ -78,14 +79,8 @@ export type SubscriptionErrorReason =
   'limit' | 'not_found' | 'invalid_regex' | 'outside_workspace' | 'secret' | 'too_long' | 'invalid';
 
 /** A refused subscription request; the message is written for the user, `reason` for code. */
-export class SubscriptionError extends Error {
-  constructor(
-    readonly reason: SubscriptionErrorReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SubscriptionError';
-  }
+export class SubscriptionError extends Refusal<SubscriptionErrorReason> {
+  override readonly name = 'SubscriptionError';
 }
 
 export interface SubscriptionRegistryOptions {

@@ -1,14 +1,9 @@
 import { RE2JS } from 're2js';
+import { Refusal } from './refusal';
 
 /** Why a user's regular expression was refused; the message names the pattern and is meant for the user. */
-export class UserPatternError extends Error {
-  constructor(
-    readonly reason: 'invalid' | 'unsupported' | 'too_complex',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'UserPatternError';
-  }
+export class UserPatternError extends Refusal<'invalid' | 'unsupported' | 'too_complex'> {
+  override readonly name = 'UserPatternError';
 }
 
 /** A user's regular expression, matched in time linear in the text (RE2 semantics): it can never hang. */

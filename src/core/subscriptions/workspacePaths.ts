@@ -1,16 +1,11 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import ignore from 'ignore';
+import { Refusal } from './refusal';
 
 /** Why a path was refused; the message is meant for the user. */
-export class WorkspacePathError extends Error {
-  constructor(
-    readonly reason: 'outside_workspace' | 'secret' | 'invalid',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WorkspacePathError';
-  }
+export class WorkspacePathError extends Refusal<'outside_workspace' | 'secret' | 'invalid'> {
+  override readonly name = 'WorkspacePathError';
 }
 
 /**

@@ -6,7 +6,7 @@ import { DEFAULT_WEIGHTS, relatedFiles, type ImportGraph, type RankingWeights } 
 import { FileIndex } from '../../core/cochange/testPairing';
 import { parseLsTree, readBlobs } from '../../core/git/catFile';
 import { runGit } from '../../core/git/gitExec';
-import { diffWords } from '../../core/git/gitService';
+import { diffWords } from '../../core/git/hunks';
 import { nullLogger, type Logger } from '../../core/logger';
 import { parseLenientJson } from '../../core/index/resolve';
 import { extractImportSpecs, isScriptFile, resolveRelative } from './importExtractor';

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { JS_EMITTED } from '../../core/index/packageResolver';
 
 const SPEC_PATTERNS = [
   // import x from '...'; import {a} from "..."; export * from '...'; export {a} from '...'
@@ -22,14 +23,6 @@ export function extractImportSpecs(source: string): string[] {
 
 const PROBE_EXTS = ['.ts', '.tsx', '.js', '.jsx', '.mts', '.cts', '.mjs', '.cjs', '.vue', '.svelte', '.d.ts'];
 
-/** Maps `./x.js` style specifiers (TypeScript ESM) back to their sources. */
-const EMITTED_TO_SOURCE: Record<string, string[]> = {
-  '.js': ['.ts', '.tsx'],
-  '.jsx': ['.tsx'],
-  '.mjs': ['.mts'],
-  '.cjs': ['.cts'],
-};
-
 /**
  * Resolves a relative specifier from `fromPath` against the set of files that exist, probing
  * extensions and `index` files; undefined for bare specifiers and misses.
@@ -41,7 +34,7 @@ export function resolveRelative(fromPath: string, spec: string, exists: (p: stri
   if (base.startsWith('..')) return undefined;
   if (exists(base) && /\.[a-z]+$/i.test(base)) return base;
   const ext = posix.extname(base);
-  for (const alt of EMITTED_TO_SOURCE[ext] ?? []) {
+  for (const alt of JS_EMITTED[ext] ?? []) {
     const p = base.slice(0, -ext.length) + alt;
     if (exists(p)) return p;
   }

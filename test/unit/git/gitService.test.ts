@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GitService, hunkAt, parseHunks } from '../../../src/core/git/gitService';
+import { GitService } from '../../../src/core/git/gitService';
+import { hunkAt, parseHunks } from '../../../src/core/git/hunks';
 import { TempRepo } from './repoFixture';
 
 const FN = [

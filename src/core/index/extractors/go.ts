@@ -10,10 +10,8 @@ import {
   qualifierOf,
   startLine,
   stringContent,
-  type ExtractionContext,
-  type ExtractionRules,
-  type Visitor,
 } from './context';
+import type { ExtractionContext, ExtractionRules, Visitor } from './context';
 
 // Go: functions, methods by receiver type, structs, interfaces and other named types, "Deprecated:" comments, package imports.
 

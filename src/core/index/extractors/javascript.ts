@@ -396,19 +396,7 @@ function jsMethod(node: Node, ctx: JsContext): Frame | undefined {
   // An object literal's method (also one in a class field's initializer) is no method of the class.
   const owner = node.parent?.type === 'object' ? undefined : currentContainer(ctx);
   if (!owner) return { depth: ctx.depth, fn: name, locals: tsParamTypes(node), ownThis: true }; // object literal method: calls still get a name
-  const method = addSymbol(
-    ctx,
-    node,
-    name,
-    'method',
-    jsMemberExported(node, owner, name),
-    jsDeprecated(node),
-    owner.container,
-  );
-  const returns = tsReturnType(node, owner.container);
-  if (returns) method.returns = returns;
-  expectReturns(ctx, method, node, isStatic(node) ? undefined : owner.container);
-  return { depth: ctx.depth, fn: name, definition: method, locals: tsParamTypes(node) };
+  return jsMemberFunction(ctx, node, node, owner, name);
 }
 
 function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
@@ -417,6 +405,11 @@ function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
   const name = (node.childForFieldName('name') ?? node.childForFieldName('property'))?.text;
   const owner = currentContainer(ctx);
   if (!name || !owner) return undefined;
+  return jsMemberFunction(ctx, node, value, owner, name);
+}
+
+/** A class member that is a function (`fn`: the method itself, or the arrow function a field holds). */
+function jsMemberFunction(ctx: JsContext, node: Node, fn: Node, owner: Frame, name: string): Frame {
   const method = addSymbol(
     ctx,
     node,
@@ -426,10 +419,10 @@ function jsFieldFunction(node: Node, ctx: JsContext): Frame | undefined {
     jsDeprecated(node),
     owner.container,
   );
-  const returns = tsReturnType(value, owner.container);
+  const returns = tsReturnType(fn, owner.container);
   if (returns) method.returns = returns;
-  expectReturns(ctx, method, value, isStatic(node) ? undefined : owner.container);
-  return { depth: ctx.depth, fn: name, definition: method, locals: tsParamTypes(value) };
+  expectReturns(ctx, method, fn, isStatic(node) ? undefined : owner.container);
+  return { depth: ctx.depth, fn: name, definition: method, locals: tsParamTypes(fn) };
 }
 
 /** A static member: its `this` is the class itself, not an instance. */

@@ -1,17 +1,6 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
-import {
-  addCall,
-  addSymbol,
-  COMMENT,
-  currentContainer,
-  leadingSiblings,
-  qualifierOf,
-  startLine,
-  type ExtractionContext,
-  type ExtractionRules,
-  type Frame,
-  type Visitor,
-} from './context';
+import { addCall, addSymbol, COMMENT, currentContainer, leadingSiblings, qualifierOf, startLine } from './context';
+import type { ExtractionContext, ExtractionRules, Frame, Visitor } from './context';
 import { ELEMENTS, RESULT_OF, TYPED_RECEIVER } from '../facts';
 import { phpClassProperties, phpFunctionLocals, phpReceiverType, phpReturnType } from './phpTypes';
 import type { Narrowing } from './phpNarrowing';

@@ -8,10 +8,8 @@ import {
   qualifierOf,
   startLine,
   stringContent,
-  type ExtractionContext,
-  type ExtractionRules,
-  type Visitor,
 } from './context';
+import type { ExtractionContext, ExtractionRules, Visitor } from './context';
 
 // Ruby: classes and modules (nested or `A::B`), methods and `def self.` methods, `private` sections,
 // `@deprecated` comments, calls with and without a receiver, `X.new` constructions, require and require_relative.

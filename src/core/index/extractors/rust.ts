@@ -1,17 +1,7 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import type { ExportFlag, ImportName, SymbolKind } from '../facts';
-import {
-  addCall,
-  addSymbol,
-  currentContainer,
-  leadingSiblings,
-  qualifierOf,
-  startLine,
-  type ExtractionContext,
-  type ExtractionRules,
-  type Frame,
-  type Visitor,
-} from './context';
+import { addCall, addSymbol, currentContainer, leadingSiblings, qualifierOf, startLine } from './context';
+import type { ExtractionContext, ExtractionRules, Frame, Visitor } from './context';
 
 // Rust: functions, impl methods, structs, enums, traits and type aliases, #[deprecated], mod declarations and use trees.
 

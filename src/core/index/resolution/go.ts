@@ -1,17 +1,7 @@
 import { one } from '../../store/sqlite';
 import { lastSegment } from '../indexRows';
-import {
-  NOT_A_CALL,
-  RESOLVED,
-  SELF_RECEIVERS,
-  throughInterface,
-  unknownIsLikely,
-  type CallQuery,
-  type LanguageCalls,
-  type LanguageResolution,
-  type TypedCall,
-  type Verdict,
-} from './query';
+import { NOT_A_CALL, RESOLVED, SELF_RECEIVERS, throughInterface, unknownIsLikely } from './query';
+import type { CallQuery, LanguageCalls, LanguageResolution, TypedCall, Verdict } from './query';
 
 /** Go: one package per folder, methods anywhere in the type's file, embedded structs promote methods. */
 export const goResolution: LanguageResolution = {

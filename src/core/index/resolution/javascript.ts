@@ -8,17 +8,8 @@ import { JS_GLOBAL_OBJECTS, JS_PRIMITIVE_TYPES, PLATFORM_METHODS } from '../meth
 import { callsByNamePrior } from '../namePriors';
 import { callsOnResults } from '../resultCalls';
 import { NOT_BOUND, type BoundResult } from '../boundDefinitions';
-import {
-  JS_LANGS,
-  LIKELY,
-  NOT_A_CALL,
-  SELF_RECEIVERS,
-  type CallQuery,
-  type LanguageCalls,
-  type LanguageResolution,
-  type TypedCall,
-  type Verdict,
-} from './query';
+import { JS_LANGS, LIKELY, NOT_A_CALL, SELF_RECEIVERS, workspaceCalls } from './query';
+import type { CallQuery, LanguageCalls, LanguageResolution, TypedCall, Verdict } from './query';
 import { resultType } from './results';
 
 /** Most calls of a distinctive method name looked at. */
@@ -86,9 +77,9 @@ class JavaScriptCalls implements LanguageCalls {
 
   moreCalls(out: CallerRef[]): void {
     const q = this.q;
-    const { state, fields, def, onlyFile, related } = q;
-    const reaches = (file: string, type: string) => q.reaches(file, type);
-    out.push(...callsOnFields({ db: state.db, fields, def, found: out, onlyFile, related, reaches }));
+    const { state, def, onlyFile, related } = q;
+    const calls = workspaceCalls(q, out);
+    out.push(...callsOnFields(calls));
     const graph = state.graph();
     out.push(
       ...callsByNamePrior(state.db, def, out, onlyFile, q.priors, (file, name) => !!graph.moduleNames(file)?.has(name)),
@@ -103,7 +94,7 @@ class JavaScriptCalls implements LanguageCalls {
         found: out,
         onlyFile,
         related,
-        named: reaches,
+        named: calls.reaches,
         bindsFunction: (file, d) => q.bindsFunction(file, d),
       }),
     );

@@ -5,17 +5,8 @@ import { basesOf } from '../heritage';
 import type { CallRow } from '../indexRows';
 import type { CallerRef } from '../indexTypes';
 import { callsOnResults } from '../resultCalls';
-import {
-  LIKELY,
-  NOT_A_CALL,
-  SELF_RECEIVERS,
-  throughInterface,
-  type CallQuery,
-  type LanguageCalls,
-  type LanguageResolution,
-  type TypedCall,
-  type Verdict,
-} from './query';
+import { LIKELY, NOT_A_CALL, SELF_RECEIVERS, throughInterface, workspaceCalls } from './query';
+import type { CallQuery, LanguageCalls, LanguageResolution, TypedCall, Verdict } from './query';
 
 type Span = { name: string; start_line: number; end_line: number };
 
@@ -61,9 +52,9 @@ class PhpCalls implements LanguageCalls {
   /** `$this->getFactory()->m()`, `$x->m()` after `$x = $repo->find()`, in files that never name the class. */
   moreCalls(out: CallerRef[]): void {
     const q = this.q;
-    const { state, fields, def, onlyFile, related } = q;
-    const reaches = (file: string, type: string) => q.reaches(file, type);
-    out.push(...callsOnFields({ db: state.db, fields, def, found: out, onlyFile, related, reaches }));
+    const { state, def, onlyFile, related } = q;
+    const calls = workspaceCalls(q, out);
+    out.push(...callsOnFields(calls));
     out.push(
       ...callsOnResults({
         db: state.db,
@@ -74,7 +65,7 @@ class PhpCalls implements LanguageCalls {
         found: out,
         onlyFile,
         related,
-        named: reaches,
+        named: calls.reaches,
       }),
     );
   }

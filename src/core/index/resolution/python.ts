@@ -4,16 +4,8 @@ import { lastSegment, type CallRow } from '../indexRows';
 import type { CallerConfidence, CallerRef } from '../indexTypes';
 import { namesOneOf, PY_BUILTIN_METHODS } from '../methodNames';
 import { pyCallsOnResults, pyModuleExists, pyOtherClass } from '../pythonClasses';
-import {
-  LIKELY,
-  NOT_A_CALL,
-  SELF_RECEIVERS,
-  type CallQuery,
-  type LanguageCalls,
-  type LanguageResolution,
-  type TypedCall,
-  type Verdict,
-} from './query';
+import { LIKELY, NOT_A_CALL, SELF_RECEIVERS, workspaceCalls } from './query';
+import type { CallQuery, LanguageCalls, LanguageResolution, TypedCall, Verdict } from './query';
 
 /** Python: modules named by their last segment, results typed as their `def`'s file sees them, builtins' methods. */
 export const pythonResolution: LanguageResolution = {
@@ -87,15 +79,9 @@ class PythonCalls implements LanguageCalls {
   }
 
   moreCalls(out: CallerRef[]): void {
-    const q = this.q;
-    const { state, fields, def, onlyFile, related } = q;
-    const reaches = (file: string, type: string) => q.reaches(file, type);
-    out.push(...callsOnFields({ db: state.db, fields, def, found: out, onlyFile, related, reaches }));
-    out.push(
-      ...pyCallsOnResults({ db: state.db, fields, def, found: out, onlyFile, related, reaches }, (file, fn) =>
-        this.bindsFunction(file, fn),
-      ),
-    );
+    const calls = workspaceCalls(this.q, out);
+    out.push(...callsOnFields(calls));
+    out.push(...pyCallsOnResults(calls, (file, fn) => this.bindsFunction(file, fn)));
   }
 
   private moduleExists(dotted: string): boolean {

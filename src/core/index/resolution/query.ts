@@ -1,5 +1,5 @@
 import type { BoundNames } from '../boundDefinitions';
-import type { FieldType, FieldTypes } from '../fieldTypes';
+import type { FieldType, FieldTypes, WorkspaceCallsQuery } from '../fieldTypes';
 import { lastSegment, type CallRow, type SymbolRow } from '../indexRows';
 import type { IndexState } from '../indexState';
 import type { CallerConfidence, CallerRef } from '../indexTypes';
@@ -111,6 +111,12 @@ export interface LanguageResolution {
   /** Which language's field rules apply. */
   fields: 'js' | 'go' | 'python' | 'php';
   open: (q: CallQuery) => LanguageCalls;
+}
+
+/** The query of the searches for calls the shared walk does not see (through fields, on call results). */
+export function workspaceCalls(q: CallQuery, found: readonly CallerRef[]): WorkspaceCallsQuery {
+  const { state, fields, def, onlyFile, related } = q;
+  return { db: state.db, fields, def, found, onlyFile, related, reaches: (file, type) => q.reaches(file, type) };
 }
 
 export const SELF_RECEIVERS: ReadonlySet<string> = new Set(['this', 'self', 'Self', 'super']);

@@ -9,26 +9,27 @@ import {
 } from '../docs/markdown';
 import { splitRstSections } from '../docs/restructuredText';
 import { trimEndOf } from '../../../shared/text';
-
 import {
   classifyStatus,
   LEADING_PICTOGRAPHS,
   lastStatusOf,
   loneStatusLine,
-  plainHeading,
   statusTag,
   type AdrStatus,
 } from './adrStatus';
+import {
+  BULLET_FIELD,
+  fieldName,
+  fieldOf,
+  isStatusHeading,
+  PLAIN_FIELD,
+  STATUS_NAMES,
+  stripFields,
+  tableFields,
+} from './adrFields';
+import { findSupersededBy, refFromText, refsIn, supersessionNote, type AdrRef } from './adrRefs';
 
 export { classifyStatus, type AdrStatus };
-
-/** A link from one decision to another: by number, by file, or both. */
-export interface AdrRef {
-  number?: number;
-  /** Link target as written, relative to the ADR's folder. */
-  target?: string;
-  text: string;
-}
 
 /** The markdown conventions an ADR can follow; the writer copies the most recent one's. */
 export type AdrStyle = 'nygard' | 'madr-frontmatter' | 'madr-bullets';
@@ -57,11 +58,6 @@ export interface ParsedAdr {
   summary: string;
 }
 
-/** `* Status: accepted`, `- Date: …`; also bold, `* **Status:** approved` or `* **Status**: approved`. */
-const BULLET_FIELD =
-  /^[ \t]*([*-])[ \t]+(?:\*\*|__)?(Status|Statut|Estado|Stato|Date|Deciders|Technical Story|Consulted|Informed)(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*(.*)$/i;
-/** `Status: accepted`, `**Status**: accepted`, `:Status: accepted` (reStructuredText field). */
-const PLAIN_FIELD = /^[ \t]*[*:]{0,2}(Status|Statut|Estado|Stato|Date|Technical Story)[ \t]*([*:]{1,3})[ \t]*(\S.*)$/i;
 const SUPERSEDES_LINE = /^[ \t]*(?:[*-][ \t]*)?supersedes\b[ \t]*:?[ \t]*(.*)$/i;
 /** `3. Title`, `0003 Title` (reStructuredText numbered titles). */
 const NUMBERED_TITLE = /^(\d+)[.)]?[ \t]+(\S.*)$/;
@@ -294,126 +290,6 @@ function unbracketed(title: string, fileName: string): string {
   return plain.charAt(0).toUpperCase() + plain.slice(1);
 }
 
-/**
- * Fields kept in a markdown table under the title: `| Status | Accepted |` rows of name and value,
- * or a header row (`| Status | Date |`) over a separator and one row of values.
- */
-function tableFields(lines: readonly string[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  const cellsOf = (line: string) => {
-    const t = line.trim();
-    if (!t.startsWith('|')) return undefined;
-    return t
-      .slice(1, t.endsWith('|') ? -1 : undefined)
-      .split('|')
-      .map((c) =>
-        c
-          .trim()
-          .replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, '')
-          .replace(/:$/, '')
-          .trim(),
-      );
-  };
-  const isField = (name: string) => STATUS_NAMES.has(name.toLowerCase()) || name.toLowerCase() === 'date';
-  const isSeparator = (cells: string[] | undefined) => !!cells?.length && cells.every((c) => /^:?-{3,}:?$/.test(c));
-  for (let i = 0; i < lines.length; i++) {
-    const cells = cellsOf(lines[i]);
-    if (!cells || isSeparator(cells)) continue;
-    // `| Status | Accepted |` over a separator is a row of name and value that markdown made the header.
-    const pair = cells.length >= 2 && isField(cells[0]) && !isField(cells[1]);
-    if (!pair && isSeparator(cellsOf(lines[i + 1] ?? ''))) {
-      // A header row: its values are the one row under it; a table of many rows lists other things.
-      const values = cellsOf(lines[i + 2] ?? '');
-      if (values && !cellsOf(lines[i + 3] ?? '')) {
-        cells.forEach((name, k) => {
-          if (isField(name) && values[k]) fields[fieldName(name)] ??= values[k];
-        });
-      }
-      continue;
-    }
-    if (pair) fields[fieldName(cells[0])] ??= cells[1];
-  }
-  return fields;
-}
-
-/** Status in the languages records are kept in (`Statut`, `Estado`, `Stato`). */
-const STATUS_NAMES: ReadonlySet<string> = new Set(['status', 'statut', 'estado', 'stato']);
-
-/** `## Status`, `## 📌 Status`, `## Status:`: the heading of a record's status section. */
-function isStatusHeading(heading: string): boolean {
-  return STATUS_NAMES.has(plainHeading(heading).toLowerCase());
-}
-
-function fieldName(name: string): string {
-  const k = name.toLowerCase();
-  return STATUS_NAMES.has(k) ? 'status' : k;
-}
-
-/** `> Superseded by [ADR-7](…)`, `> … revisited in [ADR-7], which supersedes this decision.` */
-const SUPERSEDED_NOTE = /\bsuper[sc]eded[ \t]+by\b|\bsuper[sc]edes[ \t]+this[ \t]+(?:decision|record|adr)\b/i;
-/** A line that stands apart from the prose: quoted, or opening with the words themselves. */
-const NOTE_LINE = /^[ \t]*(?:>|[*_]{0,2}super[sc]eded[ \t]+by\b)/i;
-
-/**
- * A note near the top of a record without a status saying that a later record replaced it, read
- * as its status ("Superseded by ADR-7"); prose that mentions superseding something else is not one.
- */
-function supersessionNote(lines: readonly string[]): string | undefined {
-  for (const line of lines) {
-    if (!NOTE_LINE.test(line)) continue;
-    const m = SUPERSEDED_NOTE.exec(line);
-    if (!m) continue;
-    const ref = /^super[sc]eded/i.test(m[0]) ? findSupersededBy(line) : refsIn(line)[0];
-    return ref
-      ? `Superseded by ${ref.target ? `[${ref.text}](${ref.target})` : ref.number !== undefined ? `ADR-${ref.number}` : ref.text}`
-      : withoutMarks(line);
-  }
-  return undefined;
-}
-
-/** A line without the quote and emphasis marks around it. */
-function withoutMarks(line: string): string {
-  let start = 0;
-  let end = line.length;
-  while (start < end && ' \t>*_'.includes(line[start])) start++;
-  while (end > start && ' \t*_'.includes(line[end - 1])) end--;
-  return line.slice(start, end);
-}
-
-/** The record named after "superseded by" in a status text. */
-function findSupersededBy(text: string): AdrRef | undefined {
-  const at = text.toLowerCase().search(/super[sc]eded[ \t]+by\b/);
-  if (at < 0) return undefined;
-  const rest = text.slice(at).replace(/^super[sc]eded[ \t]+by[ \t]*:?[ \t]*/i, '');
-  return refsIn(linesOf(rest)[0] ?? '')[0];
-}
-
-/** Markdown links or bare `ADR-5` / `5.` references in a line. */
-function refsIn(line: string): AdrRef[] {
-  const refs: AdrRef[] = [];
-  // The target, then a title after a blank: one way to split the text, so nothing backtracks.
-  const link = /\[([^[\]]*)\]\(([^()\s]*)(?:\s[^()]*)?\)/g;
-  let m: RegExpExecArray | null;
-  while ((m = link.exec(line))) {
-    const target = m[2];
-    const fromFile = /(?:^|\/)(\d+)[-_.][^/]*$/.exec(target)?.[1];
-    const fromText = /(?:ADR[-\s]?|^)(\d+)\b/i.exec(m[1].trim())?.[1];
-    const n = fromFile ?? fromText;
-    refs.push({ number: n !== undefined ? Number(n) : undefined, target, text: stripInline(m[1]) });
-  }
-  if (!refs.length) {
-    const r = refFromText(line);
-    if (r) refs.push(r);
-  }
-  return refs;
-}
-
-function refFromText(line: string): AdrRef | undefined {
-  const bare = /(?:ADR[-\s]?|#)(\d+)|^\s*(\d+)\b/i.exec(line);
-  if (!bare) return undefined;
-  return { number: Number(bare[1] ?? bare[2]), text: line.trim() };
-}
-
 function str(v: string | string[] | undefined): string | undefined {
   if (v === undefined) return undefined;
   return Array.isArray(v) ? v.join(', ') : v;
@@ -436,12 +312,6 @@ export function parseDate(s: string | undefined): number | undefined {
   if (iso) return Date.UTC(Number(iso[1]), Number(iso[2]) - 1, Number(iso[3]));
   const ms = Date.parse(t);
   return Number.isFinite(ms) ? ms : undefined;
-}
-
-function stripFields(lines: readonly string[]): string {
-  return lines
-    .filter((l) => !BULLET_FIELD.test(l) && !PLAIN_FIELD.test(l) && !l.trimStart().startsWith('#'))
-    .join('\n');
 }
 
 /** One record of a decision log: a file that keeps several records, each under a numbered heading. */
@@ -485,10 +355,6 @@ export function logEntries(sectionList: readonly MarkdownSection[]): LogEntry[] 
     i = j - 1;
   }
   return entries.length >= 2 ? entries : [];
-}
-
-function fieldOf(bullet: RegExpExecArray | null): { name: string; value: string } | undefined {
-  return bullet ? { name: bullet[2], value: bullet[3] } : undefined;
 }
 
 // eslint-disable-next-line complexity -- one case per log entry field

@@ -179,26 +179,17 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
         });
     }
     if (symbol) {
+      // Written as code (in backticks) counts more than the same name in prose.
       const code = L.codeIdentifiers.get(symbol);
-      if (code !== undefined)
+      const line = code ?? L.camelWords.get(symbol);
+      if (line !== undefined)
         out.push({
           adr,
-          score: EXPLICIT_STRENGTH.symbolCode * symbolFactor,
+          score: (code !== undefined ? EXPLICIT_STRENGTH.symbolCode : EXPLICIT_STRENGTH.symbolProse) * symbolFactor,
           kind: 'symbol',
-          reason: `${nameOf(adr)} mentions \`${symbol}\``,
-          line: code,
+          reason: `${nameOf(adr)} mentions ${code !== undefined ? `\`${symbol}\`` : symbol}`,
+          line,
         });
-      else {
-        const prose = L.camelWords.get(symbol);
-        if (prose !== undefined)
-          out.push({
-            adr,
-            score: EXPLICIT_STRENGTH.symbolProse * symbolFactor,
-            kind: 'symbol',
-            reason: `${nameOf(adr)} mentions ${symbol}`,
-            line: prose,
-          });
-      }
     }
     if (titled[i])
       out.push({

@@ -6,15 +6,8 @@ import { ChangedFiles } from '../changedFiles';
 import { discoverDecisions } from '../decisions/adrDiscovery';
 import { walkFilesAsync } from '../reports/walk';
 import { TimeSlice } from '../../timeSlice';
-import {
-  score,
-  type RefreshStats,
-  type SourceWiring,
-  type SourceQuery,
-  sourceQueryOf,
-  type QueryContext,
-  type WorkspaceSource,
-} from '../sourceQuery';
+import { score, sourceQueryOf } from '../sourceQuery';
+import type { RefreshStats, SourceWiring, SourceQuery, QueryContext, WorkspaceSource } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
 import { isPlanningDocument } from './planningDocs';
 import { translatedDocs } from './translations';

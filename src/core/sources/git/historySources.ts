@@ -5,8 +5,9 @@ import { relatedFiles, type ImportGraph, type RelatedFile } from '../../cochange
 import { FileIndex } from '../../cochange/testPairing';
 import { WorkspaceTerms } from '../../cochange/workspaceTerms';
 import { languageOf } from '../../index/languages';
-import type { GitService, Hunk, RepoState, UncommittedChange } from '../../git/gitService';
-import { hunkAt } from '../../git/gitService';
+import type { GitService } from '../../git/gitService';
+import { hunkAt, type Hunk, type UncommittedChange } from '../../git/hunks';
+import type { RepoState } from '../../git/repoState';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { SuggestionItem } from '../../types';
 import { recentWindowStart } from '../../cochange/recentWindow';

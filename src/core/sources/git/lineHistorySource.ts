@@ -1,6 +1,7 @@
 import type { CoChangeModel } from '../../cochange/cochangeModel';
 import type { FileRevision } from '../../cochange/fileHistory';
-import type { GitService, Hunk } from '../../git/gitService';
+import type { GitService } from '../../git/gitService';
+import type { Hunk } from '../../git/hunks';
 import { rangeBefore, touches, type LineRange } from '../../git/lineRanges';
 import type { SuggestionItem } from '../../types';
 import type { QueryContext, SuggestionSource } from '../sourceQuery';

@@ -5,16 +5,8 @@ import { defaultConfig, type CoreConfig } from '../../config';
 import { nullLogger, type Logger } from '../../logger';
 import type { SuggestionItem } from '../../types';
 import { ChangedFiles } from '../changedFiles';
-import {
-  formatAge,
-  score,
-  type RefreshStats,
-  type SourceWiring,
-  type SourceQuery,
-  sourceQueryOf,
-  type QueryContext,
-  type WorkspaceSource,
-} from '../sourceQuery';
+import { formatAge, score, sourceQueryOf } from '../sourceQuery';
+import type { RefreshStats, SourceWiring, SourceQuery, QueryContext, WorkspaceSource } from '../sourceQuery';
 import { cleanMessage, parseReport, type ParsedReport, type TestOutcome } from './reportParsers';
 import { importedFiles, ProjectFiles, sourceByName, stackFrames } from './testLinks';
 import { walkFilesAsync } from './walk';

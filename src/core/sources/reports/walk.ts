@@ -45,39 +45,79 @@ export interface WalkResult {
   capped: boolean;
 }
 
+/** What both walks keep: the files found, the entries seen, and the folders of the level being read. */
+class Walk {
+  readonly files: string[] = [];
+  depth = 0;
+  level: string[] = [''];
+  private next: string[] = [];
+  private seen = 0;
+  private capped = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly options: WalkOptions,
+  ) {}
+
+  /** True while a level within the depth has folders to read. */
+  get going(): boolean {
+    return this.depth <= this.options.maxDepth && this.level.length > 0;
+  }
+
+  pathOf(dir: string): string {
+    return dir ? join(this.root, dir) : this.root;
+  }
+
+  /** Takes the entries of a folder of this level; false once the entry cap is passed. */
+  add(dir: string, entries: readonly Dirent[]): boolean {
+    for (const e of entries) {
+      if (++this.seen > this.options.maxEntries) return false;
+      const rel = dir ? `${dir}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (NEVER_WALK.has(e.name)) continue;
+        if (this.options.enterDir && !this.options.enterDir(rel, e.name)) continue;
+        if (this.depth === this.options.maxDepth) this.capped = true;
+        else this.next.push(rel);
+      } else if (e.isFile()) this.files.push(rel);
+    }
+    return true;
+  }
+
+  nextLevel(): void {
+    this.level = this.next;
+    this.next = [];
+    this.depth++;
+  }
+
+  /** Cut short (cancelled, or too many entries). */
+  stopped(): WalkResult {
+    return { files: this.files, capped: true };
+  }
+
+  result(): WalkResult {
+    return { files: this.files, capped: this.capped };
+  }
+}
+
 /**
  * Lists files under root (root-relative, forward slashes) breadth first, including git-ignored
  * folders (test reports live there), never following symlinks, bounded by depth and count.
  */
 export function walkFiles(root: string, options: WalkOptions): WalkResult {
-  const files: string[] = [];
-  let seen = 0;
-  let capped = false;
-  let level: string[] = [''];
-  for (let depth = 0; depth <= options.maxDepth && level.length; depth++) {
-    const next: string[] = [];
-    for (const dir of level) {
-      if (options.signal?.aborted) return { files, capped: true };
+  const walk = new Walk(root, options);
+  for (; walk.going; walk.nextLevel()) {
+    for (const dir of walk.level) {
+      if (options.signal?.aborted) return walk.stopped();
       let entries: Dirent[];
       try {
-        entries = readdirSync(dir ? join(root, dir) : root, { withFileTypes: true });
+        entries = readdirSync(walk.pathOf(dir), { withFileTypes: true });
       } catch {
         continue;
       }
-      for (const e of entries) {
-        if (++seen > options.maxEntries) return { files, capped: true };
-        const rel = dir ? `${dir}/${e.name}` : e.name;
-        if (e.isDirectory()) {
-          if (NEVER_WALK.has(e.name)) continue;
-          if (options.enterDir && !options.enterDir(rel, e.name)) continue;
-          if (depth === options.maxDepth) capped = true;
-          else next.push(rel);
-        } else if (e.isFile()) files.push(rel);
-      }
+      if (!walk.add(dir, entries)) return walk.stopped();
     }
-    level = next;
   }
-  return { files, capped };
+  return walk.result();
 }
 
 /** Folders read at once by walkFilesAsync. */
@@ -88,33 +128,17 @@ const READ_TOGETHER = 16;
  * result (files, order, caps) is the same.
  */
 export async function walkFilesAsync(root: string, options: WalkOptions): Promise<WalkResult> {
-  const files: string[] = [];
-  let seen = 0;
-  let capped = false;
-  let level: string[] = [''];
-  for (let depth = 0; depth <= options.maxDepth && level.length; depth++) {
-    const next: string[] = [];
+  const walk = new Walk(root, options);
+  for (; walk.going; walk.nextLevel()) {
+    const level = walk.level;
     for (let i = 0; i < level.length; i += READ_TOGETHER) {
-      if (options.signal?.aborted) return { files, capped: true };
+      if (options.signal?.aborted) return walk.stopped();
       const dirs = level.slice(i, i + READ_TOGETHER);
       const listed = await Promise.all(
-        dirs.map((dir) => readdir(dir ? join(root, dir) : root, { withFileTypes: true }).catch((): Dirent[] => [])),
+        dirs.map((dir) => readdir(walk.pathOf(dir), { withFileTypes: true }).catch((): Dirent[] => [])),
       );
-      for (let d = 0; d < dirs.length; d++) {
-        const dir = dirs[d];
-        for (const e of listed[d]) {
-          if (++seen > options.maxEntries) return { files, capped: true };
-          const rel = dir ? `${dir}/${e.name}` : e.name;
-          if (e.isDirectory()) {
-            if (NEVER_WALK.has(e.name)) continue;
-            if (options.enterDir && !options.enterDir(rel, e.name)) continue;
-            if (depth === options.maxDepth) capped = true;
-            else next.push(rel);
-          } else if (e.isFile()) files.push(rel);
-        }
-      }
+      for (let d = 0; d < dirs.length; d++) if (!walk.add(dirs[d], listed[d])) return walk.stopped();
     }
-    level = next;
   }
-  return { files, capped };
+  return walk.result();
 }
