@@ -20,6 +20,15 @@ const ADAPTER_BOUNDARY = {
   message:
     'Adapters (src/vscode, src/mcp, src/cli) use the core only through its door: src/core/api/contextService, types, messages and errors; add a use case to ContextService instead.',
 };
+/** The thin hook launcher's modules (bundled apart as dist/hook.js). */
+const LAUNCHER = [
+  'src/cli/hookMain.ts',
+  'src/cli/hooks/hookAnswer.ts',
+  'src/cli/hooks/hookClient.ts',
+  'src/cli/hooks/hookFlags.ts',
+  'src/cli/hooks/hookPlan.ts',
+  'src/cli/hooks/hosts.ts',
+];
 const NO_VSCODE = {
   name: 'vscode',
   message: 'src/core, src/cli, src/mcp, src/shared and src/measure must not depend on VS Code; add a port instead.',
@@ -112,6 +121,25 @@ export default tseslint.config(
   {
     files: ['src/vscode/**/*.ts', 'src/extension.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ADAPTER_BOUNDARY] }] },
+  },
+  {
+    // The hook launcher runs on every agent edit, so its bundle holds only what it needs: the door's
+    // modules would pull in sql.js and tree-sitter. It may also read the hook wording module itself.
+    files: LAUNCHER,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [NO_VSCODE],
+          patterns: [
+            {
+              ...ADAPTER_BOUNDARY,
+              group: [...ADAPTER_BOUNDARY.group, '!**/core/prompt', '**/core/prompt/*', '!**/core/prompt/agentHooks'],
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The page sees only the protocol: no engine, no adapter, no Node, no VS Code API module.

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolveStateDir } from '../../core/api/types';
+import { resolveStateDir } from '../../core/prompt/agentHooks';
 import type { HookEvent, HostAdapter } from './hosts';
 
 export interface HookRunResult {
