@@ -59,6 +59,34 @@ export function isCorruptionError(err: unknown): boolean {
   return /database disk image is malformed|file is not a database|SQLITE_CORRUPT|SQLITE_NOTADB/i.test(message);
 }
 
+/**
+ * Wraps a database's exec, run, prepare and its statements' step and run: a corruption error is
+ * handed to `onCorruption`, which deals with it and returns the error to throw instead (undefined
+ * rethrows it as is). A damaged page that no check found only shows when it is read.
+ */
+export function guardCorruption(db: Database, onCorruption: (err: Error) => Error | undefined): Database {
+  const wrap =
+    <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) =>
+    (...args: A) => {
+      try {
+        return fn(...args);
+      } catch (err) {
+        if (!isCorruptionError(err)) throw err;
+        throw onCorruption(err as Error) ?? err;
+      }
+    };
+  db.exec = wrap(db.exec.bind(db));
+  db.run = wrap<Parameters<Database['run']>, ReturnType<Database['run']>>(db.run.bind(db));
+  const prepare = wrap(db.prepare.bind(db));
+  db.prepare = (...args: Parameters<Database['prepare']>) => {
+    const stmt = prepare(...args);
+    stmt.step = wrap(stmt.step.bind(stmt));
+    stmt.run = wrap(stmt.run.bind(stmt));
+    return stmt;
+  };
+  return db;
+}
+
 interface VerifiedStamp {
   size: number;
   mtimeMs: number;

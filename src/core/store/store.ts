@@ -1,11 +1,12 @@
-import { existsSync, mkdirSync, statSync, type Stats } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
 import { writeFileAtomic, removeStaleTempFiles } from './atomicFile';
 import { withFileLock } from './fileLock';
 import { durableMigrations, indexMigrations, migrate, userVersion } from './migrations';
-import { isCorruptionError, moveAside, openChecked, VerifiedStamps } from './recovery';
+import { stamp, stampChanged, type FileStamp } from './fileStamp';
+import { guardCorruption, moveAside, openChecked, VerifiedStamps } from './recovery';
 import { loadSqlJs, transaction, type Database } from './sqlite';
 import {
   asStoreWriteError,
@@ -15,54 +16,10 @@ import {
   type StoreWriteProblem,
 } from './writeErrors';
 import type { SqlJsStatic } from 'sql.js';
+import { StoreSchemaError, type DurableOp, type FileWriter, type StoreNotice, type StoreOptions } from './storeTypes';
 
-export class StoreSchemaError extends Error {
-  constructor(
-    readonly file: string,
-    readonly found: number,
-    readonly known: number,
-  ) {
-    super(
-      `${file} has schema version ${found}, but this version of Proactive Context only knows up to ${known}. ` +
-        'It was written by a newer release: update Proactive Context, or point it at another state directory.',
-    );
-  }
-}
-
-export interface StoreNotice {
-  /**
-   * restored: durable data came back from its copy; recovered: started empty (durable data) or
-   * rebuilt (the index cache); unwritable: the state directory takes no writes, so nothing is saved.
-   */
-  kind: 'recovered' | 'restored' | 'unwritable';
-  file: string;
-  movedTo?: string;
-  message: string;
-}
-
-export interface StoreOptions {
-  stateDir: string;
-  logger?: Logger;
-  /** Delay before a durable change is written (coalesces bursts). */
-  durableSaveDelayMs?: number;
-  /** Delay before the index cache is written. */
-  indexSaveDelayMs?: number;
-  /** Delay before the index cache is written while a bulk change holds saves back (see holdIndexSaves). */
-  heldIndexSaveDelayMs?: number;
-  /** Writes a file whole; default writeFileAtomic. A seam for the failures of a full disk. */
-  writeFile?: FileWriter;
-}
-
-export type FileWriter = (path: string, data: Uint8Array, options?: { fsync?: boolean }) => void;
-
-/** A durable change: applied now, and replayed on a fresher copy if another process wrote meanwhile. Must be deterministic. */
-export type DurableOp<T> = (db: Database) => T;
-
-interface FileStamp {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
+// The store's public types live in their own module; re-exported so callers keep one import.
+export { StoreSchemaError, type DurableOp, type FileWriter, type StoreNotice, type StoreOptions } from './storeTypes';
 
 const DURABLE = 'durable.db';
 const INDEX = 'index.db';
@@ -373,10 +330,7 @@ export class Store {
   }
 
   private changedOnDisk(): boolean {
-    const now = stamp(this.durablePath);
-    if (!now && !this.seen) return false;
-    if (!now || !this.seen) return true;
-    return now.ino !== this.seen.ino || now.size !== this.seen.size || now.mtimeMs !== this.seen.mtimeMs;
+    return stampChanged(this.seen, stamp(this.durablePath));
   }
 
   /** Loads the newest file from disk and replays this process's unsaved changes on top of it. */
@@ -501,29 +455,13 @@ export class Store {
    * says so once, and names the file in the error.
    */
   private guardIndex(db: Database): Database {
-    const wrap =
-      <A extends unknown[], R>(fn: (...args: A) => R): ((...args: A) => R) =>
-      (...args: A) => {
-        try {
-          return fn(...args);
-        } catch (err) {
-          if (!isCorruptionError(err) || this.indexDb !== db) throw err;
-          this.indexCorrupted(err as Error);
-          throw new Error(
-            `The index cache ${this.indexPath} is damaged (${(err as Error).message}); it was moved aside and will be rebuilt.`,
-          );
-        }
-      };
-    db.exec = wrap(db.exec.bind(db));
-    db.run = wrap<Parameters<Database['run']>, ReturnType<Database['run']>>(db.run.bind(db));
-    const prepare = wrap(db.prepare.bind(db));
-    db.prepare = (...args: Parameters<Database['prepare']>) => {
-      const stmt = prepare(...args);
-      stmt.step = wrap(stmt.step.bind(stmt));
-      stmt.run = wrap(stmt.run.bind(stmt));
-      return stmt;
-    };
-    return db;
+    return guardCorruption(db, (err) => {
+      if (this.indexDb !== db) return undefined;
+      this.indexCorrupted(err);
+      return new Error(
+        `The index cache ${this.indexPath} is damaged (${err.message}); it was moved aside and will be rebuilt.`,
+      );
+    });
   }
 
   private indexCorrupted(err: Error): void {
@@ -551,14 +489,4 @@ export class Store {
     this.logger.warn(n.message);
     for (const l of this.listeners) l(n);
   }
-}
-
-function stamp(path: string): FileStamp | undefined {
-  let s: Stats;
-  try {
-    s = statSync(path);
-  } catch {
-    return undefined;
-  }
-  return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
 }

@@ -6,90 +6,34 @@ import { nullLogger, type Logger } from '../logger';
 import { toMatchQuery } from '../memory/memoryStore';
 import { all, one, run, type Database } from '../store/sqlite';
 import type { Store } from '../store/store';
-import { Refusal } from './refusal';
+import {
+  SUBSCRIPTION_KINDS,
+  SubscriptionError,
+  type LineRange,
+  type ParsedTarget,
+  type SubscribeRequest,
+  type SubscribeResult,
+  type Subscription,
+  type SubscriptionChange,
+  type SubscriptionKind,
+  type SubscriptionRegistryOptions,
+} from './subscriptionTypes';
 import { compileUserPattern, UserPatternError } from './userPattern';
 import { checkWorkspaceFile, WorkspacePathError } from './workspacePaths';
 
-export type SubscriptionKind = 'file' | 'lines' | 'pattern' | 'symbol' | 'memory';
-export const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['file', 'lines', 'pattern', 'symbol', 'memory'];
-
-export interface LineRange {
-  /** 1-based, inclusive. */
-  start: number;
-  /** 1-based, inclusive. */
-  end: number;
-}
-
-/** What a subscription reads, parsed from its normalized target. */
-interface ParsedTarget {
-  /** Normalized key: `src/a.ts`, `src/a.ts#L10-20`, `src/a.ts~/re/i`, `src/a.ts::name` or `::name`, or the memory query. */
-  target: string;
-  /** Root-relative file (file, lines, pattern; symbol when given with a path). */
-  path?: string;
-  lines?: LineRange;
-  /** Regex source (pattern). */
-  pattern?: string;
-  /** Regex flags (pattern). */
-  flags?: string;
-  /** Symbol name (symbol). */
-  symbol?: string;
-  /** Search text (memory). */
-  query?: string;
-}
-
-/** A stored subscription, as listed and materialized. */
-export interface Subscription extends ParsedTarget {
-  id: string;
-  scope: string;
-  kind: SubscriptionKind;
-  createdAt: number;
-  renewedAt: number;
-  expiresAt: number;
-  /** SHA-256 of the content given to the last turn. */
-  lastHash?: string;
-}
-
-export interface SubscribeRequest {
-  /** Defaults to 'workspace'. */
-  scope?: string;
-  kind: SubscriptionKind;
-  target: string;
-  lines?: LineRange;
-  pattern?: string;
-  symbol?: string;
-  /** When the scope is full, drop the least recently renewed subscription instead of failing. */
-  replaceOldest?: boolean;
-}
-
-export interface SubscribeResult {
-  subscription: Subscription;
-  /** True when the same (scope, kind, target) existed and was only renewed. */
-  renewed: boolean;
-  /** The subscription dropped to make room (replaceOldest). */
-  replaced?: Subscription;
-}
-
-export type SubscriptionChange =
-  | { type: 'subscribed' | 'renewed'; subscription: Subscription; replaced?: Subscription }
-  | { type: 'unsubscribed'; subscription: Subscription }
-  | { type: 'cleared'; scope?: string; count: number }
-  | { type: 'expired'; ids: string[] };
-
-export type SubscriptionErrorReason =
-  'limit' | 'not_found' | 'invalid_regex' | 'outside_workspace' | 'secret' | 'too_long' | 'invalid';
-
-/** A refused subscription request; the message is written for the user, `reason` for code. */
-export class SubscriptionError extends Refusal<SubscriptionErrorReason> {
-  override readonly name = 'SubscriptionError';
-}
-
-export interface SubscriptionRegistryOptions {
-  /** Workspace root: file targets are confined to it. */
-  root: string;
-  config?: CoreConfig['subscriptions'];
-  now?: () => number;
-  logger?: Logger;
-}
+// The subscription model lives in its own module; re-exported so callers keep one import.
+export {
+  SUBSCRIPTION_KINDS,
+  SubscriptionError,
+  type LineRange,
+  type SubscribeRequest,
+  type SubscribeResult,
+  type Subscription,
+  type SubscriptionChange,
+  type SubscriptionErrorReason,
+  type SubscriptionKind,
+  type SubscriptionRegistryOptions,
+} from './subscriptionTypes';
 
 export const DEFAULT_SCOPE = 'workspace';
 /** Subscriptions are shared with other processes (MCP server, CLI): save them at once. */

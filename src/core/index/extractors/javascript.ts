@@ -16,11 +16,11 @@ import {
 } from './context';
 import { applyReturns, expectReturns, noteReturn, type ReturnScopes } from './jsReturns';
 import { extendsReactComponent, isComponentWrapper, visitJsxElement } from './react';
+import { classSupers, typeNames } from './tsSupers';
 import {
   callbackParams,
   classFieldTypes,
   noteTypedParams,
-  classSupers,
   createdType,
   declareElements,
   declareLocal,
@@ -33,7 +33,6 @@ import {
   storedFields,
   tsParamTypes,
   tsReturnType,
-  typeNames,
 } from './tsTypes';
 
 // JavaScript, TypeScript and TSX: functions, classes, methods, interfaces, type aliases, enums,

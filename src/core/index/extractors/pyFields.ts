@@ -1,7 +1,8 @@
 import type { Node } from '@vscode/tree-sitter-wasm';
 import { FIELD_OF } from '../facts';
 import { annotationType, declaredType, ELEMENTS, type PyScope } from './pyAnnotations';
-import { declare, functionLocals, scopeNodes, valueType } from './pyTypes';
+import { scopeNodes } from './pyBindings';
+import { declare, functionLocals, valueType } from './pyTypes';
 
 // Python: the fields a class gives its instances, as its body and its methods say.
 

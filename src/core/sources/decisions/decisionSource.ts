@@ -19,7 +19,6 @@ import {
   type DecisionDiscoverySummary,
   type DecisionFile,
 } from './adrDiscovery';
-import { coverageOf, type MentionCoverage, type PathMention } from './adrLinks';
 import { writeAdrFile, type NewDecision } from './adrWriter';
 import { nameOf, noteItem, type DecisionHit, type DecisionRecord } from './decisionItems';
 import { rankDecisions } from './decisionRanking';
@@ -33,6 +32,7 @@ import { explicitHits, fileStem } from './explicitLinks';
 import { fileKindHits } from './fileKindLinks';
 import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
 import { FileTexts } from './fileTexts';
+import { PathListing } from './pathListing';
 import { RepoTerms } from './repoTerms';
 import { TimeSlice } from '../../timeSlice';
 
@@ -75,14 +75,8 @@ export class DecisionSource implements WorkspaceSource {
   private lastCommit: ((path: string) => number | undefined) | undefined;
   private historyKnown: () => boolean = () => true;
   private readonly texts: FileTexts;
-  /** Every path listed at the last refresh, and which folder or glob mentions cover much of them. */
-  private paths: readonly string[] = [];
-  private coverage = new Map<string, MentionCoverage>();
-  private siblings = new Map<string, Set<string>>();
-  /** How many workspace files have each file stem (lower case), counted when first asked. */
-  private stems: Map<string, number> | undefined;
-  /** Every folder and file name of the listing (lower case, without extension), made when first asked. */
-  private segments: Set<string> | undefined;
+  /** The workspace's paths listed at the last refresh, and what they tell explicit links. */
+  private listing = new PathListing();
   /** The records explicit links are looked for in, made again when the records change. */
   private explicit: { records: ReadonlyMap<string, DecisionRecord>; list: DecisionRecord[] } | undefined;
   /** Words of recently asked files: the cursor mostly stays in one file. */
@@ -219,14 +213,10 @@ export class DecisionSource implements WorkspaceSource {
     });
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
-    if (found.paths !== this.paths) {
+    if (found.paths !== this.listing.paths) {
       this.countPathWords(found.paths);
-      this.coverage = new Map();
-      this.siblings = new Map();
-      this.stems = undefined;
-      this.segments = undefined;
+      this.listing = new PathListing(found.paths);
     }
-    this.paths = found.paths;
     if (this.cache && !this.cacheLoaded) {
       this.cacheLoaded = true;
       // A fresh process starts from the records parsed by the last one; each is checked like an in-memory one.
@@ -318,21 +308,9 @@ export class DecisionSource implements WorkspaceSource {
     return hash < 0 ? undefined : this.entryRecord(key.slice(0, hash), Number(key.slice(hash + 1)));
   }
 
-  private coverageOf(m: PathMention): MentionCoverage {
-    const key = `${m.kind}:${m.text}`;
-    let c = this.coverage.get(key);
-    if (c === undefined) this.coverage.set(key, (c = coverageOf(m, this.paths)));
-    return c;
-  }
-
   /** A name the workspace defines elsewhere, or one of its folders or file names. */
   private isOwnName(name: string, file: string): boolean {
-    if (!this.segments) {
-      this.segments = new Set();
-      for (const p of this.paths)
-        for (const part of p.split('/')) this.segments.add(part.replace(/\.[^.]*$/, '').toLowerCase());
-    }
-    if (this.segments.has(name.toLowerCase())) return true;
+    if (this.listing.hasSegment(name)) return true;
     const defined = this.definitionFiles?.(name) ?? 0;
     return defined > 1 || (defined === 1 && !this.definesHere(name, file));
   }
@@ -343,31 +321,6 @@ export class DecisionSource implements WorkspaceSource {
     } catch {
       return false;
     }
-  }
-
-  private filesNamed(stem: string): number {
-    if (!this.stems) {
-      this.stems = new Map();
-      for (const p of this.paths) {
-        const k = fileStem(p).toLowerCase();
-        this.stems.set(k, (this.stems.get(k) ?? 0) + 1);
-      }
-    }
-    return this.stems.get(stem.toLowerCase()) ?? 0;
-  }
-
-  /** Names of the files listed in `file`'s folder; one pass over the listing per folder asked. */
-  private siblingsOf(file: string): ReadonlySet<string> {
-    const dir = file.slice(0, Math.max(0, file.lastIndexOf('/')));
-    let names = this.siblings.get(dir);
-    if (names) return names;
-    names = new Set();
-    const prefix = dir ? `${dir}/` : '';
-    for (const p of this.paths)
-      if (p.startsWith(prefix) && p.indexOf('/', prefix.length) < 0) names.add(p.slice(prefix.length));
-    if (this.siblings.size >= 256) this.siblings.clear();
-    this.siblings.set(dir, names);
-    return names;
   }
 
   private rebuildIndexes(): void {
@@ -429,9 +382,9 @@ export class DecisionSource implements WorkspaceSource {
         range: q.symbolRange,
         byPath: (p) => this.byPath(p),
         byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined),
-        coverage: (m) => this.coverageOf(m),
-        filesNamed: (stem) => this.filesNamed(stem),
-        siblingsOf: (f) => this.siblingsOf(f),
+        coverage: (m) => this.listing.coverageOf(m),
+        filesNamed: (stem) => this.listing.filesNamed(stem),
+        siblingsOf: (f) => this.listing.siblingsOf(f),
       }),
     );
     if (file && !languageOf(file)) hits.push(...this.kindHits(file));
@@ -467,8 +420,8 @@ export class DecisionSource implements WorkspaceSource {
   private kindHits(file: string): DecisionHit[] {
     return fileKindHits(this.listEntries(), {
       file,
-      filesNamed: (base) => this.filesNamed(fileStem(base)),
-      coverage: (m) => this.coverageOf(m),
+      filesNamed: (base) => this.listing.filesNamed(fileStem(base)),
+      coverage: (m) => this.listing.coverageOf(m),
     });
   }
 

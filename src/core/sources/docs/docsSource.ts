@@ -11,32 +11,11 @@ import type { RefreshStats, SourceWiring, SourceQuery, QueryContext, WorkspaceSo
 import { LexicalIndex } from './lexicalIndex';
 import { isPlanningDocument } from './planningDocs';
 import { translatedDocs } from './translations';
-import { parseFrontMatter, slugify, splitSections, stripInline, summarize, type MarkdownSection } from './markdown';
+import { isDocFile, sectionsOf, type DocSection } from './docSections';
 import { GENERIC_NAMES, isGenericSymbol, surfaceWords, termsOf } from './textTerms';
 
-/** A heading-delimited part of a markdown document. */
-export interface DocSection {
-  path: string;
-  heading: string;
-  /** The heading as shown: with the heading above it when the same heading appears more than once. */
-  display: string;
-  slug: string;
-  line: number;
-  endLine: number;
-  summary: string;
-  /** Identifiers written in backticks. */
-  code: Set<string>;
-  /** Every identifier-like token of the section, heading included. */
-  identifiers: Set<string>;
-  /** Path-like tokens (`src/payments/ledger.ts`, `ledger.ts`, `src/payments/`). */
-  paths: string[];
-  headingWords: Set<string>;
-  /** Comparable words of the heading and the body, for the text model. */
-  headingTerms: string[];
-  bodyTerms: string[];
-  /** A section of release notes (CHANGELOG, HISTORY…): history, not documentation. */
-  releaseNotes: boolean;
-}
+// Section parsing lives in its own module; re-exported so callers keep one import.
+export { isDocFile, isReleaseNotes, sectionsOf, type DocSection } from './docSections';
 
 interface DocFile {
   mtimeMs: number;
@@ -57,9 +36,6 @@ const SKIP_DIRS = new Set([
   'tmp',
   'temp',
 ]);
-/** `CHANGELOG.md`, `HISTORY.md`, `RELEASE_NOTES.md`, `NEWS`, files under `changelogs/` or `release-notes/`. */
-const RELEASE_NOTES =
-  /(?:^|\/)(?:change[-_ ]?log|changes|history|releases?|release[-_ ]?notes|news)(?:\.[a-z]+)?$|(?:^|\/)(?:changelogs?|release[-_ ]?notes|\.changeset)\//i;
 
 /** Link strengths, strongest first: the symbol named in a heading > in code > a path > words. */
 const STRENGTH = {
@@ -406,23 +382,6 @@ export function endsWithPath(path: string, tail: string): boolean {
   return path.length > tail.length && path.endsWith(tail) && path.charCodeAt(path.length - tail.length - 1) === 47;
 }
 
-/** README files anywhere, markdown at the top level and under docs/ or doc/. */
-export function isDocFile(rel: string): boolean {
-  const name = rel.slice(rel.lastIndexOf('/') + 1);
-  if (/^readme(\.(md|markdown|mdx|txt|rst))?$/i.test(name)) return true;
-  if (!/\.(md|markdown|mdx)$/i.test(name)) return false;
-  if (!rel.includes('/')) return true;
-  return /^(docs?|documentation)\//i.test(rel) || /(^|\/)docs\//.test(rel);
-}
-
-const PATH_TOKEN =
-  /(?:^|[\s(["'`<,])((?:\.{0,2}\/)?(?:[\w@.$-]+\/)+(?:[\w@.$-]+\.[A-Za-z0-9]{1,6})?|[\w@$-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|java|kt|go|rs|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|sql|json|ya?ml|toml))(?=$|[\s)\]"'`>,;:!?.])/g;
-
-/** Release notes are history: CHANGELOG, HISTORY, RELEASE NOTES, NEWS and the like. */
-export function isReleaseNotes(path: string): boolean {
-  return RELEASE_NOTES.test(path);
-}
-
 /** A folder name in more than this share of the sections is the project's name, and titles none. */
 const PROJECT_NAME_SHARE = 0.1;
 /** ...of at least this many sections: in a handful, two that name a folder are no sign. */
@@ -430,95 +389,3 @@ const PROJECT_NAME_MIN_SECTIONS = 50;
 
 /** A symbol that more files than this define links no section by its name. */
 const MAX_SYMBOL_FILES = 5;
-
-/** Most characters of one section that the text model reads. */
-const MAX_SECTION_TEXT = 64 * 1024;
-
-/** Headings above one section that its name takes at most: `v2.11 › … › Changes`. */
-const MAX_DISPLAY_DEPTH = 6;
-
-/**
- * What each section is called: its heading, or when other sections share it, as few of the headings
- * above it as tell them apart. A changelog's "What's Changed › Changes" under every version becomes
- * "v2.11.0 › What's Changed › Changes"; a longer trail keeps its ends (`a › … › z`).
- */
-function sectionDisplays(sections: readonly { heading: string; level: number }[]): string[] {
-  // The headings above each section and its own, outermost first.
-  const trails: string[][] = [];
-  const above: { level: number; heading: string }[] = [];
-  for (const sec of sections) {
-    while (above.length && above[above.length - 1].level >= sec.level) above.pop();
-    trails.push([...above.slice(-MAX_DISPLAY_DEPTH).map((a) => a.heading), sec.heading]);
-    if (sec.level > 0) above.push({ level: sec.level, heading: sec.heading });
-  }
-  const key = (trail: string[], n: number) => trail.slice(-n).join('\u0000');
-  const counts: Map<string, number>[] = [];
-  for (let n = 1; n <= MAX_DISPLAY_DEPTH + 1; n++) {
-    const m = new Map<string, number>();
-    for (const t of trails) if (t.length >= n) m.set(key(t, n), (m.get(key(t, n)) ?? 0) + 1);
-    counts.push(m);
-  }
-  return trails.map((trail) => {
-    const heading = trail[trail.length - 1];
-    if (!heading) return heading;
-    let n = 1;
-    while (n < trail.length && (counts[n - 1].get(key(trail, n)) ?? 0) > 1) n++;
-    const shown = trail.slice(-n);
-    return shown.length > 3 ? `${shown[0]} › … › ${heading}` : shown.join(' › ');
-  });
-}
-
-/**
- * The document's sections. Front matter (`title:`, `description:` between `---` fences, as in
- * Docusaurus, Jekyll and fumadocs pages) is not text: its closing fence would make the line above it
- * a heading. Its `title` names the text before the first heading.
- */
-function sectionsOfText(path: string, text: string): MarkdownSection[] {
-  const fm = /\.mdx?$/i.test(path) ? parseFrontMatter(text) : undefined;
-  if (!fm) return splitSections(text);
-  const sections = splitSections(fm.body, fm.lineCount + 1);
-  const title = typeof fm.data.title === 'string' ? stripInline(fm.data.title.trim(), true) : '';
-  if (title && sections[0]?.level === 0) sections[0] = { ...sections[0], heading: title, level: 1 };
-  return sections;
-}
-
-/** Splits a document into sections with the tokens that queries look for. */
-export function sectionsOf(path: string, text: string): DocSection[] {
-  const seen = new Map<string, number>();
-  const out: DocSection[] = [];
-  const releaseNotes = isReleaseNotes(path);
-  const sections = sectionsOfText(path, text);
-  const displays = sectionDisplays(sections);
-  for (const [i, sec] of sections.entries()) {
-    const heading = sec.heading;
-    const body = sec.body;
-    const code = new Set<string>();
-    for (const m of body.matchAll(/`([^`\n]+)`/g))
-      for (const id of m[1].match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) code.add(id);
-    for (const m of heading.matchAll(/[A-Za-z_$][\w$]*/g)) if (m[0].length >= 3) code.add(m[0]);
-    const identifiers = new Set<string>();
-    for (const id of (heading + '\n' + body).match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) identifiers.add(id);
-    const paths = new Set<string>();
-    for (const m of body.replace(/https?:\/\/\S+/g, ' ').matchAll(PATH_TOKEN)) {
-      const p = m[1].replace(/^\.\//, '').replace(/^\/+/, '');
-      if (p.length >= 4 && !/^\d+(\/\d+)*\/?$/.test(p)) paths.add(p);
-    }
-    out.push({
-      path,
-      heading,
-      display: displays[i],
-      slug: slugify(heading || path.slice(path.lastIndexOf('/') + 1), seen),
-      line: sec.line,
-      endLine: sec.endLine,
-      summary: summarize(body) || heading,
-      code,
-      identifiers,
-      paths: [...paths],
-      headingWords: new Set(heading.match(/[A-Za-z_$][\w$]*/g) ?? []),
-      headingTerms: termsOf(heading),
-      bodyTerms: releaseNotes ? [] : termsOf(body.length > MAX_SECTION_TEXT ? body.slice(0, MAX_SECTION_TEXT) : body),
-      releaseNotes,
-    });
-  }
-  return out;
-}
