@@ -17,7 +17,7 @@ export function buildRepo(commits: number): TempRepo {
   const repo = new TempRepo(true, 'pc-snap-', 1_700_000_000);
   repo.commit('Start', {
     'docs/adr/0001-money-in-cents.md':
-      '# 1. Money in cents\n\n## Status\n\nAccepted\n\n## Decision\n\n`billing` and `cart` keep amounts in cents.\n',
+      '# 1. Money in cents\n\n## Status\n\nAccepted\n\n## Decision\n\n`src/billing.ts` and `src/cart.ts` keep amounts in cents.\n',
     'README.md': '# Shop\n\n## Billing\n\nInvoices come from `src/billing.ts`.\n',
     ...Object.fromEntries(MODULES.map((m) => [`src/${m}.ts`, moduleText(m, 0)])),
     // Files no later commit touches: a snapshot spares parsing them again.

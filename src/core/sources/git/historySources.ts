@@ -390,8 +390,10 @@ export class HistorySources {
     }
     for (const c of commits) {
       // The age has a column of its own and the group says these are the file's changes: the reason
-      // says how much the commit changed here.
-      const lines = c.added === undefined ? 'changed this file' : lineCounts(c.added, c.removed ?? 0);
+      // says how much the commit changed here. Counts are read for the recent window only; older
+      // commits mined with theirs (a catch-up's) say the same as any other index would.
+      const counted = c.added !== undefined && c.date >= since;
+      const lines = counted ? lineCounts(c.added!, c.removed ?? 0) : 'changed this file';
       items.push(commitItem(file, c, 0.6, lines, undefined, this.bulk.filesOf(c.hash)));
     }
     await this.merged.retitle(items, ctx.signal);
