@@ -124,7 +124,7 @@ export default tseslint.config(
   },
   {
     // The hook launcher runs on every agent edit, so its bundle holds only what it needs: the door's
-    // modules would pull in sql.js and tree-sitter. It may also read the hook wording module itself.
+    // modules would pull in sql.js and tree-sitter. It has a door of its own, for it alone.
     files: LAUNCHER,
     rules: {
       'no-restricted-imports': [
@@ -134,7 +134,7 @@ export default tseslint.config(
           patterns: [
             {
               ...ADAPTER_BOUNDARY,
-              group: [...ADAPTER_BOUNDARY.group, '!**/core/prompt', '**/core/prompt/*', '!**/core/prompt/agentHooks'],
+              group: [...ADAPTER_BOUNDARY.group, '!**/core/api/hookLauncher'],
             },
           ],
         },

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_HOOK_MAX_CHARS, nullLogger, StderrLogger, type Logger } from '../../core/prompt/agentHooks';
+import { DEFAULT_HOOK_MAX_CHARS, nullLogger, StderrLogger, type Logger } from '../../core/api/hookLauncher';
 import { DEFAULT_HTTP_PORT } from '../../mcp/httpPort';
 import type { ParsedArgs } from '../args';
 import { askServer, findServer } from './hookClient';

@@ -1,4 +1,4 @@
-import { DEFAULT_HOOK_MAX_CHARS } from '../../core/prompt/agentHooks';
+import { DEFAULT_HOOK_MAX_CHARS } from '../../core/api/hookLauncher';
 import { DEFAULT_HTTP_PORT } from '../../mcp/httpPort';
 import type { FlagSpec } from '../args';
 import { HOST_IDS } from './hosts';

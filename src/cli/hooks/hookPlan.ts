@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolveStateDir } from '../../core/prompt/agentHooks';
+import { resolveStateDir } from '../../core/api/hookLauncher';
 import type { HookEvent, HostAdapter } from './hosts';
 
 export interface HookRunResult {
