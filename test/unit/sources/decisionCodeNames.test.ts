@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { openEngine, type EngineParts } from '../../../src/core/engine';
-import { TempRepo } from '../git/repoFixture';
+import { decisionWorkspace } from './decisionWorkspace';
 
 /** Six modules, each with its settings class built on a framework's `AppConfig`, and thirty other files. */
 function modules(n: number): Record<string, string> {
@@ -16,32 +15,14 @@ function modules(n: number): Record<string, string> {
 
 describe('decision records linked by a name they write as code', function () {
   this.timeout(60000);
-  let repo: TempRepo;
-  let engine: EngineParts;
-
-  before(async () => {
-    repo = new TempRepo();
-    repo.commit('workspace', {
-      ...modules(6),
-      'src/text/replace.ts': 'export function replaceAll(text: string): string {\n  return text.trim();\n}\n',
-      'docs/adr/0001-label-prefix.md':
-        '# 1. Label prefix\n\n## Status\n\nAccepted\n\n## Decision\n\nEvery module declares its config as an `AppConfig` whose `label` starts with `acme_`, so that the config labels of this project never collide with others.\n',
-      'docs/adr/0002-replace-kong-with-nginx.md':
-        '# 2. Replace Kong with Nginx\n\n## Status\n\nAccepted\n\n## Decision\n\nThe ingress controller is Nginx; Kong is removed from the cluster.\n',
-    });
-    engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
-    await engine.indexer.refreshAll();
-  });
-
-  after(() => {
-    engine?.dispose();
-    repo?.dispose();
-  });
-
-  const decisions = (file: string, symbol?: string, line?: number) =>
-    engine.decisions
-      .query({ file, symbol, symbolRange: line ? { start: line, end: line + 2 } : undefined, line })
-      .filter((i) => i.type === 'decision');
+  const decisions = decisionWorkspace(() => ({
+    ...modules(6),
+    'src/text/replace.ts': 'export function replaceAll(text: string): string {\n  return text.trim();\n}\n',
+    'docs/adr/0001-label-prefix.md':
+      '# 1. Label prefix\n\n## Status\n\nAccepted\n\n## Decision\n\nEvery module declares its config as an `AppConfig` whose `label` starts with `acme_`, so that the config labels of this project never collide with others.\n',
+    'docs/adr/0002-replace-kong-with-nginx.md':
+      '# 2. Replace Kong with Nginx\n\n## Status\n\nAccepted\n\n## Decision\n\nThe ingress controller is Nginx; Kong is removed from the cluster.\n',
+  }));
 
   it('links a record to a file that uses a name the record writes as code, and names it', () => {
     const shown = decisions('src/modules/m3/settings.ts', 'Module3Config', 4);

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { openEngine, type EngineParts } from '../../../src/core/engine';
-import { TempRepo } from '../git/repoFixture';
+import { decisionWorkspace } from './decisionWorkspace';
 
 /** A record in the front-matter style: only a title and prose. */
 const record = (title: string, body: string) =>
@@ -19,12 +18,8 @@ function widgets(n: number): Record<string, string> {
 
 describe('decision records need specific evidence', function () {
   this.timeout(60000);
-  let repo: TempRepo;
-  let engine: EngineParts;
-
-  before(async () => {
-    repo = new TempRepo();
-    repo.commit('workspace', {
+  const decisions = decisionWorkspace(
+    () => ({
       ...widgets(40),
       'src/billing/invoiceNumbers.ts':
         'export function nextInvoiceNumber(last: number): number {\n  return last + 1;\n}\n',
@@ -38,20 +33,9 @@ describe('decision records need specific evidence', function () {
         'Invoice numbering',
         'Invoice numbers are sequential per year and never reused, so that the tax office can audit them.',
       ),
-    });
-    engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
-    await engine.indexer.refreshAll();
-  });
-
-  after(() => {
-    engine?.dispose();
-    repo?.dispose();
-  });
-
-  const decisions = (file: string, symbol?: string, line?: number) =>
-    engine.decisions
-      .query({ file, symbol, symbolRange: line ? { start: line, end: line + 3 } : undefined, line })
-      .filter((i) => i.type === 'decision');
+    }),
+    3,
+  );
 
   it('never links a record through words most files share (side, selected, update)', () => {
     const shown = decisions('src/widgets/widget4.ts', 'updateSelectedSide4', 2);
@@ -77,11 +61,7 @@ describe('decision records need specific evidence', function () {
 
 describe('files the code index does not read', function () {
   this.timeout(60000);
-  let repo: TempRepo;
-  let engine: EngineParts;
-
-  before(async () => {
-    repo = new TempRepo();
+  const decisions = decisionWorkspace(() => {
     const files: Record<string, string> = {
       'docs/adr/0001-lint-scss.md':
         '# 1. Lint SCSS with Stylelint\n\n## Status\n\nAccepted\n\n## Decision\n\nEvery SCSS file is linted by Stylelint with the standard config; no inline styles.\n',
@@ -90,18 +70,11 @@ describe('files the code index does not read', function () {
       'assets/_buttons.scss': '.button {\n  color: $primary;\n  padding: 4px 8px;\n}\n',
     };
     for (let i = 0; i < 24; i++) files[`src/part${i}.ts`] = `export const part${i} = ${i};\n`;
-    repo.commit('workspace', files);
-    engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
-    await engine.indexer.refreshAll();
-  });
-
-  after(() => {
-    engine?.dispose();
-    repo?.dispose();
+    return files;
   });
 
   it('links a style sheet to the record about its file type, and says so', () => {
-    const shown = engine.decisions.query({ file: 'assets/_buttons.scss' }).filter((i) => i.type === 'decision');
+    const shown = decisions('assets/_buttons.scss');
     assert.deepEqual(
       shown.map((i) => i.location.path),
       ['docs/adr/0001-lint-scss.md'],

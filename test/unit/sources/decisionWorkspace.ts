@@ -1,0 +1,29 @@
+import { openEngine, type EngineParts } from '../../../src/core/engine';
+import type { SuggestionItem } from '../../../src/core/types';
+import { TempRepo } from '../git/repoFixture';
+
+/** The decision items for a place: a file, and the definition of `symbol` at `line` spanning `span` lines more. */
+export type DecisionQuery = (file: string, symbol?: string, line?: number) => SuggestionItem[];
+
+/**
+ * A real engine on a repository of one commit with `files`, indexed before the suite's tests and
+ * disposed after them. Returns the query the tests ask.
+ */
+export function decisionWorkspace(files: () => Record<string, string>, span = 2): DecisionQuery {
+  let repo: TempRepo | undefined;
+  let engine: EngineParts | undefined;
+  before(async () => {
+    repo = new TempRepo();
+    repo.commit('workspace', files());
+    engine = await openEngine({ root: repo.dir, stateDir: repo.stateDir });
+    await engine.indexer.refreshAll();
+  });
+  after(() => {
+    engine?.dispose();
+    repo?.dispose();
+  });
+  return (file, symbol, line) =>
+    engine!.decisions
+      .query({ file, symbol, symbolRange: line ? { start: line, end: line + span } : undefined, line })
+      .filter((i) => i.type === 'decision');
+}
