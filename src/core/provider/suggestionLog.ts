@@ -26,6 +26,11 @@ export interface SuggestionItemRef {
 }
 
 const SUGGESTION_HISTORY = 2000;
+/**
+ * What was suggested and shown is written with the next quiet moment, not after each cursor move:
+ * a save exports the whole database on the editor's thread. The user's feedback is saved at once.
+ */
+const QUIET = { quiet: true };
 
 /** The stored side of suggestions: what was shown, what the user did with it, and the metrics over both. */
 export class SuggestionLog {
@@ -63,7 +68,7 @@ export class SuggestionLog {
           );
           db.run("DELETE FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown')", [cutoff.t]);
         }
-      });
+      }, QUIET);
     } catch (err) {
       this.logger.warn(`Could not record a suggestion: ${(err as Error).message}`);
     }
@@ -98,15 +103,16 @@ export class SuggestionLog {
           s.latencyMs,
           s.id,
         ]);
-      });
+      }, QUIET);
     } catch (err) {
       this.logger.warn(`Could not update a suggestion: ${(err as Error).message}`);
     }
   }
 
   markShown(suggestionId: string): void {
-    this.store.write((db) =>
-      db.run("UPDATE suggestions SET status = 'shown' WHERE id = ? AND status = 'pending'", [suggestionId]),
+    this.store.write(
+      (db) => db.run("UPDATE suggestions SET status = 'shown' WHERE id = ? AND status = 'pending'", [suggestionId]),
+      QUIET,
     );
   }
 
