@@ -97,7 +97,10 @@ export function one<T = Row>(db: Database, sql: string, params: SqlValue[] = [])
 }
 
 export function run(db: Database, sql: string, params: SqlValue[] = []): void {
-  db.run(sql, params);
+  withStatement(db, sql, (stmt) => {
+    stmt.bind(params);
+    stmt.step();
+  });
 }
 
 /** Runs fn inside a transaction; rolls back when it throws. */
