@@ -56,7 +56,7 @@ const inUse = new WeakSet<Statement>();
 
 function withStatement(db: Database, sql: string, use: (stmt: Statement) => void): void {
   let kept = prepared.get(db);
-  if (!kept) prepared.set(db, (kept = new Map()));
+  if (!kept) prepared.set(db, (kept = new Map<string, Statement>()));
   let stmt = kept.get(sql);
   if (stmt && inUse.has(stmt)) {
     // The same query asked again while its rows are being read: a statement of its own.
