@@ -29,7 +29,9 @@ describe('line history of the next function in the same file', function () {
   let alpha = ['let x = 1;', 'return x;'];
   let beta = ['return 0;'];
   const fn = (name: string, body: string[]) => [`export function ${name}() {`, ...body.map((l) => `  ${l}`), '}'];
-  const text = () => ['// header', '', ...fn('alpha', alpha), '', ...fn('beta', beta), ''].join('\n');
+  const gamma = ['return "g";'];
+  const text = () =>
+    ['// header', '', ...fn('alpha', alpha), '', ...fn('beta', beta), '', ...fn('gamma', gamma), ''].join('\n');
   const rangeOf = (name: string) => {
     const lines = text().split('\n');
     const startLine = lines.findIndex((l) => l.includes(`function ${name}`)) + 1;
@@ -87,6 +89,8 @@ describe('line history of the next function in the same file', function () {
     };
     const wantAlpha = await expected('alpha');
     const wantBeta = await expected('beta');
+    const wantGamma = await expected('gamma');
+    assert.deepEqual(wantGamma, ['add alpha and beta'], 'gamma never changed since the file was written');
     assert.deepEqual(wantAlpha, ['alpha starts at two', 'add alpha and beta'], 'alpha goes back to the start');
     const titles = async (name: string) =>
       (
@@ -112,5 +116,10 @@ describe('line history of the next function in the same file', function () {
     const beforeBeta = gitRuns().length;
     assert.deepEqual(await titles('beta'), wantBeta);
     assert.deepEqual(gitRuns().slice(beforeBeta), [], 'no git process for the second function of the file');
+
+    // Back to the commit that wrote the file: whether it renamed the file was asked for alpha.
+    const beforeGamma = gitRuns().length;
+    assert.deepEqual(await titles('gamma'), wantGamma);
+    assert.deepEqual(gitRuns().slice(beforeGamma), [], 'no git process for the third function either');
   });
 });
