@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../logger';
 import type { Store } from '../store/store';
-import { all, one } from '../store/sqlite';
+import { all, one, run } from '../store/sqlite';
 import type { ContextSuggestion, SuggestionStatus, SuggestionType } from '../types';
 import { SUGGESTION_TYPES } from '../types';
 import { percentile } from '../../shared/text';
@@ -26,6 +26,11 @@ export interface SuggestionItemRef {
 }
 
 const SUGGESTION_HISTORY = 2000;
+/**
+ * What was suggested and shown is written with the next quiet moment, not after each cursor move:
+ * a save exports the whole database on the editor's thread. The user's feedback is saved at once.
+ */
+const QUIET = { quiet: true };
 
 /** The stored side of suggestions: what was shown, what the user did with it, and the metrics over both. */
 export class SuggestionLog {
@@ -41,12 +46,14 @@ export class SuggestionLog {
   record(s: ContextSuggestion, contextKey: string): void {
     try {
       this.store.write((db) => {
-        db.run(
+        run(
+          db,
           'INSERT INTO suggestions (id, created_at, trigger_type, trigger_source, context_key, status, latency_ms, item_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
           [s.id, s.createdAt, s.trigger.type, s.trigger.source, contextKey, s.status, s.latencyMs, s.items.length],
         );
         s.items.forEach((item, idx) =>
-          db.run(
+          run(
+            db,
             "INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')",
             [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore],
           ),
@@ -57,13 +64,14 @@ export class SuggestionLog {
           [SUGGESTION_HISTORY],
         );
         if (cutoff) {
-          db.run(
+          run(
+            db,
             "DELETE FROM suggestion_items WHERE suggestion_id IN (SELECT id FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown'))",
             [cutoff.t],
           );
-          db.run("DELETE FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown')", [cutoff.t]);
+          run(db, "DELETE FROM suggestions WHERE created_at <= ? AND status IN ('pending', 'shown')", [cutoff.t]);
         }
-      });
+      }, QUIET);
     } catch (err) {
       this.logger.warn(`Could not record a suggestion: ${(err as Error).message}`);
     }
@@ -72,7 +80,7 @@ export class SuggestionLog {
   replaceItems(s: ContextSuggestion): void {
     try {
       this.store.write((db) => {
-        db.run("DELETE FROM suggestion_items WHERE suggestion_id = ? AND status = 'shown'", [s.id]);
+        run(db, "DELETE FROM suggestion_items WHERE suggestion_id = ? AND status = 'shown'", [s.id]);
         const taken = new Set(
           all<{ idx: number }>(db, 'SELECT idx FROM suggestion_items WHERE suggestion_id = ?', [s.id]).map((r) =>
             Number(r.idx),
@@ -88,25 +96,27 @@ export class SuggestionLog {
           if (known.has(item.entityId)) continue;
           while (taken.has(idx)) idx++;
           taken.add(idx);
-          db.run(
+          run(
+            db,
             "INSERT INTO suggestion_items (suggestion_id, idx, type, entity_id, title, score, status) VALUES (?, ?, ?, ?, ?, ?, 'shown')",
             [s.id, idx, item.type, item.entityId, item.title.slice(0, 300), item.relevanceScore],
           );
         }
-        db.run('UPDATE suggestions SET item_count = ?, latency_ms = ? WHERE id = ?', [
+        run(db, 'UPDATE suggestions SET item_count = ?, latency_ms = ? WHERE id = ?', [
           s.items.length,
           s.latencyMs,
           s.id,
         ]);
-      });
+      }, QUIET);
     } catch (err) {
       this.logger.warn(`Could not update a suggestion: ${(err as Error).message}`);
     }
   }
 
   markShown(suggestionId: string): void {
-    this.store.write((db) =>
-      db.run("UPDATE suggestions SET status = 'shown' WHERE id = ? AND status = 'pending'", [suggestionId]),
+    this.store.write(
+      (db) => run(db, "UPDATE suggestions SET status = 'shown' WHERE id = ? AND status = 'pending'", [suggestionId]),
+      QUIET,
     );
   }
 
@@ -214,18 +224,19 @@ export class SuggestionLog {
       )?.k ?? '';
     const id = newId('fb');
     this.store.write((db) => {
-      db.run(
+      run(
+        db,
         'INSERT INTO feedback (id, entity_id, type, context_key, action, score, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         [id, item.entityId, item.type, contextKey, action, item.score, at],
       );
-      db.run('UPDATE suggestion_items SET status = ? WHERE suggestion_id = ? AND idx = ?', [
+      run(db, 'UPDATE suggestion_items SET status = ? WHERE suggestion_id = ? AND idx = ?', [
         action,
         suggestionId,
         item.index,
       ]);
       // A suggestion counts as used once any item is used; dismissed only if nothing was used.
-      if (action === 'used') db.run("UPDATE suggestions SET status = 'used' WHERE id = ?", [suggestionId]);
-      else db.run("UPDATE suggestions SET status = 'dismissed' WHERE id = ? AND status != 'used'", [suggestionId]);
+      if (action === 'used') run(db, "UPDATE suggestions SET status = 'used' WHERE id = ?", [suggestionId]);
+      else run(db, "UPDATE suggestions SET status = 'dismissed' WHERE id = ? AND status != 'used'", [suggestionId]);
     });
   }
 }

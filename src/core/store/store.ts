@@ -7,6 +7,7 @@ import { withFileLock } from './fileLock';
 import { durableMigrations, indexMigrations, migrate, userVersion } from './migrations';
 import { stamp, stampChanged, type FileStamp } from './fileStamp';
 import { guardCorruption, moveAside, openChecked, VerifiedStamps } from './recovery';
+import { SaveSchedule } from './saveSchedule';
 import { loadSqlJs, transaction, type Database } from './sqlite';
 import {
   asStoreWriteError,
@@ -36,7 +37,7 @@ export class Store {
   private durableDirty = false;
   private indexDirty = false;
   private seen: FileStamp | undefined;
-  private durableTimer: NodeJS.Timeout | undefined;
+  private readonly durableSaves: SaveSchedule;
   private indexTimer: NodeJS.Timeout | undefined;
   private indexHolds = 0;
   private disposed = false;
@@ -52,13 +53,14 @@ export class Store {
     private readonly SQL: SqlJsStatic,
     readonly stateDir: string,
     private readonly logger: Logger,
-    private readonly durableDelay: number,
+    durableDelays: { soon: number; quiet: number; quietAtMost: number },
     private readonly indexDelay: number,
     private readonly heldIndexDelay: number,
     private readonly writeFile: FileWriter,
   ) {
     this.durableDb = undefined as unknown as Database;
     this.indexStamps = new VerifiedStamps(join(stateDir, INDEX + '.verified'));
+    this.durableSaves = new SaveSchedule(() => this.saveOnTimer(), durableDelays);
   }
 
   static async open(options: StoreOptions): Promise<Store> {
@@ -73,7 +75,11 @@ export class Store {
       SQL,
       options.stateDir,
       options.logger ?? nullLogger,
-      options.durableSaveDelayMs ?? 150,
+      {
+        soon: options.durableSaveDelayMs ?? 150,
+        quiet: options.quietSaveDelayMs ?? 10_000,
+        quietAtMost: options.quietSaveMaxDelayMs ?? 60_000,
+      },
       options.indexSaveDelayMs ?? 2000,
       options.heldIndexSaveDelayMs ?? 30_000,
       writeFile,
@@ -126,9 +132,10 @@ export class Store {
    * Changes durable data: applied at once in a transaction, persisted shortly after under the lock.
    * An immediate write (subscriptions) runs entirely under the lock, on the newest data on disk, and
    * is saved before it returns: a check inside `op` (a limit, a uniqueness rule) then holds across
-   * processes, and when `op` throws nothing is changed anywhere.
+   * processes, and when `op` throws nothing is changed anywhere. A quiet write (a log of what was
+   * shown) is saved once writes stop for a while, or with the next other save, flush or dispose.
    */
-  write<T>(op: DurableOp<T>, options: { immediate?: boolean } = {}): T {
+  write<T>(op: DurableOp<T>, options: { immediate?: boolean; quiet?: boolean } = {}): T {
     this.assertOpen();
     // A change the user asked for (a subscription) is refused whole rather than kept where it would be lost.
     if (options.immediate && this.unwritable)
@@ -144,8 +151,7 @@ export class Store {
         const result = transaction(this.durableDb, () => op(this.durableDb));
         this.pending.push(op);
         this.durableDirty = true;
-        clearTimeout(this.durableTimer);
-        this.durableTimer = undefined;
+        this.durableSaves.cancel();
         try {
           this.saveDurableLocked();
         } catch (err) {
@@ -160,7 +166,9 @@ export class Store {
     const result = transaction(this.durableDb, () => op(this.durableDb));
     this.pending.push(op);
     this.durableDirty = true;
-    this.scheduleDurable();
+    if (options.quiet) {
+      if (!this.disposed) this.durableSaves.whenQuiet();
+    } else this.scheduleDurable();
     return result;
   }
 
@@ -237,7 +245,7 @@ export class Store {
     try {
       this.flush();
     } finally {
-      clearTimeout(this.durableTimer);
+      this.durableSaves.cancel();
       clearTimeout(this.indexTimer);
       this.disposed = true;
       this.durableDb.close();
@@ -262,28 +270,24 @@ export class Store {
   }
 
   private scheduleDurable(): void {
-    if (this.durableTimer || this.disposed) return;
-    this.durableTimer = setTimeout(() => {
-      this.durableTimer = undefined;
-      try {
-        this.flushDurable();
-        this.lastSaveError = undefined;
-      } catch (err) {
-        const message = (err as Error).message;
-        if (message !== this.lastSaveError)
-          this.logger.error(
-            err instanceof StoreWriteError ? message : `Could not save ${this.durablePath}: ${message}`,
-          );
-        this.lastSaveError = message;
-        this.scheduleDurable();
-      }
-    }, this.durableDelay);
-    this.durableTimer.unref?.();
+    if (!this.disposed) this.durableSaves.soon();
+  }
+
+  private saveOnTimer(): void {
+    try {
+      this.flushDurable();
+      this.lastSaveError = undefined;
+    } catch (err) {
+      const message = (err as Error).message;
+      if (message !== this.lastSaveError)
+        this.logger.error(err instanceof StoreWriteError ? message : `Could not save ${this.durablePath}: ${message}`);
+      this.lastSaveError = message;
+      this.scheduleDurable();
+    }
   }
 
   private flushDurable(): void {
-    clearTimeout(this.durableTimer);
-    this.durableTimer = undefined;
+    this.durableSaves.cancel();
     if (!this.durableDirty || this.unwritable) return;
     this.withDurableLock(() => {
       if (this.changedOnDisk()) this.reloadDurable();

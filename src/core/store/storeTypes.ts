@@ -32,6 +32,10 @@ export interface StoreOptions {
   logger?: Logger;
   /** Delay before a durable change is written (coalesces bursts). */
   durableSaveDelayMs?: number;
+  /** Delay after the last quiet durable change (the log of what was shown) before it is written. */
+  quietSaveDelayMs?: number;
+  /** Longest a quiet durable change waits to be written while such changes keep coming. */
+  quietSaveMaxDelayMs?: number;
   /** Delay before the index cache is written. */
   indexSaveDelayMs?: number;
   /** Delay before the index cache is written while a bulk change holds saves back (see holdIndexSaves). */

@@ -7,6 +7,7 @@ import type { SuggestionItem } from '../../types';
 import type { QueryContext, SuggestionSource } from '../sourceQuery';
 import type { BulkCommits } from './bulkCommits';
 import { commitItem } from './commitItems';
+import { FileDiffCache } from './fileDiffCache';
 import type { MergedWork } from './mergedWork';
 
 /**
@@ -36,21 +37,30 @@ export class LineHistorySource implements SuggestionSource {
   /** Asked only to enrich a first answer. */
   readonly slow = true;
   private readonly cache = new Map<string, Promise<SuggestionItem[]>>();
+  /** The files' diffs already read: the next definition of a file starts no git process. */
+  private readonly diffs: FileDiffCache;
 
   constructor(
-    private readonly git: GitService,
+    git: GitService,
     private readonly cochange: CoChangeModel,
     private readonly hunksOf: (file: string) => Promise<Hunk[]>,
     /** The commits blame is told to look past. */
     private readonly ignoredRevisions: () => Promise<ReadonlySet<string>>,
     private readonly merged?: MergedWork,
     private readonly bulk?: BulkCommits,
-  ) {}
+  ) {
+    this.diffs = new FileDiffCache(git);
+  }
 
-  /** Forget the answers for a file (it was saved), or for every file (HEAD moved). */
+  /**
+   * Forget the answers for a file (it was saved), or for every file (HEAD moved). The diffs of
+   * commits stay true whatever is saved; they are dropped with the rest when HEAD moves.
+   */
   invalidate(path?: string): void {
-    if (!path) this.cache.clear();
-    else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
+    if (!path) {
+      this.cache.clear();
+      this.diffs.clear();
+    } else for (const key of this.cache.keys()) if (key.startsWith(`${path}\0`)) this.cache.delete(key);
   }
 
   async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
@@ -93,7 +103,7 @@ export class LineHistorySource implements SuggestionSource {
       if (!revisions.length) break;
       budget -= revisions.length;
       batch *= 2;
-      const diffs = await this.git.fileDiffs(path, revisions, options);
+      const diffs = await this.diffs.diffs(path, revisions, options);
       let renamed: { from: string; at: number } | undefined;
       for (const rev of revisions) {
         let hunks = diffs.get(rev.hash);
@@ -102,10 +112,10 @@ export class LineHistorySource implements SuggestionSource {
         // Written whole here: a new file, or an old one under a new name.
         const from =
           rev.parent && isWholeFile(hunks)
-            ? await this.git.renamedFrom(path, rev.hash, rev.parent, options)
+            ? await this.diffs.renamedFrom(path, rev.hash, rev.parent, options)
             : undefined;
         if (from && rev.parent) {
-          hunks = await this.git.renameDiff(from, path, rev.hash, rev.parent, options);
+          hunks = await this.diffs.renameDiff(from, path, rev.hash, rev.parent, options);
           if (!hunks) return out;
           renamed = { from, at: rev.index };
         }
