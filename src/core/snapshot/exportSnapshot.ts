@@ -6,6 +6,7 @@ import { userVersion } from '../store/migrations';
 import { loadSqlJs } from '../store/sqlite';
 import { writeFileAtomic } from '../store/atomicFile';
 import { encodeSnapshot, sha256, type SnapshotEntryInfo } from './format';
+import { encodeTerms, TERMS_ENTRY } from './snapshotTerms';
 import { BROAD_FILE, COCHANGE_FILE, HISTORY_FILE, INDEX_ENTRY, type SnapshotParts } from './snapshotParts';
 
 export interface ExportResult {
@@ -64,6 +65,8 @@ export async function exportSnapshot(
     { name: COCHANGE_FILE, data: readFileSync(join(parts.stateDir, COCHANGE_FILE)) },
     { name: BROAD_FILE, data: readFileSync(join(parts.stateDir, BROAD_FILE)) },
   ];
+  const terms = parts.history?.termFiles();
+  if (terms) entries.push({ name: TERMS_ENTRY, data: encodeTerms(terms) });
   const indexSchema = await schemaOf(entries[0].data);
   const data = encodeSnapshot(
     { productVersion, commit: head, createdAt: new Date(now()).toISOString(), indexSchema },
