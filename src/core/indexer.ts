@@ -228,6 +228,12 @@ export class WorkspaceIndexer {
     const signal = this.backgroundAbort.signal;
     // Decisions and docs are read from the work tree meanwhile; the caches wait for the snapshot.
     const seeded = this.seedOnce(signal);
+    // The snapshot's index and history answer at once: the open file's suggestions need not wait for catching up.
+    void seeded.then((o) => {
+      if (o?.status !== 'applied' || signal.aborted) return;
+      this.parts.history.invalidate();
+      this.dataEmitter.fire([]);
+    });
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
     const mined = seeded.then(() => (this.parts.git.allowed ? this.mineInBackground() : undefined));
     await this.refreshSources(signal);

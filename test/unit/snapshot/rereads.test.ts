@@ -113,6 +113,29 @@ describe('team index snapshot: only files changed since its commit are read agai
     }
   });
 
+  it("tells that the workspace's data changed once the snapshot is loaded, before catching up", async () => {
+    const state = tempDir('pc-snap-reread-data-');
+    dirs.push(state);
+    const engine = await openEngine({ root: repo.dir, stateDir: state, snapshot: { location: snapshot } });
+    const events: string[] = [];
+    const progress = engine.indexer.onDidChangeIndexing((p) =>
+      events.push(!p ? 'idle' : p.snapshot ? 'snapshot' : p.total === 0 && !p.commits ? 'build' : 'progress'),
+    );
+    const data = engine.indexer.onDidChangeData(() => events.push('data'));
+    try {
+      await engine.indexer.startBackgroundWork();
+    } finally {
+      progress.dispose();
+      data.dispose();
+      engine.dispose();
+    }
+    // The open file's suggestions are asked for again from the snapshot's index, not after the build.
+    const loaded = events.indexOf('idle', events.lastIndexOf('snapshot'));
+    const built = events.indexOf('build', loaded);
+    assert.ok(loaded > 0 && built > loaded, events.join(' '));
+    assert.ok(events.slice(loaded, built).includes('data'), events.join(' '));
+  });
+
   it('shows that it is loading the snapshot from the start, before the files are indexed', async () => {
     const state = tempDir('pc-snap-reread-progress-');
     dirs.push(state);
