@@ -106,10 +106,12 @@ export class WorkspaceIndexer {
 
   /** Refreshes everything in the foreground (CLI, MCP start-up) and says what was done. */
   async refreshAll(signal?: AbortSignal): Promise<RefreshSummary> {
-    const snapshot = await this.seedOnce(signal);
+    // As in the background: decisions and docs are read while the snapshot unpacks and git checks it.
+    const seeded = this.seedOnce(signal);
     const t0 = performance.now();
     const sources = await this.refreshSources(signal);
     const sourcesMs = performance.now() - t0;
+    const snapshot = await seeded;
     const index = await this.buildIndex(signal);
     const history = this.parts.git.allowed ? await this.mineHistory(signal) : this.notMined();
     const decisionFolders = this.parts.decisions
