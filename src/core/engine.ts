@@ -219,7 +219,12 @@ function wireEngine(
     seed:
       teamIndex &&
       ((signal, onProgress) =>
-        seedFromSnapshot({ root, stateDir, store, cochange, logger, gitAllowed }, teamIndex, signal, onProgress)),
+        seedFromSnapshot(
+          { root, stateDir, store, cochange, logger, gitAllowed, history },
+          teamIndex,
+          signal,
+          onProgress,
+        )),
   });
   return {
     root,

@@ -106,10 +106,12 @@ export class WorkspaceIndexer {
 
   /** Refreshes everything in the foreground (CLI, MCP start-up) and says what was done. */
   async refreshAll(signal?: AbortSignal): Promise<RefreshSummary> {
-    const snapshot = await this.seedOnce(signal);
+    // As in the background: decisions and docs are read while the snapshot unpacks and git checks it.
+    const seeded = this.seedOnce(signal);
     const t0 = performance.now();
     const sources = await this.refreshSources(signal);
     const sourcesMs = performance.now() - t0;
+    const snapshot = await seeded;
     const index = await this.buildIndex(signal);
     const history = this.parts.git.allowed ? await this.mineHistory(signal) : this.notMined();
     const decisionFolders = this.parts.decisions
@@ -228,6 +230,12 @@ export class WorkspaceIndexer {
     const signal = this.backgroundAbort.signal;
     // Decisions and docs are read from the work tree meanwhile; the caches wait for the snapshot.
     const seeded = this.seedOnce(signal);
+    // The snapshot's index and history answer at once: the open file's suggestions need not wait for catching up.
+    void seeded.then((o) => {
+      if (o?.status !== 'applied' || signal.aborted) return;
+      this.parts.history.invalidate();
+      this.dataEmitter.fire([]);
+    });
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
     const mined = seeded.then(() => (this.parts.git.allowed ? this.mineInBackground() : undefined));
     await this.refreshSources(signal);

@@ -117,6 +117,14 @@ export class TermIndex implements TermSimilarity {
     this.free.push(id);
   }
 
+  /** Each file's terms and the size they were read from (what a team snapshot carries). */
+  *entries(): Generator<{ path: string; size: number; terms: string[] }> {
+    for (const [path, id] of this.fileIds) {
+      if (this.count[id] < 0) continue;
+      yield { path, size: this.bytes[id], terms: Array.from(this.termsOf(id), (t) => this.terms[t]) };
+    }
+  }
+
   similarTo(path: string, limit?: number): SimilarFile[] {
     const id = this.fileIds.get(path);
     if (id === undefined || this.count[id] <= 0 || this.files < 2) return [];

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { extractTerms, TermIndex, type TermSimilarity } from './termIndex';
 
@@ -32,6 +33,19 @@ export class WorkspaceTerms {
     return run;
   }
 
+  /** Each file's terms and the size they were read from, once the index has been filled. */
+  files(): { path: string; size: number; terms: string[] }[] | undefined {
+    return this.filled ? [...this.index.entries()] : undefined;
+  }
+
+  /**
+   * Terms known without reading the files (a team snapshot's, for files git says are unchanged since),
+   * each with the stamp of the file on disk: the next refresh reads only files whose stamp differs.
+   */
+  seed(files: Iterable<{ path: string; terms: readonly string[]; stamp: { mtimeMs: number; size: number } }>): void {
+    for (const f of files) this.index.set(f.path, f.terms, f.stamp);
+  }
+
   /** Re-reads one code file (saved, created or deleted) once the index has been filled. */
   fileChanged(path: string): Promise<void> {
     return this.filled ? this.readOne(path) : Promise.resolve();
@@ -50,7 +64,8 @@ export class WorkspaceTerms {
   private async readOne(path: string): Promise<void> {
     const full = join(this.root, path);
     try {
-      const s = await stat(full);
+      // Synchronous: a stat takes microseconds, a round trip through the thread pool far longer.
+      const s = statSync(full);
       if (!s.isFile()) throw new Error('not a file');
       const stamp = { mtimeMs: s.mtimeMs, size: s.size };
       if (this.index.sameStamp(path, stamp.mtimeMs, stamp.size)) return;

@@ -3,9 +3,10 @@ import { basename, join } from 'node:path';
 import { decodeHistory } from '../cochange/fileHistoryCodec';
 import { runGit } from '../git/gitExec';
 import { userVersion } from '../store/migrations';
-import { loadSqlJs } from '../store/sqlite';
+import { loadSqlJs, runEach } from '../store/sqlite';
 import { writeFileAtomic } from '../store/atomicFile';
 import { encodeSnapshot, sha256, type SnapshotEntryInfo } from './format';
+import { encodeTerms, TERMS_ENTRY } from './snapshotTerms';
 import { BROAD_FILE, COCHANGE_FILE, HISTORY_FILE, INDEX_ENTRY, type SnapshotParts } from './snapshotParts';
 
 export interface ExportResult {
@@ -58,12 +59,15 @@ export async function exportSnapshot(
     throw new ExportError(
       `The history cache in ${parts.stateDir} is not at HEAD ${head.slice(0, 12)}${typeof decoded === 'string' ? ` (${decoded})` : ''}; nothing was exported.`,
     );
+  const local = await filesNotAtHead(parts.root);
   const entries = [
-    { name: INDEX_ENTRY, data: await portableIndex(parts.store.index.export()) },
+    { name: INDEX_ENTRY, data: await portableIndex(parts.store.index.export(), local) },
     { name: HISTORY_FILE, data: history },
     { name: COCHANGE_FILE, data: readFileSync(join(parts.stateDir, COCHANGE_FILE)) },
     { name: BROAD_FILE, data: readFileSync(join(parts.stateDir, BROAD_FILE)) },
   ];
+  const terms = parts.history?.termFiles();
+  if (terms) entries.push({ name: TERMS_ENTRY, data: encodeTerms(terms.filter((f) => !local.has(f.path))) });
   const indexSchema = await schemaOf(entries[0].data);
   const data = encodeSnapshot(
     { productVersion, commit: head, createdAt: new Date(now()).toISOString(), indexSchema },
@@ -91,16 +95,44 @@ export async function exportSnapshot(
  * the importer hash every file once, so its own edits are never taken for unchanged) and the time
  * each file was indexed. Vacuumed, so freed pages do not travel.
  */
-async function portableIndex(data: Uint8Array): Promise<Uint8Array> {
+async function portableIndex(data: Uint8Array, local: ReadonlySet<string>): Promise<Uint8Array> {
   const SQL = await loadSqlJs();
   const db = new SQL.Database(data);
   try {
     db.run('UPDATE files SET mtime = 0, indexed_at = 0');
+    // No file has size -1: an importer never takes these for unchanged, and reads them.
+    runEach(
+      db,
+      'UPDATE files SET size = -1 WHERE path = ?',
+      [...local].map((p) => [p]),
+    );
     db.exec('VACUUM');
     return db.export();
   } finally {
     db.close();
   }
+}
+
+/**
+ * The files that differ here from HEAD (uncommitted edits, untracked files): they were indexed as
+ * they are on this disk, which no importer can check against the commit, so they travel untrusted.
+ */
+async function filesNotAtHead(root: string): Promise<Set<string>> {
+  const status = await runGit(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], {
+    cwd: root,
+    timeoutMs: 60_000,
+  });
+  if (!status.ok)
+    throw new ExportError(
+      `Could not tell which files of ${root} differ from HEAD (git status: ${status.failure ?? status.stderr.trim()}); nothing was exported.`,
+    );
+  // Each entry is "XY path"; without renames there is no second path.
+  return new Set(
+    status.stdout
+      .split('\0')
+      .filter((e) => e.length > 3)
+      .map((e) => e.slice(3)),
+  );
 }
 
 async function schemaOf(data: Uint8Array): Promise<number> {

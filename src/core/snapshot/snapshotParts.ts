@@ -1,5 +1,6 @@
 import type { CoChangeModel } from '../cochange/cochangeModel';
 import type { Logger } from '../logger';
+import type { HistorySources } from '../sources/git/historySources';
 import type { Store } from '../store/store';
 
 /** The entries of a snapshot: the index cache and the three history cache files, by their names in the state directory. */
@@ -13,4 +14,6 @@ export interface SnapshotParts {
   readonly store: Store;
   readonly cochange: CoChangeModel;
   readonly logger: Logger;
+  /** The related-files ranking's words of each code file, which a snapshot carries when they were read. */
+  readonly history?: Pick<HistorySources, 'termFiles' | 'seedTerms'>;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, readHeader, SnapshotError, type SnapshotLimits, type Sn
 import { isUrl, readSource } from './fetchSnapshot';
 import { applySnapshot, verifySnapshot } from './importSnapshot';
 import type { SnapshotParts } from './snapshotParts';
+import { seedTermsFromSnapshot, TERMS_ENTRY } from './snapshotTerms';
 import { trustUnchangedFiles } from './trustUnchanged';
 
 /** Where a team index snapshot comes from, as the user configured it. */
@@ -91,15 +92,17 @@ export async function seedFromSnapshot(
     });
     if (signal?.aborted) throw new SnapshotError('download-failed', 'cancelled');
     applySnapshot(parts, verified);
-    const unchanged = await trustUnchangedFiles(parts, verified.header.commit, signal).catch((err: Error) => {
+    const trusted = await trustUnchangedFiles(parts, verified.header.commit, signal).catch((err: Error) => {
       parts.logger.debug(`Every file of the snapshot will be hashed again: ${err.message}`);
-      return 0;
+      return [];
     });
+    const unchanged = trusted.length;
+    const words = seedTermsFromSnapshot(parts, verified.entries.get(TERMS_ENTRY), trusted);
     return outcome({
       status: 'applied',
       commit: verified.header.commit,
       bytes: read.data.length,
-      message: `loaded the index of ${verified.header.commit.slice(0, 12)} (${read.data.length} bytes, made by ${verified.header.productVersion}; ${unchanged} files unchanged since); catching up to HEAD`,
+      message: `loaded the index of ${verified.header.commit.slice(0, 12)} (${read.data.length} bytes, made by ${verified.header.productVersion}; ${unchanged} files unchanged since${words ? `, ${words} with their words` : ''}); catching up to HEAD`,
     });
   } catch (err) {
     const e = err instanceof SnapshotError ? err : new SnapshotError('unreadable', (err as Error).message);

@@ -83,7 +83,7 @@ describe('team index snapshot: import and catch up', function () {
       assert.equal(a.summary.snapshot?.status, 'applied', a.summary.snapshot?.message);
       assert.equal(a.summary.snapshot?.commit, behind);
       // The eleven files no commit or edit touched since are not even read again.
-      assert.match(a.summary.snapshot?.message ?? '', /; 11 files unchanged since\)/);
+      assert.match(a.summary.snapshot?.message ?? '', /; 11 files unchanged since, 11 with their words\)/);
       // Only the 50 newer commits were mined, and only changed files parsed.
       assert.equal(a.summary.history.mode, 'incremental');
       assert.equal(a.summary.history.commits, 50);

@@ -3,6 +3,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { openEngine } from '../../../src/core/engine';
+import { nullLogger } from '../../../src/core/logger';
 import { readSource, type ReadOptions } from '../../../src/core/snapshot/fetchSnapshot';
 import { sha256, SnapshotError, type SnapshotRefusal } from '../../../src/core/snapshot/format';
 import type { TempRepo } from '../git/repoFixture';
@@ -127,6 +129,38 @@ describe('team index snapshot: fetching over HTTP', function () {
   it('refuses plain http beyond this machine, and other schemes', async () => {
     await refusedWith(readSource('http://example.invalid/s.pcsnap', opts()), 'insecure-url', /use https/);
     await refusedWith(readSource('ftp://example.invalid/s.pcsnap', opts()), 'insecure-url', /not supported/);
+  });
+
+  it('reads decisions and docs while the snapshot is on its way', async () => {
+    const state = tempDir('pc-snap-http-overlap-');
+    dirs.push(state);
+    let giveToken: (t: string | undefined) => void = () => undefined;
+    const token = new Promise<string | undefined>((r) => (giveToken = r));
+    // Only a safety net: without the overlap the download would wait for the sources, and they for it.
+    const giveUp = setTimeout(() => giveToken(undefined), 60_000);
+    let docsRead = false;
+    const logger = {
+      ...nullLogger,
+      info: (message: string) => {
+        if (!message.startsWith('docs: ')) return;
+        docsRead = true;
+        giveToken(TOKEN);
+      },
+    };
+    const engine = await openEngine({
+      root: repo.dir,
+      stateDir: state,
+      logger,
+      snapshot: { location: `${base}/s.pcsnap`, token: () => token },
+    });
+    try {
+      const summary = await engine.indexer.refreshAll();
+      assert.ok(docsRead);
+      assert.equal(summary.snapshot?.status, 'applied', summary.snapshot?.message);
+    } finally {
+      clearTimeout(giveUp);
+      engine.dispose();
+    }
   });
 
   it('loads a snapshot from a URL with the token, and refuses one that does not match its published hash', async () => {

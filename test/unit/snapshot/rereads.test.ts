@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
 import { indexingText } from '../../../src/core/api/messages';
 import type { IndexingProgress } from '../../../src/core/api/types';
+import { openEngine, type EngineParts } from '../../../src/core/engine';
 import { loadSqlJs } from '../../../src/core/store/sqlite';
 import type { TempRepo } from '../git/repoFixture';
 import { buildRepo, cloneAt, indexed, tempDir } from './snapshotFixture';
@@ -51,7 +52,7 @@ describe('team index snapshot: only files changed since its commit are read agai
         readFileSync(join(repo.dir, 'src/lib/util4.ts'), 'utf8') + '\nexport function util4Audit() {\n  return 4;\n}\n',
     });
     const util7 = readFileSync(join(repo.dir, 'src/lib/util7.ts'), 'utf8');
-    repo.write('src/lib/util7.ts', util7.replace('+ 7;', '+ 9;'));
+    repo.write('src/lib/util7.ts', util7.replace('+ 7;', '+ 9;').replace('util7(n', 'zeta7(n'));
   });
 
   after(() => {
@@ -84,6 +85,55 @@ describe('team index snapshot: only files changed since its commit are read agai
     const again = await indexed(repo.dir, fromSnapshot);
     again.service.dispose();
     assert.equal(again.summary.index.read, 0);
+  });
+
+  it("takes the unchanged files' words from the snapshot and reads the changed ones", async () => {
+    const fromSnapshot = tempDir('pc-snap-reread-words-a-');
+    const full = tempDir('pc-snap-reread-words-b-');
+    dirs.push(fromSnapshot, full);
+    const a = await openEngine({ root: repo.dir, stateDir: fromSnapshot, snapshot: { location: snapshot } });
+    const b = await openEngine({ root: repo.dir, stateDir: full });
+    try {
+      const summary = await a.indexer.refreshAll();
+      await b.indexer.refreshAll();
+      assert.equal(summary.snapshot?.status, 'applied', summary.snapshot?.message);
+      // Every code file but the two changed since the snapshot's commit kept the snapshot's words.
+      const words = (e: EngineParts) =>
+        new Map((e.history.termFiles() ?? []).map((f) => [f.path, [...f.terms].sort()]));
+      const got = words(a);
+      assert.equal(got.size, summary.index.files);
+      // The changed files' words were read again (the same-size edit's new name included): as a full read gives.
+      assert.ok(got.get('src/lib/util7.ts')?.some((t) => t.includes('zeta')));
+      assert.deepEqual(got, words(b));
+      // And no more were read: the words of the others came from the snapshot.
+      assert.match(summary.snapshot.message, new RegExp(`, ${summary.index.files - 2} with their words\\)`));
+    } finally {
+      a.dispose();
+      b.dispose();
+    }
+  });
+
+  it("tells that the workspace's data changed once the snapshot is loaded, before catching up", async () => {
+    const state = tempDir('pc-snap-reread-data-');
+    dirs.push(state);
+    const engine = await openEngine({ root: repo.dir, stateDir: state, snapshot: { location: snapshot } });
+    const events: string[] = [];
+    const progress = engine.indexer.onDidChangeIndexing((p) =>
+      events.push(!p ? 'idle' : p.snapshot ? 'snapshot' : p.total === 0 && !p.commits ? 'build' : 'progress'),
+    );
+    const data = engine.indexer.onDidChangeData(() => events.push('data'));
+    try {
+      await engine.indexer.startBackgroundWork();
+    } finally {
+      progress.dispose();
+      data.dispose();
+      engine.dispose();
+    }
+    // The open file's suggestions are asked for again from the snapshot's index, not after the build.
+    const loaded = events.indexOf('idle', events.lastIndexOf('snapshot'));
+    const built = events.indexOf('build', loaded);
+    assert.ok(loaded > 0 && built > loaded, events.join(' '));
+    assert.ok(events.slice(loaded, built).includes('data'), events.join(' '));
   });
 
   it('shows that it is loading the snapshot from the start, before the files are indexed', async () => {

@@ -99,6 +99,16 @@ export class HistorySources {
     this.relatedCache.clear();
   }
 
+  /** The words of every code file, once read (a team snapshot carries them). */
+  termFiles(): ReturnType<WorkspaceTerms['files']> {
+    return this.terms.files();
+  }
+
+  /** Words a team snapshot knows for files unchanged since: the next refresh reads only the others. */
+  seedTerms(files: Parameters<WorkspaceTerms['seed']>[0]): void {
+    this.terms.seed(files);
+  }
+
   /**
    * Takes a status of the whole tree, so that queries on clean files need no git call, and reads the
    * list of commits blame looks past, which HEAD may have changed, and counts the tracked files that
