@@ -84,12 +84,22 @@ try {
   });
   report.opened = measure();
   const t0 = performance.now();
+  // The JS heap stays committed at its peak: when the peak came, and in which phase, says what to cut.
+  let phase = 'start';
+  service.workspace.onDidChangeIndexing((p) => (phase = p ? (p.commits ? 'index+history' : 'index') : 'idle'));
   let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let peakHeap = { mb: 0 };
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.rss);
+    if (m.heapUsed > peakHeap.mb * 1048576)
+      peakHeap = { mb: mb(m.heapUsed), atMs: Math.round(performance.now() - t0), phase };
+  }, 50);
   await service.workspace.startBackgroundWork();
   clearInterval(sampler);
   report.backgroundMs = Math.round(performance.now() - t0);
   report.peakRss = mb(peak);
+  report.peakHeap = peakHeap;
   report.indexed = measure();
   // Suggestions for the most recently changed files: what a user opens first.
   const log = execFileSync('git', ['-C', root, 'log', '-n', '200', '--name-only', '--format='], { encoding: 'utf8' });
@@ -123,7 +133,7 @@ else {
       `${label.padEnd(10)} rss ${s.rss} MB  heap ${s.heapUsed}/${s.heapTotal} MB  external ${s.external} MB  arrayBuffers ${s.arrayBuffers} MB  wasm [${s.wasm.join(', ')}] MB`,
     );
   console.log(
-    `root ${root}: background work ${report.backgroundMs} ms (peak rss ${report.peakRss} MB), ${report.asked.length} files asked`,
+    `root ${root}: background work ${report.backgroundMs} ms (peak rss ${report.peakRss} MB, peak heap ${report.peakHeap.mb} MB at ${report.peakHeap.atMs} ms in ${report.peakHeap.phase}), ${report.asked.length} files asked`,
   );
   for (const k of ['start', 'opened', 'indexed', 'afterAsks', 'disposed']) row(k, report[k]);
   if (report.retained) {
