@@ -13,16 +13,17 @@ import type { RelatedFile } from './relatedFiles';
  * - it is this file's test or implementation by naming convention; or
  * - it changed with this file once and one imports the other; or
  * - it names what the file's uncommitted change touches (a link to the work at hand); or
- * - this file has no commits yet, and one imports the other.
+ * - this file has no history yet (a new file), and one imports the other. A file whose only commits
+ *   were large change sets has a history: it just never changed with the other file alone.
  *
  * Partners of partners (two hops), shared words, similar names, folders and large change sets only
  * ever rank a partner; they never show one on their own.
  */
-export function hasChangeEvidence(partner: RelatedFile, commitsOfFile: number): boolean {
+export function hasChangeEvidence(partner: RelatedFile, fileHasHistory: boolean): boolean {
   const shared = partner.support ?? 0;
   const links = partner.links;
   if (shared >= 2) return true;
   if (links?.test || links?.change) return true;
   if (!links?.imports) return false;
-  return shared >= 1 || commitsOfFile === 0;
+  return shared >= 1 || !fileHasHistory;
 }

@@ -47,6 +47,16 @@ describe('co-change partners need history evidence', function () {
     });
     repo.commit('Count totals', { 'src/orders/order.ts': order(2), 'src/orders/orderTotals.ts': totals(2) });
     repo.commit('Round totals', { 'src/orders/order.ts': order(3), 'src/orders/orderTotals.ts': totals(3) });
+    // A scaffold of forty files in one commit: too large for pair counts.
+    const scaffold: Record<string, string> = {
+      'src/api/controller.ts': 'export function getHello() {\n  return "hello";\n}\n',
+      'src/api/module.ts': "import { getHello } from './controller';\n\nexport const routes = [getHello];\n",
+    };
+    for (let i = 0; i < 38; i++) scaffold[`src/api/generated/part${i}.ts`] = `export const part${i} = ${i};\n`;
+    repo.commit('Scaffold the api', scaffold);
+    repo.commit('Add a route', {
+      'src/api/module.ts': "import { getHello } from './controller';\n\nexport const routes = [getHello, getHello];\n",
+    });
     stateDir = mkdtempSync(join(tmpdir(), 'pc-partners-state-'));
     service = await ContextService.open({ root: repo.dir, stateDir });
     await service.workspace.refreshAll();
@@ -80,5 +90,12 @@ describe('co-change partners need history evidence', function () {
     const paths = partners(s).map((i) => i.location.path);
     assert.ok(paths.includes('src/orders/orderTotals.ts'), `two shared commits:\n${said(s)}`);
     assert.ok(!paths.includes('src/orders/refund.ts'), `shares words, never changed with it:\n${said(s)}`);
+  });
+
+  it('does not show an importer of a file whose only commit was a large change set', async () => {
+    const s = await service.suggestions.suggestForPath({ file: 'src/api/controller.ts' });
+    assert.ok(!partners(s).some((i) => i.location.path === 'src/api/module.ts'), said(s));
+    const ranked = service.workspace.relatedFiles('src/api/controller.ts', 10).map((r) => r.path);
+    assert.ok(ranked.includes('src/api/module.ts'), JSON.stringify(ranked));
   });
 });

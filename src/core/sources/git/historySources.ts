@@ -310,9 +310,10 @@ export class HistorySources {
         if (!file || !this.cochange.repoState?.ok) return [];
         // What the file's uncommitted change is about; a failed diff leaves the ranking to history.
         const change = await this.uncommittedChange(file).catch((): UncommittedChange => ({ hunks: [], words: [] }));
-        const commits = this.cochange.commitsOf(file);
+        // Pair counts leave out large change sets: a file changed only in those still has a history.
+        const known = this.cochange.commitsOf(file) > 0 || this.cochange.history.recent(file, 1).length > 0;
         return this.related(file, RELATED_CACHED, change.words)
-          .filter((r) => hasChangeEvidence(r, commits))
+          .filter((r) => hasChangeEvidence(r, known))
           .slice(0, COCHANGE_ITEMS)
           .map((r) => ({
             type: 'cochange' as const,
