@@ -12,6 +12,11 @@ export interface RelatedFile {
   reasons: string[];
   /** Commits that changed both files, when any. */
   support?: number;
+  /**
+   * What links it besides shared commits and shared words: an import either way, its test or
+   * implementation by naming convention, or the words of the uncommitted change.
+   */
+  links?: { imports: boolean; test: boolean; change: boolean };
 }
 
 export interface ScoredCandidate {
@@ -53,6 +58,11 @@ export function relatedFiles(
       .sort((a, b) => b[0] - a[0])
       .map((r) => r[1]),
     support: c.support,
+    links: {
+      imports: matrix[c.at + F.imports] > 0 || matrix[c.at + F.importedBy] > 0,
+      test: matrix[c.at + F.testPair] > 0 || matrix[c.at + F.distantTestPair] > 0,
+      change: matrix[c.at + F.changeWords] > 0 || matrix[c.at + F.changeNames] > 0,
+    },
   }));
 }
 

@@ -1,5 +1,6 @@
 import { isTestFile } from '../../cochange/testPairing';
 import type { CodeIndex } from '../../index/codeIndex';
+import { familyOf, languageOf } from '../../index/languages';
 import type { CallerConfidence, CallerRef } from '../../index/indexTypes';
 import type { QueryContext, SuggestionSource } from '../sourceQuery';
 import type { SuggestionItem, SuggestionType } from '../../types';
@@ -42,9 +43,12 @@ export class CodeIndexSource implements SuggestionSource {
     // A call matched by name alone says nothing when several files define the name (`GET` in every
     // route file, `default`, `main`, `handler`): it is as likely to call any of them as this one.
     const shared = this.index.definitionFileCount(symbol) > 1;
+    // Nor when the call is in another language: a Kotlin method is not called by name from
+    // TypeScript or Python (a request to its endpoint is no call of it).
+    const family = languageFamily(file);
     const callers = this.index
       .callers({ name: symbol, path: file, line }, MAX_CALLERS)
-      .filter((c) => !(shared && c.confidence === 'name'));
+      .filter((c) => c.confidence !== 'name' || (!shared && languageFamily(c.path) === family));
     return callers.map((c) => {
       const where = `${c.path}:${c.line}`;
       const test = isTestFile(c.path);
@@ -78,6 +82,13 @@ export class CodeIndexSource implements SuggestionSource {
       meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
     }));
   }
+}
+
+/** Languages that call each other by name: one per runtime (Kotlin, Scala and Groovy with Java, which the index reads). */
+function languageFamily(path: string): string | undefined {
+  const lang = languageOf(path);
+  if (lang) return familyOf(lang);
+  return /\.(?:kts?|scala|groovy)$/i.test(path) ? 'java' : undefined;
 }
 
 /** Why a call site is shown, by how sure the index is that it calls the symbol. */

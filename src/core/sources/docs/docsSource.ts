@@ -9,7 +9,7 @@ import { TimeSlice } from '../../timeSlice';
 import { score, sourceQueryOf } from '../sourceQuery';
 import type { RefreshStats, SourceWiring, SourceQuery, QueryContext, WorkspaceSource } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
-import { isPlanningDocument } from './planningDocs';
+import { isPlanningDocument, isTestDocument } from './planningDocs';
 import { translatedDocs } from './translations';
 import { isDocFile, sectionsOf, type DocSection } from './docSections';
 import { GENERIC_NAMES, isGenericSymbol, surfaceWords, termsOf } from './textTerms';
@@ -92,6 +92,8 @@ export class DocsSource implements WorkspaceSource {
   private text: LexicalIndex<DocSection> | undefined;
   /** Documents that translate another one here: their sections would repeat the original's. */
   private translations = new Set<string>();
+  /** How many of the workspace's files carry each file name stem (`Application` of `Application.kt`). */
+  private stems = new Map<string, number>();
 
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
@@ -127,8 +129,14 @@ export class DocsSource implements WorkspaceSource {
       signal,
       enterDir: (_rel, name) => !name.startsWith('.') && !SKIP_DIRS.has(name),
     });
-    const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p) && !isPlanningDocument(p));
+    const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p) && !isPlanningDocument(p) && !isTestDocument(p));
     this.translations = translatedDocs(docs);
+    const stems = new Map<string, number>();
+    for (const p of walk.files) {
+      const stem = moduleName(p);
+      stems.set(stem, (stems.get(stem) ?? 0) + 1);
+    }
+    this.stems = stems;
     const next = new Map<string, DocFile>();
     let changed = false;
     const changedFiles = new ChangedFiles({
@@ -213,12 +221,20 @@ export class DocsSource implements WorkspaceSource {
     const label = (s: DocSection) => `${s.path}${s.display ? ` § ${s.display}` : ''}`;
     const named = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
     // `__hash__`, `toString`, the `build` of every validator: a section that names one is about some other definition.
+    // A key of a data file (`workspaces` in package.json, `services` in a compose file) is the
+    // format's vocabulary: a section that names it talks about something else of that name.
+    const data = q.file !== undefined && DATA_FILE.test(q.file);
     const symbol =
-      named && !isGenericSymbol(named) && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES ? named : undefined;
+      named && !data && !isGenericSymbol(named) && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES
+        ? named
+        : undefined;
 
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
         if (s.headingWords.has(symbol)) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
+        // A release note that names a class says when it changed (recent changes say that); a
+        // listing of many files names each one in passing.
+        else if (s.releaseNotes || isListing(s)) continue;
         else if (s.code.has(symbol)) add(s, STRENGTH.symbolCode, `${label(s)} mentions \`${symbol}\``);
         // In prose only a name that reads as an identifier counts: `update` or `Tag` is a plain word there.
         else if (/[a-z0-9][A-Z]|_/.test(symbol)) add(s, STRENGTH.symbolProse, `${label(s)} mentions ${symbol}`);
@@ -232,6 +248,8 @@ export class DocsSource implements WorkspaceSource {
     if (file && base) {
       const folder = dir === undefined ? undefined : dir + '/';
       for (const s of this.withPaths) {
+        if (isListing(s)) continue;
+        const docFolder = s.path.includes('/') ? s.path.slice(0, s.path.lastIndexOf('/') + 1) : '';
         for (const p of s.paths) {
           if (p === file || (p.includes('/') && endsWithPath(file, p)))
             add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
@@ -240,19 +258,23 @@ export class DocsSource implements WorkspaceSource {
             add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
           // Release notes name files they changed; a folder they mention is not about this file.
           // A bare `src/` or `lib/` (`batgrep needle src/`) names most of the code, not this file's part of it.
+          // A folder is this file's when the mention leads there from the root or from the document:
+          // `hooks/` in another component's README is that component's folder, not every `hooks/`.
           else if (
             !s.releaseNotes &&
             p.endsWith('/') &&
             folder &&
-            (folder === p || endsWithPath(folder, p)) &&
+            (folder === p || folder === docFolder + p) &&
             !isGenericFolder(p)
           )
             add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
         }
       }
-      if (stem && stem.length >= 4 && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
+      // A name many files carry (`Application.kt` in every service) is none of them in particular.
+      const shared = (this.stems.get(moduleName(file)) ?? 0) > MAX_SYMBOL_FILES;
+      if (stem && stem.length >= 4 && !shared && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
         for (const s of this.byIdentifier.get(stem) ?? []) {
-          if (s.releaseNotes) continue;
+          if (s.releaseNotes || isListing(s)) continue;
           add(
             s,
             s.code.has(stem) ? STRENGTH.moduleCode : STRENGTH.moduleProse,
@@ -285,8 +307,8 @@ export class DocsSource implements WorkspaceSource {
   ): void {
     if (!file || !this.text?.size) return;
     const parts = file.split('/');
-    const base = parts[parts.length - 1];
-    const stem = base.slice(0, base.indexOf('.') > 0 ? base.indexOf('.') : undefined);
+    // `link_test.go`, `test_link.py` and `LinkTest.kt` are named after `link`.
+    const stem = moduleName(file);
     const query = new Map<string, number>();
     const why = new Map<string, string>();
     const put = (words: string[], weight: number, from: string) => {
@@ -307,15 +329,17 @@ export class DocsSource implements WorkspaceSource {
     // A folder named after the project (`pydantic/`, `src/flask/`) is in a tenth of all sections: a
     // heading such as "Who is using Pydantic?" is about the project, not about this folder's files.
     const index = this.text;
-    const everywhere = (words: string[]) =>
-      index.size >= PROJECT_NAME_MIN_SECTIONS &&
-      words.every((w) => index.documentFrequency(w) > index.size * PROJECT_NAME_SHARE);
-    if (parts.length >= 2) {
-      const folder = termsOf(parts[parts.length - 2]);
-      unit(folder, 0.8, "this file's folder", !everywhere(folder));
+    const everywhere = (words: string[], share = PROJECT_NAME_SHARE) =>
+      index.size >= PROJECT_NAME_MIN_SECTIONS && words.every((w) => index.documentFrequency(w) > index.size * share);
+    // The folder's words count, but never title a section: a folder (`posts/`, `backend/`, `cache/`)
+    // holds many files, and a heading named after it is about all of them or none.
+    if (parts.length >= 2) unit(termsOf(parts[parts.length - 2]), 0.8, "this file's folder", false);
+    const module = termsOf(stem);
+    unit(module, 1, "this module's name", !everywhere(module, SUBJECT_SHARE));
+    if (symbol) {
+      const words = termsOf(symbol);
+      unit(words, 1, 'the symbol at the cursor', !everywhere(words, SUBJECT_SHARE));
     }
-    unit(termsOf(stem), 1, "this module's name");
-    if (symbol) unit(termsOf(symbol), 1, 'the symbol at the cursor');
     if (!query.size) return;
     const surface = new Map<string, string>();
     surfaceWords(`${parts[parts.length - 2] ?? ''} ${stem} ${symbol ?? ''}`, surface);
@@ -386,6 +410,33 @@ export function endsWithPath(path: string, tail: string): boolean {
 const PROJECT_NAME_SHARE = 0.1;
 /** ...of at least this many sections: in a handful, two that name a folder are no sign. */
 const PROJECT_NAME_MIN_SECTIONS = 50;
+
+/**
+ * A name the file or definition is named after titles no section when its words are in more than
+ * this share of the sections: in an ADR tool's docs, "adr" is the project's subject, not `Adr.ts`'s.
+ * Higher than a folder's share, since the file is named after the word itself.
+ */
+const SUBJECT_SHARE = 0.2;
+
+/** Data and configuration files, whose keys are the format's words. */
+const DATA_FILE = /\.(?:json|jsonc|ya?ml|toml|ini|properties|xml)$/i;
+
+/** A file's name without its extensions and test affixes: `link_test.go`, `LinkTest.kt`, `link.spec.ts` → `link`. */
+function moduleName(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.indexOf('.');
+  const stem = dot > 0 ? base.slice(0, dot) : base;
+  const bare = stem.replace(/^test_/i, '').replace(/[_-](?:test|spec)$/i, '');
+  return bare === stem ? stem.replace(/(?<=[a-z0-9])(?:Tests?|Spec|IT)$/, '') : bare;
+}
+
+/** A section that names at least this many paths lists the code (a "Key files" table, a layout tree). */
+const LISTING_PATHS = 8;
+
+/** A listing names each file in passing: it is about none of them in particular. */
+function isListing(s: DocSection): boolean {
+  return s.paths.length >= LISTING_PATHS;
+}
 
 /** A symbol that more files than this define links no section by its name. */
 const MAX_SYMBOL_FILES = 5;

@@ -13,3 +13,15 @@ export function isPlanningDocument(path: string): boolean {
   const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
   return PLANNING_NAME.test(name);
 }
+
+/** Folders whose documents are input to tests (a fixture project's records and READMEs), not documentation. */
+const TEST_DATA_DIR =
+  /(?:^|\/)(?:__fixtures__|fixtures?|testdata|test-data|integration-tests?|e2e|__tests__|tests?)\//i;
+
+/**
+ * A document of a test's fixtures (`integration-tests/ro-project/docs/adr/first-adr.md`): its words
+ * are there for a test to read. A README in a test folder still says how to run those tests.
+ */
+export function isTestDocument(path: string): boolean {
+  return TEST_DATA_DIR.test(path) && !/(?:^|\/)readme(?:\.[a-z]+)?$/i.test(path);
+}

@@ -2,6 +2,7 @@ import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { CoChangeModel } from '../../cochange/cochangeModel';
 import { relatedFiles, type ImportGraph, type RelatedFile } from '../../cochange/relatedFiles';
+import { hasChangeEvidence } from '../../cochange/partnerEvidence';
 import { FileIndex } from '../../cochange/testPairing';
 import { WorkspaceTerms } from '../../cochange/workspaceTerms';
 import { languageOf } from '../../index/languages';
@@ -19,6 +20,8 @@ import { MergedWork } from './mergedWork';
 
 const RELATED_TTL_MS = 5_000;
 const RELATED_CACHED = 10;
+/** Partners one query offers the panel, of the ranked ones that have the evidence to be shown. */
+const COCHANGE_ITEMS = 8;
 const HUNK_TIMEOUT_MS = 2_500;
 const RECENT_COMMITS = 8;
 /** Focused commits a file without a definition at the cursor shows, older than the recent window if need be. */
@@ -317,16 +320,21 @@ export class HistorySources {
         if (!file || !this.cochange.repoState?.ok) return [];
         // What the file's uncommitted change is about; a failed diff leaves the ranking to history.
         const change = await this.uncommittedChange(file).catch((): UncommittedChange => ({ hunks: [], words: [] }));
-        return this.related(file, 8, change.words).map((r) => ({
-          type: 'cochange' as const,
-          title: r.path,
-          summary: r.reasons.join('; '),
-          relevanceScore: r.score,
-          reason: r.reasons.slice(0, 2).join('; ') || 'related to this file',
-          location: { path: r.path },
-          entityId: `cochange:${r.path}`,
-          meta: r.support ? { support: r.support } : undefined,
-        }));
+        // Pair counts leave out large change sets: a file changed only in those still has a history.
+        const known = this.cochange.commitsOf(file) > 0 || this.cochange.history.recent(file, 1).length > 0;
+        return this.related(file, RELATED_CACHED, change.words)
+          .filter((r) => hasChangeEvidence(r, known))
+          .slice(0, COCHANGE_ITEMS)
+          .map((r) => ({
+            type: 'cochange' as const,
+            title: r.path,
+            summary: r.reasons.join('; '),
+            relevanceScore: r.score,
+            reason: r.reasons.slice(0, 2).join('; ') || 'related to this file',
+            location: { path: r.path },
+            entityId: `cochange:${r.path}`,
+            meta: r.support ? { support: r.support } : undefined,
+          }));
       },
     };
   }

@@ -1,0 +1,29 @@
+import type { RelatedFile } from './relatedFiles';
+
+/**
+ * Whether a ranked partner has the evidence to be shown as "usually changes with" this file.
+ *
+ * The ranking gathers candidates from every signal, shared words and similar names included, and
+ * that is right for ordering them. What the panel shows needs more: a file that shares words with
+ * this one but never changed with it, though this file has a history, is a guess; and one commit
+ * shared (a file created with its siblings, a sweeping change) is a coincidence until something
+ * independent of history backs it. So a partner is shown when:
+ *
+ * - it changed with this file in at least two commits; or
+ * - it is this file's test or implementation by naming convention; or
+ * - it changed with this file once and one imports the other; or
+ * - it names what the file's uncommitted change touches (a link to the work at hand); or
+ * - this file has no history yet (a new file), and one imports the other. A file whose only commits
+ *   were large change sets has a history: it just never changed with the other file alone.
+ *
+ * Partners of partners (two hops), shared words, similar names, folders and large change sets only
+ * ever rank a partner; they never show one on their own.
+ */
+export function hasChangeEvidence(partner: RelatedFile, fileHasHistory: boolean): boolean {
+  const shared = partner.support ?? 0;
+  const links = partner.links;
+  if (shared >= 2) return true;
+  if (links?.test || links?.change) return true;
+  if (!links?.imports) return false;
+  return shared >= 1 || !fileHasHistory;
+}
