@@ -192,6 +192,8 @@ async function main() {
       label: { type: 'string' },
       vsix: { type: 'string' },
       out: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      snapshot: { type: 'string' },
     },
   });
   if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
