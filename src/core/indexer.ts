@@ -226,6 +226,10 @@ export class WorkspaceIndexer {
 
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
+    // The index cache opens a migration per turn, before the first suggestion pass would open it in one step.
+    void this.parts.store
+      .openIndex()
+      .catch((err: Error) => this.parts.logger.warn(`Could not open the index cache: ${err.message}`));
     // Decisions and docs are read from the work tree meanwhile; the caches wait for the snapshot.
     const seeded = this.seedOnce(signal);
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
