@@ -214,7 +214,7 @@ export class DecisionSource implements WorkspaceSource {
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
     if (found.paths !== this.listing.paths) {
-      this.countPathWords(found.paths);
+      await this.countPathWords(found.paths);
       this.listing = new PathListing(found.paths);
     }
     if (this.cache && !this.cacheLoaded) {
@@ -335,10 +335,10 @@ export class DecisionSource implements WorkspaceSource {
   }
 
   /** Word counts over the workspace's paths: counted once per listing, kept for the next process. */
-  private countPathWords(paths: readonly string[]): void {
+  private async countPathWords(paths: readonly string[]): Promise<void> {
     const kept = this.cache?.loadPathCounts(paths);
     if (kept) return this.repo.restorePaths(kept);
-    this.repo.setPaths(paths);
+    await this.repo.setPaths(paths);
     this.cache?.savePathCounts(paths, this.repo.pathCounts());
   }
 

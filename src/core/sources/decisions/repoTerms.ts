@@ -1,3 +1,4 @@
+import { TimeSlice } from '../../timeSlice';
 import { termsOf } from '../docs/textTerms';
 import { packageTerms } from './fileTerms';
 
@@ -52,8 +53,11 @@ export class RepoTerms {
     this.packageDirs = counts.packageDirs;
   }
 
-  /** Counts words over every path of the workspace and records its package folders. */
-  setPaths(paths: readonly string[]): void {
+  /**
+   * Counts words over every path of the workspace and records its package folders, a slice at a
+   * time: tens of thousands of paths held the event loop for a second. The counts change at the end.
+   */
+  async setPaths(paths: readonly string[], slice = new TimeSlice()): Promise<void> {
     const df = new Map<string, number>();
     const packages = new Set<string>();
     const segmentTerms = new Map<string, string[]>();
@@ -69,6 +73,7 @@ export class RepoTerms {
         for (const t of words) terms.add(t);
       }
       for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+      await slice.pause();
     }
     this.pathDf = df;
     this.files = paths.length;
