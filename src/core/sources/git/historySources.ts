@@ -113,9 +113,11 @@ export class HistorySources {
    */
   async refreshWorkingTree(signal?: AbortSignal): Promise<void> {
     if (!this.cochange.repoState?.ok) return;
-    this.present = this.bulk.countTracked();
-    this.dropEveryFileIndex();
-    await Promise.all([this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
+    const counting = this.bulk.countTracked(this.slice()).then((present) => {
+      this.present = present;
+      this.dropEveryFileIndex();
+    });
+    await Promise.all([counting, this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
   }
 
   /** HEAD moved: other files may differ from it now, and history answers change. */
