@@ -338,7 +338,7 @@ export class WorkspaceIndexer {
         : undefined;
       // The history sources may have listed the files while the index was still filling up.
       this.parts.history.invalidate();
-      this.parts.decisions.codeChanged(true);
+      await this.parts.decisions.codeRebuilt();
       this.indexingEmitter.fire(this.progress);
     }
   }

@@ -34,4 +34,21 @@ describe('the word counts over the workspace paths', () => {
     await counting;
     assert.notDeepEqual(terms.pathCounts(), before);
   });
+
+  it('count the words of the names files define and use in slices too, to the same shares', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => ({
+      names: `settleInvoice${i % 50} refundLedger${i % 7}`,
+      packages: i % 3 ? 'bullmq' : '@nestjs/common',
+      uses: `chargeCard${i % 11} settleInvoice${i % 50}`,
+    }));
+    const sliced = new RepoTerms();
+    const { turns } = await loopTurnsDuring(() => sliced.setFileVocabulary(rows, new TimeSlice(0)));
+    // One step before, at the end of every build of the code index.
+    assert.ok(turns >= rows.length, `the event loop ran ${turns} times over ${rows.length} files`);
+    const whole = new RepoTerms();
+    await whole.setFileVocabulary(rows, new TimeSlice(Number.MAX_SAFE_INTEGER));
+    for (const word of ['settle', 'invoice', 'refund', 'ledger', 'charge', 'card', 'bullmq', 'nestjs'])
+      assert.deepEqual([sliced.share(word), sliced.rarity(word)], [whole.share(word), whole.rarity(word)], word);
+    assert.ok(sliced.share('bullmq') > 0);
+  });
 });

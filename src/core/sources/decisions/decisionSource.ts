@@ -155,15 +155,19 @@ export class DecisionSource implements WorkspaceSource {
     return this.lastCommit && !this.historyKnown() ? undefined : adr.mtimeMs;
   }
 
-  /** The code index changed: forget cached file words; after a full build, recount workspace words too. */
-  codeChanged(rebuilt = false): void {
+  /** The code index changed: forget cached file words. */
+  codeChanged(): void {
     this.queryCache = new Map();
-    if (rebuilt && this.code) {
-      try {
-        this.repo.setFileVocabulary(this.code.vocabularyByFile());
-      } catch (err) {
-        this.logger.debug(`Could not count defined names: ${(err as Error).message}`);
-      }
+  }
+
+  /** The code index was built: recount the workspace's code words too, a slice at a time. */
+  async codeRebuilt(): Promise<void> {
+    this.codeChanged();
+    if (!this.code) return;
+    try {
+      await this.repo.setFileVocabulary(this.code.vocabularyByFile());
+    } catch (err) {
+      this.logger.debug(`Could not count defined names: ${(err as Error).message}`);
     }
   }
 

@@ -83,15 +83,19 @@ export class RepoTerms {
 
   /**
    * Counts words of the names each indexed file defines and the packages it imports (a file counts once
-   * per word), and of every name it uses, calls included.
+   * per word), and of every name it uses, calls included; a slice at a time, the counts changed at the end.
    */
-  setFileVocabulary(rows: readonly { names: string; packages: string; uses?: string }[]): void {
+  async setFileVocabulary(
+    rows: readonly { names: string; packages: string; uses?: string }[],
+    slice = new TimeSlice(),
+  ): Promise<void> {
     const df = new Map<string, number>();
     const use = new Map<string, number>();
     for (const r of rows) {
       const named = new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)]);
       for (const t of named) df.set(t, (df.get(t) ?? 0) + 1);
       for (const t of r.uses ? new Set([...named, ...termsOf(r.uses)]) : named) use.set(t, (use.get(t) ?? 0) + 1);
+      await slice.pause();
     }
     this.nameDf = df;
     this.useDf = use;
