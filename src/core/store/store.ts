@@ -34,7 +34,7 @@ export class Store {
   /** Loaded on first use: commands that touch only durable data never read the index cache. */
   private indexDb: Database | undefined;
   /** The index cache being opened ahead of use (openIndex), with its schema version as read. */
-  private indexOpening: { db: Database; version: number } | undefined;
+  private indexOpening: { db: Database; version: number; done?: Promise<void> } | undefined;
   private pending: DurableOp<unknown>[] = [];
   private durableDirty = false;
   private indexDirty = false;
@@ -183,15 +183,20 @@ export class Store {
    * Opens the index cache ahead of its first use, a turn of the event loop between its migrations:
    * the first suggestion pass then finds it open instead of migrating a fresh cache in one step.
    */
-  async openIndex(): Promise<void> {
-    if (this.indexDb || this.indexOpening || this.disposed) return;
+  openIndex(): Promise<void> {
+    if (this.indexDb || this.disposed) return Promise.resolve();
+    if (this.indexOpening?.done) return this.indexOpening.done;
     const db = this.readDatabase(INDEX, false);
-    const opening = { db, version: userVersion(db) };
+    const opening: NonNullable<Store['indexOpening']> = { db, version: userVersion(db) };
     this.indexOpening = opening;
-    await migrateInTurns(db, indexMigrations, opening.version, () => this.indexOpening === opening);
-    if (this.indexOpening !== opening) return;
-    this.indexOpening = undefined;
-    this.indexDb = this.guardIndex(this.loadDatabase(INDEX, indexMigrations, false, opening).db);
+    opening.done = migrateInTurns(db, indexMigrations, opening.version, () => this.indexOpening === opening).then(
+      () => {
+        if (this.indexOpening !== opening) return;
+        this.indexOpening = undefined;
+        this.indexDb = this.guardIndex(this.loadDatabase(INDEX, indexMigrations, false, opening).db);
+      },
+    );
+    return opening.done;
   }
 
   markIndexDirty(): void {

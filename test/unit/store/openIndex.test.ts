@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { indexMigrations, userVersion } from '../../../src/core/store/migrations';
 import { all } from '../../../src/core/store/sqlite';
+import { SuggestionUseCases } from '../../../src/core/api/service/suggestions';
+import { openEngine } from '../../../src/core/engine';
 import { Store } from '../../../src/core/store/store';
 import { loopTurnsDuring } from '../loopTurns';
 
@@ -46,5 +48,23 @@ describe('Store.openIndex', () => {
     store.dispose();
     await opening;
     assert.throws(() => store.index);
+  });
+
+  it('is waited for by the first suggestion pass, which no longer finishes it in one step', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pc-open-index-root-'));
+    // An engine of its own on another state directory: the store of beforeEach stays unused.
+    const engine = await openEngine({ root, stateDir: join(stateDir, 'engine'), noGit: { reason: 'not trusted yet' } });
+    const suggestions = new SuggestionUseCases(engine);
+    try {
+      writeFileSync(join(root, 'a.ts'), 'export function a() {\n  return 1;\n}\n');
+      // The background work starts the opening; the editor asks for the active file at once.
+      const opening = engine.store.openIndex();
+      const { turns } = await loopTurnsDuring(() => suggestions.suggestAt({ file: 'a.ts', line: 2 }));
+      assert.ok(turns >= indexMigrations.length - 1, `the event loop ran ${turns} times during the first pass`);
+      await opening;
+    } finally {
+      engine.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
