@@ -147,8 +147,14 @@ export class WorkspaceIndexer {
     this.fileTimer.unref?.();
   }
 
-  /** Re-reads decisions, reports and docs (only changed files are parsed). */
-  async refreshSources(signal?: AbortSignal): Promise<{ name: string; entries: number; files: number }[]> {
+  /**
+   * Re-reads decisions, reports and docs (only changed files are parsed); `onRead` hears of each
+   * source read with entries, so that its items need not wait for the others.
+   */
+  async refreshSources(
+    signal?: AbortSignal,
+    onRead?: () => void,
+  ): Promise<{ name: string; entries: number; files: number }[]> {
     const out: { name: string; entries: number; files: number }[] = [];
     for (const s of this.parts.workspaceSources) {
       // Each source reads for a while: the loop runs between them.
@@ -156,6 +162,7 @@ export class WorkspaceIndexer {
       try {
         const stats = await s.refresh(signal);
         out.push({ name: s.name, entries: stats.entries, files: stats.files });
+        if (stats.entries) onRead?.();
         this.parts.logger.info(
           `${s.name}: ${stats.entries} entries from ${stats.files} files in ${stats.ms.toFixed(0)} ms`,
         );
@@ -228,6 +235,10 @@ export class WorkspaceIndexer {
 
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
+    // The index cache opens a migration per turn, before the first suggestion pass would open it in one step.
+    void this.parts.store
+      .openIndex()
+      .catch((err: Error) => this.parts.logger.warn(`Could not open the index cache: ${err.message}`));
     // Decisions and docs are read from the work tree meanwhile; the caches wait for the snapshot.
     const seeded = this.seedOnce(signal);
     // The snapshot's index and history answer at once: the open file's suggestions need not wait for catching up.
@@ -238,8 +249,14 @@ export class WorkspaceIndexer {
     });
     // History comes from git, not from the index: mined meanwhile, recent changes need not wait for the index.
     const mined = seeded.then(() => (this.parts.git.allowed ? this.mineInBackground() : undefined));
-    await this.refreshSources(signal);
-    this.dataEmitter.fire([]);
+    // The active file's decisions show as soon as they are read, not after the reports and docs too.
+    const fire = () => this.dataEmitter.fire([]);
+    let told = false;
+    await this.refreshSources(signal, () => {
+      told = true;
+      fire();
+    });
+    if (!told) fire();
     await seeded;
     if (!signal.aborted) {
       await this.buildIndex(signal);
@@ -329,7 +346,7 @@ export class WorkspaceIndexer {
         : undefined;
       // The history sources may have listed the files while the index was still filling up.
       this.parts.history.invalidate();
-      this.parts.decisions.codeChanged(true);
+      await this.parts.decisions.codeRebuilt();
       this.indexingEmitter.fire(this.progress);
     }
   }

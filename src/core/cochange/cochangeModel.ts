@@ -12,6 +12,7 @@ import { recentWindowStart } from './recentWindow';
 import { PackedBroadChanges } from './packedBroadChanges';
 import { PackedCounts } from './packedCounts';
 import { PathTable } from './pathTable';
+import { TimeSlice } from '../timeSlice';
 
 export { BROAD_FILE, COCHANGE_FILE, HISTORY_FILE } from './historyCache';
 
@@ -63,6 +64,8 @@ interface Pass {
   history: HistoryDelta;
   seen: number;
   oldestParent?: string;
+  /** The folds of full deltas into `counts`, in order, a slice at a time beside the stream. */
+  folding: Promise<void>;
 }
 
 /**
@@ -366,7 +369,7 @@ export class CoChangeModel implements CoChangeSource {
       if (generation !== this.generation) return 'reset';
       if (res.seen < first) pass = res;
       else {
-        this.publishFirst(res);
+        if (!(await this.apply(res, true, undefined, generation))) return 'reset';
         this.logger.info(`History: the newest ${res.seen} commits published; mining the rest.`);
         onFirstPass();
       }
@@ -376,8 +379,7 @@ export class CoChangeModel implements CoChangeSource {
       if (typeof res === 'string') return res;
       pass = res;
     }
-    if (generation !== this.generation) return 'reset';
-    this.apply(pass, rebuild, head);
+    if (!(await this.apply(pass, rebuild, head, generation))) return 'reset';
     return { rebuild, seen: pass.seen };
   }
 
@@ -406,6 +408,7 @@ export class CoChangeModel implements CoChangeSource {
       broad: [],
       history: new HistoryDelta(paths, lines),
       seen: 0,
+      folding: Promise.resolve(),
     };
     const broadAccepts = (n: number) => n > this.maxChangeSet && n <= MAX_BROAD_CHANGE_SET;
     const res = await streamCommits(
@@ -428,7 +431,8 @@ export class CoChangeModel implements CoChangeSource {
         if (!pass.delta.add(files, c.time) && broadAccepts(files.length) && pass.broad.length < MAX_BROAD_SETS)
           pass.broad.push({ files, time: c.time });
         if (pass.counts && pass.delta.commitCount >= FOLD_EVERY) {
-          pass.counts.merge(pass.delta);
+          const [counts, full] = [pass.counts, pass.delta]; // folded beside the stream, not in this turn
+          pass.folding = pass.folding.then(() => counts.mergeInSlices(full, new TimeSlice()));
           pass.delta = new CoChangeCounts(this.maxChangeSet, false);
         }
       },
@@ -441,24 +445,31 @@ export class CoChangeModel implements CoChangeSource {
   }
 
   /**
-   * Makes the newest commits the model until the whole history is mined. It is mined up to no
-   * commit: a pass that then fails leaves the next update to mine everything again, and it is never saved.
+   * Makes a finished pass the model (a rebuild, put together aside in slices and swapped in whole, so
+   * queries meanwhile get the model as it was) or adds it (new commits); mined up to `head` (to none
+   * for the newest commits published first: never saved). False when a reset came meanwhile.
    */
-  private publishFirst(pass: Pass): void {
-    this.apply(pass, true, undefined);
-  }
-
-  /** Makes a finished pass the model (a rebuild) or adds it (new commits); mined up to `head`. */
-  private apply(pass: Pass, rebuild: boolean, head: string | undefined): void {
-    if (rebuild) {
-      this.adopt(pass.paths);
-      if (pass.counts) this.counts = pass.counts;
+  private async apply(pass: Pass, rebuild: boolean, head: string | undefined, generation: number): Promise<boolean> {
+    await pass.folding;
+    if (generation !== this.generation) return false;
+    if (!rebuild) {
+      this.counts.merge(pass.delta);
+      for (const b of pass.broad.reverse()) this.broadChanges.add(b.files, b.time); // oldest first
+      this.fileHistory.append(pass.history);
+      this.head = head;
+      return true;
     }
-    this.counts.merge(pass.delta);
-    // Kept oldest first.
-    for (const b of pass.broad.reverse()) this.broadChanges.add(b.files, b.time);
-    this.fileHistory.append(pass.history);
+    const slice = new TimeSlice();
+    const counts = pass.counts ?? new PackedCounts(this.maxChangeSet, pass.paths);
+    await counts.mergeInSlices(pass.delta, slice);
+    const broad = this.newBroad(pass.paths);
+    await broad.addInSlices(pass.broad.reverse(), slice);
+    if (generation !== this.generation) return false;
+    const history = new FileHistory(pass.paths);
+    history.append(pass.history);
+    [this.paths, this.counts, this.broadChanges, this.fileHistory] = [pass.paths, counts, broad, history];
     this.head = head;
+    return true;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { BroadChange, BroadChangeSource, BroadChangeStore } from './broadChanges';
 import type { PathTable } from './pathTable';
+import type { TimeSlice } from '../timeSlice';
 
 /**
  * The large change sets of a model that lives as long as the editor: each set's files as path
@@ -39,6 +40,14 @@ export class PackedBroadChanges implements BroadChangeSource, BroadChangeStore {
     if (this.sets.length > this.maxSets) this.sets.shift();
     this.byFile = undefined;
     return true;
+  }
+
+  /** Adds sets in order (oldest first), a slice at a time: a rebuild adds up to a thousand large ones. */
+  async addInSlices(sets: readonly BroadChange[], slice: TimeSlice): Promise<void> {
+    for (const b of sets) {
+      this.add(b.files, b.time);
+      await slice.pause();
+    }
   }
 
   changesOf(path: string, limit: number): BroadChange[] {

@@ -7,6 +7,7 @@ import {
   type PairStat,
 } from './cochangeCounts';
 import { PathTable } from './pathTable';
+import type { TimeSlice } from '../timeSlice';
 
 /**
  * Co-change counts packed for a model that lives as long as the editor: files by their number in a
@@ -110,6 +111,23 @@ export class PackedCounts implements CoChangeSource {
       lastTime: p.lastTime,
     }));
     return bestCoChanged(out, limit);
+  }
+
+  /**
+   * As merge, a slice at a time: a rebuild folds tens of thousands of commits' pairs, a second of
+   * work in one step. Pairs added meanwhile are found only after the index at the end, as in merge.
+   */
+  async mergeInSlices(delta: CoChangeCounts, slice: TimeSlice): Promise<void> {
+    for (const [path, s] of delta.files) {
+      this.addFile(this.paths.id(path), s.commits, s.lastTime);
+      await slice.pause();
+    }
+    for (const [a, m] of delta.pairs) {
+      for (const [b, p] of m) if (a < b) this.addPair(this.paths.id(a), this.paths.id(b), p.count, p.lastTime);
+      await slice.pause();
+    }
+    this.commitCount += delta.commitCount;
+    this.index();
   }
 
   /** Adds counts mined from more commits. */

@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import type { TimeSlice } from '../timeSlice';
 
 const TEST_DIRS = new Set(['__tests__', 'test', 'tests', '__test__', 'spec', 'specs']);
 
@@ -78,13 +79,40 @@ export class FileIndex {
   private nameWords?: { byWord: Map<string, string[]>; of: Map<string, string[]> };
   private readonly kinds = new Map<string, string>();
 
-  constructor(paths: Iterable<string>) {
+  constructor(paths: Iterable<string>, place = true) {
     this.all = new Set(paths);
-    for (const p of this.all) {
-      const dir = posix.dirname(p);
-      push(this.byDir, dir, p);
-      push(this.byStem, testStem(p), p);
+    if (place) for (const p of this.all) this.place(p);
+  }
+
+  /**
+   * The same index with its word tables too, built a slice at a time: on a large tree, building it
+   * in the first ranking that needs it held the event loop for a second or more.
+   */
+  static async build(paths: Iterable<string>, slice: TimeSlice): Promise<FileIndex> {
+    const index = new FileIndex(paths, false);
+    for (const p of index.all) {
+      index.place(p);
+      await slice.pause();
     }
+    const tokens = new Map<string, string[]>();
+    for (const p of index.all) {
+      addTokens(tokens, p);
+      await slice.pause();
+    }
+    const byWord = new Map<string, string[]>();
+    const of = new Map<string, string[]>();
+    for (const p of index.all) {
+      addNameWords(byWord, of, p);
+      await slice.pause();
+    }
+    index.tokens = tokens;
+    index.nameWords = { byWord, of };
+    return index;
+  }
+
+  private place(p: string): void {
+    push(this.byDir, posix.dirname(p), p);
+    push(this.byStem, testStem(p), p);
   }
 
   has(path: string): boolean {
@@ -113,7 +141,7 @@ export class FileIndex {
   similarNames(path: string, limit: number): [string, number][] {
     if (!this.tokens) {
       this.tokens = new Map();
-      for (const p of this.all) for (const t of new Set(pathWords(p))) push(this.tokens, t, p);
+      for (const p of this.all) addTokens(this.tokens, p);
     }
     const n = this.all.size;
     const scores = new Map<string, number>();
@@ -144,12 +172,7 @@ export class FileIndex {
     if (!this.nameWords) {
       const byWord = new Map<string, string[]>();
       const of = new Map<string, string[]>();
-      for (const p of this.all) {
-        const ws = fileNameWords(p);
-        if (!ws.length) continue;
-        of.set(p, ws);
-        for (const w of ws) push(byWord, w, p);
-      }
+      for (const p of this.all) addNameWords(byWord, of, p);
       this.nameWords = { byWord, of };
     }
     const { byWord, of } = this.nameWords;
@@ -215,6 +238,17 @@ export class FileIndex {
     }
     return k;
   }
+}
+
+function addTokens(tokens: Map<string, string[]>, p: string): void {
+  for (const t of new Set(pathWords(p))) push(tokens, t, p);
+}
+
+function addNameWords(byWord: Map<string, string[]>, of: Map<string, string[]>, p: string): void {
+  const ws = fileNameWords(p);
+  if (!ws.length) return;
+  of.set(p, ws);
+  for (const w of ws) push(byWord, w, p);
 }
 
 const MAX_WORD_FILES = 200;

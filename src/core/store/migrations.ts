@@ -266,6 +266,22 @@ export function migrate(db: Database, migrations: readonly string[], from: numbe
   }
 }
 
+/**
+ * As migrate, with a turn of the event loop after each migration, while `wanted()` holds: a fresh
+ * cache runs every migration, seconds of work on a loaded machine that would otherwise hold the loop.
+ */
+export async function migrateInTurns(
+  db: Database,
+  migrations: readonly string[],
+  from: number,
+  wanted: () => boolean,
+): Promise<void> {
+  for (let v = from; v < migrations.length && wanted(); v++) {
+    migrate(db, migrations.slice(0, v + 1), v);
+    await new Promise<void>((r) => setImmediate(r));
+  }
+}
+
 /** The number of migrations a database has applied. */
 export function userVersion(db: Database): number {
   const row = one<{ user_version: number }>(db, 'PRAGMA user_version');

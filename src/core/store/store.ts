@@ -4,9 +4,10 @@ import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
 import { writeFileAtomic, removeStaleTempFiles } from './atomicFile';
 import { withFileLock } from './fileLock';
-import { durableMigrations, indexMigrations, migrate, userVersion } from './migrations';
+import { durableMigrations, indexMigrations, migrate, migrateInTurns, userVersion } from './migrations';
 import { stamp, stampChanged, type FileStamp } from './fileStamp';
-import { guardCorruption, moveAside, openChecked, VerifiedStamps } from './recovery';
+import { readDatabase } from './databaseFile';
+import { guardCorruption, moveAside, VerifiedStamps } from './recovery';
 import { SaveSchedule } from './saveSchedule';
 import { loadSqlJs, transaction, type Database } from './sqlite';
 import {
@@ -33,6 +34,8 @@ export class Store {
   private durableDb: Database;
   /** Loaded on first use: commands that touch only durable data never read the index cache. */
   private indexDb: Database | undefined;
+  /** The index cache being opened ahead of use (openIndex), with its schema version as read. */
+  private indexOpening: { db: Database; version: number; done?: Promise<void> } | undefined;
   private pending: DurableOp<unknown>[] = [];
   private durableDirty = false;
   private indexDirty = false;
@@ -175,8 +178,33 @@ export class Store {
   /** The rebuildable index cache. Call markIndexDirty() after changing it. */
   get index(): Database {
     this.assertOpen();
-    this.indexDb ??= this.guardIndex(this.loadDatabase(INDEX, indexMigrations, false).db);
+    if (!this.indexDb) {
+      // Being opened ahead: finished here, at once.
+      const opening = this.indexOpening;
+      this.indexOpening = undefined;
+      this.indexDb = this.guardIndex(this.loadDatabase(INDEX, indexMigrations, false, opening).db);
+    }
     return this.indexDb;
+  }
+
+  /**
+   * Opens the index cache ahead of its first use, a turn of the event loop between its migrations:
+   * the first suggestion pass then finds it open instead of migrating a fresh cache in one step.
+   */
+  openIndex(): Promise<void> {
+    if (this.indexDb || this.disposed) return Promise.resolve();
+    if (this.indexOpening?.done) return this.indexOpening.done;
+    const db = this.readDatabase(INDEX, false);
+    const opening: NonNullable<Store['indexOpening']> = { db, version: userVersion(db) };
+    this.indexOpening = opening;
+    opening.done = migrateInTurns(db, indexMigrations, opening.version, () => this.indexOpening === opening).then(
+      () => {
+        if (this.indexOpening !== opening) return;
+        this.indexOpening = undefined;
+        this.indexDb = this.guardIndex(this.loadDatabase(INDEX, indexMigrations, false, opening).db);
+      },
+    );
+    return opening.done;
   }
 
   markIndexDirty(): void {
@@ -216,6 +244,7 @@ export class Store {
   /** Drops the index cache and starts it empty; durable data is untouched. */
   resetIndex(): void {
     this.assertOpen();
+    this.dropOpening();
     this.indexDb?.close();
     this.indexDb = this.guardIndex(new this.SQL.Database());
     migrate(this.indexDb, indexMigrations, 0);
@@ -226,6 +255,7 @@ export class Store {
   /** index.db was replaced on disk (by a team index snapshot): the loaded cache is dropped unsaved and the file read on next use. */
   reloadIndex(): void {
     this.assertOpen();
+    this.dropOpening();
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
     this.indexDirty = false;
@@ -250,7 +280,13 @@ export class Store {
       this.disposed = true;
       this.durableDb.close();
       this.indexDb?.close();
+      this.dropOpening();
     }
+  }
+
+  private dropOpening(): void {
+    this.indexOpening?.db.close();
+    this.indexOpening = undefined;
   }
 
   stats(): { stateDir: string; durableBytes: number; indexBytes: number; schema: { durable: number; index: number } } {
@@ -385,72 +421,35 @@ export class Store {
     name: string,
     migrations: readonly string[],
     hasBackup: boolean,
+    opened?: { db: Database; version: number },
   ): { db: Database; migrated: boolean } {
     const path = join(this.stateDir, name);
-    let db: Database | undefined;
-    if (existsSync(path)) {
-      // The durable file is small and holds what cannot be rebuilt: check every page each time. The
-      // index cache is checked whole unless this machine wrote or checked exactly this file before.
-      const verify = hasBackup || !this.indexStamps.matches(path);
-      const opened = openChecked(this.SQL, path, verify);
-      if (opened.db) {
-        db = opened.db;
-        if (!hasBackup && verify) this.indexStamps.record(path);
-      } else {
-        const movedTo = moveAside(path);
-        db = hasBackup ? this.restoreFromBackup(name, `was damaged (it ${opened.reason})`, movedTo) : undefined;
-        if (!hasBackup) {
-          this.notify({
-            kind: 'recovered',
-            file: path,
-            movedTo,
-            message: `The Proactive Context index cache ${path} was damaged (it ${opened.reason}).${movedTo ? ` It was moved to ${movedTo}` : ' It'} and will be rebuilt.`,
-          });
-        }
-      }
-    } else if (hasBackup && existsSync(path + '.bak')) {
-      // The file is gone but its copy is not (deleted, renamed by a sync tool): bring the data back.
-      db = this.restoreFromBackup(name, 'was missing', undefined);
-    }
-    db ??= new this.SQL.Database();
-    const version = userVersion(db);
+    const db = opened?.db ?? this.readDatabase(name, hasBackup);
+    const version = opened?.version ?? userVersion(db);
     if (version > migrations.length) {
       db.close();
       throw new StoreSchemaError(path, version, migrations.length);
     }
-    migrate(db, migrations, version);
+    migrate(db, migrations, userVersion(db));
     // An upgraded cache may have dropped whole tables: give the space back instead of carrying it in memory.
     if (!hasBackup && version > 0 && version < migrations.length) db.exec('VACUUM');
     return { db, migrated: version < migrations.length };
   }
 
-  /** Brings durable data back from its copy, or starts empty and says so; a damaged copy is kept aside, never overwritten. */
-  private restoreFromBackup(name: string, what: string, movedTo: string | undefined): Database | undefined {
-    const path = join(this.stateDir, name);
-    const backupPath = path + '.bak';
-    const aside = movedTo ? ` The damaged file was moved to ${movedTo}.` : '';
-    const backup = existsSync(backupPath) ? openChecked(this.SQL, backupPath, true) : { reason: 'does not exist' };
-    if (backup.db) {
-      // Where nothing can be written the copy's data is used from memory; the file is restored on a later, writable open.
-      if (!this.unwritable) this.save(path, backup.db.export(), 'restore from its copy');
-      this.notify({
-        kind: 'restored',
-        file: path,
-        movedTo,
-        message: `The Proactive Context data file ${path} ${what}; it was restored from its last good copy (${backupPath}).${aside}`,
-      });
-      return backup.db;
-    }
-    const backupAside = existsSync(backupPath) ? moveAside(backupPath) : undefined;
-    this.notify({
-      kind: 'recovered',
-      file: path,
-      movedTo,
-      message:
-        `The Proactive Context data file ${path} ${what} and its copy ${backupPath} ${backup.reason}; starting with empty data.${aside}` +
-        (backupAside ? ` The damaged copy was moved to ${backupAside}.` : ''),
-    });
-    return undefined;
+  /** The database file as it is on disk (checked, restored or moved aside), or a new one. */
+  private readDatabase(name: string, hasBackup: boolean): Database {
+    return readDatabase(
+      {
+        SQL: this.SQL,
+        stateDir: this.stateDir,
+        indexStamps: this.indexStamps,
+        writable: !this.unwritable,
+        save: (path, data, what) => this.save(path, data, what),
+        notify: (n) => this.notify(n),
+      },
+      name,
+      hasBackup,
+    );
   }
 
   /**

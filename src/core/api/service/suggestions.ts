@@ -39,6 +39,9 @@ export class SuggestionUseCases {
    */
   async suggestAt(place: Place, options: SuggestOptions = {}): Promise<ContextSuggestion> {
     this.#count++;
+    // On a cold open the index cache is still being opened, a migration per turn: the first pass
+    // waits for it rather than finishing it in one step.
+    await this.#parts.store.openIndex();
     return this.#parts.provider.suggest(queryOf(place), {
       signal: options.signal,
       trigger: options.trigger,

@@ -155,15 +155,19 @@ export class DecisionSource implements WorkspaceSource {
     return this.lastCommit && !this.historyKnown() ? undefined : adr.mtimeMs;
   }
 
-  /** The code index changed: forget cached file words; after a full build, recount workspace words too. */
-  codeChanged(rebuilt = false): void {
+  /** The code index changed: forget cached file words. */
+  codeChanged(): void {
     this.queryCache = new Map();
-    if (rebuilt && this.code) {
-      try {
-        this.repo.setFileVocabulary(this.code.vocabularyByFile());
-      } catch (err) {
-        this.logger.debug(`Could not count defined names: ${(err as Error).message}`);
-      }
+  }
+
+  /** The code index was built: recount the workspace's code words too, a slice at a time. */
+  async codeRebuilt(): Promise<void> {
+    this.codeChanged();
+    if (!this.code) return;
+    try {
+      await this.repo.setFileVocabulary(this.code.vocabularyByFile());
+    } catch (err) {
+      this.logger.debug(`Could not count defined names: ${(err as Error).message}`);
     }
   }
 
@@ -214,7 +218,7 @@ export class DecisionSource implements WorkspaceSource {
     this.summary = found.summary;
     this.folders = found.folders.map((f) => f.path);
     if (found.paths !== this.listing.paths) {
-      this.countPathWords(found.paths);
+      await this.countPathWords(found.paths);
       this.listing = new PathListing(found.paths);
     }
     if (this.cache && !this.cacheLoaded) {
@@ -335,10 +339,10 @@ export class DecisionSource implements WorkspaceSource {
   }
 
   /** Word counts over the workspace's paths: counted once per listing, kept for the next process. */
-  private countPathWords(paths: readonly string[]): void {
+  private async countPathWords(paths: readonly string[]): Promise<void> {
     const kept = this.cache?.loadPathCounts(paths);
     if (kept) return this.repo.restorePaths(kept);
-    this.repo.setPaths(paths);
+    await this.repo.setPaths(paths);
     this.cache?.savePathCounts(paths, this.repo.pathCounts());
   }
 

@@ -1,3 +1,4 @@
+import { TimeSlice } from '../../timeSlice';
 import { termsOf } from '../docs/textTerms';
 import { packageTerms } from './fileTerms';
 
@@ -52,8 +53,11 @@ export class RepoTerms {
     this.packageDirs = counts.packageDirs;
   }
 
-  /** Counts words over every path of the workspace and records its package folders. */
-  setPaths(paths: readonly string[]): void {
+  /**
+   * Counts words over every path of the workspace and records its package folders, a slice at a
+   * time: tens of thousands of paths held the event loop for a second. The counts change at the end.
+   */
+  async setPaths(paths: readonly string[], slice = new TimeSlice()): Promise<void> {
     const df = new Map<string, number>();
     const packages = new Set<string>();
     const segmentTerms = new Map<string, string[]>();
@@ -69,6 +73,7 @@ export class RepoTerms {
         for (const t of words) terms.add(t);
       }
       for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1);
+      await slice.pause();
     }
     this.pathDf = df;
     this.files = paths.length;
@@ -78,15 +83,19 @@ export class RepoTerms {
 
   /**
    * Counts words of the names each indexed file defines and the packages it imports (a file counts once
-   * per word), and of every name it uses, calls included.
+   * per word), and of every name it uses, calls included; a slice at a time, the counts changed at the end.
    */
-  setFileVocabulary(rows: readonly { names: string; packages: string; uses?: string }[]): void {
+  async setFileVocabulary(
+    rows: readonly { names: string; packages: string; uses?: string }[],
+    slice = new TimeSlice(),
+  ): Promise<void> {
     const df = new Map<string, number>();
     const use = new Map<string, number>();
     for (const r of rows) {
       const named = new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)]);
       for (const t of named) df.set(t, (df.get(t) ?? 0) + 1);
       for (const t of r.uses ? new Set([...named, ...termsOf(r.uses)]) : named) use.set(t, (use.get(t) ?? 0) + 1);
+      await slice.pause();
     }
     this.nameDf = df;
     this.useDf = use;

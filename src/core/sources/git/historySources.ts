@@ -12,6 +12,7 @@ import type { RepoState } from '../../git/repoState';
 import { WorkingTreeStatus } from '../../git/workingTree';
 import type { SuggestionItem } from '../../types';
 import { recentWindowStart } from '../../cochange/recentWindow';
+import { TimeSlice } from '../../timeSlice';
 import { type QueryContext, type SuggestionSource } from '../sourceQuery';
 import { BulkCommits } from './bulkCommits';
 import { commitItem, lineCounts } from './commitItems';
@@ -61,6 +62,10 @@ export class HistorySources {
   /** The files history knows that are still there, as last counted: partners for a file the index does not parse. */
   private present: readonly string[] = [];
   private everyFileIndex: FileIndex | undefined;
+  /** The file index being built in slices, and the list of files it is built from. */
+  private preparing: { paths: readonly string[]; done: Promise<void> } | undefined;
+  /** Bumped whenever the index of every file is dropped: one built meanwhile is stale. */
+  private everyEpoch = 0;
   /** The last rankings, by file: one suggestion asks twice (changes of partners, then co-change). */
   private readonly relatedCache = new Map<string, { at: number; value: RelatedFile[] }>();
   /** The last ranking that took a file's uncommitted change into account, for that change's words. */
@@ -81,6 +86,8 @@ export class HistorySources {
     private readonly imports: ImportGraph,
     private readonly listFiles: () => string[],
     private readonly clock: () => number,
+    /** How long the file indexes are built before the event loop runs (tests yield at every step). */
+    private readonly slice: () => TimeSlice = () => new TimeSlice(),
   ) {
     this.merged = new MergedWork(git);
     this.bulk = new BulkCommits(root, () => cochange.history);
@@ -119,9 +126,11 @@ export class HistorySources {
    */
   async refreshWorkingTree(signal?: AbortSignal): Promise<void> {
     if (!this.cochange.repoState?.ok) return;
-    this.present = this.bulk.countTracked();
-    this.everyFileIndex = undefined;
-    await Promise.all([this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
+    const counting = this.bulk.countTracked(this.slice()).then((present) => {
+      this.present = present;
+      this.dropEveryFileIndex();
+    });
+    await Promise.all([counting, this.tree.refresh({ signal, timeoutMs: 30_000 }), this.readIgnored()]);
   }
 
   /** HEAD moved: other files may differ from it now, and history answers change. */
@@ -137,7 +146,7 @@ export class HistorySources {
       this.hunks.clear();
       this.toldStamps.clear();
       this.keepFileIndexIfSameFiles();
-      this.everyFileIndex = undefined;
+      this.dropEveryFileIndex();
       this.relatedCache.clear();
       this.changeRanking = undefined;
       return;
@@ -163,7 +172,7 @@ export class HistorySources {
       this.fileIndex = undefined;
     if (this.everyFileIndex?.has(path) && !this.isFile(path)) {
       this.present = this.present.filter((p) => p !== path);
-      this.everyFileIndex = undefined;
+      this.dropEveryFileIndex();
     }
   }
 
@@ -197,6 +206,41 @@ export class HistorySources {
   }
 
   /**
+   * Builds the file indexes a ranking of `path` needs, in slices, unless they are built: the first
+   * ranking after the list of files changed then no longer builds them in one step.
+   */
+  async prepareFileIndexes(path: string): Promise<void> {
+    if (!this.fileIndex) await this.prepareFileIndex();
+    if (languageOf(path) || !this.present.length || this.everyFileIndex) return;
+    const epoch = this.everyEpoch;
+    const every = new Set([...this.sharedPaths(this.listFiles()), ...this.present]);
+    const index = await FileIndex.build(every, this.slice());
+    if (epoch === this.everyEpoch) this.everyFileIndex ??= index;
+  }
+
+  private prepareFileIndex(): Promise<void> {
+    const paths = this.listFiles();
+    if (this.preparing && samePaths(this.preparing.paths, paths)) return this.preparing.done;
+    const preparing = {
+      paths,
+      done: FileIndex.build(this.sharedPaths(paths), this.slice()).then((index) => {
+        if (this.preparing === preparing) this.preparing = undefined;
+        // A ranking meanwhile built its own; files came or went since the list was taken.
+        if (this.fileIndex || !samePaths(paths, this.listFiles())) return;
+        this.fileIndex = index;
+        this.fileIndexPaths = paths;
+      }),
+    };
+    this.preparing = preparing;
+    return preparing.done;
+  }
+
+  private dropEveryFileIndex(): void {
+    this.everyFileIndex = undefined;
+    this.everyEpoch++;
+  }
+
+  /**
    * The file index depends on the list of files only, and building it is one step of 0.5–1.5 s on a
    * 6k-file repository under load: a history pass or a scan that lists the same files keeps it.
    */
@@ -204,7 +248,7 @@ export class HistorySources {
     if (!this.fileIndex) return;
     const paths = this.listFiles();
     const kept = this.fileIndexPaths;
-    if (!kept || kept.length !== paths.length || paths.some((p, i) => p !== kept[i])) this.fileIndex = undefined;
+    if (!kept || !samePaths(kept, paths)) this.fileIndex = undefined;
   }
 
   private rank(path: string, now: number, changeWords?: readonly string[]): RelatedFile[] {
@@ -319,7 +363,10 @@ export class HistorySources {
         const file = ctx.query.currentFile;
         if (!file || !this.cochange.repoState?.ok) return [];
         // What the file's uncommitted change is about; a failed diff leaves the ranking to history.
-        const change = await this.uncommittedChange(file).catch((): UncommittedChange => ({ hunks: [], words: [] }));
+        const [change] = await Promise.all([
+          this.uncommittedChange(file).catch((): UncommittedChange => ({ hunks: [], words: [] })),
+          this.prepareFileIndexes(file),
+        ]);
         // Pair counts leave out large change sets: a file changed only in those still has a history.
         const known = this.cochange.commitsOf(file) > 0 || this.cochange.history.recent(file, 1).length > 0;
         return this.related(file, RELATED_CACHED, change.words)
@@ -439,6 +486,10 @@ export class HistorySources {
       return undefined;
     }
   }
+}
+
+function samePaths(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((p, i) => p === b[i]);
 }
 
 export type { Hunk };
