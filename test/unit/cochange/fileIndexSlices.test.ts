@@ -50,12 +50,12 @@ describe('the related-files file index, built in slices', function () {
     const state = mkdtempSync(join(tmpdir(), 'pc-file-index-slices-'));
     const repo = new TempRepo();
     try {
-      repo.commit('base', { 'src/a.ts': 'export const a = 1;\n', 'src/a.test.ts': 'a();\n' });
+      repo.commit('base', { 'src/ledger.ts': 'export const ledger = 1;\n', 'src/ledger.test.ts': 'ledger();\n' });
       const git = new GitService(repo.dir);
       const model = new CoChangeModel({ root: repo.dir, store: { stateDir: state }, git });
       await model.update();
       // The code index lists many more files than the repository holds: the file index is built over them.
-      const listed = ['src/a.ts', 'src/a.test.ts', ...tree(2000)];
+      const listed = ['src/ledger.ts', 'src/ledger.test.ts', ...tree(2000)];
       const sources = new HistorySources(
         repo.dir,
         git,
@@ -67,7 +67,7 @@ describe('the related-files file index, built in slices', function () {
       );
       await sources.refreshWorkingTree();
       const ctx: QueryContext = {
-        query: { currentFile: 'src/a.ts' },
+        query: { currentFile: 'src/ledger.ts' },
         config: resolveConfig({}),
         now: NOW,
         signal: new AbortController().signal,
@@ -77,11 +77,11 @@ describe('the related-files file index, built in slices', function () {
       // Built inside related() before: the event loop did not run while 2,000 files were indexed.
       assert.ok(turns >= listed.length, `the event loop ran ${turns} times while ${listed.length} files were indexed`);
       assert.ok(
-        items.some((i) => i.title === 'src/a.test.ts'),
+        items.some((i) => i.title === 'src/ledger.test.ts'),
         items.map((i) => i.title).join(', '),
       );
       const index = (sources as unknown as { fileIndex?: FileIndex }).fileIndex;
-      assert.ok(index?.has('src/a.test.ts'), 'the ranking uses the index built ahead');
+      assert.ok(index?.has('src/ledger.test.ts'), 'the ranking uses the index built ahead');
     } finally {
       repo.dispose();
       rmSync(state, { recursive: true, force: true });
