@@ -13,6 +13,13 @@ const STRONG = 0.6;
 const RELATIVE_FLOOR = [0.65, 0.65, 0.65, 0.75, 0.85];
 /** Share of the second-best kind of link added to the best one. */
 const EVIDENCE_BONUS = 0.15;
+/**
+ * Records linked only by several rare words in common shown on one place. Such words (`threshold`,
+ * `pending`, `required`) are rare in code but ordinary in prose: they tell the one record nearest to
+ * the file, never a list. Over the labelled repositories, the second and third records linked so were
+ * noise 9 times out of 10.
+ */
+const MOST_BY_WORDS = 1;
 
 export interface RankInput {
   /** The file at the cursor: a record open in the editor does not suggest itself. */
@@ -85,12 +92,29 @@ export function rankDecisions(input: RankInput): SuggestionItem[] {
     score(input.unspecific),
     sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0,
   );
+  return nearBest(sorted, best, linkedByWordsOnly(byRecord.values()));
+}
+
+/** Records whose only link is several rare words in common, the weakest evidence there is, by item id. */
+function linkedByWordsOnly(records: Iterable<ReadonlyMap<string, DecisionHit>>): Set<string> {
+  const out = new Set<string>();
+  for (const kinds of records) {
+    const text = kinds.get('text');
+    if (kinds.size === 1 && text?.evidence?.kind === 'words') out.add(`decision:${text.adr.path}`);
+  }
+  return out;
+}
+
+/** The items worth showing beside the best record: near enough to it, and one record at most linked only by words. */
+function nearBest(sorted: readonly SuggestionItem[], best: number, byWordsOnly: ReadonlySet<string>): SuggestionItem[] {
   let records = 0;
+  let byWords = 0;
   return sorted.filter((i) => {
     if (i.type !== 'decision') return true;
     const note = i.meta?.status === 'note';
     const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
     if (i.relevanceScore < best * floor) return false;
+    if (byWordsOnly.has(i.entityId) && ++byWords > MOST_BY_WORDS) return false;
     if (!note) records++;
     return true;
   });

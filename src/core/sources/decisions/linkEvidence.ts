@@ -81,6 +81,8 @@ export interface EvidenceInput {
   share: (term: string) => number;
   /** The file's path, to name the folder a word comes from. */
   file: string;
+  /** True when some record uses the term as a word of its own. */
+  recordsSay?: (term: string) => boolean;
 }
 
 /** The strongest specific evidence for the link, or undefined when only common words link them. */
@@ -97,8 +99,14 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const shareOf = (t: string) => share(from.get(t) ?? t);
   // A package word the record only starts with (`conf` of `configuration`) is another word.
   const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
-  // "Use", "Replace", "Create": what the record does, not what it is about.
-  const titled = matched.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
+  // "Use", "Replace", "Create": what the record does, not what it is about. A longer title word that a
+  // word of the file only starts is the same word when it is a plural, or when the records never write
+  // the short one (`auth` for `authentication`); otherwise it is another word (`post`, `postgres`).
+  const same = (t: string) => {
+    const w = from.get(t);
+    return w === undefined || /^e?s$/.test(t.slice(w.length)) || !input.recordsSay?.(w);
+  };
+  const titled = matched.filter((t) => same(t) && title?.has(t) && !ACTION_WORDS.has(t));
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
   const folder = pick(['folder']);
@@ -116,21 +124,23 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
   const symbolWord = own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
-  const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
+  const fileWord = own.find((t) => same(t) && sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
   const word =
     named ??
     symbolWord ??
     pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE) ??
     fileWord;
   if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
-  const rare = new Set<string>();
+  // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
+  const rare = new Map<string, string>();
   for (const t of own) {
     const s = sourceOf(t);
     if (!query.textIsContent && (s === 'text' || s === 'comment' || s === 'call')) continue;
     if (s === 'call') continue;
-    if (shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.add(t);
+    const w = from.get(t) ?? t;
+    if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
   }
-  return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare].slice(0, 3) } : undefined;
+  return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
 }
 
 /** The package's own name (`bullmq`, `rest_framework`), not a word of a path inside it (`storage`, `request`). */

@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { decisionWorkspace } from './decisionWorkspace';
+
+/** A Nygard record: a title and prose. */
+const record = (n: number, title: string, body: string) =>
+  `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Context\n\n${body}\n\n## Decision\n\n${body}\n`;
+
+/** Files that say nothing any record speaks of, so that the workspace's words have their usual shares. */
+function filler(n: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++)
+    files[`backend/src/parts/part${i}.ts`] =
+      `export function part${i}(label: string): string {\n  return label + '${i}';\n}\n`;
+  return files;
+}
+
+const paths = (shown: { location: { path: string } }[]) => shown.map((i) => i.location.path);
+
+describe('decision records on weak evidence', function () {
+  this.timeout(60000);
+  const decisions = decisionWorkspace(() => ({
+    ...filler(60),
+    'backend/src/handlers/post.ts':
+      'export function createPost(title: string, text: string): { title: string; text: string } {\n  return { title, text };\n}\n',
+    'backend/src/main.ts': 'export function main(): void {\n  start();\n}\nfunction start(): void {}\n',
+    'backend/src/config.ts': 'export function loadConfig(): Record<string, string> {\n  return {};\n}\n',
+    'backend/src/db.ts': 'export function connect(url: string): string {\n  return url;\n}\n',
+    'backend/src/store/pool.ts': 'export function openPool(size: number): number {\n  return size;\n}\n',
+    'backend/src/store/cache.ts': 'export function cacheGet(key: string): string {\n  return key;\n}\n',
+    'backend/src/jobs/reminderJob.ts':
+      'export function thresholdLatency(quota: number): number {\n  return quota;\n}\n' +
+      'export function pendingBacklog(watermark: number): number {\n  return watermark;\n}\n' +
+      'export function escalateQuota(watermark: number): number {\n  return watermark * 2;\n}\n',
+    'backend/src/session/auth.ts':
+      'export function checkToken(token: string): boolean {\n  return token.length > 0;\n}\n',
+    'docs/adr/0006-authentication.md': record(
+      6,
+      'Authentication with signed tokens',
+      'Every request carries a signed token; the session layer checks its signature and expiry before anything else.',
+    ),
+    'docs/adr/0001-why-postgres.md': record(
+      1,
+      'Why Postgres?',
+      'Every post and comment lives in Postgres, reached through one connection string; Postgres gives transactions and indexes.',
+    ),
+    'docs/adr/0002-database-connections.md': record(
+      2,
+      'Database connections',
+      'Connections are opened once, in `backend/src/db.ts`, and shared; `backend/src/store/pool.ts` sizes the pool.',
+    ),
+    'docs/adr/0003-alerting.md': record(
+      3,
+      'Alerting',
+      'An alert fires when the latency crosses its threshold or the backlog of pending work grows past the watermark.',
+    ),
+    'docs/adr/0004-rate-limits.md': record(
+      4,
+      'Rate limits',
+      'Each tenant has a quota; past the threshold its requests wait, and the backlog is escalated past the watermark.',
+    ),
+    'docs/adr/0005-queues.md': record(
+      5,
+      'Queues',
+      'Work waits in a backlog; pending items are escalated by latency, and the quota of each queue is fixed.',
+    ),
+  }));
+
+  it('does not take a word the file name starts for a longer title word (post → Postgres)', () => {
+    assert.deepEqual(paths(decisions('backend/src/handlers/post.ts', 'createPost', 1)), []);
+  });
+
+  it('still reads a short form no record writes as the long word (auth → Authentication)', () => {
+    const shown = decisions('backend/src/session/auth.ts', 'checkToken', 1);
+    assert.deepEqual(
+      shown.map((i) => `${i.location.path}: ${i.reason}`),
+      ['docs/adr/0006-authentication.md: ADR 0006 is about authentication, which this file is named after'],
+    );
+  });
+
+  it('shows one record, not a list, when only rare words in common link them', () => {
+    const shown = decisions('backend/src/jobs/reminderJob.ts', 'thresholdLatency', 1);
+    assert.equal(shown.length, 1, JSON.stringify(shown.map((i) => `${i.location.path}: ${i.reason}`)));
+    assert.match(shown[0].reason, /both speak of/);
+  });
+
+  it('does not link the files of a source root through a sibling a record names', () => {
+    assert.deepEqual(paths(decisions('backend/src/db.ts', 'connect', 1)), ['docs/adr/0002-database-connections.md']);
+    assert.deepEqual(paths(decisions('backend/src/config.ts', 'loadConfig', 1)), []);
+    assert.deepEqual(paths(decisions('backend/src/main.ts', 'main', 1)), []);
+    // A folder about one thing is a neighbourhood: the record naming its pool speaks of its cache too.
+    assert.deepEqual(paths(decisions('backend/src/store/cache.ts', 'cacheGet', 1)), [
+      'docs/adr/0002-database-connections.md',
+    ]);
+  });
+});
