@@ -69,7 +69,7 @@ describe('decision records on weak evidence', function () {
     assert.deepEqual(paths(decisions('backend/src/handlers/post.ts', 'createPost', 1)), []);
   });
 
-  it('still reads a short form no record writes as the long word (auth → Authentication)', () => {
+  it('still reads a short form the record does not write as the long word (auth → Authentication)', () => {
     const shown = decisions('backend/src/session/auth.ts', 'checkToken', 1);
     assert.deepEqual(
       shown.map((i) => `${i.location.path}: ${i.reason}`),

@@ -281,7 +281,6 @@ export class DecisionLinker {
         title: this.titleTerms.get(hit.key),
         share: (t: string) => this.repo.share(t),
         file,
-        recordsSay: (t: string) => this.index.documentFrequency(t) > 0,
       };
       const evidence = specificEvidence(input);
       if (!evidence) {

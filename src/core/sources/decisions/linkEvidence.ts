@@ -81,8 +81,6 @@ export interface EvidenceInput {
   share: (term: string) => number;
   /** The file's path, to name the folder a word comes from. */
   file: string;
-  /** True when some record uses the term as a word of its own. */
-  recordsSay?: (term: string) => boolean;
 }
 
 /** The strongest specific evidence for the link, or undefined when only common words link them. */
@@ -100,11 +98,11 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   // A package word the record only starts with (`conf` of `configuration`) is another word.
   const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
   // "Use", "Replace", "Create": what the record does, not what it is about. A longer title word that a
-  // word of the file only starts is the same word when it is a plural, or when the records never write
-  // the short one (`auth` for `authentication`); otherwise it is another word (`post`, `postgres`).
+  // word of the file only starts is that word when it is its plural, or when the record never writes the
+  // short one (`auth`, "authentication"); a record that writes both means two words (`post`, "Postgres").
   const same = (t: string) => {
     const w = from.get(t);
-    return w === undefined || /^e?s$/.test(t.slice(w.length)) || !input.recordsSay?.(w);
+    return w === undefined || /^e?s$/.test(t.slice(w.length)) || !matched.includes(w);
   };
   const titled = matched.filter((t) => same(t) && title?.has(t) && !ACTION_WORDS.has(t));
   const pick = (kinds: readonly TermSource[], most = 1) =>
