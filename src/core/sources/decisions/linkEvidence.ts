@@ -97,14 +97,8 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const shareOf = (t: string) => share(from.get(t) ?? t);
   // A package word the record only starts with (`conf` of `configuration`) is another word.
   const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
-  // "Use", "Replace", "Create": what the record does, not what it is about. A longer title word that a
-  // word of the file only starts is that word when it is its plural, or when the record never writes the
-  // short one (`auth`, "authentication"); a record that writes both means two words (`post`, "Postgres").
-  const same = (t: string) => {
-    const w = from.get(t);
-    return w === undefined || /^e?s$/.test(t.slice(w.length)) || !matched.includes(w);
-  };
-  const titled = matched.filter((t) => same(t) && title?.has(t) && !ACTION_WORDS.has(t));
+  // "Use", "Replace", "Create": what the record does, not what it is about.
+  const titled = matched.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
   const folder = pick(['folder']);
@@ -122,7 +116,7 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
   const symbolWord = own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
-  const fileWord = own.find((t) => same(t) && sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
+  const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
   const word =
     named ??
     symbolWord ??
