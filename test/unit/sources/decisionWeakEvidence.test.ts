@@ -31,6 +31,24 @@ describe('decision records on weak evidence', function () {
       'export function thresholdLatency(quota: number): number {\n  return quota;\n}\n' +
       'export function pendingBacklog(watermark: number): number {\n  return watermark;\n}\n' +
       'export function escalateQuota(watermark: number): number {\n  return watermark * 2;\n}\n',
+    'backend/src/kube/deploymentApi.ts':
+      '/** Applies the deployment of a service. */\nexport function applyDeployment(namespace: string, rules: string[]): string {\n  return namespace + rules.join();\n}\n',
+    'backend/src/events/consumerLoop.ts': 'export function pollOnce(batch: number): number {\n  return batch;\n}\n',
+    'docs/adr/0007-helm-deployment.md': record(
+      7,
+      'Use Helm as deployment tool',
+      'Charts describe each service; Helm applies them and rolls back a failed release.',
+    ),
+    'docs/adr/0008-ingress-controller.md': record(
+      8,
+      'Single ingress controller per cluster',
+      'One ingress controller serves every namespace, outside the deployment of the application; each deployment only adds its rules.',
+    ),
+    'docs/adr/0009-resilience.md': record(
+      9,
+      'Resilience patterns',
+      'A consumer that fails three times parks the message in a dead-letter topic; the consumer then moves on.',
+    ),
     'docs/adr/0001-storage.md': record(
       1,
       'Storage',
@@ -66,6 +84,18 @@ describe('decision records on weak evidence', function () {
     const shown = decisions('backend/src/jobs/reminderJob.ts', 'thresholdLatency', 1);
     assert.equal(shown.length, 1, JSON.stringify(shown.map((i) => `${i.location.path}: ${i.reason}`)));
     assert.match(shown[0].reason, /both speak of/);
+  });
+
+  it('leaves out a record that only mentions the word a file is named after when another is titled by it', () => {
+    const shown = decisions('backend/src/kube/deploymentApi.ts', 'applyDeployment', 2);
+    assert.deepEqual(
+      shown.map((i) => `${i.location.path}: ${i.reason}`),
+      ['docs/adr/0007-helm-deployment.md: ADR 0007 is about deployment, which this file is named after'],
+    );
+    // With no record titled by it, the mention is the best evidence there is, and it is shown.
+    assert.deepEqual(paths(decisions('backend/src/events/consumerLoop.ts', 'pollOnce', 1)), [
+      'docs/adr/0009-resilience.md',
+    ]);
   });
 
   it('does not link the files of a source root through a sibling a record names', () => {

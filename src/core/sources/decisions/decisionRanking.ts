@@ -92,29 +92,50 @@ export function rankDecisions(input: RankInput): SuggestionItem[] {
     score(input.unspecific),
     sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0,
   );
-  return nearBest(sorted, best, linkedByWordsOnly(byRecord.values()));
+  return nearBest(sorted, best, wordLinks(byRecord.values()));
 }
 
-/** Records whose only link is several rare words in common, the weakest evidence there is, by item id. */
-function linkedByWordsOnly(records: Iterable<ReadonlyMap<string, DecisionHit>>): Set<string> {
-  const out = new Set<string>();
+/** How the records linked by words alone are linked, by item id. */
+interface WordLinks {
+  /** Several rare words in common, the weakest evidence there is. */
+  byWords: Set<string>;
+  /** A word of the file's name that the record mentions but its title lacks. */
+  byMention: Set<string>;
+  /** A word of the file's or the definition's name that the record's title holds. */
+  byTitle: Set<string>;
+}
+
+function wordLinks(records: Iterable<ReadonlyMap<string, DecisionHit>>): WordLinks {
+  const out: WordLinks = { byWords: new Set(), byMention: new Set(), byTitle: new Set() };
   for (const kinds of records) {
-    const text = kinds.get('text');
-    if (kinds.size === 1 && text?.evidence?.kind === 'words') out.add(`decision:${text.adr.path}`);
+    const e = kinds.get('text')?.evidence;
+    if (!e) continue;
+    const id = `decision:${kinds.get('text')!.adr.path}`;
+    if (e.inRecord === 'title') out.byTitle.add(id);
+    if (kinds.size > 1) continue;
+    if (e.kind === 'words') out.byWords.add(id);
+    else if (e.inRecord === 'text') out.byMention.add(id);
   }
   return out;
 }
 
-/** The items worth showing beside the best record: near enough to it, and one record at most linked only by words. */
-function nearBest(sorted: readonly SuggestionItem[], best: number, byWordsOnly: ReadonlySet<string>): SuggestionItem[] {
+/**
+ * The items worth showing beside the best record: near enough to it, one record at most linked only by
+ * rare words, and none that only mentions a word of the file's name when another record is titled by it.
+ */
+function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLinks): SuggestionItem[] {
   let records = 0;
   let byWords = 0;
-  return sorted.filter((i) => {
+  const near = sorted.filter((i) => i.type !== 'decision' || i.relevanceScore >= best * RELATIVE_FLOOR[0]);
+  // `deploymentApi.js` is about the record titled "Use Helm as deployment tool", not each one that says "deployment".
+  const titled = near.some((i) => links.byTitle.has(i.entityId));
+  return near.filter((i) => {
     if (i.type !== 'decision') return true;
     const note = i.meta?.status === 'note';
     const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
     if (i.relevanceScore < best * floor) return false;
-    if (byWordsOnly.has(i.entityId) && ++byWords > MOST_BY_WORDS) return false;
+    if (links.byWords.has(i.entityId) && ++byWords > MOST_BY_WORDS) return false;
+    if (titled && links.byMention.has(i.entityId)) return false;
     if (!note) records++;
     return true;
   });

@@ -16,6 +16,8 @@ export interface LinkEvidence {
   where?: string;
   /** Where the file has the word (`name`). */
   source?: TermSource;
+  /** Where the record has the word (`name`): in its title, or only in its text (a word of the file's name). */
+  inRecord?: 'title' | 'text';
   /** Share of the workspace's files carrying the evidence's most common word (0..1). */
   share?: number;
 }
@@ -118,11 +120,11 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
   const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
   const word =
-    named ??
     symbolWord ??
-    pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE) ??
-    fileWord;
+    pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE);
+  if (named) return { kind: 'name', words: [named], source: sourceOf(named), inRecord: 'title' };
   if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
+  if (fileWord) return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text' };
   // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
   const rare = new Map<string, string>();
   for (const t of own) {
