@@ -86,7 +86,7 @@ describe('decision records on weak evidence', function () {
     assert.match(shown[0].reason, /both speak of/);
   });
 
-  it('leaves out a record that only mentions the word a file is named after when another is titled by it', () => {
+  it('leaves out a record that only mentions the word a file is named after below one titled by it', () => {
     const shown = decisions('backend/src/kube/deploymentApi.ts', 'applyDeployment', 2);
     assert.deepEqual(
       shown.map((i) => `${i.location.path}: ${i.reason}`),
