@@ -19,7 +19,7 @@ const paths = (shown: { location: { path: string } }[]) => shown.map((i) => i.lo
 describe('decision records on weak evidence', function () {
   this.timeout(60000);
   const decisions = decisionWorkspace(() => ({
-    ...filler(60),
+    ...filler(120),
     'backend/src/handlers/publishing.ts':
       'export function publishPost(title: string, text: string): { title: string; text: string } {\n  return { title, text };\n}\n',
     'backend/src/main.ts': 'export function main(): void {\n  start();\n}\nfunction start(): void {}\n',
@@ -48,6 +48,21 @@ describe('decision records on weak evidence', function () {
       9,
       'Resilience patterns',
       'A consumer that fails three times parks the message in a dead-letter topic; the consumer then moves on.',
+    ),
+    'backend/src/billing/invoiceTotals.ts':
+      'export function roundCurrency(total: number): number {\n  return Math.round(total);\n}\n',
+    'backend/src/billing/invoiceLines.ts':
+      'export function roundCurrency(total: number): number {\n  return Math.round(total);\n}\n' +
+      'export function applyDiscount(total: number): number {\n  return total;\n}\n',
+    'docs/adr/0010-invoice-numbers.md': record(
+      10,
+      'Invoice numbers',
+      'Each invoice takes the next number of its year; its lines and totals are kept with it, and numbers are never reused.',
+    ),
+    'docs/adr/0011-money.md': record(
+      11,
+      'Money',
+      'Amounts round half to even in one currency, and a discount never takes an amount below zero.',
     ),
     'docs/adr/0001-storage.md': record(
       1,
@@ -84,6 +99,20 @@ describe('decision records on weak evidence', function () {
     const shown = decisions('backend/src/jobs/reminderJob.ts', 'thresholdLatency', 1);
     assert.equal(shown.length, 1, JSON.stringify(shown.map((i) => `${i.location.path}: ${i.reason}`)));
     assert.match(shown[0].reason, /both speak of/);
+  });
+
+  it('needs more rare words in common for a record below another one', () => {
+    assert.deepEqual(paths(decisions('backend/src/billing/invoiceTotals.ts', 'roundCurrency', 1)), [
+      'docs/adr/0010-invoice-numbers.md',
+    ]);
+    const lines = decisions('backend/src/billing/invoiceLines.ts', 'roundCurrency', 1);
+    assert.deepEqual(
+      lines.map((i) => `${i.location.path}: ${i.reason}`),
+      [
+        'docs/adr/0010-invoice-numbers.md: ADR 0010 is about invoice, which this file is named after',
+        'docs/adr/0011-money.md: ADR 0011 and this file both speak of round, currency and discount, which few other files do',
+      ],
+    );
   });
 
   it('leaves out a record that only mentions the word a file is named after below one titled by it', () => {
