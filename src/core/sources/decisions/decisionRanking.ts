@@ -13,6 +13,19 @@ const STRONG = 0.6;
 const RELATIVE_FLOOR = [0.65, 0.65, 0.65, 0.75, 0.85];
 /** Share of the second-best kind of link added to the best one. */
 const EVIDENCE_BONUS = 0.15;
+/**
+ * Records linked only by several rare words in common shown on one place. Such words (`threshold`,
+ * `pending`, `required`) are rare in code but ordinary in prose: they tell the one record nearest to
+ * the file, never a list. On the panel benchmark's reported set, of the records shown below another
+ * one linked so, 8 of 9 were noise and none was wanted.
+ */
+const MOST_BY_WORDS = 1;
+/**
+ * Rare words in common a record linked only by them needs below another record: two may say what a
+ * file alone is about, but beside a better link it takes more. On the reported set, 7 of the 10 such
+ * records shown below another that were noise had two words; the two that were wanted had three.
+ */
+const WORDS_BELOW_ANOTHER = 3;
 
 export interface RankInput {
   /** The file at the cursor: a record open in the editor does not suggest itself. */
@@ -85,12 +98,52 @@ export function rankDecisions(input: RankInput): SuggestionItem[] {
     score(input.unspecific),
     sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0,
   );
+  return nearBest(sorted, best, wordLinks(byRecord.values()));
+}
+
+/** How the records linked by words alone are linked, by item id. */
+interface WordLinks {
+  /** Several rare words in common, the weakest evidence there is: how many. */
+  byWords: Map<string, number>;
+  /** A word of the file's name that the record mentions but its title lacks. */
+  byMention: Set<string>;
+  /** A word of the file's or the definition's name that the record's title holds. */
+  byTitle: Set<string>;
+}
+
+function wordLinks(records: Iterable<ReadonlyMap<string, DecisionHit>>): WordLinks {
+  const out: WordLinks = { byWords: new Map(), byMention: new Set(), byTitle: new Set() };
+  for (const kinds of records) {
+    const e = kinds.get('text')?.evidence;
+    if (!e) continue;
+    const id = `decision:${kinds.get('text')!.adr.path}`;
+    if (e.inRecord === 'title') out.byTitle.add(id);
+    if (kinds.size > 1) continue;
+    if (e.kind === 'words') out.byWords.set(id, e.words?.length ?? 0);
+    else if (e.inRecord === 'text') out.byMention.add(id);
+  }
+  return out;
+}
+
+/**
+ * The items worth showing beside the best record: near enough to it, one record at most linked only by
+ * rare words, and none that only mentions a word of the file's name below one titled by such a word.
+ */
+function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLinks): SuggestionItem[] {
   let records = 0;
+  let byWords = 0;
+  // `deploymentApi.js` is about the record titled "Use Helm as deployment tool", not each one below it that says "deployment".
+  let titled = false;
   return sorted.filter((i) => {
     if (i.type !== 'decision') return true;
     const note = i.meta?.status === 'note';
     const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
     if (i.relevanceScore < best * floor) return false;
+    const words = links.byWords.get(i.entityId);
+    if (words !== undefined && (++byWords > MOST_BY_WORDS || (records > 0 && words < WORDS_BELOW_ANOTHER)))
+      return false;
+    if (titled && links.byMention.has(i.entityId)) return false;
+    if (links.byTitle.has(i.entityId)) titled = true;
     if (!note) records++;
     return true;
   });

@@ -29,6 +29,11 @@ const DOC_COMMENT_LINES = 6;
 const SMALL_FOLDER = 20;
 /** Files up to which a folder or glob an ADR names governs each of them in full. */
 const SMALL_TREE = 60;
+/**
+ * Folders that hold a program's top level (`backend/src/`: `main.rs`, `config.rs`, `db.rs`): their
+ * files are the program's separate parts, so a record naming one says nothing of the others.
+ */
+const SOURCE_ROOTS: ReadonlySet<string> = new Set(['src', 'source', 'sources', 'lib', 'app', 'pkg', 'cmd']);
 
 export interface ExplicitQuery {
   file?: string;
@@ -109,8 +114,11 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   const fileName = file ? baseOf(file) : '';
   const uniqueName = !!stem && (q.filesNamed?.(stem) ?? 2) === 1;
   // A record that names another file of a small folder is about this one's neighbourhood; the root's
-  // files (configs, manifests) are no neighbourhood.
-  const siblings = file && dir ? q.siblingsOf?.(file) : undefined;
+  // files (configs, manifests) and a source root's (the program's parts) are no neighbourhood.
+  const siblings =
+    file && dir && !SOURCE_ROOTS.has(dir.slice(dir.lastIndexOf('/') + 1).toLowerCase())
+      ? q.siblingsOf?.(file)
+      : undefined;
   const siblingStrength =
     siblings && siblings.size > 1
       ? EXPLICIT_STRENGTH.sibling * Math.min(1, Math.sqrt(SMALL_FOLDER / siblings.size))

@@ -16,6 +16,8 @@ export interface LinkEvidence {
   where?: string;
   /** Where the file has the word (`name`). */
   source?: TermSource;
+  /** Where the record has the word (`name`): in its title, or only in its text (a word of the file's name). */
+  inRecord?: 'title' | 'text';
   /** Share of the workspace's files carrying the evidence's most common word (0..1). */
   share?: number;
 }
@@ -118,19 +120,21 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
   const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
   const word =
-    named ??
     symbolWord ??
-    pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE) ??
-    fileWord;
+    pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE);
+  if (named) return { kind: 'name', words: [named], source: sourceOf(named), inRecord: 'title' };
   if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
-  const rare = new Set<string>();
+  if (fileWord) return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text' };
+  // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
+  const rare = new Map<string, string>();
   for (const t of own) {
     const s = sourceOf(t);
     if (!query.textIsContent && (s === 'text' || s === 'comment' || s === 'call')) continue;
     if (s === 'call') continue;
-    if (shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.add(t);
+    const w = from.get(t) ?? t;
+    if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
   }
-  return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare].slice(0, 3) } : undefined;
+  return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
 }
 
 /** The package's own name (`bullmq`, `rest_framework`), not a word of a path inside it (`storage`, `request`). */
