@@ -65,28 +65,26 @@ describe('recent changes: focused commits of this file first', function () {
     rmSync(state, { recursive: true, force: true });
   });
 
-  it('labels a commit that touched most files as a bulk change and ranks it below a focused, older one', async () => {
+  it('shows a bulk change only, labelled, when the file has no focused commit', async () => {
     const ctx = context('src/a.ts', now);
-    const items = (await sources.changeSource().collect(ctx)).filter((i) => i.location.commit);
-    const bulk = items.find((i) => i.title === 'reformat everything');
-    const focused = items.find((i) => i.title === 'fix a');
-    assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
+    const titles = (await sources.changeSource().collect(ctx)).filter((i) => i.location.commit).map((i) => i.title);
+    // Before: the reformat was listed below "fix a", taking a row a reader had no use for.
+    assert.deepEqual(titles, ['fix a']);
+    const onlyBulk = (await sources.changeSource().collect(context('src/f0.ts', now))).filter((i) => i.location.commit);
+    const bulk = onlyBulk.find((i) => i.title === 'reformat everything');
+    assert.ok(bulk, onlyBulk.map((i) => i.title).join(', '));
     assert.match(bulk.reason, /^bulk change: 13 files; \+1 −1 lines$/);
-    assert.doesNotMatch(focused.reason, /bulk/);
-    assert.ok(
-      scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score,
-      'the focused commit ranks first though older',
-    );
   });
 
-  it('does the same for the commits of the function’s lines', async () => {
+  it('looks through a bulk change in the function’s line history, as blame looks through a listed reformat', async () => {
     const ctx = context('src/a.ts', now, { name: 'a', startLine: 1, endLine: 3 });
     const items = await sources.lineHistorySource().collect(ctx);
-    const bulk = items.find((i) => i.title === 'reformat everything');
-    const focused = items.find((i) => i.title === 'fix a');
-    assert.ok(bulk && focused, items.map((i) => i.title).join(', '));
-    assert.match(bulk.reason, /^bulk change: 13 files; changed a/);
-    assert.ok(scoreItem(focused, ctx.query, now, 1).score > scoreItem(bulk, ctx.query, now, 1).score);
+    // Before: the reformat (and the scaffold that wrote the file) were the function's changes.
+    assert.deepEqual(
+      items.map((i) => i.title),
+      ['fix a'],
+    );
+    assert.equal(items[0].reason, 'changed a');
   });
 
   it('says each commit’s age once: in its age, not again in its reason', async () => {
@@ -94,6 +92,7 @@ describe('recent changes: focused commits of this file first', function () {
     const items = [
       ...(await sources.changeSource().collect(ctx)),
       ...(await sources.lineHistorySource().collect(ctx)),
+      ...(await sources.changeSource().collect(context('src/f0.ts', now))),
     ].filter((i) => i.location.commit);
     assert.ok(items.length >= 4, items.map((i) => i.title).join(', '));
     for (const i of items) {
@@ -128,13 +127,9 @@ describe('recent changes: focused commits of this file first', function () {
       { record: false },
     );
     const enriched = await provider.enrich(first);
-    const bulk = enriched?.items.find((i) => i.title === 'reformat everything');
-    assert.ok(bulk, JSON.stringify(enriched?.items.map((i) => i.title)));
-    assert.deepEqual(
-      bulk.reason.split('; ').sort(),
-      ['+1 −1 lines', 'bulk change: 13 files', 'changed a'],
-      bulk.reason,
-    );
+    const fix = enriched?.items.find((i) => i.title === 'fix a');
+    assert.ok(fix, JSON.stringify(enriched?.items.map((i) => i.title)));
+    assert.deepEqual(fix.reason.split('; ').sort(), ['+1 −1 lines', 'changed a'], fix.reason);
   });
 });
 

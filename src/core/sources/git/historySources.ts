@@ -453,7 +453,10 @@ export class HistorySources {
         if (focused(c)) shown++;
       }
     }
-    for (const c of commits) {
+    // A bulk change says nothing about this file's code: it is shown, labelled, only when the file
+    // has no focused commit to show instead.
+    const listed = shown > 0 ? commits.filter(focused) : commits;
+    for (const c of listed) {
       // The age has a column of its own and the group says these are the file's changes: the reason
       // says how much the commit changed here. Counts are read for the recent window only; older
       // commits mined with theirs (a catch-up's) say the same as any other index would.

@@ -78,7 +78,7 @@ export class LineHistorySource implements SuggestionSource {
       answer = this.commitsOfLines(file, atHead, signal).then((commits) => {
         // A stopped answer is partial: the next query asks again.
         if (signal.aborted) this.cache.delete(key);
-        return commits.map((c) => commitItem(file, c, 0.9, `changed ${range.name}`, range, this.bulk?.filesOf(c.hash)));
+        return commits.map((c) => commitItem(file, c, 0.9, `changed ${range.name}`, range));
       });
       this.cache.set(key, answer);
       if (this.cache.size > 200) this.cache.delete(this.cache.keys().next().value as string);
@@ -119,8 +119,10 @@ export class LineHistorySource implements SuggestionSource {
           if (!hunks) return out;
           renamed = { from, at: rev.index };
         }
-        // A listed reformat is looked through, as blame does: the lines are followed on past it.
-        if (touches(hunks, lines) && !ignored.has(rev.hash)) out.push(rev);
+        // A listed reformat is looked through, as blame does: the lines are followed on past it. So is
+        // a bulk change (a sweep, a scaffold): it touched these lines without being about them.
+        if (touches(hunks, lines) && !ignored.has(rev.hash) && this.bulk?.filesOf(rev.hash) === undefined)
+          out.push(rev);
         lines = rangeBefore(hunks, lines);
         if (!lines || out.length >= SHOWN || renamed) break;
         before = rev.index;
