@@ -18,27 +18,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { retainedByName } from './heapSnapshot.mjs';
+import { memories } from './wasmMemories.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, '..', '..', 'out', 'src', 'core');
-
-const memories = [];
-const note = (m) => m instanceof WebAssembly.Memory && !memories.includes(m) && memories.push(m);
-const NativeMemory = WebAssembly.Memory;
-WebAssembly.Memory = function Memory(...args) {
-  const m = new NativeMemory(...args);
-  note(m);
-  return m;
-};
-WebAssembly.Memory.prototype = NativeMemory.prototype;
-Object.setPrototypeOf(WebAssembly.Memory, NativeMemory);
-const instantiate = WebAssembly.instantiate;
-WebAssembly.instantiate = async function (...args) {
-  const result = await instantiate.apply(this, args);
-  for (const v of Object.values((result.instance ?? result).exports)) note(v);
-  return result;
-};
 
 const { ContextService } = require(join(out, 'api', 'contextService.js'));
 

@@ -12,29 +12,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { memories } from './wasmMemories.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, '..', '..', 'out', 'src', 'core');
-
-// Every WebAssembly memory, in load order: sql.js loads with the store, tree-sitter with the first
-// parse. A module either creates its memory in JS (imported) or exports one from the instance.
-const memories = [];
-const note = (m) => m instanceof WebAssembly.Memory && !memories.includes(m) && memories.push(m);
-const NativeMemory = WebAssembly.Memory;
-WebAssembly.Memory = function Memory(...args) {
-  const m = new NativeMemory(...args);
-  note(m);
-  return m;
-};
-WebAssembly.Memory.prototype = NativeMemory.prototype;
-Object.setPrototypeOf(WebAssembly.Memory, NativeMemory);
-const instantiate = WebAssembly.instantiate;
-WebAssembly.instantiate = async function (...args) {
-  const result = await instantiate.apply(this, args);
-  for (const v of Object.values((result.instance ?? result).exports)) note(v);
-  return result;
-};
 
 const { Store } = require(join(out, 'store', 'store.js'));
 const { CodeIndex } = require(join(out, 'index', 'codeIndex.js'));
