@@ -76,16 +76,26 @@ export function callersIn(ws: IndexedWorkspace, path: string, name: string, line
     .sort();
 }
 
-/** What the code-index source puts in the panel for the symbol `name` on `line` of `file`. */
-export function panelItemsAt(index: CodeIndex, file: string, name: string, line: number): Promise<SuggestionItem[]> {
+/** What the code-index source puts in the panel for `symbol` in `file`, the cursor on its first line. */
+export function panelItemsFor(
+  index: CodeIndex,
+  file: string,
+  symbol: { name: string; startLine: number; endLine: number },
+  column = 1,
+): Promise<SuggestionItem[]> {
   return new CodeIndexSource(index).collect({
-    query: { currentFile: file, cursorPosition: { line, column: 3 } },
-    symbolRange: { name, startLine: line, endLine: line },
+    query: { currentFile: file, cursorPosition: { line: symbol.startLine, column } },
+    symbolRange: symbol,
     config: defaultConfig,
     now: 0,
     signal: new AbortController().signal,
     note: () => undefined,
   });
+}
+
+/** What the code-index source puts in the panel for the symbol `name` on `line` of `file`. */
+export function panelItemsAt(index: CodeIndex, file: string, name: string, line: number): Promise<SuggestionItem[]> {
+  return panelItemsFor(index, file, { name, startLine: line, endLine: line }, 3);
 }
 
 /** The facts extraction finds in `source`, parsed as `lang`. */

@@ -1,12 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { defaultConfig } from '../../../src/core/config';
-import { CodeIndex } from '../../../src/core/index/codeIndex';
-import type { QueryContext } from '../../../src/core/sources/sourceQuery';
-import { CodeIndexSource } from '../../../src/core/sources/code/codeIndexSource';
-import { Store } from '../../../src/core/store/store';
+import { indexWorkspace, panelItemsFor, type IndexedWorkspace } from '../index/fixtureWorkspace';
 
 const FILES: Record<string, string> = {
   // Two route files define the same handler name; a third calls `GET` with nothing that says which.
@@ -19,49 +12,23 @@ const FILES: Record<string, string> = {
   'src/b.ts': "import { format } from './format';\nexport function show() {\n  return format(2);\n}\n",
 };
 
-function context(file: string, symbol: { name: string; startLine: number; endLine: number }): QueryContext {
-  return {
-    query: { currentFile: file, cursorPosition: { line: symbol.startLine, column: 1 } },
-    symbolRange: symbol,
-    config: defaultConfig,
-    now: 0,
-    signal: new AbortController().signal,
-    note: () => undefined,
-  };
-}
-
 describe('callers: resolve or stay out', () => {
-  let root: string;
-  let store: Store;
-  let index: CodeIndex;
-  let source: CodeIndexSource;
+  let ws: IndexedWorkspace;
 
   before(async () => {
-    root = mkdtempSync(join(tmpdir(), 'pc-caller-rules-'));
-    for (const [path, text] of Object.entries(FILES)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    store = await Store.open({ stateDir: mkdtempSync(join(tmpdir(), 'pc-caller-rules-state-')) });
-    index = new CodeIndex(store, root, defaultConfig);
-    await index.build();
-    source = new CodeIndexSource(index);
+    ws = await indexWorkspace(FILES);
   });
 
-  after(() => {
-    store.dispose();
-    rmSync(store.stateDir, { recursive: true, force: true });
-    rmSync(root, { recursive: true, force: true });
-  });
+  after(() => ws.dispose());
 
   it('never shows a call matched by name alone when several files define the name', async () => {
     // The index itself still finds the call by name: the rule is the source's.
     assert.ok(
-      index
+      ws.index
         .callers({ name: 'GET', path: 'app/users/route.ts', line: 1 })
         .some((c) => c.path === 'lib/client.ts' && c.confidence === 'name'),
     );
-    const items = await source.collect(context('app/users/route.ts', { name: 'GET', startLine: 1, endLine: 3 }));
+    const items = await panelItemsFor(ws.index, 'app/users/route.ts', { name: 'GET', startLine: 1, endLine: 3 });
     assert.deepEqual(
       items.filter((i) => i.type === 'related_code').map((i) => i.title),
       [],
@@ -69,7 +36,7 @@ describe('callers: resolve or stay out', () => {
   });
 
   it('puts production callers before test callers of the same confidence', async () => {
-    const items = (await source.collect(context('src/format.ts', { name: 'format', startLine: 1, endLine: 3 }))).filter(
+    const items = (await panelItemsFor(ws.index, 'src/format.ts', { name: 'format', startLine: 1, endLine: 3 })).filter(
       (i) => i.type === 'related_code',
     );
     const ranked = [...items].sort((a, b) => b.relevanceScore - a.relevanceScore);
