@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { ContextService } from '../../../src/core/api/contextService';
+import { GitRunLog } from '../git/gitRuns';
 import { TempRepo } from '../git/repoFixture';
 
 const ADR = 'docs/adr/0001-cap-discounts.md';
@@ -16,12 +16,10 @@ const ADR = 'docs/adr/0001-cap-discounts.md';
 describe('decision records in a long-lived service', () => {
   let repo: TempRepo;
   let stateDir: string;
-  let shimDir: string;
-  let log: string;
+  let gitLog: GitRunLog;
   let service: ContextService;
-  const savedPath = process.env.PATH;
 
-  const gitRuns = (): string[] => readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  const gitRuns = (): string[] => gitLog.runs();
   const listings = (): number => gitRuns().filter((l) => / ls-files /.test(` ${l} `)).length;
   const decisionText = async (): Promise<string> => {
     const s = await service.suggestions.suggestForInput({ file: 'src/a.ts' }, { record: false });
@@ -40,23 +38,15 @@ describe('decision records in a long-lived service', () => {
         '## Decision\n\nDiscounts are capped in `src/a.ts`; never compute a price below half.\n',
     });
     stateDir = mkdtempSync(join(tmpdir(), 'pc-decision-refresh-state-'));
-    shimDir = mkdtempSync(join(tmpdir(), 'pc-git-shim-'));
-    log = join(shimDir, 'calls.log');
-    writeFileSync(log, '');
-    const realGit = execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
-    const shim = join(shimDir, 'git');
-    writeFileSync(shim, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
-    chmodSync(shim, 0o755);
-    process.env.PATH = `${shimDir}${delimiter}${savedPath ?? ''}`;
+    gitLog = new GitRunLog();
     service = await ContextService.open({ root: repo.dir, stateDir, config: { minRelevanceScore: 0 } });
   });
 
   after(() => {
-    process.env.PATH = savedPath;
+    gitLog.dispose();
     service.dispose();
     repo.dispose();
     rmSync(stateDir, { recursive: true, force: true });
-    rmSync(shimDir, { recursive: true, force: true });
   });
 
   it('looks for records once while nothing changes, and again once a record changed', async () => {

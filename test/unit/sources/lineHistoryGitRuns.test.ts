@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { CoChangeModel } from '../../../src/core/cochange/cochangeModel';
 import { resolveConfig } from '../../../src/core/config';
 import { GitService } from '../../../src/core/git/gitService';
 import { HistorySources } from '../../../src/core/sources/git/historySources';
+import { GitRunLog } from '../git/gitRuns';
 import { TempRepo } from '../git/repoFixture';
 
 const FILE = 'src/m.ts';
@@ -21,10 +21,8 @@ describe('line history of the next function in the same file', function () {
   this.timeout(60000);
   let repo: TempRepo;
   let stateDir: string;
-  let shimDir: string;
-  let log: string;
-  const savedPath = process.env.PATH;
-  const gitRuns = (): string[] => readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  let gitLog: GitRunLog;
+  const gitRuns = (): string[] => gitLog.runs();
 
   let alpha = ['let x = 1;', 'return x;'];
   let beta = ['return 0;'];
@@ -52,21 +50,13 @@ describe('line history of the next function in the same file', function () {
       repo.commit(`beta returns ${i}`, { [FILE]: text() });
     }
     stateDir = mkdtempSync(join(tmpdir(), 'pc-line-runs-state-'));
-    shimDir = mkdtempSync(join(tmpdir(), 'pc-git-shim-'));
-    log = join(shimDir, 'calls.log');
-    writeFileSync(log, '');
-    const realGit = execFileSync('which', ['git'], { encoding: 'utf8' }).trim();
-    const shim = join(shimDir, 'git');
-    writeFileSync(shim, `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
-    chmodSync(shim, 0o755);
-    process.env.PATH = `${shimDir}${delimiter}${savedPath ?? ''}`;
+    gitLog = new GitRunLog();
   });
 
   after(() => {
-    process.env.PATH = savedPath;
+    gitLog.dispose();
     repo.dispose();
     rmSync(stateDir, { recursive: true, force: true });
-    rmSync(shimDir, { recursive: true, force: true });
   });
 
   it('answers the second function of a file from the diffs read for the first, as git log -L does', async () => {
