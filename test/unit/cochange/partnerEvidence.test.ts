@@ -1,9 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ContextService } from '../../../src/core/api/contextService';
 import type { ContextSuggestion } from '../../../src/core/types';
+import { openRefreshed, type RepoService } from '../api/serviceFixture';
 import { TempRepo } from '../git/repoFixture';
 
 const WORDS = 'warehouseManifestCode: string, palletBarcodeScan: number, customsTariffBand: string';
@@ -18,12 +15,10 @@ const totals = (n: number) => `export function orderTotal(lines: number[]) {\n  
  */
 describe('co-change partners need history evidence', function () {
   this.timeout(60000);
-  let repo: TempRepo;
-  let stateDir: string;
-  let service: ContextService;
+  let ws: RepoService;
 
   before(async () => {
-    repo = new TempRepo(true, 'pc-partners-', Math.floor(Date.now() / 1000) - 15 * 86400);
+    const repo = new TempRepo(true, 'pc-partners-', Math.floor(Date.now() / 1000) - 15 * 86400);
     repo.commit('Start the site', {
       'src/site/config.ts': "import { load } from './loader';\n\nexport const config = load('site');\n",
       'src/site/config.test.ts': "import { config } from './config';\n\nexport const ok = Boolean(config);\n",
@@ -57,16 +52,10 @@ describe('co-change partners need history evidence', function () {
     repo.commit('Add a route', {
       'src/api/module.ts': "import { getHello } from './controller';\n\nexport const routes = [getHello, getHello];\n",
     });
-    stateDir = mkdtempSync(join(tmpdir(), 'pc-partners-state-'));
-    service = await ContextService.open({ root: repo.dir, stateDir });
-    await service.workspace.refreshAll();
+    ws = await openRefreshed(repo);
   });
 
-  after(() => {
-    service.dispose();
-    repo.dispose();
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  after(() => ws.dispose());
 
   const partners = (s: ContextSuggestion) => s.items.filter((i) => i.type === 'cochange');
   const said = (s: ContextSuggestion) =>
@@ -75,27 +64,27 @@ describe('co-change partners need history evidence', function () {
       .join('\n');
 
   it('does not show files created in the same commit and never changed with it since', async () => {
-    const s = await service.suggestions.suggestForPath({ file: 'src/site/config.ts' });
+    const s = await ws.service.suggestions.suggestForPath({ file: 'src/site/config.ts' });
     const paths = partners(s).map((i) => i.location.path);
     assert.ok(paths.includes('src/site/config.test.ts'), `its test:\n${said(s)}`);
     assert.ok(paths.includes('src/site/loader.ts'), `one commit and an import:\n${said(s)}`);
     assert.ok(!paths.includes('src/site/layout.ts') && !paths.includes('src/site/utils.ts'), said(s));
     // The ranking itself still knows them: a query for related files sees every signal.
-    const ranked = service.workspace.relatedFiles('src/site/config.ts', 10).map((r) => r.path);
+    const ranked = ws.service.workspace.relatedFiles('src/site/config.ts', 10).map((r) => r.path);
     assert.ok(ranked.includes('src/site/layout.ts'), JSON.stringify(ranked));
   });
 
   it('does not show a file that only shares words with it, and shows one that changed with it twice', async () => {
-    const s = await service.suggestions.suggestForPath({ file: 'src/orders/order.ts' });
+    const s = await ws.service.suggestions.suggestForPath({ file: 'src/orders/order.ts' });
     const paths = partners(s).map((i) => i.location.path);
     assert.ok(paths.includes('src/orders/orderTotals.ts'), `two shared commits:\n${said(s)}`);
     assert.ok(!paths.includes('src/orders/refund.ts'), `shares words, never changed with it:\n${said(s)}`);
   });
 
   it('does not show an importer of a file whose only commit was a large change set', async () => {
-    const s = await service.suggestions.suggestForPath({ file: 'src/api/controller.ts' });
+    const s = await ws.service.suggestions.suggestForPath({ file: 'src/api/controller.ts' });
     assert.ok(!partners(s).some((i) => i.location.path === 'src/api/module.ts'), said(s));
-    const ranked = service.workspace.relatedFiles('src/api/controller.ts', 10).map((r) => r.path);
+    const ranked = ws.service.workspace.relatedFiles('src/api/controller.ts', 10).map((r) => r.path);
     assert.ok(ranked.includes('src/api/module.ts'), JSON.stringify(ranked));
   });
 });

@@ -1,9 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ContextService } from '../../../src/core/api/contextService';
 import type { ContextSuggestion } from '../../../src/core/types';
+import { openRefreshed, type RepoService } from '../api/serviceFixture';
 import { TempRepo } from '../git/repoFixture';
 
 const REACT =
@@ -24,12 +21,10 @@ const theme = (shade: number) => `$primary: #${shade}${shade}${shade};\n$radius:
  */
 describe('a file the code index does not parse', function () {
   this.timeout(60000);
-  let repo: TempRepo;
-  let stateDir: string;
-  let service: ContextService;
+  let ws: RepoService;
 
   before(async () => {
-    repo = new TempRepo(true, 'pc-unparsed-', Math.floor(Date.now() / 1000) - 200 * 86400);
+    const repo = new TempRepo(true, 'pc-unparsed-', Math.floor(Date.now() / 1000) - 200 * 86400);
     repo.commit('Start the site', {
       'docs/adr/0001-use-react-framework.md': REACT,
       'docs/adr/0002-lint-style-sheets-with-stylelint.md': STYLELINT,
@@ -43,21 +38,15 @@ describe('a file the code index does not parse', function () {
     // Months of other work since: the style sheets' commits are all older than the recent window.
     for (let i = 1; i <= 4; i++)
       repo.commit(`App work ${i}`, { 'src/app.tsx': `export function App() {\n  return ${i};\n}\n` }, 20);
-    stateDir = mkdtempSync(join(tmpdir(), 'pc-unparsed-state-'));
-    service = await ContextService.open({ root: repo.dir, stateDir });
-    await service.workspace.refreshAll();
+    ws = await openRefreshed(repo);
   });
 
-  after(() => {
-    service.dispose();
-    repo.dispose();
-    rmSync(stateDir, { recursive: true, force: true });
-  });
+  after(() => ws.dispose());
 
   const titles = (s: ContextSuggestion, type: string) => s.items.filter((i) => i.type === type).map((i) => i.title);
 
   it('gets the record about its kind of file, its own commits and the file that changes with it', async () => {
-    const s = await service.suggestions.suggestForPath({ file: 'sass/_buttons.scss' });
+    const s = await ws.service.suggestions.suggestForPath({ file: 'sass/_buttons.scss' });
     const stylelint = s.items.find((i) => i.type === 'decision' && /Stylelint/.test(i.title));
     assert.ok(stylelint, `no Stylelint record among ${JSON.stringify(titles(s, 'decision'))}`);
     assert.match(stylelint.reason, /Stylelint.*style sheets/);
@@ -74,7 +63,7 @@ describe('a file the code index does not parse', function () {
   });
 
   it('does not get a record about something else, wherever it is', async () => {
-    const s = await service.suggestions.suggestForPath({ file: 'styles/print/page.scss' });
+    const s = await ws.service.suggestions.suggestForPath({ file: 'styles/print/page.scss' });
     assert.ok(!titles(s, 'decision').some((t) => /React/.test(t)), JSON.stringify(titles(s, 'decision')));
     assert.ok(
       !s.items.some((i) => i.type === 'change' && i.location.path !== 'styles/print/page.scss'),
