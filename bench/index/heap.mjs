@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { retainedByName } from './heapSnapshot.mjs';
-import { memories } from './wasmMemories.mjs';
+import { mb, memoryNow } from './processMemory.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,22 +40,7 @@ if (!args.root) {
   process.exit(2);
 }
 const root = resolve(args.root);
-const mb = (n) => Math.round((n / 1048576) * 10) / 10;
-
-function measure() {
-  globalThis.gc?.();
-  const m = process.memoryUsage();
-  const h = v8.getHeapStatistics();
-  return {
-    rss: mb(m.rss),
-    heapUsed: mb(m.heapUsed),
-    heapTotal: mb(m.heapTotal),
-    external: mb(m.external),
-    arrayBuffers: mb(m.arrayBuffers),
-    mallocedPeak: mb(h.peak_malloced_memory),
-    wasm: memories.map((x) => mb(x.buffer.byteLength)),
-  };
-}
+const measure = () => ({ ...memoryNow(), mallocedPeak: mb(v8.getHeapStatistics().peak_malloced_memory) });
 
 const report = { root, node: process.version, gcExposed: typeof globalThis.gc === 'function' };
 report.start = measure();

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { memories } from './wasmMemories.mjs';
+import { mb, memoryNow as snapshot } from './processMemory.mjs';
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -28,20 +28,6 @@ const root = resolve(args.root ?? '.');
 const config = resolveConfig({
   index: { ...defaultConfig.index, maxFiles: 200000, maxFileBytes: 1024 * 1024, timeBudgetMs: 600000 },
 });
-const mb = (n) => Math.round((n / 1048576) * 10) / 10;
-const gc = () => globalThis.gc?.();
-
-function snapshot() {
-  gc();
-  const m = process.memoryUsage();
-  return {
-    rss: mb(m.rss),
-    heapUsed: mb(m.heapUsed),
-    external: mb(m.external),
-    arrayBuffers: mb(m.arrayBuffers),
-    wasm: memories.map((x) => mb(x.buffer.byteLength)),
-  };
-}
 
 function dbFacts(db) {
   const n = (sql) => Number(Object.values(one(db, sql) ?? { n: 0 })[0]);
