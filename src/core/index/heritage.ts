@@ -15,6 +15,9 @@ export interface TypeDefinition {
  * classes that name it as their base). Read whole from the index once, and again after the next write.
  */
 export class Heritage {
+  /** The declaring types of a method name, by name and languages: read once per state of the definitions. */
+  private readonly owners = new Map<string, Map<string, TypeDefinition[]>>();
+
   private constructor(
     private readonly up: ReadonlyMap<string, readonly string[]>,
     private readonly down: ReadonlyMap<string, readonly TypeDefinition[]>,
@@ -51,6 +54,21 @@ export class Heritage {
       }
     }
     return new Heritage(up, down);
+  }
+
+  /**
+   * The top-level classes and interfaces of these languages that declare a method of this name. A
+   * file may call a name that dozens of definitions declare (Python's `__init__` in a tree of type
+   * stubs): each of them asks again, and the answer only changes with the definitions.
+   */
+  ownersOf(db: Database, method: string, langs: string): Map<string, TypeDefinition[]> {
+    const key = `${langs}\0${method}`;
+    let found = this.owners.get(key);
+    if (!found) {
+      if (this.owners.size >= MAX_OWNER_LISTS) this.owners.delete(this.owners.keys().next().value as string);
+      this.owners.set(key, (found = methodOwners(db, method, langs)));
+    }
+    return found;
   }
 
   /** Whether the type has a base, an interface or a subtype. */
@@ -102,6 +120,9 @@ type Family = ReturnType<typeof familyOf>;
 
 /** Most classes and interfaces a method's family takes in besides its own class. */
 export const MAX_FAMILY = 64;
+/** Method names whose declaring types are kept between queries. */
+const MAX_OWNER_LISTS = 256;
+
 /** Most class and interface definitions whose imports a method's family follows. */
 const MAX_FAMILY_DEFINITIONS = 128;
 
@@ -124,7 +145,7 @@ export function methodFamily(
   if (!heritage.has(family, type)) return { names: [], definitions: [] };
   // The classes and interfaces that declare the method, by name: read once.
   let owners: Map<string, TypeDefinition[]> | undefined;
-  const declarationsOf = (t: string) => (owners ??= methodOwners(db, method, langs)).get(t) ?? [];
+  const declarationsOf = (t: string) => (owners ??= heritage.ownersOf(db, method, langs)).get(t) ?? [];
   // TypeScript relates sibling implementations through the interface they share; PHP's language
   // servers do not: there only the bases above and the classes below the method's own class count.
   const siblings = family === 'js';
@@ -165,7 +186,7 @@ export function methodFamily(
 }
 
 /** The top-level classes and interfaces of these languages (an SQL list) that declare a method of this name, by name. */
-export function methodOwners(db: Database, method: string, langs: string): Map<string, TypeDefinition[]> {
+function methodOwners(db: Database, method: string, langs: string): Map<string, TypeDefinition[]> {
   const owners = new Map<string, TypeDefinition[]>();
   const rows = all<TypeDefinition>(
     db,
@@ -245,7 +266,7 @@ export function methodHolder(
 ): (type: string) => boolean {
   let owners: Map<string, TypeDefinition[]> | undefined;
   const walk = basesWalker(db, heritage, langs, family);
-  return kept((type) => walk(type, (t, known) => !known || (owners ??= methodOwners(db, method, langs)).has(t)));
+  return kept((type) => walk(type, (t, known) => !known || (owners ??= heritage.ownersOf(db, method, langs)).has(t)));
 }
 
 /** A JavaScript or TypeScript (or, by `family`, PHP) type and its bases, as far as the workspace defines them. */
