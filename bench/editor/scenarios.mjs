@@ -31,6 +31,8 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
   await wb.bridge('open', { path: first.path, line: first.line, column: 1 }, { timeoutMs: 120_000 });
   at.fileOpened = Date.now();
   await wb.openContainer();
+  // What the workbench takes to show the side bar's container, before the webview starts to load.
+  at.containerOpened = Date.now();
   const deadline = Date.now() + timeoutMs;
   let sawIndexing = false;
   while (Date.now() < deadline) {
@@ -54,6 +56,7 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
   const rel = (t) => (t === undefined ? null : t - t0);
   return {
     fileOpenedMs: rel(at.fileOpened),
+    containerOpenedMs: rel(at.containerOpened),
     panelRenderedMs: rel(at.panelRendered),
     firstItemsMs: rel(at.firstItems),
     callersMs: rel(at.callers),

@@ -19,7 +19,8 @@ export function summarize(result) {
     const m = r.moves;
     lines.push(`## Run ${r.run}`, '');
     lines.push(
-      `- cold open (from page load): panel rendered ${s(c.panelRenderedMs)}, first items ${s(c.firstItemsMs)}, ` +
+      `- cold open (from page load): file opened ${s(c.fileOpenedMs)}, container shown ${s(c.containerOpenedMs)}, ` +
+        `panel rendered ${s(c.panelRenderedMs)}, first items ${s(c.firstItemsMs)}, ` +
         `callers ${s(c.callersMs)}, co-change ${s(c.coChangeMs)}, index complete ${s(c.indexCompleteMs)}` +
         (c.timedOut ? ' (index not complete when the wait ended)' : ''),
       `- cursor stop → panel over ${m.moves} moves in ${m.files} files: p50 ${ms(m.panel.p50)}, p95 ${ms(m.panel.p95)}, max ${ms(m.panel.max)}`,
