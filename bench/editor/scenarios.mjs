@@ -1,6 +1,7 @@
 // The editor benchmark's steps, each on a running Workbench (test/e2e/fixture.mjs): cold open,
 // cursor stops, a held key, a rebuild. Every step waits on what the page shows, with generous
 // timeouts as a safety net only; the numbers are what the page and the extension host stamped.
+import { EXTENSION_ID } from '../../test/e2e/fixture.mjs';
 import { sleep } from '../../test/harness/vscode-env.mjs';
 import {
   enterAt,
@@ -9,12 +10,18 @@ import {
   resetEnter,
   stateArrivals,
   statusLog,
+  frameTimeline,
   watchPanel,
+  watchWebviews,
   watchWorkbench,
+  webviewFrames,
+  webviewLog,
 } from './pageProbes.mjs';
 import { symbolAtLine } from './targets.mjs';
 
 const MOVE_TIMEOUT_MS = 15_000;
+/** The benchmark's trivial webview view (bench/editor/baseline-view), opened with --baseline. */
+export const BASELINE = { extensionId: 'proactive-context-bench.baseline-view', container: 'Baseline View' };
 
 const api = (wb, method, ...args) => wb.bridge('api', { method, args });
 /** The extension host's measures, or undefined for a build without them (a baseline). */
@@ -25,11 +32,15 @@ export const hostPerf = (wb, next) => api(wb, 'perfSnapshot', ...(next ? [next] 
  * callers / co-change for it → index complete. `first` is where the cursor goes once the
  * extension host is up.
  */
-export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
+export async function coldOpen(wb, first, { timeoutMs = 300_000, baseline = false, extensionId = EXTENSION_ID } = {}) {
   const t0 = wb.openedAt;
   const at = {};
   await wb.bridge('open', { path: first.path, line: first.line, column: 1 }, { timeoutMs: 120_000 });
   at.fileOpened = Date.now();
+  await watchWebviews(wb.page);
+  // The trivial webview first, when asked: the same steps for a view with nothing of ours in it.
+  const base = baseline ? await baselineView(wb, t0) : undefined;
+  const containerAsked = Date.now();
   await wb.openContainer();
   // What the workbench takes to show the side bar's container, before the webview starts to load.
   at.containerOpened = Date.now();
@@ -54,7 +65,10 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
     await sleep(100);
   }
   const rel = (t) => (t === undefined ? null : t - t0);
+  const webview = await webviewSteps(wb, extensionId, t0).catch((err) => ({ error: String(err?.message ?? err) }));
   return {
+    ...(base ? { baseline: base } : {}),
+    webview: { containerAskedMs: rel(containerAsked), ...webview },
     fileOpenedMs: rel(at.fileOpened),
     containerOpenedMs: rel(at.containerOpened),
     panelRenderedMs: rel(at.panelRendered),
@@ -67,6 +81,81 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
         : rel(Math.min(at.callers ?? Infinity, at.coChange ?? Infinity)),
     indexCompleteMs: rel(at.indexComplete),
     timedOut: at.indexComplete === undefined,
+  };
+}
+
+/**
+ * The steps of one webview's load, in ms from page load: the workbench adds its iframe and marks it
+ * ready, the content's document arrives, its style sheets, script and fonts load, it paints, and the
+ * page's own marks and data attributes (the baseline's script and first message, our panel's).
+ */
+async function webviewSteps(wb, extensionId, t0) {
+  const rel = (t) => (t === null || t === undefined ? null : Math.round(t - t0));
+  const log = await webviewLog(wb.page);
+  const added = log.find((e) => e.extensionId.toLowerCase() === extensionId.toLowerCase());
+  const { outer, inner } = await webviewFrames(wb.page, extensionId);
+  const o = outer ? await frameTimeline(outer) : undefined;
+  const i = inner ? await frameTimeline(inner) : undefined;
+  const paint = (name) => rel(i?.paints.find((p) => p.name === name)?.at);
+  return {
+    iframes: log.map((e) => ({ extensionId: e.extensionId, addedMs: rel(e.addedAt), readyMs: rel(e.readyAt) })),
+    iframeAddedMs: rel(added?.addedAt),
+    iframeReadyMs: rel(added?.readyAt),
+    hostPageStartMs: rel(o?.timeOrigin),
+    hostPageLoadedMs: rel(o?.load),
+    contentStartMs: rel(i?.timeOrigin),
+    contentArrivedMs: rel(i?.responseEnd),
+    contentInteractiveMs: rel(i?.domInteractive),
+    contentLoadedMs: rel(i?.domContentLoaded),
+    firstPaintMs: paint('first-paint'),
+    firstContentfulPaintMs: paint('first-contentful-paint'),
+    hostPageResources: (o?.resources ?? []).map((r) => ({ name: r.name, endMs: rel(r.end), ms: r.ms })),
+    // VS Code's own marks in the host page: the content message arrived, the service worker ready, …
+    hostPageMarks: Object.fromEntries(
+      (o?.marks ?? []).map((m) => [m.name.replace(/^webview\/index\.html\//, ''), rel(m.at)]),
+    ),
+    resources: (i?.resources ?? []).map((r) => ({ name: r.name, startMs: rel(r.start), endMs: rel(r.end), ms: r.ms })),
+    marks: Object.fromEntries((i?.marks ?? []).map((m) => [m.name, rel(m.at)])),
+    data: Object.fromEntries(
+      Object.entries(i?.data ?? {}).map(([k, v]) => [k, /At$/.test(k) && Number(v) > 1e12 ? rel(Number(v)) : v]),
+    ),
+  };
+}
+
+/**
+ * Only the baseline view, in a workbench without our extension: the file opens, then the baseline's
+ * container, timed as the cold open times ours (--baseline-only).
+ */
+export async function baselineOnly(wb, first) {
+  const t0 = wb.openedAt;
+  await wb.bridge('open', { path: first.path, line: first.line, column: 1 }, { timeoutMs: 120_000 });
+  const fileOpenedMs = Date.now() - t0;
+  await watchWebviews(wb.page);
+  return { fileOpenedMs, baseline: await baselineView(wb, t0), pageLoadedAt: t0 };
+}
+
+/** Opens the baseline's container and waits for its page to have its host's answer; its steps. */
+async function baselineView(wb, t0) {
+  const asked = Date.now();
+  await wb.openContainer(BASELINE.container);
+  const shown = Date.now();
+  const body = wb.webviewBody(BASELINE.extensionId);
+  const deadline = Date.now() + 120_000;
+  let ready;
+  while (Date.now() < deadline) {
+    const phase = await body.evaluate((b) => b.dataset.phase, null, { timeout: 60_000 }).catch(() => undefined);
+    if (phase === 'ready') {
+      ready = Date.now();
+      break;
+    }
+    await sleep(50);
+  }
+  const steps = await webviewSteps(wb, BASELINE.extensionId, t0);
+  return {
+    containerAskedMs: asked - t0,
+    containerOpenedMs: shown - t0,
+    readySeenMs: ready ? ready - t0 : null,
+    ...steps,
   };
 }
 

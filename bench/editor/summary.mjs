@@ -15,6 +15,18 @@ export function summarize(result) {
     '',
   );
   for (const r of result.runs) {
+    if (r.baselineOnly) {
+      const b = r.baselineOnly.baseline;
+      lines.push(
+        `## Run ${r.run} (baseline view only)`,
+        '',
+        `- file opened ${s(r.baselineOnly.fileOpenedMs)}, container asked ${s(b.containerAskedMs)}, shown ${s(b.containerOpenedMs)}, ` +
+          `view resolved ${s(b.data.resolvedAt)}, content ${s(b.contentStartMs)}, script ${s(b.data.scriptAt)}, ` +
+          `first message ${s(b.data.stateAt)}, first paint ${s(b.firstPaintMs)}`,
+        '',
+      );
+      continue;
+    }
     const c = r.coldOpen;
     const m = r.moves;
     lines.push(`## Run ${r.run}`, '');
