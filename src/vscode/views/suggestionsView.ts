@@ -212,6 +212,8 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
       nonce: randomBytes(18).toString('base64url'),
       scriptUri: uri('dist', 'webview.js'),
       stylesheetUris: [uri('dist', 'media', 'codicon.css'), uri('media', 'panel.css')],
+      // The page draws what the host knows now at once; `ready` still brings anything newer.
+      initialState: this.state,
     });
   }
 

@@ -1,0 +1,48 @@
+/**
+ * What the Suggestions page keeps between loads (the webview state) and what it is given at load
+ * (the host's state inlined in its HTML), each checked before it is used.
+ */
+import {
+  INITIAL_STATE_ID,
+  PANEL_ITEM_TYPES,
+  isPanelState,
+  type PanelState,
+  type SuggestionType,
+} from '../shared/protocol';
+
+export interface PageState {
+  v: 1;
+  expanded: SuggestionType[];
+  /** entityId of the current row, or `more:<type>` for a group's "Show more" row. */
+  focusedId?: string;
+  scrollY: number;
+  /** The last state the host sent, drawn at once when the page is rebuilt. */
+  last?: PanelState;
+}
+
+/**
+ * The state the host inlined in the page as a JSON data block, when it is a valid one: parsed as
+ * data (never as markup) and checked by the same guard as every host message.
+ */
+export function readInitialState(doc: Document): PanelState | undefined {
+  const text = doc.getElementById(INITIAL_STATE_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    const state: unknown = JSON.parse(text);
+    return isPanelState(state) ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function restorePageState(saved: unknown): PageState {
+  const fresh: PageState = { v: 1, expanded: [], scrollY: 0 };
+  if (typeof saved !== 'object' || saved === null) return fresh;
+  const s = saved as Partial<PageState>;
+  if (s.v !== 1) return fresh;
+  if (Array.isArray(s.expanded)) fresh.expanded = PANEL_ITEM_TYPES.filter((t) => (s.expanded as unknown[]).includes(t));
+  if (typeof s.focusedId === 'string' && s.focusedId.length <= 600) fresh.focusedId = s.focusedId;
+  if (typeof s.scrollY === 'number' && Number.isFinite(s.scrollY) && s.scrollY >= 0) fresh.scrollY = s.scrollY;
+  if (isPanelState(s.last)) fresh.last = s.last;
+  return fresh;
+}
