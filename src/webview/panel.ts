@@ -21,7 +21,7 @@ import { KINDS, countOf } from '../shared/kinds';
 import { KEYBOARD_HELP, baseName, dirName, indexingLabel, phaseMessage } from './labels';
 import { renderWatching } from './watching';
 import type { WebviewApi } from './vscodeApi';
-import { type PageState, readInitialState, restorePageState } from './pageState';
+import { type PageState, firstState, restorePageState } from './pageState';
 
 /** Items shown per group before "Show N more". */
 export const VISIBLE_PER_GROUP = 3;
@@ -79,13 +79,11 @@ export class Panel {
     this.content.addEventListener('click', (event) => this.onClick(event));
     this.content.addEventListener('keydown', (event) => this.onKeyDown(event));
     this.content.addEventListener('focusin', (event) => this.onFocusIn(event));
-    // The host's state at load, inlined in the page, is newer than the one saved at the last unload.
-    const inlined = readInitialState(document);
-    if (inlined) performance.mark('pc-initial-state');
-    const first = inlined ?? this.page.last;
+    const first = firstState(this.page, document);
     if (first) {
+      performance.mark('pc-initial-state');
       this.state = first;
-      this.page.last = first;
+      this.save();
       this.render();
     }
     // The editor benchmark reads these marks (and the host's) to split a cold open into its steps.

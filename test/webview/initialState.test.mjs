@@ -1,7 +1,7 @@
 // The Suggestions page given the host's state in its HTML (a JSON data block), in headless Chromium
 // under the provider's real HTML and CSP: drawn before any message, never as markup.
 import assert from 'node:assert/strict';
-import { fixtureState, openPanel, pageSuite, posted, showState } from './support.mjs';
+import { fixtureState, openPanel, pageSuite, posted, showState, waitForReady } from './support.mjs';
 
 describe('Suggestions page: the state inlined at load (Chromium)', function () {
   this.timeout(60_000);
@@ -31,6 +31,29 @@ describe('Suggestions page: the state inlined at load (Chromium)', function () {
       assert.deepEqual(fresh.dialogs, []);
       // It still asks: the host answers with anything newer.
       assert.ok((await posted(fresh)).some((m) => m.type === 'ready'));
+    } finally {
+      server.setInitialState(undefined);
+      await fresh?.close();
+    }
+  });
+
+  it('shown again, draws what it saved since, not the older state inlined when it was made', async () => {
+    const inlined = fixtureState(panelModel, { symbol: 'inlinedAtLoad' });
+    server.setInitialState(inlined, 'load-a');
+    let fresh;
+    try {
+      fresh = await openPanel(browser, server.origin);
+      assert.equal(await fresh.$eval('.header-symbol .header-name', (e) => e.textContent), 'inlinedAtLoad');
+      await showState(fresh, protocol, fixtureState(panelModel, { symbol: 'sentLater', items: [] }));
+      // The same page shown again (the same load): the state sent later.
+      await fresh.reload();
+      await waitForReady(fresh);
+      assert.equal(await fresh.$eval('.header-symbol .header-name', (e) => e.textContent), 'sentLater');
+      // A page made anew (another load): its own inlined state, newer than anything saved.
+      server.setInitialState(fixtureState(panelModel, { symbol: 'madeAnew' }), 'load-b');
+      await fresh.reload();
+      await waitForReady(fresh);
+      assert.equal(await fresh.$eval('.header-symbol .header-name', (e) => e.textContent), 'madeAnew');
     } finally {
       server.setInitialState(undefined);
       await fresh?.close();

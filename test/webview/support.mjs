@@ -92,7 +92,7 @@ export async function startServer({ bundleFile, panelHtml }) {
           `${origin}/theme-${page[1]}.css`,
           `${origin}/media/panel.css`,
         ],
-        initialState,
+        initialState: initialState && { state: initialState.state, load: initialState.load },
       });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
@@ -115,8 +115,9 @@ export async function startServer({ bundleFile, panelHtml }) {
   origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,
-    setInitialState: (state) => {
-      initialState = state;
+    // `load` names the page made: the same load is the same page shown again.
+    setInitialState: (state, load = 'load-1') => {
+      initialState = state === undefined ? undefined : { state, load };
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };

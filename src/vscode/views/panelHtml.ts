@@ -14,9 +14,10 @@ export interface PanelHtmlOptions {
   stylesheetUris: readonly string[];
   /**
    * The host's state when the page is made: inlined as JSON, so that the page draws it as soon as
-   * its script runs instead of after a round trip through a busy extension host.
+   * its script runs instead of after a round trip through a busy extension host. `load` is fresh
+   * for every page made: the same page shown again (the same HTML) draws what it saved since.
    */
-  initialState?: unknown;
+  initialState?: { state: unknown; load: string };
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -35,7 +36,7 @@ export function panelHtml(o: PanelHtmlOptions): string {
   const initial =
     o.initialState === undefined
       ? ''
-      : `  <script type="application/json" id="${INITIAL_STATE_ID}">${jsonForScript(o.initialState)}</script>\n`;
+      : `  <script type="application/json" id="${INITIAL_STATE_ID}" data-load="${attr(o.initialState.load)}">${jsonForScript(o.initialState.state)}</script>\n`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -213,7 +213,7 @@ export class SuggestionsViewProvider implements vscode.WebviewViewProvider, vsco
       scriptUri: uri('dist', 'webview.js'),
       stylesheetUris: [uri('dist', 'media', 'codicon.css'), uri('media', 'panel.css')],
       // The page draws what the host knows now at once; `ready` still brings anything newer.
-      initialState: this.state,
+      initialState: { state: this.state, load: randomBytes(9).toString('base64url') },
     });
   }
 
