@@ -46,15 +46,21 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000, baseline = fals
   at.containerOpened = Date.now();
   const deadline = Date.now() + timeoutMs;
   let sawIndexing = false;
+  // Two loops side by side: the page's DOM, polled often, and the host's indexing state, whose
+  // answers a busy host may hold for seconds (the page's stamps must not wait for them).
+  const pageLoop = (async () => {
+    while (Date.now() < deadline && at.coChange === undefined && at.indexComplete === undefined) {
+      const shown = await wb.panelSnapshot().catch(() => undefined);
+      const now = Date.now();
+      if (shown?.phase && at.panelRendered === undefined) at.panelRendered = now;
+      const here = shown?.phase === 'ready' && shown.file === first.path;
+      if (here && shown.items.length && at.firstItems === undefined) at.firstItems = now;
+      if (here && shown.items.some((i) => i.type === 'related_code') && at.callers === undefined) at.callers = now;
+      if (here && shown.items.some((i) => i.type === 'cochange') && at.coChange === undefined) at.coChange = now;
+      await sleep(50);
+    }
+  })();
   while (Date.now() < deadline) {
-    // What the page shows (the webview's own DOM), and the host's indexing state.
-    const shown = await wb.panelSnapshot().catch(() => undefined);
-    const now = Date.now();
-    if (shown?.phase && at.panelRendered === undefined) at.panelRendered = now;
-    const here = shown?.phase === 'ready' && shown.file === first.path;
-    if (here && shown.items.length && at.firstItems === undefined) at.firstItems = now;
-    if (here && shown.items.some((i) => i.type === 'related_code') && at.callers === undefined) at.callers = now;
-    if (here && shown.items.some((i) => i.type === 'cochange') && at.coChange === undefined) at.coChange = now;
     const s = await api(wb, 'panelState').catch(() => undefined);
     if (s?.indexing) sawIndexing = true;
     if (s && at.firstItems !== undefined && !s.indexing && at.indexComplete === undefined) {
@@ -64,6 +70,7 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000, baseline = fals
     if (at.indexComplete !== undefined && at.panelRendered !== undefined) break;
     await sleep(100);
   }
+  await pageLoop;
   const rel = (t) => (t === undefined ? null : t - t0);
   const webview = await webviewSteps(wb, extensionId, t0).catch((err) => ({ error: String(err?.message ?? err) }));
   return {

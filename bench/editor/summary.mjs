@@ -93,7 +93,8 @@ function webviewLines(c) {
     `- Suggestions view: container asked ${s(w.containerAskedMs)}, host page loaded ${s(w.hostPageLoadedMs)}, ` +
       `view resolved ${s(h['view.resolve'])}, content arrived ${s(w.hostPageMarks?.['content/started'])}, ` +
       `service worker ready ${s(w.hostPageMarks?.['content/workerReady'])}, page loaded ${s(w.contentLoadedMs)}, ` +
-      `first state ${s(w.marks?.['pc-initial-state'] ?? w.marks?.['pc-first-state'])}, first paint ${s(w.firstPaintMs)}; ` +
+      `first state ${s(w.marks?.['pc-initial-state'] ?? w.marks?.['pc-first-state'])}, first paint ${s(w.firstPaintMs)}, ` +
+      `first items drawn ${s(w.marks?.['pc-first-items'])}; ` +
       `host: activated ${s(h.activated)}, first items ${s(h['state.items'])}, page ready ${s(h['view.ready'])}`,
   ];
   const b = c.baseline;

@@ -47,6 +47,7 @@ export class Panel {
   private scrollRestored = false;
   private scrollFrame = 0;
   private messaged = false;
+  private drewItems = false;
 
   private readonly progress = el('div', { class: 'progress', hidden: true }, el('div', { class: 'progress-bit' }));
   private readonly header = el('header', { class: 'header', hidden: true });
@@ -134,6 +135,10 @@ export class Panel {
 
     document.body.dataset.phase = s.phase;
     document.body.dataset.itemCount = String(s.items.length);
+    if (s.items.length && !this.drewItems) {
+      this.drewItems = true;
+      performance.mark('pc-first-items');
+    }
     this.restoreRoving(hadFocus, oldPosition);
     if (!this.scrollRestored && s.items.length > 0) {
       this.scrollRestored = true;
