@@ -26,7 +26,7 @@ export interface PageState {
  * The state the host inlined in the page as a JSON data block, when it is a valid one: parsed as
  * data (never as markup) and checked by the same guard as every host message.
  */
-export function readInitialState(doc: Document): { state: PanelState; load: string } | undefined {
+function readInitialState(doc: Document): { state: PanelState; load: string } | undefined {
   const block = doc.getElementById(INITIAL_STATE_ID);
   const text = block?.textContent;
   const load = block?.dataset.load ?? '';

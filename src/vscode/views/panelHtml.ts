@@ -58,7 +58,7 @@ ${initial}  <script nonce="${attr(o.nonce)}" src="${attr(o.scriptUri)}"></script
  * JSON that cannot end or change the script element it sits in: every `<` is escaped, which rules
  * out `</script>` and `<!--` in repository text (commit messages, titles, file names).
  */
-export function jsonForScript(value: unknown): string {
+function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
