@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): ProactiveContextApi 
     () => readConfig().debounceMs,
     (folder, path, line) => host.peek(folder)?.workspace.symbolAt(path, line),
   );
-  const view = new SuggestionsViewProvider(context.extensionUri, log);
+  const view = new SuggestionsViewProvider(context.extensionUri, log, perf && ((step) => perf.mark(step)));
   view.register(context);
   const status = new SuggestionsStatusBar();
   const models = new ChatModelAvailability(log);

@@ -10,6 +10,9 @@
 //   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
 //   --profile: the host also writes a CPU profile per segment (start, moves, held, rebuild) next to the results.
 //   --snapshot FILE|URL: open with a team index snapshot (the user setting proactiveContext.teamIndex.source).
+//   --baseline: before the Suggestions view, open a trivial webview view (bench/editor/baseline-view) and
+//   time its load the same way: what the workbench takes to show any webview view.
+//   --baseline-only: the same, in a workbench without the extension (nothing else is measured).
 //
 // --quick: fewer moves, no rebuild (CI). --gate: exit 1 when the panel showed a wrong symbol, never
 // showed the place the cursor went to, or did not settle after the held key. Times never gate.
@@ -21,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { installVsix, startWorkbench, VSIX } from '../../test/e2e/fixture.mjs';
 import {
   REPO_ROOT,
+  addTestExtensions,
   ensureTestVSCode,
   fail,
   log,
@@ -29,7 +33,7 @@ import {
   runMain,
   sleep,
 } from '../../test/harness/vscode-env.mjs';
-import { coldOpen, cursorMoves, heldKey, hostPerf, rebuild } from './scenarios.mjs';
+import { BASELINE, baselineOnly, coldOpen, cursorMoves, heldKey, hostPerf, rebuild } from './scenarios.mjs';
 import { openIndex, pickTargets } from './targets.mjs';
 import { summarize } from './summary.mjs';
 
@@ -86,6 +90,7 @@ async function oneRun(i, opts) {
     workspace: opts.workspace,
     extraEnv: { PC_PERF: '1', ...(opts.profileDir ? { PC_PERF_PROFILE: opts.profileDir(i) } : {}) },
     settings: { 'files.autoSave': 'off' },
+    ...(opts.baselineOnly ? { readyContainer: BASELINE.container } : {}),
     // A machine-scoped setting: the server's machine settings are where a remote window reads it.
     ...(opts.snapshot ? { machineSettings: { 'proactiveContext.teamIndex.source': opts.snapshot } } : {}),
   });
@@ -94,10 +99,15 @@ async function oneRun(i, opts) {
     // Where the cursor goes first: the previous run's pick when there is one, else the first
     // largest source file, so the cold open measures a real file before the index exists.
     const first = opts.first ?? { path: opts.firstFile, line: 1 };
+    if (opts.baselineOnly) return { run: i + 1, baselineOnly: await baselineOnly(wb, first) };
     log(`run ${i + 1}: cold open on ${first.path}`);
-    const cold = await coldOpen(wb, first);
+    const cold = await coldOpen(wb, first, { baseline: opts.baseline });
     log(`run ${i + 1}: first items ${cold.firstItemsMs} ms, index complete ${cold.indexCompleteMs} ms after page load`);
     const coldHost = await hostPerf(wb, 'moves');
+    // The host's own steps (activated, view resolved, page ready, first pass, first items), from page load.
+    if (coldHost?.firsts)
+      cold.hostSteps = Object.fromEntries(Object.entries(coldHost.firsts).map(([k, v]) => [k, v - wb.openedAt]));
+    cold.pageLoadedAt = wb.openedAt;
     let index = await waitForIndexFile(wb);
     const pick = () =>
       pickTargets(index, wb.workspace, { files: opts.files, perFile: opts.perFile, heldThrough: opts.held });
@@ -194,6 +204,8 @@ async function main() {
       out: { type: 'string' },
       profile: { type: 'boolean', default: false },
       snapshot: { type: 'string' },
+      baseline: { type: 'boolean', default: false },
+      'baseline-only': { type: 'boolean', default: false },
     },
   });
   if (!values.workspace && !values.demo) fail('give --workspace PATH (a git repository) or --demo');
@@ -207,7 +219,10 @@ async function main() {
   } else if (!fs.existsSync(VSIX) && npmRun('package') !== 0) fail('npm run package failed');
   const run = makeRunDir('bench-editor');
   const extensionsDir = run.path('extensions');
-  installVsix(await ensureTestVSCode(), extensionsDir, run, vsix);
+  // --baseline-only: the workbench without our extension, so nothing of ours shares the extension host.
+  if (!values['baseline-only']) installVsix(await ensureTestVSCode(), extensionsDir, run, vsix);
+  if (values.baseline || values['baseline-only'])
+    addTestExtensions(extensionsDir, [path.join(REPO_ROOT, 'bench', 'editor', 'baseline-view')]);
   process.env.PC_E2E_EXTENSIONS_DIR = extensionsDir;
   process.env.PC_HARNESS_RUN = run.dir;
 
@@ -236,6 +251,8 @@ async function main() {
     held: Number(values.held),
     moves: Number(values.moves ?? (quick ? 12 : 40)),
     quick,
+    baseline: values.baseline,
+    baselineOnly: values['baseline-only'],
     firstFile: firstSourceFile(workspace),
     // A path is made absolute: the setting is read by the extension host, from another folder.
     snapshot: values.snapshot && (/^https?:/.test(values.snapshot) ? values.snapshot : path.resolve(values.snapshot)),

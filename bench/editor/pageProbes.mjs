@@ -107,3 +107,80 @@ export function percentile(values, p) {
   if (!sorted.length) return undefined;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/**
+ * Starts logging, in the workbench page, when each webview's outer iframe is added and when the
+ * workbench marks it ready (its service worker and host page loaded): installed before a container
+ * opens, it splits "container shown → page shows" into the workbench's part and the page's.
+ */
+export async function watchWebviews(page) {
+  await page.evaluate(() => {
+    if (window.__pcWebviews) return;
+    window.__pcWebviews = [];
+    const seen = new Map();
+    const note = (frame) => {
+      const src = frame.getAttribute('src') ?? frame.src ?? '';
+      const id = /extensionId=([^&]+)/.exec(src)?.[1] ?? '';
+      let e = seen.get(frame);
+      if (!e) {
+        e = { extensionId: decodeURIComponent(id), addedAt: Date.now() };
+        seen.set(frame, e);
+        window.__pcWebviews.push(e);
+      }
+      if (frame.classList.contains('ready') && e.readyAt === undefined) e.readyAt = Date.now();
+    };
+    const scan = () => document.querySelectorAll('iframe.webview').forEach(note);
+    new MutationObserver(scan).observe(document.body, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['class', 'src'],
+    });
+    scan();
+  });
+}
+
+export function webviewLog(page) {
+  return page.evaluate(() => window.__pcWebviews ?? []);
+}
+
+/**
+ * What a frame's own Performance timeline says (navigation, resources, paints, marks), in epoch ms:
+ * when the page's document arrived, each style sheet, script and font, and the first paint.
+ */
+export function frameTimeline(frame) {
+  return frame.evaluate(() => {
+    const t0 = performance.timeOrigin;
+    const at = (t) => (t > 0 ? Math.round(t0 + t) : null);
+    const nav = performance.getEntriesByType('navigation')[0];
+    return {
+      url: location.href.replace(/\?.*$/, ''),
+      timeOrigin: Math.round(t0),
+      responseEnd: nav ? at(nav.responseEnd) : null,
+      domInteractive: nav ? at(nav.domInteractive) : null,
+      domContentLoaded: nav ? at(nav.domContentLoadedEventEnd) : null,
+      load: nav ? at(nav.loadEventEnd) : null,
+      resources: performance.getEntriesByType('resource').map((r) => ({
+        name: r.name.replace(/^.*\//, '').replace(/\?.*$/, ''),
+        start: at(r.startTime),
+        end: at(r.responseEnd),
+        ms: Math.round(r.duration),
+      })),
+      paints: performance.getEntriesByType('paint').map((p) => ({ name: p.name, at: at(p.startTime) })),
+      marks: performance.getEntriesByType('mark').map((m) => ({ name: m.name, at: at(m.startTime) })),
+      data: { ...document.body.dataset },
+    };
+  });
+}
+
+/** The outer (host page) and inner (content) frames of an extension's webview, once they exist. */
+export async function webviewFrames(page, extensionId, timeoutMs = 60_000) {
+  const outerEl = await page
+    .locator(`iframe.webview[src*="extensionId=${extensionId}"]`)
+    .first()
+    .elementHandle({ timeout: timeoutMs });
+  const outer = await outerEl?.contentFrame();
+  const innerEl = await outer?.locator('#active-frame').elementHandle({ timeout: timeoutMs });
+  const inner = await innerEl?.contentFrame();
+  return { outer, inner };
+}

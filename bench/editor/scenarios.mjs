@@ -1,6 +1,7 @@
 // The editor benchmark's steps, each on a running Workbench (test/e2e/fixture.mjs): cold open,
 // cursor stops, a held key, a rebuild. Every step waits on what the page shows, with generous
 // timeouts as a safety net only; the numbers are what the page and the extension host stamped.
+import { EXTENSION_ID } from '../../test/e2e/fixture.mjs';
 import { sleep } from '../../test/harness/vscode-env.mjs';
 import {
   enterAt,
@@ -9,12 +10,18 @@ import {
   resetEnter,
   stateArrivals,
   statusLog,
+  frameTimeline,
   watchPanel,
+  watchWebviews,
   watchWorkbench,
+  webviewFrames,
+  webviewLog,
 } from './pageProbes.mjs';
 import { symbolAtLine } from './targets.mjs';
 
 const MOVE_TIMEOUT_MS = 15_000;
+/** The benchmark's trivial webview view (bench/editor/baseline-view), opened with --baseline. */
+export const BASELINE = { extensionId: 'proactive-context-bench.baseline-view', container: 'Baseline View' };
 
 const api = (wb, method, ...args) => wb.bridge('api', { method, args });
 /** The extension host's measures, or undefined for a build without them (a baseline). */
@@ -25,25 +32,35 @@ export const hostPerf = (wb, next) => api(wb, 'perfSnapshot', ...(next ? [next] 
  * callers / co-change for it → index complete. `first` is where the cursor goes once the
  * extension host is up.
  */
-export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
+export async function coldOpen(wb, first, { timeoutMs = 300_000, baseline = false, extensionId = EXTENSION_ID } = {}) {
   const t0 = wb.openedAt;
   const at = {};
   await wb.bridge('open', { path: first.path, line: first.line, column: 1 }, { timeoutMs: 120_000 });
   at.fileOpened = Date.now();
+  await watchWebviews(wb.page);
+  // The trivial webview first, when asked: the same steps for a view with nothing of ours in it.
+  const base = baseline ? await baselineView(wb, t0) : undefined;
+  const containerAsked = Date.now();
   await wb.openContainer();
   // What the workbench takes to show the side bar's container, before the webview starts to load.
   at.containerOpened = Date.now();
   const deadline = Date.now() + timeoutMs;
   let sawIndexing = false;
+  // Two loops side by side: the page's DOM, polled often, and the host's indexing state, whose
+  // answers a busy host may hold for seconds (the page's stamps must not wait for them).
+  const pageLoop = (async () => {
+    while (Date.now() < deadline && at.coChange === undefined && at.indexComplete === undefined) {
+      const shown = await wb.panelSnapshot().catch(() => undefined);
+      const now = Date.now();
+      if (shown?.phase && at.panelRendered === undefined) at.panelRendered = now;
+      const here = shown?.phase === 'ready' && shown.file === first.path;
+      if (here && shown.items.length && at.firstItems === undefined) at.firstItems = now;
+      if (here && shown.items.some((i) => i.type === 'related_code') && at.callers === undefined) at.callers = now;
+      if (here && shown.items.some((i) => i.type === 'cochange') && at.coChange === undefined) at.coChange = now;
+      await sleep(50);
+    }
+  })();
   while (Date.now() < deadline) {
-    // What the page shows (the webview's own DOM), and the host's indexing state.
-    const shown = await wb.panelSnapshot().catch(() => undefined);
-    const now = Date.now();
-    if (shown?.phase && at.panelRendered === undefined) at.panelRendered = now;
-    const here = shown?.phase === 'ready' && shown.file === first.path;
-    if (here && shown.items.length && at.firstItems === undefined) at.firstItems = now;
-    if (here && shown.items.some((i) => i.type === 'related_code') && at.callers === undefined) at.callers = now;
-    if (here && shown.items.some((i) => i.type === 'cochange') && at.coChange === undefined) at.coChange = now;
     const s = await api(wb, 'panelState').catch(() => undefined);
     if (s?.indexing) sawIndexing = true;
     if (s && at.firstItems !== undefined && !s.indexing && at.indexComplete === undefined) {
@@ -53,8 +70,12 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
     if (at.indexComplete !== undefined && at.panelRendered !== undefined) break;
     await sleep(100);
   }
+  await pageLoop;
   const rel = (t) => (t === undefined ? null : t - t0);
+  const webview = await webviewSteps(wb, extensionId, t0).catch((err) => ({ error: String(err?.message ?? err) }));
   return {
+    ...(base ? { baseline: base } : {}),
+    webview: { containerAskedMs: rel(containerAsked), ...webview },
     fileOpenedMs: rel(at.fileOpened),
     containerOpenedMs: rel(at.containerOpened),
     panelRenderedMs: rel(at.panelRendered),
@@ -67,6 +88,81 @@ export async function coldOpen(wb, first, { timeoutMs = 300_000 } = {}) {
         : rel(Math.min(at.callers ?? Infinity, at.coChange ?? Infinity)),
     indexCompleteMs: rel(at.indexComplete),
     timedOut: at.indexComplete === undefined,
+  };
+}
+
+/**
+ * The steps of one webview's load, in ms from page load: the workbench adds its iframe and marks it
+ * ready, the content's document arrives, its style sheets, script and fonts load, it paints, and the
+ * page's own marks and data attributes (the baseline's script and first message, our panel's).
+ */
+async function webviewSteps(wb, extensionId, t0) {
+  const rel = (t) => (t === null || t === undefined ? null : Math.round(t - t0));
+  const log = await webviewLog(wb.page);
+  const added = log.find((e) => e.extensionId.toLowerCase() === extensionId.toLowerCase());
+  const { outer, inner } = await webviewFrames(wb.page, extensionId);
+  const o = outer ? await frameTimeline(outer) : undefined;
+  const i = inner ? await frameTimeline(inner) : undefined;
+  const paint = (name) => rel(i?.paints.find((p) => p.name === name)?.at);
+  return {
+    iframes: log.map((e) => ({ extensionId: e.extensionId, addedMs: rel(e.addedAt), readyMs: rel(e.readyAt) })),
+    iframeAddedMs: rel(added?.addedAt),
+    iframeReadyMs: rel(added?.readyAt),
+    hostPageStartMs: rel(o?.timeOrigin),
+    hostPageLoadedMs: rel(o?.load),
+    contentStartMs: rel(i?.timeOrigin),
+    contentArrivedMs: rel(i?.responseEnd),
+    contentInteractiveMs: rel(i?.domInteractive),
+    contentLoadedMs: rel(i?.domContentLoaded),
+    firstPaintMs: paint('first-paint'),
+    firstContentfulPaintMs: paint('first-contentful-paint'),
+    hostPageResources: (o?.resources ?? []).map((r) => ({ name: r.name, endMs: rel(r.end), ms: r.ms })),
+    // VS Code's own marks in the host page: the content message arrived, the service worker ready, …
+    hostPageMarks: Object.fromEntries(
+      (o?.marks ?? []).map((m) => [m.name.replace(/^webview\/index\.html\//, ''), rel(m.at)]),
+    ),
+    resources: (i?.resources ?? []).map((r) => ({ name: r.name, startMs: rel(r.start), endMs: rel(r.end), ms: r.ms })),
+    marks: Object.fromEntries((i?.marks ?? []).map((m) => [m.name, rel(m.at)])),
+    data: Object.fromEntries(
+      Object.entries(i?.data ?? {}).map(([k, v]) => [k, /At$/.test(k) && Number(v) > 1e12 ? rel(Number(v)) : v]),
+    ),
+  };
+}
+
+/**
+ * Only the baseline view, in a workbench without our extension: the file opens, then the baseline's
+ * container, timed as the cold open times ours (--baseline-only).
+ */
+export async function baselineOnly(wb, first) {
+  const t0 = wb.openedAt;
+  await wb.bridge('open', { path: first.path, line: first.line, column: 1 }, { timeoutMs: 120_000 });
+  const fileOpenedMs = Date.now() - t0;
+  await watchWebviews(wb.page);
+  return { fileOpenedMs, baseline: await baselineView(wb, t0), pageLoadedAt: t0 };
+}
+
+/** Opens the baseline's container and waits for its page to have its host's answer; its steps. */
+async function baselineView(wb, t0) {
+  const asked = Date.now();
+  await wb.openContainer(BASELINE.container);
+  const shown = Date.now();
+  const body = wb.webviewBody(BASELINE.extensionId);
+  const deadline = Date.now() + 120_000;
+  let ready;
+  while (Date.now() < deadline) {
+    const phase = await body.evaluate((b) => b.dataset.phase, null, { timeout: 60_000 }).catch(() => undefined);
+    if (phase === 'ready') {
+      ready = Date.now();
+      break;
+    }
+    await sleep(50);
+  }
+  const steps = await webviewSteps(wb, BASELINE.extensionId, t0);
+  return {
+    containerAskedMs: asked - t0,
+    containerOpenedMs: shown - t0,
+    readySeenMs: ready ? ready - t0 : null,
+    ...steps,
   };
 }
 

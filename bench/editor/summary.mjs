@@ -15,6 +15,18 @@ export function summarize(result) {
     '',
   );
   for (const r of result.runs) {
+    if (r.baselineOnly) {
+      const b = r.baselineOnly.baseline;
+      lines.push(
+        `## Run ${r.run} (baseline view only)`,
+        '',
+        `- file opened ${s(r.baselineOnly.fileOpenedMs)}, container asked ${s(b.containerAskedMs)}, shown ${s(b.containerOpenedMs)}, ` +
+          `view resolved ${s(b.data.resolvedAt)}, content ${s(b.contentStartMs)}, script ${s(b.data.scriptAt)}, ` +
+          `first message ${s(b.data.stateAt)}, first paint ${s(b.firstPaintMs)}`,
+        '',
+      );
+      continue;
+    }
     const c = r.coldOpen;
     const m = r.moves;
     lines.push(`## Run ${r.run}`, '');
@@ -23,6 +35,7 @@ export function summarize(result) {
         `panel rendered ${s(c.panelRenderedMs)}, first items ${s(c.firstItemsMs)}, ` +
         `callers ${s(c.callersMs)}, co-change ${s(c.coChangeMs)}, index complete ${s(c.indexCompleteMs)}` +
         (c.timedOut ? ' (index not complete when the wait ended)' : ''),
+      ...webviewLines(c),
       `- cursor stop → panel over ${m.moves} moves in ${m.files} files: p50 ${ms(m.panel.p50)}, p95 ${ms(m.panel.p95)}, max ${ms(m.panel.max)}`,
       `- status bar (Ln/Col): p50 ${ms(m.statusBar.p50)}, p95 ${ms(m.statusBar.p95)}; panel behind it: p50 ${ms(m.panelBehindStatusBar.p50)}, p95 ${ms(m.panelBehindStatusBar.p95)}`,
       `- where the time goes (p50): Enter → pass start ${ms(m.breakdown.toPassStart.p50)}, engine ${ms(m.breakdown.suggest.p50)}, host state → page shows it ${ms(m.breakdown.renderToPage.p50)}` +
@@ -69,4 +82,26 @@ export function summarize(result) {
     if (c.firstItemsMs === null) problems.push(`run ${r.run}: no items for the first file`);
   }
   return { text: lines.join('\n'), problems };
+}
+
+/** The cold open's webview steps (ms from page load), ours and the baseline's when it ran. */
+function webviewLines(c) {
+  const w = c.webview;
+  if (!w || w.error) return [];
+  const h = c.hostSteps ?? {};
+  const out = [
+    `- Suggestions view: container asked ${s(w.containerAskedMs)}, host page loaded ${s(w.hostPageLoadedMs)}, ` +
+      `view resolved ${s(h['view.resolve'])}, content arrived ${s(w.hostPageMarks?.['content/started'])}, ` +
+      `service worker ready ${s(w.hostPageMarks?.['content/workerReady'])}, page loaded ${s(w.contentLoadedMs)}, ` +
+      `first state ${s(w.marks?.['pc-initial-state'] ?? w.marks?.['pc-first-state'])}, first paint ${s(w.firstPaintMs)}, ` +
+      `first items drawn ${s(w.marks?.['pc-first-items'])}; ` +
+      `host: activated ${s(h.activated)}, first items ${s(h['state.items'])}, page ready ${s(h['view.ready'])}`,
+  ];
+  const b = c.baseline;
+  if (b)
+    out.push(
+      `- baseline view (opened first): container shown ${s(b.containerOpenedMs)}, resolved ${s(b.data?.resolvedAt)}, ` +
+        `service worker ready ${s(b.hostPageMarks?.['content/workerReady'])}, first paint ${s(b.firstPaintMs)}`,
+    );
+  return out;
 }

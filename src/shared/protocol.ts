@@ -10,6 +10,9 @@ export type { SuggestionType };
 /** Bumped whenever a message shape changes; a message with another version is rejected. */
 export const PROTOCOL_VERSION = 1;
 
+/** The page's HTML carries the host's state at load in a JSON data block with this id. */
+export const INITIAL_STATE_ID = 'pc-initial-state';
+
 export const LIMITS = {
   /** Titles, reasons, notes, file paths. */
   text: 2_000,

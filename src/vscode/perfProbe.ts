@@ -25,6 +25,8 @@ export interface PerfSnapshot {
   phaseMs: Record<string, { count: number; ms: number }>;
   /** Epoch ms of the latest run of each phase: lines a pass up with what the page showed. */
   last: Record<string, { start: number; end?: number }>;
+  /** Epoch ms of the first time each step happened (the view resolved, the page ready, the first items). */
+  firsts: Record<string, number>;
   activationMs: number;
   memory: { rssMb: number; heapUsedMb: number; externalMb: number; rssAtActivationMb: number };
 }
@@ -43,6 +45,7 @@ export class PerfProbe {
   private touched = new Set<string>();
   private phaseMs = new Map<string, { count: number; ms: number }>();
   private readonly last = new Map<string, { start: number; end?: number }>();
+  private readonly firsts = new Map<string, number>();
   private segment = 'start';
   private tick: NodeJS.Timeout;
   private activationMs = 0;
@@ -81,12 +84,19 @@ export class PerfProbe {
 
   activated(ms: number): void {
     this.activationMs = ms;
+    this.mark('activated');
+  }
+
+  /** Stamps the first time `step` happens; later ones are ignored. */
+  mark(step: string): void {
+    if (!this.firsts.has(step)) this.firsts.set(step, Date.now());
   }
 
   /** Marks `label` as running until the returned function is called. */
   begin(label: string): () => void {
     const t0 = performance.now();
     const startedAt = Date.now();
+    this.mark(label);
     // The start is known at once, so a pass still running (enriching) lines up with the page too.
     this.last.set(label, { start: startedAt });
     this.running.set(label, (this.running.get(label) ?? 0) + 1);
@@ -123,6 +133,7 @@ export class PerfProbe {
         [...this.phaseMs].map(([k, v]) => [k, { count: v.count, ms: Math.round(v.ms * 10) / 10 }]),
       ),
       last: Object.fromEntries(this.last),
+      firsts: Object.fromEntries(this.firsts),
       activationMs: Math.round(this.activationMs * 10) / 10,
       memory: {
         rssMb: mb(mem.rss),

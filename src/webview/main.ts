@@ -1,5 +1,6 @@
 /** Entry point of the Suggestions page (bundled to dist/webview.js). */
-import { Panel, type PageState } from './panel';
+import { Panel } from './panel';
+import type { PageState } from './pageState';
 import { getVsCodeApi } from './vscodeApi';
 
 const root = document.getElementById('app');

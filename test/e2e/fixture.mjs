@@ -90,6 +90,7 @@ const TRUST_SETTINGS = {
  * `workspace`: open this existing folder as it is instead of a fresh copy of the demo (benchmarks).
  * `extraEnv`: more variables for code-server and the extension host (e.g. PC_PERF=1).
  * `machineSettings`: settings of the machine the server runs on (machine-scoped ones are read only there).
+ * `readyContainer`: the activity-bar container whose entry says the workbench is ready (ours by default).
  */
 export async function startWorkbench({
   name = 'scenario',
@@ -100,6 +101,7 @@ export async function startWorkbench({
   pathPrepend = [],
   workspace: existingWorkspace,
   extraEnv = {},
+  readyContainer = CONTAINER_TITLE,
 } = {}) {
   const vscode = await ensureTestVSCode();
   const run = makeRunDir(name);
@@ -183,7 +185,7 @@ export async function startWorkbench({
   await page.goto(url);
   const wb = new Workbench({ page, run, server, workspace, url, name, bridgeFile });
   wb.openedAt = openedAt;
-  await wb.waitReady();
+  await wb.waitReady(60_000, readyContainer);
   wb.closeHooks.push(async () => {
     await browser.close();
     browserLog.end();
@@ -259,9 +261,9 @@ export class Workbench {
   }
 
   /** Waits for the workbench DOM and for our activity-bar entry (contributions are registered). */
-  async waitReady(timeoutMs = 60_000) {
+  async waitReady(timeoutMs = 60_000, container = CONTAINER_TITLE) {
     await this.page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
-    await this.activityBarItem().waitFor({ state: 'visible', timeout: timeoutMs });
+    await this.activityBarItem(container).waitFor({ state: 'visible', timeout: timeoutMs });
   }
 
   activityBarItem(title = CONTAINER_TITLE) {

@@ -91,6 +91,26 @@ describe('SuggestionsViewProvider (Node, stand-in vscode)', function () {
     assert.deepEqual(view.posted, [protocol.stateMessage(state)]);
   });
 
+  it('puts the state it has into the page it makes, as data that repository text cannot break out of', () => {
+    const log = new vscode.FakeLog();
+    const provider = new SuggestionsViewProvider(vscode.Uri.file('/ext'), log);
+    const hostile = '</script><script>alert(1)</script><!-- \u2028';
+    const state = fixtureState(panelModel, { symbol: hostile });
+    state.items[0].title = `ADR </SCRIPT > ${hostile}`;
+    provider.setState(state);
+    const view = new vscode.FakeWebviewView();
+    provider.resolveWebviewView(view, {}, {});
+    const html = view.webview.html;
+    const block = /<script type="application\/json" id="pc-initial-state" data-load="[\w-]{12}">([^<]*)<\/script>/.exec(
+      html,
+    );
+    assert.ok(block, 'the page carries a JSON data block');
+    assert.deepEqual(JSON.parse(block[1]), JSON.parse(JSON.stringify(state)));
+    // Only the page's own script and the data block: the hostile text made no element.
+    assert.equal(html.match(/<script/gi).length, 2);
+    assert.equal(/<!--/.test(html), false);
+  });
+
   it('forwards valid commands and logs and ignores malformed ones', async () => {
     const { provider, view, log } = resolved();
     const got = [];

@@ -63,7 +63,7 @@ export async function buildPageBundle(outFile) {
 
 /**
  * Serves /panel-<theme>.html (the provider's HTML with a fresh nonce per load), the bundle, the
- * codicon assets and the panel CSS. Returns { origin, close }.
+ * codicon assets and the panel CSS. Returns { origin, setInitialState, close }.
  */
 export async function startServer({ bundleFile, panelHtml }) {
   const codicons = path.join(REPO_ROOT, 'node_modules', '@vscode', 'codicons', 'dist');
@@ -75,6 +75,8 @@ export async function startServer({ bundleFile, panelHtml }) {
   };
   let origin = '';
   let loads = 0;
+  // What the host would inline in the pages served next (undefined: none).
+  let initialState;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin || 'http://127.0.0.1');
     const page = /^\/panel-(light|dark|hc)\.html$/.exec(url.pathname);
@@ -90,6 +92,7 @@ export async function startServer({ bundleFile, panelHtml }) {
           `${origin}/theme-${page[1]}.css`,
           `${origin}/media/panel.css`,
         ],
+        initialState: initialState && { state: initialState.state, load: initialState.load },
       });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
@@ -112,6 +115,10 @@ export async function startServer({ bundleFile, panelHtml }) {
   origin = `http://127.0.0.1:${server.address().port}`;
   return {
     origin,
+    // `load` names the page made: the same load is the same page shown again.
+    setInitialState: (state, load = 'load-1') => {
+      initialState = state === undefined ? undefined : { state, load };
+    },
     close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
