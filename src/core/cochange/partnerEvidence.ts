@@ -11,13 +11,15 @@ import type { RelatedFile } from './relatedFiles';
  *
  * - it changed with this file in at least two commits; or
  * - it is this file's test or implementation by naming convention; or
- * - it changed with this file once and one imports the other; or
+ * - it changed with this file once, again in a large change set, and one imports the other; or
  * - it names what the file's uncommitted change touches (a link to the work at hand); or
  * - this file has no history yet (a new file), and one imports the other. A file whose only commits
  *   were large change sets has a history: it just never changed with the other file alone.
  *
  * Partners of partners (two hops), shared words, similar names, folders and large change sets only
- * ever rank a partner; they never show one on their own.
+ * ever rank a partner; they never show one on their own. One shared commit and an import is not
+ * enough either: a file is created with the files it imports and its importers, and a second change
+ * together, however large, is what says that they move together.
  */
 export function hasChangeEvidence(partner: RelatedFile, fileHasHistory: boolean): boolean {
   const shared = partner.support ?? 0;
@@ -25,5 +27,5 @@ export function hasChangeEvidence(partner: RelatedFile, fileHasHistory: boolean)
   if (shared >= 2) return true;
   if (links?.test || links?.change) return true;
   if (!links?.imports) return false;
-  return shared >= 1 || !fileHasHistory;
+  return (shared >= 1 && (partner.largeChanges ?? 0) >= 1) || !fileHasHistory;
 }

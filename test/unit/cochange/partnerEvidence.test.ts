@@ -10,8 +10,9 @@ const totals = (n: number) => `export function orderTotal(lines: number[]) {\n  
 
 /**
  * "Usually changes with" shows a file on evidence from history: two shared commits, the test by
- * naming convention, or one shared commit and an import. A file that only shares words with this
- * one, or changed with it once (created in the same commit), ranks but is not shown.
+ * naming convention, or one shared commit, a shared large change set and an import. A file that only
+ * shares words with this one, or changed with it once (created in the same commit, even one it
+ * imports), ranks but is not shown.
  */
 describe('co-change partners need history evidence', function () {
   this.timeout(60000);
@@ -49,6 +50,20 @@ describe('co-change partners need history evidence', function () {
     };
     for (let i = 0; i < 38; i++) scaffold[`src/api/generated/part${i}.ts`] = `export const part${i} = ${i};\n`;
     repo.commit('Scaffold the api', scaffold);
+    // Billing: an invoice and the tax rules it imports, created together, then changed together in
+    // a large licence-header sweep (35 files: too large for pair counts, short of a sweep).
+    repo.commit('Bill orders', {
+      'src/billing/invoice.ts': "import { tax } from './tax';\n\nexport const invoice = (n: number) => n + tax(n);\n",
+      'src/billing/tax.ts': 'export function tax(n: number) {\n  return n / 5;\n}\n',
+    });
+    const headers: Record<string, string> = {
+      'src/billing/invoice.ts':
+        "// Licensed.\nimport { tax } from './tax';\n\nexport const invoice = (n: number) => n + tax(n);\n",
+      'src/billing/tax.ts': '// Licensed.\nexport function tax(n: number) {\n  return n / 5;\n}\n',
+    };
+    for (let i = 0; i < 33; i++)
+      headers[`src/billing/rates/rate${i}.ts`] = `// Licensed.\nexport const rate${i} = ${i};\n`;
+    repo.commit('Add licence headers', headers);
     repo.commit('Add a route', {
       'src/api/module.ts': "import { getHello } from './controller';\n\nexport const routes = [getHello, getHello];\n",
     });
@@ -67,11 +82,20 @@ describe('co-change partners need history evidence', function () {
     const s = await ws.service.suggestions.suggestForPath({ file: 'src/site/config.ts' });
     const paths = partners(s).map((i) => i.location.path);
     assert.ok(paths.includes('src/site/config.test.ts'), `its test:\n${said(s)}`);
-    assert.ok(paths.includes('src/site/loader.ts'), `one commit and an import:\n${said(s)}`);
+    // Created with it and imported by it, never changed with it since: a file's imports are known without history.
+    assert.ok(!paths.includes('src/site/loader.ts'), `one commit and an import:\n${said(s)}`);
     assert.ok(!paths.includes('src/site/layout.ts') && !paths.includes('src/site/utils.ts'), said(s));
     // The ranking itself still knows them: a query for related files sees every signal.
     const ranked = ws.service.workspace.relatedFiles('src/site/config.ts', 10).map((r) => r.path);
     assert.ok(ranked.includes('src/site/layout.ts'), JSON.stringify(ranked));
+  });
+
+  it('shows a file it imports that changed with it once more, in a large change set', async () => {
+    const s = await ws.service.suggestions.suggestForPath({ file: 'src/billing/invoice.ts' });
+    assert.ok(
+      partners(s).some((i) => i.location.path === 'src/billing/tax.ts'),
+      `one shared commit, one shared large change set and an import:\n${said(s)}`,
+    );
   });
 
   it('does not show a file that only shares words with it, and shows one that changed with it twice', async () => {
