@@ -224,8 +224,12 @@ export class FileIndex {
     return (this.byStem.get(stem) ?? []).filter((p) => {
       if (p === path) return false;
       const other = this.kindOf(p);
-      // A test for an implementation (or the reverse) of the same family of extensions.
-      return other[0] !== kind[0] && other.slice(1) === kind.slice(1);
+      // A test for an implementation (or the reverse) of the same family of extensions, named after all of it.
+      return (
+        other[0] !== kind[0] &&
+        other.slice(1) === kind.slice(1) &&
+        (kind[0] === 't' ? testsByName(path, p) : testsByName(p, path))
+      );
     });
   }
 
@@ -238,6 +242,26 @@ export class FileIndex {
     }
     return k;
   }
+}
+
+/** What a test's name says after its test marks: `.spec`, `-test`, `_spec`, `.e2e`, `.int`, `Test`, `test_`. */
+const TEST_MARK = /(?:[._-](?:test|tests|spec|specs|e2e|int|integration|unit|it))+$/i;
+
+/**
+ * Whether a test is named after all of an implementation's name, not only its first part:
+ * `app.controller.spec.ts` tests `app.controller.ts`, not `app.module.ts` (Angular and NestJS name
+ * a part's files `name.role.ts`); `show.html.erb_spec.rb` tests `show.html.erb`.
+ */
+function testsByName(test: string, impl: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
+  const base = posix.basename(test);
+  let core = base.slice(0, base.lastIndexOf('.') > 0 ? base.lastIndexOf('.') : base.length);
+  core = core.replace(/^test_/i, '').replace(TEST_MARK, '');
+  if (!/\./.test(core)) core = core.replace(/(?<=[a-z0-9])(?:Tests?|Spec|IT)$/, '');
+  const name = posix.basename(impl);
+  const dot = name.lastIndexOf('.');
+  const c = norm(core);
+  return c === norm(name) || (dot > 0 && c === norm(name.slice(0, dot)));
 }
 
 function addTokens(tokens: Map<string, string[]>, p: string): void {
