@@ -69,6 +69,20 @@ describe('relatedFiles', () => {
     assert.deepEqual(idx.testPartners('src/kaart/kaart.component.spec.ts'), ['src/kaart/kaart.component.ts']);
   });
 
+  it('reads a file of a spec/ folder that marks its tests by name as code, not as a test', () => {
+    const schema = 'src/lib/openapi/spec/create-feature-schema.ts';
+    const idx = new FileIndex([
+      schema,
+      'src/lib/openapi/spec/create-feature-schema.test.ts',
+      'frontend/src/openapi/models/createFeatureSchema.ts',
+      'spec/models/message_spec.rb',
+      'app/models/message.rb',
+    ]);
+    assert.deepEqual(idx.testPartners(schema), ['src/lib/openapi/spec/create-feature-schema.test.ts']);
+    assert.deepEqual(idx.distantTestPartners(schema), []);
+    assert.deepEqual(idx.testPartners('app/models/message.rb'), ['spec/models/message_spec.rb']);
+  });
+
   it('ranks by co-change with shrinkage and explains why', () => {
     const counts = new CoChangeCounts();
     for (let i = 0; i < 9; i++) counts.add(i < 7 ? ['src/a.ts', 'src/b.ts'] : ['src/a.ts'], NOW - (20 - i) * DAY);
