@@ -12,6 +12,8 @@ export interface RelatedFile {
   reasons: string[];
   /** Commits that changed both files, when any. */
   support?: number;
+  /** Large change sets (too large for pair counts, short of a sweep) that changed both files. */
+  largeChanges?: number;
   /**
    * What links it besides shared commits and shared words: an import either way, its test or
    * implementation by naming convention, or the words of the uncommitted change.
@@ -50,20 +52,24 @@ export function relatedFiles(
   const reasons = new Map<number, [number, string][]>(top.map(({ c }) => [c.at, []]));
   const { reasonAt, reasonWeight, reasonText } = found;
   for (let i = 0; i < reasonAt.length; i++) reasons.get(reasonAt[i])?.push([reasonWeight[i], reasonText[i]]);
-  return top.map(({ c, score }) => ({
-    path: c.path,
-    score,
-    reasons: reasons
-      .get(c.at)!
-      .sort((a, b) => b[0] - a[0])
-      .map((r) => r[1]),
-    support: c.support,
-    links: {
-      imports: matrix[c.at + F.imports] > 0 || matrix[c.at + F.importedBy] > 0,
-      test: matrix[c.at + F.testPair] > 0 || matrix[c.at + F.distantTestPair] > 0,
-      change: matrix[c.at + F.changeWords] > 0 || matrix[c.at + F.changeNames] > 0,
-    },
-  }));
+  return top.map(({ c, score }) => {
+    const large = Math.round(Math.expm1(matrix[c.at + F.broadShared]));
+    return {
+      path: c.path,
+      score,
+      reasons: reasons
+        .get(c.at)!
+        .sort((a, b) => b[0] - a[0])
+        .map((r) => r[1]),
+      support: c.support,
+      ...(large > 0 ? { largeChanges: large } : {}),
+      links: {
+        imports: matrix[c.at + F.imports] > 0 || matrix[c.at + F.importedBy] > 0,
+        test: matrix[c.at + F.testPair] > 0 || matrix[c.at + F.distantTestPair] > 0,
+        change: matrix[c.at + F.changeWords] > 0 || matrix[c.at + F.changeNames] > 0,
+      },
+    };
+  });
 }
 
 /** Every candidate with its features; for fitting the logistic model (bench/synthetic/train-ranker.mjs). @public */

@@ -5,15 +5,22 @@ const TEST_DIRS = new Set(['__tests__', 'test', 'tests', '__test__', 'spec', 'sp
 
 /** True when the path looks like a test by the usual conventions of JS/TS, Python, Go, Java and friends. */
 export function isTestFile(path: string): boolean {
-  const base = posix.basename(path);
-  if (/[._-](test|spec|tests|specs)\.[^.]+$/i.test(base)) return true;
-  if (/^test_.+\.py$/i.test(base)) return true;
-  if (/_test\.(go|py|rb|exs?|dart|cc|cpp|c)$/i.test(base)) return true;
-  if (/[a-z0-9](Test|Tests|Spec|IT)\.(java|kt|scala|cs|swift|groovy|php)$/.test(base)) return true;
+  if (isTestByName(path)) return true;
   return path
     .split('/')
     .slice(0, -1)
     .some((d) => TEST_DIRS.has(d));
+}
+
+/** A test by its own name (`foo.test.ts`, `test_foo.py`, `foo_test.go`, `FooTest.kt`), whatever its folder. */
+function isTestByName(path: string): boolean {
+  const base = posix.basename(path);
+  return (
+    /[._-](test|spec|tests|specs)\.[^.]+$/i.test(base) ||
+    /^test_.+\.py$/i.test(base) ||
+    /_test\.(go|py|rb|exs?|dart|cc|cpp|c)$/i.test(base) ||
+    /[a-z0-9](Test|Tests|Spec|IT)\.(java|kt|scala|cs|swift|groovy|php)$/.test(base)
+  );
 }
 
 /**
@@ -78,6 +85,8 @@ export class FileIndex {
   /** File-name word → files whose name holds it, and each file's name words; built on first use. */
   private nameWords?: { byWord: Map<string, string[]>; of: Map<string, string[]> };
   private readonly kinds = new Map<string, string>();
+  /** Folders that hold tests marked by their names, memoized. */
+  private readonly marksTests = new Map<string, boolean>();
 
   constructor(paths: Iterable<string>, place = true) {
     this.all = new Set(paths);
@@ -224,20 +233,60 @@ export class FileIndex {
     return (this.byStem.get(stem) ?? []).filter((p) => {
       if (p === path) return false;
       const other = this.kindOf(p);
-      // A test for an implementation (or the reverse) of the same family of extensions.
-      return other[0] !== kind[0] && other.slice(1) === kind.slice(1);
+      // A test for an implementation (or the reverse) of the same family of extensions, named after all of it.
+      return (
+        other[0] !== kind[0] &&
+        other.slice(1) === kind.slice(1) &&
+        (kind[0] === 't' ? testsByName(path, p) : testsByName(p, path))
+      );
     });
+  }
+
+  /**
+   * A test by its name, or by its folder (`spec/`, `tests/`) unless that folder marks its tests by
+   * name: an OpenAPI `spec/` folder holds schemas next to their `.test.ts` files.
+   */
+  private isTest(path: string): boolean {
+    if (!isTestFile(path)) return false;
+    if (isTestByName(path)) return true;
+    const dir = posix.dirname(path);
+    let marks = this.marksTests.get(dir);
+    if (marks === undefined) {
+      marks = this.inDirectory(dir).some(isTestByName);
+      this.marksTests.set(dir, marks);
+    }
+    return !marks;
   }
 
   /** 't' or 'i' (test or implementation) followed by the extension family; memoized per path. */
   private kindOf(path: string): string {
     let k = this.kinds.get(path);
     if (k === undefined) {
-      k = (isTestFile(path) ? 't' : 'i') + extFamily(path);
+      k = (this.isTest(path) ? 't' : 'i') + extFamily(path);
       this.kinds.set(path, k);
     }
     return k;
   }
+}
+
+/** What a test's name says after its test marks: `.spec`, `-test`, `_spec`, `.e2e`, `.int`, `Test`, `test_`. */
+const TEST_MARK = /(?:[._-](?:test|tests|spec|specs|e2e|int|integration|unit|it))+$/i;
+
+/**
+ * Whether a test is named after all of an implementation's name, not only its first part:
+ * `app.controller.spec.ts` tests `app.controller.ts`, not `app.module.ts` (Angular and NestJS name
+ * a part's files `name.role.ts`); `show.html.erb_spec.rb` tests `show.html.erb`.
+ */
+function testsByName(test: string, impl: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, '');
+  const base = posix.basename(test);
+  let core = base.slice(0, base.lastIndexOf('.') > 0 ? base.lastIndexOf('.') : base.length);
+  core = core.replace(/^test_/i, '').replace(TEST_MARK, '');
+  if (!/\./.test(core)) core = core.replace(/(?<=[a-z0-9])(?:Tests?|Spec|IT)$/, '');
+  const name = posix.basename(impl);
+  const dot = name.lastIndexOf('.');
+  const c = norm(core);
+  return c === norm(name) || (dot > 0 && c === norm(name.slice(0, dot)));
 }
 
 function addTokens(tokens: Map<string, string[]>, p: string): void {

@@ -49,6 +49,40 @@ describe('relatedFiles', () => {
     }
   });
 
+  it('pairs a test with the file named like all of it: app.controller.spec.ts is not app.module.ts’s test', () => {
+    const idx = new FileIndex([
+      'apps/api/src/app.module.ts',
+      'apps/api/src/app.controller.ts',
+      'apps/api/src/app.controller.spec.ts',
+      'apps/api/test/app.e2e-spec.ts',
+      'src/lifecycle/lifecycle.ts',
+      'src/lifecycle/lifecycle.e2e.test.ts',
+      'src/kaart/kaart.component.ts',
+      'src/kaart/kaart.service.ts',
+      'src/kaart/kaart.component.spec.ts',
+    ]);
+    assert.deepEqual(idx.testPartners('apps/api/src/app.module.ts'), []);
+    assert.deepEqual(idx.testPartners('apps/api/src/app.controller.spec.ts'), ['apps/api/src/app.controller.ts']);
+    assert.deepEqual(idx.testPartners('apps/api/test/app.e2e-spec.ts'), []);
+    assert.deepEqual(idx.testPartners('src/lifecycle/lifecycle.ts'), ['src/lifecycle/lifecycle.e2e.test.ts']);
+    assert.deepEqual(idx.testPartners('src/kaart/kaart.service.ts'), []);
+    assert.deepEqual(idx.testPartners('src/kaart/kaart.component.spec.ts'), ['src/kaart/kaart.component.ts']);
+  });
+
+  it('reads a file of a spec/ folder that marks its tests by name as code, not as a test', () => {
+    const schema = 'src/lib/openapi/spec/create-feature-schema.ts';
+    const idx = new FileIndex([
+      schema,
+      'src/lib/openapi/spec/create-feature-schema.test.ts',
+      'frontend/src/openapi/models/createFeatureSchema.ts',
+      'spec/models/message_spec.rb',
+      'app/models/message.rb',
+    ]);
+    assert.deepEqual(idx.testPartners(schema), ['src/lib/openapi/spec/create-feature-schema.test.ts']);
+    assert.deepEqual(idx.distantTestPartners(schema), []);
+    assert.deepEqual(idx.testPartners('app/models/message.rb'), ['spec/models/message_spec.rb']);
+  });
+
   it('ranks by co-change with shrinkage and explains why', () => {
     const counts = new CoChangeCounts();
     for (let i = 0; i < 9; i++) counts.add(i < 7 ? ['src/a.ts', 'src/b.ts'] : ['src/a.ts'], NOW - (20 - i) * DAY);

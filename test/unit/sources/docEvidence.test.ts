@@ -78,7 +78,7 @@ describe('doc sections need specific evidence', function () {
     );
     write(
       'packages/core/integration-tests/README.md',
-      '# Integration tests\n\n## Adr\n\nThe `Adr` suite reads ro-project.\n',
+      '# Integration tests\n\n## Read-only project\n\nThe `Adr` suite reads ro-project.\n',
     );
     await source.refresh();
     const paths = source.query({ file: 'packages/core/src/adr/Adr.ts', symbol: 'Adr' }).map((i) => i.location.path);

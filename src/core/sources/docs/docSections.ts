@@ -25,6 +25,10 @@ export interface DocSection {
   bodyTerms: string[];
   /** A section of release notes (CHANGELOG, HISTORY…): history, not documentation. */
   releaseNotes: boolean;
+  /** Distinct compound type names it writes (`RiskResultConsumer`, `RulesEngine`): many make an overview. */
+  typeNames: number;
+  /** False for a heading with no text of its own (its subsections carry the text). */
+  hasText: boolean;
 }
 
 /** `CHANGELOG.md`, `HISTORY.md`, `RELEASE_NOTES.md`, `NEWS`, files under `changelogs/` or `release-notes/`. */
@@ -99,6 +103,30 @@ function sectionsOfText(path: string, text: string): MarkdownSection[] {
   return sections;
 }
 
+/**
+ * A shell command in backticks (`bundle exec rake db:create`, `npm run build`, `$ make test`): its
+ * words are a tool's arguments, not names of the project's code. A command starts with a lower-case
+ * word and a space (or a prompt, `./`, `bin/`) and calls nothing with parentheses; code such as
+ * `Foo.create bar`, `create(user)` or `new Cart()` does not read that way.
+ */
+export function isCommandLine(span: string): boolean {
+  const text = span.trim();
+  if (/^(?:\$|>|\.\/|bin\/)/.test(text)) return true;
+  const head = /^([a-z][\w.-]*)\s+\S/.exec(text);
+  return head !== null && !CODE_KEYWORDS.has(head[1]) && !/[(){};=]/.test(text);
+}
+
+/** Words that start a line of code rather than a command: `class Booking`, `def create`, `new Cart`. */
+const CODE_KEYWORDS = new Set(
+  (
+    'class def fn func function new import from const let var type interface struct enum trait impl module ' +
+    'public private protected static async await return extends implements include require package object val'
+  ).split(' '),
+);
+
+/** A compound type name: a capital, lower case, another capital (`RulesEngine`, `VaRCache`; not `API`, `Run`). */
+const TYPE_NAME = /\b[A-Z][a-z0-9]+[A-Z][\w$]*/g;
+
 /** Splits a document into sections with the tokens that queries look for. */
 export function sectionsOf(path: string, text: string): DocSection[] {
   const seen = new Map<string, number>();
@@ -110,8 +138,10 @@ export function sectionsOf(path: string, text: string): DocSection[] {
     const heading = sec.heading;
     const body = sec.body;
     const code = new Set<string>();
-    for (const m of body.matchAll(/`([^`\n]+)`/g))
+    for (const m of body.matchAll(/`([^`\n]+)`/g)) {
+      if (isCommandLine(m[1])) continue;
       for (const id of m[1].match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) code.add(id);
+    }
     for (const m of heading.matchAll(/[A-Za-z_$][\w$]*/g)) if (m[0].length >= 3) code.add(m[0]);
     const identifiers = new Set<string>();
     for (const id of (heading + '\n' + body).match(/[A-Za-z_$][\w$]*/g) ?? []) if (id.length >= 3) identifiers.add(id);
@@ -135,6 +165,8 @@ export function sectionsOf(path: string, text: string): DocSection[] {
       headingTerms: termsOf(heading),
       bodyTerms: releaseNotes ? [] : termsOf(body.length > MAX_SECTION_TEXT ? body.slice(0, MAX_SECTION_TEXT) : body),
       releaseNotes,
+      typeNames: new Set(body.match(TYPE_NAME) ?? []).size,
+      hasText: /\S/.test(body),
     });
   }
   return out;

@@ -9,9 +9,10 @@ import { TimeSlice } from '../../timeSlice';
 import { score, sourceQueryOf } from '../sourceQuery';
 import type { RefreshStats, SourceWiring, SourceQuery, QueryContext, WorkspaceSource } from '../sourceQuery';
 import { LexicalIndex } from './lexicalIndex';
-import { isPlanningDocument, isTestDocument } from './planningDocs';
+import { isAssistantInstructions, isPlanningDocument, isTestDocument } from './planningDocs';
 import { translatedDocs } from './translations';
 import { isDocFile, sectionsOf, type DocSection } from './docSections';
+import { isDataFile, isGenericFolder, isHomeOf, isLayoutTour, isListing } from './docEvidence';
 import { GENERIC_NAMES, isGenericSymbol, surfaceWords, termsOf } from './textTerms';
 
 // Section parsing lives in its own module; re-exported so callers keep one import.
@@ -92,6 +93,8 @@ export class DocsSource implements WorkspaceSource {
   private text: LexicalIndex<DocSection> | undefined;
   /** Documents that translate another one here: their sections would repeat the original's. */
   private translations = new Set<string>();
+  /** How many documents have a section of each heading (its words): "Manual capture" in every guide. */
+  private headingDocuments = new Map<string, number>();
   /** How many of the workspace's files carry each file name stem (`Application` of `Application.kt`). */
   private stems = new Map<string, number>();
 
@@ -129,7 +132,10 @@ export class DocsSource implements WorkspaceSource {
       signal,
       enterDir: (_rel, name) => !name.startsWith('.') && !SKIP_DIRS.has(name),
     });
-    const docs = walk.files.filter((p) => isDocFile(p) && !isRecord(p) && !isPlanningDocument(p) && !isTestDocument(p));
+    const docs = walk.files.filter(
+      (p) =>
+        isDocFile(p) && !isRecord(p) && !isPlanningDocument(p) && !isTestDocument(p) && !isAssistantInstructions(p),
+    );
     this.translations = translatedDocs(docs);
     const stems = new Map<string, number>();
     for (const p of walk.files) {
@@ -183,6 +189,7 @@ export class DocsSource implements WorkspaceSource {
     const byIdentifier = new Map<string, DocSection[]>();
     const withPaths: DocSection[] = [];
     const prose: DocSection[] = [];
+    const headingDocuments = new Map<string, Set<string>>();
     for (const f of this.files.values()) {
       for (const s of f.sections) {
         for (const id of s.identifiers) {
@@ -192,10 +199,13 @@ export class DocsSource implements WorkspaceSource {
         }
         if (s.paths.length) withPaths.push(s);
         if (!s.releaseNotes) prose.push(s);
+        const key = s.headingTerms.join(' ');
+        if (key) headingDocuments.set(key, (headingDocuments.get(key) ?? new Set()).add(s.path));
       }
     }
     this.byIdentifier = byIdentifier;
     this.withPaths = withPaths;
+    this.headingDocuments = new Map([...headingDocuments].map(([k, docs]) => [k, docs.size]));
     this.text = new LexicalIndex(
       prose.map((s) => ({
         key: s,
@@ -223,21 +233,27 @@ export class DocsSource implements WorkspaceSource {
     // `__hash__`, `toString`, the `build` of every validator: a section that names one is about some other definition.
     // A key of a data file (`workspaces` in package.json, `services` in a compose file) is the
     // format's vocabulary: a section that names it talks about something else of that name.
-    const data = q.file !== undefined && DATA_FILE.test(q.file);
+    const data = q.file !== undefined && isDataFile(q.file);
     const symbol =
       named && !data && !isGenericSymbol(named) && (this.definitionFiles?.(named) ?? 0) <= MAX_SYMBOL_FILES
         ? named
         : undefined;
 
+    // A document of another component (its README's "Run" section) is about that component: there a
+    // plain word in a heading is that component's, and only code names this definition.
+    const shaped = symbol !== undefined && /[a-z0-9][A-Z]|_/.test(symbol);
+    const home = (s: DocSection) => q.file === undefined || isHomeOf(s.path, q.file);
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
-        if (s.headingWords.has(symbol)) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
+        const titled = s.headingWords.has(symbol);
+        if (titled && !shaped && !home(s)) continue;
+        if (titled) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
         // A release note that names a class says when it changed (recent changes say that); a
         // listing of many files names each one in passing.
         else if (s.releaseNotes || isListing(s)) continue;
         else if (s.code.has(symbol)) add(s, STRENGTH.symbolCode, `${label(s)} mentions \`${symbol}\``);
         // In prose only a name that reads as an identifier counts: `update` or `Tag` is a plain word there.
-        else if (/[a-z0-9][A-Z]|_/.test(symbol)) add(s, STRENGTH.symbolProse, `${label(s)} mentions ${symbol}`);
+        else if (shaped) add(s, STRENGTH.symbolProse, `${label(s)} mentions ${symbol}`);
       }
     }
 
@@ -254,7 +270,8 @@ export class DocsSource implements WorkspaceSource {
           if (p === file || (p.includes('/') && endsWithPath(file, p)))
             add(s, STRENGTH.path, `${label(s)} mentions ${p}`);
           // `main.rs`, `index.js` alone may be any of the workspace's files of that name.
-          else if (p === base && !GENERIC_NAMES.has(stem!.toLowerCase()))
+          // Another component's README names its own `Dockerfile`.
+          else if (p === base && !GENERIC_NAMES.has(stem!.toLowerCase()) && home(s))
             add(s, STRENGTH.baseName, `${label(s)} mentions ${base}`);
           // Release notes name files they changed; a folder they mention is not about this file.
           // A bare `src/` or `lib/` (`batgrep needle src/`) names most of the code, not this file's part of it.
@@ -265,7 +282,8 @@ export class DocsSource implements WorkspaceSource {
             p.endsWith('/') &&
             folder &&
             (folder === p || folder === docFolder + p) &&
-            !isGenericFolder(p)
+            !isGenericFolder(p) &&
+            !isLayoutTour(s)
           )
             add(s, STRENGTH.folder, `${label(s)} mentions ${p} (this file's folder)`);
         }
@@ -274,7 +292,7 @@ export class DocsSource implements WorkspaceSource {
       const shared = (this.stems.get(moduleName(file)) ?? 0) > MAX_SYMBOL_FILES;
       if (stem && stem.length >= 4 && !shared && !GENERIC_NAMES.has(stem.toLowerCase()) && /[A-Z_]/.test(stem)) {
         for (const s of this.byIdentifier.get(stem) ?? []) {
-          if (s.releaseNotes || isListing(s)) continue;
+          if (s.releaseNotes || isListing(s) || (!home(s) && !s.code.has(stem))) continue;
           add(
             s,
             s.code.has(stem) ? STRENGTH.moduleCode : STRENGTH.moduleProse,
@@ -288,14 +306,18 @@ export class DocsSource implements WorkspaceSource {
     // One section per document, its best: the reader opens the document there, and the next
     // sections of the same page only crowd out other documents.
     const documents = new Set<string>();
-    return [...hits.values()]
-      .filter((h) => h.score >= kindFloor.doc && !this.translations.has(h.section.path))
-      .sort(
-        (a, b) => b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line,
-      )
-      .filter((h) => !documents.has(h.section.path) && documents.add(h.section.path))
-      .slice(0, this.limit)
-      .map((h) => this.item(h));
+    return (
+      [...hits.values()]
+        // A heading with no text of its own has nothing to read: its subsections carry the text.
+        .filter((h) => h.score >= kindFloor.doc && h.section.hasText && !this.translations.has(h.section.path))
+        .sort(
+          (a, b) =>
+            b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line,
+        )
+        .filter((h) => !documents.has(h.section.path) && documents.add(h.section.path))
+        .slice(0, this.limit)
+        .map((h) => this.item(h))
+    );
   }
 
   /** Sections whose words are what the file is named after: whole words, a heading counting more than the body. */
@@ -344,10 +366,15 @@ export class DocsSource implements WorkspaceSource {
     const surface = new Map<string, string>();
     surfaceWords(`${parts[parts.length - 2] ?? ''} ${stem} ${symbol ?? ''}`, surface);
     for (const h of this.text.search(query, undefined, this.limit)) {
+      // Words alone link only documents that speak for this file's part of the workspace.
+      if (!isHomeOf(h.key.path, file)) continue;
       const heading = new Set(h.key.headingTerms);
       // "Context" is not titled after ConfigContext.tsx: one word of a two-word name is a fragment.
+      // A heading that several documents share ("Manual capture" in every guide) is a topic they
+      // all cover, not the title of one of them.
       const titled =
         heading.size > 0 &&
+        (this.headingDocuments.get(h.key.headingTerms.join(' ')) ?? 0) < SHARED_HEADING_DOCUMENTS &&
         [...heading].every((t) => query.has(t)) &&
         names.some((n) => n.every((t) => heading.has(t)));
       const text = 1 - Math.exp(-h.score / 4);
@@ -378,29 +405,6 @@ export class DocsSource implements WorkspaceSource {
   }
 }
 
-/** Folders that hold a project's code or tests as a whole, whatever it is about. */
-const CODE_ROOTS = new Set([
-  'src',
-  'source',
-  'sources',
-  'lib',
-  'app',
-  'pkg',
-  'internal',
-  'cmd',
-  'bin',
-  'test',
-  'tests',
-  'spec',
-  'specs',
-]);
-
-/** A mention of one folder that holds code as a whole: `src/`, `./lib/` (but `core/` is about something). */
-function isGenericFolder(mention: string): boolean {
-  const name = mention.replace(/^\.\//, '').slice(0, -1);
-  return !name.includes('/') && CODE_ROOTS.has(name.toLowerCase());
-}
-
 /** `path.endsWith('/' + tail)` without making that string: this runs for every path every document mentions, on every query. */
 export function endsWithPath(path: string, tail: string): boolean {
   return path.length > tail.length && path.endsWith(tail) && path.charCodeAt(path.length - tail.length - 1) === 47;
@@ -418,9 +422,6 @@ const PROJECT_NAME_MIN_SECTIONS = 50;
  */
 const SUBJECT_SHARE = 0.2;
 
-/** Data and configuration files, whose keys are the format's words. */
-const DATA_FILE = /\.(?:json|jsonc|ya?ml|toml|ini|properties|xml)$/i;
-
 /** A file's name without its extensions and test affixes: `link_test.go`, `LinkTest.kt`, `link.spec.ts` → `link`. */
 function moduleName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
@@ -430,13 +431,8 @@ function moduleName(path: string): string {
   return bare === stem ? stem.replace(/(?<=[a-z0-9])(?:Tests?|Spec|IT)$/, '') : bare;
 }
 
-/** A section that names at least this many paths lists the code (a "Key files" table, a layout tree). */
-const LISTING_PATHS = 8;
-
-/** A listing names each file in passing: it is about none of them in particular. */
-function isListing(s: DocSection): boolean {
-  return s.paths.length >= LISTING_PATHS;
-}
+/** A heading in this many documents or more titles none of them. */
+const SHARED_HEADING_DOCUMENTS = 3;
 
 /** A symbol that more files than this define links no section by its name. */
 const MAX_SYMBOL_FILES = 5;

@@ -25,3 +25,15 @@ const TEST_DATA_DIR =
 export function isTestDocument(path: string): boolean {
   return TEST_DATA_DIR.test(path) && !/(?:^|\/)readme(?:\.[a-z]+)?$/i.test(path);
 }
+
+/** `AGENTS.md`, `CLAUDE.md`, `GEMINI.md`, `copilot-instructions.md`, anywhere. */
+const ASSISTANT_INSTRUCTIONS = /(?:^|\/)(?:agents|claude|gemini|copilot-instructions)\.md$/i;
+
+/**
+ * Instructions for coding assistants tour the whole repository (its folders, commands and
+ * conventions) for a reader that starts from nothing: each section names many places in passing and
+ * is about none of them, and the README and guides say the same to people.
+ */
+export function isAssistantInstructions(path: string): boolean {
+  return ASSISTANT_INSTRUCTIONS.test(path);
+}

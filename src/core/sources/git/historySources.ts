@@ -368,9 +368,10 @@ export class HistorySources {
           this.prepareFileIndexes(file),
         ]);
         // Pair counts leave out large change sets: a file changed only in those still has a history.
-        const known = this.cochange.commitsOf(file) > 0 || this.cochange.history.recent(file, 1).length > 0;
+        const commits = this.cochange.commitsOf(file);
+        const known = commits > 0 || this.cochange.history.recent(file, 1).length > 0;
         return this.related(file, RELATED_CACHED, change.words)
-          .filter((r) => hasChangeEvidence(r, known))
+          .filter((r) => hasChangeEvidence(r, { path: file, hasHistory: known, commits }))
           .slice(0, COCHANGE_ITEMS)
           .map((r) => ({
             type: 'cochange' as const,
