@@ -115,17 +115,18 @@ export class CallResolver {
         for (const f of files.inDir(d)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
     const graph = this.state.graph();
-    const queue: Array<[string, string]> = [[defPath, name]];
+    // Each name found, and whether it came through a namespace the file imports (`import * as ns`, `import a.b`).
+    const queue: Array<[string, string, boolean]> = [[defPath, name, false]];
     const seen = new PairSet();
     seen.add(defPath, name);
-    const reach = (file: string, path: string, binds: boolean) => {
+    const reach = (file: string, path: string, binds: boolean, viaNamespace: boolean) => {
       if (!seen.add(file, path)) return;
       if (binds) out.push({ file, path });
-      queue.push([file, path]);
+      queue.push([file, path, viaNamespace]);
     };
     let steps = 0;
     for (let qi = 0; qi < queue.length && steps < MAX_BINDING_STEPS; qi++) {
-      const [file, n] = queue[qi];
+      const [file, n, viaNamespace] = queue[qi];
       const dot = n.indexOf('.');
       const head = dot < 0 ? n : n.slice(0, dot);
       const rest = dot < 0 ? '' : n.slice(dot);
@@ -134,11 +135,16 @@ export class CallResolver {
         // Re-exports pass the name on without binding it; imports bind it (and may pass it on again).
         for (const entry of names) {
           const binds = !entry.reexport;
-          if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds);
+          if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds, viaNamespace);
           else if (entry.name === 'default' && isDefault && file === defPath && n === name)
-            reach(importer, entry.local, binds);
-          else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds);
-          else if (entry.name === '*') reach(importer, `${entry.local}.${n}`, binds);
+            reach(importer, entry.local, binds, viaNamespace);
+          else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds, viaNamespace);
+          // A member of a namespace a file imports is not reached through a namespace import of that
+          // file in turn (`b.a.f`): Python modules that import each other (`import mypy.checker`,
+          // `import mypy.checkexpr`) would otherwise grow `mypy.checkexpr.mypy.checker.…` until the
+          // step limit, thousands of bindings no code writes. A re-exported namespace still passes it on.
+          else if (entry.name === '*' && !(binds && viaNamespace))
+            reach(importer, `${entry.local}.${n}`, binds, viaNamespace || binds);
         }
       });
     }
