@@ -142,16 +142,18 @@ export async function applySnapshot(parts: SnapshotParts, snapshot: VerifiedSnap
   const entry = (name: string) => snapshot.entries.get(name)!;
   const put = (name: string) => writeFileAtomicAsync(join(parts.stateDir, name), entry(name));
   try {
-    await put(INDEX_ENTRY);
     // Written as the history cache writes itself: history.bin last, so a stop between leaves files that
     // disagree, and disagreeing files are mined again rather than used.
     await put(BROAD_FILE);
     await put(COCHANGE_FILE);
     await put(HISTORY_FILE);
+    // Last, and taken at once: a save of the cache loaded before, due meanwhile, cannot land after it.
+    await put(INDEX_ENTRY);
   } catch (err) {
     snapshot.index.close();
     throw err;
   }
+  const adopted = parts.store.adoptIndex(snapshot.index);
   parts.cochange.reload({ history: snapshot.history, counts: entry(COCHANGE_FILE), broad: entry(BROAD_FILE) });
-  await parts.store.adoptIndex(snapshot.index);
+  await adopted;
 }
