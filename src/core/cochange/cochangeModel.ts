@@ -5,7 +5,7 @@ import { nullLogger, type Logger } from '../logger';
 import { MAX_BROAD_CHANGE_SET, type BroadChange, type BroadChangeSource } from './broadChanges';
 import { CoChangeCounts, MAX_CHANGE_SET, type CoChanged, type CoChangeSource, type PairStat } from './cochangeCounts';
 import { FileHistory, HistoryDelta, type MinedCommit } from './fileHistory';
-import { loadSnapshot, removeSnapshot, saveSnapshot } from './historyCache';
+import { loadSnapshot, removeSnapshot, saveSnapshot, type GivenHistoryFiles } from './historyCache';
 import { streamCommits } from './commitStream';
 import { countWindowLines } from './lineCounts';
 import { recentWindowStart } from './recentWindow';
@@ -87,6 +87,7 @@ export class CoChangeModel implements CoChangeSource {
   private readonly logger: Logger;
   private readonly git: GitService;
   private loaded = false;
+  private given: GivenHistoryFiles | undefined;
   private mining: Promise<MineResult> | undefined;
   private stopMining: AbortController | undefined;
   private followUp: Promise<MineResult> | undefined;
@@ -183,25 +184,26 @@ export class CoChangeModel implements CoChangeSource {
   /** Forgets everything mined, in memory and on disk; the next update mines all history again. */
   async reset(): Promise<void> {
     // A pass under way would save counts from before the reset: stop it and let the next update start over.
-    this.generation++;
-    this.stopMining?.abort();
-    this.stopMining = undefined;
-    this.mining = undefined;
-    this.loaded = true;
-    this.head = undefined;
-    this.adopt(new PathTable());
+    this.startOver(true);
     removeSnapshot(this.options.store.stateDir, this.logger);
   }
 
-  /** The cache files were replaced (by a team index snapshot): any pass under way is dropped, and they are read on next use. */
-  reload(): void {
+  /** The cache files were replaced (by a team index snapshot): a pass under way is dropped; they (or `given`, their contents) are read on next use. */
+  reload(given?: GivenHistoryFiles): void {
+    this.startOver(false);
+    this.given = given;
+  }
+
+  /** Drops a pass under way and what is in memory; `loaded`: the cache files are not to be read (again). */
+  private startOver(loaded: boolean): void {
     this.generation++;
     this.stopMining?.abort();
     this.stopMining = undefined;
     this.mining = undefined;
     this.head = undefined;
+    this.given = undefined;
+    this.loaded = loaded;
     this.adopt(new PathTable());
-    this.loaded = false;
   }
 
   /**
@@ -258,12 +260,9 @@ export class CoChangeModel implements CoChangeSource {
   private ensureLoaded(): void {
     if (this.loaded) return;
     this.loaded = true;
-    const snapshot = loadSnapshot(
-      this.options.store.stateDir,
-      (paths) => this.newBroad(paths),
-      this.maxChangeSet,
-      this.logger,
-    );
+    const dir = this.options.store.stateDir;
+    const snapshot = loadSnapshot(dir, (paths) => this.newBroad(paths), this.maxChangeSet, this.logger, this.given);
+    this.given = undefined;
     if (!snapshot) return;
     this.paths = snapshot.paths;
     this.counts = snapshot.counts;

@@ -4,7 +4,7 @@ import type { Logger } from '../logger';
 import { removeStaleTempFiles, writeFileAtomic } from '../store/atomicFile';
 import { decodeBroad, encodeBroad } from './broadChanges';
 import { decodeCounts, encodeCounts } from './countsCodec';
-import { decodeHistory, encodeHistory } from './fileHistoryCodec';
+import { decodeHistory, encodeHistory, type DecodedHistory } from './fileHistoryCodec';
 import type { FileHistory } from './fileHistory';
 import type { PackedBroadChanges } from './packedBroadChanges';
 import type { PackedCounts } from './packedCounts';
@@ -29,18 +29,27 @@ export interface HistorySnapshot {
   shallow: boolean;
 }
 
+/** The three files' contents as just written (by a team index snapshot), the history already decoded. */
+export interface GivenHistoryFiles {
+  history: DecodedHistory;
+  counts: Buffer;
+  broad: Buffer;
+}
+
 /**
- * Reads the three cache files. A missing, damaged or disagreeing one is logged and nothing is used,
- * so the next update mines history again.
+ * Reads the three cache files, or takes their contents as given. A missing, damaged or disagreeing
+ * one is logged and nothing is used, so the next update mines history again.
  */
 export function loadSnapshot(
   stateDir: string,
   newBroad: (paths: PathTable) => PackedBroadChanges,
   maxChangeSet: number,
   logger: Logger,
+  given?: GivenHistoryFiles,
 ): HistorySnapshot | undefined {
   for (const f of FILES) removeStaleTempFiles(stateDir, f);
   const read = (name: string): Buffer | undefined => {
+    if (given) return name === COCHANGE_FILE ? given.counts : name === BROAD_FILE ? given.broad : undefined;
     try {
       return readFileSync(join(stateDir, name));
     } catch (err) {
@@ -66,9 +75,12 @@ export function loadSnapshot(
     }
     return undefined;
   };
-  const historyData = read(HISTORY_FILE);
-  if (!historyData) return undefined;
-  const history = decodeHistory(historyData);
+  let history: DecodedHistory | string | undefined = given?.history;
+  if (!history) {
+    const historyData = read(HISTORY_FILE);
+    if (!historyData) return undefined;
+    history = decodeHistory(historyData);
+  }
   if (typeof history === 'string') return unusable(HISTORY_FILE, history);
   const countsData = read(COCHANGE_FILE);
   if (!countsData) return undefined;

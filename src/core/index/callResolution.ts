@@ -8,6 +8,7 @@ import type { IndexState } from './indexState';
 import { implementedDeclaring } from './interfaces';
 import { NamePriors } from './namePriors';
 import { BoundNames } from './boundDefinitions';
+import { GenerationMemo } from './generationMemo';
 import type { CallerConfidence, CallerRef } from './indexTypes';
 import type {
   Binding,
@@ -44,6 +45,8 @@ const MAX_BINDING_STEPS = 5000;
 const MAX_RELATIVE_BINDINGS = 10_000;
 /** Above this many files, the calls of a name are read whole and filtered rather than looked up by path. */
 const MANY_FILES = 40;
+/** Most bindings kept between queries by each memo (about 100 bytes each). */
+const MAX_KEPT_BINDINGS = 100_000;
 
 /** What the walk knows of the definition: how it is named where it is bound. */
 interface Target {
@@ -58,18 +61,48 @@ interface Target {
 /** The calls of each callee name, by file. */
 type CallsByName = Map<string, Map<string, CallRow[]>>;
 
+/** Where a definition is reached: its bindings (its relatives' marked), its relatives, and the files naming its class. */
+interface Reach {
+  bindings: readonly Binding[];
+  relatives: { names: string[]; definitions: TypeDefinition[] };
+  named: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
 /**
  * Finds the call sites that reach a definition: where its name is bound (imports, re-exports,
  * namespaces, same package) and which calls in those files name it the way the binding says.
  */
 export class CallResolver {
+  /** Where each name is bound, and each definition with its relatives: walked once per generation. */
+  private readonly bindings = new GenerationMemo<readonly Binding[]>(MAX_KEPT_BINDINGS, (b) => b.length);
+  private readonly reaches = new GenerationMemo<Reach>(MAX_KEPT_BINDINGS, (r) => r.bindings.length);
+  /** The generation the query being answered started in (nothing writes while it runs: it is synchronous). */
+  private current = -1;
+
   constructor(private readonly state: IndexState) {}
 
   /**
-   * Where a top-level name of `defPath` is reachable, following imports, re-exports (`export … from`,
-   * `export *`, `export * as ns`), local aliases and namespace objects, breadth first.
+   * The index's generation (IndexState.generation), with the import graph and the file list every
+   * walk reads already in memory: reading them is no change, and would otherwise start one.
    */
-  private bindingsOf(defPath: string, name: string, isDefault: boolean): Binding[] {
+  generation(): number {
+    this.state.graph();
+    this.state.resolver();
+    return this.state.generation();
+  }
+
+  /**
+   * Where a top-level name of `defPath` is reachable, following imports, re-exports (`export … from`,
+   * `export *`, `export * as ns`), local aliases and namespace objects, breadth first. Kept while the
+   * index stays the same: a method's relatives are asked for again by each method and file.
+   */
+  private bindingsOf(defPath: string, name: string, isDefault: boolean): readonly Binding[] {
+    return this.bindings.get(this.current, `${defPath}\0${name}\0${isDefault ? 1 : 0}`, () =>
+      this.walkBindings(defPath, name, isDefault),
+    );
+  }
+
+  private walkBindings(defPath: string, name: string, isDefault: boolean): Binding[] {
     const out: Binding[] = [{ file: defPath, path: name }];
     const lang = languageOf(defPath);
     const packageDirs = lang && RESOLUTIONS[familyOf(lang)].packageDirs;
@@ -82,18 +115,18 @@ export class CallResolver {
         for (const f of files.inDir(d)) if (f !== defPath && f.endsWith(ext)) out.push({ file: f, path: name });
     }
     const graph = this.state.graph();
-    const queue: Array<[string, string]> = [[defPath, name]];
-    const seen = new Set<string>([`${defPath}\0${name}`]);
-    const reach = (file: string, path: string, binds: boolean) => {
-      const key = `${file}\0${path}`;
-      if (seen.has(key)) return;
-      seen.add(key);
+    // Each name found, and whether it came through a namespace the file imports (`import * as ns`, `import a.b`).
+    const queue: Array<[string, string, boolean]> = [[defPath, name, false]];
+    const seen = new PairSet();
+    seen.add(defPath, name);
+    const reach = (file: string, path: string, binds: boolean, viaNamespace: boolean) => {
+      if (!seen.add(file, path)) return;
       if (binds) out.push({ file, path });
-      queue.push([file, path]);
+      queue.push([file, path, viaNamespace]);
     };
     let steps = 0;
     for (let qi = 0; qi < queue.length && steps < MAX_BINDING_STEPS; qi++) {
-      const [file, n] = queue[qi];
+      const [file, n, viaNamespace] = queue[qi];
       const dot = n.indexOf('.');
       const head = dot < 0 ? n : n.slice(0, dot);
       const rest = dot < 0 ? '' : n.slice(dot);
@@ -102,11 +135,16 @@ export class CallResolver {
         // Re-exports pass the name on without binding it; imports bind it (and may pass it on again).
         for (const entry of names) {
           const binds = !entry.reexport;
-          if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds);
+          if (entry.name === head && entry.local !== '*') reach(importer, entry.local + rest, binds, viaNamespace);
           else if (entry.name === 'default' && isDefault && file === defPath && n === name)
-            reach(importer, entry.local, binds);
-          else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds);
-          else if (entry.name === '*') reach(importer, `${entry.local}.${n}`, binds);
+            reach(importer, entry.local, binds, viaNamespace);
+          else if (entry.name === '*' && entry.local === '*') reach(importer, n, binds, viaNamespace);
+          // A member of a namespace a file imports is not reached through a namespace import of that
+          // file in turn (`b.a.f`): Python modules that import each other (`import mypy.checker`,
+          // `import mypy.checkexpr`) would otherwise grow `mypy.checkexpr.mypy.checker.…` until the
+          // step limit, thousands of bindings no code writes. A re-exported namespace still passes it on.
+          else if (entry.name === '*' && !(binds && viaNamespace))
+            reach(importer, `${entry.local}.${n}`, binds, viaNamespace || binds);
         }
       });
     }
@@ -119,7 +157,19 @@ export class CallResolver {
     const language = RESOLUTIONS[family];
     if (language.callsTo) return language.callsTo(this.state, def, onlyFile);
     const target = targetOf(def);
-    const { isMethod, bound } = target;
+    const key = `${def.path}\0${def.kind}\0${def.container ?? ''}\0${def.name}\0${def.exported}`;
+    this.current = this.generation();
+    const reach = this.reaches.get(this.current, key, () => this.reachOf(target, family, language));
+    const bindings = onlyFile === undefined ? reach.bindings : reach.bindings.filter((b) => b.file === onlyFile);
+    const q = this.openQuery(target, family, language, onlyFile, reach.relatives, reach.named);
+    const byName = this.callsNamed(bindings, target);
+    if (!target.isMethod) return functionCalls(target, language, bindings, byName);
+    return this.methodCalls(q, language, language.open(q), bindings, byName);
+  }
+
+  /** Where the definition is bound, and its relatives (for a method) with theirs. */
+  private reachOf(target: Target, family: Family, language: LanguageResolution): Reach {
+    const { def, isMethod, bound } = target;
     // A TypeScript or PHP method is also called through the bases and interfaces that declare it, and on
     // the classes below them: the language's own notion of its references.
     const langs = language.heritageLangs;
@@ -127,33 +177,26 @@ export class CallResolver {
       isMethod && langs
         ? methodFamily(this.state.db, this.state.heritage(), family, def.container!, def.name, def.path, langs)
         : { names: [], definitions: [] };
-    const bindings = this.bindingsOf(def.path, bound, def.exported === 2);
+    const bindings = [...this.bindingsOf(def.path, bound, def.exported === 2)];
     this.addRelatives(bindings, relatives.definitions);
     // Where the class itself is named: a field declared there with its name is of this very class.
     const named = new Map<string, Set<string>>();
     for (const b of bindings)
       if (!b.relative) named.set(b.file, (named.get(b.file) ?? new Set()).add(lastSegment(isMethod ? b.path : bound)));
-    if (onlyFile !== undefined)
-      for (let i = bindings.length - 1; i >= 0; i--) if (bindings[i].file !== onlyFile) bindings.splice(i, 1);
-    const q = this.openQuery(target, family, language, onlyFile, relatives, named);
-    const byName = this.callsNamed(bindings, target);
-    if (!isMethod) return functionCalls(target, language, bindings, byName);
-    const out = this.methodCalls(q, language, language.open(q), bindings, byName);
-    return out;
+    return { bindings, relatives, named };
   }
 
   /** Adds the bindings of the method's relatives, nearest first, within a budget. */
   private addRelatives(bindings: Binding[], relatives: readonly TypeDefinition[]): void {
     if (!relatives.length) return;
-    const seen = new Set(bindings.map((b) => `${b.file}\0${b.path}`));
+    const seen = new PairSet();
+    for (const b of bindings) seen.add(b.file, b.path);
     // A family of a hundred schema types re-exported through one namespace is named in every file,
     // which says nothing about any one call.
     for (let i = 0, added = 0; i < relatives.length && added < MAX_RELATIVE_BINDINGS; i++) {
       const r = relatives[i];
       for (const b of this.bindingsOf(r.path, r.name, r.exported === 2)) {
-        const key = `${b.file}\0${b.path}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
+        if (!seen.add(b.file, b.path)) continue;
         bindings.push({ ...b, relative: true });
         added++;
       }
@@ -167,7 +210,7 @@ export class CallResolver {
     language: LanguageResolution,
     onlyFile: string | undefined,
     relatives: { names: string[]; definitions: TypeDefinition[] },
-    named: Map<string, Set<string>>,
+    named: ReadonlyMap<string, ReadonlySet<string>>,
   ): CallQuery {
     const { def, isMethod } = target;
     const state = this.state;
@@ -288,6 +331,20 @@ export class CallResolver {
     }
     calls.moreCalls?.(out);
     return out;
+  }
+}
+
+/** Pairs of a file and a name in it, kept without building a key string for each (a walk adds tens of thousands). */
+class PairSet {
+  private readonly byFile = new Map<string, Set<string>>();
+
+  /** Adds the pair; false when it was there already. */
+  add(file: string, path: string): boolean {
+    let paths = this.byFile.get(file);
+    if (!paths) this.byFile.set(file, (paths = new Set()));
+    else if (paths.has(path)) return false;
+    paths.add(path);
+    return true;
   }
 }
 

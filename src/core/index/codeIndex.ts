@@ -4,6 +4,7 @@ import { nullLogger } from '../logger';
 import { all, one } from '../store/sqlite';
 import type { Store } from '../store/store';
 import { CallResolver } from './callResolution';
+import { GenerationMemo } from './generationMemo';
 import { IndexBuilder, LAST_BUILD_KEY } from './indexBuilder';
 import { CALL_COLS, CALLS, callRef, SYMBOL_COLS, SYMBOLS, toSymbol, type CallRow, type SymbolRow } from './indexRows';
 import type { ImportGraph } from './importGraph';
@@ -27,6 +28,8 @@ const IMPORTS_LOOKUP_COST = 1;
 const IMPORTERS_LOOKUP_COST = 250;
 /** Lookups past this cost read the whole import graph instead: about what reading it costs. */
 const GRAPH_LOOKUP_BUDGET = 2000;
+/** Files whose deprecated uses are kept. */
+const MAX_DEPRECATED_FILES = 64;
 
 /**
  * The multi-language code index: definitions, call sites and imports of every code file, kept in
@@ -36,6 +39,8 @@ export class CodeIndex {
   private readonly state: IndexState;
   private readonly builder: IndexBuilder;
   private readonly resolution: CallResolver;
+  /** Deprecated uses by file, while the index stays the same. */
+  private readonly deprecatedUses = new GenerationMemo<DeprecatedUse[]>(MAX_DEPRECATED_FILES);
   /** What single import lookups have cost since the graph was last in memory. */
   private lookupCost = 0;
 
@@ -298,10 +303,20 @@ export class CodeIndex {
     return this.lookupCost > GRAPH_LOOKUP_BUDGET ? this.state.graph() : undefined;
   }
 
-  /** Calls in a file to definitions marked deprecated, resolved by the same rules as callers(). */
+  /**
+   * Calls in a file to definitions marked deprecated, resolved by the same rules as callers(). Kept
+   * per file while the index stays the same: every cursor stop in the file asks again.
+   */
   deprecatedUsedIn(path: string): DeprecatedUse[] {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
+    const defs = this.deprecatedCalledIn(rel);
+    if (!defs.length) return [];
+    return [...this.deprecatedUses.get(this.resolution.generation(), rel, () => this.usesOfDeprecated(rel, defs))];
+  }
+
+  /** The definitions marked deprecated whose name a file calls. */
+  private deprecatedCalledIn(rel: string): SymbolRow[] {
     const names = all<{ name: string }>(
       this.state.db,
       'SELECT DISTINCT c.name AS name FROM calls c JOIN files f ON f.id = c.file WHERE f.path = ?',
@@ -318,6 +333,10 @@ export class CodeIndex {
         ),
       );
     }
+    return defs;
+  }
+
+  private usesOfDeprecated(rel: string, defs: readonly SymbolRow[]): DeprecatedUse[] {
     const out = new Map<string, DeprecatedUse>();
     const alsoCurrent = new Map<string, boolean>();
     // `x.Descriptor()` on an instance may be any Descriptor: when another definition of the name is

@@ -26,6 +26,8 @@ export class ImportGraph {
   private readonly freeRows: number[] = [];
   /** Per importing file: names bound to whole modules. */
   private readonly modules = new Map<number, Set<string>>();
+  /** Changes with every row added or dropped: answers read from the graph know it moved on. */
+  version = 0;
 
   static read(db: Database): ImportGraph {
     const graph = new ImportGraph();
@@ -106,6 +108,7 @@ export class ImportGraph {
   }
 
   private add(path: string, resolved: string | null, names: ImportName[]): void {
+    this.version++;
     const f = this.id(path);
     for (const n of names) {
       if (n.name === '*' && n.local !== '*' && !n.reexport) {
@@ -132,6 +135,7 @@ export class ImportGraph {
   }
 
   private dropRowsOf(f: number): void {
+    this.version++;
     for (let r = this.firstFrom.get(f); r >= 0;) {
       const next = this.nextFrom.get(r);
       const t = this.rowTo.get(r);

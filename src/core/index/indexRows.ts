@@ -50,6 +50,13 @@ export function callRef(c: CallRow): Omit<CallerRef, 'confidence'> {
 
 /** The last name of a qualified one: `Route` for `mux.Route` or `A::Route`. */
 export function lastSegment(q: string): string {
-  const parts = q.split(/::|\./);
-  return parts[parts.length - 1];
+  // A scan rather than split(/::|\./): it runs for every binding and call a query judges, and a split
+  // builds an array of every segment each time.
+  let start = 0;
+  for (let i = 0; i < q.length; i++) {
+    const ch = q.charCodeAt(i);
+    if (ch === 46 /* . */) start = i + 1;
+    else if (ch === 58 /* : */ && q.charCodeAt(i + 1) === 58) start = ++i + 1;
+  }
+  return start === 0 ? q : q.slice(start);
 }

@@ -22,6 +22,16 @@ export class IndexState {
   private typeHeritage: Heritage | undefined;
   private readonly embedders = new Map<string, ReadonlySet<string>>();
   private seenDb: Database | undefined;
+  /** What generation() last saw, and the number it gave. */
+  private seen = {
+    n: 0,
+    db: undefined as Database | undefined,
+    changes: -1,
+    graph: undefined as ImportGraph | undefined,
+    graphVersion: -1,
+    files: undefined as FileSet | undefined,
+    filesVersion: -1,
+  };
 
   constructor(
     private readonly store: Store,
@@ -123,6 +133,39 @@ export class IndexState {
     let out = this.embedders.get(type);
     if (!out) this.embedders.set(type, (out = readEmbedders(this.db, type)));
     return out;
+  }
+
+  /**
+   * A number that changes whenever anything a query reads may have changed: the database replaced or
+   * written (SQLite's count of changed rows, whichever code wrote them, rolled back or not), the
+   * import graph or the file list changed in place, dropped or read anew. Answers kept under one
+   * generation are valid while it lasts.
+   */
+  generation(): number {
+    const db = this.db;
+    const changes = one<{ n: number }>(db, 'SELECT total_changes() AS n')?.n ?? -1;
+    const s = this.seen;
+    const graph = this.importGraph;
+    const files = this.fileSet;
+    if (
+      db !== s.db ||
+      changes !== s.changes ||
+      graph !== s.graph ||
+      (graph?.version ?? -1) !== s.graphVersion ||
+      files !== s.files ||
+      (files?.version ?? -1) !== s.filesVersion
+    ) {
+      this.seen = {
+        n: s.n + 1,
+        db,
+        changes,
+        graph,
+        graphVersion: graph?.version ?? -1,
+        files,
+        filesVersion: files?.version ?? -1,
+      };
+    }
+    return this.seen.n;
   }
 
   /** Definitions were written: the heritage is read afresh when next asked for. */

@@ -79,6 +79,23 @@ export interface SnapshotLimits {
 
 export const DEFAULT_LIMITS: SnapshotLimits = { maxBytes: 512 * 1024 * 1024, maxRawBytes: 2 * 1024 * 1024 * 1024 };
 
+/** Bytes hashed between two turns of the event loop (a millisecond or two of work). */
+const HASH_SLICE = 1 << 20;
+
+/** A pause between slices of work: a turn of the event loop, unless a test counts them. */
+export type Pause = () => Promise<void>;
+export const nextTurn: Pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** As sha256, a slice at a time with a pause between: a snapshot is tens of megabytes. */
+export async function sha256InTurns(data: Uint8Array, pause: Pause = nextTurn): Promise<string> {
+  const h = createHash('sha256');
+  for (let at = 0; at < data.length; at += HASH_SLICE) {
+    if (at) await pause();
+    h.update(data.subarray(at, at + HASH_SLICE));
+  }
+  return h.digest('hex');
+}
+
 export function sha256(data: Uint8Array | readonly Uint8Array[]): string {
   const h = createHash('sha256');
   for (const piece of data instanceof Uint8Array ? [data] : data) h.update(piece);
@@ -176,21 +193,47 @@ export function decodeSnapshot(
 }
 
 /**
- * As decodeSnapshot, unpacking off the event loop: an editor opening a repository keeps answering
- * while tens of megabytes are unpacked.
+ * As decodeSnapshot, unpacking off the event loop and hashing a slice at a time: an editor opening a
+ * repository keeps answering while tens of megabytes are unpacked and checked.
  */
 export async function decodeSnapshotAsync(
   data: Buffer,
   limits: SnapshotLimits = DEFAULT_LIMITS,
+  pause: Pause = nextTurn,
 ): Promise<{ header: SnapshotHeader; entries: Map<string, Buffer> }> {
-  const { header, body, rawBytes } = checkedBody(data, limits);
+  const header = readHeader(data, limits);
+  const body = data.subarray(data.length - header.bodyBytes);
+  if ((await sha256InTurns(body, pause)) !== header.bodySha256) throw bodyMismatch();
+  const rawBytes = Math.max(
+    1,
+    header.entries.reduce((n, e) => n + e.bytes, 0),
+  );
   let raw: Buffer;
   try {
     raw = await brotliDecompressAsync(body, { maxOutputLength: rawBytes });
   } catch (err) {
     throw damaged(err);
   }
-  return { header, entries: checkedEntries(header, raw) };
+  checkLength(header, raw);
+  // The content's hash and each entry's in one pass over the unpacked bytes.
+  const content = createHash('sha256');
+  const entries = new Map<string, Buffer>();
+  let at = 0;
+  for (const e of header.entries) {
+    const piece = raw.subarray(at, at + e.bytes);
+    at += e.bytes;
+    const own = createHash('sha256');
+    for (let i = 0; i < piece.length; i += HASH_SLICE) {
+      const slice = piece.subarray(i, i + HASH_SLICE);
+      content.update(slice);
+      own.update(slice);
+      await pause();
+    }
+    if (own.digest('hex') !== e.sha256) throw entryMismatch(e.name);
+    entries.set(e.name, piece);
+  }
+  if (content.digest('hex') !== header.contentSha256) throw contentMismatch();
+  return { header, entries };
 }
 
 const brotliDecompressAsync = promisify(brotliDecompress);
@@ -203,30 +246,38 @@ function damaged(err: unknown): SnapshotError {
 function checkedBody(data: Buffer, limits: SnapshotLimits): { header: SnapshotHeader; body: Buffer; rawBytes: number } {
   const header = readHeader(data, limits);
   const body = data.subarray(data.length - header.bodyBytes);
-  if (sha256(body) !== header.bodySha256)
-    throw new SnapshotError('corrupted', 'the snapshot is damaged (its body does not match the hash in its header)');
+  if (sha256(body) !== header.bodySha256) throw bodyMismatch();
   const rawBytes = header.entries.reduce((n, e) => n + e.bytes, 0);
   return { header, body, rawBytes: Math.max(1, rawBytes) };
 }
 
 /** The unpacked content split into its entries, each checked against its hash. */
 function checkedEntries(header: SnapshotHeader, raw: Buffer): Map<string, Buffer> {
-  const rawBytes = header.entries.reduce((n, e) => n + e.bytes, 0);
-  if (raw.length !== rawBytes)
-    throw new SnapshotError('corrupted', `the snapshot is damaged (${raw.length} of ${rawBytes} bytes unpacked)`);
-  if (sha256(raw) !== header.contentSha256)
-    throw new SnapshotError('corrupted', 'the snapshot is damaged (its content does not match its content hash)');
+  checkLength(header, raw);
+  if (sha256(raw) !== header.contentSha256) throw contentMismatch();
   const entries = new Map<string, Buffer>();
   let at = 0;
   for (const e of header.entries) {
     const piece = raw.subarray(at, at + e.bytes);
     at += e.bytes;
-    if (sha256(piece) !== e.sha256)
-      throw new SnapshotError('corrupted', `the snapshot is damaged (${e.name} does not match its hash)`);
+    if (sha256(piece) !== e.sha256) throw entryMismatch(e.name);
     entries.set(e.name, piece);
   }
   return entries;
 }
+
+function checkLength(header: SnapshotHeader, raw: Buffer): void {
+  const rawBytes = header.entries.reduce((n, e) => n + e.bytes, 0);
+  if (raw.length !== rawBytes)
+    throw new SnapshotError('corrupted', `the snapshot is damaged (${raw.length} of ${rawBytes} bytes unpacked)`);
+}
+
+const bodyMismatch = () =>
+  new SnapshotError('corrupted', 'the snapshot is damaged (its body does not match the hash in its header)');
+const contentMismatch = () =>
+  new SnapshotError('corrupted', 'the snapshot is damaged (its content does not match its content hash)');
+const entryMismatch = (name: string) =>
+  new SnapshotError('corrupted', `the snapshot is damaged (${name} does not match its hash)`);
 
 function validHeader(h: SnapshotHeader): boolean {
   return (

@@ -1,10 +1,18 @@
 import { join } from 'node:path';
-import { decodeHistory } from '../cochange/fileHistoryCodec';
+import { decodeHistory, type DecodedHistory } from '../cochange/fileHistoryCodec';
 import { runGit } from '../git/gitExec';
-import { writeFileAtomic } from '../store/atomicFile';
+import { writeFileAtomicAsync } from '../store/atomicFile';
 import { indexMigrations, userVersion } from '../store/migrations';
-import { loadSqlJs } from '../store/sqlite';
-import { decodeSnapshotAsync, sha256, SnapshotError, type SnapshotHeader, type SnapshotLimits } from './format';
+import { loadSqlJs, type Database } from '../store/sqlite';
+import {
+  decodeSnapshotAsync,
+  nextTurn,
+  sha256InTurns,
+  SnapshotError,
+  type Pause,
+  type SnapshotHeader,
+  type SnapshotLimits,
+} from './format';
 import { BROAD_FILE, COCHANGE_FILE, HISTORY_FILE, INDEX_ENTRY, type SnapshotParts } from './snapshotParts';
 
 /** A snapshot that passed every check, ready to be put in place. */
@@ -12,6 +20,10 @@ export interface VerifiedSnapshot {
   header: SnapshotHeader;
   entries: Map<string, Buffer>;
   sha256: string;
+  /** The index as checked, open: the store takes it rather than reading and checking the file again. */
+  index: Database;
+  /** The history as checked, decoded once. */
+  history: DecodedHistory;
 }
 
 const GIT_TIMEOUT_MS = 10_000;
@@ -24,15 +36,16 @@ const GIT_TIMEOUT_MS = 10_000;
 export async function verifySnapshot(
   data: Buffer,
   root: string,
-  options: { published?: string; limits: SnapshotLimits; signal?: AbortSignal },
+  options: { published?: string; limits: SnapshotLimits; signal?: AbortSignal; pause?: Pause },
 ): Promise<VerifiedSnapshot> {
-  const hash = sha256(data);
+  const pause = options.pause ?? nextTurn;
+  const hash = await sha256InTurns(data, pause);
   if (options.published && options.published.toLowerCase() !== hash)
     throw new SnapshotError(
       'hash-mismatch',
       `the snapshot's SHA-256 ${hash.slice(0, 16)}… does not match the published ${options.published.slice(0, 16)}…; it was changed or damaged on the way`,
     );
-  const { header, entries } = await decodeSnapshotAsync(data, options.limits);
+  const { header, entries } = await decodeSnapshotAsync(data, options.limits, pause);
   for (const name of [INDEX_ENTRY, HISTORY_FILE, COCHANGE_FILE, BROAD_FILE])
     if (!entries.has(name)) throw new SnapshotError('corrupted', `the snapshot has no ${name}`);
   if (header.indexSchema > indexMigrations.length)
@@ -40,8 +53,20 @@ export async function verifySnapshot(
       'newer-schema',
       `the snapshot's index is in schema ${header.indexSchema} (made by Proactive Context ${header.productVersion}); this version knows up to ${indexMigrations.length}: update Proactive Context`,
     );
-  await checkIndex(entries.get(INDEX_ENTRY)!, header.indexSchema);
-  const history = decodeHistory(entries.get(HISTORY_FILE)!);
+  const index = await checkIndex(entries.get(INDEX_ENTRY)!, header.indexSchema);
+  try {
+    const history = await checkHistory(entries.get(HISTORY_FILE)!, header);
+    await checkCommit(root, header.commit, options.signal);
+    return { header, entries, sha256: hash, index, history };
+  } catch (err) {
+    index.close();
+    throw err;
+  }
+}
+
+async function checkHistory(data: Buffer, header: SnapshotHeader): Promise<DecodedHistory> {
+  await nextTurn();
+  const history = decodeHistory(data);
   if (typeof history === 'string')
     throw new SnapshotError(
       history.startsWith('format ') ? 'newer-format' : 'corrupted',
@@ -54,11 +79,11 @@ export async function verifySnapshot(
     );
   if (history.shallow)
     throw new SnapshotError('shallow', 'the snapshot was made from a shallow clone and lacks most of the history');
-  await checkCommit(root, header.commit, options.signal);
-  return { header, entries, sha256: hash };
+  return history;
 }
 
-async function checkIndex(data: Buffer, schema: number): Promise<void> {
+/** The snapshot's index, opened and checked whole; closed when it is not sound. */
+async function checkIndex(data: Buffer, schema: number): Promise<Database> {
   const SQL = await loadSqlJs();
   let db;
   try {
@@ -68,10 +93,10 @@ async function checkIndex(data: Buffer, schema: number): Promise<void> {
     if (first !== 'ok') throw new Error(`integrity check: ${first || 'no answer'}`);
     const version = userVersion(db);
     if (version !== schema) throw new Error(`schema ${version}, the header says ${schema}`);
+    return db;
   } catch (err) {
-    throw new SnapshotError('corrupted', `the snapshot's index is damaged (${(err as Error).message})`);
-  } finally {
     db?.close();
+    throw new SnapshotError('corrupted', `the snapshot's index is damaged (${(err as Error).message})`);
   }
 }
 
@@ -108,19 +133,27 @@ async function checkCommit(root: string, commit: string, signal?: AbortSignal): 
 }
 
 /**
- * Puts a verified snapshot in place of the index and history caches, and has the store and the
- * co-change model read them on next use. Only the rebuildable caches are written: the durable
- * database (subscriptions, feedback, memory) is never touched. The caller makes sure no index build
- * or mining pass runs meanwhile.
+ * Puts a verified snapshot in place of the index and history caches (written off the event loop), and
+ * hands the store and the co-change model what verifying it already opened and decoded. Only the
+ * rebuildable caches are written: the durable database (subscriptions, feedback, memory) is never
+ * touched. The caller makes sure no index build or mining pass runs meanwhile.
  */
-export function applySnapshot(parts: SnapshotParts, snapshot: VerifiedSnapshot): void {
-  const put = (name: string) => writeFileAtomic(join(parts.stateDir, name), snapshot.entries.get(name)!);
-  put(INDEX_ENTRY);
-  // Written as the history cache writes itself: history.bin last, so a stop between leaves files that
-  // disagree, and disagreeing files are mined again rather than used.
-  put(BROAD_FILE);
-  put(COCHANGE_FILE);
-  put(HISTORY_FILE);
-  parts.store.reloadIndex();
-  parts.cochange.reload();
+export async function applySnapshot(parts: SnapshotParts, snapshot: VerifiedSnapshot): Promise<void> {
+  const entry = (name: string) => snapshot.entries.get(name)!;
+  const put = (name: string) => writeFileAtomicAsync(join(parts.stateDir, name), entry(name));
+  try {
+    // Written as the history cache writes itself: history.bin last, so a stop between leaves files that
+    // disagree, and disagreeing files are mined again rather than used.
+    await put(BROAD_FILE);
+    await put(COCHANGE_FILE);
+    await put(HISTORY_FILE);
+    // Last, and taken at once: a save of the cache loaded before, due meanwhile, cannot land after it.
+    await put(INDEX_ENTRY);
+  } catch (err) {
+    snapshot.index.close();
+    throw err;
+  }
+  const adopted = parts.store.adoptIndex(snapshot.index);
+  parts.cochange.reload({ history: snapshot.history, counts: entry(COCHANGE_FILE), broad: entry(BROAD_FILE) });
+  await adopted;
 }

@@ -90,14 +90,17 @@ export async function seedFromSnapshot(
       limits,
       signal,
     });
-    if (signal?.aborted) throw new SnapshotError('download-failed', 'cancelled');
-    applySnapshot(parts, verified);
+    if (signal?.aborted) {
+      verified.index.close();
+      throw new SnapshotError('download-failed', 'cancelled');
+    }
+    await applySnapshot(parts, verified);
     const trusted = await trustUnchangedFiles(parts, verified.header.commit, signal).catch((err: Error) => {
       parts.logger.debug(`Every file of the snapshot will be hashed again: ${err.message}`);
       return [];
     });
     const unchanged = trusted.length;
-    const words = seedTermsFromSnapshot(parts, verified.entries.get(TERMS_ENTRY), trusted);
+    const words = await seedTermsFromSnapshot(parts, verified.entries.get(TERMS_ENTRY), trusted);
     return outcome({
       status: 'applied',
       commit: verified.header.commit,

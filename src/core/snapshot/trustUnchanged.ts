@@ -44,11 +44,14 @@ export async function trustUnchangedFiles(
     const st = statOf(join(parts.root, r.path));
     if (st?.isFile() && st.size === r.size) trusted.push({ path: r.path, size: st.size, mtimeMs: st.mtimeMs });
   }
-  runEach(
-    db,
-    'UPDATE files SET size = ?, mtime = ? WHERE path = ?',
-    trusted.map((f) => [f.size, Math.round(f.mtimeMs), f.path]),
-  );
+  for (let i = 0; i < trusted.length; i += STAT_BATCH) {
+    if (i) await new Promise<void>((r) => setImmediate(r));
+    runEach(
+      parts.store.index,
+      'UPDATE files SET size = ?, mtime = ? WHERE path = ?',
+      trusted.slice(i, i + STAT_BATCH).map((f) => [f.size, Math.round(f.mtimeMs), f.path]),
+    );
+  }
   parts.store.markIndexDirty();
   return trusted;
 }

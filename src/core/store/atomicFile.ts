@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -13,7 +14,7 @@ export function writeFileAtomic(
   data: Uint8Array | readonly Uint8Array[],
   options: { fsync?: boolean } = {},
 ): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempNameFor(path);
   const fd = openSync(tmp, 'w', 0o600);
   try {
     // Pieces are written one after another rather than joined: a joined copy would double the peak.
@@ -35,6 +36,32 @@ export function writeFileAtomic(
     }
     throw err;
   }
+}
+
+/**
+ * As writeFileAtomic (with fsync), the writes and the fsync done off the event loop: a team index
+ * snapshot puts tens of megabytes in place while the editor keeps answering.
+ */
+export async function writeFileAtomicAsync(path: string, data: Uint8Array): Promise<void> {
+  const tmp = tempNameFor(path);
+  const file = await open(tmp, 'w', 0o600);
+  try {
+    await file.writeFile(data);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  try {
+    await rename(tmp, path);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A temp file next to `path`, named so that removeStaleTempFiles finds it. */
+function tempNameFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** Removes temp files left by a process killed mid-write (older than maxAgeMs). */

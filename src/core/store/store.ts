@@ -194,7 +194,23 @@ export class Store {
   openIndex(): Promise<void> {
     if (this.indexDb || this.disposed) return Promise.resolve();
     if (this.indexOpening?.done) return this.indexOpening.done;
-    const db = this.readDatabase(INDEX, false);
+    return this.openInTurns(this.readDatabase(INDEX, false));
+  }
+
+  /** index.db was replaced on disk (by a team index snapshot) by `db`'s content, opened and checked by the caller: it takes the loaded cache's place, unsaved, without a second read and check. */
+  adoptIndex(db: Database): Promise<void> {
+    this.assertOpen();
+    this.dropOpening();
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    this.indexDirty = false;
+    this.indexDb?.close();
+    this.indexDb = undefined;
+    this.indexStamps.record(this.indexPath);
+    return this.openInTurns(db);
+  }
+
+  private openInTurns(db: Database): Promise<void> {
     const opening: NonNullable<Store['indexOpening']> = { db, version: userVersion(db) };
     this.indexOpening = opening;
     opening.done = migrateInTurns(db, indexMigrations, opening.version, () => this.indexOpening === opening).then(
@@ -250,17 +266,6 @@ export class Store {
     migrate(this.indexDb, indexMigrations, 0);
     this.indexDirty = true;
     this.flushIndex();
-  }
-
-  /** index.db was replaced on disk (by a team index snapshot): the loaded cache is dropped unsaved and the file read on next use. */
-  reloadIndex(): void {
-    this.assertOpen();
-    this.dropOpening();
-    clearTimeout(this.indexTimer);
-    this.indexTimer = undefined;
-    this.indexDirty = false;
-    this.indexDb?.close();
-    this.indexDb = undefined;
   }
 
   /** Writes everything pending now. */

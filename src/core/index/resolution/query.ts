@@ -48,7 +48,7 @@ export interface CallQuery {
   /** Whether `file` can call the function `d`. */
   bindsFunction(file: string, d: { path: string; name: string; exported: number }): boolean;
   /** Where a top-level name of `defPath` is reachable. */
-  bindingsOf(defPath: string, name: string, isDefault: boolean): Binding[];
+  bindingsOf(defPath: string, name: string, isDefault: boolean): readonly Binding[];
 }
 
 /** A call on a receiver whose declaration the index recorded (`x: T`, a field, a call's result). */
