@@ -104,7 +104,12 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
   const folder = pick(['folder']);
-  const named = pick(['name', 'type'], NAME_SHARE) ?? pick(['symbol'], SYMBOL_NAME_SHARE);
+  const acronym = acronymOf(input.file);
+  const named =
+    pick(['name', 'type'], NAME_SHARE) ??
+    pick(['symbol'], SYMBOL_NAME_SHARE) ??
+    // `content_security_policy.rb` is named after the "CSP" of a title, wherever the file writes it.
+    (acronym !== undefined ? titled.find((t) => t === acronym) : undefined);
   // A package the record names: any it is titled after but the stack every file is on, or one few files import.
   const importShare = (t: string) => (query.packages?.has(from.get(t) ?? t) ? shareOf(t) : 1);
   const imported =
@@ -122,7 +127,8 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const word =
     symbolWord ??
     pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE);
-  if (named) return { kind: 'name', words: [named], source: sourceOf(named), inRecord: 'title' };
+  if (named)
+    return { kind: 'name', words: [named], source: named === acronym ? 'name' : sourceOf(named), inRecord: 'title' };
   if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
   if (fileWord) return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text' };
   // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
@@ -135,6 +141,19 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
     if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
   }
   return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
+}
+
+/** Words a file name needs for its initials to be a name of their own (`content_security_policy` → `csp`). */
+const ACRONYM_WORDS = 3;
+
+/** The initials of a file's name of three words or more (`content_security_policy.rb` → `csp`), lower case. */
+function acronymOf(file: string): string | undefined {
+  const base = file.slice(file.lastIndexOf('/') + 1).split('.')[0];
+  const words = base
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0);
+  return words.length >= ACRONYM_WORDS ? words.map((w) => w[0].toLowerCase()).join('') : undefined;
 }
 
 /** The package's own name (`bullmq`, `rest_framework`), not a word of a path inside it (`storage`, `request`). */
