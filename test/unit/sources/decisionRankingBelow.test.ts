@@ -93,5 +93,12 @@ describe('decision ranking: records below another', () => {
       'ADR 0005: Taxonomy 5',
       'ADR 0007: Tag changes',
     ]);
+    // Below a third record of its own word, a longer list keeps a further one by the shared word.
+    assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), other, titled(8, 0.55)]), [
+      'ADR 0004: Taxonomy 4',
+      'ADR 0005: Taxonomy 5',
+      'ADR 0007: Tag changes',
+      'ADR 0008: Taxonomy 8',
+    ]);
   });
 });

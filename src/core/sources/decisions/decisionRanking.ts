@@ -32,8 +32,12 @@ const WORDS_BELOW_ANOTHER = 3;
  * nothing better does; below another record it was noise in 13 of 15 places on the panel benchmark.
  */
 const WEAK_SOURCES: ReadonlySet<string> = new Set(['definition', 'comment', 'text']);
-/** Records shown before the same word may link one more: a word has told its record by then. */
-const SAME_WORD_AFTER = 2;
+/**
+ * The third record, the last a group shows before "Show more", is not one more linked by a word that
+ * linked a record above: that word has told its record. Records further down (a search, a longer list)
+ * keep it, where it cost expected records on `eval decisions`.
+ */
+const THIRD = 2;
 
 export interface RankInput {
   /** The file at the cursor: a record open in the editor does not suggest itself. */
@@ -175,8 +179,7 @@ function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLi
     if (records > 0 && links.weak.has(i.entityId)) return false;
     const word = links.word.get(i.entityId);
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
-    if (word !== undefined && records >= SAME_WORD_AFTER && told.has(word) && links.wordsOnly.has(i.entityId))
-      return false;
+    if (word !== undefined && records === THIRD && told.has(word) && links.wordsOnly.has(i.entityId)) return false;
     if (word !== undefined) told.add(word);
     if (links.byTitle.has(i.entityId)) titled = true;
     if (!note) records++;
