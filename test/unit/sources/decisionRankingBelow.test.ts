@@ -64,6 +64,16 @@ describe('decision ranking: records below another', () => {
       assert.deepEqual(rank([weak]), ['ADR 0003: Server hosting'], source);
       assert.deepEqual(rank([named, weak]), ['ADR 0001: Invoice export'], source);
     }
+    // Below the three records a group shows, a longer list keeps it in its place.
+    const titledBy = (n: number, score: number, word: string) =>
+      byWords(adr(n, `Record ${n}`), score, { kind: 'name', words: [word], source: 'name', inRecord: 'title' });
+    const weak = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'definition' });
+    assert.deepEqual(rank([named, titledBy(8, 0.58, 'export'), titledBy(9, 0.57, 'billing'), weak]), [
+      'ADR 0001: Invoice export',
+      'ADR 0008: Record 8',
+      'ADR 0009: Record 9',
+      'ADR 0003: Server hosting',
+    ]);
     // What the definition at the cursor is named after is evidence of what the file is: it stays.
     const symbol = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'symbol', inRecord: 'title' });
     assert.deepEqual(rank([named, symbol]), ['ADR 0001: Invoice export', 'ADR 0003: Server hosting']);

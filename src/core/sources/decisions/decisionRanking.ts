@@ -33,11 +33,12 @@ const WORDS_BELOW_ANOTHER = 3;
  */
 const WEAK_SOURCES: ReadonlySet<string> = new Set(['definition', 'comment', 'text']);
 /**
- * The third record, the last a group shows before "Show more", is not one more linked by a word that
- * linked a record above: that word has told its record. Records further down (a search, a longer list)
- * keep it, where it cost expected records on `eval decisions`.
+ * Records a group shows before "Show more". Weak evidence does not take the second or third place,
+ * and the third record is not one more linked by a word that linked a record above: that word has told
+ * its record. Further down (a longer list, a search) they keep their rank, where cutting them lost
+ * expected records on `eval decisions`.
  */
-const THIRD = 2;
+const VISIBLE = 3;
 
 export interface RankInput {
   /** The file at the cursor: a record open in the editor does not suggest itself. */
@@ -176,10 +177,11 @@ function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLi
     if (words !== undefined && (++byWords > MOST_BY_WORDS || (records > 0 && words < WORDS_BELOW_ANOTHER)))
       return false;
     if (titled && links.byMention.has(i.entityId)) return false;
-    if (records > 0 && links.weak.has(i.entityId)) return false;
+    if (records > 0 && records < VISIBLE && links.weak.has(i.entityId)) return false;
     const word = links.word.get(i.entityId);
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
-    if (word !== undefined && records === THIRD && told.has(word) && links.wordsOnly.has(i.entityId)) return false;
+    if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(i.entityId))
+      return false;
     if (word !== undefined) told.add(word);
     if (links.byTitle.has(i.entityId)) titled = true;
     if (!note) records++;
