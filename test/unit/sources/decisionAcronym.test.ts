@@ -14,9 +14,6 @@ function filler(n: number): Record<string, string> {
   return files;
 }
 
-const shown = (items: { location: { path: string }; reason: string }[]) =>
-  items.map((i) => `${i.location.path}: ${i.reason}`);
-
 describe('decision records named by the initials of a file name', function () {
   this.timeout(60000);
   const decisions = decisionWorkspace(() => ({

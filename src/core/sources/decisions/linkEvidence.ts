@@ -94,8 +94,10 @@ export function specificEvidence(input: EvidenceInput): LinkEvidence | undefined
 
 function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const { matched, from, textOnly, query, title, share } = input;
+  // `content_security_policy.rb` is named after the "CSP" of a title, wherever the file writes it.
+  const acronym = acronymOf(input.file);
   const sourceOf = (t: string): TermSource =>
-    textOnly.has(t) ? 'text' : (query.sources.get(from.get(t) ?? t) ?? 'text');
+    t === acronym ? 'name' : textOnly.has(t) ? 'text' : (query.sources.get(from.get(t) ?? t) ?? 'text');
   const shareOf = (t: string) => share(from.get(t) ?? t);
   // A package word the record only starts with (`conf` of `configuration`) is another word.
   const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
@@ -104,12 +106,7 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
   const folder = pick(['folder']);
-  const acronym = acronymOf(input.file);
-  const named =
-    pick(['name', 'type'], NAME_SHARE) ??
-    pick(['symbol'], SYMBOL_NAME_SHARE) ??
-    // `content_security_policy.rb` is named after the "CSP" of a title, wherever the file writes it.
-    (acronym !== undefined ? titled.find((t) => t === acronym) : undefined);
+  const named = pick(['name', 'type'], NAME_SHARE) ?? pick(['symbol'], SYMBOL_NAME_SHARE);
   // A package the record names: any it is titled after but the stack every file is on, or one few files import.
   const importShare = (t: string) => (query.packages?.has(from.get(t) ?? t) ? shareOf(t) : 1);
   const imported =
@@ -127,8 +124,7 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const word =
     symbolWord ??
     pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE);
-  if (named)
-    return { kind: 'name', words: [named], source: named === acronym ? 'name' : sourceOf(named), inRecord: 'title' };
+  if (named) return { kind: 'name', words: [named], source: sourceOf(named), inRecord: 'title' };
   if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
   if (fileWord) return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text' };
   // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
