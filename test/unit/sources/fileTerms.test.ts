@@ -38,6 +38,17 @@ describe('the words a file is linked to records by', () => {
     assert.deepEqual(packageTerms('@emotion/react'), ['emotion', 'react']);
   });
 
+  it("takes no package from the workspace's own files or the platform's library", () => {
+    assert.deepEqual(packageTerms('../components/Markdown/hljs.css'), []);
+    assert.deepEqual(packageTerms('./theme'), []);
+    assert.deepEqual(packageTerms('.models'), []);
+    assert.deepEqual(packageTerms('System.Text.Json'), []);
+    assert.deepEqual(packageTerms('java.util.concurrent'), []);
+    // A library the project chose still names itself, dotted or not.
+    assert.deepEqual(packageTerms('Newtonsoft.Json'), ['newtonsoft', 'json']);
+    assert.deepEqual(packageTerms('serialize-error'), ['serializ', 'error']);
+  });
+
   it('keeps two-letter words from names and folders, and from code only when they name a topic', () => {
     const q = fileQuery({
       path: 'src/db/ui/Proactor.cs',

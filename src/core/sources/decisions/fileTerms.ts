@@ -182,6 +182,10 @@ export function withoutUrls(text: string): string {
 const VERSION_SEGMENT = /^v\d+(?:(?:alpha|beta)\d*)?$/i;
 
 export function packageTerms(spec: string): string[] {
+  // A file of the workspace (`../styles/a.css`, Python's `.models`) is no package the project chose.
+  if (spec.startsWith('.') || spec.startsWith('/')) return [];
+  // Nor is the platform's own library (`System.Text.Json`, `java.util.List`): every file imports it.
+  if (!spec.includes('/') && LANGUAGE_NAMESPACES.has(spec.split('.')[0])) return [];
   const parts = spec.replace(/^@/, '').split('/');
   // A Go module path starts with a host and an owner; the rest names the package.
   const named = parts[0].includes('.') && parts.length > 2 ? parts.slice(2) : parts;
@@ -201,8 +205,9 @@ export function packageTerms(spec: string): string[] {
  */
 const IMPORT_LINE =
   /^[ \t]*import[ \t]+(?:static[ \t]+)?([A-Za-z_]\w*(?:\.(?:\w+|\*))*)(?:\.(?:\{|_\b)|[ \t]*(?:;|$|as[ \t]))/;
-/** The standard libraries of the JVM languages and Swift: every file imports them, they choose nothing. */
+/** The standard libraries of the JVM languages, .NET and Swift: every file imports them, they choose nothing. */
 const LANGUAGE_NAMESPACES: ReadonlySet<string> = new Set([
+  'System',
   'java',
   'javax',
   'jdk',

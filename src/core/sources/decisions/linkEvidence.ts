@@ -94,8 +94,10 @@ export function specificEvidence(input: EvidenceInput): LinkEvidence | undefined
 
 function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const { matched, from, textOnly, query, title, share } = input;
+  // `content_security_policy.rb` is named after the "CSP" of a title, wherever the file writes it.
+  const acronym = acronymOf(input.file);
   const sourceOf = (t: string): TermSource =>
-    textOnly.has(t) ? 'text' : (query.sources.get(from.get(t) ?? t) ?? 'text');
+    t === acronym ? 'name' : textOnly.has(t) ? 'text' : (query.sources.get(from.get(t) ?? t) ?? 'text');
   const shareOf = (t: string) => share(from.get(t) ?? t);
   // A package word the record only starts with (`conf` of `configuration`) is another word.
   const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
@@ -135,6 +137,19 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
     if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
   }
   return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
+}
+
+/** Words a file name needs for its initials to be a name of their own (`content_security_policy` → `csp`). */
+const ACRONYM_WORDS = 3;
+
+/** The initials of a file's name of three words or more (`content_security_policy.rb` → `csp`), lower case. */
+function acronymOf(file: string): string | undefined {
+  const base = file.slice(file.lastIndexOf('/') + 1).split('.')[0];
+  const words = base
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w.length > 0);
+  return words.length >= ACRONYM_WORDS ? words.map((w) => w[0].toLowerCase()).join('') : undefined;
 }
 
 /** The package's own name (`bullmq`, `rest_framework`), not a word of a path inside it (`storage`, `request`). */

@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/decisions/decisionItems';
+import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
+
+/** A parsed record with only what ranking reads. */
+function adr(n: number, title: string): DecisionRecord {
+  return {
+    number: n,
+    title,
+    status: 'accepted',
+    statusText: 'Accepted',
+    supersedes: [],
+    deciders: [],
+    sections: {},
+    sectionList: [],
+    body: '',
+    style: 'nygard',
+    titleStyle: 'numbered',
+    summary: title,
+    path: `docs/adr/${String(n).padStart(4, '0')}.md`,
+    folder: 'docs/adr',
+    area: [],
+    label: String(n).padStart(4, '0'),
+    mtimeMs: 0,
+    size: 0,
+    links: { paths: [], codeIdentifiers: new Map(), camelWords: new Map() },
+  } as unknown as DecisionRecord;
+}
+
+/** A link by words with its evidence. */
+const byWords = (record: DecisionRecord, score: number, evidence: DecisionHit['evidence']): DecisionHit => ({
+  adr: record,
+  score,
+  kind: 'text',
+  reason: `${record.title}: ${JSON.stringify(evidence)}`,
+  evidence,
+});
+
+const rank = (hits: DecisionHit[]) =>
+  rankDecisions({
+    file: 'src/billing/invoiceExport.ts',
+    hits,
+    notes: [],
+    unspecific: 0,
+    successorOf: () => undefined,
+    dateOf: () => undefined,
+  }).map((i) => i.title);
+
+describe('decision ranking: records below another', () => {
+  const invoice = adr(1, 'Invoice export');
+  const named = byWords(invoice, 0.6, { kind: 'name', words: ['invoic'], source: 'name', inRecord: 'title' });
+
+  it('shows a record linked by a code name the file uses only when no other record is shown', () => {
+    const tenancy = adr(2, 'Tenancy');
+    const uses = byWords(tenancy, 0.55, { kind: 'uses', words: ['tenantKey'] });
+    assert.deepEqual(rank([uses]), ['ADR 0002: Tenancy']);
+    assert.deepEqual(rank([named, uses]), ['ADR 0001: Invoice export']);
+  });
+
+  it('shows a record by a title word the file only defines or writes only when no other record is shown', () => {
+    const hosting = adr(3, 'Server hosting');
+    for (const source of ['definition', 'text', 'comment']) {
+      const weak = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source });
+      assert.deepEqual(rank([weak]), ['ADR 0003: Server hosting'], source);
+      assert.deepEqual(rank([named, weak]), ['ADR 0001: Invoice export'], source);
+    }
+    // Below the three records a group shows, a longer list keeps it in its place.
+    const titledBy = (n: number, score: number, word: string) =>
+      byWords(adr(n, `Record ${n}`), score, { kind: 'name', words: [word], source: 'name', inRecord: 'title' });
+    const weak = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'definition' });
+    assert.deepEqual(rank([named, titledBy(8, 0.58, 'export'), titledBy(9, 0.57, 'billing'), weak]), [
+      'ADR 0001: Invoice export',
+      'ADR 0008: Record 8',
+      'ADR 0009: Record 9',
+      'ADR 0003: Server hosting',
+    ]);
+    // What the definition at the cursor is named after is evidence of what the file is: it stays.
+    const symbol = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'symbol', inRecord: 'title' });
+    assert.deepEqual(rank([named, symbol]), ['ADR 0001: Invoice export', 'ADR 0003: Server hosting']);
+  });
+
+  it('does not show a third record linked only by the word that linked the two above', () => {
+    const titled = (n: number, score: number) =>
+      byWords(adr(n, `Taxonomy ${n}`), score, {
+        kind: 'name',
+        words: ['taxonomi'],
+        source: 'symbol',
+        inRecord: 'title',
+      });
+    assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), titled(6, 0.56)]), [
+      'ADR 0004: Taxonomy 4',
+      'ADR 0005: Taxonomy 5',
+    ]);
+    // A third record by a word of its own is shown.
+    const other = byWords(adr(7, 'Tag changes'), 0.56, {
+      kind: 'name',
+      words: ['tag'],
+      source: 'name',
+      inRecord: 'title',
+    });
+    assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), other]), [
+      'ADR 0004: Taxonomy 4',
+      'ADR 0005: Taxonomy 5',
+      'ADR 0007: Tag changes',
+    ]);
+    // Below a third record of its own word, a longer list keeps a further one by the shared word.
+    assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), other, titled(8, 0.55)]), [
+      'ADR 0004: Taxonomy 4',
+      'ADR 0005: Taxonomy 5',
+      'ADR 0007: Tag changes',
+      'ADR 0008: Taxonomy 8',
+    ]);
+  });
+});
