@@ -2,7 +2,7 @@ import { statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { CoChangeModel } from '../../cochange/cochangeModel';
 import { relatedFiles, type ImportGraph, type RelatedFile } from '../../cochange/relatedFiles';
-import { hasChangeEvidence } from '../../cochange/partnerEvidence';
+import { hasChangeEvidence, partnerScore } from '../../cochange/partnerEvidence';
 import { FileIndex } from '../../cochange/testPairing';
 import { WorkspaceTerms } from '../../cochange/workspaceTerms';
 import { languageOf } from '../../index/languages';
@@ -377,7 +377,7 @@ export class HistorySources {
             type: 'cochange' as const,
             title: r.path,
             summary: r.reasons.join('; '),
-            relevanceScore: r.score,
+            relevanceScore: partnerScore(r, { path: file, hasHistory: known, commits }),
             reason: r.reasons.slice(0, 2).join('; ') || 'related to this file',
             location: { path: r.path },
             entityId: `cochange:${r.path}`,
