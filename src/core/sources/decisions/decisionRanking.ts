@@ -17,15 +17,11 @@ const EVIDENCE_BONUS = 0.15;
  * Records linked only by several rare words in common shown on one place. Such words (`threshold`,
  * `pending`, `required`) are rare in code but ordinary in prose: they tell the one record nearest to
  * the file, never a list. On the panel benchmark's reported set, of the records shown below another
- * one linked so, 8 of 9 were noise and none was wanted.
+ * one linked so, 8 of 9 were noise and none was wanted. Below a record linked by anything else they
+ * are not shown either: two words may say what a file alone is about, but beside a better link even
+ * three were noise in 8 of 11 places over the sixteen repositories of the panel benchmark.
  */
 const MOST_BY_WORDS = 1;
-/**
- * Rare words in common a record linked only by them needs below another record: two may say what a
- * file alone is about, but beside a better link it takes more. On the reported set, 7 of the 10 such
- * records shown below another that were noise had two words; the two that were wanted had three.
- */
-const WORDS_BELOW_ANOTHER = 3;
 /**
  * Where a file only carries a record's title word (a name it defines, a word of its text or doc
  * comment) rather than being named after it. Such a word tells the one record nearest the file, when
@@ -174,8 +170,7 @@ function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLi
     const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
     if (i.relevanceScore < best * floor) return false;
     const words = links.byWords.get(i.entityId);
-    if (words !== undefined && (++byWords > MOST_BY_WORDS || (records > 0 && words < WORDS_BELOW_ANOTHER)))
-      return false;
+    if (words !== undefined && (++byWords > MOST_BY_WORDS || records > 0)) return false;
     if (titled && links.byMention.has(i.entityId)) return false;
     if (records > 0 && records < VISIBLE && links.weak.has(i.entityId)) return false;
     const word = links.word.get(i.entityId);
