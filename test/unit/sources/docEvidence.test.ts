@@ -1,9 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { DocsSource } from '../../../src/core/sources/docs/docsSource';
 import type { SuggestionItem } from '../../../src/core/types';
-import { openWorkspace, type Workspace } from './sourceFixtures';
+import { docsWorkspace } from './docsFixture';
 
 const said = (items: SuggestionItem[]) => items.map((i) => `${i.entityId}: ${i.reason}`).join('\n');
 
@@ -14,19 +11,8 @@ const said = (items: SuggestionItem[]) => items.map((i) => `${i.entityId}: ${i.r
  */
 describe('doc sections need specific evidence', function () {
   this.timeout(30000);
-  let ws: Workspace;
-  let source: DocsSource;
-
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(ws.root, path)), { recursive: true });
-    writeFileSync(join(ws.root, path), text);
-  };
-
-  beforeEach(async () => {
-    ws = await openWorkspace();
-    source = new DocsSource({ root: ws.root, store: ws.store });
-  });
-  afterEach(() => ws.dispose());
+  const docs = docsWorkspace();
+  const write = docs.write;
 
   it('reads a folder mention from the document it is in: another component’s hooks/ is not this one’s', async () => {
     write('web/src/segments/hooks/useSegmentForm.ts', 'export const useSegmentForm = () => 1;\n');
@@ -39,14 +25,14 @@ describe('doc sections need specific evidence', function () {
       'docs/layout.md',
       '# Layout\n\n## Segments\n\nSegment forms keep their state in `web/src/segments/hooks/`.\n',
     );
-    await source.refresh();
-    const segments = source.query({ file: 'web/src/segments/hooks/useSegmentForm.ts' });
+    await docs.source.refresh();
+    const segments = docs.source.query({ file: 'web/src/segments/hooks/useSegmentForm.ts' });
     assert.ok(!segments.some((i) => i.location.path === 'web/src/impact/README.md'), said(segments));
     assert.ok(
       segments.some((i) => i.entityId === 'doc:docs/layout.md#segments'),
       `a mention of the folder from the root still links: ${said(segments)}`,
     );
-    const impact = source.query({ file: 'web/src/impact/hooks/useImpact.ts' });
+    const impact = docs.source.query({ file: 'web/src/impact/hooks/useImpact.ts' });
     assert.ok(
       impact.some((i) => i.entityId === 'doc:web/src/impact/README.md#layout'),
       `the README's own hooks/ is this file's folder: ${said(impact)}`,
@@ -59,14 +45,14 @@ describe('doc sections need specific evidence', function () {
     const rows = files.map((f) => `| ${f} | \`service/src/${f}/${f}Thing.kt\` |`).join('\n');
     write('docs/ui/alerts.md', `# Alerts\n\n## Key files\n\n| Part | Location |\n|---|---|\n${rows}\n`);
     write('docs/delivery.md', '# Delivery\n\n## Webhooks\n\nRetries live in `service/src/webhook/webhookThing.kt`.\n');
-    await source.refresh();
-    const webhook = source.query({ file: 'service/src/webhook/webhookThing.kt', symbol: 'webhookThing' });
+    await docs.source.refresh();
+    const webhook = docs.source.query({ file: 'service/src/webhook/webhookThing.kt', symbol: 'webhookThing' });
     assert.ok(!webhook.some((i) => i.location.path === 'docs/ui/alerts.md'), said(webhook));
     assert.ok(
       webhook.some((i) => i.entityId === 'doc:docs/delivery.md#webhooks'),
       said(webhook),
     );
-    const seeder = source.query({ file: 'service/src/seeder/seederThing.kt', symbol: 'seederThing' });
+    const seeder = docs.source.query({ file: 'service/src/seeder/seederThing.kt', symbol: 'seederThing' });
     assert.deepEqual(said(seeder), '');
   });
 
@@ -80,8 +66,10 @@ describe('doc sections need specific evidence', function () {
       'packages/core/integration-tests/README.md',
       '# Integration tests\n\n## Read-only project\n\nThe `Adr` suite reads ro-project.\n',
     );
-    await source.refresh();
-    const paths = source.query({ file: 'packages/core/src/adr/Adr.ts', symbol: 'Adr' }).map((i) => i.location.path);
+    await docs.source.refresh();
+    const paths = docs.source
+      .query({ file: 'packages/core/src/adr/Adr.ts', symbol: 'Adr' })
+      .map((i) => i.location.path);
     assert.ok(!paths.some((p) => p.includes('ro-project')), JSON.stringify(paths));
     assert.ok(paths.includes('packages/core/integration-tests/README.md'), JSON.stringify(paths));
   });
@@ -97,10 +85,10 @@ describe('doc sections need specific evidence', function () {
       'docs/guide.md',
       `# Guide\n\n${sections.join('\n')}\n## What is an ADR\n\nA record.\n\n## Slug\n\nEach has a slug.\n`,
     );
-    await source.refresh();
-    const adr = source.query({ file: 'src/adr/Adr.ts' });
+    await docs.source.refresh();
+    const adr = docs.source.query({ file: 'src/adr/Adr.ts' });
     assert.ok(!adr.some((i) => i.entityId === 'doc:docs/guide.md#what-is-an-adr'), said(adr));
-    const slug = source.query({ file: 'src/adr/Slug.ts' });
+    const slug = docs.source.query({ file: 'src/adr/Slug.ts' });
     assert.ok(
       slug.some((i) => i.entityId === 'doc:docs/guide.md#slug'),
       `a rare name still titles: ${said(slug)}`,
@@ -113,18 +101,18 @@ describe('doc sections need specific evidence', function () {
     for (const service of ['audit', 'gateway', 'orders', 'prices', 'risk', 'users'])
       write(`${service}/src/Application.kt`, 'fun main() {}\n');
     write('docs/observability.md', '# Observability\n\n## Metrics\n\nEach Application exposes its metrics.\n');
-    await source.refresh();
-    const pkg = source.query({ file: 'package.json', symbol: 'workspaces' });
+    await docs.source.refresh();
+    const pkg = docs.source.query({ file: 'package.json', symbol: 'workspaces' });
     assert.ok(!pkg.some((i) => i.location.path === 'docs/dev.md'), said(pkg));
-    const app = source.query({ file: 'gateway/src/Application.kt' });
+    const app = docs.source.query({ file: 'gateway/src/Application.kt' });
     assert.ok(!app.some((i) => i.location.path === 'docs/observability.md'), said(app));
   });
 
   it('reads a test file as named after what it tests: link_test.go is titled by "Link"', async () => {
     write('internal/e2e/link/link_test.go', 'package link\n');
     write('README.md', '# Tool\n\n## Link\n\nLink two documents.\n\n## Merge\n\nMerge two documents.\n');
-    await source.refresh();
-    const items = source.query({ file: 'internal/e2e/link/link_test.go' });
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'internal/e2e/link/link_test.go' });
     assert.ok(
       items.some((i) => i.entityId === 'doc:README.md#link'),
       said(items),

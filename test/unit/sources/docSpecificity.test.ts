@@ -1,10 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { isCommandLine } from '../../../src/core/sources/docs/docSections';
-import { DocsSource } from '../../../src/core/sources/docs/docsSource';
 import type { SuggestionItem } from '../../../src/core/types';
-import { openWorkspace, type Workspace } from './sourceFixtures';
+import { docsWorkspace } from './docsFixture';
 
 const said = (items: SuggestionItem[]) => items.map((i) => `${i.entityId}: ${i.reason}`).join('\n');
 const ids = (items: SuggestionItem[]) => items.map((i) => i.entityId);
@@ -16,26 +13,15 @@ const ids = (items: SuggestionItem[]) => items.map((i) => i.entityId);
  */
 describe('doc sections are about the code under the cursor', function () {
   this.timeout(30000);
-  let ws: Workspace;
-  let source: DocsSource;
-
-  const write = (path: string, text: string) => {
-    mkdirSync(dirname(join(ws.root, path)), { recursive: true });
-    writeFileSync(join(ws.root, path), text);
-  };
-
-  beforeEach(async () => {
-    ws = await openWorkspace();
-    source = new DocsSource({ root: ws.root, store: ws.store });
-  });
-  afterEach(() => ws.dispose());
+  const docs = docsWorkspace();
+  const write = docs.write;
 
   it('reads no symbol out of a shell command in backticks', async () => {
     write('app/controllers/sessions_controller.rb', 'class SessionsController\n  def create\n  end\nend\n');
     write('README.md', '# Tracker\n\n## Local setup\n\n* Create the database: `bundle exec rake db:create`\n');
     write('docs/auth.md', '# Auth\n\n## Signing in\n\nThe callback calls `create(auth_hash)` on the session.\n');
-    await source.refresh();
-    const items = source.query({ file: 'app/controllers/sessions_controller.rb', symbol: 'create' });
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'app/controllers/sessions_controller.rb', symbol: 'create' });
     assert.ok(!ids(items).includes('doc:README.md#local-setup'), said(items));
     assert.ok(ids(items).includes('doc:docs/auth.md#signing-in'), `a call in backticks still names it: ${said(items)}`);
     assert.equal(isCommandLine('npm run build'), true);
@@ -53,8 +39,8 @@ describe('doc sections are about the code under the cursor', function () {
       'docs/front-end.md',
       '# Front end\n\n## Tables\n\nTables keep their state in `web/src/hooks/useTableState.ts`.\n',
     );
-    await source.refresh();
-    const items = source.query({ file: 'web/src/hooks/useTableState.ts', symbol: 'useTableState' });
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'web/src/hooks/useTableState.ts', symbol: 'useTableState' });
     assert.deepEqual(
       items.map((i) => i.location.path),
       ['docs/front-end.md'],
@@ -69,10 +55,10 @@ describe('doc sections are about the code under the cursor', function () {
     write('config/settings/production.py', 'DEBUG = False\n');
     write('locale/README.md', '# Translations\n\n## Production\n\nCompile the messages before a release.\n');
     write('README.md', '# Service\n\n## Production\n\nThe production settings read the environment.\n');
-    await source.refresh();
-    const run = source.query({ file: 'services/referral/src/Functions/TriggerPull.cs', symbol: 'Run' });
+    await docs.source.refresh();
+    const run = docs.source.query({ file: 'services/referral/src/Functions/TriggerPull.cs', symbol: 'Run' });
     assert.deepEqual(ids(run), ['doc:services/referral/README.md#run'], said(run));
-    const production = source.query({ file: 'config/settings/production.py' });
+    const production = docs.source.query({ file: 'config/settings/production.py' });
     assert.ok(!production.some((i) => i.location.path === 'locale/README.md'), said(production));
     assert.ok(ids(production).includes('doc:README.md#production'), said(production));
   });
@@ -83,16 +69,16 @@ describe('doc sections are about the code under the cursor', function () {
       'README.md',
       '# Rooms\n\n## Adding new apps\n\nRun `django-admin startapp` and list it in `django` settings.\n',
     );
-    await source.refresh();
-    const items = source.query({ file: 'requirements/base.txt', symbol: 'django' });
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'requirements/base.txt', symbol: 'django' });
     assert.deepEqual(said(items), '');
   });
 
   it('shows no heading that has no text of its own', async () => {
     write('config/settings/base.py', 'DATABASES = {}\n');
     write('README.md', '# Rooms\n\n## Database\n\n### Postgres\n\nThe app needs Postgres 15 running locally.\n');
-    await source.refresh();
-    const items = source.query({ file: 'config/settings/base.py', symbol: 'DATABASES' });
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'config/settings/base.py', symbol: 'DATABASES' });
     assert.ok(!ids(items).includes('doc:README.md#database'), said(items));
   });
 
@@ -105,10 +91,10 @@ describe('doc sections are about the code under the cursor', function () {
         `# ${guide}\n\n## Manual capture\n\nCapture later with the capture handler.\n`,
       );
     write('extension/docs/Refund.md', '# Refunds\n\n## Refund\n\nRefund a captured payment.\n');
-    await source.refresh();
-    const capture = source.query({ file: 'extension/test/unit/manual-capture.handler.spec.js' });
+    await docs.source.refresh();
+    const capture = docs.source.query({ file: 'extension/test/unit/manual-capture.handler.spec.js' });
     assert.deepEqual(said(capture), '');
-    const refund = source.query({ file: 'extension/test/unit/refund.handler.spec.js' });
+    const refund = docs.source.query({ file: 'extension/test/unit/refund.handler.spec.js' });
     assert.ok(
       ids(refund).includes('doc:extension/docs/Refund.md#refund'),
       `one document's heading titles: ${said(refund)}`,
@@ -122,8 +108,11 @@ describe('doc sections are about the code under the cursor', function () {
       '# Alerts\n\n## How alerts flow\n\n```\nRiskResultEvent → RiskResultConsumer → RulesEngine → AlertEvent → DeliveryRouter\n```\n',
     );
     write('docs/kafka.md', '# Kafka\n\n## Consumers\n\nThe RiskResultConsumer reads each RiskResultEvent once.\n');
-    await source.refresh();
-    const items = source.query({ file: 'notification/src/kafka/RiskResultConsumer.kt', symbol: 'RiskResultConsumer' });
+    await docs.source.refresh();
+    const items = docs.source.query({
+      file: 'notification/src/kafka/RiskResultConsumer.kt',
+      symbol: 'RiskResultConsumer',
+    });
     assert.ok(!items.some((i) => i.location.path === 'docs/alerts.md'), said(items));
     assert.ok(ids(items).includes('doc:docs/kafka.md#consumers'), said(items));
   });
@@ -138,8 +127,8 @@ describe('doc sections are about the code under the cursor', function () {
       'docs/connect.md',
       '# Connect\n\n## Start-up\n\nThe web project in `src/ui/connect/src/Referral.Web/` wires the services.\n',
     );
-    await source.refresh();
-    const items = source.query({ file: 'src/ui/connect/src/Referral.Web/Startup.cs' });
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'src/ui/connect/src/Referral.Web/Startup.cs' });
     assert.ok(!ids(items).includes('doc:README.md#ui'), said(items));
     assert.ok(ids(items).includes('doc:docs/connect.md#start-up'), said(items));
   });
