@@ -67,13 +67,18 @@ export function rankDecisions(input: RankInput): SuggestionItem[] {
     byRecord.set(key, kinds);
   }
   const out = new Map<string, SuggestionItem>();
-  const put = (item: SuggestionItem) => {
+  // The entries of a decision log share one item: the one shown is judged by its own links, not its siblings'.
+  const entryOf = new Map<string, string>();
+  const put = (item: SuggestionItem, entry?: string) => {
     // A record open in the editor is already in front of the reader: it never suggests itself.
     if (file && item.location.path === file && item.meta?.status !== 'note') return;
     const prev = out.get(item.entityId);
-    if (!prev || prev.relevanceScore < item.relevanceScore) out.set(item.entityId, item);
+    if (prev && prev.relevanceScore >= item.relevanceScore) return;
+    out.set(item.entityId, item);
+    if (entry !== undefined) entryOf.set(item.entityId, entry);
+    else entryOf.delete(item.entityId);
   };
-  for (const kinds of byRecord.values()) {
+  for (const [entry, kinds] of byRecord) {
     const [best, second] = [...kinds.values()].sort((a, b) => b.score - a.score);
     const h = second ? { ...best, score: Math.min(1, best.score + EVIDENCE_BONUS * second.score) } : best;
     const adr = h.adr;
@@ -98,7 +103,7 @@ export function rankDecisions(input: RankInput): SuggestionItem[] {
     }
     const factor = retired ? 0.4 : adr.status === 'rejected' ? 0.6 : adr.status === 'proposed' ? 0.9 : 1;
     if (h.score * factor < kindFloor.decision) continue;
-    put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line, input.dateOf(adr)));
+    put(decisionItem(adr, h.score * factor, h.reason, h.kind, h.line, input.dateOf(adr)), entry);
   }
   for (const i of input.notes) put(i);
   // Records far weaker than the best one here are noise beside it: an empty line is better.
@@ -107,7 +112,7 @@ export function rankDecisions(input: RankInput): SuggestionItem[] {
     score(input.unspecific),
     sorted.find((i) => i.type === 'decision' && i.meta?.status !== 'note')?.relevanceScore ?? 0,
   );
-  return nearBest(sorted, best, wordLinks(byRecord.values()));
+  return nearBest(sorted, best, wordLinks(byRecord), (i) => entryOf.get(i.entityId) ?? i.entityId);
 }
 
 /** How the records linked by words alone are linked, by item id. */
@@ -129,7 +134,8 @@ interface WordLinks {
   wordsOnly: Set<string>;
 }
 
-function wordLinks(records: Iterable<ReadonlyMap<string, DecisionHit>>): WordLinks {
+/** Keyed by record, or by entry of a decision log. */
+function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>>): WordLinks {
   const out: WordLinks = {
     byWords: new Map(),
     byMention: new Set(),
@@ -138,10 +144,9 @@ function wordLinks(records: Iterable<ReadonlyMap<string, DecisionHit>>): WordLin
     word: new Map(),
     wordsOnly: new Set(),
   };
-  for (const kinds of records) {
+  for (const [id, kinds] of records) {
     const e = kinds.get('text')?.evidence;
     if (!e) continue;
-    const id = `decision:${kinds.get('text')!.adr.path}`;
     if (e.inRecord === 'title') out.byTitle.add(id);
     if (e.words?.length) out.word.set(id, `${e.kind}:${e.words[0]}`);
     if (kinds.size > 1) continue;
@@ -158,7 +163,12 @@ function wordLinks(records: Iterable<ReadonlyMap<string, DecisionHit>>): WordLin
  * rare words, none that only mentions a word of the file's name below one titled by such a word, none
  * linked by the weakest evidence below another, and no third record by a word that already linked one.
  */
-function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLinks): SuggestionItem[] {
+function nearBest(
+  sorted: readonly SuggestionItem[],
+  best: number,
+  links: WordLinks,
+  entryOf: (i: SuggestionItem) => string,
+): SuggestionItem[] {
   let records = 0;
   let byWords = 0;
   // `deploymentApi.js` is about the record titled "Use Helm as deployment tool", not each one below it that says "deployment".
@@ -166,19 +176,19 @@ function nearBest(sorted: readonly SuggestionItem[], best: number, links: WordLi
   const told = new Set<string>();
   return sorted.filter((i) => {
     if (i.type !== 'decision') return true;
+    const id = entryOf(i);
     const note = i.meta?.status === 'note';
     const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
     if (i.relevanceScore < best * floor) return false;
-    const words = links.byWords.get(i.entityId);
+    const words = links.byWords.get(id);
     if (words !== undefined && (++byWords > MOST_BY_WORDS || records > 0)) return false;
-    if (titled && links.byMention.has(i.entityId)) return false;
-    if (records > 0 && records < VISIBLE && links.weak.has(i.entityId)) return false;
-    const word = links.word.get(i.entityId);
+    if (titled && links.byMention.has(id)) return false;
+    if (records > 0 && records < VISIBLE && links.weak.has(id)) return false;
+    const word = links.word.get(id);
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
-    if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(i.entityId))
-      return false;
+    if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);
-    if (links.byTitle.has(i.entityId)) titled = true;
+    if (links.byTitle.has(id)) titled = true;
     if (!note) records++;
     return true;
   });
