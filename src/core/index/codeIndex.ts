@@ -217,14 +217,19 @@ export class CodeIndex {
    * imports (blank for a skipped file), for word statistics, and every name it uses (defines, imports or
    * calls, skipped files too), for how many files share a word.
    */
-  vocabularyByFile(skip?: (path: string) => boolean): { names: string; packages: string; uses: string }[] {
-    const byFile = new Map<number, { names: string; packages: string; uses: string }>();
+  vocabularyByFile(
+    skip?: (path: string) => boolean,
+  ): { path: string; names: string; packages: string; uses: string }[] {
+    const byFile = new Map<number, { path: string; names: string; packages: string; uses: string }>();
     const skipped = new Set<number>();
-    if (skip)
-      for (const r of all<{ id: number; path: string }>(this.state.db, 'SELECT id, path FROM files'))
-        if (skip(r.path)) skipped.add(Number(r.id));
+    const paths = new Map<number, string>();
+    for (const r of all<{ id: number; path: string }>(this.state.db, 'SELECT id, path FROM files')) {
+      paths.set(Number(r.id), r.path);
+      if (skip?.(r.path)) skipped.add(Number(r.id));
+    }
     const entry = (file: number) =>
-      byFile.get(file) ?? byFile.set(file, { names: '', packages: '', uses: '' }).get(file)!;
+      byFile.get(file) ??
+      byFile.set(file, { path: paths.get(file) ?? '', names: '', packages: '', uses: '' }).get(file)!;
     const use = (file: number, v: string | null) => {
       const e = entry(file);
       if (v) e.uses = e.uses ? `${e.uses} ${v}` : v;

@@ -280,6 +280,7 @@ export class DecisionLinker {
         query,
         title: this.titleTerms.get(hit.key),
         share: (t: string) => this.repo.share(t),
+        importShare: (t: string) => this.repo.importShare(t, file),
         file,
       };
       const evidence = specificEvidence(input);

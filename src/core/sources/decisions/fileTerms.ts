@@ -269,6 +269,30 @@ const MAX_IMPORT_LINES = 300;
  * the root of another dotted path (`play.api.mvc` → play) a little lower: it may be one of the
  * project's own packages, whose name its folders already carry. The standard library is left out.
  */
+/** Parts of a package path after its vendor that name no product (`io.kotest.core`, `org.springframework.web`). */
+export const GENERIC_PACKAGE_PARTS: ReadonlySet<string> = new Set([
+  'core',
+  'common',
+  'commons',
+  'api',
+  'web',
+  'http',
+  'util',
+  'utils',
+  'lang',
+  'security',
+  'data',
+  'client',
+  'server',
+  'internal',
+  'shared',
+  'base',
+  'lib',
+  'annotation',
+  'annotations',
+  'test',
+]);
+
 export function importedPackagesOf(text: string): [string, number][] {
   const out = new Map<string, number>();
   const lines = linesOf(text);
@@ -281,7 +305,10 @@ export function importedPackagesOf(text: string): [string, number][] {
     const named =
       domain && parts.length > 2 ? parts.slice(1, 3) : parts.length === 1 || !domain ? parts.slice(0, 1) : [];
     const first = parts.length === 1 || domain ? 1 : 0.7;
-    named.forEach((p, k) => out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? first : 0.5)));
+    named.forEach((p, k) => {
+      if (k > 0 && GENERIC_PACKAGE_PARTS.has(p.toLowerCase())) return;
+      out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? first : 0.5));
+    });
   }
   return [...out];
 }

@@ -1,4 +1,4 @@
-import type { FileQuery, TermSource } from './fileTerms';
+import { GENERIC_PACKAGE_PARTS, type FileQuery, type TermSource } from './fileTerms';
 
 /**
  * What makes a link between a file and a record by their words specific: a word of the record's
@@ -81,6 +81,8 @@ export interface EvidenceInput {
   title: ReadonlySet<string> | undefined;
   /** Share of the workspace's files carrying a word (0..1). */
   share: (term: string) => number;
+  /** Share of the files of the file's language importing a package that carries the word (0..1). */
+  importShare?: (term: string) => number;
   /** The file's path, to name the folder a word comes from. */
   file: string;
 }
@@ -108,7 +110,14 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const folder = pick(['folder']);
   const named = pick(['name', 'type'], NAME_SHARE) ?? pick(['symbol'], SYMBOL_NAME_SHARE);
   // A package the record names: any it is titled after but the stack every file is on, or one few files import.
-  const importShare = (t: string) => (query.packages?.has(from.get(t) ?? t) ? shareOf(t) : 1);
+  // Where the stack is set up (`main.rs`, `settings/production.py`), the record choosing it governs the file.
+  const setup = isSetupFile(input.file);
+  const importShare = (t: string) =>
+    query.packages?.has(from.get(t) ?? t)
+      ? setup
+        ? shareOf(t)
+        : Math.max(shareOf(t), input.importShare?.(from.get(t) ?? t) ?? 0)
+      : 1;
   const imported =
     titled.find((t) => own.includes(t) && sourceOf(t) === 'import' && importShare(t) <= COMMON_IMPORT_SHARE) ??
     own.find((t) => sourceOf(t) === 'import' && importShare(t) <= RARE_IMPORT_SHARE && isPackageName(t, from, query));
@@ -118,7 +127,11 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   }
   if (folder) return folderEvidence(input.file, from.get(folder) ?? folder, folder);
   // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
-  const symbolWord = own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
+  // In a file the code index does not read (Kotlin), no count says how rare a word of its code is: `send`, `write`
+  // and `check` would pass for rare.
+  const symbolWord = query.textIsContent
+    ? undefined
+    : own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
   const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
   const word =
@@ -137,6 +150,23 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
     if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
   }
   return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
+}
+
+/** Names of the files where an application starts or its framework is configured. */
+const SETUP_NAMES =
+  /^(?:main|app|application|server|index|program|startup|bootstrap|settings|production|config|configuration|wsgi|asgi|manage|__init__|__main__)$/i;
+/** Folders of settings: every file in them configures the stack. */
+const SETUP_FOLDERS = /(?:^|\/)(?:config|settings|configuration)\//i;
+
+/**
+ * A file that starts the application or configures its framework, near the top of its package: the
+ * records that chose the framework are about such a file, as they are not about each file using it.
+ */
+function isSetupFile(file: string): boolean {
+  const slash = file.lastIndexOf('/');
+  const stem = file.slice(slash + 1).replace(/\.[^.]*$/, '');
+  const depth = file.split('/').length - 1;
+  return (SETUP_NAMES.test(stem) && depth <= 2) || SETUP_FOLDERS.test(file);
 }
 
 /** Words a file name needs for its initials to be a name of their own (`content_security_policy` → `csp`). */
@@ -162,11 +192,13 @@ function isPackageName(t: string, from: ReadonlyMap<string, string>, query: File
     parts.length > 2 && /^(?:github|gitlab|bitbucket|golang|google|org|com|io|net)$/i.test(parts[0])
       ? parts.slice(1, 3)
       : parts.slice(0, 1);
-  return head.some((p) =>
-    p
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, '')
-      .startsWith((from.get(t) ?? t).replace(/[^a-z0-9]/g, '')),
+  return head.some(
+    (p, i) =>
+      !(i > 0 && GENERIC_PACKAGE_PARTS.has(p.toLowerCase())) &&
+      p
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, '')
+        .startsWith((from.get(t) ?? t).replace(/[^a-z0-9]/g, '')),
   );
 }
 

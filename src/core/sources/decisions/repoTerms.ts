@@ -38,6 +38,8 @@ export class RepoTerms {
   private nameDf = new Map<string, number>();
   /** Files whose path or code (names defined, imported or called) carries each word. */
   private useDf = new Map<string, number>();
+  /** Per language: files importing any package, and files importing a package that carries each word. */
+  private importers = new Map<string, { files: number; df: Map<string, number> }>();
   private files = 0;
   private packageDirs: string[] = [];
 
@@ -86,19 +88,28 @@ export class RepoTerms {
    * per word), and of every name it uses, calls included; a slice at a time, the counts changed at the end.
    */
   async setFileVocabulary(
-    rows: readonly { names: string; packages: string; uses?: string }[],
+    rows: readonly { path?: string; names: string; packages: string; uses?: string }[],
     slice = new TimeSlice(),
   ): Promise<void> {
     const df = new Map<string, number>();
     const use = new Map<string, number>();
+    const importers = new Map<string, { files: number; df: Map<string, number> }>();
     for (const r of rows) {
-      const named = new Set([...termsOf(r.names), ...r.packages.split(' ').flatMap(packageTerms)]);
+      const imported = new Set(r.packages.split(' ').flatMap(packageTerms));
+      if (imported.size > 0 && r.path !== undefined) {
+        const lang = languageOf(r.path);
+        const l = importers.get(lang) ?? importers.set(lang, { files: 0, df: new Map() }).get(lang)!;
+        l.files++;
+        for (const t of imported) l.df.set(t, (l.df.get(t) ?? 0) + 1);
+      }
+      const named = new Set([...termsOf(r.names), ...imported]);
       for (const t of named) df.set(t, (df.get(t) ?? 0) + 1);
       for (const t of r.uses ? new Set([...named, ...termsOf(r.uses)]) : named) use.set(t, (use.get(t) ?? 0) + 1);
       await slice.pause();
     }
     this.nameDf = df;
     this.useDf = use;
+    this.importers = importers;
     this.files = Math.max(this.files, rows.length);
   }
 
@@ -110,6 +121,18 @@ export class RepoTerms {
     if (this.files < MIN_FILES) return 0;
     const df = Math.max(this.pathDf.get(term) ?? 0, this.useDf.get(term) ?? 0, this.nameDf.get(term) ?? 0);
     return Math.min(1, df / this.files);
+  }
+
+  /**
+   * The share of the files written in `file`'s language that import a package carrying the word,
+   * among those that import any (0..1); 0 where too few files import anything to tell. Express
+   * imported by a fifth of a service's TypeScript is the stack it is built on, however many style
+   * sheets, templates and docs dilute its share of all paths.
+   */
+  importShare(term: string, file: string): number {
+    const l = this.importers.get(languageOf(file));
+    if (!l || l.files < MIN_FILES) return 0;
+    return (l.df.get(term) ?? 0) / l.files;
   }
 
   /** 0..1: near 1 for words few files carry, falling towards 0 for words in most files. */
@@ -132,6 +155,27 @@ export class RepoTerms {
     for (const dir of this.packageDirs) out.set(normalizeName(dir.slice(dir.lastIndexOf('/') + 1)), dir);
     return out;
   }
+}
+
+/** Extensions of one language that import each other's packages alike. */
+const LANGUAGE_FAMILIES: Readonly<Record<string, string>> = {
+  tsx: 'js',
+  ts: 'js',
+  mts: 'js',
+  cts: 'js',
+  jsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  vue: 'js',
+  svelte: 'js',
+  pyi: 'py',
+  kts: 'kt',
+};
+
+/** The language a path is written in, by its extension (`ts` and `js` are one). */
+function languageOf(path: string): string {
+  const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  return LANGUAGE_FAMILIES[ext] ?? ext;
 }
 
 /** `front-end`, `Front_End`, `frontend` → frontend. */

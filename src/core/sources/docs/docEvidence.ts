@@ -11,9 +11,18 @@ const LISTING_PATHS = 8;
  */
 const OVERVIEW_TYPE_NAMES = 5;
 
+/** A section naming this many paths, with few words beside each, is a list of files ("Source", "Key files"). */
+const FILE_LIST_PATHS = 3;
+/** Words per path, the paths' own words included, up to which a section only lists its files. */
+const FILE_LIST_WORDS = 12;
+
 /** A listing or an overview names each file or type in passing: it is about none of them in particular. */
 export function isListing(s: DocSection): boolean {
-  return s.paths.length >= LISTING_PATHS || s.typeNames >= OVERVIEW_TYPE_NAMES;
+  return (
+    s.paths.length >= LISTING_PATHS ||
+    s.typeNames >= OVERVIEW_TYPE_NAMES ||
+    (s.paths.length >= FILE_LIST_PATHS && s.bodyTerms.length <= s.paths.length * FILE_LIST_WORDS)
+  );
 }
 
 /**

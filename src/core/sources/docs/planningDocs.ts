@@ -1,9 +1,11 @@
 /**
- * Plans, evolution reports, retrospectives and roadmaps describe work to do or done at one time, not
- * the code as it is: a step of an implementation plan that names a class is no guide to editing it.
- * Folders: `plans/`, `planning/`, `evolution/`, `retro/`, `retrospectives/`, `roadmap/`.
+ * Plans, evolution reports, retrospectives, roadmaps and audits describe work to do or done at one
+ * time, not the code as it is: a step of an implementation plan that names a class is no guide to
+ * editing it, nor is a QA finding ranked "High" that names a file. Folders: `plans/`, `planning/`,
+ * `evolution/`, `retro/`, `retrospectives/`, `roadmap/`, `reports/`, `audits/`, `qa/`, `tech-debt/`.
  */
-const PLANNING_DIR = /(?:^|\/)(?:plans?|planning|evolution|retros?|retrospectives?|roadmaps?)\//i;
+const PLANNING_DIR =
+  /(?:^|\/)(?:plans?|planning|evolution|retros?|retrospectives?|roadmaps?|reports?|audits?|qa|tech[-_]?debt)\//i;
 /** File names: `market-data-services-plan.md`, `evolution-report.md`, `ROADMAP.md`, `retro-2024-03.md`. */
 const PLANNING_NAME = /(?:^|[-_. ])(?:plan|report|roadmap|retro|retrospective)(?:[-_. ]|$)/i;
 
