@@ -150,6 +150,7 @@ function wireEngine(
   decisions.setCodeVocabulary({
     vocabularyOf: (path) => (textOnly(path) ? undefined : index.vocabularyOf(path)),
     vocabularyByFile: () => index.vocabularyByFile(textOnly),
+    reads: (path) => languageOf(path) !== undefined,
   });
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });

@@ -41,7 +41,9 @@ export type { DecisionRecord } from './decisionItems';
 /** Port: what the code index knows about the workspace's files (names defined and called, packages imported). */
 export interface CodeVocabulary {
   vocabularyOf(path: string): FileVocabulary | undefined;
-  vocabularyByFile(): { names: string; packages: string }[];
+  vocabularyByFile(): { path?: string; names: string; packages: string }[];
+  /** True when the code index reads the file's language, so that the workspace's counts know its words. */
+  reads?(path: string): boolean;
 }
 
 /** Files that may define a name a record mentions for the mention to mean the definition at the cursor. */
@@ -449,7 +451,15 @@ export class DecisionSource implements WorkspaceSource {
     } catch (err) {
       this.logger.debug(`Could not read the code index for ${file}: ${(err as Error).message}`);
     }
-    const query = fileQuery({ path: file, vocabulary, text, symbol: q.symbol, symbolLine: q.symbolRange?.start });
+    const unread = this.code?.reads ? !this.code.reads(file) : false;
+    const query = fileQuery({
+      path: file,
+      vocabulary,
+      text,
+      symbol: q.symbol,
+      symbolLine: q.symbolRange?.start,
+      unread,
+    });
     if (this.queryCache.size >= 64) this.queryCache.delete(this.queryCache.keys().next().value as string);
     this.queryCache.set(key, query);
     return query;

@@ -36,6 +36,8 @@ export interface FileQuery {
    * the code index reads), so its words may make a link on their own.
    */
   textIsContent?: boolean;
+  /** The code index does not read the file's language (Kotlin): no count of the workspace knows its code's words. */
+  unread?: boolean;
   /** The package each import word comes from (`helmet` → `helmet`, `react` → `@types/react`), to name it in a reason. */
   packages?: Map<string, string>;
 }
@@ -47,6 +49,8 @@ export interface FileQueryInput {
   text?: string;
   /** Name (or any text) of the symbol at the cursor. */
   symbol?: string;
+  /** The code index does not read the file's language. */
+  unread?: boolean;
   /** 1-based first line of that symbol, for its doc comment. */
   symbolLine?: number;
 }
@@ -140,7 +144,7 @@ export function fileQuery(input: FileQueryInput): FileQuery {
     terms.set(t, e.max + Math.min(e.max * 0.5, (e.sum - e.max) * 0.1));
     sources.set(t, e.source);
   }
-  return { terms, sources, textCounts, textIsContent: !v && textCounts.size > 0, packages };
+  return { terms, sources, textCounts, textIsContent: !v && textCounts.size > 0, unread: input.unread, packages };
 }
 
 /** The words a file type goes by, for the types the code index does not read. */

@@ -129,7 +129,7 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
   // In a file the code index does not read (Kotlin), no count says how rare a word of its code is: `send`, `write`
   // and `check` would pass for rare.
-  const symbolWord = query.textIsContent
+  const symbolWord = query.unread
     ? undefined
     : own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
@@ -152,20 +152,34 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
 }
 
-/** Names of the files where an application starts or its framework is configured. */
+/** Names of the files where an application starts or its framework is configured (`app.module.ts` too). */
 const SETUP_NAMES =
-  /^(?:main|app|application|server|index|program|startup|bootstrap|settings|production|config|configuration|wsgi|asgi|manage|__init__|__main__)$/i;
+  /^(?:main|app|application|server|program|startup|bootstrap|settings|production|config|configuration|wsgi|asgi|manage|__init__|__main__)$/i;
 /** Folders of settings: every file in them configures the stack. */
 const SETUP_FOLDERS = /(?:^|\/)(?:config|settings|configuration)\//i;
+/** Folders that only hold a project's code or its parts, and say nothing of how deep a file lies in it. */
+const HOLDERS = new Set([
+  'src',
+  'source',
+  'lib',
+  'app',
+  'apps',
+  'packages',
+  'services',
+  'cmd',
+  'main',
+  'java',
+  'kotlin',
+]);
 
 /**
- * A file that starts the application or configures its framework, near the top of its package: the
+ * A file that starts the application or configures its framework, near the top of its project: the
  * records that chose the framework are about such a file, as they are not about each file using it.
  */
 function isSetupFile(file: string): boolean {
-  const slash = file.lastIndexOf('/');
-  const stem = file.slice(slash + 1).replace(/\.[^.]*$/, '');
-  const depth = file.split('/').length - 1;
+  const parts = file.split('/');
+  const stem = parts[parts.length - 1].split('.')[0];
+  const depth = parts.slice(0, -1).filter((p) => !HOLDERS.has(p.toLowerCase())).length;
   return (SETUP_NAMES.test(stem) && depth <= 2) || SETUP_FOLDERS.test(file);
 }
 
