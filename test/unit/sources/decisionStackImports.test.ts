@@ -85,3 +85,36 @@ describe('words that only look telling', function () {
     );
   });
 });
+
+describe('a standard library import', function () {
+  this.timeout(60000);
+  const decisions = decisionWorkspace(() => {
+    const files: Record<string, string> = {
+      'docs/adr/0001-store-json.md': record(
+        1,
+        'Store submission data as JSON',
+        'Submissions are kept as JSON documents.',
+      ),
+      'docs/adr/0002-use-sort-order.md': record(2, 'Sort order of lists', 'Lists are sorted by name, then by date.'),
+      'audit/validators.py': 'import json\n\n\ndef validate_amount(raw):\n    return int(raw) > 0\n',
+      'pkg/lister/lister.go':
+        'package lister\n\nimport "sort"\n\nfunc Names(n []string) []string {\n\tsort.Strings(n)\n\treturn n\n}\n',
+    };
+    for (let i = 0; i < 24; i++) files[`audit/part${i}.py`] = `def part${i}(n):\n    return n * ${i}\n`;
+    return files;
+  });
+
+  it('links no record: the language chose it, not the project (`json`, `sort`)', () => {
+    for (const [file, symbol] of [
+      ['audit/validators.py', 'validate_amount'],
+      ['pkg/lister/lister.go', 'Names'],
+    ]) {
+      const shown = decisions(file, symbol, 4);
+      assert.deepEqual(
+        shown.map((i) => `${i.location.path}: ${i.reason}`),
+        [],
+        file,
+      );
+    }
+  });
+});

@@ -1,3 +1,4 @@
+import { isStandardLibrary } from './standardLibrary';
 import { linesOf } from '../docs/markdown';
 import { splitWords, termOf, termsOf } from '../docs/textTerms';
 
@@ -113,6 +114,7 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   const v = input.vocabulary;
   const packages = new Map<string, string>();
   const imported = (spec: string, scale = 1) => {
+    if (isStandardLibrary(spec, input.path)) return;
     for (const t of packageTerms(spec)) {
       add(t, 'import', scale);
       if (!packages.has(t)) packages.set(t, spec);

@@ -1,6 +1,7 @@
 import { TimeSlice } from '../../timeSlice';
 import { termsOf } from '../docs/textTerms';
 import { packageTerms } from './fileTerms';
+import { isStandardLibrary } from './standardLibrary';
 
 /** Files that make a folder a package of its own. */
 const MANIFESTS = new Set([
@@ -95,7 +96,8 @@ export class RepoTerms {
     const use = new Map<string, number>();
     const importers = new Map<string, { files: number; df: Map<string, number> }>();
     for (const r of rows) {
-      const imported = new Set(r.packages.split(' ').flatMap(packageTerms));
+      const specs = r.packages.split(' ').filter((p) => p && !(r.path !== undefined && isStandardLibrary(p, r.path)));
+      const imported = new Set(specs.flatMap(packageTerms));
       if (imported.size > 0 && r.path !== undefined) {
         const lang = languageOf(r.path);
         const l = importers.get(lang) ?? importers.set(lang, { files: 0, df: new Map() }).get(lang)!;
