@@ -73,8 +73,14 @@ for (let round = 1; round <= Number(values.rounds); round++) {
       process.stdout.write(`round ${round}: other items at ${s.path}:${s.line}\n`);
   }
   const sum = engine.reduce((x, y) => x + y, 0);
+  const slowest = engine
+    .map((ms, i) => ({ ms, at: `${samples[i].path}:${samples[i].line}` }))
+    .sort((x, y) => y.ms - x.ms)
+    .slice(0, 3)
+    .map((x) => `${x.at} ${Math.round(x.ms)} ms`);
   process.stdout.write(
-    `round ${round}: first answer ${fmt(engine)} (sum ${Math.round(sum)} ms); enrichment ${fmt(enrich)}\n`,
+    `round ${round}: first answer ${fmt(engine)} (sum ${Math.round(sum)} ms); enrichment ${fmt(enrich)}\n` +
+      `  slowest: ${slowest.join(', ')}\n`,
   );
 }
 if (values.items) fs.writeFileSync(values.items, JSON.stringify(first, null, 1));
