@@ -10,6 +10,7 @@
 //   --vsix FILE: measure another build (e.g. an older commit's, side by side); --out DIR: where results go.
 //   --profile: the host also writes a CPU profile per segment (start, moves, held, rebuild) next to the results.
 //   --snapshot FILE|URL: open with a team index snapshot (the user setting proactiveContext.teamIndex.source).
+//   --targets RESULTS.json: move to the same functions (and hold the key in the same file) as that earlier run.
 //   --baseline: before the Suggestions view, open a trivial webview view (bench/editor/baseline-view) and
 //   time its load the same way: what the workbench takes to show any webview view.
 //   --baseline-only: the same, in a workbench without the extension (nothing else is measured).
@@ -111,7 +112,8 @@ async function oneRun(i, opts) {
     let index = await waitForIndexFile(wb);
     const pick = () =>
       pickTargets(index, wb.workspace, { files: opts.files, perFile: opts.perFile, heldThrough: opts.held });
-    let targets = pick();
+    // --targets: the moves of an earlier run, so that two builds are timed on the same functions.
+    let targets = opts.targets ?? pick();
     // index.db is saved a while after the build writes it: the copy on disk may predate the definitions.
     for (let wait = 0; !targets.files.length && wait < 30; wait++) {
       await sleep(2_000);
@@ -166,10 +168,24 @@ async function oneRun(i, opts) {
         })),
       },
       firstTarget: { path: targets.files[0].path, line: targets.files[0].moves[0].line },
+      targets,
     };
   } finally {
     await wb.close();
   }
+}
+
+/** The moves and held key of an earlier run's results (`runs[0].targets`), to time another build on them. */
+function targetsOf(file) {
+  let targets;
+  try {
+    targets = JSON.parse(fs.readFileSync(file, 'utf8')).runs?.[0]?.targets;
+  } catch (err) {
+    fail(`--targets ${file}: ${err.message}`);
+  }
+  if (!Array.isArray(targets?.files) || !targets.files.length)
+    fail(`--targets ${file}: no targets in it (results of a run with this version of the benchmark)`);
+  return targets;
 }
 
 /** The largest tracked source file, a stand-in for "the file the user had open". */
@@ -204,6 +220,7 @@ async function main() {
       out: { type: 'string' },
       profile: { type: 'boolean', default: false },
       snapshot: { type: 'string' },
+      targets: { type: 'string' },
       baseline: { type: 'boolean', default: false },
       'baseline-only': { type: 'boolean', default: false },
     },
@@ -254,6 +271,7 @@ async function main() {
     baseline: values.baseline,
     baselineOnly: values['baseline-only'],
     firstFile: firstSourceFile(workspace),
+    targets: values.targets ? targetsOf(values.targets) : undefined,
     // A path is made absolute: the setting is read by the extension host, from another folder.
     snapshot: values.snapshot && (/^https?:/.test(values.snapshot) ? values.snapshot : path.resolve(values.snapshot)),
   };

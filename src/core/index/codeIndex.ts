@@ -30,6 +30,9 @@ const IMPORTERS_LOOKUP_COST = 250;
 const GRAPH_LOOKUP_BUDGET = 2000;
 /** Files whose deprecated uses are kept. */
 const MAX_DEPRECATED_FILES = 64;
+/** Call sites kept over all callers answers; names whose definition files are counted. */
+const MAX_KEPT_CALLERS = 20_000;
+const MAX_COUNTED_NAMES = 1024;
 
 /**
  * The multi-language code index: definitions, call sites and imports of every code file, kept in
@@ -41,6 +44,12 @@ export class CodeIndex {
   private readonly resolution: CallResolver;
   /** Deprecated uses by file, while the index stays the same. */
   private readonly deprecatedUses = new GenerationMemo<DeprecatedUse[]>(MAX_DEPRECATED_FILES);
+  /**
+   * Callers by definition, and how many files define a name, while the index stays the same: every
+   * cursor stop inside a function asks for its callers again (and a held key passes it twice).
+   */
+  private readonly callerAnswers = new GenerationMemo<CallerRef[]>(MAX_KEPT_CALLERS, (c) => Math.max(1, c.length));
+  private readonly definitionFiles = new GenerationMemo<number>(MAX_COUNTED_NAMES);
   /** What single import lookups have cost since the graph was last in memory. */
   private lookupCost = 0;
 
@@ -116,8 +125,12 @@ export class CodeIndex {
 
   /** How many files define a name: `build` in every validator of a crate says little about one of them. */
   definitionFileCount(name: string): number {
-    return (
-      one<{ n: number }>(this.state.db, 'SELECT count(DISTINCT file) AS n FROM symbols WHERE name = ?', [name])?.n ?? 0
+    return this.definitionFiles.get(
+      this.resolution.generation(),
+      name,
+      () =>
+        one<{ n: number }>(this.state.db, 'SELECT count(DISTINCT file) AS n FROM symbols WHERE name = ?', [name])?.n ??
+        0,
     );
   }
 
@@ -167,6 +180,18 @@ export class CodeIndex {
     }
     // A constructor (`__init__`, `constructor`) is called by constructing its class: `Rule(…)`, `new Rule(…)`.
     defs = defs.map((d) => this.classOfConstructor(d) ?? d);
+    // By the definitions asked about, not the line: every line of a function has the same callers.
+    const key = [
+      limit,
+      target.name,
+      ...defs.map((d) => [d.path, d.kind, d.name, d.container, d.start_line, d.end_line, d.exported].join('\0')),
+    ].join('\0');
+    return [
+      ...this.callerAnswers.get(this.resolution.generation(), key, () => this.callersOf(defs, target.name, limit)),
+    ];
+  }
+
+  private callersOf(defs: readonly SymbolRow[], name: string, limit: number): CallerRef[] {
     const found = new Map<string, CallerRef>();
     for (const def of defs) {
       for (const ref of this.resolution.callsTo(def)) keepBest(found, ref);
@@ -175,7 +200,7 @@ export class CodeIndex {
       for (const c of all<CallRow>(
         this.state.db,
         `SELECT ${CALL_COLS} FROM ${CALLS} WHERE c.name = ? ORDER BY f.path, c.line LIMIT ?`,
-        [target.name, limit],
+        [name, limit],
       )) {
         keepBest(found, { ...callRef(c), confidence: 'name' });
       }
@@ -315,9 +340,14 @@ export class CodeIndex {
   deprecatedUsedIn(path: string): DeprecatedUse[] {
     const rel = this.state.rel(path);
     if (rel === undefined) return [];
-    const defs = this.deprecatedCalledIn(rel);
-    if (!defs.length) return [];
-    return [...this.deprecatedUses.get(this.resolution.generation(), rel, () => this.usesOfDeprecated(rel, defs))];
+    // The names the file calls are part of the kept answer: a file that calls nothing deprecated,
+    // most files, asks SQLite nothing on its next stops either.
+    return [
+      ...this.deprecatedUses.get(this.resolution.generation(), rel, () => {
+        const defs = this.deprecatedCalledIn(rel);
+        return defs.length ? this.usesOfDeprecated(rel, defs) : [];
+      }),
+    ];
   }
 
   /** The definitions marked deprecated whose name a file calls. */

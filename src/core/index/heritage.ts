@@ -185,12 +185,16 @@ export function methodFamily(
   return { names: [...names], definitions: [...definitions.values()] };
 }
 
-/** The top-level classes and interfaces of these languages (an SQL list) that declare a method of this name, by name. */
+/**
+ * The top-level classes and interfaces of these languages (an SQL list) that declare a method of this name, by name.
+ * The class is looked up by its name (`+c.file` keeps SQLite off the file's index): by file, each of
+ * the 1,900 `__init__` of mypy's type stubs scanned every symbol of its stub, 90 ms for one name.
+ */
 function methodOwners(db: Database, method: string, langs: string): Map<string, TypeDefinition[]> {
   const owners = new Map<string, TypeDefinition[]>();
   const rows = all<TypeDefinition>(
     db,
-    `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${langs} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
+    `SELECT DISTINCT f.path AS path, c.name AS name, c.exported AS exported FROM symbols m JOIN files f ON f.id = m.file JOIN symbols c ON +c.file = m.file AND c.name = m.container WHERE m.name = ? AND m.kind = 'method' AND f.lang IN ${langs} AND c.container IS NULL AND c.kind IN ('class', 'interface', 'component')`,
     [method],
   );
   for (const r of rows) {
