@@ -210,6 +210,11 @@ export class Store {
     return this.indexDb;
   }
 
+  /** The index cache when it is open; never opens it (a check between slices of background work). */
+  get openedIndex(): Database | undefined {
+    return this.disposed ? undefined : this.indexDb;
+  }
+
   /**
    * Opens the index cache ahead of its first use, a turn of the event loop between its migrations:
    * the first suggestion pass then finds it open instead of migrating a fresh cache in one step.
