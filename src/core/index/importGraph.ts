@@ -47,16 +47,16 @@ export class ImportGraph {
   }
 
   /**
-   * As read, `rowsPerSlice` rows at a time with a pause between: reading tens of thousands of rows in
-   * one step held the editor's thread for hundreds of ms. Undefined when `unchanged()` stops holding
-   * at a pause (the rows were written meanwhile): the next query then reads the graph whole. 2,000
-   * rows are about 13 ms of work on a quiet machine, as long as the other slices of a cold open.
+   * As read, `rowsPerQuery` rows at a time with `pause()` between: reading tens of thousands of rows
+   * in one step held the editor's thread for hundreds of ms. Undefined when `unchanged()` stops
+   * holding after a pause (the rows were written meanwhile): the next query then reads the graph
+   * whole. 250 rows are under 2 ms of work on a quiet machine; the pause decides when to yield.
    */
   static async readInSlices(
     db: Database,
     pause: () => Promise<void>,
     unchanged: () => boolean,
-    rowsPerSlice = 2000,
+    rowsPerQuery = 250,
   ): Promise<ImportGraph | undefined> {
     const graph = new ImportGraph();
     const addRow = ImportGraph.rowAdder(graph);
@@ -65,14 +65,14 @@ export class ImportGraph {
       each<ImportRow & { rid: number }>(
         db,
         `${ROWS} AND i.rowid > ? ORDER BY i.rowid LIMIT ?`,
-        [after, rowsPerSlice],
+        [after, rowsPerQuery],
         (r) => {
           n++;
           after = r.rid;
           addRow(r);
         },
       );
-      if (n < rowsPerSlice) return graph;
+      if (n < rowsPerQuery) return graph;
       await pause();
       if (!unchanged()) return undefined;
     }

@@ -1,4 +1,5 @@
 import { toRelative } from '../paths';
+import { TimeSlice } from '../timeSlice';
 import type { Store } from '../store/store';
 import { firstColumn, one, type Database } from '../store/sqlite';
 import { readEmbedders } from './fieldTypes';
@@ -6,7 +7,11 @@ import { Heritage } from './heritage';
 import { ImportGraph } from './importGraph';
 import { FileSet, ImportResolver, type ResolvedImport } from './resolve';
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Yields once a slice has run for 12 ms: slices as long on a loaded machine as on a quiet one. */
+function timeSlicePause(): () => Promise<void> {
+  const slice = new TimeSlice();
+  return () => slice.pause();
+}
 
 export const MANIFESTS_KEY = 'codeIndex.packageManifests';
 /** A leading `..`, an empty, `.` or `..` segment (so also a leading `/`), a backslash or a drive colon: not already root-relative. */
@@ -122,7 +127,7 @@ export class IndexState {
    * event loop; that query would read it in one step. Gives up, leaving it to that query, when the
    * database is replaced or import rows are written meanwhile.
    */
-  readGraphAhead(pause: () => Promise<void> = nextTurn, rowsPerSlice?: number): Promise<void> {
+  readGraphAhead(pause = timeSlicePause(), rowsPerQuery?: number): Promise<void> {
     const db = this.store.openedIndex;
     if (!db) return Promise.resolve();
     // Through the getter (the database is open: nothing is opened): a graph of a replaced database is dropped.
@@ -132,7 +137,7 @@ export class IndexState {
     const same = () => this.store.openedIndex === db && this.importEdits === edits && !this.importGraph;
     const reading = {
       db,
-      done: ImportGraph.readInSlices(db, pause, same, rowsPerSlice).then((graph) => {
+      done: ImportGraph.readInSlices(db, pause, same, rowsPerQuery).then((graph) => {
         if (graph && same() && this.db === db) this.importGraph = graph;
       }),
     };
