@@ -8,6 +8,7 @@
 //   npx tsc -p tsconfig.json
 //   node bench/index/coldOpen.mjs --root /path/to/repo --file src/some/file.ts [--line N] [--json]
 //       [--in-process]   parse and mine on this thread (the old path), to compare
+//       [--snapshot FILE] open from a team index snapshot (then only catch up from its commit)
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     line: { type: 'string', default: '1' },
     'block-ms': { type: 'string', default: '50' },
     'in-process': { type: 'boolean', default: false },
+    snapshot: { type: 'string' },
     verbose: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
@@ -38,6 +40,8 @@ if (!values.root || !values.file) {
 }
 
 const t0 = performance.now();
+// The same instant on the monotonic clock of CPU profiles (`node --cpu-prof`), to find a block's samples.
+const profileStartUs = Number(process.hrtime.bigint() / 1000n);
 const since = () => Math.round(performance.now() - t0);
 let phase = 'open';
 const blocks = [];
@@ -64,6 +68,7 @@ const service = await ContextService.open({
   stateDir,
   ...(values.verbose ? { logger: timedLogger() } : {}),
   ...(values['in-process'] ? { config: { index: { workers: 0 } } } : {}),
+  ...(values.snapshot ? { snapshot: { location: resolve(values.snapshot) } } : {}),
 });
 const opened = since();
 const first = {};
@@ -106,6 +111,7 @@ rmSync(stateDir, { recursive: true, force: true });
 const report = {
   root: values.root,
   mode: values['in-process'] ? 'in-process' : 'workers',
+  ...(values.snapshot ? { snapshot: values.snapshot } : {}),
   openedMs: opened,
   firstItemMs: first,
   completeMs: complete,
@@ -115,9 +121,11 @@ const report = {
     p99: Math.round(histogram.percentile(99) / 1e6),
     max: Math.round(histogram.max / 1e6),
   },
+  profileStartUs,
   blocksOver: blockMs,
   blocks: blocks.length,
-  longestBlocks: blocks.sort((a, b) => b.ms - a.ms).slice(0, 8),
+  longestBlocks: [...blocks].sort((a, b) => b.ms - a.ms).slice(0, 8),
+  allBlocks: blocks,
   rssMb: Math.round(mem.rss / 2 ** 20),
 };
 if (values.json) process.stdout.write(`${JSON.stringify(report)}\n`);

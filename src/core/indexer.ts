@@ -236,14 +236,19 @@ export class WorkspaceIndexer {
   private async runBackground(): Promise<void> {
     const signal = this.backgroundAbort.signal;
     // The index cache opens a migration per turn, before the first suggestion pass would open it in one step.
+    // Then its import graph is read in slices, before the first callers query reads it in one step.
+    const readGraph = () => this.parts.index.readGraphAhead();
     void this.parts.store
       .openIndex()
+      .then(readGraph)
       .catch((err: Error) => this.parts.logger.warn(`Could not open the index cache: ${err.message}`));
     // Decisions and docs are read from the work tree meanwhile; the caches wait for the snapshot.
     const seeded = this.seedOnce(signal);
     // The snapshot's index and history answer at once: the open file's suggestions need not wait for catching up.
     void seeded.then((o) => {
       if (o?.status !== 'applied' || signal.aborted) return;
+      // Started before the pass it serves: that pass's callers query waits for it instead of reading the graph whole.
+      readGraph().catch((err: Error) => this.parts.logger.warn(`Could not read the import graph: ${err.message}`));
       this.parts.history.invalidate();
       this.dataEmitter.fire([]);
     });

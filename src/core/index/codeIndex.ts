@@ -80,6 +80,16 @@ export class CodeIndex {
     this.builder.removeFile(path);
   }
 
+  /** Reads the import graph in slices before the first callers query would read it in one step (IndexState.readGraphAhead). */
+  readGraphAhead(): Promise<void> {
+    return this.state.readGraphAhead();
+  }
+
+  /** Settles when the import graph being read ahead is in memory (or the read was given up). */
+  graphRead(): Promise<void> {
+    return this.state.graphRead();
+  }
+
   /** The workspace's code files, known from the scan on, before the build has indexed them. */
   workspaceFiles(): string[] {
     return this.state.workspaceFiles();

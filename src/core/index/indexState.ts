@@ -1,10 +1,17 @@
 import { toRelative } from '../paths';
+import { TimeSlice } from '../timeSlice';
 import type { Store } from '../store/store';
 import { firstColumn, one, type Database } from '../store/sqlite';
 import { readEmbedders } from './fieldTypes';
 import { Heritage } from './heritage';
 import { ImportGraph } from './importGraph';
-import { FileSet, ImportResolver } from './resolve';
+import { FileSet, ImportResolver, type ResolvedImport } from './resolve';
+
+/** Yields once a slice has run for 12 ms: slices as long on a loaded machine as on a quiet one. */
+function timeSlicePause(): () => Promise<void> {
+  const slice = new TimeSlice();
+  return () => slice.pause();
+}
 
 export const MANIFESTS_KEY = 'codeIndex.packageManifests';
 /** A leading `..`, an empty, `.` or `..` segment (so also a leading `/`), a backslash or a drive colon: not already root-relative. */
@@ -22,6 +29,10 @@ export class IndexState {
   private typeHeritage: Heritage | undefined;
   private readonly embedders = new Map<string, ReadonlySet<string>>();
   private seenDb: Database | undefined;
+  /** Moves whenever import rows may have changed: a graph being read in slices is then stale. */
+  private importEdits = 0;
+  /** The graph being read ahead, of which database. */
+  private graphReading: { db: Database; done: Promise<void> } | undefined;
   /** What generation() last saw, and the number it gave. */
   private seen = {
     n: 0,
@@ -111,6 +122,50 @@ export class IndexState {
     return this.importGraph;
   }
 
+  /**
+   * Reads the import graph ahead of the first query that needs it, a slice of rows per turn of the
+   * event loop; that query would read it in one step. Gives up, leaving it to that query, when the
+   * database is replaced or import rows are written meanwhile.
+   */
+  readGraphAhead(pause = timeSlicePause(), rowsPerQuery?: number): Promise<void> {
+    const db = this.store.openedIndex;
+    if (!db) return Promise.resolve();
+    // Through the getter (the database is open: nothing is opened): a graph of a replaced database is dropped.
+    if (this.db !== db || this.importGraph) return Promise.resolve();
+    if (this.graphReading?.db === db) return this.graphReading.done;
+    const edits = this.importEdits;
+    const same = () => this.store.openedIndex === db && this.importEdits === edits && !this.importGraph;
+    const reading = {
+      db,
+      done: ImportGraph.readInSlices(db, pause, same, rowsPerQuery).then((graph) => {
+        if (graph && same() && this.db === db) this.importGraph = graph;
+      }),
+    };
+    this.graphReading = reading;
+    const ended = () => {
+      if (this.graphReading === reading) this.graphReading = undefined;
+    };
+    reading.done.then(ended, ended);
+    return reading.done;
+  }
+
+  /**
+   * Settles when the read ahead under way (if any) has ended, read or given up (never rejects: a
+   * query that follows reads the graph itself and meets any error there).
+   */
+  graphRead(): Promise<void> {
+    return this.graphReading?.done.catch(() => undefined) ?? Promise.resolve();
+  }
+
+  /** Import rows were written for these files: the graph in memory, if any, follows them. */
+  importsWritten(
+    replaced: readonly string[],
+    added: ReadonlyArray<{ path: string; imports: readonly ResolvedImport[] }>,
+  ): void {
+    this.importEdits++;
+    this.importGraph?.replace(replaced, added);
+  }
+
   /** The graph if it is in memory; undefined when the next query reads it anew anyway. */
   loadedGraph(): ImportGraph | undefined {
     void this.db;
@@ -118,6 +173,7 @@ export class IndexState {
   }
 
   dropGraph(): void {
+    this.importEdits++;
     this.importGraph = undefined;
   }
 

@@ -267,7 +267,7 @@ export class IndexWriter {
       for (const s of Object.values(stmts)) s.free();
       this.state.dropHeritage();
     }
-    this.state.loadedGraph()?.replace(
+    this.state.importsWritten(
       [...removed, ...written.map((w) => w.entry.path)],
       written.map((w) => ({ path: w.entry.path, imports: w.entry.imports ?? [] })),
     );

@@ -40,9 +40,16 @@ export function writeFileAtomic(
 
 /**
  * As writeFileAtomic (with fsync), the writes and the fsync done off the event loop: a team index
- * snapshot puts tens of megabytes in place while the editor keeps answering.
+ * snapshot or an index save puts tens of megabytes in place while the editor keeps answering. With
+ * `stillWanted`, the file is put in place only if that still holds once the data is on disk (checked
+ * and renamed in one step of this thread, so a write made meanwhile on this thread is never
+ * overwritten); resolves whether it was put in place.
  */
-export async function writeFileAtomicAsync(path: string, data: Uint8Array): Promise<void> {
+export async function writeFileAtomicAsync(
+  path: string,
+  data: Uint8Array,
+  options: { stillWanted?: () => boolean } = {},
+): Promise<boolean> {
   const tmp = tempNameFor(path);
   const file = await open(tmp, 'w', 0o600);
   try {
@@ -52,7 +59,13 @@ export async function writeFileAtomicAsync(path: string, data: Uint8Array): Prom
     await file.close();
   }
   try {
-    await rename(tmp, path);
+    if (!options.stillWanted) await rename(tmp, path);
+    else if (options.stillWanted()) renameSync(tmp, path);
+    else {
+      await unlink(tmp).catch(() => undefined);
+      return false;
+    }
+    return true;
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
     throw err;

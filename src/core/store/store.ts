@@ -2,11 +2,12 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../logger';
 import { nullLogger } from '../logger';
-import { writeFileAtomic, removeStaleTempFiles } from './atomicFile';
+import { writeFileAtomic, writeFileAtomicAsync, removeStaleTempFiles } from './atomicFile';
 import { withFileLock } from './fileLock';
 import { durableMigrations, indexMigrations, migrate, migrateInTurns, userVersion } from './migrations';
 import { stamp, stampChanged, type FileStamp } from './fileStamp';
 import { readDatabase } from './databaseFile';
+import { IndexSaves } from './indexSaves';
 import { guardCorruption, moveAside, VerifiedStamps } from './recovery';
 import { SaveSchedule } from './saveSchedule';
 import { loadSqlJs, transaction, type Database } from './sqlite';
@@ -18,7 +19,14 @@ import {
   type StoreWriteProblem,
 } from './writeErrors';
 import type { SqlJsStatic } from 'sql.js';
-import { StoreSchemaError, type DurableOp, type FileWriter, type StoreNotice, type StoreOptions } from './storeTypes';
+import {
+  StoreSchemaError,
+  type BackgroundFileWriter,
+  type DurableOp,
+  type FileWriter,
+  type StoreNotice,
+  type StoreOptions,
+} from './storeTypes';
 
 // The store's public types live in their own module; re-exported so callers keep one import.
 export { StoreSchemaError, type DurableOp, type FileWriter, type StoreNotice, type StoreOptions } from './storeTypes';
@@ -38,11 +46,9 @@ export class Store {
   private indexOpening: { db: Database; version: number; done?: Promise<void> } | undefined;
   private pending: DurableOp<unknown>[] = [];
   private durableDirty = false;
-  private indexDirty = false;
   private seen: FileStamp | undefined;
   private readonly durableSaves: SaveSchedule;
-  private indexTimer: NodeJS.Timeout | undefined;
-  private indexHolds = 0;
+  private readonly indexSaves: IndexSaves;
   private disposed = false;
   private readonly listeners = new Set<(n: StoreNotice) => void>();
   private readonly indexStamps: VerifiedStamps;
@@ -57,13 +63,30 @@ export class Store {
     readonly stateDir: string,
     private readonly logger: Logger,
     durableDelays: { soon: number; quiet: number; quietAtMost: number },
-    private readonly indexDelay: number,
-    private readonly heldIndexDelay: number,
+    indexDelays: { delayMs: number; heldDelayMs: number },
     private readonly writeFile: FileWriter,
+    writeInBackground: BackgroundFileWriter,
   ) {
     this.durableDb = undefined as unknown as Database;
     this.indexStamps = new VerifiedStamps(join(stateDir, INDEX + '.verified'));
     this.durableSaves = new SaveSchedule(() => this.saveOnTimer(), durableDelays);
+    const what = 'save the index cache';
+    this.indexSaves = new IndexSaves({
+      ...indexDelays,
+      exportIndex: () => (this.indexDb && !this.unwritable ? this.indexDb.export() : undefined),
+      writeNow: (data) => this.save(this.indexPath, data, what),
+      writeInBackground: (data, stillWanted) =>
+        writeInBackground(this.indexPath, data, stillWanted).catch((err: unknown) => {
+          throw asStoreWriteError(err, this.stateDir, `${what} ${this.indexPath}`);
+        }),
+      saved: () => this.indexStamps.record(this.indexPath),
+      warn: (err) =>
+        this.logger.warn(
+          err instanceof StoreWriteError
+            ? err.message
+            : `Could not save the index cache ${this.indexPath}: ${(err as Error).message}`,
+        ),
+    });
   }
 
   static async open(options: StoreOptions): Promise<Store> {
@@ -83,9 +106,9 @@ export class Store {
         quiet: options.quietSaveDelayMs ?? 10_000,
         quietAtMost: options.quietSaveMaxDelayMs ?? 60_000,
       },
-      options.indexSaveDelayMs ?? 2000,
-      options.heldIndexSaveDelayMs ?? 30_000,
+      { delayMs: options.indexSaveDelayMs ?? 2000, heldDelayMs: options.heldIndexSaveDelayMs ?? 30_000 },
       writeFile,
+      options.writeFileInBackground ?? ((path, data, stillWanted) => writeFileAtomicAsync(path, data, { stillWanted })),
     );
     removeStaleTempFiles(options.stateDir, DURABLE);
     removeStaleTempFiles(options.stateDir, INDEX);
@@ -187,6 +210,11 @@ export class Store {
     return this.indexDb;
   }
 
+  /** The index cache when it is open; never opens it (a check between slices of background work). */
+  get openedIndex(): Database | undefined {
+    return this.disposed ? undefined : this.indexDb;
+  }
+
   /**
    * Opens the index cache ahead of its first use, a turn of the event loop between its migrations:
    * the first suggestion pass then finds it open instead of migrating a fresh cache in one step.
@@ -201,9 +229,7 @@ export class Store {
   adoptIndex(db: Database): Promise<void> {
     this.assertOpen();
     this.dropOpening();
-    clearTimeout(this.indexTimer);
-    this.indexTimer = undefined;
-    this.indexDirty = false;
+    this.indexSaves.discard();
     this.indexDb?.close();
     this.indexDb = undefined;
     this.indexStamps.record(this.indexPath);
@@ -224,17 +250,7 @@ export class Store {
   }
 
   markIndexDirty(): void {
-    this.indexDirty = true;
-    if (!this.indexTimer && !this.disposed) {
-      this.indexTimer = setTimeout(
-        () => {
-          this.indexTimer = undefined;
-          this.flushIndex();
-        },
-        this.indexHolds > 0 ? this.heldIndexDelay : this.indexDelay,
-      );
-      this.indexTimer.unref?.();
-    }
+    this.indexSaves.markDirty();
   }
 
   /**
@@ -243,18 +259,7 @@ export class Store {
    * when done; pending changes are then saved after the usual delay. flush() still saves at once.
    */
   holdIndexSaves(): () => void {
-    this.indexHolds++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.indexHolds--;
-      if (this.indexHolds === 0 && this.indexDirty && !this.disposed) {
-        clearTimeout(this.indexTimer);
-        this.indexTimer = undefined;
-        this.markIndexDirty();
-      }
-    };
+    return this.indexSaves.hold();
   }
 
   /** Drops the index cache and starts it empty; durable data is untouched. */
@@ -264,15 +269,15 @@ export class Store {
     this.indexDb?.close();
     this.indexDb = this.guardIndex(new this.SQL.Database());
     migrate(this.indexDb, indexMigrations, 0);
-    this.indexDirty = true;
-    this.flushIndex();
+    this.indexSaves.discard();
+    this.indexSaves.flush(true);
   }
 
   /** Writes everything pending now. */
   flush(): void {
     if (this.disposed) return;
     this.flushDurable();
-    this.flushIndex();
+    this.indexSaves.flush();
   }
 
   dispose(): void {
@@ -281,7 +286,7 @@ export class Store {
       this.flush();
     } finally {
       this.durableSaves.cancel();
-      clearTimeout(this.indexTimer);
+      this.indexSaves.stop();
       this.disposed = true;
       this.durableDb.close();
       this.indexDb?.close();
@@ -348,23 +353,6 @@ export class Store {
     this.seen = stamp(this.durablePath);
     this.pending = [];
     this.durableDirty = false;
-  }
-
-  private flushIndex(): void {
-    clearTimeout(this.indexTimer);
-    this.indexTimer = undefined;
-    if (!this.indexDirty || !this.indexDb || this.unwritable) return;
-    try {
-      this.save(this.indexPath, this.indexDb.export(), 'save the index cache');
-      this.indexDirty = false;
-      this.indexStamps.record(this.indexPath);
-    } catch (err) {
-      this.logger.warn(
-        err instanceof StoreWriteError
-          ? err.message
-          : `Could not save the index cache ${this.indexPath}: ${(err as Error).message}`,
-      );
-    }
   }
 
   private refreshIfChanged(): void {
@@ -488,7 +476,7 @@ export class Store {
     } catch {
       // Closing a damaged database may fail too.
     }
-    this.indexDirty = true;
+    this.indexSaves.discard();
     this.markIndexDirty();
   }
 

@@ -42,9 +42,14 @@ export interface StoreOptions {
   heldIndexSaveDelayMs?: number;
   /** Writes a file whole; default writeFileAtomic. A seam for the failures of a full disk. */
   writeFile?: FileWriter;
+  /** Writes the index cache off the event loop on a timed save; default writeFileAtomicAsync. */
+  writeFileInBackground?: BackgroundFileWriter;
 }
 
 export type FileWriter = (path: string, data: Uint8Array, options?: { fsync?: boolean }) => void;
+
+/** Writes and syncs a file in the background; puts it in place only if `stillWanted()` then holds, and resolves whether it did. */
+export type BackgroundFileWriter = (path: string, data: Uint8Array, stillWanted: () => boolean) => Promise<boolean>;
 
 /** A durable change: applied now, and replayed on a fresher copy if another process wrote meanwhile. Must be deterministic. */
 export type DurableOp<T> = (db: Database) => T;

@@ -144,4 +144,37 @@ describe('team index snapshot: imported in one reading, a slice at a time', func
     );
     assert.ok(pauses >= 2, `${pauses} pauses`);
   });
+
+  it("decodes the snapshot's words a slice of files at a time, and still refuses a damaged row", async () => {
+    const files = Array.from({ length: 1200 }, (_, i) => ({ path: `src/f${i}.ts`, size: 10 + i, mtimeMs: 1 }));
+    const rows: unknown[] = files.map((f) => [f.path, f.size, [0, 1]]);
+    const entry = (list: unknown[]) =>
+      Buffer.from(JSON.stringify({ format: 1, terms: ['alpha', 'beta'], files: list }));
+    const seed = async (data: Buffer) => {
+      const seeded: string[] = [];
+      let pauses = 0;
+      const n = await seedTermsFromSnapshot(
+        {
+          history: { seedTerms: (s) => seeded.push(...[...s].map((f) => f.path)), termFiles: () => undefined },
+          logger: nullLogger,
+        },
+        data,
+        // One file to seed: any pause comes from decoding the 1,200 files' rows.
+        files.slice(0, 1),
+        async () => {
+          pauses++;
+          await Promise.resolve();
+        },
+      );
+      return { n, seeded, pauses };
+    };
+    const whole = await seed(entry(rows));
+    assert.equal(whole.n, 1);
+    assert.deepEqual(whole.seeded, ['src/f0.ts']);
+    assert.ok(whole.pauses >= 2, `${whole.pauses} pauses while decoding`);
+    // A damaged row after the first slice: nothing of the entry is used, as before.
+    const damaged = [...rows];
+    damaged[1100] = ['src/f1100.ts', 'large', [0]];
+    assert.equal((await seed(entry(damaged))).n, 0);
+  });
 });

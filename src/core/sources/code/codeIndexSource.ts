@@ -22,12 +22,16 @@ export class CodeIndexSource implements SuggestionSource {
   readonly name = 'code index';
   readonly kinds: readonly SuggestionType[] = ['related_code', 'warning'];
 
-  constructor(private readonly index: Pick<CodeIndex, 'callers' | 'deprecatedUsedIn' | 'definitionFileCount'>) {}
+  constructor(
+    private readonly index: Pick<CodeIndex, 'callers' | 'deprecatedUsedIn' | 'definitionFileCount' | 'graphRead'>,
+  ) {}
 
   // Async so that a failing index query reaches the provider as a rejected collect, like any source's.
   async collect(ctx: QueryContext): Promise<SuggestionItem[]> {
     const file = ctx.query.currentFile;
     if (!file) return [];
+    // Callers need the import graph: one being read in slices is waited for, not read again in one step.
+    await this.index.graphRead();
     const items: SuggestionItem[] = [];
     if (ctx.config.enabledKinds.related_code) items.push(...this.callers(ctx, file));
     if (ctx.config.enabledKinds.warning) items.push(...this.deprecatedUses(file, ctx.symbolRange));
