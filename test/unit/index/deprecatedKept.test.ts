@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database, Statement } from 'sql.js';
+import type { Database } from 'sql.js';
+import { countRuns } from './sqlRuns';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 /** A deprecated function, a file that calls it and one that calls only current code. */
@@ -11,24 +12,6 @@ const FILES: Record<string, string> = {
   'src/user.ts': "import { legacy } from './old';\n\nexport function go(): void {\n  legacy();\n}\n",
   'src/clean.ts': "import { fresh } from './old';\n\nexport function go(): void {\n  fresh();\n}\n",
 };
-
-/** Counts the runs of the statements whose SQL contains `marker` (prepared from now on). */
-function countRuns(db: Database, marker: string): () => number {
-  let runs = 0;
-  const prepare = db.prepare.bind(db);
-  db.prepare = (sql: string, params?: Parameters<Database['prepare']>[1]): Statement => {
-    const stmt = prepare(sql, params);
-    if (sql.includes(marker)) {
-      const bind = stmt.bind.bind(stmt);
-      stmt.bind = (values?: Parameters<Statement['bind']>[0]) => {
-        runs++;
-        return bind(values);
-      };
-    }
-    return stmt;
-  };
-  return () => runs;
-}
 
 describe('deprecated uses kept while the index stays the same', function () {
   this.timeout(60000);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Database, Statement } from 'sql.js';
+import { countRuns } from './sqlRuns';
 import { indexWorkspace, type IndexedWorkspace } from './fixtureWorkspace';
 
 const IMPLS = 12;
@@ -18,24 +19,6 @@ function workspace(): Record<string, string> {
   }
   files['src/app.ts'] = `${imports.join('\n')}\n\nexport function start(): void {\n${calls.join('\n')}\n}\n`;
   return files;
-}
-
-/** Counts the runs of the statements whose SQL contains `marker`, however the helpers keep them prepared. */
-function countRuns(db: Database, marker: string): () => number {
-  let runs = 0;
-  const prepare = db.prepare.bind(db);
-  db.prepare = (sql: string, params?: Parameters<Database['prepare']>[1]): Statement => {
-    const stmt = prepare(sql, params);
-    if (sql.includes(marker)) {
-      const bind = stmt.bind.bind(stmt);
-      stmt.bind = (values?: Parameters<Statement['bind']>[0]) => {
-        runs++;
-        return bind(values);
-      };
-    }
-    return stmt;
-  };
-  return () => runs;
 }
 
 describe('the declaring types of a method name', function () {
