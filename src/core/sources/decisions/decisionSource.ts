@@ -30,21 +30,14 @@ import { DecisionLinker, prepareLinkable, type LinkableRecord, type PreparedLink
 import { pickNumbered } from './decisionAnchors';
 import { explicitHits, fileStem } from './explicitLinks';
 import { fileKindHits } from './fileKindLinks';
-import { fileQuery, type FileQuery, type FileVocabulary } from './fileTerms';
+import { FileQueries, type CodeVocabulary } from './fileQueries';
 import { FileTexts } from './fileTexts';
 import { PathListing } from './pathListing';
 import { RepoTerms } from './repoTerms';
 import { TimeSlice } from '../../timeSlice';
 
 export type { DecisionRecord } from './decisionItems';
-
-/** Port: what the code index knows about the workspace's files (names defined and called, packages imported). */
-export interface CodeVocabulary {
-  vocabularyOf(path: string): FileVocabulary | undefined;
-  vocabularyByFile(): { path?: string; names: string; packages: string }[];
-  /** True when the code index reads the file's language, so that the workspace's counts know its words. */
-  reads?(path: string): boolean;
-}
+export type { CodeVocabulary } from './fileQueries';
 
 /** Files that may define a name a record mentions for the mention to mean the definition at the cursor. */
 const MAX_SYMBOL_FILES = 10;
@@ -82,7 +75,7 @@ export class DecisionSource implements WorkspaceSource {
   /** The records explicit links are looked for in, made again when the records change. */
   private explicit: { records: ReadonlyMap<string, DecisionRecord>; list: DecisionRecord[] } | undefined;
   /** Words of recently asked files: the cursor mostly stays in one file. */
-  private queryCache = new Map<string, FileQuery>();
+  private readonly queries: FileQueries;
 
   private readonly gitAllowed: () => boolean;
   /** Parsed records kept in the store between processes; read at the first refresh only. */
@@ -106,6 +99,7 @@ export class DecisionSource implements WorkspaceSource {
     this.gitAllowed = ctx.gitAllowed ?? (() => true);
     this.cache = ctx.store ? new DecisionCache(ctx.store, this.logger) : undefined;
     this.texts = new FileTexts(this.root, this.config.index.maxFileBytes);
+    this.queries = new FileQueries(() => this.code, this.logger);
   }
 
   /** The decision folders found at the last refresh (root-relative). */
@@ -133,7 +127,7 @@ export class DecisionSource implements WorkspaceSource {
   /** Lets the linker read what the code index knows; call `codeChanged()` when the index changes. */
   setCodeVocabulary(code: CodeVocabulary): void {
     this.code = code;
-    this.queryCache = new Map();
+    this.queries.clear();
   }
 
   /**
@@ -159,7 +153,7 @@ export class DecisionSource implements WorkspaceSource {
 
   /** The code index changed: forget cached file words. */
   codeChanged(): void {
-    this.queryCache = new Map();
+    this.queries.clear();
   }
 
   /** The code index was built: recount the workspace's code words too, a slice at a time. */
@@ -398,7 +392,7 @@ export class DecisionSource implements WorkspaceSource {
     let unspecific = 0;
     if (file && this.linker?.size) {
       let used: Set<string> | undefined;
-      for (const l of this.linker.link(file, this.fileQuery(file, q, inline?.text))) {
+      for (const l of this.linker.link(file, this.queries.of(file, q, inline?.text))) {
         const adr = this.recordByKey(l.path);
         if (!adr) continue;
         if (l.unspecific) {
@@ -439,30 +433,6 @@ export class DecisionSource implements WorkspaceSource {
       .search(text, limit)
       .map((h) => this.recordByKey(h.path))
       .filter((r): r is DecisionRecord => r !== undefined);
-  }
-
-  private fileQuery(file: string, q: SourceQuery, text: string | undefined): FileQuery {
-    const key = `${file}\u0000${q.symbol ?? ''}\u0000${q.symbolRange?.start ?? ''}`;
-    const cached = this.queryCache.get(key);
-    if (cached && q.fileText === undefined) return cached;
-    let vocabulary: FileVocabulary | undefined;
-    try {
-      vocabulary = this.code?.vocabularyOf(file);
-    } catch (err) {
-      this.logger.debug(`Could not read the code index for ${file}: ${(err as Error).message}`);
-    }
-    const unread = this.code?.reads ? !this.code.reads(file) : false;
-    const query = fileQuery({
-      path: file,
-      vocabulary,
-      text,
-      symbol: q.symbol,
-      symbolLine: q.symbolRange?.start,
-      unread,
-    });
-    if (this.queryCache.size >= 64) this.queryCache.delete(this.queryCache.keys().next().value as string);
-    this.queryCache.set(key, query);
-    return query;
   }
 
   /** Writes a new ADR into the decision folder in the format of the newest existing one; returns its root-relative path. */
