@@ -23,7 +23,7 @@ async function showApplyDiscount() {
   await wb.quickOpen(FILE);
   await wb.goToLine(AT.line);
   await wb.openContainer();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   return wb.waitForPanelItems({ file: FILE, symbol: AT.symbol });
 }
 

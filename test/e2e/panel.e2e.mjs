@@ -18,7 +18,13 @@ after(async () => {
 void test('the Proactive Context container shows the Suggestions webview with content', async () => {
   await wb.screenshot('workbench');
   await wb.openContainer('Proactive Context');
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
+  // The only view of the container shares its name, so the side bar's title says it once, in full,
+  // instead of "Proactive Context: Sugge…".
+  const title = wb.page.locator('.part.sidebar .composite.title h2').first();
+  assert.equal((await title.innerText()).trim().toLowerCase(), 'proactive context');
+  const cut = await title.evaluate((h2) => h2.scrollWidth > h2.clientWidth);
+  assert.equal(cut, false, 'the side bar title is cut off');
   const text = await wb.webviewText();
   assert.ok(text.length > 0, 'the panel rendered no text');
   await wb.screenshot('panel');

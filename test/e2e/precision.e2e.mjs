@@ -57,7 +57,7 @@ void test('route a’s POST: its own commits and its record, without another rou
   await wb.quickOpen(ROUTE_A);
   await wb.goToLine(POST_LINE);
   await wb.openContainer();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   await wb.waitForPanelItems({ file: ROUTE_A, symbol: 'POST' });
   // The commits of POST's lines come with the enriched answer; the oldest is outside the recent window.
   const snap = await waitForSnapshot(

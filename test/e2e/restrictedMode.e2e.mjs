@@ -61,7 +61,7 @@ void test('in Restricted Mode the panel shows decisions, says why history is off
     'the folder opened trusted: the scenario needs Restricted Mode',
   );
   await wb.openContainer();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   const line =
     fs
       .readFileSync(path.join(wb.workspace, FILE), 'utf8')

@@ -87,7 +87,7 @@ void test('the panel with the demo suggestions in the light, the dark and the hi
   await wb.quickOpen(FILE);
   await wb.goToLine(18);
   await wb.openContainer();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   const snap = await wb.waitForPanelItems({ file: FILE, symbol: 'applyDiscount' });
   const types = new Set(snap.items.map((i) => i.type));
   for (const t of ['decision', 'warning', 'change', 'related_code'])

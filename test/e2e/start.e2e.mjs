@@ -101,7 +101,7 @@ void test('the first screen is the demo file at applyDiscount with the panel sho
   await wb.waitForStatusBarLine(line, 30_000);
   const tabs = await wb.page.locator('.part.editor .tab').allInnerTexts();
   assert.ok(!tabs.some((t) => /Welcome/i.test(t)), `a Welcome page is open: ${JSON.stringify(tabs)}`);
-  await wb.waitForView('Suggestions', 60_000);
+  await wb.waitForView('Proactive Context', 60_000);
   const snap = await wb.waitForPanelItems({ file: FILE, symbol: 'applyDiscount', timeoutMs: 120_000 });
   const decision = snap.items.find((i) => i.type === 'decision' && /Cap discounts at fifty percent/.test(i.title));
   assert.ok(decision, `the panel lists no ADR 0003: ${JSON.stringify(snap.items.map((i) => i.title))}`);

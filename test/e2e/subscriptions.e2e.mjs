@@ -48,7 +48,7 @@ void test('pin to chat on a suggestion creates a subscription', async () => {
   await wb.quickOpen(FILE);
   await wb.goToLine(18);
   await wb.openContainer();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   const snap = await wb.waitForPanelItems({ file: FILE, symbol: 'applyDiscount' });
   const decision = snap.items.find((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title));
   assert.ok(decision, `no ADR 0003 decision among ${JSON.stringify(snap.items.map((i) => i.title))}`);

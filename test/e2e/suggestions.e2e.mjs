@@ -33,7 +33,7 @@ async function showPricingAt(at) {
   await wb.quickOpen(FILE);
   await wb.goToLine(at.line);
   await wb.openContainer();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   return wb.waitForPanelItems({ file: FILE, symbol: at.symbol });
 }
 

@@ -52,7 +52,7 @@ void test('the Welcome page lists the walkthrough, and its first step opens the 
   await wb.screenshot('walkthrough');
   assert.equal(await step.getAttribute('aria-checked'), 'false');
   await page.locator('.monaco-button, a', { hasText: 'Open the Suggestions panel' }).first().click();
-  await wb.waitForView('Suggestions');
+  await wb.waitForView('Proactive Context');
   await wb.webviewText();
   assert.equal(await wb.bridge('api', { method: 'panelVisible' }), true);
   await page
