@@ -128,6 +128,8 @@ interface WordLinks {
    * words), or a title word the file only defines or writes. They tell one record, not a list.
    */
   weak: Set<string>;
+  /** Records linked by a module inside an imported package (`deletion` of `django.db.models.deletion`). */
+  module: Set<string>;
   /** The evidence word of each record linked by words (`name:stack`, `import:react`). */
   word: Map<string, string>;
   /** Records linked by words and nothing else. */
@@ -141,6 +143,7 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     byMention: new Set(),
     byTitle: new Set(),
     weak: new Set(),
+    module: new Set(),
     word: new Map(),
     wordsOnly: new Set(),
   };
@@ -153,7 +156,13 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     out.wordsOnly.add(id);
     if (e.kind === 'words') out.byWords.set(id, e.words?.length ?? 0);
     else if (e.inRecord === 'text') out.byMention.add(id);
-    if (e.kind === 'uses' || (e.kind === 'name' && !e.inRecord && WEAK_SOURCES.has(e.source ?? ''))) out.weak.add(id);
+    if (
+      e.kind === 'uses' ||
+      (e.kind === 'name' && !e.inRecord && WEAK_SOURCES.has(e.source ?? '')) ||
+      (e.kind === 'import' && e.module)
+    )
+      out.weak.add(id);
+    if (e.kind === 'import' && e.module) out.module.add(id);
   }
   return out;
 }
@@ -183,8 +192,10 @@ function nearBest(
     const words = links.byWords.get(id);
     if (words !== undefined && (++byWords > MOST_BY_WORDS || records > 0)) return false;
     if (titled && links.byMention.has(id)) return false;
-    if (records > 0 && records < VISIBLE && links.weak.has(id)) return false;
     const word = links.word.get(id);
+    // Two records about the module the file imports (`sse_manager`: "Use SSE", "Dual SSE architecture") are both about it.
+    const sameModule = links.module.has(id) && word !== undefined && told.has(word);
+    if (records > 0 && records < VISIBLE && links.weak.has(id) && !sameModule) return false;
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
     if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);

@@ -20,6 +20,11 @@ export interface LinkEvidence {
   inRecord?: 'title' | 'text';
   /** Share of the workspace's files carrying the evidence's most common word (0..1). */
   share?: number;
+  /**
+   * The import's word names a module inside the package (`deletion` of `django.db.models.deletion`,
+   * `client` of `controller-runtime/pkg/client`), not the package itself.
+   */
+  module?: boolean;
 }
 
 /** A word carried by at most this share of the workspace's files is rare. */
@@ -62,8 +67,11 @@ const ACTION_WORDS: ReadonlySet<string> = new Set(
     'implement',
     'never',
     'stop',
+    'updat',
   ],
 );
+/** Title words (but what it does) of a record about one thing: "Postgres", "Cookiecutter-Django". */
+const SUBJECT_WORDS = 2;
 /** Rare words it takes, together, to link a record with no title word in common. */
 const RARE_WORDS = 2;
 /** A package imported by more files than this is the stack every file is on (`react` in a React app), not a topic. */
@@ -123,7 +131,10 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
     own.find((t) => sourceOf(t) === 'import' && importShare(t) <= RARE_IMPORT_SHARE && isPackageName(t, from, query));
   if (imported) {
     const w = from.get(imported) ?? imported;
-    return { kind: 'import', words: [imported], where: query.packages?.get(w) };
+    // A record titled by the module alone ("Postgres", "Translations") is about what the module does.
+    const subject = [...(title ?? [])].filter((t) => !ACTION_WORDS.has(t)).length;
+    const module = !isPackageName(imported, from, query) && subject > SUBJECT_WORDS;
+    return { kind: 'import', words: [imported], where: query.packages?.get(w), ...(module ? { module } : {}) };
   }
   if (folder) return folderEvidence(input.file, from.get(folder) ?? folder, folder);
   // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
@@ -201,11 +212,12 @@ function isPackageName(t: string, from: ReadonlyMap<string, string>, query: File
   const spec = query.packages?.get(from.get(t) ?? t);
   if (!spec) return false;
   const parts = spec.replace(/^@/, '').split(/[/.:]+/);
-  // A Go module path or a reverse domain starts with a host: the project follows it.
+  // A Go module path or a reverse domain starts with a host: the project follows it. A scoped npm
+  // package (`@mui/material`) is named by its scope and its name.
   const head =
     parts.length > 2 && /^(?:github|gitlab|bitbucket|golang|google|org|com|io|net)$/i.test(parts[0])
       ? parts.slice(1, 3)
-      : parts.slice(0, 1);
+      : parts.slice(0, spec.startsWith('@') ? 2 : 1);
   return head.some(
     (p, i) =>
       !(i > 0 && GENERIC_PACKAGE_PARTS.has(p.toLowerCase())) &&

@@ -1,0 +1,98 @@
+import { strict as assert } from 'node:assert';
+import { decisionWorkspace } from './decisionWorkspace';
+
+const record = (n: number, title: string, body: string) =>
+  `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Decision\n\n${body}\n`;
+
+/**
+ * A Python service whose booking module is governed by one record. Its imports reach modules named
+ * like the titles of other records: `labels` of a Kubernetes package and `postgres` of Django's.
+ */
+function bookingService(): Record<string, string> {
+  const files: Record<string, string> = {
+    'docs/adr/0001-bookings-are-never-deleted.md': record(
+      1,
+      'Bookings',
+      'A booking is cancelled, never deleted, so that the history of a room stays whole. Changes to a booking are applied and merged.',
+    ),
+    'docs/adr/0002-structuring-resource-labels.md': record(
+      2,
+      'Structuring resource labels',
+      'Every resource we create carries the labels app, team and tier; selectors use them.',
+    ),
+    'docs/adr/0003-postgres.md': record(3, 'Postgres', 'We chose it.'),
+    'docs/adr/0004-update-the-data-by-migrations.md': record(
+      4,
+      'Update the live data by migrations',
+      'Changes to live data are data migrations, reviewed like code.',
+    ),
+    'docs/adr/0005-use-sse-for-real-time-updates.md': record(
+      5,
+      'Use SSE for real-time updates',
+      'The browser follows a job through server-sent events.',
+    ),
+    'docs/adr/0006-dual-sse-architecture.md': record(
+      6,
+      'Dual SSE architecture',
+      'One stream per job and one for the whole board, both from the same manager.',
+    ),
+    'backend/app/events/sse_manager.py': 'def stream(job):\n    return iter([job])\n',
+    'booking/bookings.py': [
+      'from kubernetes.watch.labels import merge_labels',
+      'from django.contrib.postgres.constraints import ExclusionConstraint',
+      '',
+      '',
+      'def update_booking(booking, changes):',
+      '    """Applies the changes to a booking."""',
+      '    return merge_labels(booking, changes)',
+      '',
+    ].join('\n'),
+    'backend/app/routers/job_router.py': [
+      'from app.events.sse_manager import stream',
+      '',
+      '',
+      'def job_events(job):',
+      '    """Streams the events of a job to the browser as they come."""',
+      '    return stream(job)',
+      '',
+    ].join('\n'),
+  };
+  for (let i = 0; i < 30; i++)
+    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
+  return files;
+}
+
+describe('records below the first one', function () {
+  this.timeout(60000);
+  const decisions = decisionWorkspace(bookingService);
+
+  it('shows no record below another that a module inside an imported package is named like (`labels`)', () => {
+    const shown = decisions('booking/bookings.py', 'update_booking', 5).map((i) => `${i.location.path}: ${i.reason}`);
+    assert.ok(
+      shown.some((s) => s.startsWith('docs/adr/0001-bookings-are-never-deleted.md')),
+      JSON.stringify(shown),
+    );
+    assert.ok(!shown.some((s) => s.startsWith('docs/adr/0002-structuring-resource-labels.md')), JSON.stringify(shown));
+  });
+
+  it('keeps a record titled by the module alone (`Postgres`)', () => {
+    const shown = decisions('booking/bookings.py', 'update_booking', 5).map((i) => `${i.location.path}: ${i.reason}`);
+    assert.ok(
+      shown.some((s) => s.startsWith('docs/adr/0003-postgres.md') && /imports django\.contrib\.postgres/.test(s)),
+      JSON.stringify(shown),
+    );
+  });
+
+  it('links no record by the verb of its title (`Update the live data`)', () => {
+    const shown = decisions('booking/bookings.py', 'update_booking', 5).map((i) => i.location.path);
+    assert.ok(!shown.includes('docs/adr/0004-update-the-data-by-migrations.md'), JSON.stringify(shown));
+  });
+
+  it('shows two records about the module the file imports (`sse_manager`)', () => {
+    const shown = decisions('backend/app/routers/job_router.py', 'job_events', 4).map((i) => i.location.path);
+    assert.deepEqual(shown.sort(), [
+      'docs/adr/0005-use-sse-for-real-time-updates.md',
+      'docs/adr/0006-dual-sse-architecture.md',
+    ]);
+  });
+});
