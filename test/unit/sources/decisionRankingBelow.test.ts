@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/decisions/decisionItems';
 import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
+import { prepareLinkable } from '../../../src/core/sources/decisions/decisionLinker';
 
 /** A parsed record with only what ranking reads. */
 function adr(n: number, title: string): DecisionRecord {
@@ -49,6 +50,37 @@ const rank = (hits: DecisionHit[]) =>
 describe('decision ranking: records below another', () => {
   const invoice = adr(1, 'Invoice export');
   const named = byWords(invoice, 0.6, { kind: 'name', words: ['invoic'], source: 'name', inRecord: 'title' });
+
+  it('shows a record that only mentions a word of the file name or definition only when no other record is shown', () => {
+    const adjust = adr(3, 'Pre-authorisation adjustments');
+    const mention = byWords(adjust, 0.55, { kind: 'name', words: ['amount'], source: 'name', inRecord: 'text' });
+    assert.deepEqual(rank([mention]), ['ADR 0003: Pre-authorisation adjustments']);
+    assert.deepEqual(rank([named, mention]), ['ADR 0001: Invoice export']);
+    const imported = byWords(invoice, 0.6, { kind: 'import', words: ['stripe'] });
+    assert.deepEqual(rank([imported, mention]), ['ADR 0001: Invoice export']);
+    const symbolWord = byWords(adjust, 0.55, { kind: 'name', words: ['sign'], source: 'symbol' });
+    assert.deepEqual(rank([named, symbolWord]), ['ADR 0001: Invoice export']);
+  });
+
+  it('keeps such a record below another when it writes the word as code (`AppWorkload`)', () => {
+    const projection = adr(4, 'Credentials projection');
+    const asCode = byWords(projection, 0.55, {
+      kind: 'name',
+      words: ['appworkload'],
+      source: 'name',
+      inRecord: 'text',
+      code: true,
+    });
+    const imported = byWords(invoice, 0.6, { kind: 'import', words: ['stripe'] });
+    assert.deepEqual(rank([imported, asCode]), ['ADR 0001: Invoice export', 'ADR 0004: Credentials projection']);
+    const symbolCode = byWords(projection, 0.55, {
+      kind: 'name',
+      words: ['appworkload'],
+      source: 'symbol',
+      code: true,
+    });
+    assert.deepEqual(rank([imported, symbolCode]), ['ADR 0001: Invoice export', 'ADR 0004: Credentials projection']);
+  });
 
   it('shows a record linked by a code name the file uses only when no other record is shown', () => {
     const tenancy = adr(2, 'Tenancy');
@@ -110,5 +142,30 @@ describe('decision ranking: records below another', () => {
       'ADR 0007: Tag changes',
       'ADR 0008: Taxonomy 8',
     ]);
+  });
+});
+
+describe('decision records: words written as code', () => {
+  it('are the words of the spans in backticks', () => {
+    const p = prepareLinkable({
+      path: 'docs/adr/0019-credentials-projection.md',
+      title: 'Credentials projection',
+      slug: 'credentials-projection',
+      sections: [
+        {
+          heading: 'Decision',
+          body: 'Each `AppWorkload` gets the credentials of its bindings as files; `ExceptionHandler` and every `handler` log failures.',
+        },
+      ],
+      area: [],
+      folder: 'docs/adr',
+      name: 'ADR 0019',
+    });
+    assert.ok(p.code.includes('appworkload'), JSON.stringify(p.code));
+    // The parts of a name are words of prose, and so is the text around the code.
+    assert.ok(
+      !p.code.some((t) => /^(?:handl|handler|credenti|credential|app|workload)$/.test(t)),
+      JSON.stringify(p.code),
+    );
   });
 });

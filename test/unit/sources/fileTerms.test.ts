@@ -64,6 +64,12 @@ describe('the words a file is linked to records by', () => {
     const fr = termsOf('Le service est lent pour les jeunes');
     assert.ok(fr.includes('lent') && !fr.some((t) => ['est', 'pour', 'les'].includes(t)), fr.join(' '));
     assert.ok(!termsOf('Die Queue ist nicht schnell und das ist gut').some((t) => ['ist', 'nicht', 'und'].includes(t)));
+    // Two-letter ones too, in prose and in names: `vérifierSiLeCSRFEstValide` is about CSRF, not "si" and "le".
+    const name = termsOf('vérifierSiLeCSRFEstValide, si le contexte est valide');
+    assert.ok(name.includes('csrf') && !name.some((t) => ['si', 'le'].includes(t)), name.join(' '));
+    const nl = termsOf('De cache wordt bij het starten gevuld');
+    assert.ok(nl.includes('cach') || nl.includes('cache'), nl.join(' '));
+    assert.ok(!nl.some((t) => ['wordt', 'bij'].includes(t)), nl.join(' '));
   });
 
   it('reads the imports of a language the code index does not read', () => {

@@ -42,7 +42,15 @@ export interface DecisionHit {
   kind: string;
   line?: number;
   /** A link by words: the kind of specific evidence and how common its word is (0..1). */
-  evidence?: { kind: string; share?: number; words?: string[]; source?: string; inRecord?: string; module?: boolean };
+  evidence?: {
+    kind: string;
+    share?: number;
+    words?: string[];
+    source?: string;
+    inRecord?: string;
+    module?: boolean;
+    code?: boolean;
+  };
 }
 
 /** `when`: the record's date to show (its own date by default); none when it is not known yet. */

@@ -138,7 +138,13 @@ export interface PreparedLinkable {
   body: string[];
   /** Each word's first written form, term → word, in the order met. */
   surface: [string, string][];
+  /** Words the record writes as code, in backticks (`AppWorkload`). */
+  code: string[];
 }
+
+/** A span in backticks on one line; bounded, so that a stray backtick never scans far. */
+const INLINE_CODE = /`([^`\n]{1,120})`/g;
+const IDENTIFIER = /[A-Za-z][A-Za-z0-9]*/g;
 
 /** Splits a record into the words the linker indexes. */
 export function prepareLinkable(r: LinkableRecord): PreparedLinkable {
@@ -148,7 +154,13 @@ export function prepareLinkable(r: LinkableRecord): PreparedLinkable {
   surfaceWords(r.title + ' ' + r.slug, surface);
   const headings: string[] = [];
   const body: string[] = [];
+  const code = new Set<string>();
   for (const s of r.sections) {
+    // Compound identifiers whole: `AppWorkload` names this code, while a `handler` or the `handler` of
+    // `ExceptionHandler` is a word.
+    for (const m of s.body.matchAll(INLINE_CODE))
+      for (const id of m[1].match(IDENTIFIER) ?? [])
+        if (termsOf(id).length > 1) for (const t of termsOf(id.toLowerCase())) code.add(t);
     if (
       !TEMPLATE_HEADINGS.has(
         s.heading
@@ -170,6 +182,7 @@ export function prepareLinkable(r: LinkableRecord): PreparedLinkable {
     headings,
     body,
     surface: [...surface],
+    code: [...code],
   };
 }
 
@@ -189,6 +202,8 @@ export class DecisionLinker {
 
   /** Records about keeping records ("Record architecture decisions"): they govern no code. */
   private readonly aboutRecords = new Set<string>();
+  /** Each record's words written as code. */
+  private readonly codeTerms = new Map<string, ReadonlySet<string>>();
   /** Each record's title words (with its file name's), for reasons. */
   private readonly titleTerms = new Map<string, ReadonlySet<string>>();
   /** The words records use, by term, to show matches as written. */
@@ -210,6 +225,7 @@ export class DecisionLinker {
         const p = prepared ? prepared(r) : prepareLinkable(r);
         if (p.aboutRecords) this.aboutRecords.add(r.path);
         this.titleTerms.set(r.path, new Set(p.title));
+        this.codeTerms.set(r.path, new Set(p.code));
         for (const [t, w] of p.surface) if (!this.surface.has(t)) this.surface.set(t, w);
         for (const t of [...p.title, ...p.headings, ...p.body]) words.add(t);
         return {
@@ -279,6 +295,7 @@ export class DecisionLinker {
         textOnly,
         query,
         title: this.titleTerms.get(hit.key),
+        code: this.codeTerms.get(hit.key),
         share: (t: string) => this.repo.share(t),
         importShare: (t: string) => this.repo.importShare(t, file),
         file,

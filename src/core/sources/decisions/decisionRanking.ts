@@ -158,7 +158,8 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     else if (e.inRecord === 'text') out.byMention.add(id);
     if (
       e.kind === 'uses' ||
-      (e.kind === 'name' && !e.inRecord && WEAK_SOURCES.has(e.source ?? '')) ||
+      (e.kind === 'name' && !e.inRecord && (WEAK_SOURCES.has(e.source ?? '') || (e.source === 'symbol' && !e.code))) ||
+      (e.kind === 'name' && e.inRecord === 'text' && !e.code) ||
       (e.kind === 'import' && e.module)
     )
       out.weak.add(id);

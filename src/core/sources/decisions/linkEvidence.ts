@@ -25,6 +25,8 @@ export interface LinkEvidence {
    * `client` of `controller-runtime/pkg/client`), not the package itself.
    */
   module?: boolean;
+  /** The record writes the word as code (`AppWorkload`): a name of this code, not a word of prose. */
+  code?: boolean;
 }
 
 /** A word carried by at most this share of the workspace's files is rare. */
@@ -87,6 +89,8 @@ export interface EvidenceInput {
   query: FileQuery;
   /** The record's title terms. */
   title: ReadonlySet<string> | undefined;
+  /** The record's terms written as code. */
+  code?: ReadonlySet<string>;
   /** Share of the workspace's files carrying a word (0..1). */
   share: (term: string) => number;
   /** Share of the files of the file's language importing a package that carries the word (0..1). */
@@ -149,8 +153,14 @@ function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
     symbolWord ??
     pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE);
   if (named) return { kind: 'name', words: [named], source: sourceOf(named), inRecord: 'title' };
-  if (word) return { kind: 'name', words: [word], source: sourceOf(word) };
-  if (fileWord) return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text' };
+  if (word) {
+    const code = word === symbolWord && input.code?.has(word) === true;
+    return { kind: 'name', words: [word], source: sourceOf(word), ...(code ? { code } : {}) };
+  }
+  if (fileWord) {
+    const code = input.code?.has(fileWord) === true;
+    return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text', ...(code ? { code } : {}) };
+  }
   // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
   const rare = new Map<string, string>();
   for (const t of own) {

@@ -25,7 +25,9 @@ const STOP_WORDS = new Set(
     // Pieces of addresses and module paths written without a scheme (`github.com/…`).
     'com org net www http https ' +
     // Function words of records kept in French, Spanish, German, Portuguese and Dutch.
-    'les des une est pour dans avec qui pas sur par ces aux los las una para por del und ist nicht mit den dem ein eine uma com não het een niet voor'
+    'les des une est pour dans avec qui pas sur par ces aux los las una para por del und ist nicht mit den dem ein eine uma com não het een niet voor ' +
+    'le la du et un au si ne se ce il elle nous vous ils sont que leur cette afin ainsi lorsque ' +
+    'dat zijn wordt worden ook maar naar bij als der das zu auf wird werden sind auch el con lo'
   ).split(/\s+/),
 );
 
