@@ -136,6 +136,19 @@ interface WordLinks {
   wordsOnly: Set<string>;
 }
 
+/**
+ * The weakest specific links: a name the record writes as code that the file uses, a title word the
+ * file only defines or writes, a word of the file's or definition's name that only the record's text
+ * has (unless it writes it as a compound name), a module inside an imported package.
+ */
+function isWeak(e: NonNullable<DecisionHit['evidence']>): boolean {
+  if (e.kind === 'uses') return true;
+  if (e.kind === 'import') return e.module === true;
+  if (e.kind !== 'name') return false;
+  if (e.inRecord === 'text') return !e.code;
+  return !e.inRecord && (WEAK_SOURCES.has(e.source ?? '') || (e.source === 'symbol' && !e.code));
+}
+
 /** Keyed by record, or by entry of a decision log. */
 function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>>): WordLinks {
   const out: WordLinks = {
@@ -156,13 +169,7 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     out.wordsOnly.add(id);
     if (e.kind === 'words') out.byWords.set(id, e.words?.length ?? 0);
     else if (e.inRecord === 'text') out.byMention.add(id);
-    if (
-      e.kind === 'uses' ||
-      (e.kind === 'name' && !e.inRecord && (WEAK_SOURCES.has(e.source ?? '') || (e.source === 'symbol' && !e.code))) ||
-      (e.kind === 'name' && e.inRecord === 'text' && !e.code) ||
-      (e.kind === 'import' && e.module)
-    )
-      out.weak.add(id);
+    if (isWeak(e)) out.weak.add(id);
     if (e.kind === 'import' && e.module) out.module.add(id);
   }
   return out;
