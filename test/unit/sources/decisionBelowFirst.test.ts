@@ -36,6 +36,17 @@ function bookingService(): Record<string, string> {
       'Dual SSE architecture',
       'One stream per job and one for the whole board, both from the same manager.',
     ),
+    'docs/adr/0007-service-boundaries.md': record(
+      7,
+      'Service boundaries and table ownership',
+      'Each service owns its tables; a service calls another only through its public functions.',
+    ),
+    'booking/booking_service.py': [
+      'def cancel_booking(booking):',
+      '    """Cancels a booking and keeps its history."""',
+      '    return booking',
+      '',
+    ].join('\n'),
     'backend/app/events/sse_manager.py': 'def stream(job):\n    return iter([job])\n',
     'booking/bookings.py': [
       'from kubernetes.watch.labels import merge_labels',
@@ -94,5 +105,14 @@ describe('records below the first one', function () {
       'docs/adr/0005-use-sse-for-real-time-updates.md',
       'docs/adr/0006-dual-sse-architecture.md',
     ]);
+  });
+
+  it('shows no record below another by a word every codebase names its parts with (`service`)', () => {
+    const shown = decisions('booking/booking_service.py').map((i) => `${i.location.path}: ${i.reason}`);
+    assert.ok(
+      shown.some((s) => s.startsWith('docs/adr/0001-bookings-are-never-deleted.md')),
+      JSON.stringify(shown),
+    );
+    assert.ok(!shown.some((s) => s.startsWith('docs/adr/0007-service-boundaries.md')), JSON.stringify(shown));
   });
 });

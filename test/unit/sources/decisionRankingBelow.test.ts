@@ -62,6 +62,17 @@ describe('decision ranking: records below another', () => {
     assert.deepEqual(rank([named, symbolWord]), ['ADR 0001: Invoice export']);
   });
 
+  it('keeps two records linked by the same rare word of the definition (`permanent-failure`)', () => {
+    const notify = adr(5, 'Initial architecture for Notify integration');
+    const delivery = adr(6, 'Email delivery responsibilities');
+    const first = byWords(notify, 0.49, { kind: 'name', words: ['perman'], source: 'symbol' });
+    const second = byWords(delivery, 0.48, { kind: 'name', words: ['perman'], source: 'symbol' });
+    assert.deepEqual(rank([first, second]), [
+      'ADR 0005: Initial architecture for Notify integration',
+      'ADR 0006: Email delivery responsibilities',
+    ]);
+  });
+
   it('keeps such a record below another when it writes the word as code (`AppWorkload`)', () => {
     const projection = adr(4, 'Credentials projection');
     const asCode = byWords(projection, 0.55, {

@@ -50,6 +50,7 @@ export interface DecisionHit {
     inRecord?: string;
     module?: boolean;
     code?: boolean;
+    generic?: boolean;
   };
 }
 

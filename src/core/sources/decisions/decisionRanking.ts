@@ -128,8 +128,11 @@ interface WordLinks {
    * words), or a title word the file only defines or writes. They tell one record, not a list.
    */
   weak: Set<string>;
-  /** Records linked by a module inside an imported package (`deletion` of `django.db.models.deletion`). */
-  module: Set<string>;
+  /**
+   * Records linked by a module inside an imported package (`deletion` of `django.db.models.deletion`) or
+   * by a rare word of the definition's name: a record above linked by the same word makes them a topic.
+   */
+  sameTopic: Set<string>;
   /** The evidence word of each record linked by words (`name:stack`, `import:react`). */
   word: Map<string, string>;
   /** Records linked by words and nothing else. */
@@ -145,6 +148,7 @@ function isWeak(e: NonNullable<DecisionHit['evidence']>): boolean {
   if (e.kind === 'uses') return true;
   if (e.kind === 'import') return e.module === true;
   if (e.kind !== 'name') return false;
+  if (e.generic) return true;
   if (e.inRecord === 'text') return !e.code;
   return !e.inRecord && (WEAK_SOURCES.has(e.source ?? '') || (e.source === 'symbol' && !e.code));
 }
@@ -156,7 +160,7 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     byMention: new Set(),
     byTitle: new Set(),
     weak: new Set(),
-    module: new Set(),
+    sameTopic: new Set(),
     word: new Map(),
     wordsOnly: new Set(),
   };
@@ -170,7 +174,8 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     if (e.kind === 'words') out.byWords.set(id, e.words?.length ?? 0);
     else if (e.inRecord === 'text') out.byMention.add(id);
     if (isWeak(e)) out.weak.add(id);
-    if (e.kind === 'import' && e.module) out.module.add(id);
+    if ((e.kind === 'import' && e.module) || (e.kind === 'name' && !e.inRecord && e.source === 'symbol' && !e.generic))
+      out.sameTopic.add(id);
   }
   return out;
 }
@@ -201,9 +206,10 @@ function nearBest(
     if (words !== undefined && (++byWords > MOST_BY_WORDS || records > 0)) return false;
     if (titled && links.byMention.has(id)) return false;
     const word = links.word.get(id);
-    // Two records about the module the file imports (`sse_manager`: "Use SSE", "Dual SSE architecture") are both about it.
-    const sameModule = links.module.has(id) && word !== undefined && told.has(word);
-    if (records > 0 && records < VISIBLE && links.weak.has(id) && !sameModule) return false;
+    // Two records about the module the file imports (`sse_manager`: "Use SSE", "Dual SSE architecture"), or about
+    // the rare word the definition is named after (`permanent-failure`), are both about it.
+    const same = links.sameTopic.has(id) && word !== undefined && told.has(word);
+    if (records > 0 && records < VISIBLE && links.weak.has(id) && !same) return false;
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
     if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);

@@ -1,4 +1,5 @@
 import { GENERIC_PACKAGE_PARTS, type FileQuery, type TermSource } from './fileTerms';
+import { termsOf } from '../docs/textTerms';
 
 /**
  * What makes a link between a file and a record by their words specific: a word of the record's
@@ -27,6 +28,8 @@ export interface LinkEvidence {
   module?: boolean;
   /** The record writes the word as code (`AppWorkload`): a name of this code, not a word of prose. */
   code?: boolean;
+  /** The word is one every codebase names its parts with (`service`, `controller`, `json`). */
+  generic?: boolean;
 }
 
 /** A word carried by at most this share of the workspace's files is rare. */
@@ -43,6 +46,18 @@ const SYMBOL_NAME_SHARE = 0.2;
 const DEFINED_SHARE = 0.045;
 /** A word of the file's own name, not of the record's title, that the record speaks of. */
 const FILE_WORD_SHARE = 0.03;
+/**
+ * Words every codebase names its parts with. A file named `user_service.rb` is about users more than
+ * about a record that speaks of "service"; such a word tells the one record nearest the file at most.
+ */
+const GENERIC_CODE_WORDS: ReadonlySet<string> = new Set(
+  termsOf(
+    'data name file json server service controller repository view test web state handler manager helper ' +
+      'util client request response config component module page field record entity store value item api ' +
+      'global error database session repositories services controllers files views tests handlers ' +
+      'clients pages sessions databases',
+  ),
+);
 /** Title words that say what a record does (`Use X`, `Replace X with Y`), never what a file is about. */
 const ACTION_WORDS: ReadonlySet<string> = new Set(
   // Stems, as termsOf gives them.
@@ -107,6 +122,12 @@ export function specificEvidence(input: EvidenceInput): LinkEvidence | undefined
 }
 
 function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
+  const e = evidenceOf(input);
+  if (e?.kind === 'name' && GENERIC_CODE_WORDS.has(input.from.get(e.words[0]) ?? e.words[0])) e.generic = true;
+  return e;
+}
+
+function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   const { matched, from, textOnly, query, title, share } = input;
   // `content_security_policy.rb` is named after the "CSP" of a title, wherever the file writes it.
   const acronym = acronymOf(input.file);
