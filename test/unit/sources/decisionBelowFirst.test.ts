@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { decisionWorkspace } from './decisionWorkspace';
+import { acceptedRecord, decisionWorkspace } from './decisionWorkspace';
 
-const record = (n: number, title: string, body: string) =>
-  `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Decision\n\n${body}\n`;
+const record = acceptedRecord;
 
 /**
  * A Python service whose booking module is governed by one record. Its imports reach modules named

@@ -1,8 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { decisionWorkspace } from './decisionWorkspace';
+import { acceptedRecord, decisionWorkspace } from './decisionWorkspace';
 
-const record = (n: number, title: string, body: string) =>
-  `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Decision\n\n${body}\n`;
+const record = acceptedRecord;
 
 /**
  * A service on Express: most of its TypeScript imports `express`, and many templates, styles and docs

@@ -27,3 +27,7 @@ export function decisionWorkspace(files: () => Record<string, string>, span = 2)
       .query({ file, symbol, symbolRange: line ? { start: line, end: line + span } : undefined, line })
       .filter((i) => i.type === 'decision');
 }
+
+/** A numbered record in the Nygard style, accepted, whose decision is `body`. */
+export const acceptedRecord = (n: number, title: string, body: string): string =>
+  `# ${n}. ${title}\n\n## Status\n\nAccepted\n\n## Decision\n\n${body}\n`;
