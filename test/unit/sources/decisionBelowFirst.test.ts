@@ -40,6 +40,22 @@ function bookingService(): Record<string, string> {
       'Service boundaries and table ownership',
       'Each service owns its tables; a service calls another only through its public functions.',
     ),
+    'docs/adr/0009-managing-constraints.md': record(
+      9,
+      'Managing constraints',
+      'Constraints live in the database; the application checks nothing twice.',
+    ),
+    'docs/adr/0008-workers-run-on-their-own-nodes.md': record(
+      8,
+      'Workers run on their own nodes',
+      'Each background worker runs on a node of its own, so that a slow job never starves the web servers.',
+    ),
+    'booking/working_days.py': [
+      'def add_working_days(start, days):',
+      '    """The date that many working days after start."""',
+      '    return start + days',
+      '',
+    ].join('\n'),
     'booking/booking_service.py': [
       'def cancel_booking(booking):',
       '    """Cancels a booking and keeps its history."""',
@@ -93,6 +109,15 @@ describe('records below the first one', function () {
     );
   });
 
+  it('shows no record below another titled by more than the module the file imports ("Managing constraints")', () => {
+    const shown = decisions('booking/bookings.py').map((i) => `${i.location.path}: ${i.reason}`);
+    assert.ok(
+      shown.some((s) => s.startsWith('docs/adr/0001-bookings-are-never-deleted.md')),
+      JSON.stringify(shown),
+    );
+    assert.ok(!shown.some((s) => s.startsWith('docs/adr/0009-managing-constraints.md')), JSON.stringify(shown));
+  });
+
   it('links no record by the verb of its title (`Update the live data`)', () => {
     const shown = decisions('booking/bookings.py', 'update_booking', 5).map((i) => i.location.path);
     assert.ok(!shown.includes('docs/adr/0004-update-the-data-by-migrations.md'), JSON.stringify(shown));
@@ -106,6 +131,13 @@ describe('records below the first one', function () {
     ]);
   });
 
+  it('links no record by the one who does what a file is named after (`working` → "Workers")', () => {
+    const shown = decisions('booking/working_days.py', 'add_working_days', 1).map(
+      (i) => `${i.location.path}: ${i.reason}`,
+    );
+    assert.deepEqual(shown, []);
+  });
+
   it('shows no record below another by a word every codebase names its parts with (`service`)', () => {
     const shown = decisions('booking/booking_service.py').map((i) => `${i.location.path}: ${i.reason}`);
     assert.ok(
@@ -113,5 +145,45 @@ describe('records below the first one', function () {
       JSON.stringify(shown),
     );
     assert.ok(!shown.some((s) => s.startsWith('docs/adr/0007-service-boundaries.md')), JSON.stringify(shown));
+  });
+});
+
+/** A Kotlin controller (a language the code index does not read) importing a module of Spring. */
+function searchService(): Record<string, string> {
+  const files: Record<string, string> = {
+    'docs/adr/0010-search-results-are-paged.md': record(
+      10,
+      'Search results are paged',
+      'A search answers one page at a time, fifty results at most.',
+    ),
+    'docs/adr/0011-format-of-dates-in-the-api.md': record(
+      11,
+      'Format of dates in the API',
+      'Dates travel as ISO 8601 strings with an offset.',
+    ),
+    'booking/SearchController.kt': [
+      'package uk.gov.rooms.booking',
+      '',
+      'import org.springframework.format.annotation.DateTimeFormat',
+      '',
+      'class SearchController {',
+      '  fun search(from: String) = listOf(from)',
+      '}',
+      '',
+    ].join('\n'),
+  };
+  for (let i = 0; i < 30; i++)
+    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
+  return files;
+}
+
+describe("records below the first one, by a vendor's module", function () {
+  this.timeout(60000);
+  const decisions = decisionWorkspace(searchService);
+
+  it('shows no record below another by a module of a vendor the file imports (`org.springframework.format`)', () => {
+    const shown = decisions('booking/SearchController.kt').map((i) => `${i.location.path}: ${i.reason}`);
+    assert.ok(shown[0]?.startsWith('docs/adr/0010-search-results-are-paged.md'), JSON.stringify(shown));
+    assert.ok(!shown.some((s) => s.startsWith('docs/adr/0011-format-of-dates-in-the-api.md')), JSON.stringify(shown));
   });
 });

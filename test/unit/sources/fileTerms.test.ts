@@ -81,9 +81,10 @@ describe('the words a file is linked to records by', () => {
         // `client` of `io.ktor.client` names no product: every vendor has one.
         ['ktor', 1],
         ['koin', 1],
-        ['dsl', 0.5],
+        // The part after the vendor is one of its modules, named with the vendor.
+        ['koin.dsl', 0.5],
         ['google', 1],
-        ['gson', 0.5],
+        ['google.gson', 0.5],
         ['Alamofire', 1],
       ],
     );
@@ -91,7 +92,7 @@ describe('the words a file is linked to records by', () => {
       importedPackagesOf('import org.jetbrains.compose.ui;\nimport kotlin.math.max as maximum\n'),
       [
         ['jetbrains', 1],
-        ['compose', 0.5],
+        ['jetbrains.compose', 0.5],
       ],
       'a language namespace (`kotlin.math`) is not a package',
     );
@@ -105,9 +106,14 @@ describe('the words a file is linked to records by', () => {
         ['akka', 0.7],
         ['upickle', 0.7],
         ['apache', 1],
-        ['pekko', 0.5],
+        ['apache.pekko', 0.5],
       ],
     );
+    // Jackson 3 lives under the reverse domain `tools.jackson`.
+    assert.deepEqual(importedPackagesOf('import tools.jackson.databind.ObjectMapper\n'), [
+      ['jackson', 1],
+      ['jackson.databind', 0.5],
+    ]);
     const q = fileQuery({
       path: 'app/src/main/kotlin/NetworkModule.kt',
       text: 'import org.koin.dsl.module\n\nval networkModule = module {}\n',

@@ -2,7 +2,7 @@ import { kindFloor } from '../../provider/scoring';
 import { LexicalIndex } from '../docs/lexicalIndex';
 import { compoundTerms, surfaceWords, termsOf } from '../docs/textTerms';
 import { TERM_WEIGHTS, withoutUrls, type FileQuery, type TermSource } from './fileTerms';
-import { specificEvidence, type LinkEvidence } from './linkEvidence';
+import { specificEvidence, subjectWords, type LinkEvidence } from './linkEvidence';
 import { normalizeName, type RepoTerms } from './repoTerms';
 
 /** A decision record as the linker reads it. */
@@ -206,6 +206,8 @@ export class DecisionLinker {
   private readonly codeTerms = new Map<string, ReadonlySet<string>>();
   /** Each record's title words (with its file name's), for reasons. */
   private readonly titleTerms = new Map<string, ReadonlySet<string>>();
+  /** How many words each record's title has besides what the record does (see subjectWords). */
+  private readonly subjects = new Map<string, number>();
   /** The words records use, by term, to show matches as written. */
   private readonly surface = new Map<string, string>();
 
@@ -225,6 +227,7 @@ export class DecisionLinker {
         const p = prepared ? prepared(r) : prepareLinkable(r);
         if (p.aboutRecords) this.aboutRecords.add(r.path);
         this.titleTerms.set(r.path, new Set(p.title));
+        this.subjects.set(r.path, subjectWords(r.title));
         this.codeTerms.set(r.path, new Set(p.code));
         for (const [t, w] of p.surface) if (!this.surface.has(t)) this.surface.set(t, w);
         for (const t of [...p.title, ...p.headings, ...p.body]) words.add(t);
@@ -295,6 +298,7 @@ export class DecisionLinker {
         textOnly,
         query,
         title: this.titleTerms.get(hit.key),
+        subject: this.subjects.get(hit.key) ?? 0,
         code: this.codeTerms.get(hit.key),
         share: (t: string) => this.repo.share(t),
         importShare: (t: string) => this.repo.importShare(t, file),

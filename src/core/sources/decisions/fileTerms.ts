@@ -228,6 +228,8 @@ const LANGUAGE_NAMESPACES: ReadonlySet<string> = new Set([
 ]);
 /** First segments of a reverse-domain package name (`org.koin`, `io.ktor`, `com.google`). */
 const DOMAIN_ROOTS: ReadonlySet<string> = new Set([
+  // Jackson 3 is `tools.jackson`.
+  'tools',
   'org',
   'com',
   'io',
@@ -313,7 +315,9 @@ export function importedPackagesOf(text: string): [string, number][] {
     const first = parts.length === 1 || domain ? 1 : 0.7;
     named.forEach((p, k) => {
       if (k > 0 && GENERIC_PACKAGE_PARTS.has(p.toLowerCase())) return;
-      out.set(p, Math.max(out.get(p) ?? 0, k === 0 ? first : 0.5));
+      // The part after the vendor is one of its modules (`springframework.format`), not a package of its own.
+      const spec = k > 0 ? `${named[0]}.${p}` : p;
+      out.set(spec, Math.max(out.get(spec) ?? 0, k === 0 ? first : 0.5));
     });
   }
   return [...out];

@@ -87,8 +87,14 @@ const ACTION_WORDS: ReadonlySet<string> = new Set(
     'updat',
   ],
 );
-/** Title words (but what it does) of a record about one thing: "Postgres", "Cookiecutter-Django". */
-const SUBJECT_WORDS = 2;
+/**
+ * Title words as written, not counting what the record does, of a record about one thing: "Postgres",
+ * "Cookiecutter-Django". "Managing Builders" is about more than the `builder` package of
+ * controller-runtime.
+ */
+const SUBJECT_WORDS = 1;
+/** What turns a word into the one who does it: `work` → `worker`, `render` → `renderer`, `edit` → `editor`. */
+const AGENT_SUFFIX = /^(?:er|or|r)$/;
 /** Rare words it takes, together, to link a record with no title word in common. */
 const RARE_WORDS = 2;
 /** A package imported by more files than this is the stack every file is on (`react` in a React app), not a topic. */
@@ -104,6 +110,8 @@ export interface EvidenceInput {
   query: FileQuery;
   /** The record's title terms. */
   title: ReadonlySet<string> | undefined;
+  /** Words of the record's title as written, but what it does (see subjectWords). */
+  subject: number;
   /** The record's terms written as code. */
   code?: ReadonlySet<string>;
   /** Share of the workspace's files carrying a word (0..1). */
@@ -134,10 +142,13 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   const sourceOf = (t: string): TermSource =>
     t === acronym ? 'name' : textOnly.has(t) ? 'text' : (query.sources.get(from.get(t) ?? t) ?? 'text');
   const shareOf = (t: string) => share(from.get(t) ?? t);
+  // The one who does what the file is named after is another word (`work` of `WorkingDayService` →
+  // "worker", `build` → "builder").
+  const words = matched.filter((t) => !AGENT_SUFFIX.test(t.slice((from.get(t) ?? t).length)));
   // A package word the record only starts with (`conf` of `configuration`) is another word.
-  const own = matched.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
+  const own = words.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
   // "Use", "Replace", "Create": what the record does, not what it is about.
-  const titled = matched.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
+  const titled = words.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
   const folder = pick(['folder']);
@@ -157,8 +168,7 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   if (imported) {
     const w = from.get(imported) ?? imported;
     // A record titled by the module alone ("Postgres", "Translations") is about what the module does.
-    const subject = [...(title ?? [])].filter((t) => !ACTION_WORDS.has(t)).length;
-    const module = !isPackageName(imported, from, query) && subject > SUBJECT_WORDS;
+    const module = !isPackageName(imported, from, query) && input.subject > SUBJECT_WORDS;
     return { kind: 'import', words: [imported], where: query.packages?.get(w), ...(module ? { module } : {}) };
   }
   if (folder) return folderEvidence(input.file, from.get(folder) ?? folder, folder);
@@ -192,6 +202,17 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
   }
   return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
+}
+
+/**
+ * How many words, as written, a title has besides what the record does: "Postgres" and
+ * "Cookiecutter-Django" one, "Managing Builders" two. Numbers ("0006 -") are not words.
+ */
+export function subjectWords(title: string): number {
+  return title
+    .split(/\s+/)
+    .map((w) => termsOf(w).filter((t) => /[a-z]/.test(t)))
+    .filter((ts) => ts.length > 0 && !ts.every((t) => ACTION_WORDS.has(t))).length;
 }
 
 /** Names of the files where an application starts or its framework is configured (`app.module.ts` too). */
@@ -243,12 +264,15 @@ function isPackageName(t: string, from: ReadonlyMap<string, string>, query: File
   const spec = query.packages?.get(from.get(t) ?? t);
   if (!spec) return false;
   const parts = spec.replace(/^@/, '').split(/[/.:]+/);
-  // A Go module path or a reverse domain starts with a host: the project follows it. A scoped npm
+  // A Go module path starts with a host: the project follows it. A reverse domain is named by its vendor
+  // (`org.springframework`): `format` of `org.springframework.format` is one of its modules. A scoped npm
   // package (`@mui/material`) is named by its scope and its name.
   const head =
-    parts.length > 2 && /^(?:github|gitlab|bitbucket|golang|google|org|com|io|net)$/i.test(parts[0])
+    parts.length > 2 && /^(?:github|gitlab|bitbucket|golang|google)$/i.test(parts[0])
       ? parts.slice(1, 3)
-      : parts.slice(0, spec.startsWith('@') ? 2 : 1);
+      : parts.length > 2 && /^(?:org|com|io|net|tools)$/i.test(parts[0])
+        ? parts.slice(1, 2)
+        : parts.slice(0, spec.startsWith('@') ? 2 : 1);
   return head.some(
     (p, i) =>
       !(i > 0 && GENERIC_PACKAGE_PARTS.has(p.toLowerCase())) &&
