@@ -41,6 +41,8 @@ export interface JudgedItem {
   why: string;
   /** The reason the panel gives for the item, to audit that it names its evidence. */
   reason?: string;
+  /** The item's relevance (0..1), to audit how near the items shown came to each other. */
+  score?: number;
   /** The labelled (or git-derived) expected item it stands for, for recall. */
   expected?: string;
   /** A decision record: counts toward decision noise. */
@@ -144,7 +146,7 @@ export function judgePanel(
   const warned = new Set<string>();
   // eslint-disable-next-line max-lines-per-function, complexity -- one verdict per judged item, in order
   return visible.map((item): JudgedItem => {
-    const base = { type: item.type, title: item.title, reason: item.reason };
+    const base = { type: item.type, title: item.title, reason: item.reason, score: item.relevanceScore };
     const fine = acceptable.some((a) => anyMatches(a, item));
     const verdict = (ok: boolean, why: string, target: string, expected?: string): JudgedItem =>
       ok
