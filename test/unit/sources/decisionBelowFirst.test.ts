@@ -187,3 +187,36 @@ describe("records below the first one, by a vendor's module", function () {
     assert.ok(!shown.some((s) => s.startsWith('docs/adr/0011-format-of-dates-in-the-api.md')), JSON.stringify(shown));
   });
 });
+
+/** A template in a folder named like a topic that several records are about. */
+function policyTemplates(): Record<string, string> {
+  const files: Record<string, string> = {
+    'docs/adr/0001-refactoring-of-the-access-policy-models.md': record(
+      1,
+      'Refactoring of the access policy models',
+      'Each policy type becomes a model of its own.',
+    ),
+    'docs/adr/0002-access-policy-crud-api.md': record(
+      2,
+      'Access policy CRUD API',
+      'Policies are created, read, updated and deleted through one REST resource.',
+    ),
+    'app/templates/access_policy/deposit_funds.html': '<form method="post">{{ form }}<button>Deposit</button></form>\n',
+  };
+  for (let i = 0; i < 30; i++)
+    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
+  return files;
+}
+
+describe('records under the folder of a record above', function () {
+  this.timeout(60000);
+  const decisions = decisionWorkspace(policyTemplates);
+
+  it('shows one record by the folder a file lives in (`templates/access_policy/`), not each record of its topic', () => {
+    const shown = decisions('app/templates/access_policy/deposit_funds.html').map(
+      (i) => `${i.location.path}: ${i.reason}`,
+    );
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.match(shown[0], /access_policy/);
+  });
+});

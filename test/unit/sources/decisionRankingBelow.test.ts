@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/decisions/decisionItems';
 import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
 import { prepareLinkable } from '../../../src/core/sources/decisions/decisionLinker';
+import { specificEvidence } from '../../../src/core/sources/decisions/linkEvidence';
 
 /** A parsed record with only what ranking reads. */
 function adr(n: number, title: string): DecisionRecord {
@@ -120,6 +121,41 @@ describe('decision ranking: records below another', () => {
     // What the definition at the cursor is named after is evidence of what the file is: it stays.
     const symbol = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'symbol', inRecord: 'title' });
     assert.deepEqual(rank([named, symbol]), ['ADR 0001: Invoice export', 'ADR 0003: Server hosting']);
+  });
+
+  it("shows a record by a title word most records share (the project's own subject) only when no other record is shown", () => {
+    const grouping = adr(4, 'Access policy grouping');
+    const shared = byWords(grouping, 0.55, {
+      kind: 'name',
+      words: ['polici'],
+      source: 'symbol',
+      inRecord: 'title',
+      shared: true,
+    });
+    assert.deepEqual(rank([shared]), ['ADR 0004: Access policy grouping']);
+    assert.deepEqual(rank([named, shared]), ['ADR 0001: Invoice export']);
+  });
+
+  it("marks a title word that many records' titles share as the project's subject", () => {
+    const evidence = (titleShare: number) =>
+      specificEvidence({
+        matched: ['polici'],
+        from: new Map(),
+        textOnly: new Set(),
+        query: {
+          terms: new Map([['polici', 1]]),
+          sources: new Map([['polici', 'symbol']]),
+          textCounts: new Map(),
+        },
+        title: new Set(['access', 'polici', 'group']),
+        subject: 3,
+        share: () => 0.01,
+        titleShare: () => titleShare,
+        file: 'policies/models.py',
+      });
+    assert.equal(evidence(0.3)?.shared, true);
+    assert.equal(evidence(0.05)?.shared, undefined);
+    assert.equal(evidence(0.05)?.kind, 'name');
   });
 
   it('does not show a third record linked only by the word that linked the two above', () => {

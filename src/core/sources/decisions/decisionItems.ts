@@ -46,11 +46,14 @@ export interface DecisionHit {
     kind: string;
     share?: number;
     words?: string[];
+    /** The folder (`folder`) or package (`import`) the evidence is in. */
+    where?: string;
     source?: string;
     inRecord?: string;
     module?: boolean;
     code?: boolean;
     generic?: boolean;
+    shared?: boolean;
   };
 }
 

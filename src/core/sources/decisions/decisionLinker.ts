@@ -31,6 +31,8 @@ export interface LexicalLink {
   evidence?: LinkEvidence;
 }
 
+/** Titles it takes for a word they share to be the project's subject rather than two records' topic. */
+const MIN_SHARED_TITLES = 3;
 /** Field weights: a word in the title counts three times one in the body. */
 const FIELDS = { title: 3, headings: 1.5, body: 1 };
 /** Strongest link text alone can make: below a path an ADR names (0.82). */
@@ -206,6 +208,8 @@ export class DecisionLinker {
   private readonly codeTerms = new Map<string, ReadonlySet<string>>();
   /** Each record's title words (with its file name's), for reasons. */
   private readonly titleTerms = new Map<string, ReadonlySet<string>>();
+  /** How many records' titles carry each word. */
+  private readonly titleCounts = new Map<string, number>();
   /** How many words each record's title has besides what the record does (see subjectWords). */
   private readonly subjects = new Map<string, number>();
   /** The words records use, by term, to show matches as written. */
@@ -228,6 +232,7 @@ export class DecisionLinker {
         if (p.aboutRecords) this.aboutRecords.add(r.path);
         this.titleTerms.set(r.path, new Set(p.title));
         this.subjects.set(r.path, subjectWords(r.title));
+        for (const t of new Set(p.title)) this.titleCounts.set(t, (this.titleCounts.get(t) ?? 0) + 1);
         this.codeTerms.set(r.path, new Set(p.code));
         for (const [t, w] of p.surface) if (!this.surface.has(t)) this.surface.set(t, w);
         for (const t of [...p.title, ...p.headings, ...p.body]) words.add(t);
@@ -299,6 +304,10 @@ export class DecisionLinker {
         query,
         title: this.titleTerms.get(hit.key),
         subject: this.subjects.get(hit.key) ?? 0,
+        titleShare: (t: string) => {
+          const n = this.titleCounts.get(t) ?? 0;
+          return n >= MIN_SHARED_TITLES ? n / this.records.size : 0;
+        },
         code: this.codeTerms.get(hit.key),
         share: (t: string) => this.repo.share(t),
         importShare: (t: string) => this.repo.importShare(t, file),

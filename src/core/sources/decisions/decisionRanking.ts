@@ -137,6 +137,8 @@ interface WordLinks {
   word: Map<string, string>;
   /** Records linked by words and nothing else. */
   wordsOnly: Set<string>;
+  /** Records linked only by the folder the file is in: which folder. */
+  byFolder: Map<string, string>;
 }
 
 /**
@@ -148,7 +150,7 @@ function isWeak(e: NonNullable<DecisionHit['evidence']>): boolean {
   if (e.kind === 'uses') return true;
   if (e.kind === 'import') return e.module === true;
   if (e.kind !== 'name') return false;
-  if (e.generic) return true;
+  if (e.generic || e.shared) return true;
   if (e.inRecord === 'text') return !e.code;
   return !e.inRecord && (WEAK_SOURCES.has(e.source ?? '') || (e.source === 'symbol' && !e.code));
 }
@@ -163,8 +165,12 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     sameTopic: new Set(),
     word: new Map(),
     wordsOnly: new Set(),
+    byFolder: new Map(),
   };
   for (const [id, kinds] of records) {
+    // Linked by the folder the file is in and nothing else, by words or as a file the index does not read.
+    const only = kinds.size === 1 ? [...kinds.values()][0].evidence : undefined;
+    if (only?.kind === 'folder' && only.where !== undefined) out.byFolder.set(id, only.where.replace(/\/+$/, ''));
     const e = kinds.get('text')?.evidence;
     if (!e) continue;
     if (e.inRecord === 'title') out.byTitle.add(id);
@@ -196,6 +202,14 @@ function nearBest(
   // `deploymentApi.js` is about the record titled "Use Helm as deployment tool", not each one below it that says "deployment".
   let titled = false;
   const told = new Set<string>();
+  const folders = new Set<string>();
+  const folderTold = (id: string): boolean => {
+    const folder = links.byFolder.get(id);
+    if (folder === undefined) return false;
+    if (folders.has(folder)) return true;
+    folders.add(folder);
+    return false;
+  };
   return sorted.filter((i) => {
     if (i.type !== 'decision') return true;
     const id = entryOf(i);
@@ -210,6 +224,9 @@ function nearBest(
     // the rare word the definition is named after (`permanent-failure`), are both about it.
     const same = links.sameTopic.has(id) && word !== undefined && told.has(word);
     if (records > 0 && records < VISIBLE && links.weak.has(id) && !same) return false;
+    // Records under the folder of a record above (`templates/subsidy_access_policy/` and three records on
+    // access policies): the folder has told its record.
+    if (folderTold(id)) return false;
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
     if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);

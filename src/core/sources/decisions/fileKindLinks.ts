@@ -128,6 +128,7 @@ export function fileKindHits(records: readonly DecisionRecord[], q: FileKindQuer
           score: STRENGTH.folderTitle * Math.min(1, Math.max(0.45, Math.sqrt(SMALL_TREE / Math.max(1, c.files)))),
           kind: 'dir',
           reason: `in ${folder.path}/, which ${nameOf(adr)} is about`,
+          evidence: { kind: 'folder', where: folder.path },
         });
     }
   });

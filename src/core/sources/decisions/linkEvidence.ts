@@ -30,8 +30,12 @@ export interface LinkEvidence {
   code?: boolean;
   /** The word is one every codebase names its parts with (`service`, `controller`, `json`). */
   generic?: boolean;
+  /** The title word is the project's own subject: many records' titles carry it (`policy`). */
+  shared?: boolean;
 }
 
+/** A title word this share of the records carry is the project's own subject. */
+const SHARED_TITLE_SHARE = 0.15;
 /** A word carried by at most this share of the workspace's files is rare. */
 export const RARE_SHARE = 0.02;
 /** Packages are fewer than words: one imported by up to this share of files is still rare. */
@@ -114,6 +118,8 @@ export interface EvidenceInput {
   subject: number;
   /** The record's terms written as code. */
   code?: ReadonlySet<string>;
+  /** Share of the records whose title carries a word (0..1); 0 where too few titles share it to tell. */
+  titleShare?: (term: string) => number;
   /** Share of the workspace's files carrying a word (0..1). */
   share: (term: string) => number;
   /** Share of the files of the file's language importing a package that carries the word (0..1). */
@@ -132,6 +138,9 @@ export function specificEvidence(input: EvidenceInput): LinkEvidence | undefined
 function findEvidence(input: EvidenceInput): LinkEvidence | undefined {
   const e = evidenceOf(input);
   if (e?.kind === 'name' && GENERIC_CODE_WORDS.has(input.from.get(e.words[0]) ?? e.words[0])) e.generic = true;
+  // The project's own subject (`policy` in a fifth of the titles of an access-policy service) tells no record apart.
+  if (e?.kind === 'name' && e.inRecord === 'title' && (input.titleShare?.(e.words[0]) ?? 0) >= SHARED_TITLE_SHARE)
+    e.shared = true;
   return e;
 }
 
