@@ -74,6 +74,11 @@ function checkRepo(labels, dir) {
       problems.push(`${at}: file not in the checkout`);
       return;
     }
+    // `eval panel` refuses an item both wanted and only acceptable.
+    const fine = new Set(c.acceptable ?? []);
+    for (const list of ['decisions', 'docs', 'callers', 'cochange'])
+      for (const v of c[list] ?? [])
+        if (fine.has(v)) problems.push(`${at}: "${v}" is both in "${list}" and "acceptable"`);
     if (c.line !== undefined) {
       const lines = readFileSync(path.join(dir, c.file), 'utf8').split('\n');
       if (c.line > lines.length) problems.push(`${at}: line beyond the end (${lines.length} lines)`);
