@@ -74,6 +74,8 @@ export interface PanelItem {
   pinned?: boolean;
   /** First seen for this file within the cooldown (`proactiveContext.cooldownMinutes`). */
   isNew?: boolean;
+  /** A weaker link below its group's best: listed only once the group is expanded ("Show N more"). */
+  folded?: boolean;
 }
 
 /** A watch in the panel's Watching section, with its latest firing. */
@@ -297,7 +299,8 @@ export function isPanelItem(x: unknown): x is PanelItem {
     isIconName(x.icon) &&
     isOptBool(x.useful) &&
     isOptBool(x.pinned) &&
-    isOptBool(x.isNew)
+    isOptBool(x.isNew) &&
+    isOptBool(x.folded)
   );
 }
 

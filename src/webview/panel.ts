@@ -271,7 +271,9 @@ export class Panel {
       if (items.length === 0) continue;
       const group = KINDS[type];
       const expanded = this.page.expanded.includes(type);
-      const shown = expanded ? items : items.slice(0, VISIBLE_PER_GROUP);
+      // A weaker link below the group's best waits for "Show N more".
+      const first = items.filter((i) => i.folded !== true).slice(0, VISIBLE_PER_GROUP);
+      const shown = expanded ? items : first;
       const headerId = `pc-group-${type}`;
       // A reason every item gives (each caller "calls X (resolved through imports)") is said once.
       const shared = sharedReason(items);
@@ -304,7 +306,7 @@ export class Panel {
           : null,
         ...shown.map((item) => itemRow(item, shared)),
       );
-      const hidden = items.length - VISIBLE_PER_GROUP;
+      const hidden = items.length - first.length;
       if (hidden > 0) {
         const text = expanded ? 'Show fewer' : `Show ${hidden} more`;
         section.append(

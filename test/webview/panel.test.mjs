@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   SCREENSHOT_DIR,
   clearPosted,
+  fixtureItems,
   fixtureState,
   openPanel,
   pageSuite,
@@ -279,6 +280,18 @@ describe('Suggestions page (Chromium)', function () {
     await page.hover('.item[data-entity-id="adr:0007"]');
     await page.click('.item[data-entity-id="adr:0007"] button[aria-label^="Pin to chat"]');
     assert.deepEqual(await posted(page), [{ type: 'pin', version: 1, entityId: 'adr:0007' }]);
+  });
+
+  it('keeps a folded record (a weaker link) behind "Show 1 more" until the group is expanded', async () => {
+    const items = fixtureItems().map((i) => (i.entityId === 'adr:0012' ? { ...i, meta: { folded: true } } : i));
+    await showState(page, protocol, fixtureState(panelModel, { items }));
+    const decisions = () =>
+      page.$$eval('.group[data-group="decision"] .item', (rows) => rows.map((r) => r.dataset.entityId));
+    assert.deepEqual(await decisions(), ['adr:0007']);
+    assert.equal(await page.textContent('.group[data-group="decision"] .badge'), '2');
+    assert.equal(await page.textContent('.group[data-group="decision"] .more'), 'Show 1 more');
+    await page.click('.group[data-group="decision"] .more');
+    assert.deepEqual(await decisions(), ['adr:0007', 'adr:0012']);
   });
 
   it('expands a group with "Show 2 more", and keeps it expanded and focused across a reload', async () => {

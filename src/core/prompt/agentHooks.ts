@@ -152,6 +152,8 @@ function workspaceFile(root: string, input: string): string | undefined {
 
 function governs(i: SuggestionItem): boolean {
   if (i.meta?.status === 'note') return true;
+  // A weaker link the panel folds under "Show more" is no rule for an agent.
+  if (i.meta?.folded === true) return false;
   const link = i.meta?.link;
   return typeof link === 'string' && GOVERNING_LINKS.has(link);
 }

@@ -25,7 +25,10 @@ export function visibleItems(items: readonly SuggestionItem[], perGroup = VISIBL
     kept.push(item);
     if (kept.length >= LIMITS.items) break;
   }
-  return PANEL_ITEM_TYPES.flatMap((type) => kept.filter((i) => i.type === type).slice(0, perGroup));
+  // A folded item (a weaker link below its group's best) waits for "Show N more", as on the page.
+  return PANEL_ITEM_TYPES.flatMap((type) =>
+    kept.filter((i) => i.type === type && i.meta?.folded !== true).slice(0, perGroup),
+  );
 }
 
 /** ✓ right, ✗ noise, ~ acceptable (counted neither way). */

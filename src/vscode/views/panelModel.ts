@@ -112,6 +112,7 @@ export function toPanelItem(
   if (row.folder) panelItem.folder = clip(row.folder, LIMITS.text);
   if (item.timestamp !== undefined && Number.isFinite(item.timestamp)) panelItem.age = formatAge(item.timestamp, now);
   if (item.meta?.new === true) panelItem.isNew = true;
+  if (item.meta?.folded === true) panelItem.folded = true;
   if (marks.useful?.has(item.entityId)) panelItem.useful = true;
   if (marks.pinned?.has(item.entityId)) panelItem.pinned = true;
   return panelItem;

@@ -38,7 +38,7 @@ const byWords = (record: DecisionRecord, score: number, evidence: DecisionHit['e
   evidence,
 });
 
-const rank = (hits: DecisionHit[]) =>
+const ranked = (hits: DecisionHit[]) =>
   rankDecisions({
     file: 'src/billing/invoiceExport.ts',
     hits,
@@ -46,7 +46,13 @@ const rank = (hits: DecisionHit[]) =>
     unspecific: 0,
     successorOf: () => undefined,
     dateOf: () => undefined,
-  }).map((i) => i.title);
+  });
+
+/** The records the panel lists before "Show more". */
+const rank = (hits: DecisionHit[]) =>
+  ranked(hits)
+    .filter((i) => i.meta?.folded !== true)
+    .map((i) => i.title);
 
 describe('decision ranking: records below another', () => {
   const invoice = adr(1, 'Invoice export');
@@ -156,6 +162,20 @@ describe('decision ranking: records below another', () => {
     assert.equal(evidence(0.3)?.shared, true);
     assert.equal(evidence(0.05)?.shared, undefined);
     assert.equal(evidence(0.05)?.kind, 'name');
+  });
+
+  it('folds a weaker record below the ones shown, for "Show more", under their relevance', () => {
+    const tenancy = adr(2, 'Tenancy');
+    const uses = byWords(tenancy, 0.58, { kind: 'uses', words: ['tenantKey'] });
+    const all = ranked([named, uses]);
+    assert.deepEqual(
+      all.map((i) => [i.title, i.meta?.folded === true]),
+      [
+        ['ADR 0001: Invoice export', false],
+        ['ADR 0002: Tenancy', true],
+      ],
+    );
+    assert.ok(all[1].relevanceScore < all[0].relevanceScore, JSON.stringify(all.map((i) => i.relevanceScore)));
   });
 
   it('does not show a third record linked only by the word that linked the two above', () => {

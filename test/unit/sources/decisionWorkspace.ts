@@ -2,7 +2,7 @@ import { openEngine, type EngineParts } from '../../../src/core/engine';
 import type { SuggestionItem } from '../../../src/core/types';
 import { TempRepo } from '../git/repoFixture';
 
-/** The decision items for a place: a file, and the definition of `symbol` at `line` spanning `span` lines more. */
+/** The decision items the panel lists first for a place: a file, and the definition of `symbol` at `line` spanning `span` lines more. */
 export type DecisionQuery = (file: string, symbol?: string, line?: number) => SuggestionItem[];
 
 /**
@@ -22,10 +22,11 @@ export function decisionWorkspace(files: () => Record<string, string>, span = 2)
     engine?.dispose();
     repo?.dispose();
   });
+  // The records the panel lists before "Show more": folded ones wait below them.
   return (file, symbol, line) =>
     engine!.decisions
       .query({ file, symbol, symbolRange: line ? { start: line, end: line + span } : undefined, line })
-      .filter((i) => i.type === 'decision');
+      .filter((i) => i.type === 'decision' && i.meta?.folded !== true);
 }
 
 /** A numbered record in the Nygard style, accepted, whose decision is `body`. */

@@ -29,12 +29,14 @@ const MOST_BY_WORDS = 1;
  */
 const WEAK_SOURCES: ReadonlySet<string> = new Set(['definition', 'comment', 'text']);
 /**
- * Records a group shows before "Show more". Weak evidence does not take the second or third place,
- * and the third record is not one more linked by a word that linked a record above: that word has told
- * its record. Further down (a longer list, a search) they keep their rank, where cutting them lost
+ * Records a group shows before "Show more". Weak evidence does not take the second or third place (it
+ * is folded below them, for "Show more"), and the third record is not one more linked by a word that
+ * linked a record above: that word has told its record. Further down (a longer list, a search) they keep their rank, where cutting them lost
  * expected records on `eval decisions`.
  */
 const VISIBLE = 3;
+/** How far under the last record shown each folded one goes, to keep their order in any later sort. */
+const FOLD_STEP = 0.001;
 
 export interface RankInput {
   /** The file at the cursor: a record open in the editor does not suggest itself. */
@@ -210,7 +212,8 @@ function nearBest(
     folders.add(folder);
     return false;
   };
-  return sorted.filter((i) => {
+  const folded: SuggestionItem[] = [];
+  const kept = sorted.filter((i) => {
     if (i.type !== 'decision') return true;
     const id = entryOf(i);
     const note = i.meta?.status === 'note';
@@ -223,10 +226,12 @@ function nearBest(
     // Two records about the module the file imports (`sse_manager`: "Use SSE", "Dual SSE architecture"), or about
     // the rare word the definition is named after (`permanent-failure`), are both about it.
     const same = links.sameTopic.has(id) && word !== undefined && told.has(word);
-    if (records > 0 && records < VISIBLE && links.weak.has(id) && !same) return false;
     // Records under the folder of a record above (`templates/subsidy_access_policy/` and three records on
     // access policies): the folder has told its record.
-    if (folderTold(id)) return false;
+    if ((records > 0 && records < VISIBLE && links.weak.has(id) && !same) || folderTold(id)) {
+      folded.push(i);
+      return false;
+    }
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
     if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);
@@ -234,4 +239,19 @@ function nearBest(
     if (!note) records++;
     return true;
   });
+  return [...kept, ...foldBelow(kept, folded)];
+}
+
+/**
+ * Records whose link tells one record at most, below the records shown: listed after them, with a
+ * relevance under the last one's, and marked to wait for "Show N more". A reader who expands the group
+ * still finds them.
+ */
+function foldBelow(kept: readonly SuggestionItem[], folded: readonly SuggestionItem[]): SuggestionItem[] {
+  const last = Math.min(...kept.filter((i) => i.type === 'decision').map((i) => i.relevanceScore));
+  return folded.map((i, k) => ({
+    ...i,
+    relevanceScore: Math.max(0, Math.min(i.relevanceScore, last - FOLD_STEP * (k + 1))),
+    meta: { ...i.meta, folded: true },
+  }));
 }
