@@ -3,6 +3,13 @@ import { acceptedRecord, decisionWorkspace } from './decisionWorkspace';
 
 const record = acceptedRecord;
 
+/** Thirty small modules besides `files`, so that the workspace counts how rare a word is. */
+function withRoomPlan(files: Record<string, string>): Record<string, string> {
+  for (let i = 0; i < 30; i++)
+    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
+  return files;
+}
+
 /**
  * A Python service whose booking module is governed by one record. Its imports reach modules named
  * like the titles of other records: `labels` of a Kubernetes package and `postgres` of Django's.
@@ -83,9 +90,7 @@ function bookingService(): Record<string, string> {
       '',
     ].join('\n'),
   };
-  for (let i = 0; i < 30; i++)
-    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
-  return files;
+  return withRoomPlan(files);
 }
 
 describe('records below the first one', function () {
@@ -172,9 +177,7 @@ function searchService(): Record<string, string> {
       '',
     ].join('\n'),
   };
-  for (let i = 0; i < 30; i++)
-    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
-  return files;
+  return withRoomPlan(files);
 }
 
 describe("records below the first one, by a vendor's module", function () {
@@ -203,9 +206,7 @@ function policyTemplates(): Record<string, string> {
     ),
     'app/templates/access_policy/deposit_funds.html': '<form method="post">{{ form }}<button>Deposit</button></form>\n',
   };
-  for (let i = 0; i < 30; i++)
-    files[`rooms/part${i}.py`] = `def part${i}(n):\n    """Part ${i} of the room plan."""\n    return n * ${i}\n`;
-  return files;
+  return withRoomPlan(files);
 }
 
 describe('records under the folder of a record above', function () {
