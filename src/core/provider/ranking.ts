@@ -32,8 +32,15 @@ export function rank(
   }
   const sorted = [...byEntity.values()]
     .filter((i) => i.relevanceScore >= config.minRelevanceScore)
-    // Equal scores: the newer first (old commits all score alike once recency has faded); a record's age says nothing.
-    .sort((a, b) => b.relevanceScore - a.relevanceScore || newerFirst(a, b) || a.title.localeCompare(b.title));
+    // Equal scores: a record folded under "Show more" after the ones shown, then the newer first (old commits all
+    // score alike once recency has faded); a record's age says nothing.
+    .sort(
+      (a, b) =>
+        b.relevanceScore - a.relevanceScore ||
+        Number(a.meta?.folded === true) - Number(b.meta?.folded === true) ||
+        newerFirst(a, b) ||
+        a.title.localeCompare(b.title),
+    );
   const perKind = new Map<SuggestionType, number>();
   const out: SuggestionItem[] = [];
   for (const item of groupDeprecatedUses(sorted)) {

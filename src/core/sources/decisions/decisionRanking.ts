@@ -35,8 +35,8 @@ const WEAK_SOURCES: ReadonlySet<string> = new Set(['definition', 'comment', 'tex
  * expected records on `eval decisions`.
  */
 const VISIBLE = 3;
-/** How far under the last record shown each folded one goes, to keep their order in any later sort. */
-const FOLD_STEP = 0.001;
+/** How far under the last record shown each folded one goes: enough to keep the order once scores are rounded. */
+const FOLD_STEP = 0.005;
 
 export interface RankInput {
   /** The file at the cursor: a record open in the editor does not suggest itself. */
