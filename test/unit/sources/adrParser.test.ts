@@ -312,6 +312,19 @@ describe('parseAdr', () => {
     assert.match(adr.summary, /Prefix every/);
   });
 
+  it('reads a reStructuredText title as it reads: inline literals as code, escaped characters as themselves', () => {
+    const literal = parseAdr(
+      '0023-spend-limits-constraint.rst',
+      '0023 Constraint on ``spend_limit`` based on ``total_deposits``\n********************************************\n\nStatus\n======\n\nAccepted\n',
+    );
+    assert.deepEqual([literal.number, literal.title], [23, 'Constraint on `spend_limit` based on `total_deposits`']);
+    const escaped = parseAdr(
+      '0018-access-policy-grouping.rst',
+      '\\0018 Access Policy Grouping\n###########################\n\nStatus\n======\n\nAccepted\n',
+    );
+    assert.deepEqual([escaped.number, escaped.title], [18, 'Access Policy Grouping']);
+  });
+
   it('reads a title kept in a YAML block scalar, as doc sites write front matter', () => {
     const adr = parseAdr(
       '2023-10-16_028_offline_adr.md',

@@ -118,11 +118,9 @@ export function parseAdr(fileName: string, text: string): ParsedAdr {
 
   const h1 = sectionList.find((s) => s.level === 1);
   // An empty `title:` says nothing: the first heading names the record then.
+  const heading = h1?.heading || sectionList.find((s) => s.level > 0)?.heading;
   const rawTitle =
-    str(data.title)?.trim() ||
-    h1?.heading ||
-    sectionList.find((s) => s.level > 0)?.heading ||
-    fileName.replace(/\.[^.]+$/, '');
+    str(data.title)?.trim() || (heading && rst ? rstInline(heading) : heading) || fileName.replace(/\.[^.]+$/, '');
   let titleStyle: ParsedAdr['titleStyle'] = 'plain';
   let titleNumber: number | undefined;
   // `# 📄 ADR-005: Thin CLI` reads as `# ADR-005: Thin CLI`.
@@ -400,4 +398,12 @@ function entryOf(block: MarkdownSection[]): LogEntry | undefined {
     sections: block,
     summary: summarize(section('decision') || section('context') || stripFields(linesOf(head.body))) || title,
   };
+}
+
+/**
+ * A reStructuredText title as it reads: an inline literal (``spend_limit``) as inline code, and a
+ * character escaped with a backslash (`\0018`, which keeps a number from starting a list) as itself.
+ */
+function rstInline(title: string): string {
+  return title.replace(/``([^`]{1,200})``/g, '`$1`').replace(/\\(.)/g, '$1');
 }
