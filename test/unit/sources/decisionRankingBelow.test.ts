@@ -116,7 +116,7 @@ describe('decision ranking: records below another', () => {
     }
     // Below the three records a group shows, a longer list keeps it in its place.
     const titledBy = (n: number, score: number, word: string) =>
-      byWords(adr(n, `Record ${n}`), score, { kind: 'name', words: [word], source: 'name', inRecord: 'title' });
+      byWords(adr(n, `Record ${n}`), score, { kind: 'name', words: [word], source: 'symbol', inRecord: 'title' });
     const weak = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'definition' });
     assert.deepEqual(rank([named, titledBy(8, 0.58, 'export'), titledBy(9, 0.57, 'billing'), weak]), [
       'ADR 0001: Invoice export',
@@ -194,7 +194,7 @@ describe('decision ranking: records below another', () => {
     const other = byWords(adr(7, 'Tag changes'), 0.56, {
       kind: 'name',
       words: ['tag'],
-      source: 'name',
+      source: 'symbol',
       inRecord: 'title',
     });
     assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), other]), [
@@ -209,6 +209,54 @@ describe('decision ranking: records below another', () => {
       'ADR 0007: Tag changes',
       'ADR 0008: Taxonomy 8',
     ]);
+  });
+});
+
+describe('decision ranking: the third place', () => {
+  const first = byWords(adr(11, 'Retry budgets'), 0.6, {
+    kind: 'name',
+    words: ['retri'],
+    source: 'symbol',
+    inRecord: 'title',
+  });
+  const second = byWords(adr(12, 'Backoff with jitter'), 0.58, {
+    kind: 'name',
+    words: ['backoff'],
+    source: 'symbol',
+    inRecord: 'title',
+  });
+
+  it('folds a record about the file, not the definition: a title word of its name, or a package it only mentions', () => {
+    const named = byWords(adr(13, 'Queue workers'), 0.57, {
+      kind: 'name',
+      words: ['queue'],
+      source: 'name',
+      inRecord: 'title',
+    });
+    const mentioned = byWords(adr(14, 'Validation waivers'), 0.57, {
+      kind: 'import',
+      words: ['request'],
+      mentionOnly: true,
+    });
+    for (const third of [named, mentioned]) {
+      assert.deepEqual(rank([first, second, third]), ['ADR 0011: Retry budgets', 'ADR 0012: Backoff with jitter']);
+      // Folded, not dropped: "Show more" still lists it.
+      assert.equal(ranked([first, second, third]).length, 3);
+      // In second place it is shown as before.
+      assert.equal(rank([first, third]).length, 2);
+    }
+  });
+
+  it('keeps a record titled by the package, or one the file is named after in full (`content_security_policy` ↔ CSP)', () => {
+    const titled = byWords(adr(15, 'Use Celery'), 0.57, { kind: 'import', words: ['celeri'] });
+    const initials = byWords(adr(16, 'Rails CSP compliant script tags'), 0.57, {
+      kind: 'name',
+      words: ['csp'],
+      source: 'name',
+      inRecord: 'title',
+      acronym: true,
+    });
+    for (const third of [titled, initials]) assert.equal(rank([first, second, third]).length, 3);
   });
 });
 

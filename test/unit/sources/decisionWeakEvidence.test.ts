@@ -84,6 +84,37 @@ describe('decision records on weak evidence', function () {
       'Rate limits',
       'Each tenant has a quota; past the threshold its requests wait, and the backlog is escalated past the watermark.',
     ),
+    'backend/src/rota/shiftPlanner.ts':
+      'export function fortnightOvertime(hours: number): number {\n  return hours;\n}\n',
+    'backend/src/overtime/payRules.ts':
+      'export function fortnightOvertime(hours: number): number {\n  return hours * 2;\n}\n',
+    'backend/src/archive/sweeper.ts': 'export function archivalSweep(days: number): number {\n  return days;\n}\n',
+    'docs/adr/0012-staffing.md': record(
+      12,
+      'Staffing',
+      'Hours past the contract count as overtime, settled once a fortnight with the rest of the pay.',
+    ),
+    'docs/adr/0013-retention.md': record(
+      13,
+      'Retention',
+      'Old rows go to cold storage for archival; the archive keeps them seven years.',
+    ),
+    'config/initializers/analytics.rb': 'Analytics.configure do |config|\n  config.enabled = true\nend\n',
+    'config/initializers/mailer_patch.rb': 'module MailerPatch\n  def deliver!(mail)\n    mail\n  end\nend\n',
+    'config/initializers/sentry.rb': 'Sentry.init do |config|\n  config.dsn = nil\nend\n',
+    'docs/adr/0014-mail-audit.md': record(
+      14,
+      'Mail audit',
+      'Every message sent is recorded by the patch in `mailer_patch.rb`, among the initializers.',
+    ),
+    'backend/src/wire/payloads.ts':
+      'export function serialize(doc: { id: string }): string {\n  return doc.id;\n}\n' +
+      'export function toJsonBody(doc: { id: string }): string {\n  return JSON.stringify(doc);\n}\n',
+    'docs/adr/0015-json-documents.md': record(
+      15,
+      'Store JSON documents',
+      'Documents are kept whole as one column each, instead of a table per kind of document.',
+    ),
     'docs/adr/0005-queues.md': record(
       5,
       'Queues',
@@ -121,6 +152,30 @@ describe('decision records on weak evidence', function () {
     assert.deepEqual(paths(decisions('backend/src/events/consumerLoop.ts', 'pollOnce', 1)), [
       'docs/adr/0009-resilience.md',
     ]);
+  });
+
+  it('links no record by two rare words alone, unless one of them is where the file is', () => {
+    // `fortnight` and `overtime` meet in the staffing record by chance...
+    assert.deepEqual(paths(decisions('backend/src/rota/shiftPlanner.ts', 'fortnightOvertime', 1)), []);
+    // ...but a file in `overtime/` is where the record's subject lives.
+    const shown = decisions('backend/src/overtime/payRules.ts', 'fortnightOvertime', 1);
+    assert.deepEqual(paths(shown), ['docs/adr/0012-staffing.md']);
+    assert.match(shown[0].reason, /both speak of/);
+  });
+
+  it('counts a word and its longer form as one rare word (`archive`, `archival`)', () => {
+    assert.deepEqual(paths(decisions('backend/src/archive/sweeper.ts', 'archivalSweep', 1)), []);
+  });
+
+  it('links no record titled by a word every codebase names its parts with, that the file only defines (`json`)', () => {
+    assert.deepEqual(paths(decisions('backend/src/wire/payloads.ts', 'serialize', 1)), []);
+  });
+
+  it('does not link one initializer through another one a record names', () => {
+    assert.deepEqual(paths(decisions('config/initializers/mailer_patch.rb', 'MailerPatch', 1)), [
+      'docs/adr/0014-mail-audit.md',
+    ]);
+    assert.deepEqual(paths(decisions('config/initializers/analytics.rb', undefined, 1)), []);
   });
 
   it('does not link the files of a source root through a sibling a record names', () => {

@@ -54,6 +54,8 @@ export interface DecisionHit {
     code?: boolean;
     generic?: boolean;
     shared?: boolean;
+    acronym?: boolean;
+    mentionOnly?: boolean;
   };
 }
 

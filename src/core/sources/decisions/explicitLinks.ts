@@ -30,10 +30,24 @@ const SMALL_FOLDER = 20;
 /** Files up to which a folder or glob an ADR names governs each of them in full. */
 const SMALL_TREE = 60;
 /**
- * Folders that hold a program's top level (`backend/src/`: `main.rs`, `config.rs`, `db.rs`): their
- * files are the program's separate parts, so a record naming one says nothing of the others.
+ * Folders that hold a program's top level (`backend/src/`: `main.rs`, `config.rs`, `db.rs`), or its
+ * configuration (`config/initializers/`: one file per library): their files are the program's separate
+ * parts, so a record naming one says nothing of the others.
  */
-const SOURCE_ROOTS: ReadonlySet<string> = new Set(['src', 'source', 'sources', 'lib', 'app', 'pkg', 'cmd']);
+const SOURCE_ROOTS: ReadonlySet<string> = new Set([
+  'src',
+  'source',
+  'sources',
+  'lib',
+  'app',
+  'pkg',
+  'cmd',
+  'server',
+  'config',
+  'initializers',
+  'environments',
+  'settings',
+]);
 
 export interface ExplicitQuery {
   file?: string;

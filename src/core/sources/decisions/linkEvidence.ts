@@ -32,6 +32,10 @@ export interface LinkEvidence {
   generic?: boolean;
   /** The title word is the project's own subject: many records' titles carry it (`policy`). */
   shared?: boolean;
+  /** The record mentions the package imported (`import`) but is not titled by it. */
+  mentionOnly?: boolean;
+  /** The word is the initials of the file's name (`content_security_policy.rb` ↔ "CSP"): named after in full. */
+  acronym?: boolean;
 }
 
 /** A title word this share of the records carry is the project's own subject. */
@@ -99,8 +103,15 @@ const ACTION_WORDS: ReadonlySet<string> = new Set(
 const SUBJECT_WORDS = 1;
 /** What turns a word into the one who does it: `work` → `worker`, `render` → `renderer`, `edit` → `editor`. */
 const AGENT_SUFFIX = /^(?:er|or|r)$/;
+/** Where a file has a word it only defines or writes, not names itself after. */
+const WRITTEN: readonly TermSource[] = ['definition', 'comment'];
+const WRITTEN_ALL: readonly TermSource[] = ['definition', 'comment', 'text'];
 /** Rare words it takes, together, to link a record with no title word in common. */
-const RARE_WORDS = 2;
+const RARE_WORDS = 3;
+/** Two rare words do when one of them names where the file is. */
+const RARE_PAIR = 2;
+/** Letters two words of a file share at the start to be one word (`migrate`, `migration`). */
+const SAME_WORD_PREFIX = 5;
 /** A package imported by more files than this is the stack every file is on (`react` in a React app), not a topic. */
 const COMMON_IMPORT_SHARE = 0.5;
 
@@ -178,7 +189,13 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     const w = from.get(imported) ?? imported;
     // A record titled by the module alone ("Postgres", "Translations") is about what the module does.
     const module = !isPackageName(imported, from, query) && input.subject > SUBJECT_WORDS;
-    return { kind: 'import', words: [imported], where: query.packages?.get(w), ...(module ? { module } : {}) };
+    return {
+      kind: 'import',
+      words: [imported],
+      where: query.packages?.get(w),
+      ...(title?.has(imported) ? {} : { mentionOnly: true }),
+      ...(module ? { module } : {}),
+    };
   }
   if (folder) return folderEvidence(input.file, from.get(folder) ?? folder, folder);
   // A word of the definition's own name that almost no file uses (`oel` of `oel_tagging`) names it.
@@ -189,10 +206,23 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     : own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
   const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
-  const word =
-    symbolWord ??
-    pick(query.textIsContent ? ['definition', 'comment', 'text'] : ['definition', 'comment'], DEFINED_SHARE);
-  if (named) return { kind: 'name', words: [named], source: sourceOf(named), inRecord: 'title' };
+  // A file that only defines or writes a word every codebase names its parts with (`JsonBody`, `server`)
+  // is not about the record titled by it.
+  const written = titled.find(
+    (t) =>
+      (query.textIsContent ? WRITTEN_ALL : WRITTEN).includes(sourceOf(t)) &&
+      shareOf(t) <= DEFINED_SHARE &&
+      !GENERIC_CODE_WORDS.has(from.get(t) ?? t),
+  );
+  const word = symbolWord ?? written;
+  if (named)
+    return {
+      kind: 'name',
+      words: [named],
+      source: sourceOf(named),
+      inRecord: 'title',
+      ...(named === acronym ? { acronym: true } : {}),
+    };
   if (word) {
     const code = word === symbolWord && input.code?.has(word) === true;
     return { kind: 'name', words: [word], source: sourceOf(word), ...(code ? { code } : {}) };
@@ -201,16 +231,31 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     const code = input.code?.has(fileWord) === true;
     return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text', ...(code ? { code } : {}) };
   }
-  // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file.
+  // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file, and so are
+  // `migrate` and `migration`.
   const rare = new Map<string, string>();
   for (const t of own) {
     const s = sourceOf(t);
     if (!query.textIsContent && (s === 'text' || s === 'comment' || s === 'call')) continue;
     if (s === 'call') continue;
     const w = from.get(t) ?? t;
-    if (!rare.has(w) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(w, t);
+    const key = w.length >= SAME_WORD_PREFIX ? w.slice(0, SAME_WORD_PREFIX) : w;
+    if (!rare.has(key) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(key, t);
   }
-  return rare.size >= RARE_WORDS ? { kind: 'words', words: [...rare.values()].slice(0, 3) } : undefined;
+  const found = [...rare.values()];
+  // Two rare words meet by chance in a long record ("day" and "working", "lifecycle" and "desired"), unless
+  // one of them is where the file is: its own name (`ci.rb`) or a folder's (`label_indexer/`).
+  const placed = found.length >= RARE_PAIR && found.some((t) => placeWords(input.file).has(from.get(t) ?? t));
+  return found.length >= RARE_WORDS || placed ? { kind: 'words', words: found.slice(0, 3) } : undefined;
+}
+
+/** The words of a file's folders, and its name when that is one word: where the file is. */
+function placeWords(file: string): Set<string> {
+  const parts = file.split('/');
+  const out = new Set(parts.slice(0, -1).flatMap((p) => termsOf(p)));
+  const own = termsOf(parts[parts.length - 1].split('.')[0]);
+  if (own.length === 1) out.add(own[0]);
+  return out;
 }
 
 /**
