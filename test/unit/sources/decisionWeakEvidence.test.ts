@@ -85,8 +85,10 @@ describe('decision records on weak evidence', function () {
       'Each tenant has a quota; past the threshold its requests wait, and the backlog is escalated past the watermark.',
     ),
     'backend/src/rota/shiftPlanner.ts':
+      'export function planShifts(hours: number): number {\n  return hours;\n}\n' +
       'export function fortnightOvertime(hours: number): number {\n  return hours;\n}\n',
     'backend/src/overtime/payRules.ts':
+      'export function tally(hours: number): number {\n  return hours;\n}\n' +
       'export function fortnightOvertime(hours: number): number {\n  return hours * 2;\n}\n',
     'backend/src/archive/sweeper.ts': 'export function archivalSweep(days: number): number {\n  return days;\n}\n',
     'docs/adr/0012-staffing.md': record(
@@ -154,11 +156,15 @@ describe('decision records on weak evidence', function () {
     ]);
   });
 
-  it('links no record by two rare words alone, unless one of them is where the file is', () => {
+  it('links no record by two rare words alone, unless one of them names this code', () => {
     // `fortnight` and `overtime` meet in the staffing record by chance...
-    assert.deepEqual(paths(decisions('backend/src/rota/shiftPlanner.ts', 'fortnightOvertime', 1)), []);
-    // ...but a file in `overtime/` is where the record's subject lives.
-    const shown = decisions('backend/src/overtime/payRules.ts', 'fortnightOvertime', 1);
+    assert.deepEqual(paths(decisions('backend/src/rota/shiftPlanner.ts', 'planShifts', 1)), []);
+    // ...but the definition at the cursor is named after one of them...
+    assert.deepEqual(paths(decisions('backend/src/rota/shiftPlanner.ts', 'fortnightOvertime', 4)), [
+      'docs/adr/0012-staffing.md',
+    ]);
+    // ...and a file in `overtime/` is where the record's subject lives.
+    const shown = decisions('backend/src/overtime/payRules.ts', 'tally', 1);
     assert.deepEqual(paths(shown), ['docs/adr/0012-staffing.md']);
     assert.match(shown[0].reason, /both speak of/);
   });

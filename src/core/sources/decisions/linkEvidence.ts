@@ -243,9 +243,11 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     if (!rare.has(key) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(key, t);
   }
   const found = [...rare.values()];
-  // Two rare words meet by chance in a long record ("day" and "working", "lifecycle" and "desired"), unless
-  // one of them is where the file is: its own name (`ci.rb`) or a folder's (`label_indexer/`).
-  const placed = found.length >= RARE_PAIR && found.some((t) => placeWords(input.file).has(from.get(t) ?? t));
+  // Two rare words meet by chance in a long record ("lifecycle" and "desired"), unless one of them names this
+  // code: the definition at the cursor (`isClosed`), the file (`ci.rb`) or a folder of it (`label_indexer/`).
+  const placed =
+    found.length >= RARE_PAIR &&
+    found.some((t) => sourceOf(t) === 'symbol' || placeWords(input.file).has(from.get(t) ?? t));
   return found.length >= RARE_WORDS || placed ? { kind: 'words', words: found.slice(0, 3) } : undefined;
 }
 
