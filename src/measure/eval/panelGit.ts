@@ -137,17 +137,26 @@ async function fileLog(
   return { all: union(mainline, side), mainline, names };
 }
 
-/** Commits that changed lines start..end of the file (renames followed; merges by their first-parent diff), newest first. */
+/** What git says when a snapshot lacks an object a command needs (`fatal: unable to read 6293…`). */
+const MISSING_OBJECT = /unable to read|bad object|missing blob|could not read/i;
+
+/**
+ * Commits that changed lines start..end of the file (renames followed; merges by their first-parent
+ * diff), newest first. `git log -L` reads every past version of the file: in a snapshot that lacks one,
+ * the lines' history cannot be known, and none is returned, so that the file's history stands in as
+ * for a place without a line.
+ */
 async function lineLog(facts: RepoFacts, file: string, start: number, end: number): Promise<string[]> {
-  const run = async (extra: string[]) =>
-    parseLog(
-      await git(
-        facts.root,
-        ['log', ...extra, `-L${start},${end}:${file}`, '--no-patch', `--format=${MARK}%H %ct`],
-        facts.signal,
-      ),
-    );
-  return union(await run(['--first-parent']), await run([])).map((c) => c.hash);
+  const run = async (extra: string[]): Promise<LoggedCommit[] | undefined> => {
+    const args = ['log', ...extra, `-L${start},${end}:${file}`, '--no-patch', `--format=${MARK}%H %ct`];
+    const r = await runGit(args, { cwd: facts.root, timeoutMs: GIT_TIMEOUT_MS, signal: facts.signal });
+    if (r.ok) return parseLog(r.stdout);
+    if (MISSING_OBJECT.test(r.stderr)) return undefined;
+    return parseLog(await git(facts.root, args, facts.signal));
+  };
+  const mainline = await run(['--first-parent']);
+  const side = mainline && (await run([]));
+  return mainline && side ? union(mainline, side).map((c) => c.hash) : [];
 }
 
 async function filesOf(facts: RepoFacts, hash: string): Promise<number> {

@@ -173,6 +173,22 @@ describe('panel evaluation', function () {
     }
   });
 
+  it("takes the file's history for a place whose past lines a snapshot lacks", async () => {
+    const r = new TempRepo();
+    try {
+      const first = r.commit('add x', { 'x.ts': 'export function x(): number {\n  return 1;\n}\n' });
+      const second = r.commit('change x', { 'x.ts': 'export function x(): number {\n  return 2;\n}\n' });
+      // The first version is gone from the object store, as in a partial snapshot: `git log -L` cannot run.
+      const blob = r.git('rev-parse', 'HEAD~1:x.ts').trim();
+      rmSync(join(r.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+      const h = await placeHistory(await repoFacts(r.dir, undefined), 'x.ts', { start: 1, end: 3 });
+      assert.deepEqual(h.symbolCommits, []);
+      assert.deepEqual(h.fileCommits, [second, first]);
+    } finally {
+      r.dispose();
+    }
+  });
+
   it('judges the visible items by hand-checkable rules and counts them exactly', async () => {
     const h = await placeHistory(await repoFacts(repo.dir, 5), 'src/orders/store.ts', { start: 3, end: 5 });
     const adr = (n: string) => ({ path: `docs/adr/${n}` });
