@@ -164,6 +164,23 @@ describe('decision ranking: records below another', () => {
     assert.equal(evidence(0.05)?.kind, 'name');
   });
 
+  it('marks the parts every interface is built of (`input`, `button`) and what every program does (`load`) as common words', () => {
+    const evidence = (word: string) =>
+      specificEvidence({
+        matched: [word],
+        from: new Map(),
+        textOnly: new Set(),
+        query: { terms: new Map([[word, 1]]), sources: new Map([[word, 'name']]), textCounts: new Map() },
+        title: new Set([word, 'date']),
+        subject: 3,
+        share: () => 0.01,
+        file: `src/components/Chips${word}.vue`,
+      });
+    for (const word of ['input', 'button', 'load', 'format', 'process'])
+      assert.equal(evidence(word)?.generic, true, word);
+    assert.equal(evidence('chip')?.generic, undefined);
+  });
+
   it('folds a weaker record below the ones shown, for "Show more", under their relevance', () => {
     const tenancy = adr(2, 'Tenancy');
     const uses = byWords(tenancy, 0.58, { kind: 'uses', words: ['tenantKey'] });
@@ -257,6 +274,26 @@ describe('decision ranking: the third place', () => {
       acronym: true,
     });
     for (const third of [titled, initials]) assert.equal(rank([first, second, third]).length, 3);
+  });
+});
+
+describe('decision records about the records', () => {
+  const about = (title: string) =>
+    prepareLinkable({
+      path: 'docs/architecture/000-records.md',
+      title,
+      slug: 'records',
+      sections: [{ heading: 'Decision', body: 'Each decision gets a numbered file.' }],
+      area: [],
+      folder: 'docs/architecture',
+      name: 'ADR 000',
+    }).aboutRecords;
+
+  it('are told by a title of record words alone', () => {
+    assert.equal(about('Record architecture decisions'), true);
+    assert.equal(about('Lightweight Architectural Design Decision Format'), true);
+    assert.equal(about('ADR template'), true);
+    assert.equal(about('Date format in decision letters'), false);
   });
 });
 

@@ -236,6 +236,27 @@ describe('DecisionSource', () => {
       assert.equal(items[0]?.location.adr, '0004');
     });
 
+    it('takes a record moved aside without its number for the file name the code gives, not the number alone', async () => {
+      // The code still says `0003-ledger-rounding.md`; that record now lives in `historic/` without its
+      // number, and 0003 went to another record.
+      writeFiles({
+        'doc/architecture/decisions/historic/ledger-rounding.md': adr(
+          9,
+          'Ledger rounding',
+          'Totals round half to even.',
+        ),
+      });
+      await source.refresh();
+      const items = source.query({
+        file: 'src/new.ts',
+        fileText: 'export const x = 1; // see 0003-ledger-rounding.md\n',
+      });
+      assert.equal(items[0]?.location.path, 'doc/architecture/decisions/historic/ledger-rounding.md');
+      // A name no record has still finds the record by its number.
+      const byNumber = source.query({ file: 'src/new.ts', fileText: 'export const x = 1; // see 0004-events.md\n' });
+      assert.equal(byNumber[0]?.location.adr, '0004');
+    });
+
     it('links files under a glob an ADR names, above a mere symbol mention', () => {
       const items = source.query({ file: 'src/billing/discounts.ts', symbol: 'applyDiscount' });
       const adr3 = items.find((i) => i.location.adr === '0003');

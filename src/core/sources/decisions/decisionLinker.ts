@@ -102,6 +102,10 @@ const RECORD_WORDS = new Set([
   'log',
   'lightweight',
   'keep',
+  // "Lightweight Architectural Design Decision Format", "ADR template".
+  'design',
+  'format',
+  'templ',
 ]);
 
 /** True for a record whose title says only that decisions are recorded. */

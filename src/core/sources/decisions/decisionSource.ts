@@ -473,7 +473,11 @@ export class DecisionSource implements WorkspaceSource {
     const exact = this.records.get(clean);
     if (exact) return exact;
     for (const r of this.records.values()) if (r.path.endsWith('/' + clean)) return r;
-    const n = /(?:^|\/)(\d+)[-_][^/]*$/.exec(clean)?.[1];
-    return n !== undefined ? this.findByNumber(Number(n)) : undefined;
+    const named = /(?:^|\/)(\d+)[-_]([^/]*)$/.exec(clean);
+    if (!named) return undefined;
+    // A record moved aside without its number (`historic-adrs/signing-image-urls.md`) is the one the name
+    // means; the number alone may since have gone to another record.
+    for (const r of this.records.values()) if (r.path.endsWith('/' + named[2])) return r;
+    return this.findByNumber(Number(named[1]));
   }
 }

@@ -63,7 +63,7 @@ const GENERIC_CODE_WORDS: ReadonlySet<string> = new Set(
     'data name file json server service controller repository view test web state handler manager helper ' +
       'util client request response config component module page field record entity store value item api ' +
       'global error database session repositories services controllers files views tests handlers ' +
-      'clients pages sessions databases',
+      'clients pages sessions databases input inputs button buttons load format process',
   ),
 );
 /** Title words that say what a record does (`Use X`, `Replace X with Y`), never what a file is about. */
