@@ -230,26 +230,14 @@ describe('decision ranking: records below another', () => {
 });
 
 describe('decision ranking: the third place', () => {
-  const first = byWords(adr(11, 'Retry budgets'), 0.6, {
-    kind: 'name',
-    words: ['retri'],
-    source: 'symbol',
-    inRecord: 'title',
-  });
-  const second = byWords(adr(12, 'Backoff with jitter'), 0.58, {
-    kind: 'name',
-    words: ['backoff'],
-    source: 'symbol',
-    inRecord: 'title',
-  });
+  /** A record whose title word the definition at the cursor (`symbol`) or the file (`name`) is named after. */
+  const titledBy = (n: number, title: string, score: number, word: string, source: 'symbol' | 'name') =>
+    byWords(adr(n, title), score, { kind: 'name', words: [word], source, inRecord: 'title' });
+  const first = titledBy(11, 'Retry budgets', 0.6, 'retri', 'symbol');
+  const second = titledBy(12, 'Backoff with jitter', 0.58, 'backoff', 'symbol');
 
   it('folds a record about the file, not the definition: a title word of its name, or a package it only mentions', () => {
-    const named = byWords(adr(13, 'Queue workers'), 0.57, {
-      kind: 'name',
-      words: ['queue'],
-      source: 'name',
-      inRecord: 'title',
-    });
+    const named = titledBy(13, 'Queue workers', 0.57, 'queue', 'name');
     const mentioned = byWords(adr(14, 'Validation waivers'), 0.57, {
       kind: 'import',
       words: ['request'],

@@ -34,20 +34,9 @@ const SMALL_TREE = 60;
  * configuration (`config/initializers/`: one file per library): their files are the program's separate
  * parts, so a record naming one says nothing of the others.
  */
-const SOURCE_ROOTS: ReadonlySet<string> = new Set([
-  'src',
-  'source',
-  'sources',
-  'lib',
-  'app',
-  'pkg',
-  'cmd',
-  'server',
-  'config',
-  'initializers',
-  'environments',
-  'settings',
-]);
+const SOURCE_ROOTS: ReadonlySet<string> = new Set(
+  'src source sources lib app pkg cmd server config initializers environments settings'.split(' '),
+);
 
 export interface ExplicitQuery {
   file?: string;
