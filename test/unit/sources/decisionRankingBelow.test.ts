@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/decisions/decisionItems';
 import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
 import { prepareLinkable } from '../../../src/core/sources/decisions/decisionLinker';
+import type { TermSource } from '../../../src/core/sources/decisions/fileTerms';
 import { specificEvidence } from '../../../src/core/sources/decisions/linkEvidence';
 
 /** A parsed record with only what ranking reads. */
@@ -176,9 +177,40 @@ describe('decision ranking: records below another', () => {
         share: () => 0.01,
         file: `src/components/Chips${word}.vue`,
       });
-    for (const word of ['input', 'button', 'load', 'format', 'process'])
+    for (const word of ['input', 'button', 'load', 'format', 'process', 'applic'])
       assert.equal(evidence(word)?.generic, true, word);
     assert.equal(evidence('chip')?.generic, undefined);
+  });
+
+  it('reads no topic in a folder that only holds code, or in where code lives', () => {
+    const evidence = (matched: string[], sources: [string, TermSource][], title: string[], file: string) =>
+      specificEvidence({
+        matched,
+        from: new Map(),
+        textOnly: new Set(),
+        query: { terms: new Map(sources.map(([t]) => [t, 1])), sources: new Map(sources), textCounts: new Map() },
+        title: new Set(title),
+        subject: 3,
+        share: () => 0.001,
+        file,
+      });
+    // `core/` and "Embedding the core"; `release/` and "Release ordering" still tells.
+    assert.equal(evidence(['cor'], [['cor', 'folder']], ['embed', 'cor'], 'core/server/cluster.go'), undefined);
+    assert.equal(evidence(['releas'], [['releas', 'folder']], ['releas', 'order'], 'release/notes.go')?.kind, 'folder');
+    // `cmd/` and `pkg/` are not rare words of what the file does.
+    assert.equal(
+      evidence(
+        ['cmd', 'pkg', 'dashboard'],
+        [
+          ['cmd', 'definition'],
+          ['pkg', 'definition'],
+          ['dashboard', 'definition'],
+        ],
+        ['api'],
+        'cmd/gitops/ui/cmd.go',
+      ),
+      undefined,
+    );
   });
 
   it('folds a weaker record below the ones shown, for "Show more", under their relevance', () => {

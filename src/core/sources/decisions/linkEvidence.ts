@@ -63,7 +63,7 @@ const GENERIC_CODE_WORDS: ReadonlySet<string> = new Set(
     'data name file json server service controller repository view test web state handler manager helper ' +
       'util client request response config component module page field record entity store value item api ' +
       'global error database session repositories services controllers files views tests handlers ' +
-      'clients pages sessions databases input inputs button buttons load format process',
+      'clients pages sessions databases input inputs button buttons load format process application',
   ),
 );
 /** Title words that say what a record does (`Use X`, `Replace X with Y`), never what a file is about. */
@@ -103,6 +103,13 @@ const ACTION_WORDS: ReadonlySet<string> = new Set(
 const SUBJECT_WORDS = 1;
 /** What turns a word into the one who does it: `work` → `worker`, `render` → `renderer`, `edit` → `editor`. */
 const AGENT_SUFFIX = /^(?:er|or|r)$/;
+/**
+ * Folders that hold code whatever it does (`core/`, `common/`, `pkg/`): a record titled by the word is
+ * not about each file under them. Stems, as termsOf gives them.
+ */
+const HOLDER_WORDS: ReadonlySet<string> = new Set(
+  termsOf('src source lib core common shared internal pkg cmd'),
+);
 /** Where a file has a word it only defines or writes, not names itself after. */
 const WRITTEN: readonly TermSource[] = ['definition', 'comment'];
 const WRITTEN_ALL: readonly TermSource[] = ['definition', 'comment', 'text'];
@@ -171,7 +178,7 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   const titled = words.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
-  const folder = pick(['folder']);
+  const folder = titled.find((t) => sourceOf(t) === 'folder' && !HOLDER_WORDS.has(from.get(t) ?? t));
   const named = pick(['name', 'type'], NAME_SHARE) ?? pick(['symbol'], SYMBOL_NAME_SHARE);
   // A package the record names: any it is titled after but the stack every file is on, or one few files import.
   // Where the stack is set up (`main.rs`, `settings/production.py`), the record choosing it governs the file.
@@ -237,8 +244,9 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   for (const t of own) {
     const s = sourceOf(t);
     if (!query.textIsContent && (s === 'text' || s === 'comment' || s === 'call')) continue;
-    if (s === 'call') continue;
     const w = from.get(t) ?? t;
+    // Where code lives (`cmd`, `pkg`) is not what it is about.
+    if (s === 'call' || HOLDER_WORDS.has(w)) continue;
     const key = w.length >= SAME_WORD_PREFIX ? w.slice(0, SAME_WORD_PREFIX) : w;
     if (!rare.has(key) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(key, t);
   }
