@@ -107,9 +107,7 @@ const AGENT_SUFFIX = /^(?:er|or|r)$/;
  * Folders that hold code whatever it does (`core/`, `common/`, `pkg/`): a record titled by the word is
  * not about each file under them. Stems, as termsOf gives them.
  */
-const HOLDER_WORDS: ReadonlySet<string> = new Set(
-  termsOf('src source lib core common shared internal pkg cmd'),
-);
+const HOLDER_WORDS: ReadonlySet<string> = new Set(termsOf('src source lib core common shared internal pkg cmd'));
 /** Where a file has a word it only defines or writes, not names itself after. */
 const WRITTEN: readonly TermSource[] = ['definition', 'comment'];
 const WRITTEN_ALL: readonly TermSource[] = ['definition', 'comment', 'text'];
