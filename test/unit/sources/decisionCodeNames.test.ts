@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { decisionWorkspace } from './decisionWorkspace';
+import { usedIdentifier } from '../../../src/core/sources/decisions/codeUse';
 
 /** Six modules, each with its settings class built on a framework's `AppConfig`, and thirty other files. */
 function modules(n: number): Record<string, string> {
@@ -40,6 +41,26 @@ describe('decision records linked by a name they write as code', function () {
     assert.deepEqual(
       decisions('src/text/replace.ts', 'replaceAll', 1).map((i) => `${i.location.path}: ${i.reason}`),
       [],
+    );
+  });
+});
+
+describe('decision records: names of code, not of products', () => {
+  const links = (...names: string[]) => ({
+    paths: [],
+    codeIdentifiers: new Map(names.map((n) => [n, 1])),
+    camelWords: new Map<string, number>(),
+  });
+
+  it('reads no name of code in a product written with an inner capital (`JavaScript`, `GitHub`)', () => {
+    const used = new Set(['javascript', 'github', 'tenantkey']);
+    assert.equal(
+      usedIdentifier(links('JavaScript', 'GitHub') as never, used, () => false),
+      undefined,
+    );
+    assert.equal(
+      usedIdentifier(links('JavaScript', 'tenantKey') as never, used, () => false),
+      'tenantKey',
     );
   });
 });

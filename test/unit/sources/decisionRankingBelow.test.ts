@@ -197,6 +197,20 @@ describe('decision ranking: records below another', () => {
     // `core/` and "Embedding the core"; `release/` and "Release ordering" still tells.
     assert.equal(evidence(['cor'], [['cor', 'folder']], ['embed', 'cor'], 'core/server/cluster.go'), undefined);
     assert.equal(evidence(['releas'], [['releas', 'folder']], ['releas', 'order'], 'release/notes.go')?.kind, 'folder');
+    // `util` is short for "utility": "utilized" is another word, which alone names nothing here.
+    const util = (title: string[]) =>
+      specificEvidence({
+        matched: title,
+        from: new Map(title.map((t) => [t, 'util'])),
+        textOnly: new Set(),
+        query: { terms: new Map([['util', 1]]), sources: new Map([['util', 'name']]), textCounts: new Map() },
+        title: new Set(title),
+        subject: 3,
+        share: () => 0.001,
+        file: 'ui/lib/util.ts',
+      });
+    assert.equal(util(['utiliz']), undefined);
+    assert.equal(util(['utiliti'])?.kind, 'name');
     // `cmd/` and `pkg/` are not rare words of what the file does.
     assert.equal(
       evidence(
@@ -294,6 +308,46 @@ describe('decision ranking: the third place', () => {
       acronym: true,
     });
     for (const third of [titled, initials]) assert.equal(rank([first, second, third]).length, 3);
+  });
+});
+
+describe('decision ranking: the second place', () => {
+  const best = byWords(adr(21, 'Retry budgets'), 0.6, {
+    kind: 'name',
+    words: ['retri'],
+    source: 'symbol',
+    inRecord: 'title',
+  });
+
+  it('shows a second record only when it comes near the best one', () => {
+    const second = (score: number) =>
+      byWords(adr(22, 'Backoff with jitter'), score, { kind: 'import', words: ['backoff'] });
+    // 0.40 is two thirds of 0.6: too far below the first record to stand beside it alone.
+    assert.deepEqual(rank([best, second(0.4)]), ['ADR 0021: Retry budgets']);
+    assert.deepEqual(rank([best, second(0.45)]), ['ADR 0021: Retry budgets', 'ADR 0022: Backoff with jitter']);
+    // Beside a second record near the first, a third keeps the first floor.
+    const third = byWords(adr(23, 'Circuit breakers'), 0.4, { kind: 'import', words: ['breaker'] });
+    assert.deepEqual(rank([best, second(0.55), third]), [
+      'ADR 0021: Retry budgets',
+      'ADR 0022: Backoff with jitter',
+      'ADR 0023: Circuit breakers',
+    ]);
+  });
+
+  it('folds a record titled by a word a fifth of the files carry below another record', () => {
+    const common = (share: number) =>
+      byWords(adr(24, 'Use the public activity gem'), 0.57, {
+        kind: 'name',
+        words: ['activ'],
+        source: 'name',
+        inRecord: 'title',
+        share,
+      });
+    assert.deepEqual(rank([best, common(0.25)]), ['ADR 0021: Retry budgets']);
+    assert.equal(ranked([best, common(0.25)]).length, 2, 'folded for "Show more", not dropped');
+    // Alone, or named after a rarer word, it is shown.
+    assert.deepEqual(rank([common(0.25)]), ['ADR 0024: Use the public activity gem']);
+    assert.equal(rank([best, common(0.1)]).length, 2);
   });
 });
 

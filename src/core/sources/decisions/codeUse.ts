@@ -13,6 +13,15 @@ export function identifiersOf(text: string): Set<string> {
   return out;
 }
 
+/** Names of products written with an inner capital in prose (`JavaScript`, `GitHub`): no name of code. */
+const PRODUCT_NAMES: ReadonlySet<string> = new Set(
+  (
+    'javascript typescript github gitlab openapi graphql postgresql mongodb mysql oauth youtube linkedin ' +
+    'wordpress powershell nodejs dynamodb opensearch elasticsearch cloudfront cloudwatch bigquery devops ' +
+    'sonarqube sonarcloud launchdarkly macos'
+  ).split(' '),
+);
+
 /**
  * A name the record writes as code (`AppConfig`, `include_str`) that the file's code uses too: the
  * record speaks of this code, not only of the same words. Only a name shaped like code (an inner
@@ -25,7 +34,8 @@ export function usedIdentifier(
   ownName: (id: string) => boolean,
 ): string | undefined {
   for (const id of [...links.codeIdentifiers.keys(), ...links.camelWords.keys()]) {
-    if (id.length < 4 || isGenericSymbol(id) || !used.has(id.toLowerCase()) || ownName(id)) continue;
+    if (id.length < 4 || isGenericSymbol(id) || PRODUCT_NAMES.has(id.toLowerCase())) continue;
+    if (!used.has(id.toLowerCase()) || ownName(id)) continue;
     if (/[a-z0-9][A-Z]|[A-Za-z]_[A-Za-z]/.test(id)) return id;
   }
   return undefined;

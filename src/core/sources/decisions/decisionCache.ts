@@ -11,7 +11,7 @@ import type { PathCounts } from './repoTerms';
  * Bump when the parser or the linker's word splitting changes what they make of a record: rows of
  * another version are ignored and dropped at the next save, so every record is parsed again.
  */
-const VERSION = 5;
+const VERSION = 6;
 const PREFIX = `decisions.v${VERSION}:`;
 /** Every key of this cache, of any version, sorts between these two. */
 const ANY_FROM = 'decisions.v';

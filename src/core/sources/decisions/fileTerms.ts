@@ -186,6 +186,8 @@ export function withoutUrls(text: string): string {
 
 /** Words of a package specifier: `@emotion/react` → emotion, react; `github.com/spf13/cobra` → cobra. */
 const VERSION_SEGMENT = /^v\d+(?:(?:alpha|beta)\d*)?$/i;
+/** Where a package is hosted, not what it is: `com.github.benmanes.caffeine` is Caffeine, not GitHub. */
+const HOSTING_WORDS: ReadonlySet<string> = new Set(['github', 'gitlab', 'bitbucket', 'googlecode', 'sourceforge']);
 
 export function packageTerms(spec: string): string[] {
   // A file of the workspace (`../styles/a.css`, Python's `.models`) is no package the project chose.
@@ -193,14 +195,16 @@ export function packageTerms(spec: string): string[] {
   // Nor is the platform's own library (`System.Text.Json`, `java.util.List`): every file imports it.
   if (!spec.includes('/') && LANGUAGE_NAMESPACES.has(spec.split('.')[0])) return [];
   const parts = spec.replace(/^@/, '').split('/');
-  // A Go module path starts with a host and an owner; the rest names the package.
-  const named = parts[0].includes('.') && parts.length > 2 ? parts.slice(2) : parts;
+  // A Go module path starts with a host and an owner (`github.com/spf13/cobra`), or with a host of its own
+  // (`google.golang.org/grpc`); the rest names the package.
+  const hosted = parts[0].includes('.') && parts.length > 1;
+  const named = hosted ? parts.slice(parts.length > 2 ? 2 : 1) : parts;
   const out: string[] = [];
   // `/v3`, `/v1alpha1`: a major version of the module, not a topic.
   for (const p of named)
     for (const w of VERSION_SEGMENT.test(p) ? [] : splitWords(p)) {
       const t = termOf(w);
-      if (t) out.push(t);
+      if (t && !HOSTING_WORDS.has(t)) out.push(t);
     }
   return out;
 }

@@ -101,6 +101,8 @@ const ACTION_WORDS: ReadonlySet<string> = new Set(
  * controller-runtime.
  */
 const SUBJECT_WORDS = 1;
+/** "Utilize" and its forms, which start like `util` (short for "utility") but are another word. */
+const UTILIZE = /^utili[sz]/;
 /** What turns a word into the one who does it: `work` → `worker`, `render` → `renderer`, `edit` → `editor`. */
 const AGENT_SUFFIX = /^(?:er|or|r)$/;
 /**
@@ -172,8 +174,10 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   const words = matched.filter((t) => !AGENT_SUFFIX.test(t.slice((from.get(t) ?? t).length)));
   // A package word the record only starts with (`conf` of `configuration`) is another word.
   const own = words.filter((t) => t.length - (from.get(t) ?? t).length <= 2);
+  // One word alone must be the file's own: `util` is short for "utility", and "utilized" is another word.
+  const alone = (t: string) => !UTILIZE.test(t) || UTILIZE.test(from.get(t) ?? t);
   // "Use", "Replace", "Create": what the record does, not what it is about.
-  const titled = words.filter((t) => title?.has(t) && !ACTION_WORDS.has(t));
+  const titled = words.filter((t) => title?.has(t) && !ACTION_WORDS.has(t) && alone(t));
   const pick = (kinds: readonly TermSource[], most = 1) =>
     titled.find((t) => kinds.includes(sourceOf(t)) && shareOf(t) <= most);
   const folder = titled.find((t) => sourceOf(t) === 'folder' && !HOLDER_WORDS.has(from.get(t) ?? t));
@@ -208,9 +212,11 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   // and `check` would pass for rare.
   const symbolWord = query.unread
     ? undefined
-    : own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE);
+    : own.find((t) => sourceOf(t) === 'symbol' && t.length >= 3 && shareOf(t) <= SYMBOL_SHARE && alone(t));
   // A rare word of the file's own name the record speaks of (`bulk_unsubscribe_list_service`, "unsubscribe everyone").
-  const fileWord = own.find((t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE);
+  const fileWord = own.find(
+    (t) => sourceOf(t) === 'name' && t.length >= 5 && shareOf(t) <= FILE_WORD_SHARE && alone(t),
+  );
   // A file that only defines or writes a word every codebase names its parts with (`JsonBody`, `server`)
   // is not about the record titled by it.
   const written = titled.find(
