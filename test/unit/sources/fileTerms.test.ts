@@ -46,6 +46,10 @@ describe('the words a file is linked to records by', () => {
     assert.deepEqual(packageTerms('../components/Markdown/hljs.css'), []);
     assert.deepEqual(packageTerms('./theme'), []);
     assert.deepEqual(packageTerms('.models'), []);
+    assert.deepEqual(packageTerms('crate::config::types::ics20_field_size_limit'), []);
+    assert.deepEqual(packageTerms('super'), []);
+    assert.deepEqual(packageTerms('self::chain'), []);
+    assert.deepEqual(packageTerms('selfish'), ['selfish']);
     assert.deepEqual(packageTerms('System.Text.Json'), []);
     assert.deepEqual(packageTerms('java.util.concurrent'), []);
     // A library the project chose still names itself, dotted or not.

@@ -182,6 +182,11 @@ function isAboutFile(e: NonNullable<DecisionHit['evidence']>): boolean {
   return e.kind === 'name' && (e.source === 'name' || e.source === 'type') && !e.acronym;
 }
 
+/** A title word the file or definition is named after that a fifth of the workspace's files carry. */
+function isCommonName(e: NonNullable<DecisionHit['evidence']>): boolean {
+  return e.kind === 'name' && e.inRecord === 'title' && (e.share ?? 0) > COMMON_NAME_SHARE;
+}
+
 /** Keyed by record, or by entry of a decision log. */
 function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>>): WordLinks {
   const out: WordLinks = {
@@ -210,7 +215,7 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     else if (e.inRecord === 'text') out.byMention.add(id);
     if (isWeak(e)) out.weak.add(id);
     if (isAboutFile(e)) out.aboutFile.add(id);
-    if (e.kind === 'name' && e.inRecord === 'title' && (e.share ?? 0) > COMMON_NAME_SHARE) out.commonName.add(id);
+    if (isCommonName(e)) out.commonName.add(id);
     if ((e.kind === 'import' && e.module) || (e.kind === 'name' && !e.inRecord && e.source === 'symbol' && !e.generic))
       out.sameTopic.add(id);
   }

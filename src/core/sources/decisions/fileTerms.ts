@@ -186,12 +186,15 @@ export function withoutUrls(text: string): string {
 
 /** Words of a package specifier: `@emotion/react` → emotion, react; `github.com/spf13/cobra` → cobra. */
 const VERSION_SEGMENT = /^v\d+(?:(?:alpha|beta)\d*)?$/i;
+/** A Rust path into the crate itself: `crate::config::types`, `super`, `self::chain`. */
+const RUST_OWN_MODULE = /^(?:crate|super|self)(?:::|$)/;
 /** Where a package is hosted, not what it is: `com.github.benmanes.caffeine` is Caffeine, not GitHub. */
 const HOSTING_WORDS: ReadonlySet<string> = new Set(['github', 'gitlab', 'bitbucket', 'googlecode', 'sourceforge']);
 
 export function packageTerms(spec: string): string[] {
-  // A file of the workspace (`../styles/a.css`, Python's `.models`) is no package the project chose.
-  if (spec.startsWith('.') || spec.startsWith('/')) return [];
+  // A file of the workspace (`../styles/a.css`, Python's `.models`, Rust's `crate::config`) is no package the
+  // project chose.
+  if (spec.startsWith('.') || spec.startsWith('/') || RUST_OWN_MODULE.test(spec)) return [];
   // Nor is the platform's own library (`System.Text.Json`, `java.util.List`): every file imports it.
   if (!spec.includes('/') && LANGUAGE_NAMESPACES.has(spec.split('.')[0])) return [];
   const parts = spec.replace(/^@/, '').split('/');
