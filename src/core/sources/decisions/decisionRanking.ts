@@ -12,9 +12,10 @@ const STRONG = 0.6;
  */
 const RELATIVE_FLOOR = [0.65, 0.65, 0.65, 0.75, 0.85];
 /**
- * The second record shown must come this near the first one. Over 42 repositories of the panel
- * benchmark, second records under it were noise in 3 places and wanted in none (at 0.7 it cost a
- * wanted one). Beside a second record that has earned its place, a third keeps the first floor.
+ * The second record shown must come this near the first one when that is linked by words alone. Over 42
+ * repositories of the panel benchmark, second records under it were noise in 3 places and wanted in
+ * none (at 0.7 it cost a wanted one). Beside a second record that has earned its place, a third keeps
+ * the first floor.
  */
 const SECOND_FLOOR = 0.68;
 /**
@@ -234,8 +235,11 @@ function nearBest(
   entryOf: (i: SuggestionItem) => string,
 ): SuggestionItem[] {
   let records = 0;
-  // The first record shown: the second must come near it.
+  // The first record shown, when linked by words alone: the second must come near it. A record the file
+  // or definition is named in is linked on another scale, and says nothing of how near the next one is.
   let first = 0;
+  let firstByWords = false;
+  const farBelowFirst = (i: SuggestionItem) => records === 1 && firstByWords && i.relevanceScore < first * SECOND_FLOOR;
   let byWords = 0;
   // `deploymentApi.js` is about the record titled "Use Helm as deployment tool", not each one below it that says "deployment".
   let titled = false;
@@ -255,7 +259,7 @@ function nearBest(
     const note = i.meta?.status === 'note';
     const floor = note ? RELATIVE_FLOOR[0] : RELATIVE_FLOOR[Math.min(records, RELATIVE_FLOOR.length - 1)];
     if (i.relevanceScore < best * floor) return false;
-    if (records === 1 && !note && i.relevanceScore < first * SECOND_FLOOR) return false;
+    if (!note && farBelowFirst(i)) return false;
     const words = links.byWords.get(id);
     if (words !== undefined && (++byWords > MOST_BY_WORDS || records > 0)) return false;
     if (titled && links.byMention.has(id)) return false;
@@ -273,7 +277,10 @@ function nearBest(
     if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);
     if (links.byTitle.has(id)) titled = true;
-    if (!note && records++ === 0) first = i.relevanceScore;
+    if (!note && records++ === 0) {
+      first = i.relevanceScore;
+      firstByWords = links.wordsOnly.has(id);
+    }
     return true;
   });
   return [...kept, ...foldBelow(kept, folded)];
