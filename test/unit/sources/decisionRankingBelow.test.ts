@@ -349,6 +349,20 @@ describe('decision ranking: the second place', () => {
     assert.deepEqual(rank([common(0.25)]), ['ADR 0024: Use the public activity gem']);
     assert.equal(rank([best, common(0.1)]).length, 2);
   });
+
+  it('folds a record linked by a folder many files sit in, or a tool-settings folder, below another record', () => {
+    const inFolder = (where: string, share: number) =>
+      byWords(adr(25, 'Authoring schema variants'), 0.55, { kind: 'folder', words: ['data'], where, share });
+    assert.deepEqual(rank([best, inFolder('app/data_models', 0.09)]), ['ADR 0021: Retry budgets']);
+    assert.equal(ranked([best, inFolder('app/data_models', 0.09)]).length, 2, 'folded for "Show more", not dropped');
+    assert.deepEqual(rank([best, inFolder('.github/workflows', 0.01)]), ['ADR 0021: Retry budgets']);
+    // Alone it is shown; a folder few files sit in (`src/kubernetes/`) still links a second record.
+    assert.deepEqual(rank([inFolder('app/data_models', 0.09)]), ['ADR 0025: Authoring schema variants']);
+    assert.deepEqual(rank([best, inFolder('src/kubernetes', 0.05)]), [
+      'ADR 0021: Retry budgets',
+      'ADR 0025: Authoring schema variants',
+    ]);
+  });
 });
 
 describe('decision records about the records', () => {

@@ -35,6 +35,8 @@ describe('the words a file is linked to records by', () => {
       'stemmed, without go, the host, the owner or v3',
     );
     assert.deepEqual(packageTerms('k8s.io/api/admission/v1beta1'), ['admission']);
+    assert.ok(!packageTerms('ibc_proto::ibc::apps::fee::v1').includes('v1'), "a Rust module's version");
+    assert.ok(packageTerms('ibc_proto::ibc::apps::fee::v1').includes('fee'));
     assert.deepEqual(packageTerms('google.golang.org/grpc'), ['grpc'], 'a host of its own');
     // Where a package is hosted is not what it is: Caffeine, not GitHub.
     assert.ok(!packageTerms('com.github.benmanes.caffeine.cache.Cache').includes('github'));

@@ -41,7 +41,8 @@ export class CodeIndexSource implements SuggestionSource {
   private callers(ctx: QueryContext, file: string): SuggestionItem[] {
     const symbol = ctx.symbolRange?.name ?? ctx.query.currentSymbol;
     if (!symbol) return [];
-    const line = ctx.symbolRange?.startLine ?? ctx.query.cursorPosition?.line;
+    const range = ctx.symbolRange;
+    const line = range?.startLine ?? ctx.query.cursorPosition?.line;
     // The index answers a constructor with the constructions of its class.
     const constructor = symbol === '__init__' || symbol === 'constructor';
     // A call matched by name alone says nothing when several files define the name (`GET` in every
@@ -52,7 +53,20 @@ export class CodeIndexSource implements SuggestionSource {
     const family = languageFamily(file);
     const callers = this.index
       .callers({ name: symbol, path: file, line }, MAX_CALLERS)
-      .filter((c) => c.confidence !== 'name' || (!shared && languageFamily(c.path) === family));
+      .filter((c) => c.confidence !== 'name' || (!shared && languageFamily(c.path) === family))
+      // A call inside the function itself is already in front of the reader: a recursion, or more often a
+      // call of another object's method of the same name (`super().clean()`, `Self::new` building a part).
+      // A class's own factories (`static create() { return new Search() }`) do call it.
+      .filter(
+        (c) =>
+          !(
+            range &&
+            c.path === file &&
+            c.line >= range.startLine &&
+            c.line <= range.endLine &&
+            lastName(c.enclosing) === lastName(symbol)
+          ),
+      );
     return callers.map((c) => {
       const where = `${c.path}:${c.line}`;
       const test = isTestFile(c.path);
@@ -86,6 +100,11 @@ export class CodeIndexSource implements SuggestionSource {
       meta: { deprecated: d.name, definition: `${d.definition.path}:${d.definition.line}` },
     }));
   }
+}
+
+/** `clean` of `License.clean`, `new` of `Connection::new`. */
+function lastName(name: string | undefined): string | undefined {
+  return name?.split(/\.|::|#/).pop();
 }
 
 /** Languages that call each other by name: one per runtime (Kotlin, Scala and Groovy with Java, which the index reads). */

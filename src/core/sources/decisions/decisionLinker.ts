@@ -49,6 +49,20 @@ const MAX_TEXT_TERMS = 30;
 const TEXT_CAP = 1.15;
 /** How much more a word of the text counts when the text is all there is of the file (no code index). */
 const CONTENT_TEXT = 2;
+/** A folder of documents, not of code: where a record's home (the code it sits beside) ends. */
+const DOC_FOLDER =
+  /^(?:docs?|documentation|wiki|adrs?|decisions?|decision-records|architecture(?:-decisions)?|arch|design|rfcs?)$/i;
+
+/**
+ * The code folder a decision folder sits in: `credentials/apps/records` for
+ * `credentials/apps/records/docs/decisions`, the root for `docs/adr`.
+ */
+export function homeOf(folder: string): string {
+  const parts = folder.split('/').filter((p) => p && p !== '.');
+  const doc = parts.findIndex((p) => DOC_FOLDER.test(p));
+  return (doc < 0 ? parts.slice(0, -1) : parts.slice(0, doc)).join('/');
+}
+
 /** Headings every record of a template has: they say nothing about its topic. */
 const TEMPLATE_HEADINGS = new Set([
   'status',
@@ -205,6 +219,11 @@ export class DecisionLinker {
   private readonly vocabulary: string[];
   /** Per record: the package its area names, or its home package when records are spread over packages. */
   private readonly scope = new Map<string, { package: string; strict: boolean }>();
+  /**
+   * Per record kept beside one part of the code (`apps/records/docs/decisions/`) while other records
+   * sit elsewhere: that folder. Words alone link it only to files inside it.
+   */
+  private readonly home = new Map<string, string>();
 
   /** Records about keeping records ("Record architecture decisions"): they govern no code. */
   private readonly aboutRecords = new Set<string>();
@@ -253,6 +272,18 @@ export class DecisionLinker {
     );
     this.vocabulary = [...words].sort();
     this.computeScopes(records);
+    this.computeHomes(records);
+  }
+
+  /**
+   * Records kept in several places, one beside an app's code (`credentials/apps/api/docs/decisions/`,
+   * each folder numbering from 0001): such a record is about that app. Where all records sit in one
+   * place, that place says nothing of where they apply.
+   */
+  private computeHomes(records: readonly LinkableRecord[]): void {
+    const homes = new Map(records.map((r) => [r.path, homeOf(r.folder)]));
+    if (new Set(homes.values()).size < 2) return;
+    for (const [path, home] of homes) if (home) this.home.set(path, home);
   }
 
   /** Where each record applies: an area named like a package, or its home package when records sit in several packages. */
@@ -288,6 +319,9 @@ export class DecisionLinker {
     const out: LexicalLink[] = [];
     for (const hit of this.index.search(terms, rarity, limit * 3, { has: (t) => textOnly.has(t), cap: TEXT_CAP })) {
       if (this.aboutRecords.has(hit.key)) continue;
+      // A record kept beside another app's code: words in common do not make it this file's.
+      const home = this.home.get(hit.key);
+      if (home !== undefined && !file.startsWith(home + '/')) continue;
       // Words of the file's text support a link; alone they do not make one.
       if (!query.textIsContent && hit.matched.every((t) => textOnly.has(t))) continue;
       const text = 1 - Math.exp(-hit.score / SCORE_SCALE);

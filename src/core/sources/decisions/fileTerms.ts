@@ -203,8 +203,8 @@ export function packageTerms(spec: string): string[] {
   const hosted = parts[0].includes('.') && parts.length > 1;
   const named = hosted ? parts.slice(parts.length > 2 ? 2 : 1) : parts;
   const out: string[] = [];
-  // `/v3`, `/v1alpha1`: a major version of the module, not a topic.
-  for (const p of named)
+  // `/v3`, `/v1alpha1`, Rust's `ibc::apps::fee::v1`, Python's `api.v2`: a major version of the module, not a topic.
+  for (const p of named.flatMap((n) => n.split(/::|\./)))
     for (const w of VERSION_SEGMENT.test(p) ? [] : splitWords(p)) {
       const t = termOf(w);
       if (t && !HOSTING_WORDS.has(t)) out.push(t);
