@@ -213,21 +213,21 @@ export class SuggestionsController implements vscode.Disposable {
     if (!this.last) return;
     const { suggestion, activity, service } = this.last;
     const search = service.decisions.search();
-    this.view.setState(
-      buildPanelState({
-        phase: 'ready',
-        file: activity.path,
-        symbol: activity.symbol?.name ?? suggestion.query.currentSymbol,
-        items: suggestion.items,
-        notes: suggestion.notes,
-        indexing: service.workspace.indexingProgress,
-        useful: this.useful,
-        pinned: this.pinned,
-        decisionHelp: search.records === 0 ? noDecisionRecords(search) : undefined,
-      }),
-    );
-    const warnings = suggestion.items.filter((i) => i.type === 'warning').length;
-    this.status.showCounts(activity.path, suggestion.items.length - warnings, warnings);
+    const state = buildPanelState({
+      phase: 'ready',
+      file: activity.path,
+      symbol: activity.symbol?.name ?? suggestion.query.currentSymbol,
+      items: suggestion.items,
+      notes: suggestion.notes,
+      indexing: service.workspace.indexingProgress,
+      useful: this.useful,
+      pinned: this.pinned,
+      decisionHelp: search.records === 0 ? noDecisionRecords(search) : undefined,
+    });
+    this.view.setState(state);
+    // The status bar counts what the panel lists: one item per entity, of the kinds the panel shows.
+    const { total, warning } = state.counts;
+    this.status.showCounts(activity.path, total - warning, warning);
   }
 
   private fail(message: string): void {

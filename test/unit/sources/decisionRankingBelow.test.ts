@@ -350,6 +350,33 @@ describe('decision ranking: the second place', () => {
     assert.equal(rank([best, common(0.1)]).length, 2);
   });
 
+  it('folds a record that only names a file next to this one, or only names this module, below another record', () => {
+    const explicit = (n: number, title: string, kind: string, score: number): DecisionHit => ({
+      adr: adr(n, title),
+      score,
+      kind,
+      reason: `${title}: ${kind}`,
+    });
+    const sibling = explicit(26, 'Nunjucks set-up in util files', 'sibling', 0.55);
+    assert.deepEqual(rank([best, sibling]), ['ADR 0021: Retry budgets']);
+    assert.equal(ranked([best, sibling]).length, 2, 'folded for "Show more", not dropped');
+    const moduleOnly = explicit(27, 'Page-specific services in the front end', 'module', 0.55);
+    assert.deepEqual(rank([best, moduleOnly]), ['ADR 0021: Retry budgets']);
+    // Alone it is shown; naming this module beside words that link it too, it keeps its place.
+    assert.deepEqual(rank([sibling]), ['ADR 0026: Nunjucks set-up in util files']);
+    // A record that only talks of the file's tool (Flyway) in its text, beside one about the file.
+    const talks = { ...explicit(28, 'Repeatable migrations for dev and test', 'type', 0.5) };
+    talks.evidence = { kind: 'type', inRecord: 'text' };
+    assert.deepEqual(rank([best, talks]), ['ADR 0021: Retry budgets']);
+    const titled = explicit(29, 'Use Flyway for migrations', 'type', 0.5);
+    assert.equal(rank([best, titled]).length, 2, 'a record titled after the tool keeps its place');
+    const worded = byWords(moduleOnly.adr, 0.5, { kind: 'name', words: ['servic'], source: 'name', inRecord: 'title' });
+    assert.deepEqual(rank([best, moduleOnly, worded]).sort(), [
+      'ADR 0021: Retry budgets',
+      'ADR 0027: Page-specific services in the front end',
+    ]);
+  });
+
   it('folds a record linked by a folder many files sit in, or a tool-settings folder, below another record', () => {
     const inFolder = (where: string, share: number) =>
       byWords(adr(25, 'Authoring schema variants'), 0.55, { kind: 'folder', words: ['data'], where, share });

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { fileQuery, importedPackagesOf, packageTerms } from '../../../src/core/sources/decisions/fileTerms';
+import { isStandardLibrary } from '../../../src/core/sources/decisions/standardLibrary';
 import { compoundTerms, splitWords, termsOf } from '../../../src/core/sources/docs/textTerms';
 
 describe('the words a file is linked to records by', () => {
@@ -57,6 +58,15 @@ describe('the words a file is linked to records by', () => {
     // A library the project chose still names itself, dotted or not.
     assert.deepEqual(packageTerms('Newtonsoft.Json'), ['newtonsoft', 'json']);
     assert.deepEqual(packageTerms('serialize-error'), ['serializ', 'error']);
+  });
+
+  it("reads Rust's own crates as its standard library, and any other crate as a choice", () => {
+    assert.ok(isStandardLibrary('alloc::collections', 'crates/relayer/src/config.rs'));
+    assert.ok(isStandardLibrary('std::sync::Arc', 'src/main.rs'));
+    assert.ok(isStandardLibrary('core::fmt', 'src/lib.rs'));
+    assert.ok(!isStandardLibrary('console', 'src/main.rs'));
+    assert.ok(!isStandardLibrary('tokio::sync', 'src/main.rs'));
+    assert.ok(!isStandardLibrary('alloc', 'src/app.ts'), 'an npm package named alloc is a choice');
   });
 
   it('keeps two-letter words from names and folders, and from code only when they name a topic', () => {

@@ -204,6 +204,30 @@ function isCommonName(e: NonNullable<DecisionHit['evidence']>): boolean {
   return e.kind === 'name' && e.inRecord === 'title' && (e.share ?? 0) > COMMON_NAME_SHARE;
 }
 
+/** Linked by the folder the file is in and nothing else, by words or as a file the index does not read: that folder. */
+function onlyFolder(kinds: ReadonlyMap<string, DecisionHit>): string | undefined {
+  const only = kinds.size === 1 ? [...kinds.values()][0].evidence : undefined;
+  return only?.kind === 'folder' && only.where !== undefined ? only.where.replace(/\/+$/, '') : undefined;
+}
+
+/**
+ * Linked because the record names a file next to this one (`nunjucksSetup.ts` beside `normaliseCrn.ts`),
+ * names this module and says nothing more of it, or only talks of the tool of a file the index does not
+ * read: it tells the one record nearest the file at most. Below another record such links were noise in
+ * 8 places of 50 repositories and wanted in none (a record naming this module whose words link it too
+ * stays: wanted in 6 places; so does one titled after the tool).
+ */
+function namesNeighbour(kinds: ReadonlyMap<string, DecisionHit>): boolean {
+  if (kinds.size === 1 && kinds.has('explicit:module')) return true;
+  const keys = [...kinds.keys()];
+  if (kinds.has('explicit:sibling')) return keys.every((k) => k === 'explicit:sibling' || k === 'text');
+  // A record whose text only talks of the file's tool (Flyway, Terraform, GitHub Actions), titled after something else.
+  return (
+    kinds.get('explicit:type')?.evidence?.inRecord === 'text' &&
+    keys.every((k) => k === 'explicit:type' || k === 'text')
+  );
+}
+
 /** Keyed by record, or by entry of a decision log. */
 function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>>): WordLinks {
   const out: WordLinks = {
@@ -219,9 +243,9 @@ function wordLinks(records: ReadonlyMap<string, ReadonlyMap<string, DecisionHit>
     commonName: new Set(),
   };
   for (const [id, kinds] of records) {
-    // Linked by the folder the file is in and nothing else, by words or as a file the index does not read.
-    const only = kinds.size === 1 ? [...kinds.values()][0].evidence : undefined;
-    if (only?.kind === 'folder' && only.where !== undefined) out.byFolder.set(id, only.where.replace(/\/+$/, ''));
+    const folder = onlyFolder(kinds);
+    if (folder !== undefined) out.byFolder.set(id, folder);
+    if (namesNeighbour(kinds)) out.weak.add(id);
     const e = kinds.get('text')?.evidence;
     if (!e) continue;
     if (e.inRecord === 'title') out.byTitle.add(id);

@@ -106,6 +106,8 @@ export function fileKindHits(records: readonly DecisionRecord[], q: FileKindQuer
         score: k.strength * kindFactor,
         kind: 'type',
         reason: `${nameOf(adr)} ${k.says} (${kind.what})`,
+        // Only its text talks of the tool: it names no file of this kind, and its title is about something else.
+        ...(k.inBody ? { evidence: { kind: 'type', inRecord: 'text' } } : {}),
       });
     // A path the record gives (`docker-compose.yml`) is an explicit link already; a bare name is not.
     if (named && !adr.links.paths.some((p) => p.kind === 'file' && p.match(file)) && named.test(adr.body))
@@ -136,7 +138,7 @@ export function fileKindHits(records: readonly DecisionRecord[], q: FileKindQuer
 }
 
 /** How strongly a record speaks of a kind of file, and how to say so. */
-function kindStrength(adr: DecisionRecord, kind: FileKind): { strength: number; says: string } {
+function kindStrength(adr: DecisionRecord, kind: FileKind): { strength: number; says: string; inBody?: boolean } {
   const ext = kind.extensions?.find((e) => extensionPattern(e).test(adr.body));
   if (ext) return { strength: STRENGTH.extension, says: `names .${ext} files` };
   const title = titleWords(adr);
@@ -144,7 +146,7 @@ function kindStrength(adr: DecisionRecord, kind: FileKind): { strength: number; 
   if (inTitle) return { strength: STRENGTH.kindTitle, says: `is about ${surface(adr.title, inTitle)}` };
   const body = bodyTerms(adr);
   const inBody = kind.words.find((w) => countRuns(body, phraseTerms(w)) >= 2);
-  if (inBody) return { strength: STRENGTH.kindBody, says: `talks about ${surface(adr.body, inBody)}` };
+  if (inBody) return { strength: STRENGTH.kindBody, says: `talks about ${surface(adr.body, inBody)}`, inBody: true };
   return { strength: 0, says: '' };
 }
 

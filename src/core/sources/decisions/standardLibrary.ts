@@ -25,11 +25,16 @@ const NODE: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** Rust's standard library crates. */
+const RUST: ReadonlySet<string> = new Set(['std', 'core', 'alloc']);
+
 /** True when `spec`, imported by `file`, is a module of that language's standard library. */
 export function isStandardLibrary(spec: string, file: string): boolean {
   const ext = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
   if (ext === 'go') return !spec.split('/')[0].includes('.');
   if (ext === 'py' || ext === 'pyi') return PYTHON.has(spec.split('.')[0]);
   if (/^[cm]?[jt]sx?$/.test(ext)) return spec.startsWith('node:') || NODE.has(spec.split('/')[0]);
+  // Rust's own crates: `std`, and `core` and `alloc` beneath it.
+  if (ext === 'rs') return RUST.has(spec.split('::')[0]);
   return false;
 }
