@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toRelative } from '../../paths';
 import { looksBinary } from '../docs/markdown';
@@ -37,6 +38,19 @@ export class FileTexts {
       if (this.cache.size > KEPT) this.cache.delete(this.cache.keys().next().value as string);
       this.cache.set(file, entry);
       return entry;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The file's text from disk, bounded, without keeping it: for reading many files once. */
+  async read(file: string): Promise<string | undefined> {
+    if (toRelative(this.root, file) === undefined) return undefined;
+    try {
+      const abs = join(this.root, file);
+      if ((await stat(abs)).size > Math.min(this.maxFileBytes, MAX_TEXT_BYTES)) return undefined;
+      const buf = await readFile(abs);
+      return looksBinary(buf) ? undefined : buf.toString('utf8');
     } catch {
       return undefined;
     }
