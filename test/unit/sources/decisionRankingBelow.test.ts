@@ -4,31 +4,7 @@ import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanki
 import { prepareLinkable } from '../../../src/core/sources/decisions/decisionLinker';
 import type { TermSource } from '../../../src/core/sources/decisions/fileTerms';
 import { specificEvidence } from '../../../src/core/sources/decisions/linkEvidence';
-
-/** A parsed record with only what ranking reads. */
-function adr(n: number, title: string): DecisionRecord {
-  return {
-    number: n,
-    title,
-    status: 'accepted',
-    statusText: 'Accepted',
-    supersedes: [],
-    deciders: [],
-    sections: {},
-    sectionList: [],
-    body: '',
-    style: 'nygard',
-    titleStyle: 'numbered',
-    summary: title,
-    path: `docs/adr/${String(n).padStart(4, '0')}.md`,
-    folder: 'docs/adr',
-    area: [],
-    label: String(n).padStart(4, '0'),
-    mtimeMs: 0,
-    size: 0,
-    links: { paths: [], codeIdentifiers: new Map(), camelWords: new Map() },
-  } as unknown as DecisionRecord;
-}
+import { adr } from './rankedRecords';
 
 /** A link by words with its evidence. */
 const byWords = (record: DecisionRecord, score: number, evidence: DecisionHit['evidence']): DecisionHit => ({

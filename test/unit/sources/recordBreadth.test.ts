@@ -3,30 +3,7 @@ import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/deci
 import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
 import { measureBreadth, sampleOf } from '../../../src/core/sources/decisions/recordBreadth';
 import { acceptedRecord, decisionWorkspace } from './decisionWorkspace';
-
-function adr(n: number, title: string): DecisionRecord {
-  return {
-    number: n,
-    title,
-    status: 'accepted',
-    statusText: 'Accepted',
-    supersedes: [],
-    deciders: [],
-    sections: {},
-    sectionList: [],
-    body: '',
-    style: 'nygard',
-    titleStyle: 'numbered',
-    summary: title,
-    path: `docs/adr/${String(n).padStart(4, '0')}.md`,
-    folder: 'docs/adr',
-    area: [],
-    label: String(n).padStart(4, '0'),
-    mtimeMs: 0,
-    size: 0,
-    links: { paths: [], codeIdentifiers: new Map(), camelWords: new Map() },
-  } as unknown as DecisionRecord;
-}
+import { adr } from './rankedRecords';
 
 const hit = (
   record: DecisionRecord,
