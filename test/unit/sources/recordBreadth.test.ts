@@ -97,7 +97,7 @@ describe('decision ranking: broad records', () => {
       dateOf: () => undefined,
       breadthOf: (key) => broad[key] ?? 0,
     }).find((i) => i.title.startsWith('ADR 0003'));
-    assert.match(item?.reason ?? '', /repository-wide: its words link it to 7 files in 10$/);
+    assert.match(item?.reason ?? '', /^repository-wide · .* \(its words link it to 7 files in 10\)$/);
     // Measured narrow, the same links show both.
     assert.deepEqual(panel([byVisits, byDomain], {}).shown, [
       'ADR 0005: Loss of visits domain event',
