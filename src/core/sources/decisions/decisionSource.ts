@@ -29,10 +29,10 @@ import { detectFormat, entryView, linkables, linksToRecord, parseRecord, pickWri
 import { DecisionLinker, prepareLinkable, type LinkableRecord, type PreparedLinkable } from './decisionLinker';
 import { pickNumbered } from './decisionAnchors';
 import { explicitHits, fileStem } from './explicitLinks';
+import { isCodeFile, namedDefinition } from './codeFiles';
 import { fileKindHits } from './fileKindLinks';
 import { FileQueries, type CodeVocabulary } from './fileQueries';
-import { fileQuery } from './fileTerms';
-import { measureBreadth, type SampledLink } from './recordBreadth';
+import { linksOfFile, RecordBreadths } from './recordBreadth';
 import { FileTexts } from './fileTexts';
 import { PathListing } from './pathListing';
 import { RepoTerms } from './repoTerms';
@@ -40,14 +40,6 @@ import { TimeSlice } from '../../timeSlice';
 
 export type { DecisionRecord } from './decisionItems';
 export type { CodeVocabulary } from './fileQueries';
-
-/** Code in languages the index does not parse (Kotlin, Swift, Dart, C#…): files a record may be broad over too. */
-const UNPARSED_CODE =
-  /\.(?:kts?|swift|dart|scala|cs|fs|cpp|cc|cxx|c|h|hpp|m|mm|ex|exs|erl|clj|lua|groovy|vue|svelte)$/i;
-/** A name of one plain word (`update`, `process`), as many definitions are named. */
-const PLAIN_WORD = /^[a-z]+$/;
-/** Files that may define a name a record mentions for the mention to mean the definition at the cursor. */
-const MAX_SYMBOL_FILES = 10;
 
 /**
  * Decisions that govern the code under the cursor: ADR files (Nygard, MADR, log4brains,
@@ -95,11 +87,8 @@ export class DecisionSource implements WorkspaceSource {
   private stamp: string | undefined;
   private running: Promise<RefreshStats> | undefined;
   private discoveryRuns = 0;
-  /** Share of the workspace's code files each record's words link it to (see recordBreadth.ts), by linker key. */
-  private breadth: ReadonlyMap<string, number> = new Map();
-  /** Counts breadth measures begun: only the latest one's answer is kept. */
-  private breadthRuns = 0;
-  private breadthWork: Promise<void> | undefined;
+  /** How broad each record is (see recordBreadth.ts). */
+  private readonly breadth: RecordBreadths<DecisionLinker>;
   /** The code index has been built once: before that, a breadth measure would read half the files' words. */
   private codeBuilt = false;
 
@@ -114,6 +103,12 @@ export class DecisionSource implements WorkspaceSource {
     this.cache = ctx.store ? new DecisionCache(ctx.store, this.logger) : undefined;
     this.texts = new FileTexts(this.root, this.config.index.maxFileBytes);
     this.queries = new FileQueries(() => this.code, this.logger);
+    this.breadth = new RecordBreadths({
+      linker: () => (this.linker?.size && this.code && this.codeBuilt ? this.linker : undefined),
+      paths: () => this.listing.paths.filter((p) => isCodeFile(p) && !this.candidates.has(p)),
+      link: (linker, path) => linksOfFile(linker, path, this.texts, this.code),
+      logger: this.logger,
+    });
   }
 
   /** The decision folders found at the last refresh (root-relative). */
@@ -180,62 +175,8 @@ export class DecisionSource implements WorkspaceSource {
       this.logger.debug(`Could not count defined names: ${(err as Error).message}`);
     }
     this.codeBuilt = true;
-    this.startBreadth();
-    await this.breadthSettled();
-  }
-
-  private startBreadth(): void {
-    this.breadthWork = this.measureBreadth();
-  }
-
-  /** Resolves once the latest breadth measure is done, including one begun while waiting. */
-  private async breadthSettled(): Promise<void> {
-    for (let work = this.breadthWork; work; work = this.breadthWork) {
-      await work;
-      if (this.breadthWork === work) this.breadthWork = undefined;
-    }
-  }
-
-  /**
-   * Measures how broad each record is over a sample of the workspace's code files, a slice at a time.
-   * Until it is done the previous measure stands (none at first: no record is taken for broad).
-   */
-  private async measureBreadth(): Promise<void> {
-    const linker = this.linker;
-    if (!linker?.size || !this.code || !this.codeBuilt) return;
-    const run = ++this.breadthRuns;
-    const started = performance.now();
-    const paths = this.listing.paths.filter(
-      (p) => (languageOf(p) !== undefined || UNPARSED_CODE.test(p)) && !this.candidates.has(p),
-    );
-    try {
-      const { shares, sampled } = await measureBreadth({
-        paths,
-        link: (path) => this.sampleLinks(linker, path),
-        // A newer measure has begun: this one's answer would be dropped.
-        stale: () => run !== this.breadthRuns,
-      });
-      if (run !== this.breadthRuns || linker !== this.linker) return;
-      this.breadth = shares;
-      this.logger.debug(
-        `Measured how broad ${shares.size} decision records are over ${sampled} files in ${(performance.now() - started).toFixed(0)} ms`,
-      );
-    } catch (err) {
-      this.logger.debug(`Could not measure how broad decision records are: ${(err as Error).message}`);
-    }
-  }
-
-  /** The records one file's words link it to, as the panel would link them with the cursor at its top. */
-  private async sampleLinks(linker: DecisionLinker, path: string): Promise<readonly SampledLink[]> {
-    const text = await this.texts.read(path);
-    let vocabulary;
-    try {
-      vocabulary = this.code?.vocabularyOf(path);
-    } catch {
-      vocabulary = undefined;
-    }
-    const unread = this.code?.reads ? !this.code.reads(path) : false;
-    return linker.link(path, fileQuery({ path, vocabulary, text, unread }));
+    this.breadth.start();
+    await this.breadth.settled();
   }
 
   /** How many times records were looked for (a measure of work, for tests and logs). */
@@ -335,7 +276,7 @@ export class DecisionSource implements WorkspaceSource {
     if (changed || !this.linker) this.rebuildIndexes();
     else this.linker = this.makeLinker();
     // The records or the workspace's words changed: measure again, beside the answers given meanwhile.
-    this.startBreadth();
+    this.breadth.start();
     if (changed || this.preparedChanged) {
       for (const key of this.prepared.keys()) if (!next.has(recordPathOf(key, next))) this.prepared.delete(key);
       this.cache?.save(next, this.prepared);
@@ -442,13 +383,7 @@ export class DecisionSource implements WorkspaceSource {
     const hits: DecisionHit[] = [];
     const notes: SuggestionItem[] = [];
     const file = q.file;
-    const named = q.symbol && /^[A-Za-z_$][\w$.]*$/.test(q.symbol) ? q.symbol.split('.').pop()! : undefined;
-    // A name that many files define (`update` in every store) is not this definition when a record names it.
-    // In a file the code index does not read (Kotlin), no count says how many do: a plain word is taken for many.
-    const unread = file !== undefined && !languageOf(file) && UNPARSED_CODE.test(file);
-    const countable = (name: string) =>
-      unread ? !PLAIN_WORD.test(name) : (this.definitionFiles?.(name) ?? 0) <= MAX_SYMBOL_FILES;
-    const symbol = named && countable(named) ? named : undefined;
+    const symbol = namedDefinition(q.symbol, file, this.definitionFiles);
     const inline = file ? this.texts.get(file, q.fileText) : undefined;
     if (file && inline) for (const note of inline.scan.notes) notes.push(noteItem(file, note, q));
     hits.push(
@@ -488,7 +423,7 @@ export class DecisionSource implements WorkspaceSource {
       hits,
       notes,
       unspecific,
-      breadthOf: (key) => this.breadth.get(key) ?? 0,
+      breadthOf: (key) => this.breadth.of(key),
       successorOf: (adr) => this.successorOf(adr),
       dateOf: (adr) => this.dateOf(adr),
     });

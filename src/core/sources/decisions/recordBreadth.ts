@@ -1,3 +1,8 @@
+import type { Logger } from '../../logger';
+import type { DecisionLinker } from './decisionLinker';
+import type { CodeVocabulary } from './fileQueries';
+import { fileQuery } from './fileTerms';
+import type { FileTexts } from './fileTexts';
 import { TimeSlice } from '../../timeSlice';
 
 /** Files read to tell how broad each record is: enough to tell one in eight, bounded for large workspaces. */
@@ -65,4 +70,85 @@ export async function measureBreadth(input: BreadthInput): Promise<RecordBreadth
   const shares = new Map<string, number>();
   if (sampled) for (const [key, n] of counts) shares.set(key, n / sampled);
   return { shares, sampled };
+}
+
+/** What measuring breadth needs of the decision source. */
+export interface BreadthWiring<L> {
+  /** The linker now, or undefined while there is nothing to measure (no records, no code index yet). */
+  linker(): L | undefined;
+  /** The workspace's code files to sample. */
+  paths(): readonly string[];
+  /** The records one file's words link it to. */
+  link(linker: L, path: string): Promise<readonly SampledLink[]>;
+  logger: Logger;
+}
+
+/**
+ * The breadth of each record, measured again when asked (the records or the workspace's words
+ * changed). Until a measure is done the previous one stands (none at first: no record is broad).
+ */
+export class RecordBreadths<L> {
+  private shares: ReadonlyMap<string, number> = new Map();
+  /** Counts measures begun: only the latest one's answer is kept. */
+  private runs = 0;
+  private work: Promise<void> | undefined;
+
+  constructor(private readonly wiring: BreadthWiring<L>) {}
+
+  /** Share of the workspace's code files the record's words link it to, by linker key. */
+  of(key: string): number {
+    return this.shares.get(key) ?? 0;
+  }
+
+  start(): void {
+    this.work = this.measure();
+  }
+
+  /** Resolves once the latest measure is done, including one begun while waiting. */
+  async settled(): Promise<void> {
+    for (let work = this.work; work; work = this.work) {
+      await work;
+      if (this.work === work) this.work = undefined;
+    }
+  }
+
+  private async measure(): Promise<void> {
+    const linker = this.wiring.linker();
+    if (!linker) return;
+    const run = ++this.runs;
+    const started = performance.now();
+    try {
+      const { shares, sampled } = await measureBreadth({
+        paths: this.wiring.paths(),
+        link: (path) => this.wiring.link(linker, path),
+        // A newer measure has begun: this one's answer would be dropped.
+        stale: () => run !== this.runs,
+      });
+      if (run !== this.runs || linker !== this.wiring.linker()) return;
+      this.shares = shares;
+      this.wiring.logger.debug(
+        `Measured how broad ${shares.size} decision records are over ${sampled} files in ${(performance.now() - started).toFixed(0)} ms`,
+      );
+    } catch (err) {
+      this.wiring.logger.debug(`Could not measure how broad decision records are: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The records one file's words link it to, as the panel would link them with the cursor at its top. */
+export async function linksOfFile(
+  linker: DecisionLinker,
+  path: string,
+  texts: FileTexts,
+  code: CodeVocabulary | undefined,
+): Promise<readonly SampledLink[]> {
+  const text = await texts.read(path);
+  let vocabulary;
+  try {
+    vocabulary = code?.vocabularyOf(path);
+  } catch {
+    vocabulary = undefined;
+  }
+  const unread = code?.reads ? !code.reads(path) : false;
+  return linker.link(path, fileQuery({ path, vocabulary, text, unread }));
 }
