@@ -1,6 +1,10 @@
 import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/decisions/decisionItems';
 import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
+import { FileTexts } from '../../../src/core/sources/decisions/fileTexts';
 import { measureBreadth, sampleOf } from '../../../src/core/sources/decisions/recordBreadth';
 import { acceptedRecord, decisionWorkspace } from './decisionWorkspace';
 import { adr } from './rankedRecords';
@@ -186,5 +190,25 @@ describe('a name the record writes as code, in a language the index does not rea
       reasons.some((r) => r.includes('mentions `syncPunishments`')),
       reasons.join('; '),
     );
+  });
+});
+
+describe('reading the sampled files', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pc-breadth-'));
+    mkdirSync(join(dir, 'ws', 'src'), { recursive: true });
+    mkdirSync(join(dir, 'outside'));
+    writeFileSync(join(dir, 'ws', 'src', 'ledger.ts'), 'export const ledger = 1;\n');
+    writeFileSync(join(dir, 'outside', 'secret.ts'), 'export const secret = 1;\n');
+    symlinkSync(join(dir, 'outside', 'secret.ts'), join(dir, 'ws', 'src', 'notes.ts'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads a file of the workspace, and none that a link points out of it', async () => {
+    const texts = new FileTexts(join(dir, 'ws'), 1_000_000);
+    assert.equal(await texts.read('src/ledger.ts'), 'export const ledger = 1;\n');
+    assert.equal(await texts.read('src/notes.ts'), undefined);
+    assert.equal(await texts.read('../outside/secret.ts'), undefined);
   });
 });

@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toRelative } from '../../paths';
 import { looksBinary } from '../docs/markdown';
@@ -13,6 +13,7 @@ const KEPT = 16;
 /** A file's text and the decision references in it, read from disk when the editor gives none. */
 export class FileTexts {
   private readonly cache = new Map<string, { mtimeMs: number; size: number; text: string; scan: InlineScan }>();
+  private realRoot: string | undefined;
 
   constructor(
     private readonly root: string,
@@ -47,7 +48,10 @@ export class FileTexts {
   async read(file: string): Promise<string | undefined> {
     if (toRelative(this.root, file) === undefined) return undefined;
     try {
-      const abs = join(this.root, file);
+      // A link out of the workspace (`notes.ts -> /etc/passwd`) is not the workspace's to read.
+      this.realRoot ??= await realpath(this.root);
+      const abs = await realpath(join(this.root, file));
+      if (toRelative(this.realRoot, abs) === undefined) return undefined;
       if ((await stat(abs)).size > Math.min(this.maxFileBytes, MAX_TEXT_BYTES)) return undefined;
       const buf = await readFile(abs);
       return looksBinary(buf) ? undefined : buf.toString('utf8');
