@@ -151,6 +151,7 @@ function wireEngine(
     vocabularyOf: (path) => (textOnly(path) ? undefined : index.vocabularyOf(path)),
     vocabularyByFile: () => index.vocabularyByFile(textOnly),
     reads: (path) => languageOf(path) !== undefined,
+    definitionsIn: (path) => index.symbolsIn(path),
   });
   const reports = new TestReportSource(ctx);
   const docs = new DocsSource({ ...ctx, isDecisionRecord: (path) => decisions.isRecord(path) });
@@ -252,6 +253,7 @@ function wireEngine(
     indexer,
     symbolAt,
     dispose: () => {
+      decisions.dispose();
       indexer.dispose();
       index.dispose();
       store.dispose();

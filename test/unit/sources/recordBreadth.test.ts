@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { DecisionHit, DecisionRecord } from '../../../src/core/sources/decisions/decisionItems';
 import { rankDecisions } from '../../../src/core/sources/decisions/decisionRanking';
 import { FileTexts } from '../../../src/core/sources/decisions/fileTexts';
-import { measureBreadth, sampleOf } from '../../../src/core/sources/decisions/recordBreadth';
+import { measureBreadth, RecordBreadths, sampleOf } from '../../../src/core/sources/decisions/recordBreadth';
+import { nullLogger } from '../../../src/core/logger';
 import { acceptedRecord, decisionWorkspace } from './decisionWorkspace';
 import { adr } from './rankedRecords';
 
@@ -77,6 +78,31 @@ describe('record breadth', () => {
       stale: () => read >= 1,
     });
     assert.equal(sampled, 1);
+  });
+
+  it('reads no more files once the workspace closes, and begins no new measure', async () => {
+    const read: string[] = [];
+    let release: () => void = () => undefined;
+    const first = new Promise<void>((resolve) => (release = resolve));
+    const breadths = new RecordBreadths({
+      linker: () => 'linker',
+      paths: () => ['a.ts', 'b.ts', 'c.ts'],
+      link: async (_linker, path) => {
+        read.push(path);
+        if (path === 'a.ts') await first;
+        return [{ path: 'docs/adr/0003-overview.md' }];
+      },
+      logger: nullLogger,
+    });
+    breadths.start();
+    while (read.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    breadths.stop();
+    release();
+    await breadths.settled();
+    breadths.start();
+    await breadths.settled();
+    assert.deepEqual(read, ['a.ts']);
+    assert.equal(breadths.of('docs/adr/0003-overview.md'), 0, 'a measure stopped midway keeps no answer');
   });
 });
 

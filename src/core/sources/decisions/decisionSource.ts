@@ -111,6 +111,11 @@ export class DecisionSource implements WorkspaceSource {
     });
   }
 
+  /** The workspace closed: background work stops. */
+  dispose(): void {
+    this.breadth.stop();
+  }
+
   /** The decision folders found at the last refresh (root-relative). */
   get decisionFolders(): readonly string[] {
     return this.folders;
@@ -475,10 +480,8 @@ export class DecisionSource implements WorkspaceSource {
   }
 
   private findByNumber(n: number | undefined, folder?: string): DecisionRecord | undefined {
-    if (n === undefined) return undefined;
-    const list = this.byNumber.get(n);
-    if (!list) return undefined;
-    return list.find((r) => r.folder === folder) ?? list[0];
+    const list = n === undefined ? undefined : this.byNumber.get(n);
+    return list?.find((r) => r.folder === folder) ?? list?.[0];
   }
 
   private byPath(p: string): DecisionRecord | undefined {

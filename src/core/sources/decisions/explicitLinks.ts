@@ -67,8 +67,10 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
       const r = q.range;
       const here =
         !r ||
-        (ref.line <= FILE_HEADER_LINES && ref.line < r.start) ||
+        (ref.line <= FILE_HEADER_LINES && ref.line < r.start && !ref.indented) ||
         (ref.line >= r.start - DOC_COMMENT_LINES && ref.line <= r.end);
+      // A reference inside another definition (`# ADR 0015` in one model of a 5,000-line `models.py`) is about that one.
+      if (!here && ref.indented) continue;
       out.push({
         adr,
         score: here ? EXPLICIT_STRENGTH.inline : EXPLICIT_STRENGTH.inlineElsewhere,

@@ -1,3 +1,4 @@
+import { unusedImports, type FileDefinition } from './importUse';
 import { isStandardLibrary } from './standardLibrary';
 import { linesOf } from '../docs/markdown';
 import { splitWords, termOf, termsOf } from '../docs/textTerms';
@@ -41,6 +42,8 @@ export interface FileQuery {
   unread?: boolean;
   /** The package each import word comes from (`helmet` → `helmet`, `react` → `@types/react`), to name it in a reason. */
   packages?: Map<string, string>;
+  /** Import words of packages only other definitions of the file use, not the one at the cursor. */
+  unusedImports?: Set<string>;
 }
 
 export interface FileQueryInput {
@@ -54,6 +57,10 @@ export interface FileQueryInput {
   unread?: boolean;
   /** 1-based first line of that symbol, for its doc comment. */
   symbolLine?: number;
+  /** 1-based last line of that symbol: with its first, what the definition at the cursor uses. */
+  symbolEnd?: number;
+  /** The file's definitions (the code index), for what the one at the cursor uses through them. */
+  definitions?: readonly FileDefinition[];
 }
 
 /** Longest text read for words. */
@@ -113,11 +120,13 @@ export function fileQuery(input: FileQueryInput): FileQuery {
   if (!input.vocabulary) for (const t of typeTerms(base)) add(t, 'type');
   const v = input.vocabulary;
   const packages = new Map<string, string>();
+  const specsOf = new Map<string, string[]>();
   const imported = (spec: string, scale = 1) => {
     if (isStandardLibrary(spec, input.path)) return;
     for (const t of packageTerms(spec)) {
       add(t, 'import', scale);
       if (!packages.has(t)) packages.set(t, spec);
+      specsOf.set(t, [...(specsOf.get(t) ?? []), spec]);
     }
   };
   if (v) {
@@ -146,7 +155,28 @@ export function fileQuery(input: FileQueryInput): FileQuery {
     terms.set(t, e.max + Math.min(e.max * 0.5, (e.sum - e.max) * 0.1));
     sources.set(t, e.source);
   }
-  return { terms, sources, textCounts, textIsContent: !v && textCounts.size > 0, unread: input.unread, packages };
+  const unusedImports = unusedImportWords(input, specsOf);
+  return {
+    terms,
+    sources,
+    textCounts,
+    textIsContent: !v && textCounts.size > 0,
+    unread: input.unread,
+    packages,
+    ...(unusedImports.size ? { unusedImports } : {}),
+  };
+}
+
+/** Import words all of whose packages the definition at the cursor leaves to the file's other definitions. */
+function unusedImportWords(input: FileQueryInput, specsOf: ReadonlyMap<string, string[]>): Set<string> {
+  const out = new Set<string>();
+  if (!input.text || input.symbolLine === undefined || input.symbolEnd === undefined || !specsOf.size) return out;
+  const specs = new Set([...specsOf.values()].flat());
+  const range = { start: input.symbolLine, end: input.symbolEnd };
+  const unused = unusedImports(input.text, specs, range, input.definitions);
+  if (!unused.size) return out;
+  for (const [t, ss] of specsOf) if (ss.every((spec) => unused.has(spec))) out.add(t);
+  return out;
 }
 
 /** The words a file type goes by, for the types the code index does not read. */

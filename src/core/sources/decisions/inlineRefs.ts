@@ -6,6 +6,8 @@ export interface InlineAdrRef {
   /** A path to an ADR file as written. */
   path?: string;
   text: string;
+  /** The comment is indented: it sits inside a definition (or a class), not at the file's top level. */
+  indented?: boolean;
 }
 
 export interface DecisionNote {
@@ -37,6 +39,9 @@ export function scanInline(text: string): InlineScan {
     const c = COMMENT.exec(line);
     if (!c) continue;
     const comment = line.slice(c.index);
+    // ` * ADR-12` continues a block comment at the top level: its one space is the comment's, not a block's.
+    const lead = /^[ \t]*/.exec(line)![0].length;
+    const indented = lead - (line[lead] === '*' ? 1 : 0) > 0 ? { indented: true } : {};
     if (comment.includes('.md')) {
       for (const raw of comment.split(TOKEN_BREAK)) {
         let token = raw;
@@ -47,10 +52,11 @@ export function scanInline(text: string): InlineScan {
           token = token.slice(0, -1);
         if (!token.endsWith('.md') || !/^[\w.@/-]+$/.test(token)) continue;
         if (ADR_FILE.test(token.slice(token.lastIndexOf('/') + 1)))
-          refs.push({ line: i + 1, path: token, text: token });
+          refs.push({ line: i + 1, path: token, text: token, ...indented });
       }
     }
-    for (const m of comment.matchAll(ADR_NUMBER)) refs.push({ line: i + 1, number: Number(m[1]), text: m[0] });
+    for (const m of comment.matchAll(ADR_NUMBER))
+      refs.push({ line: i + 1, number: Number(m[1]), text: m[0], ...indented });
     const note = NOTE.exec(comment);
     if (note) {
       const parts = [cleanComment(note[1])];

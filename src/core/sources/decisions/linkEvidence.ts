@@ -185,8 +185,9 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   // A package the record names: any it is titled after but the stack every file is on, or one few files import.
   // Where the stack is set up (`main.rs`, `settings/production.py`), the record choosing it governs the file.
   const setup = isSetupFile(input.file);
+  // A package only the file's other definitions use (its `import` is all this definition shares with it) is theirs.
   const importShare = (t: string) =>
-    query.packages?.has(from.get(t) ?? t)
+    query.packages?.has(from.get(t) ?? t) && !query.unusedImports?.has(from.get(t) ?? t)
       ? setup
         ? shareOf(t)
         : Math.max(shareOf(t), input.importShare?.(from.get(t) ?? t) ?? 0)
@@ -242,6 +243,17 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     const code = input.code?.has(fileWord) === true;
     return { kind: 'name', words: [fileWord], source: sourceOf(fileWord), inRecord: 'text', ...(code ? { code } : {}) };
   }
+  return wordsEvidence(input, own, sourceOf, shareOf);
+}
+
+/** Several words few files of the workspace use, in the file and the record: the weakest evidence there is. */
+function wordsEvidence(
+  input: EvidenceInput,
+  own: readonly string[],
+  sourceOf: (t: string) => TermSource,
+  shareOf: (t: string) => number,
+): LinkEvidence | undefined {
+  const { from, query } = input;
   // Rare words of the file, each once: `post` and the `postgres` it starts are one word of the file, and so are
   // `migrate` and `migration`.
   const rare = new Map<string, string>();
@@ -255,11 +267,11 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
     if (!rare.has(key) && shareOf(t) <= (s === 'import' ? RARE_IMPORT_SHARE : RARE_SHARE)) rare.set(key, t);
   }
   const found = [...rare.values()];
+  const place = placeWords(input.file);
   // Two rare words meet by chance in a long record ("lifecycle" and "desired"), unless one of them names this
   // code: the definition at the cursor (`isClosed`), the file (`ci.rb`) or a folder of it (`label_indexer/`).
   const placed =
-    found.length >= RARE_PAIR &&
-    found.some((t) => sourceOf(t) === 'symbol' || placeWords(input.file).has(from.get(t) ?? t));
+    found.length >= RARE_PAIR && found.some((t) => sourceOf(t) === 'symbol' || place.has(from.get(t) ?? t));
   return found.length >= RARE_WORDS || placed ? { kind: 'words', words: found.slice(0, 3) } : undefined;
 }
 

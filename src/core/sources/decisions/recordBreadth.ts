@@ -92,6 +92,7 @@ export class RecordBreadths<L> {
   /** Counts measures begun: only the latest one's answer is kept. */
   private runs = 0;
   private work: Promise<void> | undefined;
+  private stopped = false;
 
   constructor(private readonly wiring: BreadthWiring<L>) {}
 
@@ -101,7 +102,14 @@ export class RecordBreadths<L> {
   }
 
   start(): void {
+    if (this.stopped) return;
     this.work = this.measure();
+  }
+
+  /** The workspace closed: the measure running reads no more files, and none begins. */
+  stop(): void {
+    this.stopped = true;
+    this.runs++;
   }
 
   /** Resolves once the latest measure is done, including one begun while waiting. */
