@@ -42,8 +42,8 @@ export interface FileQuery {
   unread?: boolean;
   /** The package each import word comes from (`helmet` → `helmet`, `react` → `@types/react`), to name it in a reason. */
   packages?: Map<string, string>;
-  /** Import words of packages only other definitions of the file use, not the one at the cursor. */
-  unusedImports?: Set<string>;
+  /** True for an import word whose packages only other definitions of the file use, not the one at the cursor. */
+  unusedImport?: (word: string) => boolean;
 }
 
 export interface FileQueryInput {
@@ -155,7 +155,6 @@ export function fileQuery(input: FileQueryInput): FileQuery {
     terms.set(t, e.max + Math.min(e.max * 0.5, (e.sum - e.max) * 0.1));
     sources.set(t, e.source);
   }
-  const unusedImports = unusedImportWords(input, specsOf);
   return {
     terms,
     sources,
@@ -163,20 +162,27 @@ export function fileQuery(input: FileQueryInput): FileQuery {
     textIsContent: !v && textCounts.size > 0,
     unread: input.unread,
     packages,
-    ...(unusedImports.size ? { unusedImports } : {}),
+    ...(specsOf.size ? { unusedImport: unusedImportOf(input, specsOf) } : {}),
   };
 }
 
-/** Import words all of whose packages the definition at the cursor leaves to the file's other definitions. */
-function unusedImportWords(input: FileQueryInput, specsOf: ReadonlyMap<string, string[]>): Set<string> {
-  const out = new Set<string>();
-  if (!input.text || input.symbolLine === undefined || input.symbolEnd === undefined || !specsOf.size) return out;
-  const specs = new Set([...specsOf.values()].flat());
-  const range = { start: input.symbolLine, end: input.symbolEnd };
-  const unused = unusedImports(input.text, specs, range, input.definitions);
-  if (!unused.size) return out;
-  for (const [t, ss] of specsOf) if (ss.every((spec) => unused.has(spec))) out.add(t);
-  return out;
+/**
+ * Whether all the packages of an import word are left to the file's other definitions: read from the
+ * text once, when a record is first linked by what the file imports.
+ */
+function unusedImportOf(input: FileQueryInput, specsOf: ReadonlyMap<string, string[]>): (word: string) => boolean {
+  const { text, symbolLine: start, symbolEnd: end } = input;
+  if (!text || start === undefined || end === undefined) return () => false;
+  let unused: Set<string> | undefined;
+  return (word) => {
+    const left = (unused ??= unusedImports(
+      text,
+      new Set([...specsOf.values()].flat()),
+      { start, end },
+      input.definitions,
+    ));
+    return specsOf.get(word)?.every((spec) => left.has(spec)) ?? false;
+  };
 }
 
 /** The words a file type goes by, for the types the code index does not read. */

@@ -39,25 +39,49 @@ export function unusedImports(
   definitions: readonly FileDefinition[] = [],
 ): Set<string> {
   const lines = (text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text).split('\n');
+  const importLines = lines.flatMap((l, i) => (IMPORT_LINE.test(l) || GO_IMPORT_LINE.test(l) ? [i] : []));
+  const bindings = new Map<string, Binding>();
+  for (const spec of [...specs].slice(0, MAX_SPECS)) {
+    const b = bindingOf(lines, importLines, spec);
+    if (b) bindings.set(spec, b);
+  }
+  const out = new Set<string>();
+  if (!bindings.size) return out;
+  const words = new WordLines(
+    lines,
+    [...bindings.values()].flatMap((b) => b.names.map(firstPart)),
+  );
   const first = preambleStart(lines, range.start - 1);
   const last = Math.min(lines.length - 1, range.end - 1);
-  const out = new Set<string>();
-  let n = 0;
-  for (const spec of specs) {
-    if (++n > MAX_SPECS) break;
-    const b = bindingOf(lines, spec);
-    if (!b) continue;
+  for (const [spec, b] of bindings) {
     const own = new Set(b.lines);
     // The statement inside the definition (a local import) is its own use.
     if (b.lines.some((l) => l >= first && l <= last)) continue;
-    if (!usedIn(lines, b.names, own, 0, lines.length - 1)) continue;
-    if (usedIn(lines, b.names, own, first, last)) continue;
+    if (!words.usedIn(b.names, own, 0, lines.length - 1)) continue;
+    if (words.usedIn(b.names, own, first, last)) continue;
     // Through a helper of the file that uses the package (`create_client()`, `sdk = CirrusSDK()`).
-    const helpers = helpersUsing(lines, b.names, own, definitions, range);
-    if (!helpers.length || !usedIn(lines, helpers, own, first, last, true)) out.add(spec);
+    const helpers = helpersUsing(words, b.names, own, definitions, range);
+    if (!helpers.length || !writes(lines, helpers, first, last)) out.add(spec);
   }
   return out;
 }
+
+/** True when a line of `from`..`to` (0-based) writes one of the names, on its own or as a member (`self.client()`). */
+function writes(lines: readonly string[], names: readonly string[], from: number, to: number): boolean {
+  for (let i = from; i <= to; i++) for (const name of names) if (hasWord(lines[i], name, true)) return true;
+  return false;
+}
+
+/** `a` of `a.b.c`. */
+function firstPart(name: string): string {
+  const dot = name.indexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+/** Lines that may import (`import`, `from … import`, `require(`, `using`); Go's are matched on their own. */
+const IMPORT_LINE = /\b(?:import|from|require|using)\b/;
+/** A line of a Go import block: `"path"` or `alias "path"`. */
+const GO_IMPORT_LINE = /^\s*(?:[A-Za-z_.]\w*\s+)?"[^"\s]+"\s*(?:\/\/.*)?$/;
 
 /** A definition of the file, from the code index: its name and 1-based, inclusive lines. */
 export interface FileDefinition {
@@ -68,30 +92,30 @@ export interface FileDefinition {
 
 /** Definitions and top-level variables the file's other code gives `names` through. */
 function helpersUsing(
-  lines: readonly string[],
+  words: WordLines,
   names: readonly string[],
   skip: ReadonlySet<number>,
   definitions: readonly FileDefinition[],
   range: { start: number; end: number },
 ): string[] {
   const out = new Set<string>();
-  const inside = new Array<boolean>(lines.length).fill(false);
+  const inside: [number, number][] = [];
   for (const d of definitions) {
-    for (let i = Math.max(0, d.startLine - 1); i < Math.min(lines.length, d.endLine); i++) inside[i] = true;
+    inside.push([d.startLine - 1, d.endLine - 1]);
     // The definition at the cursor, and those around it (its class), are not its helpers.
     if (d.startLine <= range.start && d.endLine >= range.end) continue;
-    if (/^[A-Za-z_$][\w$]*$/.test(d.name) && usedIn(lines, names, skip, d.startLine - 1, d.endLine - 1))
-      out.add(d.name);
+    if (/^[A-Za-z_$][\w$]*$/.test(d.name) && words.usedIn(names, skip, d.startLine - 1, d.endLine - 1)) out.add(d.name);
   }
-  for (let i = 0; i < lines.length; i++) {
-    if (inside[i] || skip.has(i) || !usedIn(lines, names, skip, i, i)) continue;
-    const assigned = /^(?:(?:export\s+)?(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]{0,80})?(?::)?=[^=]/.exec(
-      lines[i],
-    );
+  for (const i of words.linesOf(names)) {
+    if (skip.has(i) || inside.some(([a, b]) => i >= a && i <= b)) continue;
+    const assigned = ASSIGNED.exec(words.line(i));
     if (assigned) out.add(assigned[1]);
   }
   return [...out];
 }
+
+/** A top-level variable given a value: `sdk = Client()`, `const client = new Client()`, `db: Db = connect()`. */
+const ASSIGNED = /^(?:(?:export\s+)?(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=]{0,80})?(?::)?=[^=]/;
 
 /** The first line of a definition's decorators, annotations and comments right above it (0-based). */
 function preambleStart(lines: readonly string[], start: number): number {
@@ -100,21 +124,64 @@ function preambleStart(lines: readonly string[], start: number): number {
   return Math.max(0, i);
 }
 
-/** True when a line of `from`..`to` (0-based) outside `skip` writes one of the names as a whole word. */
-function usedIn(
-  lines: readonly string[],
-  names: readonly string[],
-  skip: ReadonlySet<number>,
-  from: number,
-  to: number,
-  member = false,
-): boolean {
-  for (let i = from; i <= to; i++) {
-    if (skip.has(i)) continue;
-    const line = lines[i];
-    for (const name of names) if (hasWord(line, name, member)) return true;
+const WORD = /[A-Za-z_$][\w$]*/g;
+/** Lines a name is looked for on at most, past which it counts as used. */
+const MAX_OCCURRENCES = 5000;
+
+/** Where the names imports bind are written: one pass over the file's text, then each question in their lines. */
+class WordLines {
+  /** Lines of each name, not after a dot (`Client`, not `x.Client`). */
+  private readonly bare = new Map<string, number[]>();
+
+  constructor(
+    private readonly lines: readonly string[],
+    names: readonly string[],
+  ) {
+    const wanted = new Set(names);
+    lines.forEach((line, i) => {
+      for (const m of line.matchAll(WORD)) if (wanted.has(m[0]) && line[m.index - 1] !== '.') add(this.bare, m[0], i);
+    });
   }
-  return false;
+
+  line(i: number): string {
+    return this.lines[i];
+  }
+
+  /** True when a line of `from`..`to` (0-based) outside `skip` writes one of the names as a whole word. */
+  usedIn(names: readonly string[], skip: ReadonlySet<number>, from: number, to: number): boolean {
+    for (const name of names) {
+      const list = this.bare.get(firstPart(name)) ?? [];
+      if (list.length > MAX_OCCURRENCES) return true;
+      for (let k = firstAtLeast(list, from); k < list.length && list[k] <= to; k++)
+        if (!skip.has(list[k]) && (!name.includes('.') || hasWord(this.lines[list[k]], name, false))) return true;
+    }
+    return false;
+  }
+
+  /** The lines that write one of the names (by its first part), in order. */
+  linesOf(names: readonly string[]): number[] {
+    const out = new Set<number>();
+    for (const name of names) for (const i of this.bare.get(firstPart(name)) ?? []) out.add(i);
+    return [...out].sort((a, b) => a - b);
+  }
+}
+
+function add(map: Map<string, number[]>, word: string, line: number): void {
+  const list = map.get(word);
+  if (!list) map.set(word, [line]);
+  else if (list[list.length - 1] !== line) list.push(line);
+}
+
+/** Index of the first entry of a sorted list at least `n`. */
+function firstAtLeast(list: readonly number[], n: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const WORD_CHAR = /[\w$]/;
@@ -132,17 +199,22 @@ function hasWord(line: string, name: string, member: boolean): boolean {
   return false;
 }
 
+/** Import statements of one package read at most. */
+const MAX_STATEMENTS = 20;
+
 /** What every import statement of `spec` binds; undefined when the text does not tell. */
-function bindingOf(lines: readonly string[], spec: string): Binding | undefined {
+function bindingOf(lines: readonly string[], importLines: readonly number[], spec: string): Binding | undefined {
   const names: string[] = [];
   const at: number[] = [];
-  for (let i = 0; i < lines.length; i++) {
+  let statements = 0;
+  for (const i of importLines) {
     if (!lines[i].includes(spec)) continue;
     const b = statementAt(lines, i, spec);
     if (b === UNKNOWN) return undefined;
     if (!b) continue;
     names.push(...b.names);
     at.push(...b.lines);
+    if (++statements >= MAX_STATEMENTS) break;
   }
   const known = names.filter((n) => n.length > 0);
   return known.length > 0 ? { names: known, lines: at } : undefined;

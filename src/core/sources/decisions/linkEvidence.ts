@@ -187,7 +187,7 @@ function evidenceOf(input: EvidenceInput): LinkEvidence | undefined {
   const setup = isSetupFile(input.file);
   // A package only the file's other definitions use (its `import` is all this definition shares with it) is theirs.
   const importShare = (t: string) =>
-    query.packages?.has(from.get(t) ?? t) && !query.unusedImports?.has(from.get(t) ?? t)
+    query.packages?.has(from.get(t) ?? t) && !query.unusedImport?.(from.get(t) ?? t)
       ? setup
         ? shareOf(t)
         : Math.max(shareOf(t), input.importShare?.(from.get(t) ?? t) ?? 0)
