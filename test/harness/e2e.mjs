@@ -6,7 +6,8 @@
 //
 // Builds dist/proactive-context.vsix first (npm run package) unless --no-build or PC_SKIP_BUILD=1,
 // in which case an existing vsix is used. Screenshots land in test-results/screenshots/, server and
-// browser logs in test-results/logs/. PC_E2E_TIMEOUT_S bounds each scenario file (default 300).
+// browser logs in test-results/logs/. PC_E2E_TIMEOUT_S bounds each scenario file (default 600:
+// a guard against a hung scenario, with room for a busy machine).
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,7 +58,7 @@ async function main() {
   const stream = runTests({
     files,
     concurrency: 1,
-    timeout: Number(process.env.PC_E2E_TIMEOUT_S ?? 300) * 1000,
+    timeout: Number(process.env.PC_E2E_TIMEOUT_S ?? 600) * 1000,
   });
   stream.on('test:pass', (t) => {
     if (t.nesting === 0 && !t.skip && !t.todo) passed++;
