@@ -95,7 +95,8 @@ describe('decision ranking: records below another', () => {
     const titledBy = (n: number, score: number, word: string) =>
       byWords(adr(n, `Record ${n}`), score, { kind: 'name', words: [word], source: 'symbol', inRecord: 'title' });
     const weak = byWords(hosting, 0.55, { kind: 'name', words: ['server'], source: 'definition' });
-    assert.deepEqual(rank([named, titledBy(8, 0.58, 'export'), titledBy(9, 0.57, 'billing'), weak]), [
+    const namesBilling: DecisionHit = { adr: adr(9, 'Record 9'), score: 0.57, kind: 'symbol', reason: 'names billing' };
+    assert.deepEqual(rank([named, titledBy(8, 0.58, 'export'), namesBilling, weak]), [
       'ADR 0001: Invoice export',
       'ADR 0008: Record 8',
       'ADR 0009: Record 9',
@@ -229,19 +230,13 @@ describe('decision ranking: records below another', () => {
       'ADR 0004: Taxonomy 4',
       'ADR 0005: Taxonomy 5',
     ]);
-    // A third record by a word of its own is shown.
-    const other = byWords(adr(7, 'Tag changes'), 0.56, {
-      kind: 'name',
-      words: ['tag'],
-      source: 'symbol',
-      inRecord: 'title',
-    });
+    // A third record the code names is shown, and a longer list keeps a further one by the shared word below it.
+    const other: DecisionHit = { adr: adr(7, 'Tag changes'), score: 0.56, kind: 'symbol', reason: 'names tagObject' };
     assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), other]), [
       'ADR 0004: Taxonomy 4',
       'ADR 0005: Taxonomy 5',
       'ADR 0007: Tag changes',
     ]);
-    // Below a third record of its own word, a longer list keeps a further one by the shared word.
     assert.deepEqual(rank([titled(4, 0.6), titled(5, 0.58), other, titled(8, 0.55)]), [
       'ADR 0004: Taxonomy 4',
       'ADR 0005: Taxonomy 5',
@@ -258,20 +253,40 @@ describe('decision ranking: the third place', () => {
   const first = titledBy(11, 'Retry budgets', 0.6, 'retri', 'symbol');
   const second = titledBy(12, 'Backoff with jitter', 0.58, 'backoff', 'symbol');
 
-  it('folds a record about the file, not the definition: a title word of its name, or a package it only mentions', () => {
+  it("folds a record linked by one word of the code: of the file's name, the definition's, or a package it only mentions", () => {
     const named = titledBy(13, 'Queue workers', 0.57, 'queue', 'name');
     const mentioned = byWords(adr(14, 'Validation waivers'), 0.57, {
       kind: 'import',
       words: ['request'],
       mentionOnly: true,
     });
-    for (const third of [named, mentioned]) {
+    // "In-progress audit deletion workflow" for `delete_access_and_create_record`, below two records.
+    const ofDefinition = titledBy(17, 'In-progress deletion workflow', 0.57, 'delet', 'symbol');
+    for (const third of [named, mentioned, ofDefinition]) {
       assert.deepEqual(rank([first, second, third]), ['ADR 0011: Retry budgets', 'ADR 0012: Backoff with jitter']);
       // Folded, not dropped: "Show more" still lists it.
       assert.equal(ranked([first, second, third]).length, 3);
-      // In second place it is shown as before.
-      assert.equal(rank([first, third]).length, 2);
     }
+    // In second place a title word of the file's or the definition's name is shown as before.
+    for (const second of [named, ofDefinition]) assert.equal(rank([first, second]).length, 2);
+  });
+
+  it("folds a record that only mentions a package below another, unless the records above are about the file's other packages", () => {
+    const pubsub: DecisionHit['evidence'] = { kind: 'import', words: ['googl'], mentionOnly: true };
+    const preview = byWords(adr(18, 'Preview deployment'), 0.57, pubsub);
+    // Below a record titled by a word of the definition, or one that mentions the same package, it is one of many.
+    const queues = byWords(adr(19, 'Use a queue for back-end services'), 0.6, pubsub);
+    for (const above of [first, queues]) {
+      assert.deepEqual(rank([above, preview]), [
+        above.adr.number === 11 ? 'ADR 0011: Retry budgets' : 'ADR 0019: Use a queue for back-end services',
+      ]);
+      assert.equal(ranked([above, preview]).length, 2, 'folded for "Show more", not dropped');
+    }
+    // Below a record about another package of the file (`express`, then `git-revision-webpack-plugin`), it is shown.
+    const express = byWords(adr(20, 'Use Express'), 0.6, { kind: 'import', words: ['express'] });
+    assert.deepEqual(rank([express, preview]), ['ADR 0020: Use Express', 'ADR 0018: Preview deployment']);
+    // Alone it is the one record nearest the file.
+    assert.deepEqual(rank([preview]), ['ADR 0018: Preview deployment']);
   });
 
   it('keeps a record titled by the package, or one the file is named after in full (`content_security_policy` ↔ CSP)', () => {

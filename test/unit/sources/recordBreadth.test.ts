@@ -148,6 +148,17 @@ describe('decision ranking: broad records', () => {
     assert.deepEqual(panel([byDomain], broad), { shown: ['ADR 0003: Architecture overview'], folded: [] });
   });
 
+  it('shows no record linked only by rare words when its words link it to most of the code', () => {
+    // "Path, identifiers and created": three rare words a long API record shares with nine files in ten.
+    const api = adr(10, 'API v3 basics');
+    const byRareWords = hit(api, 0.6, 'text', { kind: 'words', words: ['path', 'identifi', 'creat'] });
+    assert.deepEqual(panel([byRareWords], { [api.path]: 0.94 }), { shown: [], folded: [] });
+    // Measured narrower, the same words still name the one record nearest the file.
+    assert.deepEqual(panel([byRareWords], { [api.path]: 0.3 }).shown, ['ADR 0010: API v3 basics']);
+    // A broad record linked by its title word is not linked by chance: it is shown where nothing else is.
+    assert.deepEqual(panel([byDomain], { [overview.path]: 0.94 }).shown, ['ADR 0003: Architecture overview']);
+  });
+
   it('keeps a broad record below another where specific evidence links it: a path it names', () => {
     const named = hit(overview, 0.56, 'path');
     assert.deepEqual(panel([byVisits, named, byDomain], broad).shown.sort(), [

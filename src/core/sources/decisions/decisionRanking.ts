@@ -65,6 +65,12 @@ const VISIBLE = 3;
  * as often as not, and in first place wanted in 78 places and noise in 34, so they keep those places.
  */
 const BROAD_SHARE = 0.2;
+/**
+ * Rare words in common with a record its words link to this share of the workspace's code files are
+ * chance: a long record shares three rare words with most files. Over the 62 repositories of the panel
+ * benchmark, such records linked by rare words alone were noise in 7 places and wanted in none.
+ */
+const CHANCE_SHARE = 0.6;
 /** How far under the last record shown each folded one goes: enough to keep the order once scores are rounded. */
 const FOLD_STEP = 0.005;
 
@@ -175,17 +181,21 @@ interface WordLinks {
   /** Records linked only by the folder the file is in: which folder. */
   byFolder: Map<string, string>;
   /**
-   * Records linked only by a title word the file is named after, or by a package the file imports that
-   * the record mentions but is not titled by: they speak of the file, not of the definition at the cursor.
-   */
-  aboutFile: Set<string>;
-  /**
    * Records linked only by a title word the file or definition is named after that many files carry,
    * or by a folder word many files carry or the folder of a tool's settings.
    */
   commonName: Set<string>;
   /** Records linked by words alone whose words link them to a large share of the workspace's files: that share. */
   broad: Map<string, number>;
+  /** Records linked only by rare words in common whose words link them to most of the code: by chance. */
+  chance: Set<string>;
+  /** Records linked only by a package they mention but are not titled by (`@google-cloud/pubsub`). */
+  mentionsPackage: Set<string>;
+  /**
+   * Records linked only by a package they are titled by (`helmet`, "Use Helmet"), or by the initials of the
+   * file's name: of the links by words, the ones that earn the third place.
+   */
+  titledPackage: Set<string>;
 }
 
 /**
@@ -200,12 +210,6 @@ function isWeak(e: NonNullable<DecisionHit['evidence']>): boolean {
   if (e.generic || e.shared) return true;
   if (e.inRecord === 'text') return !e.code;
   return !e.inRecord && (WEAK_SOURCES.has(e.source ?? '') || (e.source === 'symbol' && !e.code));
-}
-
-/** A title word of the file's name (not its initials), or a package the record only mentions. */
-function isAboutFile(e: NonNullable<DecisionHit['evidence']>): boolean {
-  if (e.kind === 'import') return e.mentionOnly === true;
-  return e.kind === 'name' && (e.source === 'name' || e.source === 'type') && !e.acronym;
 }
 
 /**
@@ -256,9 +260,11 @@ function wordLinks(
     word: new Map(),
     wordsOnly: new Set(),
     byFolder: new Map(),
-    aboutFile: new Set(),
     commonName: new Set(),
     broad: new Map(),
+    chance: new Set(),
+    mentionsPackage: new Set(),
+    titledPackage: new Set(),
   };
   for (const [id, kinds] of records) {
     const folder = onlyFolder(kinds);
@@ -273,9 +279,11 @@ function wordLinks(
     if (e.kind === 'words') out.byWords.set(id, e.words?.length ?? 0);
     else if (e.inRecord === 'text') out.byMention.add(id);
     if (isWeak(e)) out.weak.add(id);
-    if (isAboutFile(e)) out.aboutFile.add(id);
     if (isCommonName(e)) out.commonName.add(id);
     if (breadthOf(id) >= BROAD_SHARE) out.broad.set(id, breadthOf(id));
+    if (e.kind === 'words' && breadthOf(id) >= CHANCE_SHARE) out.chance.add(id);
+    if (e.kind === 'import' && e.mentionOnly) out.mentionsPackage.add(id);
+    if ((e.kind === 'import' && !e.mentionOnly && !e.module) || e.acronym) out.titledPackage.add(id);
     if ((e.kind === 'import' && e.module) || (e.kind === 'name' && !e.inRecord && e.source === 'symbol' && !e.generic))
       out.sameTopic.add(id);
   }
@@ -305,6 +313,8 @@ function nearBest(
   // `deploymentApi.js` is about the record titled "Use Helm as deployment tool", not each one below it that says "deployment".
   let titled = false;
   const told = new Set<string>();
+  // The packages that linked the records shown (`import:express`).
+  const packages = new Set<string>();
   const folders = new Set<string>();
   const folderTold = (id: string): boolean => {
     const folder = links.byFolder.get(id);
@@ -323,7 +333,7 @@ function nearBest(
     if (i.type !== 'decision') return true;
     const id = entryOf(i);
     const note = i.meta?.status === 'note';
-    if (underFloor(i, note)) return false;
+    if (underFloor(i, note) || links.chance.has(id)) return false;
     const words = links.byWords.get(id);
     if (words !== undefined && (++byWords > MOST_BY_WORDS || records > 0)) return false;
     if (titled && links.byMention.has(id)) return false;
@@ -338,13 +348,17 @@ function nearBest(
     }
     // Records under the folder of a record above (`templates/subsidy_access_policy/` and three records on
     // access policies): the folder has told its record.
-    if (foldsAt(records, id, links, same) || folderTold(id)) {
+    // A package a record only mentions, below another record: one of many records that mention it ("Preview
+    // deployment" for `@google-cloud/pubsub`), unless the records above are about the file's other packages.
+    const mentionBelow = records > 0 && links.mentionsPackage.has(id) && ![...packages].some((p) => p !== word);
+    if (foldsAt(records, id, links, same) || folderTold(id) || mentionBelow) {
       folded.push(i);
       return false;
     }
     // Three records by "taxonomy": the word has told its record; the next one it links is one of many.
     if (word !== undefined && records === VISIBLE - 1 && told.has(word) && links.wordsOnly.has(id)) return false;
     if (word !== undefined) told.add(word);
+    if (word?.startsWith('import:')) packages.add(word);
     if (links.byTitle.has(id)) titled = true;
     if (!note && broad === undefined) specificAbove = true;
     if (!note && records++ === 0) {
@@ -368,15 +382,16 @@ function repositoryWide(i: SuggestionItem, share: number): SuggestionItem {
 
 /**
  * Whether the record waits for "Show more" when `records` are shown above it: one linked by the weakest
- * evidence below another, or, in the last place shown, one more record about the file's name or a
- * package it imports. That place is for a record about the definition here or one naming this code: over
- * 33 repositories of the panel benchmark, such records in third place were noise in 11 of 16 places and
- * wanted in none.
+ * evidence below another, or, in the last place shown, one linked by a word of the code alone. That place
+ * is for a record naming this code, or one titled by a package the file imports (`app.ts` with Express,
+ * Helmet and Redis): over 33 repositories of the panel benchmark, records about the file's name or a
+ * package it only mentions were noise in third place in 11 of 16 places and wanted in none; over 62, those
+ * about a word of the definition's name were noise in 7 places and wanted in 1.
  */
 function foldsAt(records: number, id: string, links: WordLinks, same: boolean): boolean {
   if (records > 0 && records < VISIBLE && links.weak.has(id) && !same) return true;
   if (records > 0 && links.commonName.has(id)) return true;
-  return records === VISIBLE - 1 && links.aboutFile.has(id);
+  return records === VISIBLE - 1 && links.wordsOnly.has(id) && !links.titledPackage.has(id);
 }
 
 /**
