@@ -346,11 +346,11 @@ function nearBest(
       folded.push(repositoryWide(i, broad));
       return false;
     }
-    // Records under the folder of a record above (`templates/subsidy_access_policy/` and three records on
-    // access policies): the folder has told its record.
     // A package a record only mentions, below another record: one of many records that mention it ("Preview
     // deployment" for `@google-cloud/pubsub`), unless the records above are about the file's other packages.
     const mentionBelow = records > 0 && links.mentionsPackage.has(id) && ![...packages].some((p) => p !== word);
+    // Records under the folder of a record above (`templates/subsidy_access_policy/` and three records on
+    // access policies): the folder has told its record.
     if (foldsAt(records, id, links, same) || folderTold(id) || mentionBelow) {
       folded.push(i);
       return false;
