@@ -29,6 +29,8 @@ export interface DocSection {
   typeNames: number;
   /** False for a heading with no text of its own (its subsections carry the text). */
   hasText: boolean;
+  /** Written by a tool from the code (an API reference): it says what the code at hand already says. */
+  generated: boolean;
 }
 
 /** `CHANGELOG.md`, `HISTORY.md`, `RELEASE_NOTES.md`, `NEWS`, files under `changelogs/` or `release-notes/`. */
@@ -127,6 +129,29 @@ const CODE_KEYWORDS = new Set(
 /** A compound type name: a capital, lower case, another capital (`RulesEngine`, `VaRCache`; not `API`, `Run`). */
 const TYPE_NAME = /\b[A-Z][a-z0-9]+[A-Z][\w$]*/g;
 
+/**
+ * A reference generated from the code: TypeDoc's pages (`Defined in: src/Store.ts:12`, or its older
+ * `#### Defined in` heading), or a page whose first lines say a tool wrote it (`<!-- Auto-generated
+ * by … -->`, `Code generated … DO NOT EDIT.`).
+ */
+const GENERATED_PAGE = /^(?:Defined in: |#{2,6} Defined in\s*$)/m;
+const GENERATED_HEADER =
+  /<!--[^>\n]{0,200}?\b(?:auto-?generated|generated (?:by|from|with)|do not edit)\b|^Code generated .{0,200}DO NOT EDIT/im;
+/** The lines of the header that may say who wrote the page. */
+const HEADER_CHARS = 600;
+/** Stencil's component readme: everything below this comment is written from the component's code. */
+const GENERATED_BELOW = '<!-- Auto Generated Below -->';
+
+/** The line from which the document is written by a tool, or Infinity when no part is. */
+function generatedFrom(text: string): number {
+  if (GENERATED_HEADER.test(text.slice(0, HEADER_CHARS)) || GENERATED_PAGE.test(text)) return 0;
+  const below = text.indexOf(GENERATED_BELOW);
+  if (below < 0) return Infinity;
+  let line = 1;
+  for (let k = text.indexOf('\n'); k >= 0 && k < below; k = text.indexOf('\n', k + 1)) line++;
+  return line;
+}
+
 /** Splits a document into sections with the tokens that queries look for. */
 export function sectionsOf(path: string, text: string): DocSection[] {
   const seen = new Map<string, number>();
@@ -134,6 +159,7 @@ export function sectionsOf(path: string, text: string): DocSection[] {
   const releaseNotes = isReleaseNotes(path);
   const sections = sectionsOfText(path, text);
   const displays = sectionDisplays(sections);
+  const generated = generatedFrom(text);
   for (const [i, sec] of sections.entries()) {
     const heading = sec.heading;
     const body = sec.body;
@@ -167,6 +193,7 @@ export function sectionsOf(path: string, text: string): DocSection[] {
       releaseNotes,
       typeNames: new Set(body.match(TYPE_NAME) ?? []).size,
       hasText: /\S/.test(body),
+      generated: sec.line >= generated,
     });
   }
   return out;

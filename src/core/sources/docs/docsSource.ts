@@ -12,7 +12,8 @@ import { LexicalIndex } from './lexicalIndex';
 import { isAssistantInstructions, isPlanningDocument, isTestDocument } from './planningDocs';
 import { translatedDocs } from './translations';
 import { isDocFile, sectionsOf, type DocSection } from './docSections';
-import { isDataFile, isGenericFolder, isHomeOf, isLayoutTour, isListing } from './docEvidence';
+import { documentHome, isDataFile, isGenericFolder, isHomeOf, isLayoutTour, isListing } from './docEvidence';
+import { isCodeFile } from '../decisions/codeFiles';
 import { GENERIC_NAMES, isGenericSymbol, surfaceWords, termsOf } from './textTerms';
 
 // Section parsing lives in its own module; re-exported so callers keep one import.
@@ -97,6 +98,8 @@ export class DocsSource implements WorkspaceSource {
   private headingDocuments = new Map<string, number>();
   /** How many of the workspace's files carry each file name stem (`Application` of `Application.kt`). */
   private stems = new Map<string, number>();
+  /** Folders of documents that hold as much code as documents or more: a component, whose documents speak for it. */
+  private components = new Set<string>();
 
   constructor(ctx: DocsSourceOptions) {
     this.root = ctx.root;
@@ -143,6 +146,7 @@ export class DocsSource implements WorkspaceSource {
       stems.set(stem, (stems.get(stem) ?? 0) + 1);
     }
     this.stems = stems;
+    this.components = componentsOf(docs, walk.files);
     const next = new Map<string, DocFile>();
     let changed = false;
     const changedFiles = new ChangedFiles({
@@ -192,6 +196,8 @@ export class DocsSource implements WorkspaceSource {
     const headingDocuments = new Map<string, Set<string>>();
     for (const f of this.files.values()) {
       for (const s of f.sections) {
+        // A reference a tool wrote from the code repeats the code at the cursor: nothing to add to it.
+        if (s.generated) continue;
         for (const id of s.identifiers) {
           const list = byIdentifier.get(id);
           if (list) list.push(s);
@@ -243,8 +249,14 @@ export class DocsSource implements WorkspaceSource {
     // plain word in a heading is that component's, and only code names this definition.
     const shaped = symbol !== undefined && /[a-z0-9][A-Z]|_/.test(symbol);
     const home = (s: DocSection) => q.file === undefined || isHomeOf(s.path, q.file);
+    // `fetch`, `search`, `build`: one plain word names this definition only where the section speaks of
+    // its class, its file or its component, or the file is named after it; elsewhere it is the word.
+    const plain = symbol !== undefined && PLAIN_WORD.test(symbol) && !namesake(q.file, symbol);
+    const saysWhose = (s: DocSection) =>
+      !plain || (q.file !== undefined && isOwnComponentOf(s.path, q.file)) || namesContainer(s, q.file, q.symbol);
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
+        if (!saysWhose(s)) continue;
         const titled = s.headingWords.has(symbol);
         if (titled && !shaped && !home(s)) continue;
         if (titled) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
@@ -310,6 +322,8 @@ export class DocsSource implements WorkspaceSource {
       [...hits.values()]
         // A heading with no text of its own has nothing to read: its subsections carry the text.
         .filter((h) => h.score >= kindFloor.doc && h.section.hasText && !this.translations.has(h.section.path))
+        // Another component's document names this code as that component uses it, for its own readers.
+        .filter((h) => home(h.section) || !this.components.has(documentHome(h.section.path)))
         .sort(
           (a, b) =>
             b.score - a.score || a.section.path.localeCompare(b.section.path) || a.section.line - b.section.line,
@@ -429,6 +443,67 @@ function moduleName(path: string): string {
   const stem = dot > 0 ? base.slice(0, dot) : base;
   const bare = stem.replace(/^test_/i, '').replace(/[_-](?:test|spec)$/i, '');
   return bare === stem ? stem.replace(/(?<=[a-z0-9])(?:Tests?|Spec|IT)$/, '') : bare;
+}
+
+/** A name of one word, lower case or capitalized: `fetch`, `search`, `Run`, `Store`. */
+const PLAIN_WORD = /^[A-Za-z][a-z]+$/;
+
+/** The file is named after the definition: `initialize` of `initialize.js`, `Store` of `Store.ts`. */
+function namesake(file: string | undefined, symbol: string): boolean {
+  return file !== undefined && moduleName(file).toLowerCase() === symbol.toLowerCase();
+}
+
+/** A document of the component that holds the file (not the workspace's own docs): its README's "Run". */
+function isOwnComponentOf(docPath: string, file: string): boolean {
+  return documentHome(docPath) !== '' && isHomeOf(docPath, file);
+}
+
+/**
+ * The section, or its document's name, names what holds the definition: its class
+ * (`EPPConnectionPool` of `EPPConnectionPool.connection`, or a document named
+ * `epp-connection-pool-debugging.md`), or its file, in code or as a path.
+ */
+function namesContainer(s: DocSection, file: string | undefined, qualified: string | undefined): boolean {
+  const parts = qualified?.split('.') ?? [];
+  const containers = [...parts.slice(0, -1), ...(file ? [moduleName(file)] : [])].filter(
+    (c) => c.length >= 3 && !GENERIC_NAMES.has(c.toLowerCase()),
+  );
+  if (!containers.length) return false;
+  const base = file?.slice(file.lastIndexOf('/') + 1);
+  if (base && s.paths.some((p) => p === base || endsWithPath(p, base))) return true;
+  const name = s.path.slice(s.path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  const named = new Set(termsOf(name));
+  return containers.some((c) => {
+    if (PLAIN_WORD.test(c) ? s.code.has(c) : s.identifiers.has(c)) return true;
+    const words = termsOf(c);
+    return words.length > 0 && words.every((w) => named.has(w));
+  });
+}
+
+/**
+ * The folders of these documents (their homes, as `documentHome` tells) that hold at least as many
+ * code files as documents: `services/referral/` with its README, or a plugin slot's one component
+ * beside its README, is a component; `homepage/` or `specs/0026-x/`, all pages, is documentation of
+ * the whole workspace.
+ */
+function componentsOf(docs: readonly string[], files: readonly string[]): Set<string> {
+  const counts = new Map<string, { code: number; docs: number }>();
+  for (const d of docs) {
+    const home = documentHome(d);
+    if (home) counts.set(home, { code: 0, docs: 0 });
+  }
+  const components = new Set<string>();
+  if (!counts.size) return components;
+  for (const f of files) {
+    const code = isCodeFile(f);
+    if (!code && !isDocFile(f)) continue;
+    for (let k = f.indexOf('/'); k > 0; k = f.indexOf('/', k + 1)) {
+      const c = counts.get(f.slice(0, k));
+      if (c) c[code ? 'code' : 'docs']++;
+    }
+  }
+  for (const [home, c] of counts) if (c.code > 0 && c.code >= c.docs) components.add(home);
+  return components;
 }
 
 /** A heading in this many documents or more titles none of them. */

@@ -9,9 +9,18 @@ const PLANNING_DIR =
 /** File names: `market-data-services-plan.md`, `evolution-report.md`, `ROADMAP.md`, `retro-2024-03.md`. */
 const PLANNING_NAME = /(?:^|[-_. ])(?:plan|report|roadmap|retro|retrospective)(?:[-_. ]|$)/i;
 
-/** A planning or report document: never shown as documentation of the code. */
+/**
+ * Proposals describe a change as it was planned: an RFC (`docs/rfc/0012-mcp-server-extension.md`),
+ * a design proposal (`docs/proposals/`), a numbered feature spec (`specs/0026-outbox-archiver/`, as
+ * spec-driven tools write them). What was built is in the code and its records; the plan's steps
+ * name the classes they touched, and read as if the plan were still to do.
+ */
+const PROPOSAL_DIR =
+  /(?:^|\/)(?:rfcs?|proposals?|design[-_]proposals|enhancements)\/|(?:^|\/)specs?\/\d{2,}[-_][^/]+\//i;
+
+/** A planning, report or proposal document: never shown as documentation of the code. */
 export function isPlanningDocument(path: string): boolean {
-  if (PLANNING_DIR.test(path)) return true;
+  if (PLANNING_DIR.test(path) || PROPOSAL_DIR.test(path)) return true;
   const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
   return PLANNING_NAME.test(name);
 }
