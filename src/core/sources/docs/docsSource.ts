@@ -249,14 +249,9 @@ export class DocsSource implements WorkspaceSource {
     // plain word in a heading is that component's, and only code names this definition.
     const shaped = symbol !== undefined && /[a-z0-9][A-Z]|_/.test(symbol);
     const home = (s: DocSection) => q.file === undefined || isHomeOf(s.path, q.file);
-    // `fetch`, `search`, `build`: one plain word names this definition only where the section speaks of
-    // its class, its file or its component, or the file is named after it; elsewhere it is the word.
-    const plain = symbol !== undefined && PLAIN_WORD.test(symbol) && !namesake(q.file, symbol);
-    const saysWhose = (s: DocSection) =>
-      !plain || (q.file !== undefined && isOwnComponentOf(s.path, q.file)) || namesContainer(s, q.file, q.symbol);
     if (symbol && symbol.length >= 3) {
       for (const s of this.byIdentifier.get(symbol) ?? []) {
-        if (!saysWhose(s)) continue;
+        if (!saysWhose(s, symbol, q)) continue;
         const titled = s.headingWords.has(symbol);
         if (titled && !shaped && !home(s)) continue;
         if (titled) add(s, STRENGTH.symbolHeading, `${label(s)} is about \`${symbol}\``);
@@ -443,6 +438,15 @@ function moduleName(path: string): string {
   const stem = dot > 0 ? base.slice(0, dot) : base;
   const bare = stem.replace(/^test_/i, '').replace(/[_-](?:test|spec)$/i, '');
   return bare === stem ? stem.replace(/(?<=[a-z0-9])(?:Tests?|Spec|IT)$/, '') : bare;
+}
+
+/**
+ * `fetch`, `search`, `build`: one plain word names this definition only where the section speaks of
+ * its class, its file or its component, or where the file is named after it; elsewhere it is the word.
+ */
+function saysWhose(s: DocSection, symbol: string, q: SourceQuery): boolean {
+  if (!PLAIN_WORD.test(symbol) || namesake(q.file, symbol)) return true;
+  return (q.file !== undefined && isOwnComponentOf(s.path, q.file)) || namesContainer(s, q.file, q.symbol);
 }
 
 /** A name of one word, lower case or capitalized: `fetch`, `search`, `Run`, `Store`. */
