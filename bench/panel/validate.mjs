@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Check every panel label file against the checkouts made by checkout.mjs.
 //
-//   node bench/panel/validate.mjs --repos DIR [--only owner/name]
+//   node bench/panel/validate.mjs --repos DIR [--only owner/name] [--labels DIR]
 //
 // For each case: the file exists at the labelled commit, the line is inside it and the symbol is
 // named within three lines of it, and every path in decisions, docs, callers, cochange and
@@ -17,17 +17,18 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 function parseArgs(argv) {
-  const args = { repos: undefined, only: undefined };
+  const args = { repos: undefined, only: undefined, labels: path.join(here, 'labels') };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--repos' && i + 1 < argv.length) args.repos = path.resolve(argv[++i]);
     else if (argv[i] === '--only' && i + 1 < argv.length) args.only = argv[++i];
+    else if (argv[i] === '--labels' && i + 1 < argv.length) args.labels = path.resolve(argv[++i]);
     else {
-      console.error('usage: node validate.mjs --repos DIR [--only owner/name]');
+      console.error('usage: node validate.mjs --repos DIR [--only owner/name] [--labels DIR]');
       process.exit(2);
     }
   }
   if (!args.repos) {
-    console.error('usage: node validate.mjs --repos DIR [--only owner/name]');
+    console.error('usage: node validate.mjs --repos DIR [--only owner/name] [--labels DIR]');
     process.exit(2);
   }
   return args;
@@ -63,6 +64,8 @@ function checkRepo(labels, dir) {
   const exists = (p) => tracked.has(p);
   const pathOf = (entry) => {
     if (/^[0-9a-f]{7,40}$/.test(entry)) return undefined; // a commit
+    // A file may have `#` in its name (`0005-use-dotNet-C#-for-….md`): the whole entry first.
+    if (exists(entry)) return entry;
     const bare = entry.split('#')[0];
     if (exists(bare)) return bare;
     const colon = bare.lastIndexOf(':');
@@ -96,7 +99,8 @@ function checkRepo(labels, dir) {
           problems.push(`${at}: ${list} entry ${entry}: no such file`);
           continue;
         }
-        const hash = entry.indexOf('#');
+        // The section after the file's path, if any (the path itself may hold a `#`).
+        const hash = entry.charAt(p.length) === '#' ? p.length : -1;
         if (
           hash > 0 &&
           /\.(md|markdown|mdx)$/i.test(p) &&
@@ -112,7 +116,7 @@ function checkRepo(labels, dir) {
 
 function main() {
   const args = parseArgs(process.argv.slice(2));
-  const dir = path.join(here, 'labels');
+  const dir = args.labels;
   let failed = 0;
   let cases = 0;
   for (const f of readdirSync(dir)
