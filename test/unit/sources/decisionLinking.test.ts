@@ -58,6 +58,25 @@ describe('linking decision records to code by content', function () {
     assert.ok(!decisions(items).includes('logging.md'));
   });
 
+  it('titles no record after the part of a module’s name that many files’ names carry', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 25; i++) files[`src/CarbonAwarePart${i}.cs`] = `public class CarbonAwarePart${i} {}\n`;
+    await open({
+      ...files,
+      'docs/adr/0010-packaging.md': record('Create packages for CarbonAware SDK', 'Ship one package per layer.'),
+      'docs/adr/0016-watt-time.md': record('WattTime v3 changes', 'Move to the third version of the API.'),
+      'src/CarbonAwareController.cs': 'public class CarbonAwareController {}\n',
+      'src/WattTimeClient.cs': 'public class WattTimeClient {}\n',
+    });
+    const controller = query('src/CarbonAwareController.cs');
+    assert.ok(!controller.some((i) => /titled after/.test(i.reason)), JSON.stringify(controller.map((i) => i.reason)));
+    const client = query('src/WattTimeClient.cs');
+    assert.equal(
+      client.find((i) => i.type === 'decision')?.reason,
+      'ADR 0016 is titled after WattTimeClient (this module)',
+    );
+  });
+
   it('gives words in most paths of the workspace little weight, so a test file finds the testing record and not the server ones', async () => {
     await open({
       ...serverFiles(40),

@@ -146,6 +146,20 @@ describe('doc sections are about the code under the cursor', function () {
     assert.deepEqual(ids(initialize), ['doc:README.md#start'], said(initialize));
   });
 
+  it('links the section of a conventions document titled by the kind of file at hand', async () => {
+    write('rooms/models.py', 'class Room:\n    pass\n');
+    write('rooms/admin.py', 'class RoomAdmin:\n    pass\n');
+    write(
+      'docs/coding-conventions.md',
+      '# Coding conventions\n\n## Models\n\nA model class is singular and in CamelCase.\n\n## Naming\n\nNames are English.\n',
+    );
+    write('docs/guide.md', '# Guide\n\n## Models\n\nThe app has rooms and bookings.\n');
+    await docs.source.refresh();
+    const items = docs.source.query({ file: 'rooms/models.py', symbol: 'Room' });
+    assert.deepEqual(ids(items), ['doc:docs/coding-conventions.md#models'], said(items));
+    assert.deepEqual(said(docs.source.query({ file: 'rooms/admin.py', symbol: 'RoomAdmin' })), '');
+  });
+
   it('reads a dependency list’s entries as package names', async () => {
     write('requirements/base.txt', 'django==4.2\ncelery==5.3\n');
     write(

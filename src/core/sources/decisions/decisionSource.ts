@@ -401,6 +401,7 @@ export class DecisionSource implements WorkspaceSource {
         byNumber: (n) => (file && n !== undefined ? pickNumbered(this.byNumber.get(n) ?? [], file) : undefined),
         coverage: (m) => this.listing.coverageOf(m),
         filesNamed: (stem) => this.listing.filesNamed(stem),
+        filesNamedWith: (words) => this.listing.filesNamedWith(words),
         siblingsOf: (f) => this.listing.siblingsOf(f),
       }),
     );

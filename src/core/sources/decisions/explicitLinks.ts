@@ -51,6 +51,8 @@ export interface ExplicitQuery {
   coverage?(mention: PathMention): MentionCoverage;
   /** How many workspace files have this file stem (`msg_server` may be the name of five). */
   filesNamed?(stem: string): number;
+  /** How many workspace files have these words one after the other in their names (lower case; `carbon aware`). */
+  filesNamedWith?(words: readonly string[]): number;
   /** Names of the files in the query file's folder (itself included). */
   siblingsOf?(file: string): ReadonlySet<string> | undefined;
 }
@@ -101,14 +103,14 @@ export function explicitHits(records: Iterable<DecisionRecord>, q: ExplicitQuery
   // A record titled after the module (`Proactor.cs` ↔ "Reactor and Nonblocking IO, Proactor and Blocking IO") is about it;
   // most of it counts too (`ClaimCheckTransformer` ↔ "Use A Claim Check For Large Messages"), a little weaker.
   const moduleWords = moduleName ? splitWords(moduleName).map((w) => w.toLowerCase()) : [];
+  // Part of the name that many files' names carry is the project's or the area's name (`CarbonAware`
+  // in `CarbonAwareController`, in fifty files' names), not what sets this module apart.
   const titled = list.map((adr) => {
     if (!moduleWords.length) return 0;
     const run = longestRun(titleWordsOf(adr), moduleWords);
-    return run === moduleWords.length
-      ? EXPLICIT_STRENGTH.moduleTitle
-      : run >= 2 && run * 3 >= moduleWords.length * 2
-        ? EXPLICIT_STRENGTH.moduleTitlePart
-        : 0;
+    if (run.length === moduleWords.length) return EXPLICIT_STRENGTH.moduleTitle;
+    const most = run.length >= 2 && run.length * 3 >= moduleWords.length * 2;
+    return most && (q.filesNamedWith?.(run) ?? 0) <= MANY_NAMED ? EXPLICIT_STRENGTH.moduleTitlePart : 0;
   });
   const titleFactor = shared(titled.filter((t) => t > 0).length) * namesake;
   // The symbol at the cursor is what a record is titled (`django` in a requirements file ↔ "4. Django").
@@ -330,15 +332,19 @@ export function fileStem(file: string): string {
   return dot > 0 ? base.slice(0, dot) : base;
 }
 
-/** Length of the longest run of `name`'s words found side by side, in order, in `words`. */
-function longestRun(words: readonly string[], name: readonly string[]): number {
+/** Files whose names carry part of a module's name, above which that part titles no record. */
+const MANY_NAMED = 20;
+
+/** The longest run of `name`'s words found side by side, in order, in `words`. */
+function longestRun(words: readonly string[], name: readonly string[]): readonly string[] {
   let best = 0;
+  let at = 0;
   for (let i = 0; i < words.length; i++) {
     for (let j = 0; j < name.length; j++) {
       let k = 0;
       while (i + k < words.length && j + k < name.length && words[i + k] === name[j + k]) k++;
-      if (k > best) best = k;
+      if (k > best) [best, at] = [k, j];
     }
   }
-  return best;
+  return name.slice(at, at + best);
 }

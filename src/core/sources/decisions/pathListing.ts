@@ -1,4 +1,5 @@
 import { coverageOf, type MentionCoverage, type PathMention } from './adrLinks';
+import { splitWords } from '../docs/textTerms';
 import { fileStem } from './explicitLinks';
 
 /**
@@ -13,6 +14,8 @@ export class PathListing {
   private stems: Map<string, number> | undefined;
   /** Every folder and file name of the listing (lower case, without extension), made when first asked. */
   private segments: Set<string> | undefined;
+  /** How many file names hold each pair of words side by side (`carbon aware`), counted when first asked. */
+  private pairs: Map<string, number> | undefined;
 
   /** Every path listed at the refresh. */
   constructor(readonly paths: readonly string[] = []) {}
@@ -43,6 +46,28 @@ export class PathListing {
       }
     }
     return this.stems.get(stem.toLowerCase()) ?? 0;
+  }
+
+  /**
+   * How many files have these words side by side in their names (`carbon aware` in
+   * `CarbonAwareController.cs`): for a run of more than two words, the fewest of its pairs, which
+   * is at least that many.
+   */
+  filesNamedWith(words: readonly string[]): number {
+    if (words.length < 2) return 0;
+    if (!this.pairs) {
+      this.pairs = new Map();
+      for (const p of this.paths) {
+        const w = splitWords(fileStem(p)).map((x) => x.toLowerCase());
+        const seen = new Set<string>();
+        for (let i = 0; i + 1 < w.length; i++) seen.add(`${w[i]} ${w[i + 1]}`);
+        for (const k of seen) this.pairs.set(k, (this.pairs.get(k) ?? 0) + 1);
+      }
+    }
+    let fewest = Infinity;
+    for (let i = 0; i + 1 < words.length; i++)
+      fewest = Math.min(fewest, this.pairs.get(`${words[i]} ${words[i + 1]}`) ?? 0);
+    return fewest;
   }
 
   /** Names of the files listed in `file`'s folder; one pass over the listing per folder asked. */

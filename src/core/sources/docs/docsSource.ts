@@ -49,6 +49,7 @@ const STRENGTH = {
   moduleCode: 0.62,
   moduleProse: 0.58,
   folder: 0.55,
+  convention: 0.6,
 };
 /** Field weights of the text model: a heading word counts three body words. */
 const TEXT_FIELDS = { title: 3, body: 1 };
@@ -91,6 +92,8 @@ export class DocsSource implements WorkspaceSource {
   private files = new Map<string, DocFile>();
   private byIdentifier = new Map<string, DocSection[]>();
   private withPaths: DocSection[] = [];
+  /** Sections of the project's conventions documents (`coding-conventions.md`, a style guide). */
+  private conventions: DocSection[] = [];
   private text: LexicalIndex<DocSection> | undefined;
   /** Documents that translate another one here: their sections would repeat the original's. */
   private translations = new Set<string>();
@@ -211,6 +214,7 @@ export class DocsSource implements WorkspaceSource {
     }
     this.byIdentifier = byIdentifier;
     this.withPaths = withPaths;
+    this.conventions = prose.filter((sec) => CONVENTIONS.test(sec.path.slice(sec.path.lastIndexOf('/') + 1)));
     this.headingDocuments = new Map([...headingDocuments].map(([k, docs]) => [k, docs.size]));
     this.text = new LexicalIndex(
       prose.map((s) => ({
@@ -308,6 +312,7 @@ export class DocsSource implements WorkspaceSource {
         }
       }
     }
+    if (file) this.conventionsFor(file, home, add, label);
     this.textMatches(file, symbol, add, label);
 
     // One section per document, its best: the reader opens the document there, and the next
@@ -327,6 +332,32 @@ export class DocsSource implements WorkspaceSource {
         .slice(0, this.limit)
         .map((h) => this.item(h))
     );
+  }
+
+  /**
+   * The section of a conventions document titled by the kind of file at hand: "Models" of a
+   * `coding-conventions.md` for a `models.py`, "Controllers" for a file in `controllers/`. It says
+   * how every file of that kind is written.
+   */
+  private conventionsFor(
+    file: string,
+    home: (s: DocSection) => boolean,
+    add: (s: DocSection, score: number, reason: string) => void,
+    label: (s: DocSection) => string,
+  ): void {
+    if (!this.conventions.length) return;
+    const parts = file.split('/');
+    // A kind is one word: the file's (`models.py`) or its folder's (`controllers/`).
+    const kinds = new Set(
+      [moduleName(file), ...(parts.length >= 2 ? [parts[parts.length - 2]] : [])]
+        .map((n) => termsOf(n))
+        .filter((t) => t.length === 1)
+        .map((t) => t[0]),
+    );
+    for (const s of this.conventions) {
+      if (s.headingTerms.length !== 1 || !kinds.has(s.headingTerms[0]) || !home(s)) continue;
+      add(s, STRENGTH.convention, `${label(s)} is the project's convention for ${s.heading.toLowerCase()}`);
+    }
   }
 
   /** Sections whose words are what the file is named after: whole words, a heading counting more than the body. */
@@ -509,6 +540,9 @@ function componentsOf(docs: readonly string[], files: readonly string[]): Set<st
   for (const [home, c] of counts) if (c.code > 0 && c.code >= c.docs) components.add(home);
   return components;
 }
+
+/** Documents that say how the project's code is written: `coding-conventions.md`, `STYLE_GUIDE.md`, `guidelines.md`. */
+const CONVENTIONS = /(?:conventions?|guidelines?|style[-_ ]?guide|coding[-_ ]?standards?)(?:\.[a-z]+)?$/i;
 
 /** A heading in this many documents or more titles none of them. */
 const SHARED_HEADING_DOCUMENTS = 3;
