@@ -27,8 +27,32 @@ async function showApplyDiscount() {
   return wb.waitForPanelItems({ file: FILE, symbol: AT.symbol });
 }
 
+/**
+ * The panel once the language server's enrichment has come (a caller it confirmed): it adds items
+ * to the engine's first answer, and a count taken before it would not be the count the dismissal
+ * changes.
+ */
+async function settledApplyDiscount(timeoutMs = 60_000) {
+  await showApplyDiscount();
+  const confirmed = () =>
+    wb
+      .webviewBody()
+      .evaluate((body) =>
+        [...body.querySelectorAll('.item[data-type="related_code"]')].some((r) =>
+          /language server/.test(r.textContent ?? ''),
+        ),
+      )
+      .catch(() => false);
+  const deadline = Date.now() + timeoutMs;
+  while (!(await confirmed())) {
+    if (Date.now() > deadline) throw new Error('the language server never confirmed a caller of applyDiscount');
+    await sleep(200);
+  }
+  return wb.panelSnapshot();
+}
+
 void test('a dismissed item disappears and stays dismissed after the window reloads', async () => {
-  const before = await showApplyDiscount();
+  const before = await settledApplyDiscount();
   const decision = before.items.find((i) => i.type === 'decision' && /0003|fifty percent/i.test(i.title));
   assert.ok(decision, `no ADR 0003 decision among ${JSON.stringify(before.items.map((i) => i.title))}`);
   const failingTest = before.items.find(
